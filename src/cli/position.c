@@ -1,0 +1,78 @@
+/* position.c - pmn position: draw a position and say what can be played. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+
+static void help(void)
+{
+    printf("Usage: pmn position [OPTIONS] [STRING]\n\n"
+           "Show a position (default: the opening position): the board, its position\n"
+           "string, the seeds on each side, the legal moves, or how the game has ended.\n\n"
+           "A position string gives each side's seed counts in sowing order (a..n for\n"
+           "South, A..N for North), separated by commas, South first, then a space and\n"
+           "the side to move:\n"
+           "  2,2,2,2,2,2,2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2,2,2,2,2,2,2 S\n\n"
+           "Options:\n"
+           "  -r, --rules=SPEC   rule set and options, e.g. hawalis,capture=front\n"
+           "  -h, --help         show this help\n");
+}
+
+static void print_position(const pmn_rules *r, const pmn_position *p)
+{
+    static const char *const side[2] = { "South", "North" };
+    char buf[2048];
+    int moves[PMN_MAX_SIDE_PITS];
+    pmn_outcome outcome;
+
+    pmn_board_format(r, p, buf, sizeof buf);
+    fputs(buf, stdout);
+    pmn_position_format(r, p, buf, sizeof buf);
+    printf("position: %s\n", buf);
+    printf("seeds: South %u, North %u\n", pmn_position_seeds(r, p, PMN_SOUTH),
+           pmn_position_seeds(r, p, PMN_NORTH));
+    pmn_ending e = pmn_position_ending(r, p, &outcome);
+    if (e != PMN_END_NONE) {
+        printf("%s to move: %s; %s wins (%s)\n", side[p->to_move], pmn_ending_string(e),
+               side[!p->to_move], pmn_outcome_string(outcome));
+        return;
+    }
+    int n = pmn_legal_moves(r, p, moves);
+    printf("%s to move:", side[p->to_move]);
+    for (int i = 0; i < n; i++)
+        printf(" %c", pmn_hole_letter(p->to_move, moves[i]));
+    printf("\n");
+}
+
+int cmd_position(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "rules", required_argument, NULL, 'r' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    pmn_rules rules;
+    pmn_position pos;
+    int c, rc;
+    pmn_rules_init(&rules, NULL, NULL);
+
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":r:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'r':
+            if ((rc = apply_rules_option("position", &rules, optarg)) != 0)
+                return rc;
+            break;
+        case 'h': help(); return EXIT_CLEAN;
+        default: return bad_option("position", c, argv);
+        }
+    }
+    if (argc - optind > 1)
+        return usage_error("position", "expected at most one position STRING, got %d arguments",
+                           argc - optind);
+    if ((rc = position_option("position", "STRING", &rules, optind < argc ? argv[optind] : NULL, &pos)) != 0)
+        return rc;
+    print_position(&rules, &pos);
+    return EXIT_CLEAN;
+}

@@ -1,0 +1,63 @@
+/* diagram.c - the board drawn as text, as the players see it. */
+#include "pmn.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+struct out {
+    char *buf;
+    size_t size, n;
+};
+
+static void put(struct out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(o->buf + (o->n < o->size ? o->n : o->size),
+                      o->n < o->size ? o->size - o->n : 0, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        o->n += (size_t)k;
+}
+
+/* One row, left to right as seen from South: holes first, first+step, ... */
+static void row(struct out *o, const pmn_position *p, unsigned w, const char *label,
+                int side, int first, int step, unsigned cell, int letters,
+                const char *tail)
+{
+    put(o, "%-6s", label);
+    for (unsigned i = 0; i < w; i++) {
+        int h = first + step * (int)i;
+        if (letters)
+            put(o, "%*c", (int)cell, pmn_hole_letter(side, h));
+        else
+            put(o, "%*u", (int)cell, p->pit[side][h]);
+    }
+    put(o, "%s\n", tail);
+}
+
+size_t pmn_board_format(const pmn_rules *r, const pmn_position *p, char *buf,
+                        size_t size)
+{
+    struct out o = { buf, size, 0 };
+    unsigned w = r->holes_per_row, cell = 3, big = 0;
+    for (int s = 0; s < 2; s++)
+        for (unsigned i = 0; i < r->pits; i++)
+            if (p->pit[s][i] > big)
+                big = p->pit[s][i];
+    for (unsigned d = 100; big >= d && cell < 6; d *= 10)
+        cell++;
+    int back = (int)w - 1, front = (int)w, last = 2 * (int)w - 1;
+    /* North's letters run right to left seen from South. */
+    row(&o, p, w, "", PMN_NORTH, back, -1, cell, 1, "");
+    row(&o, p, w, "North", PMN_NORTH, back, -1, cell, 0, "   back");
+    row(&o, p, w, "", PMN_NORTH, front, +1, cell, 0, "   front");
+    row(&o, p, w, "", PMN_NORTH, front, +1, cell, 1, "");
+    row(&o, p, w, "", PMN_SOUTH, last, -1, cell, 1, "");
+    row(&o, p, w, "South", PMN_SOUTH, last, -1, cell, 0, "   front");
+    row(&o, p, w, "", PMN_SOUTH, 0, +1, cell, 0, "   back");
+    row(&o, p, w, "", PMN_SOUTH, 0, +1, cell, 1, "");
+    if (size)
+        buf[o.n < size ? o.n : size - 1] = '\0';
+    return o.n;
+}

@@ -1,0 +1,111 @@
+/* game.c - a game: a position with the history a repetition needs. */
+#include "pmn.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Only the positions since the last capture are kept: a capture takes seeds
+ * off the board for good, so no earlier position can come back. */
+struct pmn_game {
+    pmn_rules rules;
+    pmn_position pos;
+    pmn_position *seen;
+    uint64_t *seen_hash;
+    size_t nseen, cap;
+    unsigned plies;
+    pmn_ending ending;
+    pmn_outcome outcome;
+};
+
+/* FNV-1a over the holes and the side to move, to skip most comparisons. */
+static uint64_t position_hash(const pmn_rules *r, const pmn_position *p)
+{
+    uint64_t h = 1469598103934665603ULL ^ p->to_move;
+    for (int s = 0; s < 2; s++)
+        for (unsigned i = 0; i < r->pits; i++) {
+            h ^= p->pit[s][i];
+            h *= 1099511628211ULL;
+        }
+    return h;
+}
+
+static int remember(pmn_game *g)
+{
+    if (g->nseen == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 64;
+        pmn_position *seen = realloc(g->seen, cap * sizeof *seen);
+        if (!seen)
+            return -1;
+        g->seen = seen;
+        uint64_t *hash = realloc(g->seen_hash, cap * sizeof *hash);
+        if (!hash)
+            return -1;
+        g->seen_hash = hash;
+        g->cap = cap;
+    }
+    g->seen[g->nseen] = g->pos;
+    g->seen_hash[g->nseen++] = position_hash(&g->rules, &g->pos);
+    return 0;
+}
+
+static int seen_before(const pmn_game *g)
+{
+    uint64_t h = position_hash(&g->rules, &g->pos);
+    for (size_t i = 0; i < g->nseen; i++)
+        if (g->seen_hash[i] == h && pmn_position_equal(&g->rules, &g->seen[i], &g->pos))
+            return 1;
+    return 0;
+}
+
+pmn_game *pmn_game_new(const pmn_rules *r, const pmn_position *start)
+{
+    pmn_game *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    g->rules = *r;
+    g->pos = *start;
+    g->ending = pmn_position_ending(r, start, &g->outcome);
+    if (remember(g) < 0) {
+        pmn_game_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+void pmn_game_free(pmn_game *g)
+{
+    if (!g)
+        return;
+    free(g->seen);
+    free(g->seen_hash);
+    free(g);
+}
+
+int pmn_game_play(pmn_game *g, int hole, pmn_move_report *rep)
+{
+    if (g->ending != PMN_END_NONE)
+        return -1;
+    int rc = pmn_play(&g->rules, &g->pos, hole, rep);
+    if (rc != 0)
+        return rc;
+    g->plies++;
+    if (rep->ending == PMN_END_NONE) {
+        if (rep->captured)
+            g->nseen = 0;
+        else if (seen_before(g)) {
+            rep->ending = PMN_END_REPETITION;
+            rep->outcome = PMN_DRAWN;
+        }
+        if (rep->ending == PMN_END_NONE && remember(g) < 0)
+            return PMN_ERR_NOMEM;
+    }
+    g->ending = rep->ending;
+    g->outcome = rep->outcome;
+    return 0;
+}
+
+const pmn_position *pmn_game_position(const pmn_game *g) { return &g->pos; }
+pmn_outcome pmn_game_outcome(const pmn_game *g) { return g->outcome; }
+pmn_ending pmn_game_ending(const pmn_game *g) { return g->ending; }
+unsigned pmn_game_plies(const pmn_game *g) { return g->plies; }

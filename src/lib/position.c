@@ -1,0 +1,120 @@
+/* position.c - the position type and its text form. */
+#include "pmn.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char side_letter[2] = { 'S', 'N' };
+static const char *const side_name[2] = { "South", "North" };
+
+void pmn_position_start(const pmn_rules *r, pmn_position *p)
+{
+    memset(p, 0, sizeof *p);
+    for (int s = 0; s < 2; s++)
+        for (unsigned i = 0; i < r->pits; i++)
+            p->pit[s][i] = (uint16_t)r->seeds;
+    p->to_move = PMN_SOUTH;
+}
+
+unsigned pmn_position_seeds(const pmn_rules *r, const pmn_position *p, int side)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < r->pits; i++)
+        n += p->pit[side][i];
+    return n;
+}
+
+int pmn_position_equal(const pmn_rules *r, const pmn_position *a,
+                       const pmn_position *b)
+{
+    return a->to_move == b->to_move
+        && memcmp(a->pit[0], b->pit[0], r->pits * sizeof a->pit[0][0]) == 0
+        && memcmp(a->pit[1], b->pit[1], r->pits * sizeof a->pit[1][0]) == 0;
+}
+
+/* counts -> COUNT {',' COUNT}, exactly r->pits of them */
+static int parse_counts(const pmn_rules *r, const char *text, const char **pos,
+                        uint16_t *pit, int side, pmn_error *err)
+{
+    const char *s = *pos;
+    for (unsigned i = 0;; i++) {
+        size_t col = (size_t)(s - text) + 1;
+        if (*s < '0' || *s > '9')
+            return pmn_fail(err, PMN_ERR_SYNTAX, col,
+                            "expected the seed count of %s's hole %c, found %s",
+                            side_name[side], pmn_hole_letter(side, (int)i),
+                            *s ? "another character" : "the end of the string");
+        unsigned long v = 0;
+        while (*s >= '0' && *s <= '9') {
+            v = v * 10 + (unsigned long)(*s++ - '0');
+            if (v > PMN_MAX_SEEDS)
+                return pmn_fail(err, PMN_ERR_RANGE, col,
+                                "seed count of %s's hole %c is larger than %u",
+                                side_name[side], pmn_hole_letter(side, (int)i), PMN_MAX_SEEDS);
+        }
+        if (i >= r->pits)
+            return pmn_fail(err, PMN_ERR_RANGE, col, "%s has more than %u holes",
+                            side_name[side], r->pits);
+        pit[i] = (uint16_t)v;
+        if (*s != ',') {
+            if (i + 1 < r->pits)
+                return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text) + 1,
+                                "%s has %u holes, expected %u", side_name[side], i + 1, r->pits);
+            *pos = s;
+            return 0;
+        }
+        s++;
+    }
+}
+
+/* position -> counts '/' counts ' ' ('S' | 'N') */
+int pmn_position_parse(const pmn_rules *r, const char *text, pmn_position *p,
+                       pmn_error *err)
+{
+    pmn_position q;
+    const char *s = text;
+    memset(&q, 0, sizeof q);
+    if (parse_counts(r, text, &s, q.pit[0], PMN_SOUTH, err) < 0)
+        return -1;
+    if (*s != '/')
+        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
+                        "expected '/' between South's and North's holes");
+    s++;
+    if (parse_counts(r, text, &s, q.pit[1], PMN_NORTH, err) < 0)
+        return -1;
+    if (*s != ' ')
+        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
+                        "expected a space and the side to move (S or N)");
+    s++;
+    if (*s != 'S' && *s != 'N')
+        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
+                        "expected the side to move, S or N");
+    q.to_move = *s == 'S' ? PMN_SOUTH : PMN_NORTH;
+    s++;
+    if (*s != '\0')
+        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
+                        "unexpected text after the side to move");
+    unsigned long total = (unsigned long)pmn_position_seeds(r, &q, PMN_SOUTH)
+                        + pmn_position_seeds(r, &q, PMN_NORTH);
+    if (total > PMN_MAX_SEEDS)
+        return pmn_fail(err, PMN_ERR_RANGE, 1, "the position holds %lu seeds, more than %u",
+                        total, PMN_MAX_SEEDS);
+    *p = q;
+    return 0;
+}
+
+size_t pmn_position_format(const pmn_rules *r, const pmn_position *p,
+                           char *buf, size_t size)
+{
+    size_t n = 0;
+    for (int s = 0; s < 2; s++)
+        for (unsigned i = 0; i < r->pits; i++) {
+            const char *sep = i ? "," : s ? "/" : "";
+            n += (size_t)snprintf(buf + (n < size ? n : size), n < size ? size - n : 0,
+                                  "%s%u", sep, p->pit[s][i]);
+        }
+    n += (size_t)snprintf(buf + (n < size ? n : size), n < size ? size - n : 0,
+                          " %c", side_letter[p->to_move]);
+    return n;
+}

@@ -1,0 +1,20 @@
+/* util.h - helpers shared by libpmn's modules; not part of the public API. */
+#ifndef PMN_UTIL_H
+#define PMN_UTIL_H
+
+#include "pmn.h"
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define PMN_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PMN_PRINTF(f, a)
+#endif
+
+/* Fill *err (if not NULL) and return -1, so that callers can write
+ * `return pmn_fail(err, ...)`. */
+int pmn_fail(pmn_error *err, int code, size_t column, const char *fmt, ...)
+    PMN_PRINTF(4, 5);
+
+#endif

@@ -1,0 +1,248 @@
+/* pmn.h - libpmn, the Portable Mancala Notation library.
+ *
+ * Ownership: every object is owned by the caller who made it.  Plain structs
+ * (pmn_rules, pmn_position, pmn_move_report, pmn_error) hold no pointers to
+ * the heap and may be copied freely.  An opaque object made by a *_new
+ * function is released by the matching *_free function, which accepts NULL.
+ * Strings the library returns as `const char *` are static and live forever.
+ *
+ * Errors: functions that can fail return 0 on success and a negative value on
+ * failure.  Those that take a `pmn_error *` fill it (when it is not NULL) with
+ * a stable code, the 1-based column of the fault in the text they were given,
+ * and a message that names the fault in words.  No function prints anything
+ * or exits the process.
+ *
+ * Sides and holes: side 0 is South (who moves first), side 1 is North.  A hole
+ * is named by its index in its owner's sowing order: for Hawalis 0..13, the
+ * letters a..n for South and A..N for North.
+ */
+#ifndef PMN_H
+#define PMN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+const char *pmn_version(void);
+
+/* ---- errors ------------------------------------------------------------ */
+
+enum {
+    PMN_OK = 0,
+    PMN_ERR_SYNTAX = -1,   /* the text is not of the expected form */
+    PMN_ERR_RANGE = -2,    /* a number or count is out of range */
+    PMN_ERR_UNKNOWN = -3,  /* an unknown name: rule set, option, value */
+    PMN_ERR_NOMEM = -4
+};
+
+typedef struct pmn_error {
+    int code;           /* one of PMN_ERR_* */
+    size_t column;      /* 1-based column in the text; 0 when not about text */
+    char message[200];
+} pmn_error;
+
+/* ---- rules ------------------------------------------------------------- */
+
+/* A rule set is data: the engine reads these fields and nothing else, so a
+ * new game or variant is a new combination of mechanisms, not a new engine.
+ * Each enum lists the mechanisms the engine implements today. */
+
+#define PMN_MAX_SIDE_PITS 32   /* holes one player owns, at most */
+
+typedef enum pmn_cycle {
+    PMN_CYCLE_OWN_ROWS        /* each player sows around his own rows only */
+} pmn_cycle;
+
+typedef enum pmn_laps {
+    PMN_LAPS_RELAY            /* a last seed in an occupied hole is lifted again */
+} pmn_laps;
+
+typedef enum pmn_singleton {
+    PMN_SINGLETON_INTO_EMPTY  /* a lone seed may move, but only into an empty hole */
+} pmn_singleton;
+
+typedef enum pmn_capture {
+    PMN_CAPTURE_FRONT_AND_BACK,  /* facing front hole, and the back hole behind it */
+    PMN_CAPTURE_FRONT_ONLY       /* facing front hole only (DLP evidence) */
+} pmn_capture;
+
+typedef enum pmn_endless {
+    PMN_ENDLESS_DRAW,            /* Mancala World: the game is drawn */
+    PMN_ENDLESS_MOVER_LOSES      /* de Voogt 2003 */
+} pmn_endless;
+
+typedef enum pmn_no_move {
+    PMN_NO_MOVE_LOSES            /* seeds but no legal move: that player loses */
+} pmn_no_move;
+
+typedef struct pmn_rules {
+    char name[32];            /* "hawalis" */
+    unsigned rows;            /* rows each player owns, back row first */
+    unsigned holes_per_row;
+    unsigned pits;            /* holes each player owns: rows * holes_per_row */
+    unsigned seeds;           /* seeds in every hole at the start */
+    unsigned min_lift;        /* fewer seeds than this: only when no hole has as many */
+    pmn_cycle cycle;
+    pmn_laps laps;
+    pmn_singleton singleton;
+    pmn_capture capture;
+    pmn_endless endless;
+    pmn_no_move no_move;
+} pmn_rules;
+
+/* Fill *r from a specification: a rule-set name, optionally followed by
+ * comma-separated options, e.g. "hawalis", "hawalis,endless=lose",
+ * "capture=front" (the name defaults to hawalis).  Options of a later call
+ * with pmn_rules_apply() override earlier ones. */
+int pmn_rules_init(pmn_rules *r, const char *spec, pmn_error *err);
+int pmn_rules_apply(pmn_rules *r, const char *spec, pmn_error *err);
+
+/* "hawalis,capture=front-and-back,endless=draw": every option spelled out. */
+size_t pmn_rules_format(const pmn_rules *r, char *buf, size_t size);
+
+/* The rule options a rule set takes, for --help texts: "KEY=V1|V2 ..." lines. */
+const char *pmn_rules_options_help(void);
+
+/* ---- positions --------------------------------------------------------- */
+
+typedef enum pmn_side { PMN_SOUTH = 0, PMN_NORTH = 1 } pmn_side;
+
+typedef struct pmn_position {
+    uint16_t pit[2][PMN_MAX_SIDE_PITS];  /* [side][hole in sowing order] */
+    uint32_t captured[2];                /* seeds each side has captured */
+    uint8_t to_move;                     /* pmn_side */
+} pmn_position;
+
+/* Largest number of seeds a position may hold, so that no hole overflows. */
+#define PMN_MAX_SEEDS 65535u
+
+void pmn_position_start(const pmn_rules *r, pmn_position *p);
+unsigned pmn_position_seeds(const pmn_rules *r, const pmn_position *p, int side);
+int pmn_position_equal(const pmn_rules *r, const pmn_position *a,
+                       const pmn_position *b);
+
+/* The position string: each side's hole counts in sowing order, separated
+ * by commas, South first, then a space and the side to move (S or N):
+ *   2,2,2,2,2,2,2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2,2,2,2,2,2,2 S
+ * Captured seeds are not part of it.  Parsing sets captured to 0. */
+int pmn_position_parse(const pmn_rules *r, const char *text, pmn_position *p,
+                       pmn_error *err);
+/* Returns the length written (excluding the NUL); truncates to fit size. */
+size_t pmn_position_format(const pmn_rules *r, const pmn_position *p,
+                           char *buf, size_t size);
+
+/* ---- moves ------------------------------------------------------------- */
+
+typedef enum pmn_legality {
+    PMN_LEGAL = 0,
+    PMN_ILLEGAL_NO_SUCH_HOLE,        /* index outside the player's holes */
+    PMN_ILLEGAL_EMPTY,               /* the hole holds no seed */
+    PMN_ILLEGAL_SINGLETON,           /* one seed, while a hole holds min_lift or more */
+    PMN_ILLEGAL_SINGLETON_OCCUPIED   /* a lone seed into an occupied hole */
+} pmn_legality;
+
+const char *pmn_legality_string(pmn_legality l);
+
+typedef enum pmn_ending {
+    PMN_END_NONE = 0,
+    PMN_END_NO_SEEDS,     /* the mover's opponent has no seeds left */
+    PMN_END_NO_MOVE,      /* the opponent has seeds but no legal move */
+    PMN_END_ENDLESS,      /* the move's sowing never ends */
+    PMN_END_REPETITION    /* a whole-board position repeated (pmn_game only) */
+} pmn_ending;
+
+typedef enum pmn_outcome {
+    PMN_ONGOING = 0,
+    PMN_SOUTH_WINS,
+    PMN_NORTH_WINS,
+    PMN_DRAWN
+} pmn_outcome;
+
+const char *pmn_ending_string(pmn_ending e);
+const char *pmn_outcome_string(pmn_outcome o);   /* "1-0", "0-1", "1/2-1/2", "*" */
+
+typedef struct pmn_move_report {
+    int side;                 /* who moved */
+    int hole;                 /* the hole played */
+    unsigned captured;        /* seeds captured by the move */
+    uint64_t laps;            /* sowings of the move (the first lift included) */
+    int end_hole;             /* mover's hole of the last seed; -1 if endless */
+    pmn_ending ending;        /* did the move end the game, and how */
+    pmn_outcome outcome;
+    /* An endless move's proof.  Lap 0 is the sowing state (mover's holes,
+     * hole reached, seeds in hand) right after the first lift; lap k the
+     * state right after the k-th lift that follows. */
+    uint64_t loop_lap;        /* first lap whose state equals an earlier lap's */
+    uint64_t loop_from;       /* ... namely this one */
+    uint64_t rotated_lap;     /* first lap whose state equals an earlier one turned */
+    uint64_t rotated_from;    /* around the cycle, and that earlier lap */
+} pmn_move_report;
+
+pmn_legality pmn_move_legality(const pmn_rules *r, const pmn_position *p,
+                               int hole);
+/* Legal holes for the side to move, in sowing order; returns their number. */
+int pmn_legal_moves(const pmn_rules *r, const pmn_position *p,
+                    int moves[PMN_MAX_SIDE_PITS]);
+
+/* Play `hole` for the side to move.  On an illegal move returns the
+ * (positive) pmn_legality and leaves *p unchanged.  On success returns 0,
+ * fills *rep, and updates *p: the board, the captured totals and the side to
+ * move.  An endless move leaves the board as it was before the move. */
+int pmn_play(const pmn_rules *r, pmn_position *p, int hole,
+             pmn_move_report *rep);
+
+/* Has the game already ended in this position, with the side to move unable
+ * to play?  Returns PMN_END_NONE, PMN_END_NO_SEEDS or PMN_END_NO_MOVE and sets
+ * *outcome accordingly. */
+pmn_ending pmn_position_ending(const pmn_rules *r, const pmn_position *p,
+                               pmn_outcome *outcome);
+
+/* ---- games: positions with history ------------------------------------- */
+
+/* A game tracks the positions since the last capture, to see a whole-board
+ * repetition (which pmn_play alone cannot). */
+typedef struct pmn_game pmn_game;
+
+pmn_game *pmn_game_new(const pmn_rules *r, const pmn_position *start);
+void pmn_game_free(pmn_game *g);
+/* As pmn_play; a repetition sets rep->ending = PMN_END_REPETITION.  After the
+ * game has ended every move is refused with -1. */
+int pmn_game_play(pmn_game *g, int hole, pmn_move_report *rep);
+const pmn_position *pmn_game_position(const pmn_game *g);
+pmn_outcome pmn_game_outcome(const pmn_game *g);
+pmn_ending pmn_game_ending(const pmn_game *g);
+unsigned pmn_game_plies(const pmn_game *g);
+
+/* ---- notation ---------------------------------------------------------- */
+
+/* The letter of a hole: 'a'+hole for South, 'A'+hole for North. */
+char pmn_hole_letter(int side, int hole);
+/* Parse one letter: sets *side and *hole; returns 0, or -1 if not a letter
+ * of this rule set's holes. */
+int pmn_hole_from_letter(const pmn_rules *r, char c, int *side, int *hole);
+
+/* ---- the board as text ------------------------------------------------ */
+
+/* Four rows as seen from South's side of the table, North's back row on top,
+ * each count under or over its letter; lines end with '\n'.  Returns the
+ * length it needed (excluding the NUL), truncating to fit size. */
+size_t pmn_board_format(const pmn_rules *r, const pmn_position *p, char *buf,
+                        size_t size);
+
+/* ---- perft ------------------------------------------------------------- */
+
+/* Number of legal move sequences of exactly `depth` moves from p.  A move
+ * that ends the game stops its sequence: counted if it is the last one, not
+ * continued otherwise.  Repetitions are ignored (positions have no history).
+ * If divide is not NULL, divide[i] receives the count below the i-th legal
+ * move (in pmn_legal_moves order) and *ndivide their number. */
+uint64_t pmn_perft(const pmn_rules *r, const pmn_position *p, unsigned depth,
+                   uint64_t divide[PMN_MAX_SIDE_PITS], int *ndivide);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

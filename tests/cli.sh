@@ -1,0 +1,55 @@
+#!/bin/sh
+# cli.sh - file-driven tests of the command line.
+#
+# Each directory tests/cli/NAME is one case:
+#   cmd     the command line, run by sh from the top of the source tree with
+#           `pmn` the freshly built one
+#   stdin   (optional) its standard input; otherwise it reads /dev/null
+#   out     its expected standard output
+#   err     (optional) its expected standard error; unchecked without it
+#   status  its expected exit status
+# Set PMN_TEST_BLESS=1 to write the actual outputs back as the expected ones.
+set -u
+: "${top_srcdir:=.}" "${PMN:=./src/pmn}"
+top_srcdir=$(cd "$top_srcdir" && pwd)
+work=$(mktemp -d) || exit 99
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/bin"
+# A function would not reach `sh cmd`; a wrapper script on PATH does.
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$PMN" > "$work/bin/pmn"
+chmod +x "$work/bin/pmn"
+
+pass=0 fail=0
+for case in "$top_srcdir"/tests/cli/*/; do
+    case=${case%/}
+    name=${case##*/}
+    input=/dev/null
+    [ -f "$case/stdin" ] && input=$case/stdin
+    (cd "$top_srcdir" && PATH="$work/bin:$PATH" sh "$case/cmd") \
+        < "$input" > "$work/out" 2> "$work/err"
+    status=$?
+    if [ "${PMN_TEST_BLESS:-}" = 1 ]; then
+        cp "$work/out" "$case/out"
+        echo "$status" > "$case/status"
+        [ -f "$case/err" ] && cp "$work/err" "$case/err"
+    fi
+    ok=1
+    if [ "$status" != "$(cat "$case/status")" ]; then
+        echo "FAIL $name: exit status $status, expected $(cat "$case/status")"
+        ok=0
+    fi
+    if ! diff -u "$case/out" "$work/out" > "$work/diff"; then
+        echo "FAIL $name: standard output differs:"; cat "$work/diff"; ok=0
+    fi
+    if [ -f "$case/err" ] && ! diff -u "$case/err" "$work/err" > "$work/diff"; then
+        echo "FAIL $name: standard error differs:"; cat "$work/diff"; ok=0
+    fi
+    if [ $ok = 1 ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "  (command: $(cat "$case/cmd"))"
+    fi
+done
+echo "cli: $pass passed, $fail failed"
+[ $fail = 0 ] && [ $pass -gt 0 ]

@@ -1,0 +1,363 @@
+/* test_engine.c - the Hawalis rules engine against the spec and the sample games. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "pmn.h"
+#include "games.h"
+
+static pmn_rules rules_with(const char *spec)
+{
+    pmn_rules r;
+    assert_int_equal(pmn_rules_init(&r, spec, NULL), 0);
+    return r;
+}
+
+static pmn_position position(const pmn_rules *r, const char *text)
+{
+    pmn_position p;
+    pmn_error err;
+    if (pmn_position_parse(r, text, &p, &err) < 0)
+        fail_msg("position '%s': column %zu: %s", text, err.column, err.message);
+    return p;
+}
+
+/* Play "i4 L6 d ..." from the opening; check every claimed capture (and that
+ * unclaimed moves capture nothing); returns the report of the last ply. */
+static pmn_move_report replay(const pmn_rules *r, const char *plies, pmn_position *p,
+                              unsigned *nplies)
+{
+    pmn_move_report rep = { 0 };
+    pmn_position_start(r, p);
+    *nplies = 0;
+    for (const char *s = plies; *s;) {
+        int side, hole;
+        if (*s == ' ') { s++; continue; }
+        assert_int_equal(pmn_hole_from_letter(r, *s, &side, &hole), 0);
+        assert_int_equal(side, p->to_move);
+        char letter = *s++;
+        unsigned claimed = (unsigned)strtoul(s, (char **)&s, 10);
+        int rc = pmn_play(r, p, hole, &rep);
+        if (rc != 0)
+            fail_msg("ply %u (%c): illegal: %s", *nplies + 1, letter,
+                     pmn_legality_string((pmn_legality)rc));
+        ++*nplies;
+        if (rep.captured != claimed)
+            fail_msg("ply %u (%c): captured %u, the record says %u", *nplies, letter,
+                     rep.captured, claimed);
+        if (rep.ending != PMN_END_NONE)
+            assert_int_equal(*s, '\0');   /* the game ends with its last ply */
+    }
+    return rep;
+}
+
+static void worked_example(void **state)
+{
+    (void)state;
+    pmn_rules r = rules_with("hawalis");
+    pmn_position p;
+    pmn_move_report rep;
+    pmn_position_start(&r, &p);
+    assert_int_equal(pmn_play(&r, &p, 'i' - 'a', &rep), 0);
+    assert_int_equal(rep.captured, 4);
+    assert_int_equal(rep.laps, 5);
+    assert_int_equal(rep.end_hole, 'i' - 'a');
+    assert_int_equal(rep.ending, PMN_END_NONE);
+    /* i=1 ended it; M and B were taken; South still has all 28 seeds. */
+    assert_int_equal(p.pit[PMN_SOUTH]['i' - 'a'], 1);
+    assert_int_equal(p.pit[PMN_NORTH]['M' - 'A'], 0);
+    assert_int_equal(p.pit[PMN_NORTH]['B' - 'A'], 0);
+    assert_int_equal(pmn_position_seeds(&r, &p, PMN_SOUTH), 28);
+    assert_int_equal(pmn_position_seeds(&r, &p, PMN_NORTH), 24);
+    assert_int_equal(p.captured[PMN_SOUTH], 4);
+    assert_int_equal(p.to_move, PMN_NORTH);
+    char buf[128];
+    pmn_position_format(&r, &p, buf, sizeof buf);
+    assert_string_equal(buf, "3,3,0,3,3,0,3,3,1,3,0,3,3,0/2,0,2,2,2,2,2,2,2,2,2,2,0,2 N");
+}
+
+static void sample_game_1(void **state)
+{
+    (void)state;
+    pmn_rules r = rules_with(NULL);
+    pmn_position p;
+    unsigned n;
+    pmn_move_report rep = replay(&r, game1, &p, &n);
+    assert_int_equal(n, 110);
+    /* North's K (+1) on move 55 takes South's last seed. */
+    assert_int_equal(rep.side, PMN_NORTH);
+    assert_int_equal(rep.ending, PMN_END_NO_SEEDS);
+    assert_int_equal(rep.outcome, PMN_NORTH_WINS);
+    assert_int_equal(p.captured[PMN_SOUTH], 27);
+    assert_int_equal(p.captured[PMN_NORTH], 28);
+    assert_int_equal(pmn_position_seeds(&r, &p, PMN_SOUTH), 0);
+    assert_int_equal(pmn_position_seeds(&r, &p, PMN_NORTH), 1);
+}
+
+static void sample_game_2_endless(void **state)
+{
+    (void)state;
+    pmn_rules r = rules_with(NULL);
+    pmn_position p;
+    unsigned n;
+    pmn_move_report rep = replay(&r, game2, &p, &n);
+    assert_int_equal(n, 26);
+    assert_int_equal(rep.side, PMN_NORTH);
+    assert_int_equal(rep.hole, 'A' - 'A');
+    assert_int_equal(rep.ending, PMN_END_ENDLESS);
+    assert_int_equal(rep.loop_lap, 77);
+    assert_int_equal(rep.rotated_lap, 11);
+    assert_true(rep.loop_from < rep.loop_lap);
+    assert_true(rep.rotated_from < rep.rotated_lap);
+    assert_int_equal(rep.end_hole, -1);
+    assert_int_equal(rep.outcome, PMN_DRAWN);
+    /* An endless move leaves the board as it was, North still to move. */
+    assert_int_equal(p.to_move, PMN_NORTH);
+    assert_int_equal(pmn_position_seeds(&r, &p, PMN_SOUTH) + pmn_position_seeds(&r, &p, PMN_NORTH)
+                     + p.captured[0] + p.captured[1], 56);
+}
+
+static void endless_mover_loses(void **state)
+{
+    (void)state;
+    pmn_rules r = rules_with("hawalis,endless=lose");
+    pmn_position p;
+    unsigned n;
+    pmn_move_report rep = replay(&r, game2, &p, &n);
+    assert_int_equal(rep.ending, PMN_END_ENDLESS);
+    assert_int_equal(rep.outcome, PMN_SOUTH_WINS);   /* North made it */
+}
+
+/* An independent sower, one seed at a time, that keeps every lap's state and
+ * finds the first repeats by comparing each lap with all earlier ones. */
+struct lapstate { unsigned pit[14], at, hand; };
+
+static int naive_same(const struct lapstate *x, const struct lapstate *y, int turned)
+{
+    if (x->hand != y->hand || (!turned && x->at != y->at))
+        return 0;
+    for (unsigned i = 0; i < 14; i++)
+        if (x->pit[(x->at + i) % 14] != y->pit[(y->at + i) % 14])
+            return 0;
+    return 1;
+}
+
+/* Returns 1 if the sowing from `hole` proves endless within `max` laps, with
+ * the first exact and turned repeats; 0 if it ends, with its laps. */
+static int naive_sow(const pmn_position *p, int hole, unsigned max, uint64_t *laps,
+                     uint64_t *exact, uint64_t *turned)
+{
+    struct lapstate *seen = calloc(max, sizeof *seen), s;
+    int found = 0;
+    *exact = *turned = 0;
+    for (unsigned i = 0; i < 14; i++)
+        s.pit[i] = p->pit[p->to_move][i];
+    s.at = (unsigned)hole;
+    s.hand = s.pit[hole];
+    s.pit[hole] = 0;
+    for (unsigned lap = 0; lap < max; lap++) {
+        for (unsigned j = 0; j < lap; j++) {
+            if (!*turned && naive_same(&s, &seen[j], 1))
+                *turned = lap;
+            if (!*exact && naive_same(&s, &seen[j], 0))
+                *exact = lap;
+        }
+        if (*exact) { found = 1; break; }
+        seen[lap] = s;
+        while (s.hand) {
+            s.at = (s.at + 1) % 14;
+            s.pit[s.at]++;
+            s.hand--;
+        }
+        if (s.pit[s.at] == 1) {
+            *laps = lap + 1;
+            break;
+        }
+        s.hand = s.pit[s.at];
+        s.pit[s.at] = 0;
+    }
+    free(seen);
+    return found;
+}
+
+static void endless_proof_matches_naive_search(void **state)
+{
+    (void)state;
+    pmn_rules r = rules_with(NULL);
+    unsigned long seed = 12345, endless = 0, checked = 0, turned_first = 0, ended = 0;
+    /* Endless moves are rare, and most common with 12 to 40 seeds. */
+    for (int trial = 0; trial < 20000; trial++) {
+        pmn_position p;
+        memset(&p, 0, sizeof p);
+        unsigned seeds = 12 + (unsigned)trial % 29;
+        for (unsigned i = 0; i < seeds; i++) {
+            seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+            p.pit[PMN_SOUTH][(seed >> 33) % 14]++;
+        }
+        p.pit[PMN_NORTH][0] = 1;
+        for (int hole = 0; hole < 14; hole++) {
+            pmn_position q = p;
+            pmn_move_report rep;
+            uint64_t laps = 0, exact, turned;
+            if (pmn_move_legality(&r, &q, hole) != PMN_LEGAL)
+                continue;
+            assert_int_equal(pmn_play(&r, &q, hole, &rep), 0);
+            int naive = naive_sow(&p, hole, 2000, &laps, &exact, &turned);
+            if (rep.ending == PMN_END_ENDLESS) {
+                endless++;
+                if (!naive)
+                    continue;   /* a longer loop than the naive search holds */
+                checked++;
+                assert_int_equal(rep.loop_lap, exact);
+                assert_int_equal(rep.rotated_lap, turned);
+                turned_first += turned < exact;
+            } else {
+                ended++;
+                assert_int_equal(naive, 0);
+                assert_int_equal(rep.laps, laps);
+            }
+        }
+    }
+    /* Both kinds of move were met, or the test proved nothing. */
+    assert_true(checked >= 30);
+    assert_true(turned_first >= 5);
+    assert_true(endless >= checked);
+    assert_true(ended > 100000);
+}
+
+static void singleton_only_when_no_double(void **state)
+{
+    (void)state;
+    pmn_rules r = rules_with(NULL);
+    /* South: a=1, c=2: the single seed of a may not move. */
+    pmn_position p = position(&r, "1,0,2,0,0,0,0,0,0,0,0,0,0,0/2,2,2,2,2,2,2,2,2,2,2,2,2,2 S");
+    pmn_position before = p;
+    pmn_move_report rep;
+    assert_int_equal(pmn_move_legality(&r, &p, 0), PMN_ILLEGAL_SINGLETON);
+    assert_int_equal(pmn_play(&r, &p, 0, &rep), PMN_ILLEGAL_SINGLETON);
+    assert_memory_equal(&p, &before, sizeof p);
+    assert_int_equal(pmn_move_legality(&r, &p, 2), PMN_LEGAL);
+    assert_int_equal(pmn_move_legality(&r, &p, 1), PMN_ILLEGAL_EMPTY);
+    assert_int_equal(pmn_move_legality(&r, &p, 14), PMN_ILLEGAL_NO_SUCH_HOLE);
+    assert_int_equal(pmn_move_legality(&r, &p, -1), PMN_ILLEGAL_NO_SUCH_HOLE);
+}
+
+static void singleton_into_empty_only(void **state)
+{
+    (void)state;
+    pmn_rules r = rules_with(NULL);
+    /* Only single seeds: a -> b is refused (b occupied), b -> c is played. */
+    pmn_position p = position(&r, "1,1,0,0,0,0,0,0,0,0,0,0,0,0/2,2,2,2,2,2,2,2,2,2,2,2,2,2 S");
+    pmn_move_report rep;
+    int moves[PMN_MAX_SIDE_PITS];
+    assert_int_equal(pmn_move_legality(&r, &p, 0), PMN_ILLEGAL_SINGLETON_OCCUPIED);
+    assert_int_equal(pmn_legal_moves(&r, &p, moves), 1);
+    assert_int_equal(moves[0], 1);
+    assert_int_equal(pmn_play(&r, &p, 1, &rep), 0);
+    assert_int_equal(rep.laps, 1);
+    assert_int_equal(rep.end_hole, 2);
+    assert_int_equal(p.pit[PMN_SOUTH][1], 0);
+    assert_int_equal(p.pit[PMN_SOUTH][2], 1);
+    /* The last hole n sows round to a. */
+    p = position(&r, "0,0,0,0,0,0,0,0,0,0,0,0,0,1/2,2,2,2,2,2,2,2,2,2,2,2,2,2 S");
+    assert_int_equal(pmn_play(&r, &p, 13, &rep), 0);
+    assert_int_equal(rep.end_hole, 0);
+    assert_int_equal(p.pit[PMN_SOUTH][0], 1);
+}
+
+static void singleton_captures(void **state)
+{
+    (void)state;
+    pmn_rules r = rules_with(NULL);
+    /* South's single seed h -> i, facing M (3), behind it B (4). */
+    pmn_position p = position(&r, "0,0,0,0,0,0,0,1,0,0,0,0,0,0/0,4,0,0,0,0,0,0,0,0,0,0,3,0 S");
+    pmn_move_report rep;
+    assert_int_equal(pmn_play(&r, &p, 7, &rep), 0);
+    assert_int_equal(rep.captured, 7);
+    assert_int_equal(rep.ending, PMN_END_NO_SEEDS);
+    assert_int_equal(rep.outcome, PMN_SOUTH_WINS);
+}
+
+static void capture_front_only(void **state)
+{
+    (void)state;
+    pmn_rules r = rules_with("capture=front");
+    pmn_position p;
+    pmn_move_report rep;
+    pmn_position_start(&r, &p);
+    assert_int_equal(pmn_play(&r, &p, 'i' - 'a', &rep), 0);
+    assert_int_equal(rep.captured, 2);                  /* M only, not B */
+    assert_int_equal(p.pit[PMN_NORTH]['B' - 'A'], 2);
+    assert_int_equal(p.pit[PMN_NORTH]['M' - 'A'], 0);
+}
+
+static void capture_needs_facing_seeds(void **state)
+{
+    (void)state;
+    pmn_rules r = rules_with(NULL);
+    /* h -> i ends in the front row, but M is empty: B stays, nothing taken. */
+    pmn_position p = position(&r, "0,0,0,0,0,0,0,1,0,0,0,0,0,0/0,4,0,0,0,0,0,2,0,0,0,0,0,0 S");
+    pmn_move_report rep;
+    assert_int_equal(pmn_play(&r, &p, 7, &rep), 0);
+    assert_int_equal(rep.captured, 0);
+    assert_int_equal(p.pit[PMN_NORTH][1], 4);
+    /* Ending in the back row never captures. */
+    p = position(&r, "1,0,0,0,0,0,0,0,0,0,0,0,0,0/2,2,2,2,2,2,2,2,2,2,2,2,2,2 S");
+    assert_int_equal(pmn_play(&r, &p, 0, &rep), 0);
+    assert_int_equal(rep.captured, 0);
+    /* The back hole is taken even when empty: only the facing hole must hold seeds. */
+    p = position(&r, "0,0,0,0,0,0,0,1,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0,0,0,0,3,1 S");
+    assert_int_equal(pmn_play(&r, &p, 7, &rep), 0);
+    assert_int_equal(rep.captured, 3);
+    assert_int_equal(rep.ending, PMN_END_NONE);
+}
+
+static void no_legal_move_loses(void **state)
+{
+    (void)state;
+    pmn_rules r = rules_with(NULL);
+    /* South a (2) -> b, c: North is left with a single seed in each hole. */
+    pmn_position p = position(&r, "2,0,0,0,0,0,0,0,0,0,0,0,0,0/1,1,1,1,1,1,1,1,1,1,1,1,1,1 S");
+    pmn_move_report rep;
+    pmn_outcome o;
+    assert_int_equal(pmn_play(&r, &p, 0, &rep), 0);
+    assert_int_equal(rep.captured, 0);
+    assert_int_equal(rep.ending, PMN_END_NO_MOVE);
+    assert_int_equal(rep.outcome, PMN_SOUTH_WINS);
+    assert_int_equal(pmn_position_ending(&r, &p, &o), PMN_END_NO_MOVE);
+    assert_int_equal(o, PMN_SOUTH_WINS);
+}
+
+static void strings(void **state)
+{
+    (void)state;
+    assert_string_equal(pmn_outcome_string(PMN_SOUTH_WINS), "1-0");
+    assert_string_equal(pmn_outcome_string(PMN_NORTH_WINS), "0-1");
+    assert_string_equal(pmn_outcome_string(PMN_DRAWN), "1/2-1/2");
+    assert_string_equal(pmn_outcome_string(PMN_ONGOING), "*");
+    assert_string_equal(pmn_ending_string(PMN_END_ENDLESS), "endless move");
+    assert_string_equal(pmn_legality_string(PMN_ILLEGAL_EMPTY), "the hole is empty");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(worked_example),
+        cmocka_unit_test(sample_game_1),
+        cmocka_unit_test(sample_game_2_endless),
+        cmocka_unit_test(endless_mover_loses),
+        cmocka_unit_test(endless_proof_matches_naive_search),
+        cmocka_unit_test(singleton_only_when_no_double),
+        cmocka_unit_test(singleton_into_empty_only),
+        cmocka_unit_test(singleton_captures),
+        cmocka_unit_test(capture_front_only),
+        cmocka_unit_test(capture_needs_facing_seeds),
+        cmocka_unit_test(no_legal_move_loses),
+        cmocka_unit_test(strings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

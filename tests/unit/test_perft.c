@@ -1,0 +1,80 @@
+/* test_perft.c - move counts from the opening position (the spec's table). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "pmn.h"
+
+static void opening_depths(void **state)
+{
+    (void)state;
+    static const uint64_t expected[] = { 1, 14, 182, 1539, 12626 };
+    pmn_rules r;
+    pmn_position p;
+    pmn_rules_init(&r, NULL, NULL);
+    pmn_position_start(&r, &p);
+    for (unsigned d = 0; d < sizeof expected / sizeof expected[0]; d++)
+        assert_int_equal(pmn_perft(&r, &p, d, NULL, NULL), expected[d]);
+}
+
+static void divide_adds_up(void **state)
+{
+    (void)state;
+    pmn_rules r;
+    pmn_position p;
+    uint64_t below[PMN_MAX_SIDE_PITS], sum = 0;
+    int n;
+    pmn_rules_init(&r, NULL, NULL);
+    pmn_position_start(&r, &p);
+    uint64_t total = pmn_perft(&r, &p, 3, below, &n);
+    assert_int_equal(n, 14);
+    for (int i = 0; i < n; i++) {
+        pmn_position q = p;
+        pmn_move_report rep;
+        assert_int_equal(pmn_play(&r, &q, i, &rep), 0);
+        assert_int_equal(below[i], pmn_perft(&r, &q, 2, NULL, NULL));
+        sum += below[i];
+    }
+    assert_int_equal(sum, total);
+    assert_int_equal(total, 1539);
+}
+
+static void game_ending_moves(void **state)
+{
+    (void)state;
+    pmn_rules r;
+    pmn_position p;
+    pmn_rules_init(&r, NULL, NULL);
+    /* South h -> i captures North's last seeds: counted at depth 1, not continued. */
+    assert_int_equal(pmn_position_parse(&r, "0,0,0,0,0,0,0,1,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0,0,0,0,3,0 S", &p, NULL), 0);
+    assert_int_equal(pmn_perft(&r, &p, 1, NULL, NULL), 1);
+    assert_int_equal(pmn_perft(&r, &p, 2, NULL, NULL), 0);
+    /* No legal move at all: nothing to count. */
+    assert_int_equal(pmn_position_parse(&r, "1,1,1,1,1,1,1,1,1,1,1,1,1,1/2,2,2,2,2,2,2,2,2,2,2,2,2,2 S", &p, NULL), 0);
+    assert_int_equal(pmn_perft(&r, &p, 1, NULL, NULL), 0);
+}
+
+static void rule_options_change_counts(void **state)
+{
+    (void)state;
+    pmn_rules r;
+    pmn_position p;
+    pmn_rules_init(&r, "capture=front", NULL);
+    pmn_position_start(&r, &p);
+    assert_int_equal(pmn_perft(&r, &p, 1, NULL, NULL), 14);
+    /* Fewer seeds taken leaves North more to play with: the tree changes. */
+    assert_int_not_equal(pmn_perft(&r, &p, 3, NULL, NULL), 1539);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(opening_depths),
+        cmocka_unit_test(divide_adds_up),
+        cmocka_unit_test(game_ending_moves),
+        cmocka_unit_test(rule_options_change_counts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,2 +1,68 @@
 #!/bin/sh
-exit 0
+# docs.sh - run the examples of the README and the man pages as written.
+#
+# An example is a line "$ pmn ..." in an indented block of the README (four
+# spaces) or between .EX and .EE in a man page; the lines after it, up to a
+# blank line, the next "$ " line or the end of the block, are its expected
+# standard output.  Commands run from the top of the source tree.
+set -u
+: "${top_srcdir:=.}" "${PMN:=./src/pmn}"
+top_srcdir=$(cd "$top_srcdir" && pwd)
+work=$(mktemp -d) || exit 99
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/bin"
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$PMN" > "$work/bin/pmn"
+chmod +x "$work/bin/pmn"
+
+# examples FILE KIND: write the examples of FILE to $work/ex.N.cmd/.out.
+examples() {
+    awk -v kind="$2" -v dir="$work" -v src="$1" '
+        function unroff(s) {
+            gsub(/\\-/, "-", s); gsub(/\\\(aq/, "\047", s); gsub(/\\e/, "\\", s)
+            gsub(/\\&/, "", s)
+            return s
+        }
+        function close_example() { if (n) { close(dir "/ex." n ".out") } }
+        kind == "readme" {
+            inblock = ($0 ~ /^    /)
+            line = substr($0, 5)
+        }
+        kind == "man" {
+            if ($0 == ".EX") { inblock = 1; next }
+            if ($0 == ".EE") { inblock = 0; collecting = 0; next }
+            line = unroff($0)
+        }
+        !inblock || $0 ~ /^[ \t]*$/ { collecting = 0; next }
+        line ~ /^\$ pmn/ {
+            n++
+            print substr(line, 3) > (dir "/ex." n ".cmd"); close(dir "/ex." n ".cmd")
+            printf "" > (dir "/ex." n ".out")
+            print src ":" NR > (dir "/ex." n ".where"); close(dir "/ex." n ".where")
+            collecting = 1; next
+        }
+        line ~ /^\$ / { collecting = 0; next }
+        collecting { print line >> (dir "/ex." n ".out") }
+    ' "$top_srcdir/$1"
+}
+
+pass=0 fail=0
+for doc in README:readme man/pmn.1:man man/pmn.5:man; do
+    file=${doc%%:*} kind=${doc#*:}
+    [ -f "$top_srcdir/$file" ] || continue
+    rm -f "$work"/ex.*
+    examples "$file" "$kind"
+    for cmd in "$work"/ex.*.cmd; do
+        [ -f "$cmd" ] || continue
+        base=${cmd%.cmd}
+        (cd "$top_srcdir" && PATH="$work/bin:$PATH" sh "$cmd") > "$work/actual" 2>/dev/null
+        if diff -u "$base.out" "$work/actual" > "$work/diff"; then
+            pass=$((pass + 1))
+        else
+            fail=$((fail + 1))
+            echo "FAIL $(cat "$base.where"): $(cat "$cmd")"
+            cat "$work/diff"
+        fi
+    done
+done
+echo "docs: $pass passed, $fail failed"
+[ $fail = 0 ] && [ $pass -gt 0 ]

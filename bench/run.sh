@@ -1,0 +1,28 @@
+#!/bin/sh
+# bench/run.sh - pmn's speed figures, best of RUNS runs (default 5):
+#   perft 8 from the opening position (moves generated and played per second)
+#   the proof of a long endless move: 10,966,626 laps until a turned repeat
+#   (perft 2 plays every first move, the endless one among them)
+# Run from the top of the source tree after `make`: sh bench/run.sh
+set -e
+PMN=${PMN:-./src/pmn}
+RUNS=${RUNS:-5}
+# A South move (m) whose sowing never ends, found by random search.
+ENDLESS='3,5,4,0,4,5,4,7,4,5,2,7,2,2/1,0,0,0,0,0,0,0,0,0,0,0,0,0 S'
+
+# best DESCRIPTION ARGS...: the lowest time of RUNS runs of pmn perft ARGS.
+best() {
+    what=$1; shift
+    bestt=
+    for i in $(seq "$RUNS"); do
+        t=$("$PMN" perft "$@" 2>&1 >/dev/null | sed -n 's/^time \([0-9.]*\) s.*/\1/p')
+        bestt=$(awk -v t="$t" -v b="$bestt" 'BEGIN { print (b == "" || t + 0 < b + 0) ? t : b }')
+    done
+    nodes=$("$PMN" perft "$@" 2>/dev/null | sed -n 's/^perft [0-9]*: //p')
+    printf '%-44s %12s %9s s\n' "$what" "$nodes" "$bestt"
+}
+
+echo "pmn $("$PMN" --version | cut -d' ' -f2), $(uname -m), best of $RUNS runs"
+printf '%-44s %12s %11s\n' "benchmark" "count" "time"
+best "perft 8 from the opening (sequences)" 8
+best "endless move proof (perft 2 from it)" --position "$ENDLESS" 2

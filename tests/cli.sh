@@ -10,14 +10,7 @@
 #   status  its expected exit status
 # Set PMN_TEST_BLESS=1 to write the actual outputs back as the expected ones.
 set -u
-: "${top_srcdir:=.}" "${PMN:=./src/pmn}"
-top_srcdir=$(cd "$top_srcdir" && pwd)
-work=$(mktemp -d) || exit 99
-trap 'rm -rf "$work"' EXIT
-mkdir "$work/bin"
-# A function would not reach `sh cmd`; a wrapper script on PATH does.
-printf '#!/bin/sh\nexec "%s" "$@"\n' "$PMN" > "$work/bin/pmn"
-chmod +x "$work/bin/pmn"
+. "${top_srcdir:-.}/tests/common.sh"
 
 pass=0 fail=0
 for case in "$top_srcdir"/tests/cli/*/; do

@@ -6,13 +6,7 @@
 # blank line, the next "$ " line or the end of the block, are its expected
 # standard output.  Commands run from the top of the source tree.
 set -u
-: "${top_srcdir:=.}" "${PMN:=./src/pmn}"
-top_srcdir=$(cd "$top_srcdir" && pwd)
-work=$(mktemp -d) || exit 99
-trap 'rm -rf "$work"' EXIT
-mkdir "$work/bin"
-printf '#!/bin/sh\nexec "%s" "$@"\n' "$PMN" > "$work/bin/pmn"
-chmod +x "$work/bin/pmn"
+. "${top_srcdir:-.}/tests/common.sh"
 
 # examples FILE KIND: write the examples of FILE to $work/ex.N.cmd/.out.
 examples() {

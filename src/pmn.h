@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -162,6 +163,9 @@ typedef enum pmn_outcome {
 } pmn_outcome;
 
 const char *pmn_ending_string(pmn_ending e);
+/* How a game ended, in words, after a move by `mover`: "South has no seeds
+ * left", "North has no legal move", "endless move", "position repeated". */
+void pmn_ending_explain(pmn_ending e, int mover, char *buf, size_t size);
 const char *pmn_outcome_string(pmn_outcome o);   /* "1-0", "0-1", "1/2-1/2", "*" */
 
 typedef struct pmn_move_report {
@@ -207,6 +211,7 @@ pmn_ending pmn_position_ending(const pmn_rules *r, const pmn_position *p,
 typedef struct pmn_game pmn_game;
 
 pmn_game *pmn_game_new(const pmn_rules *r, const pmn_position *start);
+pmn_game *pmn_game_clone(const pmn_game *g);   /* to follow a variation */
 void pmn_game_free(pmn_game *g);
 /* As pmn_play; a repetition sets rep->ending = PMN_END_REPETITION.  After the
  * game has ended every move is refused with -1. */
@@ -241,6 +246,137 @@ size_t pmn_board_format(const pmn_rules *r, const pmn_position *p, char *buf,
  * move (in pmn_legal_moves order) and *ndivide their number. */
 uint64_t pmn_perft(const pmn_rules *r, const pmn_position *p, unsigned depth,
                    uint64_t divide[PMN_MAX_SIDE_PITS], int *ndivide);
+
+/* ---- diagnostics ------------------------------------------------------- */
+
+/* Everything libpmn finds wrong (or worth saying) in a record is a numbered
+ * diagnostic with a fixed severity, from one table (diag.c) that pmn(1)
+ * documents.  They reach the caller through a callback, in reading order. */
+typedef enum pmn_severity {
+    PMN_NOTE = 0,
+    PMN_WARNING,
+    PMN_ERROR,
+    PMN_FATAL
+} pmn_severity;
+
+typedef struct pmn_diag {
+    int code;                 /* e.g. 201 for E201 */
+    pmn_severity severity;
+    unsigned line, col;       /* 1-based; col counts characters; 0 if none */
+    char message[400];
+} pmn_diag;
+
+typedef void (*pmn_diag_fn)(void *ctx, const pmn_diag *d);
+
+typedef struct pmn_diag_info {
+    int code;
+    pmn_severity severity;
+    const char *summary;      /* what the code means, in a few words */
+} pmn_diag_info;
+
+const pmn_diag_info *pmn_diag_table(size_t *n);
+const pmn_diag_info *pmn_diag_lookup(int code);
+const char *pmn_severity_string(pmn_severity s);   /* "note", "warning", ... */
+/* "E201", "W206", "N210", "F001": the code with its severity's letter. */
+void pmn_diag_code_name(int code, char buf[8]);
+
+/* ---- records ----------------------------------------------------------- */
+
+/* A game record as written: nothing the engine computes is stored here, so
+ * that what was read can be written back.  All strings are NUL-terminated,
+ * owned by the record, and freed by pmn_record_free(). */
+typedef struct pmn_tag {
+    char *name, *value;
+    unsigned line, col;
+} pmn_tag;
+
+typedef struct pmn_move pmn_move;
+
+typedef struct pmn_line {
+    pmn_move *moves;
+    size_t nmoves, cap;
+    char **lead;              /* comments before the first move */
+    size_t nlead;
+} pmn_line;
+
+#define PMN_MAX_NAGS 8
+
+struct pmn_move {
+    char text[8];             /* the hole as written */
+    int side, hole;           /* what it names */
+    unsigned number;          /* move number written before it; 0: none */
+    unsigned char number_dots;/* 1 for "N.", 3 for "N..." */
+    int claim;                /* seeds the record says it captured; -1: none */
+    char claim_style;         /* '+' for (+N), 'x' for (xN) */
+    char judgement[3];        /* "", "!", "?", "!!", "??", "!?", "?!" */
+    unsigned nags[PMN_MAX_NAGS];
+    unsigned nnags;
+    char **comments;          /* comments after the move */
+    size_t ncomments;
+    pmn_line *variations;     /* alternatives to this move */
+    size_t nvariations;
+    unsigned line, col;       /* where the move is written */
+    unsigned claim_line, claim_col;
+};
+
+typedef struct pmn_record {
+    pmn_tag *tags;
+    size_t ntags;
+    pmn_line main;
+    char result[8];           /* the result token closing the movetext, or "" */
+    unsigned line, col;       /* where the game begins */
+    unsigned result_line, result_col;
+} pmn_record;
+
+void pmn_record_init(pmn_record *rec);
+void pmn_record_free(pmn_record *rec);        /* frees what it holds */
+/* The value of the first tag of that name, or NULL. */
+const char *pmn_record_tag(const pmn_record *rec, const char *name);
+const pmn_tag *pmn_record_find_tag(const pmn_record *rec, const char *name);
+/* The rules a record names (tags Game and Rules), applied over *r. */
+int pmn_record_rules(const pmn_record *rec, pmn_rules *r, pmn_diag_fn fn, void *ctx);
+
+/* ---- reading PMN ------------------------------------------------------- */
+
+/* A reader takes games one at a time from a stream: memory is bounded by the
+ * largest game, not by the file. */
+typedef struct pmn_reader pmn_reader;
+
+pmn_reader *pmn_reader_new(FILE *f, pmn_diag_fn fn, void *ctx);
+void pmn_reader_free(pmn_reader *rd);
+/* Read the next game into *rec (which it initialises; the caller frees it
+ * with pmn_record_free).  Returns 1 for a game, 0 at the end of the input,
+ * -1 on a read error or lack of memory (reported as a fatal diagnostic).
+ * Faults in the text are reported and the game is kept as far as it could
+ * be understood. */
+int pmn_reader_next(pmn_reader *rd, pmn_record *rec);
+/* The line the reader has reached, for diagnostics about the stream. */
+unsigned pmn_reader_line(const pmn_reader *rd);
+
+/* ---- checking ---------------------------------------------------------- */
+
+typedef struct pmn_check_result {
+    unsigned plies;           /* main-line moves replayed */
+    unsigned unchecked;       /* main-line moves left after an error */
+    pmn_ending ending;        /* how the game ended on the board */
+    pmn_outcome outcome;
+    pmn_move_report last;     /* the report of the last move replayed */
+    uint32_t captured[2];
+} pmn_check_result;
+
+/* Replay a record (main line and variations) under *rules and report every
+ * problem through fn.  Returns the number of errors found (0: valid). */
+int pmn_check_record(const pmn_record *rec, const pmn_rules *rules,
+                     pmn_diag_fn fn, void *ctx, pmn_check_result *res);
+
+/* Called for each main-line move replayed, with the position after it. */
+typedef void (*pmn_visit_fn)(void *ctx, const pmn_move *m, unsigned ply,
+                             const pmn_move_report *rep, const pmn_position *after);
+
+/* pmn_check_record, and a visitor for each main-line move. */
+int pmn_check_record_visit(const pmn_record *rec, const pmn_rules *rules,
+                           pmn_diag_fn fn, void *ctx, pmn_visit_fn visit,
+                           void *vctx, pmn_check_result *res);
 
 #ifdef __cplusplus
 }

@@ -1,9 +1,11 @@
 /* cli.c - helpers the subcommands share: command-line errors. */
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 int usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -53,4 +55,78 @@ int bad_option(const char *cmd, int c, char **argv)
     if (arg[0] == '-' && arg[1] != '-' && optopt)
         return usage_error(cmd, "option -%c %s", optopt, what);
     return usage_error(cmd, "option '%s' %s", arg, what);
+}
+
+void print_diag(void *sink, const pmn_diag *d)
+{
+    struct diag_sink *s = sink;
+    char code[8];
+    s->count[d->severity]++;
+    if (d->severity == PMN_NOTE && !s->show_notes)
+        return;
+    pmn_diag_code_name(d->code, code);
+    if (d->line && d->col)
+        fprintf(stderr, "%s:%u:%u: ", s->file, d->line, d->col);
+    else if (d->line)
+        fprintf(stderr, "%s:%u: ", s->file, d->line);
+    else
+        fprintf(stderr, "%s: ", s->file);
+    fprintf(stderr, "%s[%s]: %s\n", pmn_severity_string(d->severity), code, d->message);
+}
+
+int exit_status(const struct diag_sink *s)
+{
+    if (s->count[PMN_FATAL])
+        return EXIT_FATAL;
+    if (s->count[PMN_ERROR])
+        return EXIT_ERRORS;
+    if (s->count[PMN_WARNING])
+        return EXIT_WARNINGS;
+    return EXIT_CLEAN;
+}
+
+FILE *open_input(const char *name, struct diag_sink *s)
+{
+    if (strcmp(name, "-") == 0) {
+        s->file = "<stdin>";
+        return stdin;
+    }
+    s->file = name;
+    FILE *f = fopen(name, "r");
+    if (!f) {
+        pmn_diag d = { 1, PMN_FATAL, 0, 0, "" };
+        snprintf(d.message, sizeof d.message, "cannot open: %s", strerror(errno));
+        print_diag(s, &d);
+    }
+    return f;
+}
+
+void close_input(FILE *f)
+{
+    if (f && f != stdin)
+        fclose(f);
+}
+
+int add_rules_option(const char *cmd, struct rules_options *o, const char *spec)
+{
+    pmn_rules scratch;
+    int rc;
+    pmn_rules_init(&scratch, NULL, NULL);
+    if ((rc = apply_rules_option(cmd, &scratch, spec)) != 0)
+        return rc;
+    if (o->n == MAX_RULES_OPTIONS)
+        return usage_error(cmd, "more than %d --rules options", MAX_RULES_OPTIONS);
+    o->spec[o->n++] = spec;
+    return 0;
+}
+
+int record_rules(const pmn_record *rec, const struct rules_options *o, pmn_rules *r,
+                 struct diag_sink *s)
+{
+    pmn_rules_init(r, NULL, NULL);
+    if (pmn_record_rules(rec, r, print_diag, s) < 0)
+        return -1;
+    for (int i = 0; i < o->n; i++)
+        pmn_rules_apply(r, o->spec[i], NULL);   /* checked when given */
+    return 0;
 }

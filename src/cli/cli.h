@@ -4,6 +4,12 @@
 
 #include "pmn.h"
 
+#if defined(__GNUC__)
+#define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLI_PRINTF(f, a)
+#endif
+
 /* Exit statuses, documented in pmn(1). */
 enum {
     EXIT_CLEAN = 0,     /* nothing to report */
@@ -21,27 +27,20 @@ struct command {
 
 int cmd_perft(int argc, char **argv);
 int cmd_position(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 /* Report a bad option value, pointing at the column of the fault. */
 int usage_error_at(const char *cmd, const char *option, const char *text,
                    const pmn_error *err);
 /* Report a command-line error and the hint to use --help. */
-int usage_error(const char *cmd, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-/* The position given as `what` (or the opening one when text is NULL),
- * read under rules *r. */
-int position_option(const char *cmd, const char *what, const pmn_rules *r,
-                    const char *text, pmn_position *p);
+int usage_error(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
 
 /* getopt_long returned '?' (unknown option) or ':' (missing argument); the
  * optstring starts with ':' and opterr is 0, so this is the only message. */
 int bad_option(const char *cmd, int c, char **argv);
 
-/* The --rules options of a command: each applied in turn on *r. */
+/* Apply one --rules SPEC on *r, or report it. */
 int apply_rules_option(const char *cmd, pmn_rules *r, const char *spec);
 
 /* The position given as `what` (or the opening one when text is NULL),
@@ -49,8 +48,33 @@ int apply_rules_option(const char *cmd, pmn_rules *r, const char *spec);
 int position_option(const char *cmd, const char *what, const pmn_rules *r,
                     const char *text, pmn_position *p);
 
-/* getopt_long returned '?' (unknown option) or ':' (missing argument); the
- * optstring starts with ':' and opterr is 0, so this is the only message. */
-int bad_option(const char *cmd, int c, char **argv);
+/* Where diagnostics go: standard error, as FILE:LINE:COL: severity[CODE]:
+ * message, counted by severity. */
+struct diag_sink {
+    const char *file;         /* the name shown for the current input */
+    unsigned count[PMN_FATAL + 1];
+    int show_notes;
+};
+
+void print_diag(void *sink, const pmn_diag *d);   /* a pmn_diag_fn */
+/* The exit status the counts call for (see pmn(1)). */
+int exit_status(const struct diag_sink *s);
+
+/* Open an input named on the command line ("-": standard input); on failure
+ * report a fatal diagnostic and return NULL. */
+FILE *open_input(const char *name, struct diag_sink *s);
+void close_input(FILE *f);
+
+/* The --rules options of a command, applied after each record's own tags. */
+#define MAX_RULES_OPTIONS 16
+struct rules_options {
+    const char *spec[MAX_RULES_OPTIONS];
+    int n;
+};
+int add_rules_option(const char *cmd, struct rules_options *o, const char *spec);
+/* The rules of one record: Hawalis, then its Game and Rules tags, then the
+ * --rules options.  Returns -1 (reported) if the tags name no known rules. */
+int record_rules(const pmn_record *rec, const struct rules_options *o, pmn_rules *r,
+                 struct diag_sink *s);
 
 #endif

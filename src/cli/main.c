@@ -5,6 +5,8 @@
 #include <string.h>
 
 static const struct command commands[] = {
+    { "check", "replay every game of PMN files and report what is wrong", cmd_check },
+    { "replay", "show a game move by move: the board, captures and laps", cmd_replay },
     { "perft", "count legal move sequences from a position (engine self-test, benchmark)", cmd_perft },
     { "position", "show a position: board, position string, legal moves", cmd_position },
 };

@@ -3,6 +3,7 @@
 #include "pmn.h"
 #include "util.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* The sowing state at a lap boundary: the mover's holes, the hole reached,
@@ -259,6 +260,17 @@ const char *pmn_ending_string(pmn_ending e)
     case PMN_END_REPETITION: return "position repeated";
     }
     return "unknown";
+}
+
+void pmn_ending_explain(pmn_ending e, int mover, char *buf, size_t size)
+{
+    static const char *const side[2] = { "South", "North" };
+    if (e == PMN_END_NO_SEEDS)
+        snprintf(buf, size, "%s has no seeds left", side[!mover]);
+    else if (e == PMN_END_NO_MOVE)
+        snprintf(buf, size, "%s has no legal move", side[!mover]);
+    else
+        snprintf(buf, size, "%s", pmn_ending_string(e));
 }
 
 const char *pmn_outcome_string(pmn_outcome o)

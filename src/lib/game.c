@@ -73,6 +73,23 @@ pmn_game *pmn_game_new(const pmn_rules *r, const pmn_position *start)
     return g;
 }
 
+pmn_game *pmn_game_clone(const pmn_game *g)
+{
+    pmn_game *c = malloc(sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *g;
+    c->seen = malloc(g->cap * sizeof *c->seen);
+    c->seen_hash = malloc(g->cap * sizeof *c->seen_hash);
+    if (!c->seen || !c->seen_hash) {
+        pmn_game_free(c);
+        return NULL;
+    }
+    memcpy(c->seen, g->seen, g->nseen * sizeof *c->seen);
+    memcpy(c->seen_hash, g->seen_hash, g->nseen * sizeof *c->seen_hash);
+    return c;
+}
+
 void pmn_game_free(pmn_game *g)
 {
     if (!g)

@@ -4,6 +4,8 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 const char *pmn_version(void)
 {
@@ -21,4 +23,14 @@ int pmn_fail(pmn_error *err, int code, size_t column, const char *fmt, ...)
         va_end(ap);
     }
     return -1;
+}
+
+char *pmn_strndup(const char *s, size_t n)
+{
+    char *p = malloc(n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = '\0';
+    }
+    return p;
 }

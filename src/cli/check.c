@@ -1,0 +1,125 @@
+/* check.c - pmn check: replay every game and report what is wrong. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+
+static void help(void)
+{
+    printf("Usage: pmn check [OPTIONS] [FILE...]\n\n"
+           "Replay every game of the PMN files (standard input if none, or -) against\n"
+           "the rules, and report every problem as FILE:LINE:COL: severity[CODE]: message\n"
+           "on standard error; a summary line ends the run on standard output.\n\n"
+           "Options:\n"
+           "  -r, --rules=SPEC   rules over each record's own (Game and Rules tags),\n"
+           "                     e.g. endless=lose; may be repeated\n"
+           "  -v, --verbose      a line for each game: its players, moves and result\n"
+           "  -q, --quiet        leave out notes (endless moves, unproved results)\n"
+           "  -h, --help         show this help\n\n"
+           "Exit status: 0 no problem, 1 warnings only, 2 errors, 3 fatal (a file could\n"
+           "not be read), 64 a wrong command line.  pmn(1) lists every code.\n");
+}
+
+struct totals {
+    unsigned long games, moves;
+};
+
+static void describe_game(const char *file, const pmn_record *rec, unsigned long n,
+                          const pmn_check_result *res, int checked)
+{
+    const char *south = pmn_record_tag(rec, "South");
+    const char *north = pmn_record_tag(rec, "North");
+    printf("%s:%u: game %lu: %s - %s: %zu moves, ", file, rec->line, n,
+           south ? south : "?", north ? north : "?", rec->main.nmoves);
+    if (!checked) {
+        printf("not replayed\n");
+    } else if (res->unchecked || res->plies < rec->main.nmoves) {
+        printf("replay stopped after %u moves\n", res->plies);
+    } else if (res->ending != PMN_END_NONE) {
+        char how[64];
+        pmn_ending_explain(res->ending, res->last.side, how, sizeof how);
+        printf("%s (%s)\n", pmn_outcome_string(res->outcome), how);
+    } else {
+        printf("not over\n");
+    }
+}
+
+static void check_file(FILE *f, struct diag_sink *sink, const struct rules_options *ro,
+                       int verbose, struct totals *t)
+{
+    pmn_reader *rd = pmn_reader_new(f, print_diag, sink);
+    pmn_record rec;
+    unsigned long n = 0;
+    if (!rd) {
+        pmn_diag d = { 2, PMN_FATAL, 0, 0, "out of memory" };
+        print_diag(sink, &d);
+        return;
+    }
+    while (pmn_reader_next(rd, &rec) > 0) {
+        pmn_rules rules;
+        pmn_check_result res = { 0 };
+        int checked = record_rules(&rec, ro, &rules, sink) == 0;
+        if (checked)
+            pmn_check_record(&rec, &rules, print_diag, sink, &res);
+        t->games++;
+        t->moves += rec.main.nmoves;
+        if (verbose)
+            describe_game(sink->file, &rec, ++n, &res, checked);
+        pmn_record_free(&rec);
+    }
+    pmn_reader_free(rd);
+}
+
+static const char *plural(unsigned long n)
+{
+    return n == 1 ? "" : "s";
+}
+
+int cmd_check(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "rules", required_argument, NULL, 'r' },
+        { "verbose", no_argument, NULL, 'v' },
+        { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    struct rules_options ro = { { 0 }, 0 };
+    struct diag_sink sink = { "-", { 0 }, 1 };
+    struct totals t = { 0, 0 };
+    int verbose = 0, c, rc;
+
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":r:vqh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'r':
+            if ((rc = add_rules_option("check", &ro, optarg)) != 0)
+                return rc;
+            break;
+        case 'v': verbose = 1; break;
+        case 'q': sink.show_notes = 0; break;
+        case 'h': help(); return EXIT_CLEAN;
+        default: return bad_option("check", c, argv);
+        }
+    }
+    char *stdin_only[] = { "-" };
+    char **files = optind < argc ? argv + optind : stdin_only;
+    int nfiles = optind < argc ? argc - optind : 1;
+    for (int i = 0; i < nfiles; i++) {
+        FILE *f = open_input(files[i], &sink);
+        if (!f)
+            continue;
+        check_file(f, &sink, &ro, verbose, &t);
+        close_input(f);
+    }
+    printf("%lu game%s, %lu move%s: %u error%s, %u warning%s, %u note%s",
+           t.games, plural(t.games), t.moves, plural(t.moves),
+           sink.count[PMN_ERROR], plural(sink.count[PMN_ERROR]),
+           sink.count[PMN_WARNING], plural(sink.count[PMN_WARNING]),
+           sink.count[PMN_NOTE], plural(sink.count[PMN_NOTE]));
+    if (sink.count[PMN_FATAL])
+        printf(", %u fatal", sink.count[PMN_FATAL]);
+    printf("\n");
+    return exit_status(&sink);
+}

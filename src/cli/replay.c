@@ -1,0 +1,186 @@
+/* replay.c - pmn replay: a game move by move, as the board shows it. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void help(void)
+{
+    printf("Usage: pmn replay [OPTIONS] [FILE]\n\n"
+           "Replay the games of a PMN file (standard input if none, or -) and print the\n"
+           "board after each move, with what the move captured, its laps, where its\n"
+           "last seed fell, the captured totals, and how the game ended.  Problems in\n"
+           "the record are reported on standard error as by pmn check.\n\n"
+           "Options:\n"
+           "  -g, --game=N    only the N-th game of the file (from 1)\n"
+           "  -p, --ply=K     only the board after K moves (0: the start position)\n"
+           "  -r, --rules=SPEC  rules over each record's own; may be repeated\n"
+           "  -h, --help      show this help\n");
+}
+
+static const char *const side_name[2] = { "South", "North" };
+
+struct replay {
+    const pmn_rules *rules;
+    long ply;                 /* the only ply to show, or -1 for all */
+    int shown;
+};
+
+static void board(const pmn_rules *r, const pmn_position *p)
+{
+    char buf[2048];
+    pmn_board_format(r, p, buf, sizeof buf);
+    fputs(buf, stdout);
+}
+
+static void show_move(void *ctx, const pmn_move *m, unsigned ply, const pmn_move_report *rep,
+                      const pmn_position *after)
+{
+    struct replay *rp = ctx;
+    if (rp->ply >= 0 && (unsigned long)rp->ply != ply + 1UL)
+        return;
+    rp->shown = 1;
+    printf("\n%u%s %s: ", ply / 2 + 1, rep->side == PMN_SOUTH ? "." : "...", m->text);
+    if (rep->ending == PMN_END_ENDLESS) {
+        printf("endless move: the sowing state of lap %llu repeats that of lap %llu; "
+               "turned, lap %llu repeats lap %llu.\n",
+               (unsigned long long)rep->loop_lap, (unsigned long long)rep->loop_from,
+               (unsigned long long)rep->rotated_lap, (unsigned long long)rep->rotated_from);
+    } else {
+        printf("captures %u, %llu lap%s, last seed in %c.  Captured: South %u, North %u.\n",
+               rep->captured, (unsigned long long)rep->laps, rep->laps == 1 ? "" : "s",
+               pmn_hole_letter(rep->side, rep->end_hole), after->captured[PMN_SOUTH],
+               after->captured[PMN_NORTH]);
+    }
+    board(rp->rules, after);
+}
+
+static void show_end(const pmn_record *rec, const pmn_check_result *res)
+{
+    char how[64];
+    if (res->unchecked || res->plies < rec->main.nmoves) {
+        printf("\nThe replay stops at an error after %u moves.\n", res->plies);
+        return;
+    }
+    if (res->ending == PMN_END_NONE) {
+        printf("\nThe record stops here: the game is not over.\n");
+        return;
+    }
+    pmn_ending_explain(res->ending, res->last.side, how, sizeof how);
+    printf("\nResult: %s, %s: %s.  Captured: South %u, North %u.\n",
+           pmn_outcome_string(res->outcome),
+           res->outcome == PMN_DRAWN ? "drawn"
+           : res->outcome == PMN_SOUTH_WINS ? "South wins" : "North wins",
+           how, res->captured[PMN_SOUTH], res->captured[PMN_NORTH]);
+}
+
+static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink *sink,
+                       const struct rules_options *ro, long ply)
+{
+    pmn_rules rules;
+    pmn_position start;
+    pmn_check_result res;
+    char spec[128];
+    struct replay rp = { &rules, ply, 0 };
+    const char *south = pmn_record_tag(rec, "South"), *north = pmn_record_tag(rec, "North");
+
+    if (record_rules(rec, ro, &rules, sink) < 0)
+        return 0;
+    pmn_rules_format(&rules, spec, sizeof spec);
+    printf("Game %lu: %s - %s (%s:%u)\nRules: %s\n", n, south ? south : "?",
+           north ? north : "?", sink->file, rec->line, spec);
+    pmn_position_start(&rules, &start);
+    if (ply <= 0) {
+        printf("\nStart: %s to move.\n", side_name[start.to_move]);
+        board(&rules, &start);
+        rp.shown = ply == 0;
+    }
+    pmn_check_record_visit(rec, &rules, print_diag, sink, show_move, &rp, &res);
+    if (ply < 0)
+        show_end(rec, &res);
+    if (!rp.shown) {
+        fprintf(stderr, "pmn replay: error: --ply %ld: game %lu has %u move%s that could be "
+                "replayed\n", ply, n, res.plies, res.plies == 1 ? "" : "s");
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_count(const char *s, long *v)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    unsigned long n = strtoul(s, &end, 10);
+    if (*end || n > LONG_MAX / 2)
+        return -1;
+    *v = (long)n;
+    return 0;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "game", required_argument, NULL, 'g' },
+        { "ply", required_argument, NULL, 'p' },
+        { "rules", required_argument, NULL, 'r' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    struct rules_options ro = { { 0 }, 0 };
+    struct diag_sink sink = { "-", { 0 }, 1 };
+    long game = 0, ply = -1;
+    int c, rc, status = EXIT_CLEAN;
+
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":g:p:r:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'g':
+            if (parse_count(optarg, &game) < 0 || game == 0)
+                return usage_error("replay", "--game takes a game number from 1, not '%s'", optarg);
+            break;
+        case 'p':
+            if (parse_count(optarg, &ply) < 0)
+                return usage_error("replay", "--ply takes a number of moves from 0, not '%s'", optarg);
+            break;
+        case 'r':
+            if ((rc = add_rules_option("replay", &ro, optarg)) != 0)
+                return rc;
+            break;
+        case 'h': help(); return EXIT_CLEAN;
+        default: return bad_option("replay", c, argv);
+        }
+    }
+    if (argc - optind > 1)
+        return usage_error("replay", "expected one FILE, got %d", argc - optind);
+    FILE *f = open_input(optind < argc ? argv[optind] : "-", &sink);
+    if (!f)
+        return EXIT_FATAL;
+    pmn_reader *rd = pmn_reader_new(f, print_diag, &sink);
+    pmn_record rec;
+    unsigned long n = 0;
+    int found = 0;
+    while (rd && pmn_reader_next(rd, &rec) > 0) {
+        n++;
+        if (game == 0 || (unsigned long)game == n) {
+            if (found++)
+                printf("\n");
+            if (replay_game(&rec, n, &sink, &ro, ply) < 0)
+                status = EXIT_USAGE;
+        }
+        pmn_record_free(&rec);
+        if (game && (unsigned long)game == n)
+            break;
+    }
+    pmn_reader_free(rd);
+    close_input(f);
+    if (game && !found && !sink.count[PMN_FATAL]) {
+        fprintf(stderr, "pmn replay: error: --game %ld: %s holds %lu game%s\n", game,
+                sink.file, n, n == 1 ? "" : "s");
+        return EXIT_USAGE;
+    }
+    return status != EXIT_CLEAN ? status : exit_status(&sink);
+}

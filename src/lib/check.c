@@ -1,0 +1,245 @@
+/* check.c - replay a record against the rules engine and say what is wrong. */
+#include "pmn.h"
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const side_name[2] = { "South", "North" };
+
+struct checker {
+    const pmn_rules *rules;
+    pmn_diag_fn fn;
+    void *ctx;
+    int errors;
+    int start_side;
+    pmn_visit_fn visit;
+    void *vctx;
+};
+
+static void say(struct checker *c, int code, unsigned line, unsigned col,
+                const char *fmt, ...) PMN_PRINTF(5, 6);
+
+static void say(struct checker *c, int code, unsigned line, unsigned col,
+                const char *fmt, ...)
+{
+    const pmn_diag_info *d = pmn_diag_lookup(code);
+    char msg[sizeof ((pmn_diag *)0)->message];
+    va_list ap;
+    if (d && d->severity >= PMN_ERROR)
+        c->errors++;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    pmn_report(c->fn, c->ctx, code, line, col, "%s", msg);
+}
+
+/* "South's move 5 (j)": the move in words. */
+static void move_words(const struct checker *c, const pmn_move *m, unsigned ply,
+                       int side, char *buf, size_t size)
+{
+    unsigned number = (ply + (unsigned)c->start_side) / 2 + 1;
+    snprintf(buf, size, "%s's move %u (%s)", side_name[side], number, m->text);
+}
+
+static int legality_code(int rc)
+{
+    switch (rc) {
+    case PMN_ILLEGAL_EMPTY: return 201;
+    case PMN_ILLEGAL_SINGLETON: return 202;
+    case PMN_ILLEGAL_SINGLETON_OCCUPIED: return 203;
+    default: return 110;
+    }
+}
+
+static void check_number(struct checker *c, const pmn_move *m, unsigned ply, int side,
+                         const char *words)
+{
+    unsigned expected = (ply + (unsigned)c->start_side) / 2 + 1;
+    if (!m->number)
+        return;
+    if (m->number != expected || (m->number_dots == 3) != (side == PMN_NORTH))
+        say(c, 111, m->line, m->col, "%s: move number %u%s where %u%s was expected", words,
+            m->number, m->number_dots == 3 ? "..." : ".", expected,
+            side == PMN_NORTH ? "..." : ".");
+}
+
+/* Play one move of a line on g; returns 0 if the line may go on. */
+static int check_move(struct checker *c, pmn_game *g, const pmn_move *m, unsigned ply,
+                      pmn_move_report *rep)
+{
+    const pmn_position *p = pmn_game_position(g);
+    int side = p->to_move;
+    char words[64];
+    move_words(c, m, ply, side, words, sizeof words);
+
+    if (pmn_game_ending(g) != PMN_END_NONE) {
+        say(c, 207, m->line, m->col, "%s: the game has already ended%s", words,
+            pmn_game_ending(g) == PMN_END_ENDLESS ? " with an endless move" : "");
+        return -1;
+    }
+    check_number(c, m, ply, side, words);
+    if (m->hole < 0 || (unsigned)m->hole >= c->rules->pits) {
+        say(c, 110, m->line, m->col, "%s: '%s' names no hole of %s (a-%c, A-%c)", words,
+            m->text, c->rules->name, 'a' + c->rules->pits - 1, 'A' + c->rules->pits - 1);
+        return -1;
+    }
+    if (m->side != side) {
+        say(c, 204, m->line, m->col, "%s: it is %s's turn, but %s is a hole of %s", words,
+            side_name[side], m->text, side_name[m->side]);
+        return -1;
+    }
+    int rc = pmn_game_play(g, m->hole, rep);
+    if (rc > 0) {
+        say(c, legality_code(rc), m->line, m->col, "%s: illegal: %s (hole %s holds %u)",
+            words, pmn_legality_string((pmn_legality)rc), m->text, p->pit[side][m->hole]);
+        return -1;
+    }
+    if (m->claim >= 0 && (unsigned)m->claim != rep->captured) {
+        say(c, 205, m->claim_line, m->claim_col,
+            "%s: the record says %d seed%s captured, the move captures %u", words,
+            m->claim, m->claim == 1 ? "" : "s", rep->captured);
+    } else if (m->claim < 0 && rep->captured) {
+        say(c, 206, m->line, m->col, "%s captures %u seed%s, which the record does not write",
+            words, rep->captured, rep->captured == 1 ? "" : "s");
+    }
+    if (rep->ending == PMN_END_ENDLESS) {
+        say(c, 211, m->line, m->col,
+            "%s: endless move: the sowing state of lap %llu repeats that of lap %llu, "
+            "and turned, lap %llu repeats lap %llu; %s (%s)", words,
+            (unsigned long long)rep->loop_lap, (unsigned long long)rep->loop_from,
+            (unsigned long long)rep->rotated_lap, (unsigned long long)rep->rotated_from,
+            rep->outcome == PMN_DRAWN ? "the game is drawn"
+            : rep->outcome == PMN_SOUTH_WINS ? "South wins" : "North wins",
+            pmn_outcome_string(rep->outcome));
+    } else if (rep->ending == PMN_END_REPETITION) {
+        say(c, 212, m->line, m->col, "%s: the position repeats: the game is drawn", words);
+    }
+    return 0;
+}
+
+static int check_line(struct checker *c, pmn_game *g, const pmn_line *line, unsigned ply,
+                      int main_line, pmn_check_result *res);
+
+/* Each variation replaces move m: replay it from the position before m. */
+static void check_variations(struct checker *c, const pmn_game *before, const pmn_move *m,
+                             unsigned ply)
+{
+    for (size_t v = 0; v < m->nvariations; v++) {
+        pmn_game *branch = pmn_game_clone(before);
+        if (!branch) {
+            pmn_report(c->fn, c->ctx, 2, m->line, m->col, "out of memory");
+            c->errors++;
+            return;
+        }
+        check_line(c, branch, &m->variations[v], ply, 0, NULL);
+        pmn_game_free(branch);
+    }
+}
+
+static int check_line(struct checker *c, pmn_game *g, const pmn_line *line, unsigned ply,
+                      int main_line, pmn_check_result *res)
+{
+    for (size_t i = 0; i < line->nmoves; i++) {
+        const pmn_move *m = &line->moves[i];
+        pmn_move_report rep;
+        pmn_game *before = m->nvariations ? pmn_game_clone(g) : NULL;
+        int rc = check_move(c, g, m, ply + (unsigned)i, &rep);
+        if (rc == 0 && main_line) {
+            res->plies++;
+            res->last = rep;
+            if (c->visit)
+                c->visit(c->vctx, m, ply + (unsigned)i, &rep, pmn_game_position(g));
+        }
+        if (before) {
+            check_variations(c, before, m, ply + (unsigned)i);
+            pmn_game_free(before);
+        }
+        if (rc < 0) {
+            if (main_line)
+                res->unchecked = (unsigned)(line->nmoves - i - 1);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int is_result(const char *s)
+{
+    return strcmp(s, "1-0") == 0 || strcmp(s, "0-1") == 0 || strcmp(s, "1/2-1/2") == 0
+        || strcmp(s, "*") == 0;
+}
+
+static void check_result(struct checker *c, const pmn_record *rec, const pmn_game *g,
+                         const pmn_check_result *res)
+{
+    const pmn_tag *tag = pmn_record_find_tag(rec, "Result");
+    const char *claimed = NULL;
+    unsigned line = rec->result_line, col = rec->result_col;
+
+    if (tag && !is_result(tag->value)) {
+        say(c, 208, tag->line, tag->col,
+            "the Result tag '%s' is not a result (1-0, 0-1, 1/2-1/2 or *)", tag->value);
+        return;
+    }
+    if (tag && rec->result[0] && strcmp(tag->value, rec->result) != 0)
+        say(c, 209, rec->result_line, rec->result_col,
+            "the moves end with the result %s, but the Result tag says %s", rec->result,
+            tag->value);
+    if (tag) {
+        claimed = tag->value;
+        line = tag->line;
+        col = tag->col;
+    } else if (rec->result[0]) {
+        claimed = rec->result;
+    }
+    if (res->unchecked || (rec->main.nmoves && !res->plies))
+        return;   /* the replay stopped at an error: the end is not known */
+    pmn_ending e = pmn_game_ending(g);
+    const char *proved = pmn_outcome_string(pmn_game_outcome(g));
+    if (e != PMN_END_NONE) {
+        char how[64];
+        pmn_ending_explain(e, res->last.side, how, sizeof how);
+        if (!claimed || strcmp(claimed, "*") == 0)
+            say(c, 210, line ? line : rec->line, line ? col : rec->col,
+                "the game ended (%s: %s), but no result is given", proved, how);
+        else if (strcmp(claimed, proved) != 0)
+            say(c, 208, line, col, "the result says %s, but the game ended %s: %s", claimed,
+                proved, how);
+    } else if (claimed && strcmp(claimed, "*") != 0) {
+        say(c, 213, line, col,
+            "the record stops before the game ends: the result %s is taken as given", claimed);
+    }
+}
+
+int pmn_check_record(const pmn_record *rec, const pmn_rules *rules, pmn_diag_fn fn,
+                     void *ctx, pmn_check_result *res)
+{
+    return pmn_check_record_visit(rec, rules, fn, ctx, NULL, NULL, res);
+}
+
+int pmn_check_record_visit(const pmn_record *rec, const pmn_rules *rules,
+                           pmn_diag_fn fn, void *ctx, pmn_visit_fn visit,
+                           void *vctx, pmn_check_result *res)
+{
+    struct checker c = { rules, fn, ctx, 0, PMN_SOUTH, visit, vctx };
+    pmn_position start;
+    memset(res, 0, sizeof *res);
+    pmn_position_start(rules, &start);
+    c.start_side = start.to_move;
+    pmn_game *g = pmn_game_new(rules, &start);
+    if (!g) {
+        pmn_report(fn, ctx, 2, rec->line, rec->col, "out of memory");
+        return 1;
+    }
+    if (rec->main.nmoves == 0)
+        pmn_report(fn, ctx, 112, rec->line, rec->col, "a game without moves");
+    check_line(&c, g, &rec->main, 0, 1, res);
+    check_result(&c, rec, g, res);
+    res->ending = pmn_game_ending(g);
+    res->outcome = pmn_game_outcome(g);
+    memcpy(res->captured, pmn_game_position(g)->captured, sizeof res->captured);
+    pmn_game_free(g);
+    return c.errors;
+}

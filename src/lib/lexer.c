@@ -1,0 +1,169 @@
+/* lexer.c - PMN text to tokens, with one anchored PCRE2 pattern. */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "lexer.h"
+
+#include <stdlib.h>
+
+/* One alternative per token; the first group that matched names the token.
+ * The pattern is anchored at the lexer's position. */
+static const char pattern[] =
+    "(\\s+)"                                                     /* 1 space */
+    "|\\[[ \\t]*([A-Za-z0-9_]+)[ \\t]+\"((?:[^\"\\\\\\n]|\\\\.)*)\"[ \\t]*\\]" /* 2,3 tag */
+    "|(\\[[^\\]\\n]*\\]?)"                                       /* 4 bad tag */
+    "|\\{([^}]*)\\}"                                             /* 5 comment */
+    "|(\\{[^}]*)"                                                /* 6 open comment */
+    "|(1-0|0-1|1/2-1/2|\\*)(?![^\\s(){};])"                      /* 7 result */
+    "|([0-9]+)[ \\t]*(\\.\\.\\.|\\.)"                            /* 8,9 number */
+    "|\\([ \\t]*([+x])[ \\t]*([0-9]+)[ \\t]*\\)"                 /* 10,11 capture */
+    "|(!!|\\?\\?|!\\?|\\?!|!|\\?)"                               /* 12 judgement */
+    "|\\$([0-9]+)"                                               /* 13 NAG */
+    "|([A-Za-z])(?![^\\s(){};!?$])"                              /* 14 hole */
+    "|(;)|(\\()|(\\))"                                           /* 15-17 */
+    "|([^\\s(){}\\[\\];]+)";                                     /* 18 word */
+
+static pcre2_code *code;
+
+static pcre2_code *compiled(void)
+{
+    int err;
+    PCRE2_SIZE where;
+    if (!code) {
+        code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_ANCHORED,
+                             &err, &where, NULL);
+        if (code)
+            pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);   /* optional: speed */
+    }
+    return code;
+}
+
+int lexer_init(struct lexer *lx, const char *text, size_t len, unsigned line)
+{
+    lx->text = text;
+    lx->len = len;
+    lx->pos = 0;
+    lx->line = line;
+    lx->col = 1;
+    lx->match = compiled() ? pcre2_match_data_create_from_pattern(code, NULL) : NULL;
+    return lx->match ? 0 : -1;
+}
+
+void lexer_free(struct lexer *lx)
+{
+    pcre2_match_data_free(lx->match);
+    lx->match = NULL;
+}
+
+void lexer_skip_to(struct lexer *lx, size_t off)
+{
+    for (; lx->pos < off && lx->pos < lx->len; lx->pos++) {
+        unsigned char c = (unsigned char)lx->text[lx->pos];
+        if (c == '\n') {
+            lx->line++;
+            lx->col = 1;
+        } else if ((c & 0xC0) != 0x80) {   /* columns count characters */
+            lx->col++;
+        }
+    }
+}
+
+static enum token_type type_of_group[] = {
+    T_EOF, T_EOF, T_TAG, T_TAG, T_BAD_TAG, T_COMMENT, T_OPEN_COMMENT, T_RESULT,
+    T_NUMBER, T_NUMBER, T_CAPTURE, T_CAPTURE, T_JUDGEMENT, T_NAG, T_HOLE, T_SEMI,
+    T_LPAREN, T_RPAREN, T_WORD,
+};
+
+static struct span group(PCRE2_SIZE *ov, int g)
+{
+    struct span s = { ov[2 * g], ov[2 * g + 1] - ov[2 * g] };
+    return s;
+}
+
+void lexer_next(struct lexer *lx, struct token *t)
+{
+    for (;;) {
+        t->line = lx->line;
+        t->col = lx->col;
+        t->off = lx->pos;
+        t->len = 0;
+        if (lx->pos >= lx->len) {
+            t->type = T_EOF;
+            return;
+        }
+        int rc = pcre2_match(code, (PCRE2_SPTR)lx->text, lx->len, lx->pos, 0,
+                             lx->match, NULL);
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(lx->match);
+        int g = 1;
+        if (rc < 0) {
+            /* Cannot happen (the last alternative takes any other byte but
+             * a NUL); a lone byte is then a word. */
+            t->type = T_WORD;
+            t->len = 1;
+            lexer_skip_to(lx, lx->pos + 1);
+            return;
+        }
+        while (g < rc && ov[2 * g] == PCRE2_UNSET)
+            g++;
+        t->type = type_of_group[g];
+        t->len = ov[1] - ov[0];
+        switch (g) {
+        case 1:
+            lexer_skip_to(lx, ov[1]);
+            continue;
+        case 2:
+            t->a = group(ov, 2);
+            t->b = group(ov, 3);
+            break;
+        case 5:
+            t->a = group(ov, 5);
+            break;
+        case 8:
+            t->value = strtoul(lx->text + ov[16], NULL, 10);
+            t->dots = (int)(ov[19] - ov[18]);
+            break;
+        case 10:
+            t->style = lx->text[ov[20]];
+            t->value = strtoul(lx->text + ov[22], NULL, 10);
+            break;
+        case 13:
+            t->value = strtoul(lx->text + ov[26], NULL, 10);
+            break;
+        default:
+            break;
+        }
+        lexer_skip_to(lx, ov[1]);
+        return;
+    }
+}
+
+int lexer_paren_is_comment(struct lexer *lx, size_t *end, int *closed)
+{
+    struct lexer probe = *lx;
+    struct token t;
+    int depth = 1, words = 0;
+    for (;;) {
+        lexer_next(&probe, &t);
+        switch (t.type) {
+        case T_EOF:
+            *end = lx->len;
+            *closed = 0;
+            return words;
+        case T_WORD:
+            words = 1;
+            break;
+        case T_LPAREN:
+            depth++;
+            break;
+        case T_RPAREN:
+            if (--depth == 0) {
+                *end = t.off + 1;
+                *closed = 1;
+                return words;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+}

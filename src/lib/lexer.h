@@ -1,0 +1,56 @@
+/* lexer.h - the tokens of PMN text; internal to libpmn. */
+#ifndef PMN_LEXER_H
+#define PMN_LEXER_H
+
+#include <stddef.h>
+
+enum token_type {
+    T_EOF,
+    T_TAG,          /* [Name "value"]: a = name, b = value (escaped) */
+    T_BAD_TAG,      /* a '[' that does not open a well-formed tag pair */
+    T_COMMENT,      /* {text}: a = text */
+    T_OPEN_COMMENT, /* '{' with no '}' before the end of the game */
+    T_RESULT,       /* 1-0 0-1 1/2-1/2 * */
+    T_NUMBER,       /* N. or N...: value, dots */
+    T_CAPTURE,      /* (+N) or (xN): value, style */
+    T_JUDGEMENT,    /* ! ? !! ?? !? ?! */
+    T_NAG,          /* $N: value */
+    T_HOLE,         /* a single letter */
+    T_SEMI,         /* ; */
+    T_LPAREN,
+    T_RPAREN,
+    T_WORD          /* anything else up to a separator */
+};
+
+struct span { size_t off, len; };
+
+struct token {
+    enum token_type type;
+    size_t off, len;          /* the whole token in the text */
+    unsigned line, col;
+    struct span a, b;
+    unsigned long value;
+    int dots;
+    char style;
+};
+
+struct lexer {
+    const char *text;
+    size_t len, pos;
+    unsigned line, col;       /* of text[pos] */
+    void *match;              /* pcre2_match_data */
+};
+
+/* The lexer reads text[0..len), which starts at `line` of its file. */
+int lexer_init(struct lexer *lx, const char *text, size_t len, unsigned line);
+void lexer_free(struct lexer *lx);
+/* The next token, whitespace skipped. */
+void lexer_next(struct lexer *lx, struct token *t);
+/* After a T_LPAREN: is the parenthesised text free text (a comment) rather
+ * than a variation?  Sets *end to the offset just past its ')' (or the end
+ * of the text if it is never closed) and *closed. */
+int lexer_paren_is_comment(struct lexer *lx, size_t *end, int *closed);
+/* Move to offset `off` (forward only), keeping line and column right. */
+void lexer_skip_to(struct lexer *lx, size_t off);
+
+#endif

@@ -1,0 +1,267 @@
+/* parser.c - PMN text to records, by recursive descent over the tokens of
+ * lexer.c.  grammar/pmn.ebnf is the grammar; each parsing function opens
+ * with the rule it parses. */
+#include "pmn.h"
+#include "lexer.h"
+#include "parser.h"
+#include "record.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void advance(struct parser *p)
+{
+    lexer_next(&p->lx, &p->tok);
+}
+
+static void report(struct parser *p, int code, unsigned line, unsigned col,
+                   const char *fmt, const char *arg, size_t len)
+{
+    /* Quote at most 40 characters of the offending text. */
+    int n = len > 40 ? 40 : (int)len;
+    char msg[64];
+    snprintf(msg, sizeof msg, "%.*s%s", n, arg, len > 40 ? "..." : "");
+    pmn_report(p->fn, p->ctx, code, line, col, fmt, msg);
+}
+
+static int nomem(struct parser *p)
+{
+    p->nomem = 1;
+    return -1;
+}
+
+/* The text between two offsets with surrounding space trimmed. */
+static void trimmed(const char *text, size_t *off, size_t *len)
+{
+    while (*len && isspace((unsigned char)text[*off])) {
+        ++*off;
+        --*len;
+    }
+    while (*len && isspace((unsigned char)text[*off + *len - 1]))
+        --*len;
+}
+
+static int add_comment(struct parser *p, pmn_line *line, pmn_move *last,
+                       size_t off, size_t len)
+{
+    trimmed(p->lx.text, &off, &len);
+    int rc = last ? pmn_move_add_comment(last, p->lx.text + off, len)
+                  : pmn_line_add_lead(line, p->lx.text + off, len);
+    return rc < 0 ? nomem(p) : 0;
+}
+
+/* tag -> '[' NAME '"' VALUE '"' ']' */
+static int parse_tag(struct parser *p, pmn_record *rec)
+{
+    const char *v = p->lx.text + p->tok.b.off;
+    char *value = malloc(p->tok.b.len + 1);
+    size_t n = 0;
+    if (!value)
+        return nomem(p);
+    /* Undo the escapes \" and \\ of the value. */
+    for (size_t i = 0; i < p->tok.b.len; i++) {
+        if (v[i] == '\\' && i + 1 < p->tok.b.len)
+            i++;
+        value[n++] = v[i];
+    }
+    int rc = pmn_record_add_tag(rec, p->lx.text + p->tok.a.off, p->tok.a.len, value, n,
+                                p->tok.line, p->tok.col);
+    free(value);
+    if (rc < 0)
+        return nomem(p);
+    advance(p);
+    return 0;
+}
+
+/* move -> HOLE ; its annotations are parsed by parse_line */
+static pmn_move *parse_move(struct parser *p, pmn_line *line, const struct token *number)
+{
+    pmn_move *m = pmn_line_add_move(line);
+    if (!m) {
+        nomem(p);
+        return NULL;
+    }
+    char c = p->lx.text[p->tok.off];
+    m->text[0] = c;
+    m->side = isupper((unsigned char)c) ? PMN_NORTH : PMN_SOUTH;
+    m->hole = tolower((unsigned char)c) - 'a';
+    m->line = p->tok.line;
+    m->col = p->tok.col;
+    if (number) {
+        m->number = number->value > 0xFFFFFF ? 0xFFFFFF : (unsigned)number->value;
+        m->number_dots = (unsigned char)number->dots;
+    }
+    advance(p);
+    return m;
+}
+
+static int annotate(struct parser *p, pmn_move *m)
+{
+    const struct token *t = &p->tok;
+    const char *what = t->type == T_CAPTURE ? "capture count"
+                     : t->type == T_JUDGEMENT ? "judgement" : "NAG";
+    if (!m) {
+        pmn_report(p->fn, p->ctx, 106, t->line, t->col, "the %s '%.*s' follows no move",
+                   what, (int)t->len, p->lx.text + t->off);
+    } else if (t->type == T_CAPTURE) {
+        if (m->claim >= 0)
+            pmn_report(p->fn, p->ctx, 106, t->line, t->col,
+                       "a second capture count for move %s", m->text);
+        else {
+            m->claim = t->value > 65535 ? 65535 : (int)t->value;
+            m->claim_style = t->style;
+            m->claim_line = t->line;
+            m->claim_col = t->col;
+        }
+    } else if (t->type == T_JUDGEMENT) {
+        if (m->judgement[0])
+            pmn_report(p->fn, p->ctx, 106, t->line, t->col,
+                       "a second judgement for move %s", m->text);
+        else
+            memcpy(m->judgement, p->lx.text + t->off, t->len);
+    } else if (m->nnags < PMN_MAX_NAGS) {
+        m->nags[m->nnags++] = t->value > 255 ? 255 : (unsigned)t->value;
+    } else {
+        pmn_report(p->fn, p->ctx, 106, t->line, t->col, "more than %d NAGs for move %s",
+                   PMN_MAX_NAGS, m->text);
+    }
+    advance(p);
+    return 0;
+}
+
+static int parse_line(struct parser *p, pmn_line *line, int depth);
+
+/* variation -> '(' line ')'   |   comment -> '(' free text ')' */
+static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int depth)
+{
+    struct token open = p->tok;
+    size_t end;
+    int closed;
+    if (lexer_paren_is_comment(&p->lx, &end, &closed)) {
+        size_t off = open.off + 1, len = end - off - (size_t)closed;
+        if (!closed)
+            pmn_report(p->fn, p->ctx, 103, open.line, open.col,
+                       "this '(' is never closed: the text after it is kept as a comment");
+        if (add_comment(p, line, *last, off, len) < 0)
+            return -1;
+        lexer_skip_to(&p->lx, end);
+        advance(p);
+        return 0;
+    }
+    pmn_line scratch = { 0 };
+    pmn_line *var = *last ? pmn_move_add_variation(*last) : &scratch;
+    if (!var)
+        return nomem(p);
+    if (!*last)
+        pmn_report(p->fn, p->ctx, 106, open.line, open.col,
+                   "a variation follows no move: it is read but not kept");
+    advance(p);
+    int rc = parse_line(p, var, depth + 1);
+    if (rc == 0) {
+        if (p->tok.type == T_RPAREN)
+            advance(p);
+        else
+            pmn_report(p->fn, p->ctx, 103, open.line, open.col,
+                       "this '(' is never closed");
+    }
+    pmn_line_free(&scratch);
+    return rc;
+}
+
+/* line -> { NUMBER | move {annotation} | comment | variation | ';' } */
+static int parse_line(struct parser *p, pmn_line *line, int depth)
+{
+    pmn_move *last = NULL;
+    struct token number;
+    int have_number = 0;
+    for (;;) {
+        struct token *t = &p->tok;
+        switch (t->type) {
+        case T_EOF:
+        case T_TAG:
+        case T_BAD_TAG:
+            return 0;
+        case T_RESULT:
+            if (depth == 0)
+                return 0;
+            report(p, 107, t->line, t->col, "a result '%s' inside a variation: ignored",
+                   p->lx.text + t->off, t->len);
+            advance(p);
+            break;
+        case T_RPAREN:
+            if (depth > 0)
+                return 0;
+            pmn_report(p->fn, p->ctx, 104, t->line, t->col, "this ')' closes no '('");
+            advance(p);
+            break;
+        case T_NUMBER:
+            number = *t;
+            have_number = 1;
+            advance(p);
+            break;
+        case T_HOLE:
+            last = parse_move(p, line, have_number ? &number : NULL);
+            have_number = 0;
+            if (!last)
+                return -1;
+            break;
+        case T_CAPTURE:
+        case T_JUDGEMENT:
+        case T_NAG:
+            annotate(p, have_number ? NULL : last);
+            break;
+        case T_COMMENT:
+            if (add_comment(p, line, last, t->a.off, t->a.len) < 0)
+                return -1;
+            advance(p);
+            break;
+        case T_OPEN_COMMENT:
+            pmn_report(p->fn, p->ctx, 102, t->line, t->col,
+                       "this '{' is never closed: the text after it is kept as a comment");
+            if (add_comment(p, line, last, t->off + 1, t->len - 1) < 0)
+                return -1;
+            advance(p);
+            break;
+        case T_LPAREN:
+            if (parse_paren(p, line, &last, depth) < 0)
+                return -1;
+            break;
+        case T_SEMI:
+            advance(p);
+            break;
+        case T_WORD:
+            report(p, 101, t->line, t->col, "cannot read '%s'", p->lx.text + t->off, t->len);
+            advance(p);
+            break;
+        }
+    }
+}
+
+/* game -> { tag } line [ RESULT ] */
+int parser_game(struct parser *p, pmn_record *rec)
+{
+    pmn_record_init(rec);
+    rec->line = p->tok.line;
+    rec->col = p->tok.col;
+    while (p->tok.type == T_TAG || p->tok.type == T_BAD_TAG) {
+        if (p->tok.type == T_BAD_TAG) {
+            report(p, 105, p->tok.line, p->tok.col,
+                   "malformed tag pair '%s' (expected [Name \"value\"])",
+                   p->lx.text + p->tok.off, p->tok.len);
+            advance(p);
+        } else if (parse_tag(p, rec) < 0) {
+            return -1;
+        }
+    }
+    if (parse_line(p, &rec->main, 0) < 0)
+        return -1;
+    if (p->tok.type == T_RESULT) {
+        memcpy(rec->result, p->lx.text + p->tok.off, p->tok.len);
+        rec->result_line = p->tok.line;
+        rec->result_col = p->tok.col;
+        advance(p);
+    }
+    return 0;
+}

@@ -1,0 +1,165 @@
+/* reader.c - games one at a time from a stream, in bounded memory.
+ *
+ * The stream is cut into chunks of whole lines: a chunk ends where a line
+ * opens with '[' after some movetext (outside a {comment}), since that is
+ * where the tags of the next game begin.  The parser then reads the games
+ * of a chunk (usually one; more when bare movetext games end with results). */
+#include "pmn.h"
+#include "parser.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A game's text larger than this is refused: no real record comes near it,
+ * and a file that is not PMN must not take all memory. */
+#define MAX_CHUNK (64u << 20)
+
+struct pmn_reader {
+    FILE *f;
+    pmn_diag_fn fn;
+    void *ctx;
+    char *chunk;
+    size_t len, cap;
+    unsigned chunk_line;      /* the file line where the chunk begins */
+    unsigned line;            /* lines read from the file */
+    char *next;               /* a line read ahead: it opens the next chunk */
+    size_t next_cap;
+    ssize_t next_len;         /* -1: none */
+    int parsing;              /* the parser is inside the current chunk */
+    int failed;
+    struct parser p;
+};
+
+pmn_reader *pmn_reader_new(FILE *f, pmn_diag_fn fn, void *ctx)
+{
+    pmn_reader *rd = calloc(1, sizeof *rd);
+    if (!rd)
+        return NULL;
+    rd->f = f;
+    rd->fn = fn;
+    rd->ctx = ctx;
+    rd->next_len = -1;
+    rd->p.fn = fn;
+    rd->p.ctx = ctx;
+    return rd;
+}
+
+void pmn_reader_free(pmn_reader *rd)
+{
+    if (!rd)
+        return;
+    lexer_free(&rd->p.lx);
+    free(rd->chunk);
+    free(rd->next);
+    free(rd);
+}
+
+unsigned pmn_reader_line(const pmn_reader *rd)
+{
+    return rd->line;
+}
+
+static int append(pmn_reader *rd, const char *s, size_t n)
+{
+    if (rd->len + n + 1 > rd->cap) {
+        size_t cap = rd->cap ? rd->cap : 4096;
+        while (cap < rd->len + n + 1)
+            cap *= 2;
+        char *c = realloc(rd->chunk, cap);
+        if (!c)
+            return -1;
+        rd->chunk = c;
+        rd->cap = cap;
+    }
+    memcpy(rd->chunk + rd->len, s, n);
+    rd->len += n;
+    rd->chunk[rd->len] = '\0';
+    return 0;
+}
+
+static const char *skip_blanks(const char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\f' || *s == '\v')
+        s++;
+    return s;
+}
+
+static int fatal(pmn_reader *rd, int code, const char *what)
+{
+    rd->failed = 1;
+    pmn_report(rd->fn, rd->ctx, code, rd->line, 0, "%s", what);
+    return -1;
+}
+
+/* Read the next chunk; returns 1, 0 at the end of the input, -1 on error. */
+static int load_chunk(pmn_reader *rd)
+{
+    int in_comment = 0, movetext = 0;
+    rd->len = 0;
+    if (rd->next_len >= 0) {
+        rd->chunk_line = rd->line;
+        if (append(rd, rd->next, (size_t)rd->next_len) < 0)
+            return fatal(rd, 2, "out of memory");
+        rd->next_len = -1;
+    }
+    for (;;) {
+        errno = 0;
+        ssize_t n = getline(&rd->next, &rd->next_cap, rd->f);
+        if (n < 0) {
+            if (ferror(rd->f))
+                return fatal(rd, 1, strerror(errno ? errno : EIO));
+            break;
+        }
+        rd->line++;
+        const char *s = skip_blanks(rd->next);
+        int blank = *s == '\n' || *s == '\0';
+        if (rd->len == 0 && blank)
+            continue;
+        if (rd->len == 0)
+            rd->chunk_line = rd->line;
+        int tag_line = *s == '[' && !in_comment;
+        if (tag_line && movetext) {
+            rd->next_len = n;     /* the next game's first tag */
+            break;
+        }
+        if (rd->len + (size_t)n > MAX_CHUNK)
+            return fatal(rd, 1, "a game of more than 64 MiB: is this a PMN file?");
+        if (append(rd, rd->next, (size_t)n) < 0)
+            return fatal(rd, 2, "out of memory");
+        if (tag_line)
+            continue;
+        for (const char *c = s; *c; c++) {
+            if (in_comment)
+                in_comment = *c != '}';
+            else if (*c == '{')
+                in_comment = 1;
+        }
+        if (!blank)
+            movetext = 1;
+    }
+    return rd->len > 0;
+}
+
+int pmn_reader_next(pmn_reader *rd, pmn_record *rec)
+{
+    pmn_record_init(rec);
+    if (rd->failed)
+        return -1;
+    while (!rd->parsing || rd->p.tok.type == T_EOF) {
+        int rc = load_chunk(rd);
+        if (rc <= 0)
+            return rc;
+        lexer_free(&rd->p.lx);
+        if (lexer_init(&rd->p.lx, rd->chunk, rd->len, rd->chunk_line) < 0)
+            return fatal(rd, 2, "out of memory (compiling the lexer's pattern)");
+        lexer_next(&rd->p.lx, &rd->p.tok);
+        rd->parsing = 1;
+    }
+    if (parser_game(&rd->p, rec) < 0 || rd->p.nomem) {
+        pmn_record_free(rec);
+        return fatal(rd, 2, "out of memory");
+    }
+    return 1;
+}

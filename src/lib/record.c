@@ -1,0 +1,166 @@
+/* record.c - the record model: games as written. */
+#include "pmn.h"
+#include "record.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void pmn_record_init(pmn_record *rec)
+{
+    memset(rec, 0, sizeof *rec);
+}
+
+static void free_strings(char **s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(s[i]);
+    free(s);
+}
+
+static void move_free(pmn_move *m)
+{
+    free_strings(m->comments, m->ncomments);
+    for (size_t i = 0; i < m->nvariations; i++)
+        pmn_line_free(&m->variations[i]);
+    free(m->variations);
+}
+
+void pmn_line_free(pmn_line *l)
+{
+    for (size_t i = 0; i < l->nmoves; i++)
+        move_free(&l->moves[i]);
+    free(l->moves);
+    free_strings(l->lead, l->nlead);
+    memset(l, 0, sizeof *l);
+}
+
+void pmn_record_free(pmn_record *rec)
+{
+    for (size_t i = 0; i < rec->ntags; i++) {
+        free(rec->tags[i].name);
+        free(rec->tags[i].value);
+    }
+    free(rec->tags);
+    pmn_line_free(&rec->main);
+    memset(rec, 0, sizeof *rec);
+}
+
+const pmn_tag *pmn_record_find_tag(const pmn_record *rec, const char *name)
+{
+    for (size_t i = 0; i < rec->ntags; i++)
+        if (strcmp(rec->tags[i].name, name) == 0)
+            return &rec->tags[i];
+    return NULL;
+}
+
+const char *pmn_record_tag(const pmn_record *rec, const char *name)
+{
+    const pmn_tag *t = pmn_record_find_tag(rec, name);
+    return t ? t->value : NULL;
+}
+
+/* Grow *array (of *n elements of `size` bytes) by one zeroed element. */
+static void *push(void **array, size_t *n, size_t size)
+{
+    char *a = realloc(*array, (*n + 1) * size);
+    if (!a)
+        return NULL;
+    *array = a;
+    memset(a + *n * size, 0, size);
+    return a + (*n)++ * size;
+}
+
+static int push_string(char ***array, size_t *n, const char *text, size_t len)
+{
+    char *s = pmn_strndup(text, len);
+    if (!s)
+        return -1;
+    char **slot = push((void **)array, n, sizeof *slot);
+    if (!slot) {
+        free(s);
+        return -1;
+    }
+    *slot = s;
+    return 0;
+}
+
+int pmn_record_add_tag(pmn_record *rec, const char *name, size_t nlen,
+                       const char *value, size_t vlen, unsigned line, unsigned col)
+{
+    char *n = pmn_strndup(name, nlen), *v = pmn_strndup(value, vlen);
+    pmn_tag *t = n && v ? push((void **)&rec->tags, &rec->ntags, sizeof *t) : NULL;
+    if (!t) {
+        free(n);
+        free(v);
+        return -1;
+    }
+    t->name = n;
+    t->value = v;
+    t->line = line;
+    t->col = col;
+    return 0;
+}
+
+pmn_move *pmn_line_add_move(pmn_line *l)
+{
+    /* Lines grow by doubling: games run to hundreds of moves. */
+    if (l->nmoves == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        pmn_move *m = realloc(l->moves, cap * sizeof *m);
+        if (!m)
+            return NULL;
+        l->moves = m;
+        l->cap = cap;
+    }
+    pmn_move *m = &l->moves[l->nmoves++];
+    memset(m, 0, sizeof *m);
+    m->claim = -1;
+    m->side = m->hole = -1;
+    return m;
+}
+
+int pmn_line_add_lead(pmn_line *l, const char *text, size_t len)
+{
+    return push_string(&l->lead, &l->nlead, text, len);
+}
+
+int pmn_move_add_comment(pmn_move *m, const char *text, size_t len)
+{
+    return push_string(&m->comments, &m->ncomments, text, len);
+}
+
+pmn_line *pmn_move_add_variation(pmn_move *m)
+{
+    return push((void **)&m->variations, &m->nvariations, sizeof(pmn_line));
+}
+
+int pmn_record_rules(const pmn_record *rec, pmn_rules *r, pmn_diag_fn fn, void *ctx)
+{
+    const pmn_tag *game = pmn_record_find_tag(rec, "Game");
+    const pmn_tag *spec = pmn_record_find_tag(rec, "Rules");
+    pmn_error err;
+    if (game) {
+        char name[32];
+        size_t n = strlen(game->value);
+        if (n >= sizeof name)
+            n = sizeof name - 1;
+        for (size_t i = 0; i < n; i++)
+            name[i] = (char)tolower((unsigned char)game->value[i]);
+        name[n] = '\0';
+        if (pmn_rules_apply(r, name, &err) < 0 || strchr(name, ',') || strchr(name, '=')) {
+            pmn_report(fn, ctx, 108, game->line, game->col,
+                       "the Game tag names '%s', which pmn does not know (known: Hawalis)",
+                       game->value);
+            return -1;
+        }
+    }
+    if (spec && pmn_rules_apply(r, spec->value, &err) < 0) {
+        pmn_report(fn, ctx, 109, spec->line, spec->col, "Rules tag \"%s\", column %zu: %s",
+                   spec->value, err.column, err.message);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,18 @@
+/* record.h - building records; internal to libpmn (the parser uses it). */
+#ifndef PMN_RECORD_H
+#define PMN_RECORD_H
+
+#include "pmn.h"
+
+/* Each returns 0, or -1 when memory runs out (the record stays valid). */
+int pmn_record_add_tag(pmn_record *rec, const char *name, size_t nlen,
+                       const char *value, size_t vlen, unsigned line, unsigned col);
+/* A new move at the end of the line; NULL when memory runs out. */
+pmn_move *pmn_line_add_move(pmn_line *l);
+int pmn_line_add_lead(pmn_line *l, const char *text, size_t len);
+int pmn_move_add_comment(pmn_move *m, const char *text, size_t len);
+/* A new, empty variation of m; NULL when memory runs out. */
+pmn_line *pmn_move_add_variation(pmn_move *m);
+void pmn_line_free(pmn_line *l);
+
+#endif

@@ -287,7 +287,8 @@ void pmn_diag_code_name(int code, char buf[8]);
  * owned by the record, and freed by pmn_record_free(). */
 typedef struct pmn_tag {
     char *name, *value;
-    unsigned line, col;
+    unsigned line, col;       /* of its '[' */
+    unsigned value_col;       /* of the first character of its value */
 } pmn_tag;
 
 typedef struct pmn_move pmn_move;
@@ -335,6 +336,10 @@ const char *pmn_record_tag(const pmn_record *rec, const char *name);
 const pmn_tag *pmn_record_find_tag(const pmn_record *rec, const char *name);
 /* The rules a record names (tags Game and Rules), applied over *r. */
 int pmn_record_rules(const pmn_record *rec, pmn_rules *r, pmn_diag_fn fn, void *ctx);
+/* The position a record starts from: its Position tag (a position string),
+ * or the opening position.  Returns -1 (reported) if the tag is malformed. */
+int pmn_record_start(const pmn_record *rec, const pmn_rules *r, pmn_position *p,
+                     pmn_diag_fn fn, void *ctx);
 
 /* ---- reading PMN ------------------------------------------------------- */
 

@@ -24,6 +24,7 @@ static const char *const side_name[2] = { "South", "North" };
 
 struct replay {
     const pmn_rules *rules;
+    unsigned start_side;      /* who moves first: ply numbers count from it */
     long ply;                 /* the only ply to show, or -1 for all */
     int shown;
 };
@@ -42,7 +43,8 @@ static void show_move(void *ctx, const pmn_move *m, unsigned ply, const pmn_move
     if (rp->ply >= 0 && (unsigned long)rp->ply != ply + 1UL)
         return;
     rp->shown = 1;
-    printf("\n%u%s %s: ", ply / 2 + 1, rep->side == PMN_SOUTH ? "." : "...", m->text);
+    printf("\n%u%s %s: ", (ply + rp->start_side) / 2 + 1, rep->side == PMN_SOUTH ? "." : "...",
+           m->text);
     if (rep->ending == PMN_END_ENDLESS) {
         printf("endless move: the sowing state of lap %llu repeats that of lap %llu; "
                "turned, lap %llu repeats lap %llu.\n",
@@ -83,7 +85,7 @@ static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink 
     pmn_position start;
     pmn_check_result res;
     char spec[128];
-    struct replay rp = { &rules, ply, 0 };
+    struct replay rp = { &rules, 0, ply, 0 };
     const char *south = pmn_record_tag(rec, "South"), *north = pmn_record_tag(rec, "North");
 
     if (record_rules(rec, ro, &rules, sink) < 0)
@@ -91,7 +93,9 @@ static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink 
     pmn_rules_format(&rules, spec, sizeof spec);
     printf("Game %lu: %s - %s (%s:%u)\nRules: %s\n", n, south ? south : "?",
            north ? north : "?", sink->file, rec->line, spec);
-    pmn_position_start(&rules, &start);
+    if (pmn_record_start(rec, &rules, &start, print_diag, sink) < 0)
+        return 0;
+    rp.start_side = start.to_move;
     if (ply <= 0) {
         printf("\nStart: %s to move.\n", side_name[start.to_move]);
         board(&rules, &start);

@@ -226,7 +226,8 @@ int pmn_check_record_visit(const pmn_record *rec, const pmn_rules *rules,
     struct checker c = { rules, fn, ctx, 0, PMN_SOUTH, visit, vctx };
     pmn_position start;
     memset(res, 0, sizeof *res);
-    pmn_position_start(rules, &start);
+    if (pmn_record_start(rec, rules, &start, fn, ctx) < 0)
+        return 1;
     c.start_side = start.to_move;
     pmn_game *g = pmn_game_new(rules, &start);
     if (!g) {

@@ -66,8 +66,10 @@ static int parse_tag(struct parser *p, pmn_record *rec)
             i++;
         value[n++] = v[i];
     }
+    /* Tag names and the text before a value are ASCII: bytes are columns. */
+    unsigned value_col = p->tok.col + (unsigned)(p->tok.b.off - p->tok.off);
     int rc = pmn_record_add_tag(rec, p->lx.text + p->tok.a.off, p->tok.a.len, value, n,
-                                p->tok.line, p->tok.col);
+                                p->tok.line, p->tok.col, value_col);
     free(value);
     if (rc < 0)
         return nomem(p);

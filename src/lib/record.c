@@ -88,7 +88,8 @@ static int push_string(char ***array, size_t *n, const char *text, size_t len)
 }
 
 int pmn_record_add_tag(pmn_record *rec, const char *name, size_t nlen,
-                       const char *value, size_t vlen, unsigned line, unsigned col)
+                       const char *value, size_t vlen, unsigned line, unsigned col,
+                       unsigned value_col)
 {
     char *n = pmn_strndup(name, nlen), *v = pmn_strndup(value, vlen);
     pmn_tag *t = n && v ? push((void **)&rec->tags, &rec->ntags, sizeof *t) : NULL;
@@ -101,6 +102,7 @@ int pmn_record_add_tag(pmn_record *rec, const char *name, size_t nlen,
     t->value = v;
     t->line = line;
     t->col = col;
+    t->value_col = value_col;
     return 0;
 }
 
@@ -160,6 +162,23 @@ int pmn_record_rules(const pmn_record *rec, pmn_rules *r, pmn_diag_fn fn, void *
     if (spec && pmn_rules_apply(r, spec->value, &err) < 0) {
         pmn_report(fn, ctx, 109, spec->line, spec->col, "Rules tag \"%s\", column %zu: %s",
                    spec->value, err.column, err.message);
+        return -1;
+    }
+    return 0;
+}
+
+int pmn_record_start(const pmn_record *rec, const pmn_rules *r, pmn_position *p,
+                     pmn_diag_fn fn, void *ctx)
+{
+    const pmn_tag *t = pmn_record_find_tag(rec, "Position");
+    pmn_error err;
+    if (!t) {
+        pmn_position_start(r, p);
+        return 0;
+    }
+    if (pmn_position_parse(r, t->value, p, &err) < 0) {
+        pmn_report(fn, ctx, 114, t->line, t->value_col + (unsigned)err.column - 1,
+                   "Position tag: %s", err.message);
         return -1;
     }
     return 0;

@@ -6,7 +6,8 @@
 
 /* Each returns 0, or -1 when memory runs out (the record stays valid). */
 int pmn_record_add_tag(pmn_record *rec, const char *name, size_t nlen,
-                       const char *value, size_t vlen, unsigned line, unsigned col);
+                       const char *value, size_t vlen, unsigned line, unsigned col,
+                       unsigned value_col);
 /* A new move at the end of the line; NULL when memory runs out. */
 pmn_move *pmn_line_add_move(pmn_line *l);
 int pmn_line_add_lead(pmn_line *l, const char *text, size_t len);

@@ -1,0 +1,45 @@
+/* read.h - read PMN text held in a string, collecting the diagnostics. */
+#ifndef PMN_TEST_READ_H
+#define PMN_TEST_READ_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include "pmn.h"
+
+#define MAX_DIAGS 32
+
+struct diags {
+    pmn_diag d[MAX_DIAGS];
+    int n;
+};
+
+static inline void collect(void *ctx, const pmn_diag *d)
+{
+    struct diags *ds = ctx;
+    if (ds->n < MAX_DIAGS)
+        ds->d[ds->n] = *d;
+    ds->n++;
+}
+
+/* Read up to max games of text into recs; returns how many. */
+static inline int read_games(const char *text, pmn_record *recs, int max, struct diags *ds)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    pmn_reader *rd = pmn_reader_new(f, collect, ds);
+    int n = 0;
+    memset(ds, 0, sizeof *ds);
+    while (n < max && pmn_reader_next(rd, &recs[n]) > 0)
+        n++;
+    pmn_reader_free(rd);
+    fclose(f);
+    return n;
+}
+
+static inline void free_games(pmn_record *recs, int n)
+{
+    for (int i = 0; i < n; i++)
+        pmn_record_free(&recs[i]);
+}
+
+#endif

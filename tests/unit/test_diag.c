@@ -1,0 +1,63 @@
+/* test_diag.c - the table of diagnostics, and a fixture for each code. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "pmn.h"
+
+static void codes_are_unique_and_named(void **state)
+{
+    (void)state;
+    size_t n;
+    const pmn_diag_info *t = pmn_diag_table(&n);
+    char name[8];
+    assert_true(n > 20);
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = i + 1; j < n; j++)
+            assert_int_not_equal(t[i].code, t[j].code);
+        assert_ptr_equal(pmn_diag_lookup(t[i].code), &t[i]);
+        assert_true(strlen(t[i].summary) > 5);
+        pmn_diag_code_name(t[i].code, name);
+        assert_int_equal(name[0], "NWEF"[t[i].severity]);
+        assert_int_equal(atoi(name + 1), t[i].code);
+    }
+    assert_null(pmn_diag_lookup(999));
+    pmn_diag_code_name(201, name);
+    assert_string_equal(name, "E201");
+    assert_string_equal(pmn_severity_string(PMN_WARNING), "warning");
+}
+
+/* Every code is triggered by a fixture of the command-line tests, except
+ * running out of memory, which no fixture can arrange. */
+static void every_code_has_a_fixture(void **state)
+{
+    (void)state;
+    const char *top = getenv("top_srcdir");
+    size_t n;
+    const pmn_diag_info *t = pmn_diag_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        char name[8], path[1024];
+        struct stat st;
+        if (t[i].code == 2)
+            continue;
+        pmn_diag_code_name(t[i].code, name);
+        snprintf(path, sizeof path, "%s/tests/cli/diag-%s/err", top ? top : ".", name);
+        if (stat(path, &st) != 0)
+            fail_msg("no fixture for %s (%s): %s", name, t[i].summary, path);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(codes_are_unique_and_named),
+        cmocka_unit_test(every_code_has_a_fixture),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,165 @@
+/* test_lexer.c - the tokens of PMN text. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "lib/lexer.h"
+
+struct expect {
+    enum token_type type;
+    const char *text;     /* the token as written */
+    unsigned line, col;
+    unsigned long value;
+};
+
+static void expect_tokens(const char *text, const struct expect *e, size_t n)
+{
+    struct lexer lx;
+    struct token t;
+    assert_int_equal(lexer_init(&lx, text, strlen(text), 1), 0);
+    for (size_t i = 0; i < n; i++) {
+        lexer_next(&lx, &t);
+        if (t.type != e[i].type)
+            fail_msg("token %zu ('%s'): type %d, expected %d", i, e[i].text, t.type, e[i].type);
+        assert_int_equal(t.len, strlen(e[i].text));
+        assert_memory_equal(text + t.off, e[i].text, t.len);
+        assert_int_equal(t.line, e[i].line);
+        assert_int_equal(t.col, e[i].col);
+        if (e[i].value)
+            assert_int_equal(t.value, e[i].value);
+    }
+    lexer_next(&lx, &t);
+    assert_int_equal(t.type, T_EOF);
+    lexer_free(&lx);
+}
+
+static void movetext_tokens(void **state)
+{
+    (void)state;
+    static const struct expect e[] = {
+        { T_NUMBER, "1.", 1, 1, 1 },
+        { T_HOLE, "i", 1, 4, 0 },
+        { T_CAPTURE, "(+4)", 1, 6, 4 },
+        { T_HOLE, "L", 1, 11, 0 },
+        { T_JUDGEMENT, "!?", 1, 12, 0 },
+        { T_NAG, "$14", 1, 15, 14 },
+        { T_SEMI, ";", 1, 18, 0 },
+        { T_NUMBER, "13...", 2, 1, 13 },
+        { T_HOLE, "A", 2, 7, 0 },
+        { T_CAPTURE, "( x 12 )", 2, 9, 12 },
+        { T_COMMENT, "{two\nlines}", 2, 18, 0 },
+        { T_LPAREN, "(", 3, 8, 0 },
+        { T_WORD, "infinite", 3, 9, 0 },
+        { T_WORD, "loop", 3, 18, 0 },
+        { T_RPAREN, ")", 3, 22, 0 },
+        { T_RESULT, "1/2-1/2", 3, 24, 0 },
+        { T_RESULT, "1-0", 3, 32, 0 },
+        { T_RESULT, "*", 3, 36, 0 },
+    };
+    expect_tokens("1. i (+4) L!? $14;\n13... A ( x 12 ) {two\nlines} (infinite loop) 1/2-1/2 1-0 *",
+                  e, sizeof e / sizeof e[0]);
+}
+
+static void tags(void **state)
+{
+    (void)state;
+    static const char text[] = "[Event \"The \\\"Cup\\\"\"]\n[Bad tag]\n[Date\t\"2009.06.11\"]";
+    static const struct expect e[] = {
+        { T_TAG, "[Event \"The \\\"Cup\\\"\"]", 1, 1, 0 },
+        { T_BAD_TAG, "[Bad tag]", 2, 1, 0 },
+        { T_TAG, "[Date\t\"2009.06.11\"]", 3, 1, 0 },
+    };
+    expect_tokens(text, e, 3);
+    struct lexer lx;
+    struct token t;
+    lexer_init(&lx, text, strlen(text), 1);
+    lexer_next(&lx, &t);
+    assert_int_equal(t.a.len, 5);
+    assert_memory_equal(text + t.a.off, "Event", 5);
+    assert_int_equal(t.b.len, strlen("The \\\"Cup\\\""));
+    lexer_free(&lx);
+}
+
+static void words_and_boundaries(void **state)
+{
+    (void)state;
+    /* A letter glued to other letters or digits is a word, not a hole; a
+     * result needs a boundary too. */
+    static const struct expect e[] = {
+        { T_WORD, "ab", 1, 1, 0 },
+        { T_WORD, "i4", 1, 4, 0 },
+        { T_WORD, "1-0x", 1, 7, 0 },
+        { T_HOLE, "k", 1, 12, 0 },
+        { T_JUDGEMENT, "?", 1, 13, 0 },
+        { T_OPEN_COMMENT, "{never closed", 1, 15, 0 },
+    };
+    expect_tokens("ab i4 1-0x k? {never closed", e, sizeof e / sizeof e[0]);
+}
+
+static void columns_count_characters(void **state)
+{
+    (void)state;
+    /* "é" is two bytes of UTF-8 but one column. */
+    static const struct expect e[] = {
+        { T_COMMENT, "{é}", 1, 1, 0 },
+        { T_HOLE, "i", 1, 5, 0 },
+    };
+    expect_tokens("{é} i", e, 2);
+}
+
+static void parentheses(void **state)
+{
+    (void)state;
+    static const struct { const char *text; int comment, closed; size_t end; } cases[] = {
+        { "(infinite loop) i", 1, 1, 15 },
+        { "(1... N (1... M) K) i", 0, 1, 19 },
+        { "(good (very)) i", 1, 1, 13 },
+        { "(1... N", 0, 0, 7 },
+        { "(never closed", 1, 0, 13 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct lexer lx;
+        struct token t;
+        size_t end;
+        int closed;
+        lexer_init(&lx, cases[i].text, strlen(cases[i].text), 1);
+        lexer_next(&lx, &t);
+        assert_int_equal(t.type, T_LPAREN);
+        assert_int_equal(lexer_paren_is_comment(&lx, &end, &closed), cases[i].comment);
+        assert_int_equal(closed, cases[i].closed);
+        assert_int_equal(end, cases[i].end);
+        /* Probing does not move the lexer. */
+        lexer_next(&lx, &t);
+        assert_int_equal(t.off, 1);
+        lexer_free(&lx);
+    }
+}
+
+static void starts_at_a_line(void **state)
+{
+    (void)state;
+    struct lexer lx;
+    struct token t;
+    lexer_init(&lx, "\n\n  i", 5, 40);
+    lexer_next(&lx, &t);
+    assert_int_equal(t.type, T_HOLE);
+    assert_int_equal(t.line, 42);
+    assert_int_equal(t.col, 3);
+    lexer_free(&lx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(movetext_tokens),
+        cmocka_unit_test(tags),
+        cmocka_unit_test(words_and_boundaries),
+        cmocka_unit_test(columns_count_characters),
+        cmocka_unit_test(parentheses),
+        cmocka_unit_test(starts_at_a_line),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,195 @@
+/* test_reader.c - the parser and the streaming reader: records as written. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "read.h"
+
+static void tags_and_moves(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "[Event \"The \\\"Cup\\\"\"]\n"
+        "[South \"Miceu Tavares\"]\n"
+        "\n"
+        "{Before the first move} 1. i (+4) L! (+6) $3 {after L}; 2. d (xl) J?\n"
+        "13... A! (infinite loop) 0-1\n";
+    pmn_record rec[2];
+    struct diags ds;
+    assert_int_equal(read_games(text, rec, 2, &ds), 1);
+    assert_int_equal(rec[0].ntags, 2);
+    assert_string_equal(pmn_record_tag(&rec[0], "Event"), "The \"Cup\"");
+    assert_string_equal(pmn_record_tag(&rec[0], "South"), "Miceu Tavares");
+    assert_null(pmn_record_tag(&rec[0], "North"));
+    assert_int_equal(rec[0].tags[1].line, 2);
+    assert_int_equal(rec[0].tags[1].value_col, 9);
+
+    const pmn_line *l = &rec[0].main;
+    assert_int_equal(l->nlead, 1);
+    assert_string_equal(l->lead[0], "Before the first move");
+    assert_int_equal(l->nmoves, 5);
+    assert_string_equal(l->moves[0].text, "i");
+    assert_int_equal(l->moves[0].side, PMN_SOUTH);
+    assert_int_equal(l->moves[0].hole, 8);
+    assert_int_equal(l->moves[0].number, 1);
+    assert_int_equal(l->moves[0].number_dots, 1);
+    assert_int_equal(l->moves[0].claim, 4);
+    assert_int_equal(l->moves[0].claim_style, '+');
+    assert_int_equal(l->moves[0].claim_line, 4);
+    assert_int_equal(l->moves[0].claim_col, 30);
+    assert_string_equal(l->moves[1].judgement, "!");
+    assert_int_equal(l->moves[1].claim, 6);
+    assert_int_equal(l->moves[1].nnags, 1);
+    assert_int_equal(l->moves[1].nags[0], 3);
+    assert_int_equal(l->moves[1].ncomments, 1);
+    assert_string_equal(l->moves[1].comments[0], "after L");
+    assert_int_equal(l->moves[1].number, 0);
+    /* "(xl)" is no capture count: free text, kept as a comment of d. */
+    assert_int_equal(l->moves[2].claim, -1);
+    assert_int_equal(l->moves[2].ncomments, 1);
+    assert_string_equal(l->moves[2].comments[0], "xl");
+    assert_string_equal(l->moves[3].judgement, "?");
+    assert_int_equal(l->moves[4].side, PMN_NORTH);
+    assert_int_equal(l->moves[4].number, 13);
+    assert_int_equal(l->moves[4].number_dots, 3);
+    assert_int_equal(l->moves[4].line, 5);
+    assert_int_equal(l->moves[4].col, 7);
+    assert_string_equal(l->moves[4].comments[0], "infinite loop");
+    assert_string_equal(rec[0].result, "0-1");
+    assert_int_equal(rec[0].result_line, 5);
+    assert_int_equal(ds.n, 0);
+    free_games(rec, 1);
+}
+
+static void variations_nest(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "1. i (+4) L (+6) (1... N {a quieter move} (1... K) 2. d) 2. d (+6) *";
+    pmn_record rec[1];
+    struct diags ds;
+    assert_int_equal(read_games(text, rec, 1, &ds), 1);
+    const pmn_line *l = &rec[0].main;
+    assert_int_equal(l->nmoves, 3);
+    assert_int_equal(l->moves[1].nvariations, 1);
+    const pmn_line *v = &l->moves[1].variations[0];
+    assert_int_equal(v->nmoves, 2);
+    assert_string_equal(v->moves[0].text, "N");
+    assert_string_equal(v->moves[0].comments[0], "a quieter move");
+    assert_int_equal(v->moves[0].nvariations, 1);
+    assert_string_equal(v->moves[0].variations[0].moves[0].text, "K");
+    assert_string_equal(v->moves[1].text, "d");
+    assert_string_equal(l->moves[2].text, "d");
+    assert_string_equal(rec[0].result, "*");
+    assert_int_equal(ds.n, 0);
+    free_games(rec, 1);
+}
+
+static void games_one_at_a_time(void **state)
+{
+    (void)state;
+    /* Tags after movetext open a new game; so does movetext after a result.
+     * A '[' inside a comment opens nothing. */
+    static const char text[] =
+        "[Event \"one\"]\n1. i (+4) L (+6)\n{a comment that\n[spans] lines}\n"
+        "[Event \"two\"]\n1. h (+4) K (+6) 1-0\n1. a 0-1\n\n\n"
+        "[Event \"four\"]\n\n1. b *\n";
+    pmn_record rec[5];
+    struct diags ds;
+    assert_int_equal(read_games(text, rec, 5, &ds), 4);
+    assert_string_equal(pmn_record_tag(&rec[0], "Event"), "one");
+    assert_int_equal(rec[0].main.nmoves, 2);
+    assert_string_equal(rec[0].main.moves[1].comments[0], "a comment that\n[spans] lines");
+    assert_string_equal(rec[0].result, "");
+    assert_string_equal(pmn_record_tag(&rec[1], "Event"), "two");
+    assert_string_equal(rec[1].result, "1-0");
+    assert_int_equal(rec[1].line, 5);
+    assert_int_equal(rec[2].ntags, 0);
+    assert_int_equal(rec[2].main.nmoves, 1);
+    assert_int_equal(rec[2].line, 7);
+    assert_int_equal(rec[2].col, 1);
+    assert_string_equal(rec[2].result, "0-1");
+    assert_string_equal(pmn_record_tag(&rec[3], "Event"), "four");
+    assert_int_equal(rec[3].line, 10);
+    assert_int_equal(rec[3].main.moves[0].line, 12);
+    assert_int_equal(ds.n, 0);
+    free_games(rec, 4);
+}
+
+static void faults_are_reported_and_the_rest_kept(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "[South Tavares]\n"
+        "1. i (+4) what? L (+6)) $2 (+6)\n"
+        "2. d {never closed\n";
+    pmn_record rec[1];
+    struct diags ds;
+    assert_int_equal(read_games(text, rec, 1, &ds), 1);
+    assert_int_equal(ds.n, 5);
+    assert_int_equal(ds.d[0].code, 105);
+    assert_int_equal(ds.d[0].line, 1);
+    assert_int_equal(ds.d[1].code, 101);            /* what? */
+    assert_int_equal(ds.d[1].col, 11);
+    assert_int_equal(ds.d[2].code, 104);            /* the stray ')' */
+    assert_int_equal(ds.d[2].col, 23);
+    assert_int_equal(ds.d[3].code, 106);            /* a second capture count */
+    assert_int_equal(ds.d[4].code, 102);
+    assert_int_equal(ds.d[4].line, 3);
+    /* What could be read is kept. */
+    assert_int_equal(rec[0].main.nmoves, 3);
+    assert_int_equal(rec[0].main.moves[1].claim, 6);
+    assert_int_equal(rec[0].main.moves[1].nnags, 1);
+    assert_string_equal(rec[0].main.moves[2].comments[0], "never closed");
+    free_games(rec, 1);
+}
+
+static void empty_input(void **state)
+{
+    (void)state;
+    pmn_record rec[1];
+    struct diags ds;
+    assert_int_equal(read_games("", rec, 1, &ds), 0);
+    assert_int_equal(read_games("\n\n   \n", rec, 1, &ds), 0);
+    assert_int_equal(ds.n, 0);
+}
+
+/* Memory does not grow with the number of games: the reader's buffer holds
+ * one game, whatever the length of the stream. */
+static void many_games_stream(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    for (int i = 0; i < 20000; i++)
+        fprintf(f, "[Round \"%d\"]\n1. i (+4) L (+6); 2. d (+6) J (+6) *\n\n", i + 1);
+    rewind(f);
+    struct diags ds = { .n = 0 };
+    pmn_reader *rd = pmn_reader_new(f, collect, &ds);
+    pmn_record rec;
+    int n = 0;
+    while (pmn_reader_next(rd, &rec) > 0) {
+        n++;
+        assert_int_equal(rec.main.nmoves, 4);
+        assert_int_equal(rec.line, (unsigned)(3 * n - 2));
+        pmn_record_free(&rec);
+    }
+    assert_int_equal(n, 20000);
+    assert_int_equal(ds.n, 0);
+    pmn_reader_free(rd);
+    fclose(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(tags_and_moves),
+        cmocka_unit_test(variations_nest),
+        cmocka_unit_test(games_one_at_a_time),
+        cmocka_unit_test(faults_are_reported_and_the_rest_kept),
+        cmocka_unit_test(empty_input),
+        cmocka_unit_test(many_games_stream),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -92,7 +92,7 @@ static void variations_are_replayed(void **state)
     struct diags ds;
     pmn_check_result res;
     /* A legal variation: nothing to say. */
-    assert_int_equal(check_text("1. i (+4) L (+6) (1... N 2. d) 2. d (+6) *", &ds, &res), 0);
+    assert_int_equal(check_text("1. i (+4) L (+6) (1... N 2. d (+4)) 2. d (+6) *", &ds, &res), 0);
     assert_int_equal(ds.n, 0);
     assert_int_equal(res.plies, 3);
     /* M was taken by i: the variation is wrong, the main line goes on. */

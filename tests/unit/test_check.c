@@ -99,7 +99,7 @@ static void variations_are_replayed(void **state)
     assert_int_equal(check_text("1. i (+4) L (+6) (1... M) 2. d (+6) *", &ds, &res), 1);
     assert_int_equal(ds.n, 1);
     assert_int_equal(ds.d[0].code, 201);
-    assert_int_equal(ds.d[0].col, 23);
+    assert_int_equal(ds.d[0].col, 24);
     assert_int_equal(res.plies, 3);
     /* Variations in variations, numbered from the move they replace. */
     assert_int_equal(check_text("1. i (+4) L (+6) (1... N (1... K (+1)) 2. d (+4)) *", &ds, &res), 0);

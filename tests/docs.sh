@@ -2,13 +2,14 @@
 # docs.sh - run the examples of the README and the man pages as written.
 #
 # An example is a line "$ pmn ..." in an indented block of the README (four
-# spaces) or between .EX and .EE in a man page; the lines after it, up to a
-# blank line, the next "$ " line or the end of the block, are its expected
-# standard output.  Commands run from the top of the source tree.
+# spaces) or between .EX and .EE in a man page; the lines after it, up to the
+# next "$ " line or the end of the block, are its expected standard output.
+# Commands run from the top of the source tree.
 set -u
 . "${top_srcdir:-.}/tests/common.sh"
 
 # examples FILE KIND: write the examples of FILE to $work/ex.N.cmd/.out.
+# Blank lines inside a block belong to the output shown.
 examples() {
     awk -v kind="$2" -v dir="$work" -v src="$1" '
         function unroff(s) {
@@ -16,26 +17,31 @@ examples() {
             gsub(/\\&/, "", s)
             return s
         }
-        function close_example() { if (n) { close(dir "/ex." n ".out") } }
+        function out(s) { print s >> (dir "/ex." n ".out") }
         kind == "readme" {
-            inblock = ($0 ~ /^    /)
+            if ($0 ~ /^[ \t]*$/) { if (collecting) blanks++; next }
+            if ($0 !~ /^    /) { collecting = 0; blanks = 0; next }
             line = substr($0, 5)
         }
         kind == "man" {
             if ($0 == ".EX") { inblock = 1; next }
             if ($0 == ".EE") { inblock = 0; collecting = 0; next }
+            if (!inblock) next
             line = unroff($0)
+            if (line ~ /^[ \t]*$/) { if (collecting) blanks++; next }
         }
-        !inblock || $0 ~ /^[ \t]*$/ { collecting = 0; next }
         line ~ /^\$ pmn/ {
             n++
             print substr(line, 3) > (dir "/ex." n ".cmd"); close(dir "/ex." n ".cmd")
             printf "" > (dir "/ex." n ".out")
             print src ":" NR > (dir "/ex." n ".where"); close(dir "/ex." n ".where")
-            collecting = 1; next
+            collecting = 1; blanks = 0; next
         }
         line ~ /^\$ / { collecting = 0; next }
-        collecting { print line >> (dir "/ex." n ".out") }
+        collecting {
+            for (; blanks > 0; blanks--) out("")
+            out(line)
+        }
     ' "$top_srcdir/$1"
 }
 
@@ -58,5 +64,15 @@ for doc in README:readme man/pmn.1:man man/pmn.5:man; do
         fi
     done
 done
+# Every diagnostic code is documented in pmn(1).
+for code in $("$PMN" check --list-codes | cut -d' ' -f1); do
+    if grep -qx "\.B $code" "$top_srcdir/man/pmn.1"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL man/pmn.1 does not document $code"
+    fi
+done
+
 echo "docs: $pass passed, $fail failed"
 [ $fail = 0 ] && [ $pass -gt 0 ]

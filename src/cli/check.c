@@ -15,9 +15,21 @@ static void help(void)
            "                     e.g. endless=lose; may be repeated\n"
            "  -v, --verbose      a line for each game: its players, moves and result\n"
            "  -q, --quiet        leave out notes (endless moves, unproved results)\n"
+           "      --list-codes   list every diagnostic code, its severity and meaning\n"
            "  -h, --help         show this help\n\n"
            "Exit status: 0 no problem, 1 warnings only, 2 errors, 3 fatal (a file could\n"
            "not be read), 64 a wrong command line.  pmn(1) lists every code.\n");
+}
+
+static void list_codes(void)
+{
+    size_t n;
+    const pmn_diag_info *t = pmn_diag_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        char name[8];
+        pmn_diag_code_name(t[i].code, name);
+        printf("%s  %-8s %s\n", name, pmn_severity_string(t[i].severity), t[i].summary);
+    }
 }
 
 struct totals {
@@ -29,8 +41,9 @@ static void describe_game(const char *file, const pmn_record *rec, unsigned long
 {
     const char *south = pmn_record_tag(rec, "South");
     const char *north = pmn_record_tag(rec, "North");
-    printf("%s:%u: game %lu: %s - %s: %zu moves, ", file, rec->line, n,
-           south ? south : "?", north ? north : "?", rec->main.nmoves);
+    printf("%s:%u: game %lu: %s - %s: %zu move%s, ", file, rec->line, n,
+           south ? south : "?", north ? north : "?", rec->main.nmoves,
+           rec->main.nmoves == 1 ? "" : "s");
     if (!checked) {
         printf("not replayed\n");
     } else if (res->unchecked || res->plies < rec->main.nmoves) {
@@ -81,6 +94,7 @@ int cmd_check(int argc, char **argv)
         { "rules", required_argument, NULL, 'r' },
         { "verbose", no_argument, NULL, 'v' },
         { "quiet", no_argument, NULL, 'q' },
+        { "list-codes", no_argument, NULL, 'L' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -99,6 +113,7 @@ int cmd_check(int argc, char **argv)
             break;
         case 'v': verbose = 1; break;
         case 'q': sink.show_notes = 0; break;
+        case 'L': list_codes(); return EXIT_CLEAN;
         case 'h': help(); return EXIT_CLEAN;
         default: return bad_option("check", c, argv);
         }

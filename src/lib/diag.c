@@ -15,7 +15,7 @@ static const pmn_diag_info table[] = {
     { 103, PMN_ERROR, "a '(' that is never closed" },
     { 104, PMN_ERROR, "a ')' with no '(' to close" },
     { 105, PMN_ERROR, "a malformed tag pair" },
-    { 106, PMN_ERROR, "a capture count, judgement or NAG that follows no move" },
+    { 106, PMN_ERROR, "a capture count, judgement, NAG or variation that follows no move" },
     { 107, PMN_ERROR, "a result inside a variation" },
     { 108, PMN_ERROR, "the Game tag names an unknown game" },
     { 109, PMN_ERROR, "a malformed Rules tag" },

@@ -3,6 +3,8 @@
 #   perft 8 from the opening position (moves generated and played per second)
 #   the proof of a long endless move: 10,966,626 laps until a turned repeat
 #   (perft 2 plays every first move, the endless one among them)
+#   pmn check on an archive of 131,072 games (the two samples, 2^16 times),
+#   with its peak memory when GNU time is installed (apt-get install time)
 # Run from the top of the source tree after `make`: sh bench/run.sh
 set -e
 PMN=${PMN:-./src/pmn}
@@ -26,3 +28,27 @@ echo "pmn $("$PMN" --version | cut -d' ' -f2), $(uname -m), best of $RUNS runs"
 printf '%-44s %12s %11s\n' "benchmark" "count" "time"
 best "perft 8 from the opening (sequences)" 8
 best "endless move proof (perft 2 from it)" --position "$ENDLESS" 2
+
+# An archive made by doubling the two sample games 16 times.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat samples/hawalis/tavares-gering-2009.pmn samples/hawalis/miumiu-rosenau-2009.pmn > "$tmp/a.pmn"
+for i in $(seq 16); do cat "$tmp/a.pmn" "$tmp/a.pmn" > "$tmp/b.pmn"; mv "$tmp/b.pmn" "$tmp/a.pmn"; done
+size=$(wc -c < "$tmp/a.pmn")
+bestt=
+for i in $(seq "$RUNS"); do
+    s=$(date +%s.%N)
+    "$PMN" check -q "$tmp/a.pmn" > "$tmp/out" 2>/dev/null || true
+    e=$(date +%s.%N)
+    bestt=$(awk -v t="$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f", e - s }')" -v b="$bestt" \
+        'BEGIN { print (b == "" || t + 0 < b + 0) ? t : b }')
+done
+games=$(sed -n 's/^\([0-9]*\) games.*/\1/p' "$tmp/out")
+printf '%-44s %12s %9s s   (%s MB)\n' "pmn check on an archive (games)" "$games" "$bestt" \
+    "$(awk -v b="$size" 'BEGIN { printf "%.1f", b / 1e6 }')"
+if [ -x /usr/bin/time ]; then
+    for input in "$tmp/a.pmn" samples/hawalis/tavares-gering-2009.pmn; do
+        rss=$(/usr/bin/time -f %M "$PMN" check -q "$input" 2>&1 >/dev/null | tail -1)
+        printf '%-44s %12s KiB\n' "  peak memory, $(basename "$input")" "$rss"
+    done
+fi

@@ -35,12 +35,23 @@ static void say(struct checker *c, int code, unsigned line, unsigned col,
     pmn_report(c->fn, c->ctx, code, line, col, "%s", msg);
 }
 
-/* "South's move 5 (j)": the move in words. */
-static void move_words(const struct checker *c, const pmn_move *m, unsigned ply,
-                       int side, char *buf, size_t size)
+/* A diagnostic about move m, the m-th ply: its message opens with the move
+ * in words, "South's move 5 (j): ", formatted only when there is
+ * something to say. */
+static void say_move(struct checker *c, int code, unsigned line, unsigned col,
+                     const pmn_move *m, unsigned ply, int side, const char *fmt, ...)
+    PMN_PRINTF(8, 9);
+
+static void say_move(struct checker *c, int code, unsigned line, unsigned col,
+                     const pmn_move *m, unsigned ply, int side, const char *fmt, ...)
 {
-    unsigned number = (ply + (unsigned)c->start_side) / 2 + 1;
-    snprintf(buf, size, "%s's move %u (%s)", side_name[side], number, m->text);
+    char msg[sizeof ((pmn_diag *)0)->message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    say(c, code, line, col, "%s's move %u (%s): %s", side_name[side],
+        (ply + (unsigned)c->start_side) / 2 + 1, m->text, msg);
 }
 
 static int legality_code(int rc)
@@ -53,15 +64,14 @@ static int legality_code(int rc)
     }
 }
 
-static void check_number(struct checker *c, const pmn_move *m, unsigned ply, int side,
-                         const char *words)
+static void check_number(struct checker *c, const pmn_move *m, unsigned ply, int side)
 {
     unsigned expected = (ply + (unsigned)c->start_side) / 2 + 1;
     if (!m->number)
         return;
     if (m->number != expected || (m->number_dots == 3) != (side == PMN_NORTH))
-        say(c, 111, m->line, m->col, "%s: move number %u%s where %u%s was expected", words,
-            m->number, m->number_dots == 3 ? "..." : ".", expected,
+        say_move(c, 111, m->line, m->col, m, ply, side,
+                 "move number %u%s where %u%s was expected", m->number, m->number_dots == 3 ? "..." : ".", expected,
             side == PMN_NORTH ? "..." : ".");
 }
 
@@ -71,50 +81,47 @@ static int check_move(struct checker *c, pmn_game *g, const pmn_move *m, unsigne
 {
     const pmn_position *p = pmn_game_position(g);
     int side = p->to_move;
-    char words[64];
-    move_words(c, m, ply, side, words, sizeof words);
 
     if (pmn_game_ending(g) != PMN_END_NONE) {
-        say(c, 207, m->line, m->col, "%s: the game has already ended%s", words,
-            pmn_game_ending(g) == PMN_END_ENDLESS ? " with an endless move" : "");
+        say_move(c, 207, m->line, m->col, m, ply, side, "the game has already ended%s",
+                 pmn_game_ending(g) == PMN_END_ENDLESS ? " with an endless move" : "");
         return -1;
     }
-    check_number(c, m, ply, side, words);
+    check_number(c, m, ply, side);
     if (m->hole < 0 || (unsigned)m->hole >= c->rules->pits) {
-        say(c, 110, m->line, m->col, "%s: '%s' names no hole of %s (a-%c, A-%c)", words,
-            m->text, c->rules->name, 'a' + c->rules->pits - 1, 'A' + c->rules->pits - 1);
+        say_move(c, 110, m->line, m->col, m, ply, side, "'%s' names no hole of %s (a-%c, A-%c)",
+                 m->text, c->rules->name, 'a' + c->rules->pits - 1, 'A' + c->rules->pits - 1);
         return -1;
     }
     if (m->side != side) {
-        say(c, 204, m->line, m->col, "%s: it is %s's turn, but %s is a hole of %s", words,
-            side_name[side], m->text, side_name[m->side]);
+        say_move(c, 204, m->line, m->col, m, ply, side, "it is %s's turn, but %s is a hole of %s",
+                 side_name[side], m->text, side_name[m->side]);
         return -1;
     }
     int rc = pmn_game_play(g, m->hole, rep);
     if (rc > 0) {
-        say(c, legality_code(rc), m->line, m->col, "%s: illegal: %s (hole %s holds %u)",
-            words, pmn_legality_string((pmn_legality)rc), m->text, p->pit[side][m->hole]);
+        say_move(c, legality_code(rc), m->line, m->col, m, ply, side,
+                 "illegal: %s (hole %s holds %u)", pmn_legality_string((pmn_legality)rc), m->text, p->pit[side][m->hole]);
         return -1;
     }
     if (m->claim >= 0 && (unsigned)m->claim != rep->captured) {
-        say(c, 205, m->claim_line, m->claim_col,
-            "%s: the record says %d seed%s captured, the move captures %u", words,
-            m->claim, m->claim == 1 ? "" : "s", rep->captured);
+        say_move(c, 205, m->claim_line, m->claim_col, m, ply, side,
+                 "the record says %d seed%s captured, the move captures %u", m->claim, m->claim == 1 ? "" : "s", rep->captured);
     } else if (m->claim < 0 && rep->captured) {
-        say(c, 206, m->line, m->col, "%s captures %u seed%s, which the record does not write",
-            words, rep->captured, rep->captured == 1 ? "" : "s");
+        say_move(c, 206, m->line, m->col, m, ply, side,
+                 "it captures %u seed%s, which the record does not write", rep->captured, rep->captured == 1 ? "" : "s");
     }
     if (rep->ending == PMN_END_ENDLESS) {
-        say(c, 211, m->line, m->col,
-            "%s: endless move: the sowing state of lap %llu repeats that of lap %llu, "
-            "and turned, lap %llu repeats lap %llu; %s (%s)", words,
+        say_move(c, 211, m->line, m->col, m, ply, side,
+                 "endless move: the sowing state of lap %llu repeats that of lap %llu, "
+                 "and turned, lap %llu repeats lap %llu; %s (%s)",
             (unsigned long long)rep->loop_lap, (unsigned long long)rep->loop_from,
             (unsigned long long)rep->rotated_lap, (unsigned long long)rep->rotated_from,
             rep->outcome == PMN_DRAWN ? "the game is drawn"
             : rep->outcome == PMN_SOUTH_WINS ? "South wins" : "North wins",
             pmn_outcome_string(rep->outcome));
     } else if (rep->ending == PMN_END_REPETITION) {
-        say(c, 212, m->line, m->col, "%s: the position repeats: the game is drawn", words);
+        say_move(c, 212, m->line, m->col, m, ply, side, "the position repeats: the game is drawn");
     }
     return 0;
 }

@@ -185,14 +185,27 @@ static pmn_outcome win_for(int side)
     return side == PMN_SOUTH ? PMN_SOUTH_WINS : PMN_NORTH_WINS;
 }
 
+/* Cheaper than pmn_legal_moves: any hole of min_lift seeds is a move, and
+ * only without one do single seeds count. */
+static int has_legal_move(const pmn_rules *r, const pmn_position *p)
+{
+    const uint16_t *pit = p->pit[p->to_move];
+    for (unsigned i = 0; i < r->pits; i++)
+        if (pit[i] >= r->min_lift)
+            return 1;
+    for (unsigned i = 0; i < r->pits; i++)
+        if (pit[i] && pmn_move_legality(r, p, (int)i) == PMN_LEGAL)
+            return 1;
+    return 0;
+}
+
 pmn_ending pmn_position_ending(const pmn_rules *r, const pmn_position *p,
                                pmn_outcome *outcome)
 {
-    int moves[PMN_MAX_SIDE_PITS];
     pmn_ending e = PMN_END_NONE;
     if (pmn_position_seeds(r, p, p->to_move) == 0)
         e = PMN_END_NO_SEEDS;
-    else if (r->no_move == PMN_NO_MOVE_LOSES && pmn_legal_moves(r, p, moves) == 0)
+    else if (r->no_move == PMN_NO_MOVE_LOSES && !has_legal_move(r, p))
         e = PMN_END_NO_MOVE;
     if (outcome)
         *outcome = e == PMN_END_NONE ? PMN_ONGOING : win_for(!p->to_move);

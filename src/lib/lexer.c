@@ -45,6 +45,7 @@ int lexer_init(struct lexer *lx, const char *text, size_t len, unsigned line)
     lx->pos = 0;
     lx->line = line;
     lx->col = 1;
+    lx->quick = 1;
     lx->match = compiled() ? pcre2_match_data_create_from_pattern(code, NULL) : NULL;
     return lx->match ? 0 : -1;
 }
@@ -80,9 +81,46 @@ static struct span group(PCRE2_SIZE *ov, int g)
     return s;
 }
 
+static int is_space(char c)
+{
+    return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* Where a hole letter may end: what the pattern's (?![^\s(){};!?$]) allows. */
+static int ends_letter(const struct lexer *lx, size_t i)
+{
+    if (i >= lx->len)
+        return 1;
+    char c = lx->text[i];
+    return is_space(c) || c == '(' || c == ')' || c == '{' || c == '}' || c == ';'
+        || c == '!' || c == '?' || c == '$';
+}
+
+/* The commonest tokens (spaces, hole letters, ';' and ')') are taken by
+ * hand: each costs the pattern hundreds of instructions, as it tries its
+ * alternatives in turn.  Returns 1 if it took a token, 0 to use the pattern.
+ * It must agree with the pattern exactly. */
+static int quick_token(struct lexer *lx, struct token *t)
+{
+    char c = lx->text[lx->pos];
+    if (((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) && ends_letter(lx, lx->pos + 1))
+        t->type = T_HOLE;
+    else if (c == ';')
+        t->type = T_SEMI;
+    else if (c == ')')
+        t->type = T_RPAREN;
+    else
+        return 0;
+    t->len = 1;
+    lexer_skip_to(lx, lx->pos + 1);
+    return 1;
+}
+
 void lexer_next(struct lexer *lx, struct token *t)
 {
     for (;;) {
+        while (lx->quick && lx->pos < lx->len && is_space(lx->text[lx->pos]))
+            lexer_skip_to(lx, lx->pos + 1);
         t->line = lx->line;
         t->col = lx->col;
         t->off = lx->pos;
@@ -91,6 +129,8 @@ void lexer_next(struct lexer *lx, struct token *t)
             t->type = T_EOF;
             return;
         }
+        if (lx->quick && quick_token(lx, t))
+            return;
         int rc = pcre2_match(code, (PCRE2_SPTR)lx->text, lx->len, lx->pos, 0,
                              lx->match, NULL);
         PCRE2_SIZE *ov = pcre2_get_ovector_pointer(lx->match);

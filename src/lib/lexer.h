@@ -39,6 +39,7 @@ struct lexer {
     size_t len, pos;
     unsigned line, col;       /* of text[pos] */
     void *match;              /* pcre2_match_data */
+    int quick;                /* take common tokens by hand (1 after init) */
 };
 
 /* The lexer reads text[0..len), which starts at `line` of its file. */

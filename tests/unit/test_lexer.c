@@ -151,6 +151,37 @@ static void starts_at_a_line(void **state)
     lexer_free(&lx);
 }
 
+/* The tokens taken by hand are exactly those the pattern would give. */
+static void quick_path_agrees_with_the_pattern(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "aAnNzZ19.;()[]{}!?$+x-/* \n\t\r\f\v\"_e";
+    char text[64];
+    unsigned long seed = 7;
+    for (int trial = 0; trial < 20000; trial++) {
+        size_t len = (size_t)(trial % 40) + 1;
+        for (size_t i = 0; i < len; i++) {
+            seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+            text[i] = alphabet[(seed >> 33) % (sizeof alphabet - 1)];
+        }
+        struct lexer quick, slow;
+        struct token a, b;
+        lexer_init(&quick, text, len, 1);
+        lexer_init(&slow, text, len, 1);
+        slow.quick = 0;
+        do {
+            lexer_next(&quick, &a);
+            lexer_next(&slow, &b);
+            if (a.type != b.type || a.off != b.off || a.len != b.len || a.line != b.line
+                || a.col != b.col)
+                fail_msg("'%.*s': at %zu, quick token %d (len %zu), pattern token %d (len %zu)",
+                         (int)len, text, a.off, a.type, a.len, b.type, b.len);
+        } while (a.type != T_EOF);
+        lexer_free(&quick);
+        lexer_free(&slow);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -160,6 +191,7 @@ int main(void)
         cmocka_unit_test(columns_count_characters),
         cmocka_unit_test(parentheses),
         cmocka_unit_test(starts_at_a_line),
+        cmocka_unit_test(quick_path_agrees_with_the_pattern),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

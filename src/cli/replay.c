@@ -104,7 +104,7 @@ static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink 
     pmn_check_record_visit(rec, &rules, print_diag, sink, show_move, &rp, &res);
     if (ply < 0)
         show_end(rec, &res);
-    if (!rp.shown) {
+    if (ply >= 0 && !rp.shown) {
         fprintf(stderr, "pmn replay: error: --ply %ld: game %lu has %u move%s that could be "
                 "replayed\n", ply, n, res.plies, res.plies == 1 ? "" : "s");
         return -1;

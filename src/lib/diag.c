@@ -23,6 +23,7 @@ static const pmn_diag_info table[] = {
     { 111, PMN_WARNING, "a move number out of sequence" },
     { 112, PMN_WARNING, "a game without moves" },
     { 114, PMN_ERROR, "a malformed Position tag" },
+    { 115, PMN_ERROR, "variations nested too deep" },
     { 201, PMN_ERROR, "illegal move: the hole is empty" },
     { 202, PMN_ERROR, "illegal move: a single seed while a hole holds two or more" },
     { 203, PMN_ERROR, "illegal move: a single seed into an occupied hole" },

@@ -135,13 +135,25 @@ static int annotate(struct parser *p, pmn_move *m)
 
 static int parse_line(struct parser *p, pmn_line *line, int depth);
 
+/* Deeper variations are skipped whole: recursion must not exhaust the
+ * stack on hostile input, and no real record comes near this. */
+#define MAX_DEPTH 256
+
 /* variation -> '(' line ')'   |   comment -> '(' free text ')' */
 static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int depth)
 {
     struct token open = p->tok;
     size_t end;
     int closed;
-    if (lexer_paren_is_comment(&p->lx, &end, &closed)) {
+    int comment = lexer_paren_is_comment(&p->lx, &end, &closed);
+    if (!comment && depth + 1 > MAX_DEPTH) {
+        pmn_report(p->fn, p->ctx, 115, open.line, open.col,
+                   "variations nested more than %d deep: this one is skipped", MAX_DEPTH);
+        lexer_skip_to(&p->lx, end);
+        advance(p);
+        return 0;
+    }
+    if (comment) {
         size_t off = open.off + 1, len = end - off - (size_t)closed;
         if (!closed)
             pmn_report(p->fn, p->ctx, 103, open.line, open.col,

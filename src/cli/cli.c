@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int usage_error(const char *cmd, const char *fmt, ...)
@@ -25,6 +26,19 @@ int usage_error_at(const char *cmd, const char *option, const char *text,
             err->message);
     fprintf(stderr, "  %s\n  %*s^\n", text, (int)(err->column ? err->column - 1 : 0), "");
     return EXIT_USAGE;
+}
+
+int parse_number(const char *s, unsigned long max, unsigned long *v)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    unsigned long n = strtoul(s, &end, 10);
+    if (*end || errno || n > max)
+        return -1;
+    *v = n;
+    return 0;
 }
 
 int apply_rules_option(const char *cmd, pmn_rules *r, const char *spec)

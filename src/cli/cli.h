@@ -40,6 +40,10 @@ int usage_error(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
  * optstring starts with ':' and opterr is 0, so this is the only message. */
 int bad_option(const char *cmd, int c, char **argv);
 
+/* A whole number of at most `max`, digits only; returns 0, or -1 if s is
+ * not one. */
+int parse_number(const char *s, unsigned long max, unsigned long *v);
+
 /* Apply one --rules SPEC on *r, or report it. */
 int apply_rules_option(const char *cmd, pmn_rules *r, const char *spec);
 

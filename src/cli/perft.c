@@ -3,7 +3,6 @@
 
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <time.h>
 
 #define MAX_DEPTH 30
@@ -28,18 +27,6 @@ static double seconds_now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static int parse_depth(const char *s, unsigned *depth)
-{
-    char *end;
-    if (*s < '0' || *s > '9')
-        return -1;
-    unsigned long d = strtoul(s, &end, 10);
-    if (*end || d > MAX_DEPTH)
-        return -1;
-    *depth = (unsigned)d;
-    return 0;
 }
 
 int cmd_perft(int argc, char **argv)
@@ -72,8 +59,8 @@ int cmd_perft(int argc, char **argv)
     }
     if (optind != argc - 1)
         return usage_error("perft", "expected one DEPTH, got %d arguments", argc - optind);
-    unsigned depth;
-    if (parse_depth(argv[optind], &depth) < 0)
+    unsigned long depth;
+    if (parse_number(argv[optind], MAX_DEPTH, &depth) < 0)
         return usage_error("perft", "DEPTH must be a whole number from 0 to %d, not '%s'",
                            MAX_DEPTH, argv[optind]);
     pmn_position pos;
@@ -83,7 +70,7 @@ int cmd_perft(int argc, char **argv)
     uint64_t below[PMN_MAX_SIDE_PITS];
     int moves[PMN_MAX_SIDE_PITS], n = 0;
     double t0 = seconds_now();
-    uint64_t nodes = pmn_perft(&rules, &pos, depth, divide ? below : NULL, &n);
+    uint64_t nodes = pmn_perft(&rules, &pos, (unsigned)depth, divide ? below : NULL, &n);
     double t = seconds_now() - t0;
 
     if (divide) {
@@ -92,7 +79,7 @@ int cmd_perft(int argc, char **argv)
             printf("%c: %llu\n", pmn_hole_letter(pos.to_move, moves[i]),
                    (unsigned long long)below[i]);
     }
-    printf("perft %u: %llu\n", depth, (unsigned long long)nodes);
+    printf("perft %lu: %llu\n", depth, (unsigned long long)nodes);
     fflush(stdout);
     fprintf(stderr, "time %.3f s, %.2f M nodes/s\n", t, t > 0 ? (double)nodes / t / 1e6 : 0.0);
     return EXIT_CLEAN;

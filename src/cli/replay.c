@@ -4,7 +4,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 static void help(void)
 {
@@ -112,18 +111,6 @@ static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink 
     return 0;
 }
 
-static int parse_count(const char *s, long *v)
-{
-    char *end;
-    if (*s < '0' || *s > '9')
-        return -1;
-    unsigned long n = strtoul(s, &end, 10);
-    if (*end || n > LONG_MAX / 2)
-        return -1;
-    *v = (long)n;
-    return 0;
-}
-
 int cmd_replay(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -135,7 +122,8 @@ int cmd_replay(int argc, char **argv)
     };
     struct rules_options ro = { { 0 }, 0 };
     struct diag_sink sink = { "-", { 0 }, 1 };
-    long game = 0, ply = -1;
+    unsigned long game = 0, plies;
+    long ply = -1;
     int c, rc, status = EXIT_CLEAN;
 
     optind = 1;
@@ -143,12 +131,13 @@ int cmd_replay(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":g:p:r:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'g':
-            if (parse_count(optarg, &game) < 0 || game == 0)
+            if (parse_number(optarg, ULONG_MAX / 2, &game) < 0 || game == 0)
                 return usage_error("replay", "--game takes a game number from 1, not '%s'", optarg);
             break;
         case 'p':
-            if (parse_count(optarg, &ply) < 0)
+            if (parse_number(optarg, LONG_MAX / 2, &plies) < 0)
                 return usage_error("replay", "--ply takes a number of moves from 0, not '%s'", optarg);
+            ply = (long)plies;
             break;
         case 'r':
             if ((rc = add_rules_option("replay", &ro, optarg)) != 0)
@@ -169,20 +158,20 @@ int cmd_replay(int argc, char **argv)
     int found = 0;
     while (rd && pmn_reader_next(rd, &rec) > 0) {
         n++;
-        if (game == 0 || (unsigned long)game == n) {
+        if (game == 0 || game == n) {
             if (found++)
                 printf("\n");
             if (replay_game(&rec, n, &sink, &ro, ply) < 0)
                 status = EXIT_USAGE;
         }
         pmn_record_free(&rec);
-        if (game && (unsigned long)game == n)
+        if (game && game == n)
             break;
     }
     pmn_reader_free(rd);
     close_input(f);
     if (game && !found && !sink.count[PMN_FATAL]) {
-        fprintf(stderr, "pmn replay: error: --game %ld: %s holds %lu game%s\n", game,
+        fprintf(stderr, "pmn replay: error: --game %lu: %s holds %lu game%s\n", game,
                 sink.file, n, n == 1 ? "" : "s");
         return EXIT_USAGE;
     }

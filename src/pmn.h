@@ -223,11 +223,36 @@ unsigned pmn_game_plies(const pmn_game *g);
 
 /* ---- notation ---------------------------------------------------------- */
 
+/* Three ways to name a hole:
+ *   letters      a-n for South, A-N for North, each in the owner's sowing
+ *                order (the sample games);
+ *   numbers      1-14 for the player who moves: 1-7 the front row h-n,
+ *                8-14 the back row a-g (the endgame-problem solutions);
+ *   coordinates  file a-g from South's left, rank 1-4 from South's side:
+ *                the same name whoever plays (a1 is South's a, g4 North's A). */
+typedef enum pmn_notation {
+    PMN_NOTATION_LETTERS = 0,
+    PMN_NOTATION_NUMBERS,
+    PMN_NOTATION_COORDINATES
+} pmn_notation;
+
+const char *pmn_notation_name(pmn_notation n);     /* "letters", ... */
+int pmn_notation_from_name(const char *name, pmn_notation *n);
+
 /* The letter of a hole: 'a'+hole for South, 'A'+hole for North. */
 char pmn_hole_letter(int side, int hole);
 /* Parse one letter: sets *side and *hole; returns 0, or -1 if not a letter
  * of this rule set's holes. */
 int pmn_hole_from_letter(const pmn_rules *r, char c, int *side, int *hole);
+/* Numbers: 1..pits for the mover's holes. */
+int pmn_hole_number(const pmn_rules *r, int hole);
+int pmn_hole_from_number(const pmn_rules *r, unsigned long number, int *hole);
+/* Coordinates: file 0..holes_per_row-1, rank 0..3 (rank 0 is "1"). */
+void pmn_hole_coordinates(const pmn_rules *r, int side, int hole, int *file, int *rank);
+int pmn_hole_from_coordinates(const pmn_rules *r, int file, int rank, int *side, int *hole);
+/* A hole's name in a notation: "i", "2", "f2".  Returns the length. */
+size_t pmn_hole_name(const pmn_rules *r, pmn_notation n, int side, int hole, char *buf,
+                     size_t size);
 
 /* ---- the board as text ------------------------------------------------ */
 
@@ -304,7 +329,9 @@ typedef struct pmn_line {
 
 struct pmn_move {
     char text[8];             /* the hole as written */
-    int side, hole;           /* what it names */
+    pmn_notation notation;    /* the notation it is written in */
+    int side, hole;           /* what it names (the side of a number is the
+                                 side to move, by turns from the start) */
     unsigned number;          /* move number written before it; 0: none */
     unsigned char number_dots;/* 1 for "N.", 3 for "N..." */
     int claim;                /* seeds the record says it captured; -1: none */
@@ -337,9 +364,16 @@ const pmn_tag *pmn_record_find_tag(const pmn_record *rec, const char *name);
 /* The rules a record names (tags Game and Rules), applied over *r. */
 int pmn_record_rules(const pmn_record *rec, pmn_rules *r, pmn_diag_fn fn, void *ctx);
 /* The position a record starts from: its Position tag (a position string),
- * or the opening position.  Returns -1 (reported) if the tag is malformed. */
+ * or the opening position.  Returns 0; -1 (reported) if the tag is
+ * malformed; 1 (reported as a note) if the record says it starts from a
+ * set-up position it does not give ([SetUp "1"] without a Position, or
+ * [Position "?"]), as problems whose diagrams are lost do. */
 int pmn_record_start(const pmn_record *rec, const pmn_rules *r, pmn_position *p,
                      pmn_diag_fn fn, void *ctx);
+/* Some sites write after each move the seeds its player has captured so
+ * far.  Turn such running totals into the seeds each move captured;
+ * a total that decreases is reported (E116) and dropped. */
+void pmn_record_totals_to_counts(pmn_record *rec, pmn_diag_fn fn, void *ctx);
 
 /* ---- reading PMN ------------------------------------------------------- */
 
@@ -357,6 +391,26 @@ void pmn_reader_free(pmn_reader *rd);
 int pmn_reader_next(pmn_reader *rd, pmn_record *rec);
 /* The line the reader has reached, for diagnostics about the stream. */
 unsigned pmn_reader_line(const pmn_reader *rd);
+
+/* ---- writing PMN ------------------------------------------------------- */
+
+typedef struct pmn_write_options {
+    pmn_notation notation;    /* of the moves written */
+    char capture_style;       /* '+' for (+N), 'x' for (xN) */
+    const char *result;       /* NULL: the record's own; else this result */
+    unsigned width;           /* lines are wrapped before this column */
+} pmn_write_options;
+
+void pmn_write_options_init(pmn_write_options *o);   /* letters, '+', 80 */
+
+/* Write a record as canonical PMN: the tag roster (Event, Site, Date, Round,
+ * South, North, Result, "?" where missing) then Game, Rules, SetUp and
+ * Position, then every other tag in the order read; a blank line; the
+ * movetext with computed move numbers, ';' between full moves, comments in
+ * braces, wrapped at o->width; the result.  Writing what pmn_reader reads
+ * from this output gives the same bytes.  Returns 0, or -1 on a write
+ * error. */
+int pmn_write_record(FILE *out, const pmn_record *rec, const pmn_write_options *o);
 
 /* ---- checking ---------------------------------------------------------- */
 

@@ -29,6 +29,7 @@ int cmd_perft(int argc, char **argv);
 int cmd_position(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 
 /* Report a bad option value, pointing at the column of the fault. */
 int usage_error_at(const char *cmd, const char *option, const char *text,

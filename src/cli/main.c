@@ -7,6 +7,7 @@
 static const struct command commands[] = {
     { "check", "replay every game of PMN files and report what is wrong", cmd_check },
     { "replay", "show a game move by move: the board, captures and laps", cmd_replay },
+    { "convert", "write games as canonical PMN, in any notation", cmd_convert },
     { "perft", "count legal move sequences from a position (engine self-test, benchmark)", cmd_perft },
     { "position", "show a position: board, position string, legal moves", cmd_position },
 };

@@ -92,7 +92,7 @@ static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink 
     pmn_rules_format(&rules, spec, sizeof spec);
     printf("Game %lu: %s - %s (%s:%u)\nRules: %s\n", n, south ? south : "?",
            north ? north : "?", sink->file, rec->line, spec);
-    if (pmn_record_start(rec, &rules, &start, print_diag, sink) < 0)
+    if (pmn_record_start(rec, &rules, &start, print_diag, sink) != 0)
         return 0;
     rp.start_side = start.to_move;
     if (ply <= 0) {

@@ -89,8 +89,15 @@ static int check_move(struct checker *c, pmn_game *g, const pmn_move *m, unsigne
     }
     check_number(c, m, ply, side);
     if (m->hole < 0 || (unsigned)m->hole >= c->rules->pits) {
-        say_move(c, 110, m->line, m->col, m, ply, side, "'%s' names no hole of %s (a-%c, A-%c)",
-                 m->text, c->rules->name, 'a' + c->rules->pits - 1, 'A' + c->rules->pits - 1);
+        if (m->notation == PMN_NOTATION_NUMBERS)
+            say_move(c, 110, m->line, m->col, m, ply, side, "'%s' names no hole of %s (1-%u)",
+                     m->text, c->rules->name, c->rules->pits);
+        else if (m->notation == PMN_NOTATION_COORDINATES)
+            say_move(c, 110, m->line, m->col, m, ply, side, "'%s' names no hole of %s (a1-%c4)",
+                     m->text, c->rules->name, 'a' + c->rules->holes_per_row - 1);
+        else
+            say_move(c, 110, m->line, m->col, m, ply, side, "'%s' names no hole of %s (a-%c, A-%c)",
+                     m->text, c->rules->name, 'a' + c->rules->pits - 1, 'A' + c->rules->pits - 1);
         return -1;
     }
     if (m->side != side) {
@@ -233,8 +240,11 @@ int pmn_check_record_visit(const pmn_record *rec, const pmn_rules *rules,
     struct checker c = { rules, fn, ctx, 0, PMN_SOUTH, visit, vctx };
     pmn_position start;
     memset(res, 0, sizeof *res);
-    if (pmn_record_start(rec, rules, &start, fn, ctx) < 0)
-        return 1;
+    int known = pmn_record_start(rec, rules, &start, fn, ctx);
+    if (known != 0) {
+        res->unchecked = (unsigned)rec->main.nmoves;
+        return known < 0 ? 1 : 0;
+    }
     c.start_side = start.to_move;
     pmn_game *g = pmn_game_new(rules, &start);
     if (!g) {

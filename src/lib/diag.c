@@ -24,6 +24,13 @@ static const pmn_diag_info table[] = {
     { 112, PMN_WARNING, "a game without moves" },
     { 114, PMN_ERROR, "a malformed Position tag" },
     { 115, PMN_ERROR, "variations nested too deep" },
+    { 116, PMN_ERROR, "a running total of captures that decreases" },
+    { 117, PMN_WARNING, "text between games, skipped" },
+    { 118, PMN_WARNING, "moves that end without a result" },
+    { 119, PMN_ERROR, "moves in more than one notation" },
+    { 120, PMN_WARNING, "missing move numbers" },
+    { 121, PMN_WARNING, "a missing ';' between full moves" },
+    { 122, PMN_WARNING, "a ';' that ends no full move" },
     { 201, PMN_ERROR, "illegal move: the hole is empty" },
     { 202, PMN_ERROR, "illegal move: a single seed while a hole holds two or more" },
     { 203, PMN_ERROR, "illegal move: a single seed into an occupied hole" },
@@ -37,6 +44,7 @@ static const pmn_diag_info table[] = {
     { 211, PMN_NOTE, "an endless move, with its proof" },
     { 212, PMN_NOTE, "the game ended by a repeated position" },
     { 213, PMN_NOTE, "the record stops before the game ends: its result is not proved" },
+    { 215, PMN_NOTE, "the start position is not known: the moves are not verified" },
 };
 
 const pmn_diag_info *pmn_diag_table(size_t *n)

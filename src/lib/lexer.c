@@ -21,7 +21,9 @@ static const char pattern[] =
     "|\\$([0-9]+)"                                               /* 13 NAG */
     "|([A-Za-z])(?![^\\s(){};!?$])"                              /* 14 hole */
     "|(;)|(\\()|(\\))"                                           /* 15-17 */
-    "|([^\\s(){}\\[\\];]+)";                                     /* 18 word */
+    "|([0-9]+)(?![^\\s(){};!?$])"                                 /* 18 hole number */
+    "|([a-z][0-9])(?![^\\s(){};!?$])"                             /* 19 coordinate */
+    "|([^\\s(){}\\[\\];]+)";                                     /* 20 word */
 
 static pcre2_code *code;
 
@@ -72,7 +74,7 @@ void lexer_skip_to(struct lexer *lx, size_t off)
 static enum token_type type_of_group[] = {
     T_EOF, T_EOF, T_TAG, T_TAG, T_BAD_TAG, T_COMMENT, T_OPEN_COMMENT, T_RESULT,
     T_NUMBER, T_NUMBER, T_CAPTURE, T_CAPTURE, T_JUDGEMENT, T_NAG, T_HOLE, T_SEMI,
-    T_LPAREN, T_RPAREN, T_WORD,
+    T_LPAREN, T_RPAREN, T_HOLE_NUMBER, T_HOLE_COORD, T_WORD,
 };
 
 static struct span group(PCRE2_SIZE *ov, int g)
@@ -168,6 +170,9 @@ void lexer_next(struct lexer *lx, struct token *t)
             break;
         case 13:
             t->value = strtoul(lx->text + ov[26], NULL, 10);
+            break;
+        case 18:
+            t->value = strtoul(lx->text + ov[36], NULL, 10);
             break;
         default:
             break;

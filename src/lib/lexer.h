@@ -16,6 +16,8 @@ enum token_type {
     T_JUDGEMENT,    /* ! ? !! ?? !? ?! */
     T_NAG,          /* $N: value */
     T_HOLE,         /* a single letter */
+    T_HOLE_NUMBER,  /* a number without a dot, in the numbers notation: value */
+    T_HOLE_COORD,   /* a file letter and a rank digit: a1 .. g4 */
     T_SEMI,         /* ; */
     T_LPAREN,
     T_RPAREN,

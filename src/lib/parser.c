@@ -77,24 +77,55 @@ static int parse_tag(struct parser *p, pmn_record *rec)
     return 0;
 }
 
-/* move -> HOLE ; its annotations are parsed by parse_line */
-static pmn_move *parse_move(struct parser *p, pmn_line *line, const struct token *number)
+static const char *const notation_name[] = { "letters", "numbers", "coordinates" };
+
+/* move -> LETTER | NUMBER | COORDINATE ; its annotations are parsed by
+ * parse_line.  `side` is the side to move by turns, which numbers need. */
+static pmn_move *parse_move(struct parser *p, pmn_line *line, const struct token *number,
+                            int side)
 {
+    const struct token *t = &p->tok;
     pmn_move *m = pmn_line_add_move(line);
     if (!m) {
         nomem(p);
         return NULL;
     }
-    char c = p->lx.text[p->tok.off];
-    m->text[0] = c;
-    m->side = isupper((unsigned char)c) ? PMN_NORTH : PMN_SOUTH;
-    m->hole = tolower((unsigned char)c) - 'a';
-    m->line = p->tok.line;
-    m->col = p->tok.col;
+    const char *s = p->lx.text + t->off;
+    memcpy(m->text, s, t->len < sizeof m->text - 1 ? t->len : sizeof m->text - 1);
+    m->line = t->line;
+    m->col = t->col;
+    if (t->type == T_HOLE) {
+        m->notation = PMN_NOTATION_LETTERS;
+        m->side = isupper((unsigned char)s[0]) ? PMN_NORTH : PMN_SOUTH;
+        m->hole = tolower((unsigned char)s[0]) - 'a';
+    } else if (t->type == T_HOLE_NUMBER) {
+        m->notation = PMN_NOTATION_NUMBERS;
+        m->side = side;
+        if (pmn_hole_from_number(&p->rules, t->value, &m->hole) < 0)
+            m->hole = -1;
+    } else {
+        m->notation = PMN_NOTATION_COORDINATES;
+        if (pmn_hole_from_coordinates(&p->rules, s[0] - 'a', s[1] - '1', &m->side, &m->hole) < 0) {
+            m->side = side;
+            m->hole = -1;
+        }
+    }
+    if (p->notation < 0)
+        p->notation = (int)m->notation;
+    else if (p->notation != (int)m->notation)
+        pmn_report(p->fn, p->ctx, 119, t->line, t->col,
+                   "'%s' is in the %s notation, but this game's moves are in %s", m->text,
+                   notation_name[m->notation], notation_name[p->notation]);
     if (number) {
         m->number = number->value > 0xFFFFFF ? 0xFFFFFF : (unsigned)number->value;
         m->number_dots = (unsigned char)number->dots;
+    } else if (!p->said_number && (side == PMN_SOUTH || line->nmoves == 1)) {
+        p->said_number = 1;
+        pmn_report(p->fn, p->ctx, 120, t->line, t->col,
+                   "move numbers are missing (first before '%s')", m->text);
     }
+    p->moves++;
+    p->in_junk = 0;
     advance(p);
     return m;
 }
@@ -133,7 +164,7 @@ static int annotate(struct parser *p, pmn_move *m)
     return 0;
 }
 
-static int parse_line(struct parser *p, pmn_line *line, int depth);
+static int parse_line(struct parser *p, pmn_line *line, int depth, int side);
 
 /* Deeper variations are skipped whole: recursion must not exhaust the
  * stack on hostile input, and no real record comes near this. */
@@ -155,9 +186,11 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
     }
     if (comment) {
         size_t off = open.off + 1, len = end - off - (size_t)closed;
-        if (!closed)
+        if (!closed) {
+            p->unclosed = 1;
             pmn_report(p->fn, p->ctx, 103, open.line, open.col,
                        "this '(' is never closed: the text after it is kept as a comment");
+        }
         if (add_comment(p, line, *last, off, len) < 0)
             return -1;
         lexer_skip_to(&p->lx, end);
@@ -172,24 +205,38 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
         pmn_report(p->fn, p->ctx, 106, open.line, open.col,
                    "a variation follows no move: it is read but not kept");
     advance(p);
-    int rc = parse_line(p, var, depth + 1);
+    /* A variation replaces the move before it: the same side moves first. */
+    int rc = parse_line(p, var, depth + 1, *last ? (*last)->side : PMN_SOUTH);
     if (rc == 0) {
-        if (p->tok.type == T_RPAREN)
+        if (p->tok.type == T_RPAREN) {
             advance(p);
-        else
-            pmn_report(p->fn, p->ctx, 103, open.line, open.col,
-                       "this '(' is never closed");
+        } else {
+            p->unclosed = 1;
+            pmn_report(p->fn, p->ctx, 103, open.line, open.col, "this '(' is never closed");
+        }
     }
     pmn_line_free(&scratch);
     return rc;
 }
 
+/* A move or a move number that follows a full move must have a ';' before
+ * it, as the sample games write them. */
+static void need_semi(struct parser *p, int *semi, const struct token *t)
+{
+    if (*semi && !p->said_semi) {
+        p->said_semi = 1;
+        pmn_report(p->fn, p->ctx, 121, t->line, t->col,
+                   "a ';' is missing between full moves (first here)");
+    }
+    *semi = 0;
+}
+
 /* line -> { NUMBER | move {annotation} | comment | variation | ';' } */
-static int parse_line(struct parser *p, pmn_line *line, int depth)
+static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
 {
     pmn_move *last = NULL;
     struct token number;
-    int have_number = 0;
+    int have_number = 0, semi = 0;
     for (;;) {
         struct token *t = &p->tok;
         switch (t->type) {
@@ -211,15 +258,22 @@ static int parse_line(struct parser *p, pmn_line *line, int depth)
             advance(p);
             break;
         case T_NUMBER:
+            need_semi(p, &semi, t);
             number = *t;
             have_number = 1;
             advance(p);
             break;
         case T_HOLE:
-            last = parse_move(p, line, have_number ? &number : NULL);
+        case T_HOLE_NUMBER:
+        case T_HOLE_COORD:
+            if (!have_number)
+                need_semi(p, &semi, t);
+            last = parse_move(p, line, have_number ? &number : NULL, side);
             have_number = 0;
             if (!last)
                 return -1;
+            side = !last->side;
+            semi = last->side == PMN_NORTH;
             break;
         case T_CAPTURE:
         case T_JUDGEMENT:
@@ -232,6 +286,7 @@ static int parse_line(struct parser *p, pmn_line *line, int depth)
             advance(p);
             break;
         case T_OPEN_COMMENT:
+            p->unclosed = 1;
             pmn_report(p->fn, p->ctx, 102, t->line, t->col,
                        "this '{' is never closed: the text after it is kept as a comment");
             if (add_comment(p, line, last, t->off + 1, t->len - 1) < 0)
@@ -243,10 +298,25 @@ static int parse_line(struct parser *p, pmn_line *line, int depth)
                 return -1;
             break;
         case T_SEMI:
+            if (!semi && !p->said_extra_semi) {
+                p->said_extra_semi = 1;
+                pmn_report(p->fn, p->ctx, 122, t->line, t->col,
+                           "a ';' that ends no full move (first here)");
+            }
+            semi = 0;
             advance(p);
             break;
         case T_WORD:
-            report(p, 101, t->line, t->col, "cannot read '%s'", p->lx.text + t->off, t->len);
+            if (p->in_junk) {
+                /* Text before a game's first move (a heading, say): one
+                 * warning for the whole run of it. */
+                if (p->in_junk == 1)
+                    report(p, 117, t->line, t->col, "text that is no part of a game is skipped: '%s'",
+                           p->lx.text + t->off, t->len);
+                p->in_junk = 2;
+            } else {
+                report(p, 101, t->line, t->col, "cannot read '%s'", p->lx.text + t->off, t->len);
+            }
             advance(p);
             break;
         }
@@ -259,6 +329,9 @@ int parser_game(struct parser *p, pmn_record *rec)
     pmn_record_init(rec);
     rec->line = p->tok.line;
     rec->col = p->tok.col;
+    p->notation = -1;
+    p->moves = p->unclosed = 0;
+    p->said_number = p->said_semi = p->said_extra_semi = 0;
     while (p->tok.type == T_TAG || p->tok.type == T_BAD_TAG) {
         if (p->tok.type == T_BAD_TAG) {
             report(p, 105, p->tok.line, p->tok.col,
@@ -269,13 +342,28 @@ int parser_game(struct parser *p, pmn_record *rec)
             return -1;
         }
     }
-    if (parse_line(p, &rec->main, 0) < 0)
+    /* The tags name the rules (for numbers and coordinates) and the side
+     * that moves first; what is wrong with them is the checker's to say. */
+    pmn_rules_init(&p->rules, NULL, NULL);
+    pmn_record_rules(rec, &p->rules, NULL, NULL);
+    p->start_side = pmn_record_start_side(rec);
+    p->in_junk = rec->ntags == 0;
+    if (parse_line(p, &rec->main, 0, p->start_side) < 0)
         return -1;
     if (p->tok.type == T_RESULT) {
         memcpy(rec->result, p->lx.text + p->tok.off, p->tok.len);
         rec->result_line = p->tok.line;
         rec->result_col = p->tok.col;
         advance(p);
+    } else if (p->moves && !p->unclosed) {
+        pmn_report(p->fn, p->ctx, 118, p->tok.line, p->tok.col,
+                   "the moves end without a result (1-0, 0-1, 1/2-1/2 or *)");
     }
     return 0;
+}
+
+int parser_game_is_empty(const pmn_record *rec)
+{
+    return rec->ntags == 0 && rec->main.nmoves == 0 && rec->main.nlead == 0
+        && rec->result[0] == '\0';
 }

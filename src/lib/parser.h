@@ -11,11 +11,21 @@ struct parser {
     pmn_diag_fn fn;
     void *ctx;
     int nomem;
+    /* Per game: */
+    pmn_rules rules;          /* named by the tags, for numbers and coordinates */
+    int start_side;           /* who moves first (the Position tag) */
+    int notation;             /* of the first move; -1 before it */
+    int moves;                /* moves read */
+    int unclosed;             /* the game ends inside a '{' or '(' */
+    int said_number, said_semi, said_extra_semi;   /* warn once a game */
+    int in_junk;              /* reading text before a game's first move */
 };
 
 /* Parse one game from the lookahead on: its tags, its movetext and the
  * result that closes it.  Stops before the tags of a following game.
  * Returns 0, or -1 when memory runs out. */
 int parser_game(struct parser *p, pmn_record *rec);
+/* Nothing but skipped text: no tags, moves, comments or result. */
+int parser_game_is_empty(const pmn_record *rec);
 
 #endif

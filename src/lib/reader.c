@@ -147,19 +147,23 @@ int pmn_reader_next(pmn_reader *rd, pmn_record *rec)
     pmn_record_init(rec);
     if (rd->failed)
         return -1;
-    while (!rd->parsing || rd->p.tok.type == T_EOF) {
-        int rc = load_chunk(rd);
-        if (rc <= 0)
-            return rc;
-        lexer_free(&rd->p.lx);
-        if (lexer_init(&rd->p.lx, rd->chunk, rd->len, rd->chunk_line) < 0)
-            return fatal(rd, 2, "out of memory (compiling the lexer's pattern)");
-        lexer_next(&rd->p.lx, &rd->p.tok);
-        rd->parsing = 1;
+    for (;;) {
+        while (!rd->parsing || rd->p.tok.type == T_EOF) {
+            int rc = load_chunk(rd);
+            if (rc <= 0)
+                return rc;
+            lexer_free(&rd->p.lx);
+            if (lexer_init(&rd->p.lx, rd->chunk, rd->len, rd->chunk_line) < 0)
+                return fatal(rd, 2, "out of memory (compiling the lexer's pattern)");
+            lexer_next(&rd->p.lx, &rd->p.tok);
+            rd->parsing = 1;
+        }
+        if (parser_game(&rd->p, rec) < 0 || rd->p.nomem) {
+            pmn_record_free(rec);
+            return fatal(rd, 2, "out of memory");
+        }
+        if (!parser_game_is_empty(rec))
+            return 1;
+        pmn_record_free(rec);   /* text between games, already reported */
     }
-    if (parser_game(&rd->p, rec) < 0 || rd->p.nomem) {
-        pmn_record_free(rec);
-        return fatal(rd, 2, "out of memory");
-    }
-    return 1;
 }

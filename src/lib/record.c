@@ -171,15 +171,59 @@ int pmn_record_start(const pmn_record *rec, const pmn_rules *r, pmn_position *p,
                      pmn_diag_fn fn, void *ctx)
 {
     const pmn_tag *t = pmn_record_find_tag(rec, "Position");
+    const pmn_tag *setup = pmn_record_find_tag(rec, "SetUp");
     pmn_error err;
-    if (!t) {
-        pmn_position_start(r, p);
-        return 0;
+    pmn_position_start(r, p);
+    if ((!t && setup && strcmp(setup->value, "1") == 0) || (t && strcmp(t->value, "?") == 0)) {
+        const pmn_tag *at = t ? t : setup;
+        pmn_report(fn, ctx, 215, at->line, at->col,
+                   "the game starts from a set-up position that the record does not give: "
+                   "its moves cannot be verified");
+        return 1;
     }
+    if (!t)
+        return 0;
     if (pmn_position_parse(r, t->value, p, &err) < 0) {
         pmn_report(fn, ctx, 114, t->line, t->value_col + (unsigned)err.column - 1,
                    "Position tag: %s", err.message);
         return -1;
     }
     return 0;
+}
+
+/* Totals run on along a line; a variation starts from the totals before
+ * the move it replaces. */
+static void totals_to_counts(pmn_line *l, const unsigned start[2], pmn_diag_fn fn, void *ctx)
+{
+    unsigned total[2] = { start[0], start[1] };
+    for (size_t i = 0; i < l->nmoves; i++) {
+        pmn_move *m = &l->moves[i];
+        for (size_t v = 0; v < m->nvariations; v++)
+            totals_to_counts(&m->variations[v], total, fn, ctx);
+        if (m->claim < 0 || m->side < 0)
+            continue;
+        if ((unsigned)m->claim < total[m->side]) {
+            pmn_report(fn, ctx, 116, m->claim_line, m->claim_col,
+                       "move %s: a running total of %d after %u: the total is dropped",
+                       m->text, m->claim, total[m->side]);
+            m->claim = -1;
+            continue;
+        }
+        unsigned t = (unsigned)m->claim;
+        m->claim = (int)(t - total[m->side]);
+        total[m->side] = t;
+    }
+}
+
+void pmn_record_totals_to_counts(pmn_record *rec, pmn_diag_fn fn, void *ctx)
+{
+    static const unsigned zero[2] = { 0, 0 };
+    totals_to_counts(&rec->main, zero, fn, ctx);
+}
+
+int pmn_record_start_side(const pmn_record *rec)
+{
+    const char *pos = pmn_record_tag(rec, "Position");
+    size_t n = pos ? strlen(pos) : 0;
+    return n && pos[n - 1] == 'N' ? PMN_NORTH : PMN_SOUTH;
 }

@@ -90,13 +90,16 @@ static void words_and_boundaries(void **state)
      * result needs a boundary too. */
     static const struct expect e[] = {
         { T_WORD, "ab", 1, 1, 0 },
-        { T_WORD, "i4", 1, 4, 0 },
+        { T_HOLE_COORD, "i4", 1, 4, 0 },
         { T_WORD, "1-0x", 1, 7, 0 },
         { T_HOLE, "k", 1, 12, 0 },
         { T_JUDGEMENT, "?", 1, 13, 0 },
-        { T_OPEN_COMMENT, "{never closed", 1, 15, 0 },
+        { T_HOLE_NUMBER, "13", 1, 15, 13 },
+        { T_WORD, "13x", 1, 18, 0 },
+        { T_WORD, "a12", 1, 22, 0 },
+        { T_OPEN_COMMENT, "{never closed", 1, 26, 0 },
     };
-    expect_tokens("ab i4 1-0x k? {never closed", e, sizeof e / sizeof e[0]);
+    expect_tokens("ab i4 1-0x k? 13 13x a12 {never closed", e, sizeof e / sizeof e[0]);
 }
 
 static void columns_count_characters(void **state)

@@ -14,7 +14,7 @@ static void tags_and_moves(void **state)
         "[Event \"The \\\"Cup\\\"\"]\n"
         "[South \"Miceu Tavares\"]\n"
         "\n"
-        "{Before the first move} 1. i (+4) L! (+6) $3 {after L}; 2. d (xl) J?\n"
+        "{Before the first move} 1. i (+4) L! (+6) $3 {after L}; 2. d (xl) J?;\n"
         "13... A! (infinite loop) 0-1\n";
     pmn_record rec[2];
     struct diags ds;
@@ -67,7 +67,7 @@ static void variations_nest(void **state)
 {
     (void)state;
     static const char text[] =
-        "1. i (+4) L (+6) (1... N {a quieter move} (1... K) 2. d) 2. d (+6) *";
+        "1. i (+4) L (+6) (1... N {a quieter move} (1... K); 2. d); 2. d (+6) *";
     pmn_record rec[1];
     struct diags ds;
     assert_int_equal(read_games(text, rec, 1, &ds), 1);
@@ -114,7 +114,9 @@ static void games_one_at_a_time(void **state)
     assert_string_equal(pmn_record_tag(&rec[3], "Event"), "four");
     assert_int_equal(rec[3].line, 10);
     assert_int_equal(rec[3].main.moves[0].line, 12);
-    assert_int_equal(ds.n, 0);
+    assert_int_equal(ds.n, 1);                  /* the first game has no result */
+    assert_int_equal(ds.d[0].code, 118);
+    assert_int_equal(ds.d[0].line, 5);
     free_games(rec, 4);
 }
 
@@ -123,7 +125,7 @@ static void faults_are_reported_and_the_rest_kept(void **state)
     (void)state;
     static const char text[] =
         "[South Tavares]\n"
-        "1. i (+4) what? L (+6)) $2 (+6)\n"
+        "1. i (+4) what? L (+6)) $2 (+6);\n"
         "2. d {never closed\n";
     pmn_record rec[1];
     struct diags ds;

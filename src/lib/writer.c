@@ -1,0 +1,241 @@
+/* writer.c - records as canonical PMN. */
+#include "pmn.h"
+#include "record.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The text goes out in units: a unit is never broken, and lines break only
+ * between units.  Glued pieces ("(" and the move after it, a move and its
+ * ";") join the unit they touch. */
+struct out {
+    FILE *f;
+    const pmn_write_options *o;
+    const pmn_rules *rules;
+    unsigned col;             /* of the line written so far */
+    char *unit;
+    size_t len, cap;
+    int glue_next;            /* the next piece joins the current unit */
+    int err;
+};
+
+static void flush_unit(struct out *w)
+{
+    if (!w->len)
+        return;
+    if (w->col && w->col + 1 + w->len > w->o->width) {
+        fputc('\n', w->f);
+        w->col = 0;
+    } else if (w->col) {
+        fputc(' ', w->f);
+        w->col++;
+    }
+    if (fwrite(w->unit, 1, w->len, w->f) != w->len)
+        w->err = 1;
+    w->col += (unsigned)w->len;
+    w->len = 0;
+}
+
+static void piece(struct out *w, const char *s, size_t n, int glue)
+{
+    if (!glue && !w->glue_next)
+        flush_unit(w);
+    w->glue_next = 0;
+    if (w->len + n + 1 > w->cap) {
+        size_t cap = w->cap ? w->cap : 128;
+        while (cap < w->len + n + 1)
+            cap *= 2;
+        char *u = realloc(w->unit, cap);
+        if (!u) {
+            w->err = 1;
+            return;
+        }
+        w->unit = u;
+        w->cap = cap;
+    }
+    memcpy(w->unit + w->len, s, n);
+    w->len += n;
+}
+
+static void put(struct out *w, const char *s, int glue)
+{
+    piece(w, s, strlen(s), glue);
+}
+
+/* Add to the current unit after a space: a line never breaks there. */
+static void join(struct out *w, const char *s)
+{
+    piece(w, " ", 1, 1);
+    piece(w, s, strlen(s), 1);
+}
+
+/* Comments are written word by word, so that they wrap like the moves; a
+ * comment holding '}' cannot be written in braces, and goes in parentheses. */
+static void comment(struct out *w, const char *text)
+{
+    int braces = strchr(text, '}') == NULL;
+    const char *s = text;
+    int first = 1;
+    put(w, braces ? "{" : "(", 0);
+    w->glue_next = 1;
+    while (*s) {
+        while (isspace((unsigned char)*s))
+            s++;
+        if (!*s)
+            break;
+        size_t n = 0;
+        while (s[n] && !isspace((unsigned char)s[n]))
+            n++;
+        piece(w, s, n, first);
+        first = 0;
+        s += n;
+    }
+    w->glue_next = 0;
+    put(w, braces ? "}" : ")", 1);
+}
+
+static void write_line(struct out *w, const pmn_line *l, unsigned ply, int start_side);
+
+static void move(struct out *w, const pmn_move *m, unsigned ply, int start_side,
+                 int need_number)
+{
+    /* The number, the move and its annotations stay on one line. */
+    char buf[32];
+    unsigned number = (ply + (unsigned)start_side) / 2 + 1;
+    int numbered = m->side == PMN_SOUTH || need_number;
+    if (numbered) {
+        snprintf(buf, sizeof buf, m->side == PMN_SOUTH ? "%u." : "%u...", number);
+        put(w, buf, 0);
+    }
+    if (m->hole >= 0 && m->side >= 0 && (unsigned)m->hole < w->rules->pits)
+        pmn_hole_name(w->rules, w->o->notation, m->side, m->hole, buf, sizeof buf);
+    else
+        snprintf(buf, sizeof buf, "%s", m->text);   /* names no hole: as written */
+    if (numbered)
+        join(w, buf);
+    else
+        put(w, buf, 0);
+    put(w, m->judgement, 1);
+    if (m->claim >= 0) {
+        snprintf(buf, sizeof buf, "(%c%d)", w->o->capture_style, m->claim);
+        join(w, buf);
+    }
+    for (unsigned i = 0; i < m->nnags; i++) {
+        snprintf(buf, sizeof buf, "$%u", m->nags[i]);
+        join(w, buf);
+    }
+    for (size_t i = 0; i < m->ncomments; i++)
+        comment(w, m->comments[i]);
+    for (size_t i = 0; i < m->nvariations; i++) {
+        put(w, "(", 0);
+        w->glue_next = 1;
+        write_line(w, &m->variations[i], ply, start_side);
+        put(w, ")", 1);
+    }
+}
+
+/* line -> moves from the ply `ply` on; North's moves end full moves. */
+static void write_line(struct out *w, const pmn_line *l, unsigned ply, int start_side)
+{
+    int interrupted = 1;      /* North's move needs "N..." after these */
+    for (size_t i = 0; i < l->nlead; i++)
+        comment(w, l->lead[i]);
+    for (size_t i = 0; i < l->nmoves; i++) {
+        const pmn_move *m = &l->moves[i];
+        move(w, m, ply + (unsigned)i, start_side, interrupted);
+        interrupted = m->ncomments || m->nvariations;
+        if (m->side == PMN_NORTH && i + 1 < l->nmoves) {
+            put(w, ";", 1);
+            interrupted = 0;
+        }
+    }
+}
+
+static void tag(FILE *f, const char *name, const char *value)
+{
+    fprintf(f, "[%s \"", name);
+    for (const char *s = value; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        fputc(*s, f);
+    }
+    fputs("\"]\n", f);
+}
+
+static const char *const roster[] = { "Event", "Site", "Date", "Round", "South", "North" };
+static const char *const setup[] = { "Game", "Rules", "SetUp", "Position" };
+
+static int is_placed(const char *name)
+{
+    for (size_t i = 0; i < COUNT(roster); i++)
+        if (strcmp(name, roster[i]) == 0)
+            return 1;
+    for (size_t i = 0; i < COUNT(setup); i++)
+        if (strcmp(name, setup[i]) == 0)
+            return 1;
+    return strcmp(name, "Result") == 0;
+}
+
+static const char *result_of(const pmn_record *rec, const pmn_write_options *o)
+{
+    const char *tagged = pmn_record_tag(rec, "Result");
+    if (o->result)
+        return o->result;
+    if (tagged)
+        return tagged;
+    return rec->result[0] ? rec->result : "*";
+}
+
+static void write_tags(FILE *f, const pmn_record *rec, const char *result)
+{
+    const pmn_tag *first[COUNT(setup)];
+    for (size_t i = 0; i < COUNT(roster); i++) {
+        const char *v = pmn_record_tag(rec, roster[i]);
+        tag(f, roster[i], v ? v : "?");
+    }
+    tag(f, "Result", result);
+    for (size_t i = 0; i < COUNT(setup); i++)
+        first[i] = pmn_record_find_tag(rec, setup[i]);
+    tag(f, "Game", first[0] ? first[0]->value : "Hawalis");
+    if (first[1])
+        tag(f, "Rules", first[1]->value);
+    if (first[2] || first[3])
+        tag(f, "SetUp", first[2] ? first[2]->value : "1");
+    if (first[3])
+        tag(f, "Position", first[3]->value);
+    /* Every other tag, and the second of any tag given twice, in order. */
+    for (size_t i = 0; i < rec->ntags; i++) {
+        const pmn_tag *t = &rec->tags[i];
+        if (!is_placed(t->name) || pmn_record_find_tag(rec, t->name) != t)
+            tag(f, t->name, t->value);
+    }
+}
+
+void pmn_write_options_init(pmn_write_options *o)
+{
+    o->notation = PMN_NOTATION_LETTERS;
+    o->capture_style = '+';
+    o->result = NULL;
+    o->width = 80;
+}
+
+int pmn_write_record(FILE *f, const pmn_record *rec, const pmn_write_options *o)
+{
+    pmn_rules rules;
+    const char *result = result_of(rec, o);
+    int start_side = pmn_record_start_side(rec);
+    struct out w = { f, o, &rules, 0, NULL, 0, 0, 0, 0 };
+
+    pmn_rules_init(&rules, NULL, NULL);
+    pmn_record_rules(rec, &rules, NULL, NULL);
+    write_tags(f, rec, result);
+    fputc('\n', f);
+    write_line(&w, &rec->main, 0, start_side);
+    put(&w, result, 0);
+    flush_unit(&w);
+    fputc('\n', f);
+    free(w.unit);
+    return w.err || ferror(f) ? -1 : 0;
+}

@@ -15,6 +15,8 @@ static void help(void)
            "                     e.g. endless=lose; may be repeated\n"
            "  -v, --verbose      a line for each game: its players, moves and result\n"
            "  -q, --quiet        leave out notes (endless moves, unproved results)\n"
+           "      --running-totals  the counts after moves are each player's captures\n"
+           "                     so far, not the move's\n"
            "      --list-codes   list every diagnostic code, its severity and meaning\n"
            "  -h, --help         show this help\n\n"
            "Exit status: 0 no problem, 1 warnings only, 2 errors, 3 fatal (a file could\n"
@@ -58,7 +60,7 @@ static void describe_game(const char *file, const pmn_record *rec, unsigned long
 }
 
 static void check_file(FILE *f, struct diag_sink *sink, const struct rules_options *ro,
-                       int verbose, struct totals *t)
+                       int verbose, int running_totals, struct totals *t)
 {
     pmn_reader *rd = pmn_reader_new(f, print_diag, sink);
     pmn_record rec;
@@ -71,6 +73,8 @@ static void check_file(FILE *f, struct diag_sink *sink, const struct rules_optio
     while (pmn_reader_next(rd, &rec) > 0) {
         pmn_rules rules;
         pmn_check_result res = { 0 };
+        if (running_totals)
+            pmn_record_totals_to_counts(&rec, print_diag, sink);
         int checked = record_rules(&rec, ro, &rules, sink) == 0;
         if (checked)
             pmn_check_record(&rec, &rules, print_diag, sink, &res);
@@ -95,13 +99,14 @@ int cmd_check(int argc, char **argv)
         { "verbose", no_argument, NULL, 'v' },
         { "quiet", no_argument, NULL, 'q' },
         { "list-codes", no_argument, NULL, 'L' },
+        { "running-totals", no_argument, NULL, 'T' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     struct rules_options ro = { { 0 }, 0 };
     struct diag_sink sink = { "-", { 0 }, 1 };
     struct totals t = { 0, 0 };
-    int verbose = 0, c, rc;
+    int verbose = 0, totals = 0, c, rc;
 
     optind = 1;
     opterr = 0;
@@ -114,6 +119,7 @@ int cmd_check(int argc, char **argv)
         case 'v': verbose = 1; break;
         case 'q': sink.show_notes = 0; break;
         case 'L': list_codes(); return EXIT_CLEAN;
+        case 'T': totals = 1; break;
         case 'h': help(); return EXIT_CLEAN;
         default: return bad_option("check", c, argv);
         }
@@ -125,7 +131,7 @@ int cmd_check(int argc, char **argv)
         FILE *f = open_input(files[i], &sink);
         if (!f)
             continue;
-        check_file(f, &sink, &ro, verbose, &t);
+        check_file(f, &sink, &ro, verbose, totals, &t);
         close_input(f);
     }
     printf("%lu game%s, %lu move%s: %u error%s, %u warning%s, %u note%s",

@@ -16,6 +16,8 @@ static void help(void)
            "  -g, --game=N    only the N-th game of the file (from 1)\n"
            "  -p, --ply=K     only the board after K moves (0: the start position)\n"
            "  -r, --rules=SPEC  rules over each record's own; may be repeated\n"
+           "      --running-totals  the counts after moves are each player's captures\n"
+           "                  so far, not the move's\n"
            "  -h, --help      show this help\n");
 }
 
@@ -117,6 +119,7 @@ int cmd_replay(int argc, char **argv)
         { "game", required_argument, NULL, 'g' },
         { "ply", required_argument, NULL, 'p' },
         { "rules", required_argument, NULL, 'r' },
+        { "running-totals", no_argument, NULL, 'T' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -124,7 +127,7 @@ int cmd_replay(int argc, char **argv)
     struct diag_sink sink = { "-", { 0 }, 1 };
     unsigned long game = 0, plies;
     long ply = -1;
-    int c, rc, status = EXIT_CLEAN;
+    int c, rc, status = EXIT_CLEAN, totals = 0;
 
     optind = 1;
     opterr = 0;
@@ -143,6 +146,7 @@ int cmd_replay(int argc, char **argv)
             if ((rc = add_rules_option("replay", &ro, optarg)) != 0)
                 return rc;
             break;
+        case 'T': totals = 1; break;
         case 'h': help(); return EXIT_CLEAN;
         default: return bad_option("replay", c, argv);
         }
@@ -158,6 +162,8 @@ int cmd_replay(int argc, char **argv)
     int found = 0;
     while (rd && pmn_reader_next(rd, &rec) > 0) {
         n++;
+        if (totals)
+            pmn_record_totals_to_counts(&rec, print_diag, &sink);
         if (game == 0 || game == n) {
             if (found++)
                 printf("\n");

@@ -308,12 +308,14 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
             break;
         case T_WORD:
             if (p->in_junk) {
-                /* Text before a game's first move (a heading, say): one
-                 * warning for the whole run of it. */
-                if (p->in_junk == 1)
-                    report(p, 117, t->line, t->col, "text that is no part of a game is skipped: '%s'",
-                           p->lx.text + t->off, t->len);
-                p->in_junk = 2;
+                /* A line of text before a game's first move (a heading, say)
+                 * is no part of it: skip the line, numbers and all. */
+                size_t end = t->off;
+                while (end < p->lx.len && p->lx.text[end] != '\n')
+                    end++;
+                report(p, 117, t->line, t->col, "text that is no part of a game is skipped: '%s'",
+                       p->lx.text + t->off, end - t->off);
+                lexer_skip_to(&p->lx, end);
             } else {
                 report(p, 101, t->line, t->col, "cannot read '%s'", p->lx.text + t->off, t->len);
             }

@@ -18,7 +18,7 @@ struct parser {
     int moves;                /* moves read */
     int unclosed;             /* the game ends inside a '{' or '(' */
     int said_number, said_semi, said_extra_semi;   /* warn once a game */
-    int in_junk;              /* reading text before a game's first move */
+    int in_junk;              /* before the first move of a game without tags */
 };
 
 /* Parse one game from the lookahead on: its tags, its movetext and the

@@ -36,6 +36,8 @@ static void list_codes(void)
 
 struct totals {
     unsigned long games, moves;
+    const struct rules_options *ro;
+    int verbose, running_totals;
 };
 
 static void describe_game(const char *file, const pmn_record *rec, unsigned long n,
@@ -59,9 +61,9 @@ static void describe_game(const char *file, const pmn_record *rec, unsigned long
     }
 }
 
-static void check_file(FILE *f, struct diag_sink *sink, const struct rules_options *ro,
-                       int verbose, int running_totals, struct totals *t)
+static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
+    struct totals *t = ctx;
     pmn_reader *rd = pmn_reader_new(f, print_diag, sink);
     pmn_record rec;
     unsigned long n = 0;
@@ -73,14 +75,14 @@ static void check_file(FILE *f, struct diag_sink *sink, const struct rules_optio
     while (pmn_reader_next(rd, &rec) > 0) {
         pmn_rules rules;
         pmn_check_result res = { 0 };
-        if (running_totals)
+        if (t->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
-        int checked = record_rules(&rec, ro, &rules, sink) == 0;
+        int checked = record_rules(&rec, t->ro, &rules, sink) == 0;
         if (checked)
             pmn_check_record(&rec, &rules, print_diag, sink, &res);
         t->games++;
         t->moves += rec.main.nmoves;
-        if (verbose)
+        if (t->verbose)
             describe_game(sink->file, &rec, ++n, &res, checked);
         pmn_record_free(&rec);
     }
@@ -105,8 +107,8 @@ int cmd_check(int argc, char **argv)
     };
     struct rules_options ro = { { 0 }, 0 };
     struct diag_sink sink = { "-", { 0 }, 1 };
-    struct totals t = { 0, 0 };
-    int verbose = 0, totals = 0, c, rc;
+    struct totals t = { 0, 0, &ro, 0, 0 };
+    int c, rc;
 
     optind = 1;
     opterr = 0;
@@ -116,24 +118,15 @@ int cmd_check(int argc, char **argv)
             if ((rc = add_rules_option("check", &ro, optarg)) != 0)
                 return rc;
             break;
-        case 'v': verbose = 1; break;
+        case 'v': t.verbose = 1; break;
         case 'q': sink.show_notes = 0; break;
         case 'L': list_codes(); return EXIT_CLEAN;
-        case 'T': totals = 1; break;
+        case 'T': t.running_totals = 1; break;
         case 'h': help(); return EXIT_CLEAN;
         default: return bad_option("check", c, argv);
         }
     }
-    char *stdin_only[] = { "-" };
-    char **files = optind < argc ? argv + optind : stdin_only;
-    int nfiles = optind < argc ? argc - optind : 1;
-    for (int i = 0; i < nfiles; i++) {
-        FILE *f = open_input(files[i], &sink);
-        if (!f)
-            continue;
-        check_file(f, &sink, &ro, verbose, totals, &t);
-        close_input(f);
-    }
+    each_input(argv + optind, argc - optind, &sink, check_file, &t);
     printf("%lu game%s, %lu move%s: %u error%s, %u warning%s, %u note%s",
            t.games, plural(t.games), t.moves, plural(t.moves),
            sink.count[PMN_ERROR], plural(sink.count[PMN_ERROR]),

@@ -121,6 +121,23 @@ void close_input(FILE *f)
         fclose(f);
 }
 
+void each_input(char **names, int n, struct diag_sink *s,
+                void (*fn)(FILE *f, struct diag_sink *s, void *ctx), void *ctx)
+{
+    char *stdin_only[] = { "-" };
+    if (n == 0) {
+        names = stdin_only;
+        n = 1;
+    }
+    for (int i = 0; i < n; i++) {
+        FILE *f = open_input(names[i], s);
+        if (f) {
+            fn(f, s, ctx);
+            close_input(f);
+        }
+    }
+}
+
 int add_rules_option(const char *cmd, struct rules_options *o, const char *spec)
 {
     pmn_rules scratch;

@@ -69,6 +69,10 @@ int exit_status(const struct diag_sink *s);
  * report a fatal diagnostic and return NULL. */
 FILE *open_input(const char *name, struct diag_sink *s);
 void close_input(FILE *f);
+/* Call fn on each of the n files named (standard input if n is 0), with
+ * s->file naming it; a file that cannot be opened is reported and skipped. */
+void each_input(char **names, int n, struct diag_sink *s,
+                void (*fn)(FILE *f, struct diag_sink *s, void *ctx), void *ctx);
 
 /* The --rules options of a command, applied after each record's own tags. */
 #define MAX_RULES_OPTIONS 16

@@ -48,8 +48,9 @@ static const char *proved_result(const pmn_record *rec, const struct convert *cv
     return pmn_outcome_string(res.outcome);
 }
 
-static void convert_file(FILE *f, struct convert *cv, struct diag_sink *sink)
+static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
+    struct convert *cv = ctx;
     pmn_reader *rd = pmn_reader_new(f, print_diag, sink);
     pmn_record rec;
     while (rd && pmn_reader_next(rd, &rec) > 0) {
@@ -119,16 +120,7 @@ int cmd_convert(int argc, char **argv)
         perror(output);
         return EXIT_FATAL;
     }
-    char *stdin_only[] = { "-" };
-    char **files = optind < argc ? argv + optind : stdin_only;
-    int nfiles = optind < argc ? argc - optind : 1;
-    for (int i = 0; i < nfiles; i++) {
-        FILE *f = open_input(files[i], &sink);
-        if (!f)
-            continue;
-        convert_file(f, &cv, &sink);
-        close_input(f);
-    }
+    each_input(argv + optind, argc - optind, &sink, convert_file, &cv);
     if (fflush(cv.out) != 0 || (output && fclose(cv.out) != 0)) {
         perror(output ? output : "standard output");
         return EXIT_FATAL;

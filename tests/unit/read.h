@@ -3,6 +3,7 @@
 #define PMN_TEST_READ_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pmn.h"
@@ -34,6 +35,22 @@ static inline int read_games(const char *text, pmn_record *recs, int max, struct
     pmn_reader_free(rd);
     fclose(f);
     return n;
+}
+
+/* A file of the source tree ($top_srcdir), whole; the caller frees it. */
+static inline char *slurp(const char *relative)
+{
+    const char *top = getenv("top_srcdir");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", top ? top : ".", relative);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char *buf = calloc(1, 1 << 16);
+    size_t n = fread(buf, 1, (1 << 16) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
 }
 
 static inline void free_games(pmn_record *recs, int n)

@@ -8,20 +8,6 @@
 
 #include "read.h"
 
-static char *slurp(const char *relative)
-{
-    const char *top = getenv("top_srcdir");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", top ? top : ".", relative);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    char *buf = calloc(1, 1 << 16);
-    size_t n = fread(buf, 1, (1 << 16) - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
 
 /* Read one game and check it under the rules its tags name. */
 static int check_text(const char *text, struct diags *ds, pmn_check_result *res)
@@ -44,7 +30,9 @@ static void sample_games(void **state)
     struct diags ds;
     pmn_check_result res;
     char *g1 = slurp("samples/hawalis/tavares-gering-2009.pmn");
+    assert_non_null(g1);
     char *g2 = slurp("samples/hawalis/miumiu-rosenau-2009.pmn");
+    assert_non_null(g2);
     assert_int_equal(check_text(g1, &ds, &res), 0);
     assert_int_equal(ds.n, 0);
     assert_int_equal(res.plies, 110);
@@ -74,6 +62,7 @@ static void endless_loses_contradicts_the_draw(void **state)
     struct diags ds;
     pmn_check_result res;
     char *g2 = slurp("samples/hawalis/miumiu-rosenau-2009.pmn");
+    assert_non_null(g2);
     char *text = malloc(strlen(g2) + 64);
     sprintf(text, "[Rules \"endless=lose\"]\n%s", g2);
     assert_int_equal(check_text(text, &ds, &res), 1);

@@ -31,20 +31,6 @@ static char *convert(const char *text, pmn_notation n, char style)
     return out;
 }
 
-static char *slurp(const char *relative)
-{
-    const char *top = getenv("top_srcdir");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", top ? top : ".", relative);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    char *buf = calloc(1, 1 << 16);
-    size_t n = fread(buf, 1, (1 << 16) - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
 
 static const char *const samples[] = {
     "samples/hawalis/tavares-gering-2009.pmn",
@@ -59,6 +45,7 @@ static void canonical_is_a_fixed_point(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
         char *text = slurp(samples[i]);
+        assert_non_null(text);
         char *once = convert(text, PMN_NOTATION_LETTERS, '+');
         char *twice = convert(once, PMN_NOTATION_LETTERS, '+');
         assert_string_equal(once, twice);
@@ -77,6 +64,7 @@ static void every_pair_of_notations(void **state)
     };
     for (size_t s = 0; s < sizeof samples / sizeof samples[0]; s++) {
         char *text = slurp(samples[s]);
+        assert_non_null(text);
         char *canonical = convert(text, PMN_NOTATION_LETTERS, '+');
         for (size_t a = 0; a < 3; a++)
             for (size_t b = 0; b < 3; b++) {
@@ -133,6 +121,7 @@ static void lines_wrap_at_80(void **state)
 {
     (void)state;
     char *text = slurp("samples/hawalis/tavares-gering-2009.pmn");
+    assert_non_null(text);
     char *out = convert(text, PMN_NOTATION_COORDINATES, 'x');
     for (char *line = out; *line;) {
         size_t n = strcspn(line, "\n");

@@ -11,13 +11,13 @@ static void ignore(void *ctx, const pmn_diag *d)
     (void)d;
 }
 
-static void visit(void *ctx, const pmn_move *m, unsigned ply, const pmn_move_report *rep,
-                  const pmn_position *after)
+static void visit(void *ctx, const pmn_move *m, unsigned ply, int depth,
+                  const pmn_move_report *rep, const pmn_position *after)
 {
     char buf[2048];
-    (void)ctx;
     (void)m;
     (void)ply;
+    (void)depth;
     (void)rep;
     pmn_board_format(ctx, after, buf, sizeof buf);
 }

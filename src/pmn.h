@@ -412,6 +412,40 @@ void pmn_write_options_init(pmn_write_options *o);   /* letters, '+', 80 */
  * error. */
 int pmn_write_record(FILE *out, const pmn_record *rec, const pmn_write_options *o);
 
+/* ---- XML archives ------------------------------------------------------ */
+
+/* The archive format is grammar/pmn.rng (RELAX NG), namespace PMN_XML_NS.
+ * Both directions stream: one game is in memory at a time. */
+#define PMN_XML_NS "urn:x-pmn:archive:1"
+
+typedef struct pmn_xml_writer pmn_xml_writer;
+
+/* Start an archive on out.  NULL when memory runs out. */
+pmn_xml_writer *pmn_xml_writer_new(FILE *out);
+/* Replay rec under *rules (reporting through fn, as pmn_check_record does)
+ * and write it, with what the engine computed marked apart from what the
+ * record claimed.  rules NULL: the record's rules are unknown, nothing is
+ * replayed.  Returns 0, or -1 on a write error. */
+int pmn_xml_write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_rules *rules,
+                       pmn_diag_fn fn, void *ctx);
+/* End the archive and free the writer; -1 if anything failed to write. */
+int pmn_xml_writer_close(pmn_xml_writer *w);
+
+typedef struct pmn_xml_reader pmn_xml_reader;
+
+/* Read an archive from in (`name` is for messages).  With validate, each
+ * game is checked against the RELAX NG schema, which is built into libpmn.
+ * No network access, no DTD, no entities: such input is refused. */
+pmn_xml_reader *pmn_xml_reader_new(FILE *in, const char *name, int validate,
+                                   pmn_diag_fn fn, void *ctx);
+/* As pmn_reader_next: 1 a game, 0 the end, -1 the archive cannot be read
+ * on (reported). */
+int pmn_xml_reader_next(pmn_xml_reader *r, pmn_record *rec);
+void pmn_xml_reader_free(pmn_xml_reader *r);
+
+/* The RELAX NG schema of the archives, as built into libpmn. */
+const char *pmn_xml_schema(void);
+
 /* ---- checking ---------------------------------------------------------- */
 
 typedef struct pmn_check_result {
@@ -428,11 +462,12 @@ typedef struct pmn_check_result {
 int pmn_check_record(const pmn_record *rec, const pmn_rules *rules,
                      pmn_diag_fn fn, void *ctx, pmn_check_result *res);
 
-/* Called for each main-line move replayed, with the position after it. */
-typedef void (*pmn_visit_fn)(void *ctx, const pmn_move *m, unsigned ply,
+/* Called for each move replayed, with the position after it; depth is 0 on
+ * the main line, 1 in its variations, and so on. */
+typedef void (*pmn_visit_fn)(void *ctx, const pmn_move *m, unsigned ply, int depth,
                              const pmn_move_report *rep, const pmn_position *after);
 
-/* pmn_check_record, and a visitor for each main-line move. */
+/* pmn_check_record, and a visitor for each move replayed. */
 int pmn_check_record_visit(const pmn_record *rec, const pmn_rules *rules,
                            pmn_diag_fn fn, void *ctx, pmn_visit_fn visit,
                            void *vctx, pmn_check_result *res);

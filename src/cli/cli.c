@@ -41,6 +41,24 @@ int parse_number(const char *s, unsigned long max, unsigned long *v)
     return 0;
 }
 
+int notation_option(const char *cmd, const char *name, pmn_write_options *o)
+{
+    if (pmn_notation_from_name(name, &o->notation) < 0)
+        return usage_error(cmd, "unknown notation '%s' (letters, numbers, coordinates)", name);
+    return 0;
+}
+
+int capture_style_option(const char *cmd, const char *style, pmn_write_options *o)
+{
+    if (strcmp(style, "plus") == 0 || strcmp(style, "+") == 0)
+        o->capture_style = '+';
+    else if (strcmp(style, "x") == 0)
+        o->capture_style = 'x';
+    else
+        return usage_error(cmd, "unknown capture style '%s' (plus, x)", style);
+    return 0;
+}
+
 int apply_rules_option(const char *cmd, pmn_rules *r, const char *spec)
 {
     pmn_error err;

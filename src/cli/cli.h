@@ -30,6 +30,8 @@ int cmd_position(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 /* Report a bad option value, pointing at the column of the fault. */
 int usage_error_at(const char *cmd, const char *option, const char *text,
@@ -44,6 +46,11 @@ int bad_option(const char *cmd, int c, char **argv);
 /* A whole number of at most `max`, digits only; returns 0, or -1 if s is
  * not one. */
 int parse_number(const char *s, unsigned long max, unsigned long *v);
+
+/* --notation NAME and --capture-style STYLE, for the commands that write
+ * PMN: returns 0, or the usage error. */
+int notation_option(const char *cmd, const char *name, pmn_write_options *o);
+int capture_style_option(const char *cmd, const char *style, pmn_write_options *o);
 
 /* Apply one --rules SPEC on *r, or report it. */
 int apply_rules_option(const char *cmd, pmn_rules *r, const char *spec);

@@ -3,7 +3,6 @@
 
 #include <getopt.h>
 #include <stdio.h>
-#include <string.h>
 
 static void help(void)
 {
@@ -91,17 +90,12 @@ int cmd_convert(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":n:c:r:o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'n':
-            if (pmn_notation_from_name(optarg, &cv.wo.notation) < 0)
-                return usage_error("convert", "unknown notation '%s' (letters, numbers, coordinates)",
-                                   optarg);
+            if ((rc = notation_option("convert", optarg, &cv.wo)) != 0)
+                return rc;
             break;
         case 'c':
-            if (strcmp(optarg, "plus") == 0 || strcmp(optarg, "+") == 0)
-                cv.wo.capture_style = '+';
-            else if (strcmp(optarg, "x") == 0)
-                cv.wo.capture_style = 'x';
-            else
-                return usage_error("convert", "unknown capture style '%s' (plus, x)", optarg);
+            if ((rc = capture_style_option("convert", optarg, &cv.wo)) != 0)
+                return rc;
             break;
         case 'F': cv.fix_result = 1; break;
         case 'T': cv.running_totals = 1; break;

@@ -8,6 +8,8 @@ static const struct command commands[] = {
     { "check", "replay every game of PMN files and report what is wrong", cmd_check },
     { "replay", "show a game move by move: the board, captures and laps", cmd_replay },
     { "convert", "write games as canonical PMN, in any notation", cmd_convert },
+    { "export", "write games as an XML archive, with what the replay computed", cmd_export },
+    { "import", "read an XML archive and write its games as canonical PMN", cmd_import },
     { "perft", "count legal move sequences from a position (engine self-test, benchmark)", cmd_perft },
     { "position", "show a position: board, position string, legal moves", cmd_position },
 };

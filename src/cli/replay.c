@@ -37,11 +37,11 @@ static void board(const pmn_rules *r, const pmn_position *p)
     fputs(buf, stdout);
 }
 
-static void show_move(void *ctx, const pmn_move *m, unsigned ply, const pmn_move_report *rep,
-                      const pmn_position *after)
+static void show_move(void *ctx, const pmn_move *m, unsigned ply, int depth,
+                      const pmn_move_report *rep, const pmn_position *after)
 {
     struct replay *rp = ctx;
-    if (rp->ply >= 0 && (unsigned long)rp->ply != ply + 1UL)
+    if (depth > 0 || (rp->ply >= 0 && (unsigned long)rp->ply != ply + 1UL))
         return;
     rp->shown = 1;
     printf("\n%u%s %s: ", (ply + rp->start_side) / 2 + 1, rep->side == PMN_SOUTH ? "." : "...",

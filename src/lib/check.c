@@ -134,11 +134,11 @@ static int check_move(struct checker *c, pmn_game *g, const pmn_move *m, unsigne
 }
 
 static int check_line(struct checker *c, pmn_game *g, const pmn_line *line, unsigned ply,
-                      int main_line, pmn_check_result *res);
+                      int depth, pmn_check_result *res);
 
 /* Each variation replaces move m: replay it from the position before m. */
 static void check_variations(struct checker *c, const pmn_game *before, const pmn_move *m,
-                             unsigned ply)
+                             unsigned ply, int depth)
 {
     for (size_t v = 0; v < m->nvariations; v++) {
         pmn_game *branch = pmn_game_clone(before);
@@ -147,14 +147,15 @@ static void check_variations(struct checker *c, const pmn_game *before, const pm
             c->errors++;
             return;
         }
-        check_line(c, branch, &m->variations[v], ply, 0, NULL);
+        check_line(c, branch, &m->variations[v], ply, depth + 1, NULL);
         pmn_game_free(branch);
     }
 }
 
 static int check_line(struct checker *c, pmn_game *g, const pmn_line *line, unsigned ply,
-                      int main_line, pmn_check_result *res)
+                      int depth, pmn_check_result *res)
 {
+    int main_line = depth == 0;
     for (size_t i = 0; i < line->nmoves; i++) {
         const pmn_move *m = &line->moves[i];
         pmn_move_report rep;
@@ -163,11 +164,11 @@ static int check_line(struct checker *c, pmn_game *g, const pmn_line *line, unsi
         if (rc == 0 && main_line) {
             res->plies++;
             res->last = rep;
-            if (c->visit)
-                c->visit(c->vctx, m, ply + (unsigned)i, &rep, pmn_game_position(g));
         }
+        if (rc == 0 && c->visit)
+            c->visit(c->vctx, m, ply + (unsigned)i, depth, &rep, pmn_game_position(g));
         if (before) {
-            check_variations(c, before, m, ply + (unsigned)i);
+            check_variations(c, before, m, ply + (unsigned)i, depth);
             pmn_game_free(before);
         }
         if (rc < 0) {
@@ -253,7 +254,7 @@ int pmn_check_record_visit(const pmn_record *rec, const pmn_rules *rules,
     }
     if (rec->main.nmoves == 0)
         pmn_report(fn, ctx, 112, rec->line, rec->col, "a game without moves");
-    check_line(&c, g, &rec->main, 0, 1, res);
+    check_line(&c, g, &rec->main, 0, 0, res);
     check_result(&c, rec, g, res);
     res->ending = pmn_game_ending(g);
     res->outcome = pmn_game_outcome(g);

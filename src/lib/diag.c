@@ -6,7 +6,8 @@
 #include <stdio.h>
 
 /* Codes are stable: a code is never reused for another meaning.  Hundreds:
- * 0 the input as a whole, 1 reading the text, 2 replaying the moves. */
+ * 0 the input as a whole, 1 reading the text, 2 replaying the moves, 3 XML
+ * archives. */
 static const pmn_diag_info table[] = {
     { 1, PMN_FATAL, "the input cannot be read" },
     { 2, PMN_FATAL, "out of memory" },
@@ -45,6 +46,13 @@ static const pmn_diag_info table[] = {
     { 212, PMN_NOTE, "the game ended by a repeated position" },
     { 213, PMN_NOTE, "the record stops before the game ends: its result is not proved" },
     { 215, PMN_NOTE, "the start position is not known: the moves are not verified" },
+    { 301, PMN_WARNING, "text that XML cannot hold, written as U+FFFD" },
+    { 302, PMN_ERROR, "malformed XML" },
+    { 303, PMN_ERROR, "a document type declaration (DTD), refused" },
+    { 304, PMN_ERROR, "not a pmn archive" },
+    { 305, PMN_ERROR, "an element with no place where it stands" },
+    { 306, PMN_ERROR, "an attribute or element value that is not valid" },
+    { 307, PMN_ERROR, "an archive that does not match the schema" },
 };
 
 const pmn_diag_info *pmn_diag_table(size_t *n)

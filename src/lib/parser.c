@@ -167,8 +167,9 @@ static int annotate(struct parser *p, pmn_move *m)
 static int parse_line(struct parser *p, pmn_line *line, int depth, int side);
 
 /* Deeper variations are skipped whole: recursion must not exhaust the
- * stack on hostile input, and no real record comes near this. */
-#define MAX_DEPTH 256
+ * stack on hostile input, and no real record comes near this.  At 100, a
+ * game's XML (two elements a level) stays within libxml2's limit of 256. */
+#define MAX_DEPTH 100
 
 /* variation -> '(' line ')'   |   comment -> '(' free text ')' */
 static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int depth)

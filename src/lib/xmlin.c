@@ -1,0 +1,531 @@
+/* xmlin.c - games from an XML archive, with libxml2's streaming reader.
+ *
+ * Safe reading: no network (XML_PARSE_NONET), no external DTD, no entity
+ * substitution, no XInclude.  A document type declaration is refused before
+ * libxml2 sees it (the input is cut there), since libxml2 expands parameter
+ * entities while it parses a DTD: no entity can be declared, let alone
+ * expanded.  libxml2's own limits bound the depth of elements (256) and the
+ * size of a text node. */
+#include "pmn.h"
+#include "record.h"
+#include "util.h"
+
+#include <libxml/relaxng.h>
+#include <libxml/xmlreader.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* libxml2's messages about one archive, at most: the rest are counted. */
+#define MAX_XML_ERRORS 20
+
+struct pmn_xml_reader {
+    xmlTextReaderPtr r;
+    xmlRelaxNGPtr schema;
+    pmn_diag_fn fn;
+    void *ctx;
+    int started;              /* the <pmn> element has been seen */
+    int failed;
+    unsigned errors;          /* libxml2 errors seen */
+    /* the input, watched until its root element begins: */
+    FILE *in;
+    int in_prolog;
+    char tail[16];            /* the end of the last block read, for matches across blocks */
+    size_t ntail;
+    int doctype;              /* a <!DOCTYPE was found, and the input cut */
+    unsigned prolog_line;     /* the line the scan has reached */
+};
+
+/* The line of the current node.  (The parser's own position runs ahead of
+ * the reader, and libxml2 keeps no column for a node: structure errors
+ * give the line alone, well-formedness errors libxml2's line and column.) */
+static unsigned line_of(pmn_xml_reader *x)
+{
+    xmlNodePtr n = xmlTextReaderCurrentNode(x->r);
+    long line = n ? xmlGetLineNo(n) : -1;
+    return line > 0 ? (unsigned)line : (unsigned)xmlTextReaderGetParserLineNumber(x->r);
+}
+
+/* libxml2's complaints: well-formedness (E302) or validity (E307). */
+static void xml_error(void *arg, xmlErrorPtr e)
+{
+    pmn_xml_reader *x = arg;
+    char msg[300];
+    size_t n;
+    snprintf(msg, sizeof msg, "%s", e->message ? e->message : "unknown error");
+    n = strlen(msg);
+    while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+        msg[--n] = '\0';
+    if (x->doctype || ++x->errors > MAX_XML_ERRORS)
+        return;
+    if (x->errors == MAX_XML_ERRORS) {
+        pmn_report(x->fn, x->ctx, 302, (unsigned)e->line, (unsigned)e->int2,
+                   "malformed XML: more errors than %d: the rest are not shown", MAX_XML_ERRORS);
+        return;
+    }
+    if (e->domain == XML_FROM_RELAXNGV)
+        pmn_report(x->fn, x->ctx, 307, (unsigned)e->line, (unsigned)e->int2,
+                   "does not match the archive schema: %s", msg);
+    else
+        pmn_report(x->fn, x->ctx, 302, (unsigned)e->line, (unsigned)e->int2,
+                   "malformed XML: %s", msg);
+}
+
+static xmlRelaxNGPtr compile_schema(void)
+{
+    const char *s = pmn_xml_schema();
+    xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(s, (int)strlen(s));
+    xmlRelaxNGPtr schema = pc ? xmlRelaxNGParse(pc) : NULL;
+    xmlRelaxNGFreeParserCtxt(pc);
+    return schema;
+}
+
+/* Scan what precedes the root element for "<!DOCTYPE"; the prolog ends at
+ * the first '<' that opens an element. */
+static void watch_prolog(pmn_xml_reader *x, const char *buf, size_t n)
+{
+    char window[16 + 4096];
+    size_t done = 0;
+    while (x->in_prolog && done < n) {
+        size_t take = n - done < 4096 ? n - done : 4096;
+        memcpy(window, x->tail, x->ntail);
+        memcpy(window + x->ntail, buf + done, take);
+        size_t len = x->ntail + take, fresh = x->ntail;
+        for (size_t i = 0; i + 1 < len; i++) {
+            if (window[i] == '\n' && i >= fresh)
+                x->prolog_line++;
+            if (window[i] != '<')
+                continue;
+            if (len - i >= 9 && memcmp(window + i, "<!DOCTYPE", 9) == 0) {
+                x->doctype = 1;
+                return;
+            }
+            char c = window[i + 1];
+            if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == ':') {
+                x->in_prolog = 0;
+                return;
+            }
+        }
+        if (window[len - 1] == '\n' && len - 1 >= fresh)
+            x->prolog_line++;   /* the last byte, which the loop leaves */
+        /* Keep the last bytes for a match across blocks; their line ends
+         * were counted. */
+        x->ntail = len < 8 ? len : 8;
+        memcpy(x->tail, window + len - x->ntail, x->ntail);
+        done += take;
+    }
+}
+
+static int read_input(void *ctx, char *buf, int len)
+{
+    pmn_xml_reader *x = ctx;
+    if (x->doctype)
+        return -1;
+    size_t n = fread(buf, 1, (size_t)len, x->in);
+    if (n == 0 && ferror(x->in))
+        return -1;
+    if (x->in_prolog) {
+        watch_prolog(x, buf, n);
+        if (x->doctype)
+            return -1;   /* not one byte of the DTD reaches libxml2 */
+    }
+    return (int)n;
+}
+
+pmn_xml_reader *pmn_xml_reader_new(FILE *in, const char *name, int validate,
+                                   pmn_diag_fn fn, void *ctx)
+{
+    pmn_xml_reader *x = calloc(1, sizeof *x);
+    if (!x)
+        return NULL;
+    x->fn = fn;
+    x->ctx = ctx;
+    x->in = in;
+    x->in_prolog = 1;
+    x->prolog_line = 1;
+    x->r = xmlReaderForIO(read_input, NULL, x, name, NULL, XML_PARSE_NONET);
+    if (!x->r) {
+        free(x);
+        return NULL;
+    }
+    xmlTextReaderSetStructuredErrorHandler(x->r, xml_error, x);
+    if (validate) {
+        x->schema = compile_schema();
+        if (!x->schema || xmlTextReaderRelaxNGSetSchema(x->r, x->schema) != 0) {
+            pmn_xml_reader_free(x);
+            return NULL;
+        }
+    }
+    return x;
+}
+
+void pmn_xml_reader_free(pmn_xml_reader *x)
+{
+    if (!x)
+        return;
+    xmlFreeTextReader(x->r);
+    xmlRelaxNGFree(x->schema);
+    free(x);
+}
+
+/* Move to the next node; 0 at the end, -1 on an error (reported). */
+static void refuse_doctype(pmn_xml_reader *x)
+{
+    pmn_report(x->fn, x->ctx, 303, x->prolog_line, 0,
+               "a document type declaration (<!DOCTYPE): archives have none, and pmn "
+               "reads no DTD or entity");
+}
+
+static int next(pmn_xml_reader *x)
+{
+    int rc = xmlTextReaderRead(x->r);
+    if (rc < 0 && x->doctype) {
+        if (!x->failed)
+            refuse_doctype(x);
+        x->failed = 1;
+    } else if (rc < 0) {
+        if (!x->errors)
+            pmn_report(x->fn, x->ctx, 302, line_of(x), 0, "malformed XML");
+        x->failed = 1;
+    }
+    return rc;
+}
+
+static int type_of(pmn_xml_reader *x)
+{
+    return xmlTextReaderNodeType(x->r);
+}
+
+static int is(pmn_xml_reader *x, const char *name)
+{
+    const xmlChar *n = xmlTextReaderConstLocalName(x->r);
+    const xmlChar *ns = xmlTextReaderConstNamespaceUri(x->r);
+    return n && strcmp((const char *)n, name) == 0 && ns
+        && strcmp((const char *)ns, PMN_XML_NS) == 0;
+}
+
+static int skip_element(pmn_xml_reader *x)
+{
+    int rc = xmlTextReaderNext(x->r);
+    if (rc < 0)
+        x->failed = 1;
+    return rc;
+}
+
+static void unknown(pmn_xml_reader *x, const char *where)
+{
+    pmn_report(x->fn, x->ctx, 305, line_of(x), 0,
+               "element <%s> has no place in %s: skipped",
+               (const char *)xmlTextReaderConstName(x->r), where);
+}
+
+static void bad_value(pmn_xml_reader *x, const char *what, const char *value)
+{
+    pmn_report(x->fn, x->ctx, 306, line_of(x), 0, "%s \"%s\" is not valid", what,
+               value ? value : "(missing)");
+}
+
+/* The text of the current element, whose end is consumed; NULL (reported)
+ * if it holds elements, or memory runs out. */
+static char *element_text(pmn_xml_reader *x)
+{
+    size_t len = 0, cap = 64;
+    char *s = malloc(cap);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    if (xmlTextReaderIsEmptyElement(x->r))
+        return s;
+    int depth = xmlTextReaderDepth(x->r);
+    while (next(x) > 0) {
+        int t = type_of(x);
+        if (t == XML_READER_TYPE_END_ELEMENT && xmlTextReaderDepth(x->r) == depth)
+            return s;
+        if (t == XML_READER_TYPE_TEXT || t == XML_READER_TYPE_CDATA
+            || t == XML_READER_TYPE_WHITESPACE || t == XML_READER_TYPE_SIGNIFICANT_WHITESPACE) {
+            const char *v = (const char *)xmlTextReaderConstValue(x->r);
+            size_t n = v ? strlen(v) : 0;
+            if (len + n + 1 > cap) {
+                while (len + n + 1 > cap)
+                    cap *= 2;
+                char *t2 = realloc(s, cap);
+                if (!t2)
+                    break;
+                s = t2;
+            }
+            memcpy(s + len, v, n);
+            len += n;
+            s[len] = '\0';
+        } else if (t == XML_READER_TYPE_ELEMENT) {
+            unknown(x, "text");
+            skip_element(x);
+        }
+    }
+    free(s);
+    return NULL;
+}
+
+/* The value of an attribute, copied; NULL if absent. */
+static char *attribute(pmn_xml_reader *x, const char *name)
+{
+    return (char *)xmlTextReaderGetAttribute(x->r, BAD_CAST name);
+}
+
+static int parse_number(const char *s, unsigned long max, unsigned long *v)
+{
+    char *end;
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    *v = strtoul(s, &end, 10);
+    return *end || *v > max ? -1 : 0;
+}
+
+static int read_line(pmn_xml_reader *x, pmn_line *l, const char *where);
+
+/* claim -> <claim style= seeds=/> */
+static void read_claim(pmn_xml_reader *x, pmn_move *m)
+{
+    char *style = attribute(x, "style"), *seeds = attribute(x, "seeds");
+    unsigned long n;
+    if (!style || (strcmp(style, "+") != 0 && strcmp(style, "x") != 0))
+        bad_value(x, "claim style", style);
+    else if (parse_number(seeds, 65535, &n) < 0)
+        bad_value(x, "claim seeds", seeds);
+    else {
+        m->claim = (int)n;
+        m->claim_style = style[0];
+    }
+    xmlFree(style);
+    xmlFree(seeds);
+    skip_element(x);
+}
+
+static void read_move_attributes(pmn_xml_reader *x, pmn_move *m)
+{
+    static const char *const notations[] = { "letters", "numbers", "coordinates" };
+    char *text = attribute(x, "text"), *notation = attribute(x, "notation");
+    char *side = attribute(x, "side"), *hole = attribute(x, "hole");
+    char *number = attribute(x, "number"), *dots = attribute(x, "dots");
+    unsigned long n;
+
+    if (!text || !*text || strlen(text) >= sizeof m->text)
+        bad_value(x, "move text", text);
+    else
+        strcpy(m->text, text);
+    m->notation = PMN_NOTATION_LETTERS;
+    int known = 0;
+    for (int i = 0; notation && i < 3; i++)
+        if (strcmp(notation, notations[i]) == 0) {
+            m->notation = (pmn_notation)i;
+            known = 1;
+        }
+    if (!known)
+        bad_value(x, "notation", notation);
+    if (side && strcmp(side, "south") == 0)
+        m->side = PMN_SOUTH;
+    else if (side && strcmp(side, "north") == 0)
+        m->side = PMN_NORTH;
+    else if (side)
+        bad_value(x, "side", side);
+    if (hole) {
+        int c = (unsigned char)hole[0];
+        int hole_side = c >= 'a' && c <= 'z' ? PMN_SOUTH : c >= 'A' && c <= 'Z' ? PMN_NORTH : -1;
+        if (hole_side < 0 || hole[1] || hole_side != m->side)
+            bad_value(x, "hole", hole);
+        else
+            m->hole = (c | 0x20) - 'a';
+    }
+    if (number) {
+        if (parse_number(number, 0xFFFFFF, &n) < 0 || n == 0)
+            bad_value(x, "move number", number);
+        else
+            m->number = (unsigned)n;
+        m->number_dots = dots && strcmp(dots, "3") == 0 ? 3 : 1;
+    }
+    xmlFree(text);
+    xmlFree(notation);
+    xmlFree(side);
+    xmlFree(hole);
+    xmlFree(number);
+    xmlFree(dots);
+}
+
+/* move -> <move ...> [claim] [judgement] {nag} {comment} {variation} [computed] */
+static int read_move(pmn_xml_reader *x, pmn_line *l)
+{
+    pmn_move *m = pmn_line_add_move(l);
+    if (!m)
+        return -1;
+    m->line = line_of(x);
+    read_move_attributes(x, m);
+    if (xmlTextReaderIsEmptyElement(x->r))
+        return 0;
+    int depth = xmlTextReaderDepth(x->r);
+    while (next(x) > 0) {
+        int t = type_of(x);
+        if (t == XML_READER_TYPE_END_ELEMENT && xmlTextReaderDepth(x->r) == depth)
+            return 0;
+        if (t != XML_READER_TYPE_ELEMENT)
+            continue;
+        if (is(x, "claim")) {
+            read_claim(x, m);
+        } else if (is(x, "judgement")) {
+            char *j = element_text(x);
+            if (j && strlen(j) <= 2 && strspn(j, "!?") == strlen(j) && *j)
+                strcpy(m->judgement, j);
+            else if (j)
+                bad_value(x, "judgement", j);
+            free(j);
+        } else if (is(x, "nag")) {
+            char *s = element_text(x);
+            unsigned long n;
+            if (s && parse_number(s, 255, &n) == 0 && m->nnags < PMN_MAX_NAGS)
+                m->nags[m->nnags++] = (unsigned)n;
+            else if (s)
+                bad_value(x, "NAG", s);
+            free(s);
+        } else if (is(x, "comment")) {
+            char *s = element_text(x);
+            if (s && pmn_move_add_comment(m, s, strlen(s)) < 0) {
+                free(s);
+                return -1;
+            }
+            free(s);
+        } else if (is(x, "variation")) {
+            pmn_line *v = pmn_move_add_variation(m);
+            if (!v || read_line(x, v, "a variation") < 0)
+                return -1;
+        } else if (is(x, "computed")) {
+            skip_element(x);   /* the engine's, not the record's */
+        } else {
+            unknown(x, "a move");
+            skip_element(x);
+        }
+    }
+    return x->failed ? -1 : 0;
+}
+
+/* line -> {comment} {move}   (the children of <moves> or <variation>) */
+static int read_line(pmn_xml_reader *x, pmn_line *l, const char *where)
+{
+    if (xmlTextReaderIsEmptyElement(x->r))
+        return 0;
+    int depth = xmlTextReaderDepth(x->r);
+    while (next(x) > 0) {
+        int t = type_of(x);
+        if (t == XML_READER_TYPE_END_ELEMENT && xmlTextReaderDepth(x->r) == depth)
+            return 0;
+        if (t != XML_READER_TYPE_ELEMENT)
+            continue;
+        if (is(x, "comment")) {
+            char *s = element_text(x);
+            int rc = s ? pmn_line_add_lead(l, s, strlen(s)) : 0;
+            free(s);
+            if (rc < 0)
+                return -1;
+        } else if (is(x, "move")) {
+            if (read_move(x, l) < 0)
+                return -1;
+        } else {
+            unknown(x, where);
+            skip_element(x);
+        }
+    }
+    return -1;
+}
+
+/* game -> <game> {tag} [computed] <moves> [result] [computed] </game> */
+static int read_game(pmn_xml_reader *x, pmn_record *rec)
+{
+    rec->line = line_of(x);
+    if (xmlTextReaderIsEmptyElement(x->r))
+        return 0;
+    int depth = xmlTextReaderDepth(x->r);
+    while (next(x) > 0) {
+        int t = type_of(x);
+        if (t == XML_READER_TYPE_END_ELEMENT && xmlTextReaderDepth(x->r) == depth)
+            return 0;
+        if (t != XML_READER_TYPE_ELEMENT)
+            continue;
+        if (is(x, "tag")) {
+            unsigned line = line_of(x), col = 0;
+            char *name = attribute(x, "name"), *value = element_text(x);
+            size_t n = name ? strlen(name) : 0;
+            if (!name || !n || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                              "0123456789_") != n)
+                bad_value(x, "tag name", name);
+            else if (value && pmn_record_add_tag(rec, name, n, value, strlen(value), line, col,
+                                                 col) < 0) {
+                xmlFree(name);
+                free(value);
+                return -1;
+            }
+            xmlFree(name);
+            free(value);
+        } else if (is(x, "moves")) {
+            if (read_line(x, &rec->main, "the moves") < 0)
+                return -1;
+        } else if (is(x, "result")) {
+            char *token = attribute(x, "token");
+            if (token && (strcmp(token, "1-0") == 0 || strcmp(token, "0-1") == 0
+                          || strcmp(token, "1/2-1/2") == 0 || strcmp(token, "*") == 0))
+                strcpy(rec->result, token);
+            else
+                bad_value(x, "result", token);
+            xmlFree(token);
+            skip_element(x);
+        } else if (is(x, "computed")) {
+            skip_element(x);
+        } else {
+            unknown(x, "a game");
+            skip_element(x);
+        }
+    }
+    return -1;
+}
+
+int pmn_xml_reader_next(pmn_xml_reader *x, pmn_record *rec)
+{
+    pmn_record_init(rec);
+    if (x->failed)
+        return -1;
+    while (next(x) > 0) {
+        int t = type_of(x);
+        if (t == XML_READER_TYPE_DOCUMENT_TYPE) {   /* the prolog watch missed it */
+            refuse_doctype(x);
+            x->failed = 1;
+            return -1;
+        }
+        if (t != XML_READER_TYPE_ELEMENT)
+            continue;
+        if (!x->started) {
+            char *version = attribute(x, "version");
+            int ok = is(x, "pmn") && xmlTextReaderDepth(x->r) == 0 && version
+                  && strcmp(version, "1") == 0;
+            xmlFree(version);
+            if (!ok) {
+                pmn_report(x->fn, x->ctx, 304, line_of(x), 0,
+                           "not a pmn archive: the root must be <pmn version=\"1\"> in "
+                           "namespace %s", PMN_XML_NS);
+                x->failed = 1;
+                return -1;
+            }
+            x->started = 1;
+            continue;
+        }
+        if (is(x, "game") && xmlTextReaderDepth(x->r) == 1) {
+            if (read_game(x, rec) < 0 || x->failed) {
+                pmn_record_free(rec);
+                x->failed = 1;
+                return -1;
+            }
+            return 1;
+        }
+        unknown(x, "an archive");
+        skip_element(x);
+    }
+    if (x->failed)
+        return -1;
+    if (x->schema && !xmlTextReaderIsValid(x->r) && !x->errors)
+        pmn_report(x->fn, x->ctx, 307, 0, 0, "does not match the archive schema");
+    return 0;
+}

@@ -32,6 +32,7 @@ struct pmn_xml_reader {
     char tail[16];            /* the end of the last block read, for matches across blocks */
     size_t ntail;
     int doctype;              /* a <!DOCTYPE was found, and the input cut */
+    int broken;               /* libxml2 found the XML malformed: read no further */
     unsigned prolog_line;     /* the line the scan has reached */
 };
 
@@ -55,6 +56,8 @@ static void xml_error(void *arg, xmlErrorPtr e)
     n = strlen(msg);
     while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
         msg[--n] = '\0';
+    if (e->domain != XML_FROM_RELAXNGV)
+        x->broken = 1;
     if (x->doctype || ++x->errors > MAX_XML_ERRORS)
         return;
     if (x->errors == MAX_XML_ERRORS) {
@@ -177,7 +180,11 @@ static void refuse_doctype(pmn_xml_reader *x)
 
 static int next(pmn_xml_reader *x)
 {
-    int rc = xmlTextReaderRead(x->r);
+    /* After a well-formedness error libxml2 may go on handing out nodes
+     * (it does when validating); nothing after it can be trusted. */
+    int rc = x->broken ? -1 : xmlTextReaderRead(x->r);
+    if (x->broken && rc >= 0)
+        rc = -1;
     if (rc < 0 && x->doctype) {
         if (!x->failed)
             refuse_doctype(x);
@@ -211,8 +218,27 @@ static int skip_element(pmn_xml_reader *x)
     return rc;
 }
 
+/* Structure errors share libxml2's cap: a hostile archive can hold many. */
+static int too_many(pmn_xml_reader *x)
+{
+    return ++x->errors > MAX_XML_ERRORS;
+}
+
+/* Is the reader still inside the element that began at `depth`?  It must
+ * meet that element's end before any node at its depth or above. */
+static int inside(pmn_xml_reader *x, int depth)
+{
+    if (xmlTextReaderDepth(x->r) > depth)
+        return 1;
+    if (type_of(x) != XML_READER_TYPE_END_ELEMENT)
+        x->failed = 1;     /* the tree is not what it should be: stop */
+    return 0;
+}
+
 static void unknown(pmn_xml_reader *x, const char *where)
 {
+    if (too_many(x))
+        return;
     pmn_report(x->fn, x->ctx, 305, line_of(x), 0,
                "element <%s> has no place in %s: skipped",
                (const char *)xmlTextReaderConstName(x->r), where);
@@ -220,6 +246,8 @@ static void unknown(pmn_xml_reader *x, const char *where)
 
 static void bad_value(pmn_xml_reader *x, const char *what, const char *value)
 {
+    if (too_many(x))
+        return;
     pmn_report(x->fn, x->ctx, 306, line_of(x), 0, "%s \"%s\" is not valid", what,
                value ? value : "(missing)");
 }
@@ -238,8 +266,11 @@ static char *element_text(pmn_xml_reader *x)
     int depth = xmlTextReaderDepth(x->r);
     while (next(x) > 0) {
         int t = type_of(x);
-        if (t == XML_READER_TYPE_END_ELEMENT && xmlTextReaderDepth(x->r) == depth)
-            return s;
+        if (!inside(x, depth)) {
+            if (!x->failed)
+                return s;
+            break;
+        }
         if (t == XML_READER_TYPE_TEXT || t == XML_READER_TYPE_CDATA
             || t == XML_READER_TYPE_WHITESPACE || t == XML_READER_TYPE_SIGNIFICANT_WHITESPACE) {
             const char *v = (const char *)xmlTextReaderConstValue(x->r);
@@ -362,8 +393,8 @@ static int read_move(pmn_xml_reader *x, pmn_line *l)
     int depth = xmlTextReaderDepth(x->r);
     while (next(x) > 0) {
         int t = type_of(x);
-        if (t == XML_READER_TYPE_END_ELEMENT && xmlTextReaderDepth(x->r) == depth)
-            return 0;
+        if (!inside(x, depth))
+            return x->failed ? -1 : 0;
         if (t != XML_READER_TYPE_ELEMENT)
             continue;
         if (is(x, "claim")) {
@@ -412,8 +443,8 @@ static int read_line(pmn_xml_reader *x, pmn_line *l, const char *where)
     int depth = xmlTextReaderDepth(x->r);
     while (next(x) > 0) {
         int t = type_of(x);
-        if (t == XML_READER_TYPE_END_ELEMENT && xmlTextReaderDepth(x->r) == depth)
-            return 0;
+        if (!inside(x, depth))
+            return x->failed ? -1 : 0;
         if (t != XML_READER_TYPE_ELEMENT)
             continue;
         if (is(x, "comment")) {
@@ -442,8 +473,8 @@ static int read_game(pmn_xml_reader *x, pmn_record *rec)
     int depth = xmlTextReaderDepth(x->r);
     while (next(x) > 0) {
         int t = type_of(x);
-        if (t == XML_READER_TYPE_END_ELEMENT && xmlTextReaderDepth(x->r) == depth)
-            return 0;
+        if (!inside(x, depth))
+            return x->failed ? -1 : 0;
         if (t != XML_READER_TYPE_ELEMENT)
             continue;
         if (is(x, "tag")) {

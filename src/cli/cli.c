@@ -41,6 +41,27 @@ int parse_number(const char *s, unsigned long max, unsigned long *v)
     return 0;
 }
 
+FILE *open_output(const char *name)
+{
+    FILE *f = name ? fopen(name, "w") : stdout;
+    if (!f)
+        perror(name);
+    return f;
+}
+
+int close_output(FILE *f, const char *name, int failed, int status)
+{
+    if (fflush(f) != 0 || ferror(f))
+        failed = 1;
+    if (name && fclose(f) != 0)
+        failed = 1;
+    if (failed) {
+        perror(name ? name : "standard output");
+        return EXIT_FATAL;
+    }
+    return status;
+}
+
 int notation_option(const char *cmd, const char *name, pmn_write_options *o)
 {
     if (pmn_notation_from_name(name, &o->notation) < 0)

@@ -47,6 +47,13 @@ int bad_option(const char *cmd, int c, char **argv);
  * not one. */
 int parse_number(const char *s, unsigned long max, unsigned long *v);
 
+/* The output of a command: FILE of -o, or standard output (name NULL).
+ * open_output reports a failure and returns NULL; close_output flushes
+ * and closes, and reports a failure (also one met while writing) with
+ * EXIT_FATAL, or returns `status`. */
+FILE *open_output(const char *name);
+int close_output(FILE *f, const char *name, int failed, int status);
+
 /* --notation NAME and --capture-style STYLE, for the commands that write
  * PMN: returns 0, or the usage error. */
 int notation_option(const char *cmd, const char *name, pmn_write_options *o);

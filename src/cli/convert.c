@@ -110,14 +110,8 @@ int cmd_convert(int argc, char **argv)
     }
     /* Notes (endless moves met while proving results) are not news here. */
     sink.show_notes = 0;
-    if (output && !(cv.out = fopen(output, "w"))) {
-        perror(output);
+    if (!(cv.out = open_output(output)))
         return EXIT_FATAL;
-    }
     each_input(argv + optind, argc - optind, &sink, convert_file, &cv);
-    if (fflush(cv.out) != 0 || (output && fclose(cv.out) != 0)) {
-        perror(output ? output : "standard output");
-        return EXIT_FATAL;
-    }
-    return exit_status(&sink);
+    return close_output(cv.out, output, 0, exit_status(&sink));
 }

@@ -97,10 +97,8 @@ int cmd_export(int argc, char **argv)
         default: return bad_option("export", c, argv);
         }
     }
-    if (output && !(ex.out = fopen(output, "w"))) {
-        perror(output);
+    if (!(ex.out = open_output(output)))
         return EXIT_FATAL;
-    }
     if (ex.xml && !(ex.w = pmn_xml_writer_new(ex.out))) {
         fprintf(stderr, "pmn export: out of memory\n");
         return EXIT_FATAL;
@@ -108,11 +106,5 @@ int cmd_export(int argc, char **argv)
     each_input(argv + optind, argc - optind, &sink, export_file, &ex);
     if (ex.xml && pmn_xml_writer_close(ex.w) < 0)
         ex.failed = 1;
-    if (fflush(ex.out) != 0 || (output && fclose(ex.out) != 0))
-        ex.failed = 1;
-    if (ex.failed) {
-        perror(output ? output : "standard output");
-        return EXIT_FATAL;
-    }
-    return exit_status(&sink);
+    return close_output(ex.out, output, ex.failed, exit_status(&sink));
 }

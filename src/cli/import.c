@@ -82,16 +82,8 @@ int cmd_import(int argc, char **argv)
         default: return bad_option("import", c, argv);
         }
     }
-    if (output && !(im.out = fopen(output, "w"))) {
-        perror(output);
+    if (!(im.out = open_output(output)))
         return EXIT_FATAL;
-    }
     each_input(argv + optind, argc - optind, &sink, import_file, &im);
-    if (fflush(im.out) != 0 || (output && fclose(im.out) != 0))
-        im.failed = 1;
-    if (im.failed) {
-        perror(output ? output : "standard output");
-        return EXIT_FATAL;
-    }
-    return exit_status(&sink);
+    return close_output(im.out, output, im.failed, exit_status(&sink));
 }

@@ -235,6 +235,19 @@ static int inside(pmn_xml_reader *x, int depth)
     return 0;
 }
 
+/* Step to the next child element of the element that began at `depth`:
+ * 1 on one, 0 at the element's end, -1 if the archive breaks off. */
+static int next_child(pmn_xml_reader *x, int depth)
+{
+    while (next(x) > 0) {
+        if (!inside(x, depth))
+            return x->failed ? -1 : 0;
+        if (type_of(x) == XML_READER_TYPE_ELEMENT)
+            return 1;
+    }
+    return -1;
+}
+
 static void unknown(pmn_xml_reader *x, const char *where)
 {
     if (too_many(x))
@@ -390,13 +403,8 @@ static int read_move(pmn_xml_reader *x, pmn_line *l)
     read_move_attributes(x, m);
     if (xmlTextReaderIsEmptyElement(x->r))
         return 0;
-    int depth = xmlTextReaderDepth(x->r);
-    while (next(x) > 0) {
-        int t = type_of(x);
-        if (!inside(x, depth))
-            return x->failed ? -1 : 0;
-        if (t != XML_READER_TYPE_ELEMENT)
-            continue;
+    int depth = xmlTextReaderDepth(x->r), rc;
+    while ((rc = next_child(x, depth)) > 0) {
         if (is(x, "claim")) {
             read_claim(x, m);
         } else if (is(x, "judgement")) {
@@ -432,7 +440,7 @@ static int read_move(pmn_xml_reader *x, pmn_line *l)
             skip_element(x);
         }
     }
-    return x->failed ? -1 : 0;
+    return rc;
 }
 
 /* line -> {comment} {move}   (the children of <moves> or <variation>) */
@@ -440,18 +448,13 @@ static int read_line(pmn_xml_reader *x, pmn_line *l, const char *where)
 {
     if (xmlTextReaderIsEmptyElement(x->r))
         return 0;
-    int depth = xmlTextReaderDepth(x->r);
-    while (next(x) > 0) {
-        int t = type_of(x);
-        if (!inside(x, depth))
-            return x->failed ? -1 : 0;
-        if (t != XML_READER_TYPE_ELEMENT)
-            continue;
+    int depth = xmlTextReaderDepth(x->r), rc;
+    while ((rc = next_child(x, depth)) > 0) {
         if (is(x, "comment")) {
             char *s = element_text(x);
-            int rc = s ? pmn_line_add_lead(l, s, strlen(s)) : 0;
+            int added = s ? pmn_line_add_lead(l, s, strlen(s)) : 0;
             free(s);
-            if (rc < 0)
+            if (added < 0)
                 return -1;
         } else if (is(x, "move")) {
             if (read_move(x, l) < 0)
@@ -461,7 +464,7 @@ static int read_line(pmn_xml_reader *x, pmn_line *l, const char *where)
             skip_element(x);
         }
     }
-    return -1;
+    return rc;
 }
 
 /* game -> <game> {tag} [computed] <moves> [result] [computed] </game> */
@@ -470,13 +473,8 @@ static int read_game(pmn_xml_reader *x, pmn_record *rec)
     rec->line = line_of(x);
     if (xmlTextReaderIsEmptyElement(x->r))
         return 0;
-    int depth = xmlTextReaderDepth(x->r);
-    while (next(x) > 0) {
-        int t = type_of(x);
-        if (!inside(x, depth))
-            return x->failed ? -1 : 0;
-        if (t != XML_READER_TYPE_ELEMENT)
-            continue;
+    int depth = xmlTextReaderDepth(x->r), rc;
+    while ((rc = next_child(x, depth)) > 0) {
         if (is(x, "tag")) {
             unsigned line = line_of(x), col = 0;
             char *name = attribute(x, "name"), *value = element_text(x);
@@ -511,7 +509,7 @@ static int read_game(pmn_xml_reader *x, pmn_record *rec)
             skip_element(x);
         }
     }
-    return -1;
+    return rc;
 }
 
 int pmn_xml_reader_next(pmn_xml_reader *x, pmn_record *rec)

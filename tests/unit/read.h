@@ -59,4 +59,29 @@ static inline void free_games(pmn_record *recs, int n)
         pmn_record_free(&recs[i]);
 }
 
+/* Write every game of text; returns a malloc'd string. */
+static inline char *convert(const char *text, pmn_notation n, char style)
+{
+    pmn_record recs[8];
+    struct diags ds;
+    pmn_write_options o;
+    char *out = NULL;
+    size_t size = 0;
+    int count = read_games(text, recs, 8, &ds);
+    FILE *f = open_memstream(&out, &size);
+    pmn_write_options_init(&o);
+    o.notation = n;
+    o.capture_style = style;
+    for (int i = 0; i < count; i++) {
+        if (i)
+            fputc('\n', f);
+        if (pmn_write_record(f, &recs[i], &o) < 0)
+            fputs("<write error>", f);
+    }
+    fclose(f);
+    free_games(recs, count);
+    return out;
+}
+
+
 #endif

@@ -8,30 +8,6 @@
 
 #include "read.h"
 
-/* Write every game of text; returns a malloc'd string. */
-static char *convert(const char *text, pmn_notation n, char style)
-{
-    pmn_record recs[8];
-    struct diags ds;
-    pmn_write_options o;
-    char *out = NULL;
-    size_t size = 0;
-    int count = read_games(text, recs, 8, &ds);
-    FILE *f = open_memstream(&out, &size);
-    pmn_write_options_init(&o);
-    o.notation = n;
-    o.capture_style = style;
-    for (int i = 0; i < count; i++) {
-        if (i)
-            fputc('\n', f);
-        assert_int_equal(pmn_write_record(f, &recs[i], &o), 0);
-    }
-    fclose(f);
-    free_games(recs, count);
-    return out;
-}
-
-
 static const char *const samples[] = {
     "samples/hawalis/tavares-gering-2009.pmn",
     "samples/hawalis/miumiu-rosenau-2009.pmn",

@@ -32,6 +32,7 @@ static const pmn_diag_info table[] = {
     { 120, PMN_WARNING, "missing move numbers" },
     { 121, PMN_WARNING, "a missing ';' between full moves" },
     { 122, PMN_WARNING, "a ';' that ends no full move" },
+    { 123, PMN_ERROR, "more problems in one game than are shown" },
     { 201, PMN_ERROR, "illegal move: the hole is empty" },
     { 202, PMN_ERROR, "illegal move: a single seed while a hole holds two or more" },
     { 203, PMN_ERROR, "illegal move: a single seed into an occupied hole" },

@@ -9,6 +9,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,10 +17,15 @@
  * and a file that is not PMN must not take all memory. */
 #define MAX_CHUNK (64u << 20)
 
+/* Problems reported while reading one game, at most: a file that is not
+ * PMN at all must not bury the terminal. */
+#define MAX_GAME_DIAGS 50
+
 struct pmn_reader {
     FILE *f;
     pmn_diag_fn fn;
     void *ctx;
+    unsigned game_diags;      /* reported while reading the current game */
     char *chunk;
     size_t len, cap;
     unsigned chunk_line;      /* the file line where the chunk begins */
@@ -32,6 +38,25 @@ struct pmn_reader {
     struct parser p;
 };
 
+/* The parser reports through here: past MAX_GAME_DIAGS, one E123 says
+ * the rest of the game's problems are not shown. */
+static void capped(void *arg, const pmn_diag *d)
+{
+    pmn_reader *rd = arg;
+    if (!rd->fn)
+        return;
+    if (++rd->game_diags < MAX_GAME_DIAGS) {
+        rd->fn(rd->ctx, d);
+    } else if (rd->game_diags == MAX_GAME_DIAGS) {
+        pmn_diag more = *d;
+        more.code = 123;
+        more.severity = PMN_ERROR;
+        snprintf(more.message, sizeof more.message,
+                 "more than %d problems in this game: the rest are not shown", MAX_GAME_DIAGS - 1);
+        rd->fn(rd->ctx, &more);
+    }
+}
+
 pmn_reader *pmn_reader_new(FILE *f, pmn_diag_fn fn, void *ctx)
 {
     pmn_reader *rd = calloc(1, sizeof *rd);
@@ -41,8 +66,8 @@ pmn_reader *pmn_reader_new(FILE *f, pmn_diag_fn fn, void *ctx)
     rd->fn = fn;
     rd->ctx = ctx;
     rd->next_len = -1;
-    rd->p.fn = fn;
-    rd->p.ctx = ctx;
+    rd->p.fn = capped;
+    rd->p.ctx = rd;
     return rd;
 }
 
@@ -158,6 +183,7 @@ int pmn_reader_next(pmn_reader *rd, pmn_record *rec)
             lexer_next(&rd->p.lx, &rd->p.tok);
             rd->parsing = 1;
         }
+        rd->game_diags = 0;
         if (parser_game(&rd->p, rec) < 0 || rd->p.nomem) {
             pmn_record_free(rec);
             return fatal(rd, 2, "out of memory");

@@ -23,3 +23,5 @@ make -j2
 if ! make -j2 check; then summary tests; exit 1; fi
 summary tests
 make -j2 distcheck DISTCHECK_CONFIGURE_FLAGS='--enable-werror --enable-asan --enable-ubsan'
+echo "distcheck with AddressSanitizer and UndefinedBehaviorSanitizer: passed"
+summary tests

@@ -71,8 +71,8 @@ static void check_number(struct checker *c, const pmn_move *m, unsigned ply, int
         return;
     if (m->number != expected || (m->number_dots == 3) != (side == PMN_NORTH))
         say_move(c, 111, m->line, m->col, m, ply, side,
-                 "move number %u%s where %u%s was expected", m->number, m->number_dots == 3 ? "..." : ".", expected,
-            side == PMN_NORTH ? "..." : ".");
+                 "move number %u%s where %u%s was expected", m->number,
+                 m->number_dots == 3 ? "..." : ".", expected, side == PMN_NORTH ? "..." : ".");
 }
 
 /* Play one move of a line on g; returns 0 if the line may go on. */
@@ -108,25 +108,28 @@ static int check_move(struct checker *c, pmn_game *g, const pmn_move *m, unsigne
     int rc = pmn_game_play(g, m->hole, rep);
     if (rc > 0) {
         say_move(c, legality_code(rc), m->line, m->col, m, ply, side,
-                 "illegal: %s (hole %s holds %u)", pmn_legality_string((pmn_legality)rc), m->text, p->pit[side][m->hole]);
+                 "illegal: %s (hole %s holds %u)", pmn_legality_string((pmn_legality)rc),
+                 m->text, p->pit[side][m->hole]);
         return -1;
     }
     if (m->claim >= 0 && (unsigned)m->claim != rep->captured) {
         say_move(c, 205, m->claim_line, m->claim_col, m, ply, side,
-                 "the record says %d seed%s captured, the move captures %u", m->claim, m->claim == 1 ? "" : "s", rep->captured);
+                 "the record says %d seed%s captured, the move captures %u", m->claim,
+                 m->claim == 1 ? "" : "s", rep->captured);
     } else if (m->claim < 0 && rep->captured) {
         say_move(c, 206, m->line, m->col, m, ply, side,
-                 "it captures %u seed%s, which the record does not write", rep->captured, rep->captured == 1 ? "" : "s");
+                 "it captures %u seed%s, which the record does not write", rep->captured,
+                 rep->captured == 1 ? "" : "s");
     }
     if (rep->ending == PMN_END_ENDLESS) {
         say_move(c, 211, m->line, m->col, m, ply, side,
                  "endless move: the sowing state of lap %llu repeats that of lap %llu, "
                  "and turned, lap %llu repeats lap %llu; %s (%s)",
-            (unsigned long long)rep->loop_lap, (unsigned long long)rep->loop_from,
-            (unsigned long long)rep->rotated_lap, (unsigned long long)rep->rotated_from,
-            rep->outcome == PMN_DRAWN ? "the game is drawn"
-            : rep->outcome == PMN_SOUTH_WINS ? "South wins" : "North wins",
-            pmn_outcome_string(rep->outcome));
+                 (unsigned long long)rep->loop_lap, (unsigned long long)rep->loop_from,
+                 (unsigned long long)rep->rotated_lap, (unsigned long long)rep->rotated_from,
+                 rep->outcome == PMN_DRAWN ? "the game is drawn"
+                 : rep->outcome == PMN_SOUTH_WINS ? "South wins" : "North wins",
+                 pmn_outcome_string(rep->outcome));
     } else if (rep->ending == PMN_END_REPETITION) {
         say_move(c, 212, m->line, m->col, m, ply, side, "the position repeats: the game is drawn");
     }

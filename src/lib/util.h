@@ -10,14 +10,6 @@
 #define PMN_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define PMN_PRINTF(f, a)
-/* Report diagnostic `code` (its severity comes from the table) through fn. */
-void pmn_report(pmn_diag_fn fn, void *ctx, int code, unsigned line, unsigned col,
-                const char *fmt, ...) PMN_PRINTF(6, 7);
-
-/* Allocation that reports failure by returning NULL, like malloc; strdup of
- * n bytes. */
-char *pmn_strndup(const char *s, size_t n);
-
 #endif
 
 /* Fill *err (if not NULL) and return -1, so that callers can write

@@ -111,6 +111,8 @@ const char *pmn_rules_options_help(void);
 
 typedef enum pmn_side { PMN_SOUTH = 0, PMN_NORTH = 1 } pmn_side;
 
+const char *pmn_side_name(int side);     /* "South", "North" */
+
 typedef struct pmn_position {
     uint16_t pit[2][PMN_MAX_SIDE_PITS];  /* [side][hole in sowing order] */
     uint32_t captured[2];                /* seeds each side has captured */
@@ -167,6 +169,8 @@ const char *pmn_ending_string(pmn_ending e);
  * left", "North has no legal move", "endless move", "position repeated". */
 void pmn_ending_explain(pmn_ending e, int mover, char *buf, size_t size);
 const char *pmn_outcome_string(pmn_outcome o);   /* "1-0", "0-1", "1/2-1/2", "*" */
+/* The outcome a result token names; returns -1 if s is none of the four. */
+int pmn_outcome_parse(const char *s, pmn_outcome *o);
 
 typedef struct pmn_move_report {
     int side;                 /* who moved */

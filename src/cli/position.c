@@ -20,7 +20,6 @@ static void help(void)
 
 static void print_position(const pmn_rules *r, const pmn_position *p)
 {
-    static const char *const side[2] = { "South", "North" };
     char buf[2048];
     int moves[PMN_MAX_SIDE_PITS];
     pmn_outcome outcome;
@@ -33,12 +32,12 @@ static void print_position(const pmn_rules *r, const pmn_position *p)
            pmn_position_seeds(r, p, PMN_NORTH));
     pmn_ending e = pmn_position_ending(r, p, &outcome);
     if (e != PMN_END_NONE) {
-        printf("%s to move: %s; %s wins (%s)\n", side[p->to_move], pmn_ending_string(e),
-               side[!p->to_move], pmn_outcome_string(outcome));
+        printf("%s to move: %s; %s wins (%s)\n", pmn_side_name(p->to_move), pmn_ending_string(e),
+               pmn_side_name(!p->to_move), pmn_outcome_string(outcome));
         return;
     }
     int n = pmn_legal_moves(r, p, moves);
-    printf("%s to move:", side[p->to_move]);
+    printf("%s to move:", pmn_side_name(p->to_move));
     for (int i = 0; i < n; i++)
         printf(" %c", pmn_hole_letter(p->to_move, moves[i]));
     printf("\n");

@@ -21,8 +21,6 @@ static void help(void)
            "  -h, --help      show this help\n");
 }
 
-static const char *const side_name[2] = { "South", "North" };
-
 struct replay {
     const pmn_rules *rules;
     unsigned start_side;      /* who moves first: ply numbers count from it */
@@ -98,7 +96,7 @@ static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink 
         return 0;
     rp.start_side = start.to_move;
     if (ply <= 0) {
-        printf("\nStart: %s to move.\n", side_name[start.to_move]);
+        printf("\nStart: %s to move.\n", pmn_side_name(start.to_move));
         board(&rules, &start);
         rp.shown = ply == 0;
     }

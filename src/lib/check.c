@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const side_name[2] = { "South", "North" };
-
 struct checker {
     const pmn_rules *rules;
     pmn_diag_fn fn;
@@ -50,7 +48,7 @@ static void say_move(struct checker *c, int code, unsigned line, unsigned col,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    say(c, code, line, col, "%s's move %u (%s): %s", side_name[side],
+    say(c, code, line, col, "%s's move %u (%s): %s", pmn_side_name(side),
         (ply + (unsigned)c->start_side) / 2 + 1, m->text, msg);
 }
 
@@ -102,7 +100,7 @@ static int check_move(struct checker *c, pmn_game *g, const pmn_move *m, unsigne
     }
     if (m->side != side) {
         say_move(c, 204, m->line, m->col, m, ply, side, "it is %s's turn, but %s is a hole of %s",
-                 side_name[side], m->text, side_name[m->side]);
+                 pmn_side_name(side), m->text, pmn_side_name(m->side));
         return -1;
     }
     int rc = pmn_game_play(g, m->hole, rep);
@@ -139,20 +137,23 @@ static int check_move(struct checker *c, pmn_game *g, const pmn_move *m, unsigne
 static int check_line(struct checker *c, pmn_game *g, const pmn_line *line, unsigned ply,
                       int depth, pmn_check_result *res);
 
-/* Each variation replaces move m: replay it from the position before m. */
-static void check_variations(struct checker *c, const pmn_game *before, const pmn_move *m,
+/* Each variation replaces move m: replay it from the position before m,
+ * `before`, which this takes (the last variation plays on it itself). */
+static void check_variations(struct checker *c, pmn_game *before, const pmn_move *m,
                              unsigned ply, int depth)
 {
     for (size_t v = 0; v < m->nvariations; v++) {
-        pmn_game *branch = pmn_game_clone(before);
+        pmn_game *branch = v + 1 < m->nvariations ? pmn_game_clone(before) : before;
         if (!branch) {
             pmn_report(c->fn, c->ctx, 2, m->line, m->col, "out of memory");
             c->errors++;
-            return;
+            break;
         }
         check_line(c, branch, &m->variations[v], ply, depth + 1, NULL);
-        pmn_game_free(branch);
+        if (branch != before)
+            pmn_game_free(branch);
     }
+    pmn_game_free(before);
 }
 
 static int check_line(struct checker *c, pmn_game *g, const pmn_line *line, unsigned ply,
@@ -162,6 +163,8 @@ static int check_line(struct checker *c, pmn_game *g, const pmn_line *line, unsi
     for (size_t i = 0; i < line->nmoves; i++) {
         const pmn_move *m = &line->moves[i];
         pmn_move_report rep;
+        /* The position before m, for its variations (a failed copy is
+         * reported by check_variations). */
         pmn_game *before = m->nvariations ? pmn_game_clone(g) : NULL;
         int rc = check_move(c, g, m, ply + (unsigned)i, &rep);
         if (rc == 0 && main_line) {
@@ -170,10 +173,8 @@ static int check_line(struct checker *c, pmn_game *g, const pmn_line *line, unsi
         }
         if (rc == 0 && c->visit)
             c->visit(c->vctx, m, ply + (unsigned)i, depth, &rep, pmn_game_position(g));
-        if (before) {
+        if (m->nvariations)
             check_variations(c, before, m, ply + (unsigned)i, depth);
-            pmn_game_free(before);
-        }
         if (rc < 0) {
             if (main_line)
                 res->unchecked = (unsigned)(line->nmoves - i - 1);
@@ -183,12 +184,6 @@ static int check_line(struct checker *c, pmn_game *g, const pmn_line *line, unsi
     return 0;
 }
 
-static int is_result(const char *s)
-{
-    return strcmp(s, "1-0") == 0 || strcmp(s, "0-1") == 0 || strcmp(s, "1/2-1/2") == 0
-        || strcmp(s, "*") == 0;
-}
-
 static void check_result(struct checker *c, const pmn_record *rec, const pmn_game *g,
                          const pmn_check_result *res)
 {
@@ -196,7 +191,7 @@ static void check_result(struct checker *c, const pmn_record *rec, const pmn_gam
     const char *claimed = NULL;
     unsigned line = rec->result_line, col = rec->result_col;
 
-    if (tag && !is_result(tag->value)) {
+    if (tag && pmn_outcome_parse(tag->value, NULL) < 0) {
         say(c, 208, tag->line, tag->col,
             "the Result tag '%s' is not a result (1-0, 0-1, 1/2-1/2 or *)", tag->value);
         return;

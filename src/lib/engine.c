@@ -277,11 +277,10 @@ const char *pmn_ending_string(pmn_ending e)
 
 void pmn_ending_explain(pmn_ending e, int mover, char *buf, size_t size)
 {
-    static const char *const side[2] = { "South", "North" };
     if (e == PMN_END_NO_SEEDS)
-        snprintf(buf, size, "%s has no seeds left", side[!mover]);
+        snprintf(buf, size, "%s has no seeds left", pmn_side_name(!mover));
     else if (e == PMN_END_NO_MOVE)
-        snprintf(buf, size, "%s has no legal move", side[!mover]);
+        snprintf(buf, size, "%s has no legal move", pmn_side_name(!mover));
     else
         snprintf(buf, size, "%s", pmn_ending_string(e));
 }
@@ -295,4 +294,16 @@ const char *pmn_outcome_string(pmn_outcome o)
     case PMN_DRAWN: return "1/2-1/2";
     }
     return "*";
+}
+
+int pmn_outcome_parse(const char *s, pmn_outcome *o)
+{
+    static const pmn_outcome all[] = { PMN_SOUTH_WINS, PMN_NORTH_WINS, PMN_DRAWN, PMN_ONGOING };
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (strcmp(s, pmn_outcome_string(all[i])) == 0) {
+            if (o)
+                *o = all[i];
+            return 0;
+        }
+    return -1;
 }

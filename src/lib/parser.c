@@ -77,8 +77,6 @@ static int parse_tag(struct parser *p, pmn_record *rec)
     return 0;
 }
 
-static const char *const notation_name[] = { "letters", "numbers", "coordinates" };
-
 /* move -> LETTER | NUMBER | COORDINATE ; its annotations are parsed by
  * parse_line.  `side` is the side to move by turns, which numbers need. */
 static pmn_move *parse_move(struct parser *p, pmn_line *line, const struct token *number,
@@ -115,7 +113,7 @@ static pmn_move *parse_move(struct parser *p, pmn_line *line, const struct token
     else if (p->notation != (int)m->notation)
         pmn_report(p->fn, p->ctx, 119, t->line, t->col,
                    "'%s' is in the %s notation, but this game's moves are in %s", m->text,
-                   notation_name[m->notation], notation_name[p->notation]);
+                   pmn_notation_name(m->notation), pmn_notation_name((pmn_notation)p->notation));
     if (number) {
         m->number = number->value > 0xFFFFFF ? 0xFFFFFF : (unsigned)number->value;
         m->number_dots = (unsigned char)number->dots;

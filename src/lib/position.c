@@ -8,6 +8,11 @@
 static const char side_letter[2] = { 'S', 'N' };
 static const char *const side_name[2] = { "South", "North" };
 
+const char *pmn_side_name(int side)
+{
+    return side_name[side == PMN_NORTH];
+}
+
 void pmn_position_start(const pmn_rules *r, pmn_position *p)
 {
     memset(p, 0, sizeof *p);

@@ -345,7 +345,6 @@ static void read_claim(pmn_xml_reader *x, pmn_move *m)
 
 static void read_move_attributes(pmn_xml_reader *x, pmn_move *m)
 {
-    static const char *const notations[] = { "letters", "numbers", "coordinates" };
     char *text = attribute(x, "text"), *notation = attribute(x, "notation");
     char *side = attribute(x, "side"), *hole = attribute(x, "hole");
     char *number = attribute(x, "number"), *dots = attribute(x, "dots");
@@ -356,13 +355,7 @@ static void read_move_attributes(pmn_xml_reader *x, pmn_move *m)
     else
         strcpy(m->text, text);
     m->notation = PMN_NOTATION_LETTERS;
-    int known = 0;
-    for (int i = 0; notation && i < 3; i++)
-        if (strcmp(notation, notations[i]) == 0) {
-            m->notation = (pmn_notation)i;
-            known = 1;
-        }
-    if (!known)
+    if (!notation || pmn_notation_from_name(notation, &m->notation) < 0)
         bad_value(x, "notation", notation);
     if (side && strcmp(side, "south") == 0)
         m->side = PMN_SOUTH;
@@ -495,8 +488,7 @@ static int read_game(pmn_xml_reader *x, pmn_record *rec)
                 return -1;
         } else if (is(x, "result")) {
             char *token = attribute(x, "token");
-            if (token && (strcmp(token, "1-0") == 0 || strcmp(token, "0-1") == 0
-                          || strcmp(token, "1/2-1/2") == 0 || strcmp(token, "*") == 0))
+            if (token && pmn_outcome_parse(token, NULL) == 0)
                 strcpy(rec->result, token);
             else
                 bad_value(x, "result", token);

@@ -192,11 +192,10 @@ static void write_line(pmn_xml_writer *w, const pmn_line *l);
 
 static void write_move(pmn_xml_writer *w, const pmn_move *m)
 {
-    static const char *const notation[] = { "letters", "numbers", "coordinates" };
     char buf[16];
     start(w, "move");
     attr(w, "text", m->text);
-    attr(w, "notation", notation[m->notation]);
+    attr(w, "notation", pmn_notation_name(m->notation));
     if (m->side >= 0)
         attr(w, "side", side_name[m->side]);
     if (m->side >= 0 && m->hole >= 0 && (unsigned)m->hole < w->rules->pits) {

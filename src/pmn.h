@@ -453,6 +453,8 @@ const char *pmn_xml_schema(void);
 /* ---- checking ---------------------------------------------------------- */
 
 typedef struct pmn_check_result {
+    pmn_position start;       /* where the replay began */
+    int start_status;         /* as pmn_record_start: 0, -1 malformed, 1 not given */
     unsigned plies;           /* main-line moves replayed */
     unsigned unchecked;       /* main-line moves left after an error */
     pmn_ending ending;        /* how the game ended on the board */

@@ -41,9 +41,8 @@ struct totals {
 };
 
 static void describe_game(const char *file, const pmn_record *rec, unsigned long n,
-                          const pmn_rules *rules, const pmn_check_result *res, int checked)
+                          const pmn_check_result *res, int checked)
 {
-    pmn_position start;
     const char *south = pmn_record_tag(rec, "South");
     const char *north = pmn_record_tag(rec, "North");
     printf("%s:%u: game %lu: %s - %s: %zu move%s, ", file, rec->line, n,
@@ -51,9 +50,9 @@ static void describe_game(const char *file, const pmn_record *rec, unsigned long
            rec->main.nmoves == 1 ? "" : "s");
     if (!checked) {
         printf("not replayed: its rules are unknown\n");
-    } else if (pmn_record_start(rec, rules, &start, NULL, NULL) != 0) {
+    } else if (res->start_status != 0) {
         printf("not replayed: its start position is %s\n",
-               pmn_record_tag(rec, "Position") ? "malformed" : "not given");
+               res->start_status < 0 ? "malformed" : "not given");
     } else if (res->unchecked || res->plies < rec->main.nmoves) {
         printf("replay stopped after %u moves\n", res->plies);
     } else if (res->ending != PMN_END_NONE) {
@@ -87,7 +86,7 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
         t->games++;
         t->moves += rec.main.nmoves;
         if (t->verbose)
-            describe_game(sink->file, &rec, ++n, &rules, &res, checked);
+            describe_game(sink->file, &rec, ++n, &res, checked);
         pmn_record_free(&rec);
     }
     pmn_reader_free(rd);

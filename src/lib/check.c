@@ -240,6 +240,8 @@ int pmn_check_record_visit(const pmn_record *rec, const pmn_rules *rules,
     pmn_position start;
     memset(res, 0, sizeof *res);
     int known = pmn_record_start(rec, rules, &start, fn, ctx);
+    res->start = start;
+    res->start_status = known;
     if (known != 0) {
         res->unchecked = (unsigned)rec->main.nmoves;
         return known < 0 ? 1 : 0;

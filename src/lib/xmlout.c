@@ -269,7 +269,6 @@ int pmn_xml_write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_rules
 {
     pmn_check_result res;
     pmn_rules fallback;
-    pmn_position start_pos;
     char buf[256];
     int replayed = rules != NULL;
 
@@ -283,9 +282,9 @@ int pmn_xml_write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_rules
         rules = &fallback;
     }
     w->rules = rules;
-    int known = replayed ? pmn_record_start(rec, rules, &start_pos, NULL, NULL) : -1;
     if (replayed)
         pmn_check_record_visit(rec, rules, fn, ctx, visit, w, &res);
+    int known = replayed ? res.start_status : -1;
 
     start(w, "game");
     if (rec->line)
@@ -301,7 +300,7 @@ int pmn_xml_write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_rules
     }
     if (known == 0) {
         start(w, "computed");
-        pmn_position_format(rules, &start_pos, buf, sizeof buf);
+        pmn_position_format(rules, &res.start, buf, sizeof buf);
         attr(w, "start", buf);
         pmn_rules_format(rules, buf, sizeof buf);
         attr(w, "rules", buf);

@@ -49,49 +49,114 @@ typedef struct pmn_error {
 
 /* A rule set is data: the engine reads these fields and nothing else, so a
  * new game or variant is a new combination of mechanisms, not a new engine.
- * Each enum lists the mechanisms the engine implements today. */
+ * Each enum lists the mechanisms the engine implements; the value names in
+ * comments are those of rule specifications and rule files (grammar/rules.rng).
+ *
+ * Boards: each player owns `rows` rows of `holes_per_row` holes.  Hawalis
+ * players own two rows and sow around them only (cycle own-rows); the
+ * two-row games (Kalah, Oware, Anywoli) give each player one row, and the
+ * seeds go round both (cycle both-sides): South's holes 0..m-1 left to right,
+ * then North's 0..m-1, North's hole i facing South's m-1-i.  Stores, where a
+ * game has them, are the captured[] counts of a position. */
 
 #define PMN_MAX_SIDE_PITS 32   /* holes one player owns, at most */
 
 typedef enum pmn_cycle {
-    PMN_CYCLE_OWN_ROWS        /* each player sows around his own rows only */
+    PMN_CYCLE_OWN_ROWS,       /* own-rows: each player sows around his own rows only */
+    PMN_CYCLE_BOTH_SIDES      /* both-sides: round the whole board, counterclockwise */
 } pmn_cycle;
 
 typedef enum pmn_laps {
-    PMN_LAPS_RELAY            /* a last seed in an occupied hole is lifted again */
+    PMN_LAPS_RELAY,           /* relay: a last seed in an occupied hole is lifted again */
+    PMN_LAPS_SINGLE           /* single: one lap, the move ends with its last seed */
 } pmn_laps;
 
 typedef enum pmn_singleton {
-    PMN_SINGLETON_INTO_EMPTY  /* a lone seed may move, but only into an empty hole */
+    PMN_SINGLETON_INTO_EMPTY  /* into-empty: below min_lift only into an empty hole */
 } pmn_singleton;
 
 typedef enum pmn_capture {
-    PMN_CAPTURE_FRONT_AND_BACK,  /* facing front hole, and the back hole behind it */
-    PMN_CAPTURE_FRONT_ONLY       /* facing front hole only (DLP evidence) */
+    PMN_CAPTURE_FRONT_AND_BACK,  /* front-and-back: Hawalis, the facing front hole and
+                                    the back hole behind it */
+    PMN_CAPTURE_FRONT_ONLY,      /* front: the facing front hole only (DLP evidence) */
+    PMN_CAPTURE_OPPOSITE,        /* opposite: Kalah, a last seed in an own empty hole
+                                    takes itself and the facing hole, if that has seeds */
+    PMN_CAPTURE_OPPOSITE_ALWAYS, /* opposite-always: ... even when the facing hole is empty */
+    PMN_CAPTURE_TWO_THREE,       /* two-three: Oware, a last seed making 2 or 3 in an
+                                    opponent's hole takes it and the run of 2s and 3s before */
+    PMN_CAPTURE_FOURS,           /* fours: Anywoli, a hole reaching 4 while sowing goes to
+                                    its owner; 4 made by the last seed to the mover */
+    PMN_CAPTURE_NONE             /* none */
 } pmn_capture;
 
-typedef enum pmn_endless {
-    PMN_ENDLESS_DRAW,            /* Mancala World: the game is drawn */
-    PMN_ENDLESS_MOVER_LOSES      /* de Voogt 2003 */
-} pmn_endless;
+typedef enum pmn_extra {
+    PMN_EXTRA_NONE,           /* none */
+    PMN_EXTRA_STORE,          /* store: a last seed in the own store earns another sowing */
+    PMN_EXTRA_CAPTURE         /* capture: a capture by the last seed earns another sowing */
+} pmn_extra;
+
+typedef enum pmn_grand_slam {
+    PMN_GRAND_SLAM_ALLOWED,   /* allowed: a capture may take all the opponent's seeds */
+    PMN_GRAND_SLAM_REFUSED,   /* refused: such a move is illegal (the Awale manual) */
+    PMN_GRAND_SLAM_NO_CAPTURE /* no-capture: it is played but captures nothing (Abapa) */
+} pmn_grand_slam;
+
+typedef enum pmn_goal {
+    PMN_GOAL_IMMOBILISE,      /* immobilise: who leaves the opponent no move wins */
+    PMN_GOAL_MOST_SEEDS       /* most-seeds: who has captured (stored) most wins */
+} pmn_goal;
 
 typedef enum pmn_no_move {
-    PMN_NO_MOVE_LOSES            /* seeds but no legal move: that player loses */
+    PMN_NO_MOVE_LOSES,        /* loses: seeds but no legal move, that player loses */
+    PMN_NO_MOVE_PASS,         /* pass: he passes; the game ends when neither can move */
+    PMN_NO_MOVE_COLLECT       /* collect: the game ends, the seeds left go to the side
+                                 they lie on */
 } pmn_no_move;
 
+typedef enum pmn_last_seeds {
+    PMN_LAST_PLAY_ON,         /* play-on: the last seeds are played for like any others */
+    PMN_LAST_LOTTERY,         /* lottery: the game ends when only one capture's worth (4)
+                                 is left; a lot outside the record gives it */
+    PMN_LAST_PREVIOUS,        /* previous-capturer: it goes to who captured last */
+    PMN_LAST_FIRST_THREE      /* first-three: to who first captured with a last seed
+                                 into a hole of three */
+} pmn_last_seeds;
+
+typedef enum pmn_repetition {
+    PMN_REPETITION_DRAW,      /* draw: a repeated position draws the game */
+    PMN_REPETITION_UNCOUNTED, /* uncounted: it ends the game, the seeds left uncounted */
+    PMN_REPETITION_OWN_SIDE   /* own-side: it ends the game, the seeds left go to the
+                                 side they lie on */
+} pmn_repetition;
+
+typedef enum pmn_endless {
+    PMN_ENDLESS_DRAW,            /* draw: Mancala World, the game is drawn */
+    PMN_ENDLESS_MOVER_LOSES      /* lose: de Voogt 2003 */
+} pmn_endless;
+
 typedef struct pmn_rules {
-    char name[32];            /* "hawalis" */
-    unsigned rows;            /* rows each player owns, back row first */
+    char name[32];            /* "hawalis", "kalah", ... */
+    unsigned rows;            /* rows each player owns (2: back row first; or 1) */
     unsigned holes_per_row;
     unsigned pits;            /* holes each player owns: rows * holes_per_row */
     unsigned seeds;           /* seeds in every hole at the start */
     unsigned min_lift;        /* fewer seeds than this: only when no hole has as many */
+    int stores;               /* 1: the mover sows into his own store (not the other) */
+    int skip_origin;          /* 1: a lap of the board passes over the hole emptied */
+    int feed;                 /* 1: an opponent without seeds must be given some */
+    int majority;             /* 1: more than half of all seeds wins at once */
+    int either_empty;         /* 1: the game ends when either side's holes are empty */
     pmn_cycle cycle;
     pmn_laps laps;
     pmn_singleton singleton;
     pmn_capture capture;
-    pmn_endless endless;
+    pmn_extra extra;
+    pmn_grand_slam grand_slam;
+    pmn_goal goal;
     pmn_no_move no_move;
+    pmn_last_seeds last_seeds;
+    pmn_repetition repetition;
+    pmn_endless endless;
 } pmn_rules;
 
 /* Fill *r from a specification: a rule-set name, optionally followed by
@@ -101,11 +166,26 @@ typedef struct pmn_rules {
 int pmn_rules_init(pmn_rules *r, const char *spec, pmn_error *err);
 int pmn_rules_apply(pmn_rules *r, const char *spec, pmn_error *err);
 
-/* "hawalis,capture=front-and-back,endless=draw": every option spelled out. */
+/* "hawalis,rows=2,holes=7,...": every option spelled out. */
 size_t pmn_rules_format(const pmn_rules *r, char *buf, size_t size);
 
-/* The rule options a rule set takes, for --help texts: "KEY=V1|V2 ..." lines. */
+/* The rule options, for --help texts: "  KEY=V1|V2   what it does" lines. */
 const char *pmn_rules_options_help(void);
+
+/* Set one option (key and value need not be NUL-terminated).  The result
+ * may be a combination the engine cannot play: see pmn_rules_check. */
+int pmn_rules_set(pmn_rules *r, const char *key, size_t klen, const char *val,
+                  size_t vlen, pmn_error *err);
+/* The value of an option in words ("front-and-back", "6"); NULL: no such key.
+ * The string is static (numbers: one of eight rotating buffers). */
+const char *pmn_rules_value_name(const pmn_rules *r, const char *key);
+/* 0 if the engine can play these rules; else -1 and why. */
+int pmn_rules_check(const pmn_rules *r, pmn_error *err);
+
+/* A built-in rule set by name: 0, or -1 if there is none of that name. */
+int pmn_rules_builtin(const char *name, pmn_rules *r);
+/* "hawalis, kalah, ...": the built-in names.  Returns the length needed. */
+size_t pmn_rules_builtin_names(char *buf, size_t size);
 
 /* ---- positions --------------------------------------------------------- */
 
@@ -115,8 +195,12 @@ const char *pmn_side_name(int side);     /* "South", "North" */
 
 typedef struct pmn_position {
     uint16_t pit[2][PMN_MAX_SIDE_PITS];  /* [side][hole in sowing order] */
-    uint32_t captured[2];                /* seeds each side has captured */
+    uint32_t captured[2];                /* seeds each side has captured (or stored) */
     uint8_t to_move;                     /* pmn_side */
+    /* For the last-seeds rules (side + 1, or 0: nobody yet, or not known):
+     * who captured last, and who first captured with a last seed into a
+     * hole of three. */
+    uint8_t last_capturer, first_three;
 } pmn_position;
 
 /* Largest number of seeds a position may hold, so that no hole overflows. */
@@ -130,7 +214,9 @@ int pmn_position_equal(const pmn_rules *r, const pmn_position *a,
 /* The position string: each side's hole counts in sowing order, separated
  * by commas, South first, then a space and the side to move (S or N):
  *   2,2,2,2,2,2,2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2,2,2,2,2,2,2 S
- * Captured seeds are not part of it.  Parsing sets captured to 0. */
+ * and, optionally, the seeds each side has captured (or stored) so far:
+ *   0,5,5,5,5,4/4,4,4,4,4,4 N 1:0
+ * Formatting writes them for the games won by seeds, when not both 0. */
 int pmn_position_parse(const pmn_rules *r, const char *text, pmn_position *p,
                        pmn_error *err);
 /* Returns the length written (excluding the NUL); truncates to fit size. */
@@ -144,7 +230,9 @@ typedef enum pmn_legality {
     PMN_ILLEGAL_NO_SUCH_HOLE,        /* index outside the player's holes */
     PMN_ILLEGAL_EMPTY,               /* the hole holds no seed */
     PMN_ILLEGAL_SINGLETON,           /* one seed, while a hole holds min_lift or more */
-    PMN_ILLEGAL_SINGLETON_OCCUPIED   /* a lone seed into an occupied hole */
+    PMN_ILLEGAL_SINGLETON_OCCUPIED,  /* a lone seed into an occupied hole */
+    PMN_ILLEGAL_NOT_FEEDING,         /* the opponent has no seeds and gets none */
+    PMN_ILLEGAL_GRAND_SLAM           /* it would capture all the opponent's seeds */
 } pmn_legality;
 
 const char *pmn_legality_string(pmn_legality l);
@@ -154,7 +242,9 @@ typedef enum pmn_ending {
     PMN_END_NO_SEEDS,     /* the mover's opponent has no seeds left */
     PMN_END_NO_MOVE,      /* the opponent has seeds but no legal move */
     PMN_END_ENDLESS,      /* the move's sowing never ends */
-    PMN_END_REPETITION    /* a whole-board position repeated (pmn_game only) */
+    PMN_END_REPETITION,   /* a whole-board position repeated (pmn_game only) */
+    PMN_END_MAJORITY,     /* the mover has captured more than half the seeds */
+    PMN_END_LAST_SEEDS    /* only the last four seeds are left (rule last-seeds) */
 } pmn_ending;
 
 typedef enum pmn_outcome {
@@ -165,9 +255,11 @@ typedef enum pmn_outcome {
 } pmn_outcome;
 
 const char *pmn_ending_string(pmn_ending e);
-/* How a game ended, in words, after a move by `mover`: "South has no seeds
- * left", "North has no legal move", "endless move", "position repeated". */
-void pmn_ending_explain(pmn_ending e, int mover, char *buf, size_t size);
+/* How a game ended, in words, given the position it ended in: "South has no
+ * seeds left", "North has no legal move", "endless move"; games won by seeds
+ * add the count, "; seeds 25-19". */
+void pmn_ending_explain(const pmn_rules *r, pmn_ending e, const pmn_position *end,
+                        char *buf, size_t size);
 const char *pmn_outcome_string(pmn_outcome o);   /* "1-0", "0-1", "1/2-1/2", "*" */
 /* The outcome a result token names; returns -1 if s is none of the four. */
 int pmn_outcome_parse(const char *s, pmn_outcome *o);
@@ -175,9 +267,15 @@ int pmn_outcome_parse(const char *s, pmn_outcome *o);
 typedef struct pmn_move_report {
     int side;                 /* who moved */
     int hole;                 /* the hole played */
-    unsigned captured;        /* seeds captured by the move */
+    unsigned captured;        /* seeds captured by the move (for its mover) */
+    unsigned given;           /* seeds the opponent captured during it (fours) */
+    unsigned stored;          /* seeds sown into the mover's store */
     uint64_t laps;            /* sowings of the move (the first lift included) */
-    int end_hole;             /* mover's hole of the last seed; -1 if endless */
+    int end_side, end_hole;   /* the hole of the last seed; end_hole -1 if it
+                                 fell into the store, or the move is endless */
+    int extra;                /* 1: the mover has earned another sowing */
+    int passed;               /* 1: the opponent cannot move and passes */
+    int grand_slam;           /* 1: its capture was a grand slam, not made */
     pmn_ending ending;        /* did the move end the game, and how */
     pmn_outcome outcome;
     /* An endless move's proof.  Lap 0 is the sowing state (mover's holes,
@@ -202,11 +300,13 @@ int pmn_legal_moves(const pmn_rules *r, const pmn_position *p,
 int pmn_play(const pmn_rules *r, pmn_position *p, int hole,
              pmn_move_report *rep);
 
-/* Has the game already ended in this position, with the side to move unable
- * to play?  Returns PMN_END_NONE, PMN_END_NO_SEEDS or PMN_END_NO_MOVE and sets
- * *outcome accordingly. */
+/* Has the game already ended in this position: the side to move unable to
+ * play, a majority, the last seeds?  Returns the ending (PMN_END_NONE if
+ * none) and sets *outcome accordingly. */
 pmn_ending pmn_position_ending(const pmn_rules *r, const pmn_position *p,
                                pmn_outcome *outcome);
+/* The outcome of a game that ends by a repeated position (rule repetition). */
+pmn_outcome pmn_repetition_outcome(const pmn_rules *r, const pmn_position *p);
 
 /* ---- games: positions with history ------------------------------------- */
 
@@ -460,6 +560,7 @@ typedef struct pmn_check_result {
     pmn_ending ending;        /* how the game ended on the board */
     pmn_outcome outcome;
     pmn_move_report last;     /* the report of the last move replayed */
+    pmn_position end;         /* the position after it */
     uint32_t captured[2];
 } pmn_check_result;
 

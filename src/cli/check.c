@@ -41,7 +41,7 @@ struct totals {
 };
 
 static void describe_game(const char *file, const pmn_record *rec, unsigned long n,
-                          const pmn_check_result *res, int checked)
+                          const pmn_rules *rules, const pmn_check_result *res, int checked)
 {
     const char *south = pmn_record_tag(rec, "South");
     const char *north = pmn_record_tag(rec, "North");
@@ -56,8 +56,8 @@ static void describe_game(const char *file, const pmn_record *rec, unsigned long
     } else if (res->unchecked || res->plies < rec->main.nmoves) {
         printf("replay stopped after %u moves\n", res->plies);
     } else if (res->ending != PMN_END_NONE) {
-        char how[64];
-        pmn_ending_explain(res->ending, res->last.side, how, sizeof how);
+        char how[128];
+        pmn_ending_explain(rules, res->ending, &res->end, how, sizeof how);
         printf("%s (%s)\n", pmn_outcome_string(res->outcome), how);
     } else {
         printf("not over\n");
@@ -86,7 +86,7 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
         t->games++;
         t->moves += rec.main.nmoves;
         if (t->verbose)
-            describe_game(sink->file, &rec, ++n, &res, checked);
+            describe_game(sink->file, &rec, ++n, &rules, &res, checked);
         pmn_record_free(&rec);
     }
     pmn_reader_free(rd);

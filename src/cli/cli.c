@@ -22,9 +22,13 @@ int usage_error(const char *cmd, const char *fmt, ...)
 int usage_error_at(const char *cmd, const char *option, const char *text,
                    const pmn_error *err)
 {
+    if (!err->column) {   /* about the whole text, not a place in it */
+        fprintf(stderr, "pmn %s: error: %s %s: %s\n", cmd, option, text, err->message);
+        return EXIT_USAGE;
+    }
     fprintf(stderr, "pmn %s: error: %s, column %zu: %s\n", cmd, option, err->column,
             err->message);
-    fprintf(stderr, "  %s\n  %*s^\n", text, (int)(err->column ? err->column - 1 : 0), "");
+    fprintf(stderr, "  %s\n  %*s^\n", text, (int)(err->column - 1), "");
     return EXIT_USAGE;
 }
 

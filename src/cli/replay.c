@@ -50,17 +50,28 @@ static void show_move(void *ctx, const pmn_move *m, unsigned ply, int depth,
                (unsigned long long)rep->loop_lap, (unsigned long long)rep->loop_from,
                (unsigned long long)rep->rotated_lap, (unsigned long long)rep->rotated_from);
     } else {
-        printf("captures %u, %llu lap%s, last seed in %c.  Captured: South %u, North %u.\n",
-               rep->captured, (unsigned long long)rep->laps, rep->laps == 1 ? "" : "s",
-               pmn_hole_letter(rep->side, rep->end_hole), after->captured[PMN_SOUTH],
-               after->captured[PMN_NORTH]);
+        char end[8] = "store";
+        if (rep->end_hole >= 0)
+            pmn_hole_name(rp->rules, PMN_NOTATION_LETTERS, rep->end_side, rep->end_hole, end,
+                          sizeof end);
+        printf("captures %u, %llu lap%s, last seed in %s.", rep->captured,
+               (unsigned long long)rep->laps, rep->laps == 1 ? "" : "s", end);
+        if (rep->given)
+            printf("  %s takes %u.", pmn_side_name(!rep->side), rep->given);
+        if (rep->extra)
+            printf("  %s sows again.", pmn_side_name(rep->side));
+        if (rep->passed)
+            printf("  %s cannot move and passes.", pmn_side_name(!rep->side));
+        printf("  %s: South %u, North %u.\n", rp->rules->stores ? "Stores" : "Captured",
+               after->captured[PMN_SOUTH], after->captured[PMN_NORTH]);
     }
     board(rp->rules, after);
 }
 
-static void show_end(const pmn_record *rec, const pmn_check_result *res)
+static void show_end(const pmn_rules *rules, const pmn_record *rec,
+                     const pmn_check_result *res)
 {
-    char how[64];
+    char how[128];
     if (res->unchecked || res->plies < rec->main.nmoves) {
         printf("\nThe replay stops at an error after %u moves.\n", res->plies);
         return;
@@ -69,7 +80,7 @@ static void show_end(const pmn_record *rec, const pmn_check_result *res)
         printf("\nThe record stops here: the game is not over.\n");
         return;
     }
-    pmn_ending_explain(res->ending, res->last.side, how, sizeof how);
+    pmn_ending_explain(rules, res->ending, &res->end, how, sizeof how);
     printf("\nResult: %s, %s: %s.  Captured: South %u, North %u.\n",
            pmn_outcome_string(res->outcome),
            res->outcome == PMN_DRAWN ? "drawn"
@@ -83,7 +94,7 @@ static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink 
     pmn_rules rules;
     pmn_position start;
     pmn_check_result res;
-    char spec[128];
+    char spec[512];
     struct replay rp = { &rules, 0, ply, 0 };
     const char *south = pmn_record_tag(rec, "South"), *north = pmn_record_tag(rec, "North");
 
@@ -102,7 +113,7 @@ static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink 
     }
     pmn_check_record_visit(rec, &rules, print_diag, sink, show_move, &rp, &res);
     if (ply < 0)
-        show_end(rec, &res);
+        show_end(&rules, rec, &res);
     if (ply >= 0 && !rp.shown) {
         fprintf(stderr, "pmn replay: error: --ply %ld: game %lu has %u move%s that could be "
                 "replayed\n", ply, n, res.plies, res.plies == 1 ? "" : "s");

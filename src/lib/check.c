@@ -212,8 +212,8 @@ static void check_result(struct checker *c, const pmn_record *rec, const pmn_gam
     pmn_ending e = pmn_game_ending(g);
     const char *proved = pmn_outcome_string(pmn_game_outcome(g));
     if (e != PMN_END_NONE) {
-        char how[64];
-        pmn_ending_explain(e, res->last.side, how, sizeof how);
+        char how[128];
+        pmn_ending_explain(c->rules, e, pmn_game_position(g), how, sizeof how);
         if (!claimed || strcmp(claimed, "*") == 0)
             say(c, 210, line ? line : rec->line, line ? col : rec->col,
                 "the game ended (%s: %s), but no result is given", proved, how);
@@ -258,7 +258,8 @@ int pmn_check_record_visit(const pmn_record *rec, const pmn_rules *rules,
     check_result(&c, rec, g, res);
     res->ending = pmn_game_ending(g);
     res->outcome = pmn_game_outcome(g);
-    memcpy(res->captured, pmn_game_position(g)->captured, sizeof res->captured);
+    res->end = *pmn_game_position(g);
+    memcpy(res->captured, res->end.captured, sizeof res->captured);
     pmn_game_free(g);
     return c.errors;
 }

@@ -36,6 +36,20 @@ static void row(struct out *o, const pmn_position *p, unsigned w, const char *la
     put(o, "%s\n", tail);
 }
 
+/* Two rows: North's holes run right to left seen from South, his store
+ * (if the game has stores) on the left, South's on the right. */
+static void two_rows(struct out *o, const pmn_rules *r, const pmn_position *p, unsigned cell)
+{
+    int last = (int)r->pits - 1;
+    row(o, p, r->pits, "", PMN_NORTH, last, -1, cell, 1, "");
+    row(o, p, r->pits, "North", PMN_NORTH, last, -1, cell, 0, "");
+    if (r->stores)
+        put(o, "%-6s%-*u%u\n", "", (int)(cell * r->pits), p->captured[PMN_NORTH],
+            p->captured[PMN_SOUTH]);
+    row(o, p, r->pits, "South", PMN_SOUTH, 0, +1, cell, 0, "");
+    row(o, p, r->pits, "", PMN_SOUTH, 0, +1, cell, 1, "");
+}
+
 size_t pmn_board_format(const pmn_rules *r, const pmn_position *p, char *buf,
                         size_t size)
 {
@@ -47,6 +61,12 @@ size_t pmn_board_format(const pmn_rules *r, const pmn_position *p, char *buf,
                 big = p->pit[s][i];
     for (unsigned d = 100; big >= d && cell < 6; d *= 10)
         cell++;
+    if (r->cycle == PMN_CYCLE_BOTH_SIDES) {
+        two_rows(&o, r, p, cell);
+        if (size)
+            buf[o.n < size ? o.n : size - 1] = '\0';
+        return o.n;
+    }
     int back = (int)w - 1, front = (int)w, last = 2 * (int)w - 1;
     /* North's letters run right to left seen from South. */
     row(&o, p, w, "", PMN_NORTH, back, -1, cell, 1, "");

@@ -6,36 +6,72 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The sowing state at a lap boundary: the mover's holes, the hole reached,
- * the seeds in hand.  Sowing never touches the opponent's holes, so this is
- * all a move's future depends on. */
+/* The sowing state at a lap boundary: the holes of the cycle, the hole
+ * reached, the seeds in hand.  Hawalis sowing never leaves the mover's own
+ * holes; a two-row game's cycle is the whole board, from the mover's first
+ * hole: his holes at 0..m-1, his store (if sown) at m, then the opponent's.
+ * What the sowing depends on is all here. */
 struct sow {
-    uint16_t pit[PMN_MAX_SIDE_PITS];
-    unsigned n;       /* holes in the cycle */
-    unsigned at;      /* the hole the seeds in hand were lifted from */
+    uint16_t pit[2 * PMN_MAX_SIDE_PITS + 1];
+    unsigned n;         /* holes in the cycle */
+    unsigned m;         /* the mover's holes are 0..m-1 */
+    unsigned store;     /* the mover's store, or n */
+    unsigned skip;      /* the hole a lap passes over, or n */
+    unsigned at;        /* the hole the seeds in hand were lifted from */
     uint32_t hand;
+    int relay;          /* a last seed in an occupied hole is lifted again */
+    int fours;          /* a hole reaching four is taken at once */
+    int plain;          /* neither store, skip nor fours: whole turns at once */
+    uint32_t took[2];   /* seeds taken on the way: by the mover, by the other */
+    int last_four;      /* the last seed made four: the mover took them */
+    int last_taker;     /* who took last on the way: 0 mover, 1 other, -1 none */
 };
 
 /* Sow the seeds in hand from the hole after `at`.  Returns 1 if the last seed
- * fell into an occupied hole, which is lifted for a new lap; 0 if it fell into
- * an empty hole, where the move ends (s->at is that hole, s->hand 0). */
+ * fell into an occupied hole, which is lifted for a new lap; 0 if the move
+ * ends there (s->at is the hole, s->hand 0). */
 static int sow_lap(struct sow *s)
 {
     uint32_t h = s->hand;
     unsigned a = s->at;
-    uint32_t rounds = (h - 1) / s->n;   /* whole turns, keeping 1..n seeds */
-    if (rounds) {
-        for (unsigned i = 0; i < s->n; i++)
-            s->pit[i] = (uint16_t)(s->pit[i] + rounds);
-        h -= rounds * s->n;
-    }
-    while (h--) {
-        if (++a == s->n)
-            a = 0;
-        s->pit[a]++;
+    if (s->plain) {
+        uint32_t rounds = (h - 1) / s->n;   /* whole turns, keeping 1..n seeds */
+        if (rounds) {
+            for (unsigned i = 0; i < s->n; i++)
+                s->pit[i] = (uint16_t)(s->pit[i] + rounds);
+            h -= rounds * s->n;
+        }
+        while (h--) {
+            if (++a == s->n)
+                a = 0;
+            s->pit[a]++;
+        }
+    } else {
+        while (h) {
+            if (++a == s->n)
+                a = 0;
+            if (a == s->skip)
+                continue;
+            s->pit[a]++;
+            h--;
+            if (s->fours && s->pit[a] == 4 && a != s->store) {
+                s->pit[a] = 0;
+                /* Four made by the last seed go to the mover and end the move;
+                 * any other four, to the owner of the hole. */
+                int taker = h == 0 ? 0 : a >= s->m;
+                s->took[taker] += 4;
+                s->last_taker = taker;
+                if (h == 0) {
+                    s->last_four = 1;
+                    s->at = a;
+                    s->hand = 0;
+                    return 0;
+                }
+            }
+        }
     }
     s->at = a;
-    if (s->pit[a] > 1) {
+    if (s->relay && a != s->store && s->pit[a] > 1) {
         s->hand = s->pit[a];
         s->pit[a] = 0;
         return 1;
@@ -133,36 +169,50 @@ static void prove_endless(const struct sow *lap0, uint64_t turned_period,
     rep->loop_lap = mu + turned_period * (lap0->n / gcd(d, lap0->n));
 }
 
-pmn_legality pmn_move_legality(const pmn_rules *r, const pmn_position *p, int hole)
+/* The cycle of a move from `hole`, with its seeds lifted: lap 0. */
+static void load(const pmn_rules *r, const pmn_position *p, int side, int hole,
+                 struct sow *s)
 {
-    const uint16_t *pit = p->pit[p->to_move];
-    if (hole < 0 || (unsigned)hole >= r->pits)
-        return PMN_ILLEGAL_NO_SUCH_HOLE;
-    if (pit[hole] == 0)
-        return PMN_ILLEGAL_EMPTY;
-    if (pit[hole] >= r->min_lift)
-        return PMN_LEGAL;
-    for (unsigned i = 0; i < r->pits; i++)
-        if (pit[i] >= r->min_lift)
-            return PMN_ILLEGAL_SINGLETON;
-    if (pit[((unsigned)hole + 1) % r->pits] != 0)
-        return PMN_ILLEGAL_SINGLETON_OCCUPIED;
-    return PMN_LEGAL;
+    unsigned m = r->pits, other = m;
+    s->m = m;
+    memcpy(s->pit, p->pit[side], m * sizeof s->pit[0]);
+    if (r->cycle == PMN_CYCLE_OWN_ROWS) {
+        s->n = m;
+    } else {
+        if (r->stores)
+            s->pit[other++] = 0;
+        memcpy(s->pit + other, p->pit[!side], m * sizeof s->pit[0]);
+        s->n = other + m;
+    }
+    s->store = r->stores ? m : s->n;
+    s->skip = r->skip_origin ? (unsigned)hole : s->n;
+    s->relay = r->laps == PMN_LAPS_RELAY;
+    s->fours = r->capture == PMN_CAPTURE_FOURS;
+    s->plain = !s->fours && s->skip == s->n && s->store == s->n;
+    s->took[0] = s->took[1] = 0;
+    s->last_four = 0;
+    s->last_taker = -1;
+    s->at = (unsigned)hole;
+    s->hand = s->pit[hole];
+    s->pit[hole] = 0;
 }
 
-int pmn_legal_moves(const pmn_rules *r, const pmn_position *p,
-                    int moves[PMN_MAX_SIDE_PITS])
+/* The cycle back onto the board; where the last seed fell. */
+static void unload(const pmn_rules *r, const struct sow *s, int side, pmn_position *p,
+                   pmn_move_report *rep)
 {
-    int n = 0;
-    for (unsigned i = 0; i < r->pits; i++)
-        if (pmn_move_legality(r, p, (int)i) == PMN_LEGAL)
-            moves[n++] = (int)i;
-    return n;
+    unsigned m = r->pits, other = m + (s->store < s->n);
+    memcpy(p->pit[side], s->pit, m * sizeof s->pit[0]);
+    if (r->cycle == PMN_CYCLE_BOTH_SIDES)
+        memcpy(p->pit[!side], s->pit + other, m * sizeof s->pit[0]);
+    rep->stored = s->store < s->n ? s->pit[s->store] : 0;
+    rep->end_side = s->at < m || s->at == s->store ? side : !side;
+    rep->end_hole = s->at == s->store ? -1 : s->at < m ? (int)s->at : (int)(s->at - other);
 }
 
-/* A last seed in an empty front hole takes the facing front hole, if it is
- * not empty, and (by rule) the back hole behind that. */
-static unsigned capture(const pmn_rules *r, uint16_t *opp, unsigned end)
+/* Hawalis: a last seed in an empty front hole takes the facing front hole,
+ * if it is not empty, and (by rule) the back hole behind that. */
+static unsigned capture_front(const pmn_rules *r, uint16_t *opp, unsigned end)
 {
     unsigned w = r->holes_per_row;
     if (end < w)
@@ -180,36 +230,251 @@ static unsigned capture(const pmn_rules *r, uint16_t *opp, unsigned end)
     return taken;
 }
 
+/* Kalah: a last seed in an own hole that was empty takes itself and the
+ * facing hole (if that has seeds, unless capture=opposite-always). */
+static unsigned capture_opposite(const pmn_rules *r, uint16_t *own, uint16_t *opp,
+                                 unsigned end)
+{
+    unsigned facing = r->pits - 1 - end;
+    if (own[end] != 1 || (opp[facing] == 0 && r->capture == PMN_CAPTURE_OPPOSITE))
+        return 0;
+    unsigned taken = own[end] + opp[facing];
+    own[end] = opp[facing] = 0;
+    return taken;
+}
+
+/* Oware: a last seed making 2 or 3 in an opponent's hole takes it and the
+ * unbroken run of 2s and 3s before it on his side.  Taking all his seeds is
+ * a grand slam: flagged, and not taken unless the rules allow it. */
+static unsigned capture_two_three(const pmn_rules *r, uint16_t *opp, unsigned end,
+                                  int *grand_slam)
+{
+    unsigned taken = 0, all = 0;
+    int first = (int)end;
+    while (first >= 0 && (opp[first] == 2 || opp[first] == 3))
+        taken += opp[first--];
+    for (unsigned i = 0; i < r->pits; i++)
+        all += opp[i];
+    if (taken && taken == all && r->grand_slam != PMN_GRAND_SLAM_ALLOWED) {
+        *grand_slam = 1;
+        return 0;
+    }
+    for (int i = first + 1; i <= (int)end; i++)
+        opp[i] = 0;
+    return taken;
+}
+
+/* Sow a legal move and make its captures, on *p; the side to move and the
+ * end of the game are pmn_play's.  Returns 1 (leaving *p alone, and
+ * *lap0 and *period for the proof) if the sowing never ends. */
+static int sow_move(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep,
+                    struct sow *lap0, uint64_t *period, unsigned *last_capture)
+{
+    int side = p->to_move;
+    struct sow s;
+    load(r, p, side, hole, lap0);
+    if (r->laps == PMN_LAPS_RELAY) {
+        if (find_period(lap0, period, &rep->laps, &s))
+            return 1;
+    } else {
+        s = *lap0;
+        sow_lap(&s);
+        rep->laps = 1;
+    }
+    unload(r, &s, side, p, rep);
+
+    unsigned taken = 0;
+    uint16_t *own = p->pit[side], *opp = p->pit[!side];
+    if (rep->end_hole >= 0) {
+        unsigned end = (unsigned)rep->end_hole;
+        switch (r->capture) {
+        case PMN_CAPTURE_FRONT_AND_BACK:
+        case PMN_CAPTURE_FRONT_ONLY:
+            taken = capture_front(r, opp, end);
+            break;
+        case PMN_CAPTURE_OPPOSITE:
+        case PMN_CAPTURE_OPPOSITE_ALWAYS:
+            if (rep->end_side == side)
+                taken = capture_opposite(r, own, opp, end);
+            break;
+        case PMN_CAPTURE_TWO_THREE:
+            if (rep->end_side != side)
+                taken = capture_two_three(r, opp, end, &rep->grand_slam);
+            break;
+        default:
+            break;
+        }
+    }
+    *last_capture = taken + (s.last_four ? 4 : 0);
+    rep->captured = taken + s.took[0];
+    rep->given = s.took[1];
+    p->captured[side] += rep->captured + rep->stored;
+    p->captured[!side] += rep->given;
+    if (taken)
+        p->last_capturer = (uint8_t)(side + 1);
+    else if (s.last_taker >= 0)
+        p->last_capturer = (uint8_t)((s.last_taker ? !side : side) + 1);
+    if (s.last_four && !p->first_three)
+        p->first_three = (uint8_t)(side + 1);
+    return 0;
+}
+
+/* The rules that look ahead: feeding and a refused grand slam. */
+static pmn_legality outcome_legality(const pmn_rules *r, const pmn_position *p, int hole)
+{
+    int side = p->to_move;
+    int starving = r->feed && pmn_position_seeds(r, p, !side) == 0;
+    if (!starving && r->grand_slam != PMN_GRAND_SLAM_REFUSED)
+        return PMN_LEGAL;
+    pmn_position q = *p;
+    pmn_move_report rep;
+    struct sow lap0;
+    uint64_t period;
+    unsigned last;
+    memset(&rep, 0, sizeof rep);
+    if (sow_move(r, &q, hole, &rep, &lap0, &period, &last))
+        return PMN_LEGAL;
+    if (rep.grand_slam && r->grand_slam == PMN_GRAND_SLAM_REFUSED)
+        return PMN_ILLEGAL_GRAND_SLAM;
+    if (starving && pmn_position_seeds(r, &q, !side) == 0)
+        return PMN_ILLEGAL_NOT_FEEDING;
+    return PMN_LEGAL;
+}
+
+pmn_legality pmn_move_legality(const pmn_rules *r, const pmn_position *p, int hole)
+{
+    const uint16_t *pit = p->pit[p->to_move];
+    if (hole < 0 || (unsigned)hole >= r->pits)
+        return PMN_ILLEGAL_NO_SUCH_HOLE;
+    if (pit[hole] == 0)
+        return PMN_ILLEGAL_EMPTY;
+    if (pit[hole] < r->min_lift) {
+        for (unsigned i = 0; i < r->pits; i++)
+            if (pit[i] >= r->min_lift)
+                return PMN_ILLEGAL_SINGLETON;
+        if (pit[((unsigned)hole + 1) % r->pits] != 0)
+            return PMN_ILLEGAL_SINGLETON_OCCUPIED;
+    }
+    return outcome_legality(r, p, hole);
+}
+
+int pmn_legal_moves(const pmn_rules *r, const pmn_position *p,
+                    int moves[PMN_MAX_SIDE_PITS])
+{
+    int n = 0;
+    for (unsigned i = 0; i < r->pits; i++)
+        if (pmn_move_legality(r, p, (int)i) == PMN_LEGAL)
+            moves[n++] = (int)i;
+    return n;
+}
+
 static pmn_outcome win_for(int side)
 {
     return side == PMN_SOUTH ? PMN_SOUTH_WINS : PMN_NORTH_WINS;
 }
 
-/* Cheaper than pmn_legal_moves: any hole of min_lift seeds is a move, and
- * only without one do single seeds count. */
+/* Cheaper than pmn_legal_moves: any hole of min_lift seeds is a move (when
+ * nothing looks ahead), and only without one do single seeds count. */
 static int has_legal_move(const pmn_rules *r, const pmn_position *p)
 {
     const uint16_t *pit = p->pit[p->to_move];
+    int simple = !r->feed && r->grand_slam != PMN_GRAND_SLAM_REFUSED;
     for (unsigned i = 0; i < r->pits; i++)
-        if (pit[i] >= r->min_lift)
+        if (pit[i] >= r->min_lift && (simple || pmn_move_legality(r, p, (int)i) == PMN_LEGAL))
             return 1;
     for (unsigned i = 0; i < r->pits; i++)
-        if (pit[i] && pmn_move_legality(r, p, (int)i) == PMN_LEGAL)
+        if (pit[i] && pit[i] < r->min_lift && pmn_move_legality(r, p, (int)i) == PMN_LEGAL)
             return 1;
     return 0;
+}
+
+static int other_can_move(const pmn_rules *r, const pmn_position *p)
+{
+    pmn_position q = *p;
+    q.to_move = (uint8_t)!p->to_move;
+    return has_legal_move(r, &q);
+}
+
+/* Who has more seeds: captured, and (with `board`) those on his side. */
+static pmn_outcome by_seeds(const pmn_rules *r, const pmn_position *p, int board)
+{
+    unsigned long a = p->captured[0], b = p->captured[1];
+    if (board) {
+        a += pmn_position_seeds(r, p, PMN_SOUTH);
+        b += pmn_position_seeds(r, p, PMN_NORTH);
+    }
+    return a > b ? PMN_SOUTH_WINS : a < b ? PMN_NORTH_WINS : PMN_DRAWN;
+}
+
+/* Who the last seeds go to under rule last-seeds: a side, or -1 (a lot). */
+static int last_seeds_owner(const pmn_rules *r, const pmn_position *p)
+{
+    int who = r->last_seeds == PMN_LAST_PREVIOUS ? p->last_capturer
+            : r->last_seeds == PMN_LAST_FIRST_THREE ? p->first_three : 0;
+    return who - 1;
+}
+
+static pmn_ending seeds_game_ending(const pmn_rules *r, const pmn_position *p,
+                                    pmn_outcome *outcome)
+{
+    unsigned on[2] = { pmn_position_seeds(r, p, 0), pmn_position_seeds(r, p, 1) };
+    unsigned long board = on[0] + on[1];
+    unsigned long total = board + p->captured[0] + p->captured[1];
+    for (int s = 0; r->majority && s < 2; s++)
+        if (2ul * p->captured[s] > total) {
+            *outcome = win_for(s);
+            return PMN_END_MAJORITY;
+        }
+    if (r->last_seeds != PMN_LAST_PLAY_ON && board > 0 && board <= 4) {
+        int who = last_seeds_owner(r, p);
+        unsigned long a = p->captured[0], b = p->captured[1];
+        if (who >= 0) {
+            pmn_position q = *p;
+            q.captured[who] += (uint32_t)board;
+            *outcome = by_seeds(r, &q, 0);
+        } else {   /* a lot decides, unless the seeds cannot change the winner */
+            *outcome = a > b + board ? PMN_SOUTH_WINS : b > a + board ? PMN_NORTH_WINS
+                     : PMN_ONGOING;
+        }
+        return PMN_END_LAST_SEEDS;
+    }
+    if (r->either_empty && (on[0] == 0 || on[1] == 0)) {
+        *outcome = by_seeds(r, p, 1);
+        return PMN_END_NO_SEEDS;
+    }
+    if (has_legal_move(r, p) || (r->no_move == PMN_NO_MOVE_PASS && other_can_move(r, p)))
+        return PMN_END_NONE;
+    *outcome = by_seeds(r, p, r->no_move == PMN_NO_MOVE_COLLECT);
+    return on[p->to_move] ? PMN_END_NO_MOVE : PMN_END_NO_SEEDS;
 }
 
 pmn_ending pmn_position_ending(const pmn_rules *r, const pmn_position *p,
                                pmn_outcome *outcome)
 {
     pmn_ending e = PMN_END_NONE;
-    if (pmn_position_seeds(r, p, p->to_move) == 0)
-        e = PMN_END_NO_SEEDS;
-    else if (r->no_move == PMN_NO_MOVE_LOSES && !has_legal_move(r, p))
-        e = PMN_END_NO_MOVE;
+    pmn_outcome o = PMN_ONGOING;
+    if (r->goal == PMN_GOAL_MOST_SEEDS) {
+        e = seeds_game_ending(r, p, &o);
+    } else {
+        if (pmn_position_seeds(r, p, p->to_move) == 0)
+            e = PMN_END_NO_SEEDS;
+        else if (!has_legal_move(r, p))
+            e = PMN_END_NO_MOVE;
+        if (e != PMN_END_NONE)
+            o = win_for(!p->to_move);
+    }
     if (outcome)
-        *outcome = e == PMN_END_NONE ? PMN_ONGOING : win_for(!p->to_move);
+        *outcome = o;
     return e;
+}
+
+pmn_outcome pmn_repetition_outcome(const pmn_rules *r, const pmn_position *p)
+{
+    switch (r->repetition) {
+    case PMN_REPETITION_UNCOUNTED: return by_seeds(r, p, 0);
+    case PMN_REPETITION_OWN_SIDE: return by_seeds(r, p, 1);
+    default: return PMN_DRAWN;
+    }
 }
 
 int pmn_play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep)
@@ -219,33 +484,30 @@ int pmn_play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep
         return (int)l;
 
     int side = p->to_move;
-    struct sow lap0, s;
+    struct sow lap0;
     uint64_t period;
+    unsigned last_capture;
     memset(rep, 0, sizeof *rep);
     rep->side = side;
     rep->hole = hole;
 
-    memcpy(lap0.pit, p->pit[side], r->pits * sizeof lap0.pit[0]);
-    lap0.n = r->pits;
-    lap0.at = (unsigned)hole;
-    lap0.hand = lap0.pit[hole];
-    lap0.pit[hole] = 0;
-
-    if (find_period(&lap0, &period, &rep->laps, &s)) {
+    if (sow_move(r, p, hole, rep, &lap0, &period, &last_capture)) {
         prove_endless(&lap0, period, rep);
         rep->laps = 0;
+        rep->end_side = side;
         rep->end_hole = -1;
         rep->ending = PMN_END_ENDLESS;
         rep->outcome = r->endless == PMN_ENDLESS_DRAW ? PMN_DRAWN : win_for(!side);
         return 0;
     }
-
-    memcpy(p->pit[side], s.pit, r->pits * sizeof s.pit[0]);
-    rep->end_hole = (int)s.at;
-    rep->captured = capture(r, p->pit[!side], s.at);
-    p->captured[side] += rep->captured;
-    p->to_move = (uint8_t)!side;
+    rep->extra = (r->extra == PMN_EXTRA_STORE && rep->end_hole < 0)
+              || (r->extra == PMN_EXTRA_CAPTURE && last_capture > 0);
+    p->to_move = (uint8_t)(rep->extra ? side : !side);
     rep->ending = pmn_position_ending(r, p, &rep->outcome);
+    if (rep->ending == PMN_END_NONE && r->no_move == PMN_NO_MOVE_PASS && !has_legal_move(r, p)) {
+        p->to_move = (uint8_t)!p->to_move;
+        rep->passed = 1;
+    }
     return 0;
 }
 
@@ -259,6 +521,10 @@ const char *pmn_legality_string(pmn_legality l)
         return "a single seed may not be moved while a hole holds two or more";
     case PMN_ILLEGAL_SINGLETON_OCCUPIED:
         return "a single seed may not be moved into an occupied hole";
+    case PMN_ILLEGAL_NOT_FEEDING:
+        return "the opponent has no seeds, and the move gives him none";
+    case PMN_ILLEGAL_GRAND_SLAM:
+        return "it would capture all the opponent's seeds (a grand slam)";
     }
     return "unknown";
 }
@@ -271,18 +537,46 @@ const char *pmn_ending_string(pmn_ending e)
     case PMN_END_NO_MOVE: return "no legal move";
     case PMN_END_ENDLESS: return "endless move";
     case PMN_END_REPETITION: return "position repeated";
+    case PMN_END_MAJORITY: return "more than half the seeds captured";
+    case PMN_END_LAST_SEEDS: return "only the last seeds left";
     }
     return "unknown";
 }
 
-void pmn_ending_explain(pmn_ending e, int mover, char *buf, size_t size)
+void pmn_ending_explain(const pmn_rules *r, pmn_ending e, const pmn_position *end,
+                        char *buf, size_t size)
 {
-    if (e == PMN_END_NO_SEEDS)
-        snprintf(buf, size, "%s has no seeds left", pmn_side_name(!mover));
+    int who = end->to_move;
+    size_t n = 0;
+    unsigned on[2] = { pmn_position_seeds(r, end, 0), pmn_position_seeds(r, end, 1) };
+    if (e == PMN_END_NO_SEEDS && r->either_empty)
+        n = (size_t)snprintf(buf, size, "%s's holes are empty",
+                             pmn_side_name(on[PMN_SOUTH] ? PMN_NORTH : PMN_SOUTH));
+    else if (e == PMN_END_NO_SEEDS)
+        n = (size_t)snprintf(buf, size, "%s has no seeds left", pmn_side_name(who));
     else if (e == PMN_END_NO_MOVE)
-        snprintf(buf, size, "%s has no legal move", pmn_side_name(!mover));
+        n = (size_t)snprintf(buf, size, "%s has no legal move", pmn_side_name(who));
+    else if (e == PMN_END_MAJORITY)
+        n = (size_t)snprintf(buf, size, "%s has captured more than half the seeds",
+                             pmn_side_name(end->captured[1] > end->captured[0]));
+    else if (e == PMN_END_LAST_SEEDS && last_seeds_owner(r, end) >= 0)
+        n = (size_t)snprintf(buf, size, "the last %u seeds go to %s", on[0] + on[1],
+                             pmn_side_name(last_seeds_owner(r, end)));
+    else if (e == PMN_END_LAST_SEEDS)
+        n = (size_t)snprintf(buf, size, "the last %u seeds are drawn by lot", on[0] + on[1]);
     else
-        snprintf(buf, size, "%s", pmn_ending_string(e));
+        n = (size_t)snprintf(buf, size, "%s", pmn_ending_string(e));
+    if (r->goal == PMN_GOAL_MOST_SEEDS && e != PMN_END_ENDLESS && n < size) {
+        int board = e == PMN_END_NO_SEEDS || e == PMN_END_NO_MOVE
+                  ? r->no_move == PMN_NO_MOVE_COLLECT || r->either_empty
+                  : e == PMN_END_REPETITION && r->repetition == PMN_REPETITION_OWN_SIDE;
+        unsigned long a = end->captured[0] + (board ? on[0] : 0);
+        unsigned long b = end->captured[1] + (board ? on[1] : 0);
+        int who4 = e == PMN_END_LAST_SEEDS ? last_seeds_owner(r, end) : -1;
+        if (who4 == PMN_SOUTH) a += on[0] + on[1];
+        if (who4 == PMN_NORTH) b += on[0] + on[1];
+        snprintf(buf + n, size - n, "; seeds %lu-%lu", a, b);
+    }
 }
 
 const char *pmn_outcome_string(pmn_outcome o)

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Only the positions since the last capture are kept: a capture takes seeds
- * off the board for good, so no earlier position can come back. */
+/* Only the positions since the last capture are kept: a capture (or a seed
+ * sown into a store) takes seeds off the board for good, so no earlier
+ * position can come back. */
 struct pmn_game {
     pmn_rules rules;
     pmn_position pos;
@@ -108,11 +109,11 @@ int pmn_game_play(pmn_game *g, int hole, pmn_move_report *rep)
         return rc;
     g->plies++;
     if (rep->ending == PMN_END_NONE) {
-        if (rep->captured)
+        if (rep->captured || rep->given || rep->stored)
             g->nseen = 0;
         else if (seen_before(g)) {
             rep->ending = PMN_END_REPETITION;
-            rep->outcome = PMN_DRAWN;
+            rep->outcome = pmn_repetition_outcome(&g->rules, &g->pos);
         }
         if (rep->ending == PMN_END_NONE && remember(g) < 0)
             return PMN_ERR_NOMEM;

@@ -41,18 +41,24 @@ int pmn_hole_from_letter(const pmn_rules *r, char c, int *side, int *hole)
     return -1;
 }
 
-/* Number 1 is the first front-row hole: the solutions count from the
- * player's front row, the letters from his back row. */
+/* Hawalis number 1 is the first front-row hole: the solutions count from
+ * the player's front row, the letters from his back row.  A two-row game
+ * counts its holes in sowing order, from 1. */
+static unsigned number_shift(const pmn_rules *r)
+{
+    return r->rows == 2 ? r->holes_per_row : 0;
+}
+
 int pmn_hole_number(const pmn_rules *r, int hole)
 {
-    return (int)(((unsigned)hole + r->pits - r->holes_per_row) % r->pits) + 1;
+    return (int)(((unsigned)hole + r->pits - number_shift(r)) % r->pits) + 1;
 }
 
 int pmn_hole_from_number(const pmn_rules *r, unsigned long number, int *hole)
 {
     if (number < 1 || number > r->pits)
         return -1;
-    *hole = (int)((number - 1 + r->holes_per_row) % r->pits);
+    *hole = (int)((number - 1 + number_shift(r)) % r->pits);
     return 0;
 }
 
@@ -61,6 +67,11 @@ int pmn_hole_from_number(const pmn_rules *r, unsigned long number, int *hole)
  * right on rank 3, his back row A..G right to left on rank 4. */
 void pmn_hole_coordinates(const pmn_rules *r, int side, int hole, int *file, int *rank)
 {
+    if (r->rows == 1) {   /* rank 1 South's row left to right, rank 2 North's */
+        *rank = side == PMN_NORTH;
+        *file = side == PMN_NORTH ? (int)r->pits - 1 - hole : hole;
+        return;
+    }
     int w = (int)r->holes_per_row, front = hole >= w, i = front ? hole - w : hole;
     if (side == PMN_SOUTH) {
         *rank = front ? 1 : 0;
@@ -74,6 +85,13 @@ void pmn_hole_coordinates(const pmn_rules *r, int side, int hole, int *file, int
 int pmn_hole_from_coordinates(const pmn_rules *r, int file, int rank, int *side, int *hole)
 {
     int w = (int)r->holes_per_row;
+    if (r->rows == 1) {
+        if (file < 0 || file >= w || rank < 0 || rank > 1)
+            return -1;
+        *side = rank;
+        *hole = rank ? w - 1 - file : file;
+        return 0;
+    }
     if (file < 0 || file >= w || rank < 0 || rank > 3)
         return -1;
     *side = rank < 2 ? PMN_SOUTH : PMN_NORTH;

@@ -73,7 +73,32 @@ static int parse_counts(const pmn_rules *r, const char *text, const char **pos,
     }
 }
 
-/* position -> counts '/' counts ' ' ('S' | 'N') */
+/* captured -> ' ' COUNT ':' COUNT: the seeds South and North have captured
+ * (or stored) so far, for the games won by seeds. */
+static int parse_captured(const char *text, const char **pos, pmn_position *q,
+                          pmn_error *err)
+{
+    const char *s = *pos + 1;
+    for (int side = 0; side < 2; side++) {
+        unsigned long v = 0;
+        if (*s < '0' || *s > '9')
+            return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
+                            side ? "expected North's captured seeds after ':'"
+                                 : "expected the captured seeds, South:North");
+        while (*s >= '0' && *s <= '9')
+            if ((v = v * 10 + (unsigned long)(*s++ - '0')) > PMN_MAX_SEEDS)
+                return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text),
+                                "more than %u captured seeds", PMN_MAX_SEEDS);
+        q->captured[side] = (uint32_t)v;
+        if (side == 0 && *s++ != ':')
+            return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text),
+                            "expected ':' between South's and North's captured seeds");
+    }
+    *pos = s;
+    return 0;
+}
+
+/* position -> counts '/' counts ' ' ('S' | 'N') [captured] */
 int pmn_position_parse(const pmn_rules *r, const char *text, pmn_position *p,
                        pmn_error *err)
 {
@@ -97,11 +122,13 @@ int pmn_position_parse(const pmn_rules *r, const char *text, pmn_position *p,
                         "expected the side to move, S or N");
     q.to_move = *s == 'S' ? PMN_SOUTH : PMN_NORTH;
     s++;
+    if (*s == ' ' && parse_captured(text, &s, &q, err) < 0)
+        return -1;
     if (*s != '\0')
         return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
                         "unexpected text after the side to move");
     unsigned long total = (unsigned long)pmn_position_seeds(r, &q, PMN_SOUTH)
-                        + pmn_position_seeds(r, &q, PMN_NORTH);
+                        + pmn_position_seeds(r, &q, PMN_NORTH) + q.captured[0] + q.captured[1];
     if (total > PMN_MAX_SEEDS)
         return pmn_fail(err, PMN_ERR_RANGE, 1, "the position holds %lu seeds, more than %u",
                         total, PMN_MAX_SEEDS);
@@ -121,5 +148,8 @@ size_t pmn_position_format(const pmn_rules *r, const pmn_position *p,
         }
     n += (size_t)snprintf(buf + (n < size ? n : size), n < size ? size - n : 0,
                           " %c", side_letter[p->to_move]);
+    if (r->goal == PMN_GOAL_MOST_SEEDS && (p->captured[0] || p->captured[1]))
+        n += (size_t)snprintf(buf + (n < size ? n : size), n < size ? size - n : 0,
+                              " %u:%u", p->captured[0], p->captured[1]);
     return n;
 }

@@ -152,10 +152,12 @@ int pmn_record_rules(const pmn_record *rec, pmn_rules *r, pmn_diag_fn fn, void *
         for (size_t i = 0; i < n; i++)
             name[i] = (char)tolower((unsigned char)game->value[i]);
         name[n] = '\0';
-        if (pmn_rules_apply(r, name, &err) < 0 || strchr(name, ',') || strchr(name, '=')) {
+        if (strchr(name, '=') || pmn_rules_apply(r, name, &err) < 0) {
+            char known[256];
+            pmn_rules_builtin_names(known, sizeof known);
             pmn_report(fn, ctx, 108, game->line, game->col,
-                       "the Game tag names '%s', which pmn does not know (known: Hawalis)",
-                       game->value);
+                       "the Game tag names '%s', which pmn does not know (known: %s)",
+                       game->value, known);
             return -1;
         }
     }

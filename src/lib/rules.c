@@ -1,47 +1,115 @@
-/* rules.c - rule sets as data, and the "name,key=value" specification. */
+/* rules.c - rule sets as data: options, the "name,key=value" specification,
+ * and which combinations of mechanisms the engine can play. */
 #include "pmn.h"
 #include "util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* A built-in rule set is only a filled-in pmn_rules. */
-static const pmn_rules builtin[] = {
-    {
-        .name = "hawalis",
-        .rows = 2, .holes_per_row = 7, .pits = 14, .seeds = 2, .min_lift = 2,
-        .cycle = PMN_CYCLE_OWN_ROWS, .laps = PMN_LAPS_RELAY,
-        .singleton = PMN_SINGLETON_INTO_EMPTY,
-        .capture = PMN_CAPTURE_FRONT_AND_BACK,
-        .endless = PMN_ENDLESS_DRAW,
-        .no_move = PMN_NO_MOVE_LOSES,
-    },
-};
-
-/* One rule option: its key, and its values in enum order. */
+/* One rule option: its key, and either its values in enum order or, for a
+ * number, its range. */
 struct option_def {
     const char *key;
-    size_t field;                 /* offset of an enum field in pmn_rules */
-    const char *values[4];
+    size_t field;                 /* offset of an int-sized field in pmn_rules */
+    const char *values[8];        /* NULL-terminated; none: a number */
+    unsigned min, max;
+    const char *help;
 };
 
+#define YES_NO { "no", "yes", NULL }
+
 static const struct option_def options[] = {
-    { "capture", offsetof(pmn_rules, capture), { "front-and-back", "front", NULL } },
-    { "endless", offsetof(pmn_rules, endless), { "draw", "lose", NULL } },
+    { "rows", offsetof(pmn_rules, rows), { NULL }, 1, 2,
+      "rows each player owns" },
+    { "holes", offsetof(pmn_rules, holes_per_row), { NULL }, 2, PMN_MAX_SIDE_PITS,
+      "holes in a row" },
+    { "seeds", offsetof(pmn_rules, seeds), { NULL }, 0, PMN_MAX_SEEDS,
+      "seeds in each hole at the start" },
+    { "min-lift", offsetof(pmn_rules, min_lift), { NULL }, 1, 1000,
+      "fewer seeds move only when no hole holds as many" },
+    { "cycle", offsetof(pmn_rules, cycle), { "own-rows", "both-sides", NULL }, 0, 0,
+      "the holes a sowing goes round" },
+    { "laps", offsetof(pmn_rules, laps), { "relay", "single", NULL }, 0, 0,
+      "a last seed in an occupied hole is lifted again (relay), or not" },
+    { "stores", offsetof(pmn_rules, stores), YES_NO, 0, 0,
+      "the mover sows into his own store" },
+    { "skip-origin", offsetof(pmn_rules, skip_origin), YES_NO, 0, 0,
+      "a lap of the board passes over the hole emptied" },
+    { "singleton", offsetof(pmn_rules, singleton), { "into-empty", NULL }, 0, 0,
+      "where a hole below min-lift may sow" },
+    { "capture", offsetof(pmn_rules, capture),
+      { "front-and-back", "front", "opposite", "opposite-always", "two-three", "fours",
+        "none", NULL }, 0, 0, "what a capture takes" },
+    { "extra", offsetof(pmn_rules, extra), { "none", "store", "capture", NULL }, 0, 0,
+      "what earns another sowing in the same turn" },
+    { "feed", offsetof(pmn_rules, feed), YES_NO, 0, 0,
+      "an opponent without seeds must be given some" },
+    { "grand-slam", offsetof(pmn_rules, grand_slam),
+      { "allowed", "refused", "no-capture", NULL }, 0, 0,
+      "a capture of all the opponent's seeds" },
+    { "goal", offsetof(pmn_rules, goal), { "immobilise", "most-seeds", NULL }, 0, 0,
+      "who wins" },
+    { "majority", offsetof(pmn_rules, majority), YES_NO, 0, 0,
+      "more than half of all seeds wins at once" },
+    { "no-move", offsetof(pmn_rules, no_move), { "loses", "pass", "collect", NULL }, 0, 0,
+      "a player to move who cannot" },
+    { "either-empty", offsetof(pmn_rules, either_empty), YES_NO, 0, 0,
+      "the game ends when either side's holes are empty" },
+    { "last-seeds", offsetof(pmn_rules, last_seeds),
+      { "play-on", "lottery", "previous-capturer", "first-three", NULL }, 0, 0,
+      "who gets the last four seeds" },
+    { "repetition", offsetof(pmn_rules, repetition),
+      { "draw", "uncounted", "own-side", NULL }, 0, 0,
+      "a repeated position ends the game" },
+    { "endless", offsetof(pmn_rules, endless), { "draw", "lose", NULL }, 0, 0,
+      "an endless move draws, or loses for its maker" },
 };
+
+static int *field(pmn_rules *r, const struct option_def *o)
+{
+    return (int *)((char *)r + o->field);
+}
+
+static int value_of(const pmn_rules *r, const struct option_def *o)
+{
+    return *(const int *)((const char *)r + o->field);
+}
+
+/* Every option's default: what a rule set leaves unsaid. */
+static void defaults(pmn_rules *r)
+{
+    memset(r, 0, sizeof *r);
+    r->rows = 1;
+    r->holes_per_row = 6;
+    r->seeds = 4;
+    r->min_lift = 1;
+    r->cycle = PMN_CYCLE_BOTH_SIDES;
+    r->laps = PMN_LAPS_SINGLE;
+    r->capture = PMN_CAPTURE_NONE;
+    r->goal = PMN_GOAL_MOST_SEEDS;
+    r->no_move = PMN_NO_MOVE_COLLECT;
+}
 
 const char *pmn_rules_options_help(void)
 {
-    return "  capture=front-and-back|front   what a capture takes (default front-and-back)\n"
-           "  endless=draw|lose              an endless move draws, or loses for its maker\n";
-}
-
-static const pmn_rules *find_builtin(const char *name, size_t len)
-{
-    for (size_t i = 0; i < COUNT(builtin); i++)
-        if (strlen(builtin[i].name) == len && strncmp(builtin[i].name, name, len) == 0)
-            return &builtin[i];
-    return NULL;
+    static char help[4096];
+    if (!help[0]) {
+        size_t n = 0;
+        for (size_t i = 0; i < COUNT(options) && n < sizeof help; i++) {
+            const struct option_def *o = &options[i];
+            char vals[128] = "";
+            if (!o->values[0])
+                snprintf(vals, sizeof vals, "%u..%u", o->min, o->max);
+            for (int v = 0; o->values[v]; v++) {
+                strcat(vals, v ? "|" : "");
+                strcat(vals, o->values[v]);
+            }
+            n += (size_t)snprintf(help + n, sizeof help - n, "  %s=%s\n      %s\n", o->key, vals,
+                                  o->help);
+        }
+    }
+    return help;
 }
 
 static const struct option_def *find_option(const char *key, size_t len)
@@ -52,65 +120,124 @@ static const struct option_def *find_option(const char *key, size_t len)
     return NULL;
 }
 
+int pmn_rules_set(pmn_rules *r, const char *key, size_t klen, const char *val, size_t vlen,
+                  pmn_error *err)
+{
+    const struct option_def *o = find_option(key, klen);
+    if (!o)
+        return pmn_fail(err, PMN_ERR_UNKNOWN, 1, "unknown rule option '%.*s'", (int)klen, key);
+    if (!o->values[0]) {
+        char *end;
+        char num[16];
+        if (vlen == 0 || vlen >= sizeof num || strspn(val, "0123456789") < vlen)
+            return pmn_fail(err, PMN_ERR_SYNTAX, 1, "rule option %s takes a number, not '%.*s'",
+                            o->key, (int)vlen, val);
+        memcpy(num, val, vlen);
+        num[vlen] = '\0';
+        unsigned long v = strtoul(num, &end, 10);
+        if (v < o->min || v > o->max)
+            return pmn_fail(err, PMN_ERR_RANGE, 1, "rule option %s is %lu, outside %u..%u",
+                            o->key, v, o->min, o->max);
+        *field(r, o) = (int)v;
+        r->pits = r->rows * r->holes_per_row;
+        return 0;
+    }
+    for (int i = 0; o->values[i]; i++) {
+        if (strlen(o->values[i]) == vlen && strncmp(o->values[i], val, vlen) == 0) {
+            *field(r, o) = i;
+            return 0;
+        }
+    }
+    char choices[128] = "";
+    for (int i = 0; o->values[i]; i++) {
+        if (i) strcat(choices, ", ");
+        strcat(choices, o->values[i]);
+    }
+    return pmn_fail(err, PMN_ERR_UNKNOWN, 1, "unknown value '%.*s' for rule option %s (values: %s)",
+                    (int)vlen, val, o->key, choices);
+}
+
 /* option -> KEY '=' VALUE */
 static int apply_option(pmn_rules *r, const char *spec, const char *tok,
                         size_t len, pmn_error *err)
 {
     const char *eq = memchr(tok, '=', len);
-    size_t col = (size_t)(tok - spec) + 1;
-    const struct option_def *o = find_option(tok, (size_t)(eq - tok));
-    if (!o)
-        return pmn_fail(err, PMN_ERR_UNKNOWN, col, "unknown rule option '%.*s' (options: capture, endless)",
-                        (int)(eq - tok), tok);
     const char *val = eq + 1;
-    size_t vlen = len - (size_t)(val - tok);
-    for (int i = 0; o->values[i]; i++) {
-        if (strlen(o->values[i]) == vlen && strncmp(o->values[i], val, vlen) == 0) {
-            *(int *)((char *)r + o->field) = i;
-            return 0;
-        }
-    }
-    char choices[64] = "";
-    for (int i = 0; o->values[i]; i++) {
-        if (i) strcat(choices, ", ");
-        strcat(choices, o->values[i]);
-    }
-    return pmn_fail(err, PMN_ERR_UNKNOWN, (size_t)(val - spec) + 1,
-                    "unknown value '%.*s' for rule option %s (values: %s)",
-                    (int)vlen, val, o->key, choices);
+    if (pmn_rules_set(r, tok, (size_t)(eq - tok), val, len - (size_t)(val - tok), err) == 0)
+        return 0;
+    if (err)   /* say where in the specification */
+        err->column = (size_t)((err->code == PMN_ERR_UNKNOWN && !find_option(tok, (size_t)(eq - tok))
+                                ? tok : val) - spec) + 1;
+    return -1;
 }
 
-/* spec -> [NAME] {',' option}  |  option {',' option} */
+static int parse_spec(pmn_rules *r, const char *spec, int may_name, pmn_error *err);
+
+/* sized -> NAME '(' HOLES ',' SEEDS ')' {',' option}: Kalah(6,4), as the
+ * literature names the sizes of a game. */
+static int parse_sized(pmn_rules *r, const char *spec, size_t len, pmn_error *err)
+{
+    char name[32];
+    unsigned holes, seeds;
+    int used = 0;
+    if (len >= sizeof name)
+        return pmn_fail(err, PMN_ERR_UNKNOWN, 1, "unknown rule set '%.*s'", (int)len, spec);
+    memcpy(name, spec, len);
+    name[len] = '\0';
+    if (sscanf(spec + len, "(%u,%u)%n", &holes, &seeds, &used) != 2 || used == 0
+        || (spec[len + (size_t)used] != '\0' && spec[len + (size_t)used] != ','))
+        return pmn_fail(err, PMN_ERR_SYNTAX, len + 1, "expected (HOLES,SEEDS) after '%s'", name);
+    char sized[96];
+    snprintf(sized, sizeof sized, "%s,holes=%u,seeds=%u", name, holes, seeds);
+    if (parse_spec(r, sized, 1, err) < 0) {
+        if (err)
+            err->column = err->column > len ? len + 1 : err->column;
+        return -1;
+    }
+    const char *rest = spec + len + (size_t)used;
+    return *rest ? parse_spec(r, rest + 1, 0, err) : 0;
+}
+
+/* spec -> [NAME | sized] {',' option}  |  option {',' option} */
 static int parse_spec(pmn_rules *r, const char *spec, int may_name, pmn_error *err)
 {
     const char *tok = spec;
     for (int first = 1;; first = 0) {
-        size_t len = strcspn(tok, ",");
+        size_t len = strcspn(tok, first ? ",(" : ",");
         size_t col = (size_t)(tok - spec) + 1;
+        if (first && may_name && tok[len] == '(')
+            return parse_sized(r, spec, len, err);
         if (len == 0)
             return pmn_fail(err, PMN_ERR_SYNTAX, col, "empty item in rule specification");
         if (memchr(tok, '=', len)) {
             if (apply_option(r, spec, tok, len, err) < 0)
                 return -1;
         } else if (first && may_name) {
-            const pmn_rules *b = find_builtin(tok, len);
-            if (!b)
-                return pmn_fail(err, PMN_ERR_UNKNOWN, col, "unknown rule set '%.*s' (known: hawalis)",
-                                (int)len, tok);
-            *r = *b;
+            char name[32] = "";
+            if (len < sizeof name) {
+                memcpy(name, tok, len);
+                name[len] = '\0';
+            }
+            if (len >= sizeof name || pmn_rules_builtin(name, r) < 0) {
+                char known[256];
+                pmn_rules_builtin_names(known, sizeof known);
+                return pmn_fail(err, PMN_ERR_UNKNOWN, col, "unknown rule set '%.*s' (known: %s)",
+                                (int)len, tok, known);
+            }
         } else {
             return pmn_fail(err, PMN_ERR_SYNTAX, col,
                             "'%.*s' is not an option of the form KEY=VALUE", (int)len, tok);
         }
         if (tok[len] == '\0')
-            return 0;
+            break;
         tok += len + 1;
     }
+    return pmn_rules_check(r, err);
 }
 
 int pmn_rules_init(pmn_rules *r, const char *spec, pmn_error *err)
 {
-    *r = builtin[0];
+    pmn_rules_builtin("hawalis", r);
     if (spec == NULL || *spec == '\0')
         return 0;
     return parse_spec(r, spec, 1, err);
@@ -118,16 +245,144 @@ int pmn_rules_init(pmn_rules *r, const char *spec, pmn_error *err)
 
 int pmn_rules_apply(pmn_rules *r, const char *spec, pmn_error *err)
 {
-    return parse_spec(r, spec, 1, err);
+    pmn_rules save = *r;
+    if (parse_spec(r, spec, 1, err) < 0) {
+        *r = save;
+        return -1;
+    }
+    return 0;
 }
 
+/* The name, then each option that differs from the built-in set of that
+ * name (every option, if there is none). */
 size_t pmn_rules_format(const pmn_rules *r, char *buf, size_t size)
 {
+    pmn_rules base;
+    int known = pmn_rules_builtin(r->name, &base) == 0;
     size_t n = (size_t)snprintf(buf, size, "%s", r->name);
     for (size_t i = 0; i < COUNT(options); i++) {
-        int v = *(const int *)((const char *)r + options[i].field);
-        n += (size_t)snprintf(buf + (n < size ? n : size), n < size ? size - n : 0,
-                              ",%s=%s", options[i].key, options[i].values[v]);
+        int v = value_of(r, &options[i]);
+        if (known && v == value_of(&base, &options[i]))
+            continue;
+        char *at = buf + (n < size ? n : size);
+        size_t room = n < size ? size - n : 0;
+        if (options[i].values[0])
+            n += (size_t)snprintf(at, room, ",%s=%s", options[i].key, options[i].values[v]);
+        else
+            n += (size_t)snprintf(at, room, ",%s=%d", options[i].key, v);
     }
+    return n;
+}
+
+const char *pmn_rules_value_name(const pmn_rules *r, const char *key)
+{
+    static char num[8][16];
+    static unsigned next;
+    const struct option_def *o = find_option(key, strlen(key));
+    if (!o)
+        return NULL;
+    int v = value_of(r, o);
+    if (o->values[0])
+        return o->values[v];
+    char *s = num[next++ % 8];
+    snprintf(s, sizeof num[0], "%d", v);
+    return s;
+}
+
+/* Which combinations the engine plays: each mechanism assumes a board. */
+int pmn_rules_check(const pmn_rules *r, pmn_error *err)
+{
+    int two_row = r->cycle == PMN_CYCLE_BOTH_SIDES;
+    int hawalis_capture = r->capture == PMN_CAPTURE_FRONT_AND_BACK
+                       || r->capture == PMN_CAPTURE_FRONT_ONLY;
+    if (r->rows * r->holes_per_row > PMN_MAX_SIDE_PITS)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "%u rows of %u holes: more than %d holes a side",
+                        r->rows, r->holes_per_row, PMN_MAX_SIDE_PITS);
+    if (2ul * r->rows * r->holes_per_row * r->seeds > PMN_MAX_SEEDS)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "more than %u seeds in all", PMN_MAX_SEEDS);
+    if (two_row && r->rows != 1)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "cycle=both-sides needs rows=1");
+    if (!two_row && r->rows != 2)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "cycle=own-rows needs rows=2");
+    if (hawalis_capture && two_row)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "capture=%s needs cycle=own-rows",
+                        pmn_rules_value_name(r, "capture"));
+    if (!hawalis_capture && r->capture != PMN_CAPTURE_NONE && !two_row)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "capture=%s needs cycle=both-sides",
+                        pmn_rules_value_name(r, "capture"));
+    if (r->stores && !two_row)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "stores=yes needs cycle=both-sides");
+    if (r->laps == PMN_LAPS_RELAY && (r->stores || r->skip_origin))
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "laps=relay cannot go with %s",
+                        r->stores ? "stores=yes" : "skip-origin=yes");
+    if (r->min_lift > 1 && two_row)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "min-lift above 1 needs cycle=own-rows");
+    if ((r->feed || r->grand_slam == PMN_GRAND_SLAM_REFUSED) && r->laps == PMN_LAPS_RELAY)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "%s needs laps=single",
+                        r->feed ? "feed=yes" : "grand-slam=refused");
+    if (r->extra == PMN_EXTRA_STORE && !r->stores)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "extra=store needs stores=yes");
+    if (r->last_seeds != PMN_LAST_PLAY_ON && r->capture != PMN_CAPTURE_FOURS)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "last-seeds=%s needs capture=fours",
+                        pmn_rules_value_name(r, "last-seeds"));
+    if (r->goal == PMN_GOAL_IMMOBILISE && r->no_move != PMN_NO_MOVE_LOSES)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "goal=immobilise needs no-move=loses");
+    if (r->goal == PMN_GOAL_MOST_SEEDS && r->no_move == PMN_NO_MOVE_LOSES)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "no-move=loses needs goal=immobilise");
+    return 0;
+}
+
+/* ---- the built-in rule sets -------------------------------------------- */
+
+/* Each built-in set is an option list over the defaults.  rules/NAME.xml
+ * says the same as a rule file; test_rules holds the two to agreement. */
+static const struct builtin {
+    const char *name, *spec;
+} builtins[] = {
+    { "hawalis", "rows=2,holes=7,seeds=2,min-lift=2,cycle=own-rows,laps=relay,"
+                 "capture=front-and-back,goal=immobilise,no-move=loses" },
+    { "kalah", "holes=6,seeds=4,stores=yes,capture=opposite,extra=store,either-empty=yes" },
+    { "oware", "holes=6,seeds=4,skip-origin=yes,capture=two-three,feed=yes,"
+               "grand-slam=no-capture,majority=yes,repetition=own-side" },
+    { "awale", "holes=6,seeds=4,skip-origin=yes,capture=two-three,feed=yes,"
+               "grand-slam=refused,majority=yes,repetition=uncounted" },
+    { "anywoli", "holes=12,seeds=4,laps=relay,capture=fours,extra=capture,no-move=pass,"
+                 "last-seeds=previous-capturer" },
+};
+
+/* Other names the same rules go by. */
+static const struct alias {
+    const char *alias, *name;
+} aliases[] = {
+    { "abapa", "oware" },
+    { "kalaha", "kalah" },
+};
+
+int pmn_rules_builtin(const char *name, pmn_rules *r)
+{
+    for (size_t i = 0; i < COUNT(aliases); i++)
+        if (strcmp(aliases[i].alias, name) == 0)
+            name = aliases[i].name;
+    for (size_t i = 0; i < COUNT(builtins); i++) {
+        if (strcmp(builtins[i].name, name) != 0)
+            continue;
+        pmn_rules q;
+        defaults(&q);
+        snprintf(q.name, sizeof q.name, "%s", name);
+        q.pits = q.rows * q.holes_per_row;
+        if (parse_spec(&q, builtins[i].spec, 0, NULL) < 0)
+            return -1;
+        *r = q;
+        return 0;
+    }
+    return -1;
+}
+
+size_t pmn_rules_builtin_names(char *buf, size_t size)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < COUNT(builtins); i++)
+        n += (size_t)snprintf(buf + (n < size ? n : size), n < size ? size - n : 0, "%s%s",
+                              i ? ", " : "", builtins[i].name);
     return n;
 }

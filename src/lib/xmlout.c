@@ -159,7 +159,9 @@ static void text_element(pmn_xml_writer *w, const char *name, const char *text)
 }
 
 static const char *const side_name[2] = { "south", "north" };
-static const char *const ending_name[] = { "", "no-seeds", "no-move", "endless", "repetition" };
+static const char *const ending_name[] = {
+    "", "no-seeds", "no-move", "endless", "repetition", "majority", "last-seeds"
+};
 
 static void endless_attrs(pmn_xml_writer *w, const pmn_move_report *r)
 {
@@ -177,9 +179,17 @@ static void computed_move(pmn_xml_writer *w, const pmn_move_report *r)
         endless_attrs(w, r);
     } else {
         attr_u(w, "captured", r->captured);
+        if (r->given)
+            attr_u(w, "given", r->given);
+        if (r->stored)
+            attr_u(w, "stored", r->stored);
         attr_u(w, "laps", r->laps);
-        end_hole[0] = pmn_hole_letter(r->side, r->end_hole);
-        attr(w, "end", end_hole);
+        end_hole[0] = pmn_hole_letter(r->end_side, r->end_hole);
+        attr(w, "end", r->end_hole < 0 ? "store" : end_hole);
+        if (r->extra)
+            attr(w, "extra", "yes");
+        if (r->passed)
+            attr(w, "passed", "yes");
     }
     if (r->ending != PMN_END_NONE) {
         attr(w, "ending", ending_name[r->ending]);

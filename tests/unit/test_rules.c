@@ -19,15 +19,18 @@ static void defaults(void **state)
     assert_int_equal(r.seeds, 2);
     assert_int_equal(r.capture, PMN_CAPTURE_FRONT_AND_BACK);
     assert_int_equal(r.endless, PMN_ENDLESS_DRAW);
+    assert_int_equal(r.cycle, PMN_CYCLE_OWN_ROWS);
+    assert_int_equal(r.goal, PMN_GOAL_IMMOBILISE);
+    /* The formatted form names only what differs from the named set. */
     pmn_rules_format(&r, buf, sizeof buf);
-    assert_string_equal(buf, "hawalis,capture=front-and-back,endless=draw");
+    assert_string_equal(buf, "hawalis");
 }
 
 static void options(void **state)
 {
     (void)state;
     pmn_rules r;
-    char buf[128];
+    char buf[512];
     assert_int_equal(pmn_rules_init(&r, "hawalis,endless=lose", NULL), 0);
     assert_int_equal(r.endless, PMN_ENDLESS_MOVER_LOSES);
     assert_int_equal(r.capture, PMN_CAPTURE_FRONT_AND_BACK);
@@ -36,6 +39,9 @@ static void options(void **state)
     assert_int_equal(r.endless, PMN_ENDLESS_MOVER_LOSES);   /* kept */
     pmn_rules_format(&r, buf, sizeof buf);
     assert_string_equal(buf, "hawalis,capture=front,endless=lose");
+    assert_string_equal(pmn_rules_value_name(&r, "capture"), "front");
+    assert_string_equal(pmn_rules_value_name(&r, "holes"), "7");
+    assert_null(pmn_rules_value_name(&r, "colour"));
     /* Naming the set again starts from its defaults. */
     assert_int_equal(pmn_rules_apply(&r, "hawalis", NULL), 0);
     assert_int_equal(r.capture, PMN_CAPTURE_FRONT_AND_BACK);
@@ -51,25 +57,83 @@ static void errors(void **state)
 {
     (void)state;
     static const struct { const char *spec; int code; size_t column; const char *message; } bad[] = {
-        { "kalah", PMN_ERR_UNKNOWN, 1, "unknown rule set 'kalah' (known: hawalis)" },
+        { "bao", PMN_ERR_UNKNOWN, 1,
+          "unknown rule set 'bao' (known: hawalis, kalah, oware, awale, anywoli)" },
         { "hawalis,endless=win", PMN_ERR_UNKNOWN, 17,
           "unknown value 'win' for rule option endless (values: draw, lose)" },
-        { "hawalis,sowing=fast", PMN_ERR_UNKNOWN, 9,
-          "unknown rule option 'sowing' (options: capture, endless)" },
+        { "hawalis,sowing=fast", PMN_ERR_UNKNOWN, 9, "unknown rule option 'sowing'" },
         { "hawalis,,endless=draw", PMN_ERR_SYNTAX, 9, "empty item in rule specification" },
         { "endless=draw,hawalis", PMN_ERR_SYNTAX, 14,
           "'hawalis' is not an option of the form KEY=VALUE" },
         { "capture=", PMN_ERR_UNKNOWN, 9,
-          "unknown value '' for rule option capture (values: front-and-back, front)" },
+          "unknown value '' for rule option capture (values: front-and-back, front, opposite, "
+          "opposite-always, two-three, fours, none)" },
+        { "kalah,holes=x", PMN_ERR_SYNTAX, 13, "rule option holes takes a number, not 'x'" },
+        { "kalah,holes=40", PMN_ERR_RANGE, 13, "rule option holes is 40, outside 2..32" },
+        { "kalah(6)", PMN_ERR_SYNTAX, 6, "expected (HOLES,SEEDS) after 'kalah'" },
+        /* Combinations the engine cannot play. */
+        { "kalah,capture=front", PMN_ERR_RANGE, 0, "capture=front needs cycle=own-rows" },
+        { "hawalis,capture=two-three", PMN_ERR_RANGE, 0, "capture=two-three needs cycle=both-sides" },
+        { "hawalis,stores=yes", PMN_ERR_RANGE, 0, "stores=yes needs cycle=both-sides" },
+        { "hawalis,rows=1", PMN_ERR_RANGE, 0, "cycle=own-rows needs rows=2" },
+        { "kalah,laps=relay", PMN_ERR_RANGE, 0, "laps=relay cannot go with stores=yes" },
+        { "oware,extra=store", PMN_ERR_RANGE, 0, "extra=store needs stores=yes" },
+        { "kalah,last-seeds=lottery", PMN_ERR_RANGE, 0, "last-seeds=lottery needs capture=fours" },
+        { "anywoli,feed=yes", PMN_ERR_RANGE, 0, "feed=yes needs laps=single" },
+        { "kalah,no-move=loses", PMN_ERR_RANGE, 0, "no-move=loses needs goal=immobilise" },
+        { "kalah,min-lift=2", PMN_ERR_RANGE, 0, "min-lift above 1 needs cycle=own-rows" },
+        { "kalah,seeds=6000", PMN_ERR_RANGE, 0, "more than 65535 seeds in all" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         pmn_rules r;
         pmn_error err;
         assert_int_equal(pmn_rules_init(&r, bad[i].spec, &err), -1);
+        assert_string_equal(err.message, bad[i].message);
         assert_int_equal(err.code, bad[i].code);
         assert_int_equal(err.column, bad[i].column);
-        assert_string_equal(err.message, bad[i].message);
     }
+}
+
+/* Each built-in set is the game its source describes. */
+static void builtins(void **state)
+{
+    (void)state;
+    pmn_rules r;
+    char names[128];
+    pmn_rules_builtin_names(names, sizeof names);
+    assert_string_equal(names, "hawalis, kalah, oware, awale, anywoli");
+
+    assert_int_equal(pmn_rules_init(&r, "kalah", NULL), 0);
+    assert_int_equal(r.pits, 6);
+    assert_int_equal(r.seeds, 4);
+    assert_true(r.stores);
+    assert_int_equal(r.capture, PMN_CAPTURE_OPPOSITE);
+    assert_int_equal(r.extra, PMN_EXTRA_STORE);
+    assert_true(r.either_empty);
+    assert_int_equal(pmn_rules_init(&r, "kalah(6,3)", NULL), 0);
+    assert_int_equal(r.seeds, 3);
+    assert_int_equal(pmn_rules_init(&r, "kalah(4,5),capture=opposite-always", NULL), 0);
+    assert_int_equal(r.pits, 4);
+    assert_int_equal(r.seeds, 5);
+    assert_int_equal(r.capture, PMN_CAPTURE_OPPOSITE_ALWAYS);
+
+    assert_int_equal(pmn_rules_init(&r, "oware", NULL), 0);
+    assert_true(r.skip_origin && r.feed && r.majority);
+    assert_int_equal(r.grand_slam, PMN_GRAND_SLAM_NO_CAPTURE);
+    assert_int_equal(r.repetition, PMN_REPETITION_OWN_SIDE);
+    pmn_rules abapa;
+    assert_int_equal(pmn_rules_init(&abapa, "abapa", NULL), 0);
+    assert_memory_equal(&abapa, &r, sizeof r);
+    assert_int_equal(pmn_rules_init(&r, "awale", NULL), 0);
+    assert_int_equal(r.grand_slam, PMN_GRAND_SLAM_REFUSED);
+    assert_int_equal(r.repetition, PMN_REPETITION_UNCOUNTED);
+
+    assert_int_equal(pmn_rules_init(&r, "anywoli", NULL), 0);
+    assert_int_equal(r.pits, 12);
+    assert_int_equal(r.laps, PMN_LAPS_RELAY);
+    assert_int_equal(r.capture, PMN_CAPTURE_FOURS);
+    assert_int_equal(r.extra, PMN_EXTRA_CAPTURE);
+    assert_int_equal(r.no_move, PMN_NO_MOVE_PASS);
 }
 
 int main(void)
@@ -78,6 +142,7 @@ int main(void)
         cmocka_unit_test(defaults),
         cmocka_unit_test(options),
         cmocka_unit_test(errors),
+        cmocka_unit_test(builtins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -436,6 +436,8 @@ struct pmn_move {
     pmn_notation notation;    /* the notation it is written in */
     int side, hole;           /* what it names (the side of a number is the
                                  side to move, by turns from the start) */
+    int joined;               /* 1: written after '-', another sowing of the
+                                 turn of the move before it */
     unsigned number;          /* move number written before it; 0: none */
     unsigned char number_dots;/* 1 for "N.", 3 for "N..." */
     int claim;                /* seeds the record says it captured; -1: none */

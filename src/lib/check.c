@@ -14,6 +14,7 @@ struct checker {
     int start_side;
     pmn_visit_fn visit;
     void *vctx;
+    int said_unjoined;        /* W218 once a game */
 };
 
 static void say(struct checker *c, int code, unsigned line, unsigned col,
@@ -33,15 +34,15 @@ static void say(struct checker *c, int code, unsigned line, unsigned col,
     pmn_report(c->fn, c->ctx, code, line, col, "%s", msg);
 }
 
-/* A diagnostic about move m, the m-th ply: its message opens with the move
- * in words, "South's move 5 (j): ", formatted only when there is
+/* A diagnostic about move m, of the turn-th turn: its message opens with
+ * the move in words, "South's move 5 (j): ", formatted only when there is
  * something to say. */
 static void say_move(struct checker *c, int code, unsigned line, unsigned col,
                      const pmn_move *m, unsigned ply, int side, const char *fmt, ...)
     PMN_PRINTF(8, 9);
 
 static void say_move(struct checker *c, int code, unsigned line, unsigned col,
-                     const pmn_move *m, unsigned ply, int side, const char *fmt, ...)
+                     const pmn_move *m, unsigned turn, int side, const char *fmt, ...)
 {
     char msg[sizeof ((pmn_diag *)0)->message];
     va_list ap;
@@ -49,7 +50,7 @@ static void say_move(struct checker *c, int code, unsigned line, unsigned col,
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     say(c, code, line, col, "%s's move %u (%s): %s", pmn_side_name(side),
-        (ply + (unsigned)c->start_side) / 2 + 1, m->text, msg);
+        (turn + (unsigned)c->start_side) / 2 + 1, m->text, msg);
 }
 
 static int legality_code(int rc)
@@ -58,69 +59,109 @@ static int legality_code(int rc)
     case PMN_ILLEGAL_EMPTY: return 201;
     case PMN_ILLEGAL_SINGLETON: return 202;
     case PMN_ILLEGAL_SINGLETON_OCCUPIED: return 203;
+    case PMN_ILLEGAL_NOT_FEEDING: return 214;
+    case PMN_ILLEGAL_GRAND_SLAM: return 216;
     default: return 110;
     }
 }
 
-static void check_number(struct checker *c, const pmn_move *m, unsigned ply, int side)
+static void check_number(struct checker *c, const pmn_move *m, unsigned turn, int side)
 {
-    unsigned expected = (ply + (unsigned)c->start_side) / 2 + 1;
+    unsigned expected = (turn + (unsigned)c->start_side) / 2 + 1;
     if (!m->number)
         return;
     if (m->number != expected || (m->number_dots == 3) != (side == PMN_NORTH))
-        say_move(c, 111, m->line, m->col, m, ply, side,
+        say_move(c, 111, m->line, m->col, m, turn, side,
                  "move number %u%s where %u%s was expected", m->number,
                  m->number_dots == 3 ? "..." : ".", expected, side == PMN_NORTH ? "..." : ".");
 }
 
-/* Play one move of a line on g; returns 0 if the line may go on. */
-static int check_move(struct checker *c, pmn_game *g, const pmn_move *m, unsigned ply,
-                      pmn_move_report *rep)
+/* A move joined by '-' must continue a turn that earned another sowing;
+ * one that is not joined ought not to.  Returns 0 if the line may go on. */
+static int check_turn(struct checker *c, const pmn_move *m, unsigned turn, int side,
+                      int earned)
+{
+    if (m->joined && !earned) {
+        say_move(c, 217, m->line, m->col, m, turn, m->side,
+                 "a sowing joined by '-', but the sowing before it earned no other: "
+                 "the turn has passed to %s", pmn_side_name(side));
+        return -1;
+    }
+    return 0;
+}
+
+static void check_unjoined(struct checker *c, const pmn_move *m, unsigned turn, int side,
+                           int earned)
+{
+    if (!m->joined && earned && !c->said_unjoined) {
+        c->said_unjoined = 1;
+        say_move(c, 218, m->line, m->col, m, turn, side,
+                 "another sowing of the same turn, written as a move of its own "
+                 "(join the sowings of a turn with '-'; first here)");
+    }
+}
+
+/* Play one move of a line on g; returns 0 if the line may go on.  `earned`:
+ * the sowing before it earned another for the same player. */
+static int check_move(struct checker *c, pmn_game *g, const pmn_move *m, unsigned turn,
+                      int earned, pmn_move_report *rep)
 {
     const pmn_position *p = pmn_game_position(g);
     int side = p->to_move;
+    /* A number names a hole of the player to move, whoever that is after
+     * an extra sowing or a pass. */
+    int named_side = m->notation == PMN_NOTATION_NUMBERS ? side : m->side;
 
     if (pmn_game_ending(g) != PMN_END_NONE) {
-        say_move(c, 207, m->line, m->col, m, ply, side, "the game has already ended%s",
+        say_move(c, 207, m->line, m->col, m, turn, side, "the game has already ended%s",
                  pmn_game_ending(g) == PMN_END_ENDLESS ? " with an endless move" : "");
         return -1;
     }
-    check_number(c, m, ply, side);
+    if (!m->joined)
+        check_number(c, m, turn, side);
     if (m->hole < 0 || (unsigned)m->hole >= c->rules->pits) {
         if (m->notation == PMN_NOTATION_NUMBERS)
-            say_move(c, 110, m->line, m->col, m, ply, side, "'%s' names no hole of %s (1-%u)",
+            say_move(c, 110, m->line, m->col, m, turn, side, "'%s' names no hole of %s (1-%u)",
                      m->text, c->rules->name, c->rules->pits);
         else if (m->notation == PMN_NOTATION_COORDINATES)
-            say_move(c, 110, m->line, m->col, m, ply, side, "'%s' names no hole of %s (a1-%c4)",
-                     m->text, c->rules->name, 'a' + c->rules->holes_per_row - 1);
+            say_move(c, 110, m->line, m->col, m, turn, side, "'%s' names no hole of %s (a1-%c%u)",
+                     m->text, c->rules->name, 'a' + c->rules->holes_per_row - 1,
+                     2 * c->rules->rows);
         else
-            say_move(c, 110, m->line, m->col, m, ply, side, "'%s' names no hole of %s (a-%c, A-%c)",
+            say_move(c, 110, m->line, m->col, m, turn, side, "'%s' names no hole of %s (a-%c, A-%c)",
                      m->text, c->rules->name, 'a' + c->rules->pits - 1, 'A' + c->rules->pits - 1);
         return -1;
     }
-    if (m->side != side) {
-        say_move(c, 204, m->line, m->col, m, ply, side, "it is %s's turn, but %s is a hole of %s",
+    if (check_turn(c, m, turn, side, earned) < 0)
+        return -1;
+    if (named_side != side) {
+        say_move(c, 204, m->line, m->col, m, turn, side, "it is %s's turn, but %s is a hole of %s",
                  pmn_side_name(side), m->text, pmn_side_name(m->side));
         return -1;
     }
+    check_unjoined(c, m, turn, side, earned);
     int rc = pmn_game_play(g, m->hole, rep);
     if (rc > 0) {
-        say_move(c, legality_code(rc), m->line, m->col, m, ply, side,
-                 "illegal: %s (hole %s holds %u)", pmn_legality_string((pmn_legality)rc),
-                 m->text, p->pit[side][m->hole]);
+        if (rc == PMN_ILLEGAL_NOT_FEEDING || rc == PMN_ILLEGAL_GRAND_SLAM)
+            say_move(c, legality_code(rc), m->line, m->col, m, turn, side, "illegal: %s",
+                     pmn_legality_string((pmn_legality)rc));
+        else
+            say_move(c, legality_code(rc), m->line, m->col, m, turn, side,
+                     "illegal: %s (hole %s holds %u)", pmn_legality_string((pmn_legality)rc),
+                     m->text, p->pit[side][m->hole]);
         return -1;
     }
     if (m->claim >= 0 && (unsigned)m->claim != rep->captured) {
-        say_move(c, 205, m->claim_line, m->claim_col, m, ply, side,
+        say_move(c, 205, m->claim_line, m->claim_col, m, turn, side,
                  "the record says %d seed%s captured, the move captures %u", m->claim,
                  m->claim == 1 ? "" : "s", rep->captured);
     } else if (m->claim < 0 && rep->captured) {
-        say_move(c, 206, m->line, m->col, m, ply, side,
+        say_move(c, 206, m->line, m->col, m, turn, side,
                  "it captures %u seed%s, which the record does not write", rep->captured,
                  rep->captured == 1 ? "" : "s");
     }
     if (rep->ending == PMN_END_ENDLESS) {
-        say_move(c, 211, m->line, m->col, m, ply, side,
+        say_move(c, 211, m->line, m->col, m, turn, side,
                  "endless move: the sowing state of lap %llu repeats that of lap %llu, "
                  "and turned, lap %llu repeats lap %llu; %s (%s)",
                  (unsigned long long)rep->loop_lap, (unsigned long long)rep->loop_from,
@@ -129,18 +170,25 @@ static int check_move(struct checker *c, pmn_game *g, const pmn_move *m, unsigne
                  : rep->outcome == PMN_SOUTH_WINS ? "South wins" : "North wins",
                  pmn_outcome_string(rep->outcome));
     } else if (rep->ending == PMN_END_REPETITION) {
-        say_move(c, 212, m->line, m->col, m, ply, side, "the position repeats: the game is drawn");
+        say_move(c, 212, m->line, m->col, m, turn, side, "the position repeats: the game is drawn");
     }
     return 0;
 }
 
-static int check_line(struct checker *c, pmn_game *g, const pmn_line *line, unsigned ply,
+/* Where a line begins: its ply (sowings before it), its turn, and whether
+ * the sowing before it earned another. */
+struct at {
+    unsigned ply, turn;
+    int earned;
+};
+
+static int check_line(struct checker *c, pmn_game *g, const pmn_line *line, struct at at,
                       int depth, pmn_check_result *res);
 
 /* Each variation replaces move m: replay it from the position before m,
  * `before`, which this takes (the last variation plays on it itself). */
 static void check_variations(struct checker *c, pmn_game *before, const pmn_move *m,
-                             unsigned ply, int depth)
+                             struct at at, int depth)
 {
     for (size_t v = 0; v < m->nvariations; v++) {
         pmn_game *branch = v + 1 < m->nvariations ? pmn_game_clone(before) : before;
@@ -149,37 +197,41 @@ static void check_variations(struct checker *c, pmn_game *before, const pmn_move
             c->errors++;
             break;
         }
-        check_line(c, branch, &m->variations[v], ply, depth + 1, NULL);
+        check_line(c, branch, &m->variations[v], at, depth + 1, NULL);
         if (branch != before)
             pmn_game_free(branch);
     }
     pmn_game_free(before);
 }
 
-static int check_line(struct checker *c, pmn_game *g, const pmn_line *line, unsigned ply,
+static int check_line(struct checker *c, pmn_game *g, const pmn_line *line, struct at at,
                       int depth, pmn_check_result *res)
 {
     int main_line = depth == 0;
     for (size_t i = 0; i < line->nmoves; i++) {
         const pmn_move *m = &line->moves[i];
         pmn_move_report rep;
+        if (i > 0 && !m->joined)
+            at.turn++;
         /* The position before m, for its variations (a failed copy is
          * reported by check_variations). */
         pmn_game *before = m->nvariations ? pmn_game_clone(g) : NULL;
-        int rc = check_move(c, g, m, ply + (unsigned)i, &rep);
+        int rc = check_move(c, g, m, at.turn, at.earned, &rep);
         if (rc == 0 && main_line) {
             res->plies++;
             res->last = rep;
         }
         if (rc == 0 && c->visit)
-            c->visit(c->vctx, m, ply + (unsigned)i, depth, &rep, pmn_game_position(g));
+            c->visit(c->vctx, m, at.ply, depth, &rep, pmn_game_position(g));
         if (m->nvariations)
-            check_variations(c, before, m, ply + (unsigned)i, depth);
+            check_variations(c, before, m, at, depth);
         if (rc < 0) {
             if (main_line)
                 res->unchecked = (unsigned)(line->nmoves - i - 1);
             return -1;
         }
+        at.ply++;
+        at.earned = rep.extra;
     }
     return 0;
 }
@@ -211,6 +263,13 @@ static void check_result(struct checker *c, const pmn_record *rec, const pmn_gam
         return;   /* the replay stopped at an error: the end is not known */
     pmn_ending e = pmn_game_ending(g);
     const char *proved = pmn_outcome_string(pmn_game_outcome(g));
+    if (e != PMN_END_NONE && pmn_game_outcome(g) == PMN_ONGOING) {
+        /* Ended, but a lot outside the record decides. */
+        if (claimed && strcmp(claimed, "*") != 0)
+            say(c, 213, line, col, "the last seeds are drawn by lot: the result %s is taken "
+                "as given", claimed);
+        return;
+    }
     if (e != PMN_END_NONE) {
         char how[128];
         pmn_ending_explain(c->rules, e, pmn_game_position(g), how, sizeof how);
@@ -236,7 +295,7 @@ int pmn_check_record_visit(const pmn_record *rec, const pmn_rules *rules,
                            pmn_diag_fn fn, void *ctx, pmn_visit_fn visit,
                            void *vctx, pmn_check_result *res)
 {
-    struct checker c = { rules, fn, ctx, 0, PMN_SOUTH, visit, vctx };
+    struct checker c = { rules, fn, ctx, 0, PMN_SOUTH, visit, vctx, 0 };
     pmn_position start;
     memset(res, 0, sizeof *res);
     int known = pmn_record_start(rec, rules, &start, fn, ctx);
@@ -254,7 +313,8 @@ int pmn_check_record_visit(const pmn_record *rec, const pmn_rules *rules,
     }
     if (rec->main.nmoves == 0)
         pmn_report(fn, ctx, 112, rec->line, rec->col, "a game without moves");
-    check_line(&c, g, &rec->main, 0, 0, res);
+    struct at at = { 0, 0, 0 };
+    check_line(&c, g, &rec->main, at, 0, res);
     check_result(&c, rec, g, res);
     res->ending = pmn_game_ending(g);
     res->outcome = pmn_game_outcome(g);

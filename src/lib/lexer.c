@@ -19,11 +19,12 @@ static const char pattern[] =
     "|\\([ \\t]*([+x])[ \\t]*([0-9]+)[ \\t]*\\)"                 /* 10,11 capture */
     "|(!!|\\?\\?|!\\?|\\?!|!|\\?)"                               /* 12 judgement */
     "|\\$([0-9]+)"                                               /* 13 NAG */
-    "|([A-Za-z])(?![^\\s(){};!?$])"                              /* 14 hole */
+    "|([A-Za-z])(?![^\\s(){};!?$/-])"                            /* 14 hole */
     "|(;)|(\\()|(\\))"                                           /* 15-17 */
-    "|([0-9]+)(?![^\\s(){};!?$])"                                 /* 18 hole number */
-    "|([a-z][0-9])(?![^\\s(){};!?$])"                             /* 19 coordinate */
-    "|([^\\s(){}\\[\\];]+)";                                     /* 20 word */
+    "|([0-9]+)(?![^\\s(){};!?$/-])"                               /* 18 hole number */
+    "|([a-z][0-9])(?![^\\s(){};!?$/-])"                           /* 19 coordinate */
+    "|(-)|(/)"                                                   /* 20 join, 21 slash */
+    "|([^\\s(){}\\[\\];/-]+)";                                   /* 22 word */
 
 static pcre2_code *code;
 
@@ -74,7 +75,7 @@ void lexer_skip_to(struct lexer *lx, size_t off)
 static enum token_type type_of_group[] = {
     T_EOF, T_EOF, T_TAG, T_TAG, T_BAD_TAG, T_COMMENT, T_OPEN_COMMENT, T_RESULT,
     T_NUMBER, T_NUMBER, T_CAPTURE, T_CAPTURE, T_JUDGEMENT, T_NAG, T_HOLE, T_SEMI,
-    T_LPAREN, T_RPAREN, T_HOLE_NUMBER, T_HOLE_COORD, T_WORD,
+    T_LPAREN, T_RPAREN, T_HOLE_NUMBER, T_HOLE_COORD, T_JOIN, T_SLASH, T_WORD,
 };
 
 static struct span group(PCRE2_SIZE *ov, int g)
@@ -95,10 +96,10 @@ static int ends_letter(const struct lexer *lx, size_t i)
         return 1;
     char c = lx->text[i];
     return is_space(c) || c == '(' || c == ')' || c == '{' || c == '}' || c == ';'
-        || c == '!' || c == '?' || c == '$';
+        || c == '!' || c == '?' || c == '$' || c == '/' || c == '-';
 }
 
-/* The commonest tokens (spaces, hole letters, ';' and ')') are taken by
+/* The commonest tokens (spaces, hole letters, ';', '/', '-' and ')') are taken by
  * hand: each costs the pattern hundreds of instructions, as it tries its
  * alternatives in turn.  Returns 1 if it took a token, 0 to use the pattern.
  * It must agree with the pattern exactly. */
@@ -109,6 +110,10 @@ static int quick_token(struct lexer *lx, struct token *t)
         t->type = T_HOLE;
     else if (c == ';')
         t->type = T_SEMI;
+    else if (c == '/')
+        t->type = T_SLASH;
+    else if (c == '-')
+        t->type = T_JOIN;
     else if (c == ')')
         t->type = T_RPAREN;
     else

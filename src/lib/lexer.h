@@ -19,6 +19,8 @@ enum token_type {
     T_HOLE_NUMBER,  /* a number without a dot, in the numbers notation: value */
     T_HOLE_COORD,   /* a file letter and a rank digit: a1 .. g4 */
     T_SEMI,         /* ; */
+    T_JOIN,         /* - between the sowings of one turn */
+    T_SLASH,        /* / between plies, as the Anywoli source lists them */
     T_LPAREN,
     T_RPAREN,
     T_WORD          /* anything else up to a separator */

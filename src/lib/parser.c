@@ -77,6 +77,33 @@ static int parse_tag(struct parser *p, pmn_record *rec)
     return 0;
 }
 
+/* Is this game written as a list of plies, "4/2/3/7-9-5/...", as the
+ * Anywoli source writes one?  Such a list numbers no moves and needs no ';':
+ * look ahead of the first move for a '/' outside parentheses. */
+static int ply_list_ahead(struct parser *p)
+{
+    if (p->ply_list)
+        return 1;
+    struct lexer probe = p->lx;
+    struct token t;
+    int depth = 0;
+    for (int i = 0; i < 256; i++) {
+        lexer_next(&probe, &t);
+        if (t.type == T_LPAREN)
+            depth++;
+        else if (t.type == T_RPAREN && depth > 0)
+            depth--;
+        else if (depth == 0 && t.type == T_SLASH)
+            return p->ply_list = 1;
+        else if (t.type == T_EOF || t.type == T_RESULT || t.type == T_TAG
+                 || (depth == 0 && (t.type == T_HOLE || t.type == T_HOLE_NUMBER
+                                    || t.type == T_HOLE_COORD || t.type == T_NUMBER
+                                    || t.type == T_SEMI)))
+            return 0;
+    }
+    return 0;
+}
+
 /* move -> LETTER | NUMBER | COORDINATE ; its annotations are parsed by
  * parse_line.  `side` is the side to move by turns, which numbers need. */
 static pmn_move *parse_move(struct parser *p, pmn_line *line, const struct token *number,
@@ -114,10 +141,13 @@ static pmn_move *parse_move(struct parser *p, pmn_line *line, const struct token
         pmn_report(p->fn, p->ctx, 119, t->line, t->col,
                    "'%s' is in the %s notation, but this game's moves are in %s", m->text,
                    pmn_notation_name(m->notation), pmn_notation_name((pmn_notation)p->notation));
+    m->joined = p->join;
+    p->join = 0;
     if (number) {
         m->number = number->value > 0xFFFFFF ? 0xFFFFFF : (unsigned)number->value;
         m->number_dots = (unsigned char)number->dots;
-    } else if (!p->said_number && (side == PMN_SOUTH || line->nmoves == 1)) {
+    } else if (!p->said_number && !m->joined && (side == PMN_SOUTH || line->nmoves == 1)
+               && !ply_list_ahead(p)) {
         p->said_number = 1;
         pmn_report(p->fn, p->ctx, 120, t->line, t->col,
                    "move numbers are missing (first before '%s')", m->text);
@@ -164,6 +194,15 @@ static int annotate(struct parser *p, pmn_move *m)
 
 static int parse_line(struct parser *p, pmn_line *line, int depth, int side);
 
+/* A '-' with no move after it before the line ends. */
+static void dangling_join(struct parser *p)
+{
+    if (p->join)
+        pmn_report(p->fn, p->ctx, 101, p->join_tok.line, p->join_tok.col,
+                   "a '-' that joins no two sowings of a turn");
+    p->join = 0;
+}
+
 /* Deeper variations are skipped whole: recursion must not exhaust the
  * stack on hostile input, and no real record comes near this.  At 100, a
  * game's XML (two elements a level) stays within libxml2's limit of 256. */
@@ -206,6 +245,7 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
     advance(p);
     /* A variation replaces the move before it: the same side moves first. */
     int rc = parse_line(p, var, depth + 1, *last ? (*last)->side : PMN_SOUTH);
+    dangling_join(p);
     if (rc == 0) {
         if (p->tok.type == T_RPAREN) {
             advance(p);
@@ -222,7 +262,7 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
  * it, as the sample games write them. */
 static void need_semi(struct parser *p, int *semi, const struct token *t)
 {
-    if (*semi && !p->said_semi) {
+    if (*semi && !p->said_semi && !p->ply_list) {
         p->said_semi = 1;
         pmn_report(p->fn, p->ctx, 121, t->line, t->col,
                    "a ';' is missing between full moves (first here)");
@@ -230,7 +270,8 @@ static void need_semi(struct parser *p, int *semi, const struct token *t)
     *semi = 0;
 }
 
-/* line -> { NUMBER | move {annotation} | comment | variation | ';' } */
+/* line -> { NUMBER | turn | comment | variation | ';' | '/' }
+ * turn -> move {annotation} { '-' move {annotation} } */
 static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
 {
     pmn_move *last = NULL;
@@ -265,14 +306,38 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
         case T_HOLE:
         case T_HOLE_NUMBER:
         case T_HOLE_COORD:
-            if (!have_number)
+            if (p->join && have_number) {
+                pmn_report(p->fn, p->ctx, 101, p->join_tok.line, p->join_tok.col,
+                           "a '-' before a move number: the move after it begins a turn");
+                p->join = 0;
+            }
+            if (!have_number && !p->join)
                 need_semi(p, &semi, t);
+            if (p->join && last)
+                side = last->side;
             last = parse_move(p, line, have_number ? &number : NULL, side);
             have_number = 0;
             if (!last)
                 return -1;
             side = !last->side;
             semi = last->side == PMN_NORTH;
+            break;
+        case T_JOIN:
+            /* A variation may open with '-': it replaces a sowing that
+             * continued a turn. */
+            if (p->join || (!last && depth == 0) || have_number) {
+                pmn_report(p->fn, p->ctx, 101, t->line, t->col,
+                           "a '-' that joins no two sowings of a turn");
+            } else {
+                p->join = 1;
+                p->join_tok = *t;
+            }
+            advance(p);
+            break;
+        case T_SLASH:
+            p->ply_list = 1;
+            semi = 0;
+            advance(p);
             break;
         case T_CAPTURE:
         case T_JUDGEMENT:
@@ -333,6 +398,7 @@ int parser_game(struct parser *p, pmn_record *rec)
     p->notation = -1;
     p->moves = p->unclosed = 0;
     p->said_number = p->said_semi = p->said_extra_semi = 0;
+    p->ply_list = p->join = 0;
     while (p->tok.type == T_TAG || p->tok.type == T_BAD_TAG) {
         if (p->tok.type == T_BAD_TAG) {
             report(p, 105, p->tok.line, p->tok.col,
@@ -351,6 +417,7 @@ int parser_game(struct parser *p, pmn_record *rec)
     p->in_junk = rec->ntags == 0;
     if (parse_line(p, &rec->main, 0, p->start_side) < 0)
         return -1;
+    dangling_join(p);
     if (p->tok.type == T_RESULT) {
         memcpy(rec->result, p->lx.text + p->tok.off, p->tok.len);
         rec->result_line = p->tok.line;

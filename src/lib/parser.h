@@ -19,6 +19,9 @@ struct parser {
     int unclosed;             /* the game ends inside a '{' or '(' */
     int said_number, said_semi, said_extra_semi;   /* warn once a game */
     int in_junk;              /* before the first move of a game without tags */
+    int ply_list;             /* moves separated by '/', numbers and ';' unwritten */
+    int join;                 /* a '-' was read: the next move continues the turn */
+    struct token join_tok;
 };
 
 /* Parse one game from the lookahead on: its tags, its movetext and the

@@ -61,6 +61,7 @@ const char *pmn_xml_schema(void)
         "      </attribute>\n"
         "      <optional><attribute name=\"side\"><ref name=\"side\"/></attribute></optional>\n"
         "      <optional><attribute name=\"hole\"><data type=\"string\"><param name=\"pattern\">[a-zA-Z]</param></data></attribute></optional>\n"
+        "      <optional><attribute name=\"joined\"><value>yes</value></attribute></optional>\n"
         "      <optional><attribute name=\"number\"><data type=\"positiveInteger\"/></attribute></optional>\n"
         "      <optional><attribute name=\"dots\"><choice><value>1</value><value>3</value></choice></attribute></optional>\n"
         "      <optional>\n"

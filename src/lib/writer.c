@@ -96,7 +96,7 @@ static void comment(struct out *w, const char *text)
     put(w, braces ? "}" : ")", 1);
 }
 
-static void write_line(struct out *w, const pmn_line *l, unsigned ply, int start_side);
+static void write_line(struct out *w, const pmn_line *l, unsigned turn, int start_side);
 
 static void move(struct out *w, const pmn_move *m, unsigned ply, int start_side,
                  int need_number)
@@ -104,7 +104,9 @@ static void move(struct out *w, const pmn_move *m, unsigned ply, int start_side,
     /* The number, the move and its annotations stay on one line. */
     char buf[32];
     unsigned number = (ply + (unsigned)start_side) / 2 + 1;
-    int numbered = m->side == PMN_SOUTH || need_number;
+    int numbered = !m->joined && (m->side == PMN_SOUTH || need_number);
+    if (m->joined)
+        put(w, "-", 1);
     if (numbered) {
         snprintf(buf, sizeof buf, m->side == PMN_SOUTH ? "%u." : "%u...", number);
         put(w, buf, 0);
@@ -116,7 +118,7 @@ static void move(struct out *w, const pmn_move *m, unsigned ply, int start_side,
     if (numbered)
         join(w, buf);
     else
-        put(w, buf, 0);
+        put(w, buf, m->joined);
     put(w, m->judgement, 1);
     if (m->claim >= 0) {
         snprintf(buf, sizeof buf, "(%c%d)", w->o->capture_style, m->claim);
@@ -136,17 +138,21 @@ static void move(struct out *w, const pmn_move *m, unsigned ply, int start_side,
     }
 }
 
-/* line -> moves from the ply `ply` on; North's moves end full moves. */
-static void write_line(struct out *w, const pmn_line *l, unsigned ply, int start_side)
+/* line -> turns from the turn `turn` on (a turn is a move and the sowings
+ * joined to it by '-'); North's turns end full moves. */
+static void write_line(struct out *w, const pmn_line *l, unsigned turn, int start_side)
 {
     int interrupted = 1;      /* North's move needs "N..." after these */
     for (size_t i = 0; i < l->nlead; i++)
         comment(w, l->lead[i]);
     for (size_t i = 0; i < l->nmoves; i++) {
         const pmn_move *m = &l->moves[i];
-        move(w, m, ply + (unsigned)i, start_side, interrupted);
+        if (i > 0 && !m->joined)
+            turn++;
+        move(w, m, turn, start_side, interrupted);
         interrupted = m->ncomments || m->nvariations;
-        if (m->side == PMN_NORTH && i + 1 < l->nmoves) {
+        int turn_ends = i + 1 == l->nmoves || !l->moves[i + 1].joined;
+        if (m->side == PMN_NORTH && turn_ends && i + 1 < l->nmoves) {
             put(w, ";", 1);
             interrupted = 0;
         }

@@ -348,6 +348,7 @@ static void read_move_attributes(pmn_xml_reader *x, pmn_move *m)
     char *text = attribute(x, "text"), *notation = attribute(x, "notation");
     char *side = attribute(x, "side"), *hole = attribute(x, "hole");
     char *number = attribute(x, "number"), *dots = attribute(x, "dots");
+    char *joined = attribute(x, "joined");
     unsigned long n;
 
     if (!text || !*text || strlen(text) >= sizeof m->text)
@@ -371,6 +372,10 @@ static void read_move_attributes(pmn_xml_reader *x, pmn_move *m)
         else
             m->hole = (c | 0x20) - 'a';
     }
+    if (joined && strcmp(joined, "yes") == 0)
+        m->joined = 1;
+    else if (joined)
+        bad_value(x, "joined", joined);
     if (number) {
         if (parse_number(number, 0xFFFFFF, &n) < 0 || n == 0)
             bad_value(x, "move number", number);
@@ -383,6 +388,7 @@ static void read_move_attributes(pmn_xml_reader *x, pmn_move *m)
     xmlFree(side);
     xmlFree(hole);
     xmlFree(number);
+    xmlFree(joined);
     xmlFree(dots);
 }
 

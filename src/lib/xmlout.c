@@ -213,6 +213,8 @@ static void write_move(pmn_xml_writer *w, const pmn_move *m)
         buf[1] = '\0';
         attr(w, "hole", buf);
     }
+    if (m->joined)
+        attr(w, "joined", "yes");
     if (m->number) {
         attr_u(w, "number", m->number);
         attr_u(w, "dots", m->number_dots);

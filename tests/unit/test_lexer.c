@@ -91,7 +91,9 @@ static void words_and_boundaries(void **state)
     static const struct expect e[] = {
         { T_WORD, "ab", 1, 1, 0 },
         { T_HOLE_COORD, "i4", 1, 4, 0 },
-        { T_WORD, "1-0x", 1, 7, 0 },
+        { T_HOLE_NUMBER, "1", 1, 7, 1 },
+        { T_JOIN, "-", 1, 8, 0 },
+        { T_WORD, "0x", 1, 9, 0 },
         { T_HOLE, "k", 1, 12, 0 },
         { T_JUDGEMENT, "?", 1, 13, 0 },
         { T_HOLE_NUMBER, "13", 1, 15, 13 },
@@ -100,6 +102,26 @@ static void words_and_boundaries(void **state)
         { T_OPEN_COMMENT, "{never closed", 1, 26, 0 },
     };
     expect_tokens("ab i4 1-0x k? 13 13x a12 {never closed", e, sizeof e / sizeof e[0]);
+}
+
+static void turns_and_ply_lists(void **state)
+{
+    (void)state;
+    static const struct expect e[] = {
+        { T_HOLE_NUMBER, "4", 1, 1, 4 },
+        { T_JUDGEMENT, "!", 1, 2, 0 },
+        { T_SLASH, "/", 1, 3, 0 },
+        { T_HOLE_NUMBER, "7", 1, 4, 7 },
+        { T_JOIN, "-", 1, 5, 0 },
+        { T_HOLE_NUMBER, "12", 1, 6, 12 },
+        { T_SLASH, "/", 1, 8, 0 },
+        { T_HOLE, "a", 1, 10, 0 },
+        { T_JOIN, "-", 1, 11, 0 },
+        { T_HOLE, "b", 1, 12, 0 },
+        { T_RESULT, "1-0", 1, 14, 0 },
+        { T_RESULT, "1/2-1/2", 1, 18, 0 },
+    };
+    expect_tokens("4!/7-12/ a-b 1-0 1/2-1/2", e, sizeof e / sizeof e[0]);
 }
 
 static void columns_count_characters(void **state)
@@ -191,6 +213,7 @@ int main(void)
         cmocka_unit_test(movetext_tokens),
         cmocka_unit_test(tags),
         cmocka_unit_test(words_and_boundaries),
+        cmocka_unit_test(turns_and_ply_lists),
         cmocka_unit_test(columns_count_characters),
         cmocka_unit_test(parentheses),
         cmocka_unit_test(starts_at_a_line),

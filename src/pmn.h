@@ -182,6 +182,10 @@ const char *pmn_rules_value_name(const pmn_rules *r, const char *key);
 /* 0 if the engine can play these rules; else -1 and why. */
 int pmn_rules_check(const pmn_rules *r, pmn_error *err);
 
+/* The rules in words, a line each for the board, sowing, capture, turn and
+ * end.  Returns the length needed. */
+size_t pmn_rules_describe(const pmn_rules *r, char *buf, size_t size);
+
 /* A built-in rule set by name: 0, or -1 if there is none of that name. */
 int pmn_rules_builtin(const char *name, pmn_rules *r);
 /* "hawalis, kalah, ...": the built-in names.  Returns the length needed. */
@@ -408,6 +412,35 @@ const pmn_diag_info *pmn_diag_lookup(int code);
 const char *pmn_severity_string(pmn_severity s);   /* "note", "warning", ... */
 /* "E201", "W206", "N210", "F001": the code with its severity's letter. */
 void pmn_diag_code_name(int code, char buf[8]);
+
+/* ---- rule files -------------------------------------------------------- */
+
+/* A rule set as an XML file (grammar/rules.rng, namespace PMN_RULES_NS):
+ * its name, a title and a description in several languages, and the
+ * mechanisms it combines, each attribute a rule option.  The built-in sets
+ * are such files, built into libpmn (and installed with pmn). */
+#define PMN_RULES_NS "urn:x-pmn:rules:1"
+
+typedef struct pmn_rule_file pmn_rule_file;
+
+/* Read a rule file; problems are reported through fn (codes 401-404, with
+ * the line) and give NULL.  No network access, no DTD. */
+pmn_rule_file *pmn_rule_file_read(FILE *in, const char *name, pmn_diag_fn fn, void *ctx);
+pmn_rule_file *pmn_rule_file_parse(const char *text, size_t len, const char *name,
+                                   pmn_diag_fn fn, void *ctx);
+void pmn_rule_file_free(pmn_rule_file *f);
+const pmn_rules *pmn_rule_file_rules(const pmn_rule_file *f);
+/* The title (description 0) or description (1) in `lang`, else in English,
+ * else the first given; NULL if the file has none. */
+const char *pmn_rule_file_text(const pmn_rule_file *f, int description, const char *lang);
+/* "en fr": the languages of its texts.  Returns the length needed. */
+size_t pmn_rule_file_languages(const pmn_rule_file *f, char *buf, size_t size);
+/* The i-th built-in rule file (owned by libpmn, never freed), and its XML
+ * text; NULL past the last. */
+const pmn_rule_file *pmn_rule_file_builtin(size_t i);
+const char *pmn_rule_file_builtin_xml(size_t i);
+/* The RELAX NG schema of rule files, as built into libpmn. */
+const char *pmn_rules_schema(void);
 
 /* ---- records ----------------------------------------------------------- */
 

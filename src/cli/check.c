@@ -3,6 +3,7 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 static void help(void)
 {
@@ -108,7 +109,8 @@ int cmd_check(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    struct rules_options ro = { { 0 }, 0 };
+    struct rules_options ro;
+    memset(&ro, 0, sizeof ro);
     struct diag_sink sink = { "-", { 0 }, 1 };
     struct totals t = { 0, 0, &ro, 0, 0 };
     int c, rc;

@@ -84,9 +84,38 @@ int capture_style_option(const char *cmd, const char *style, pmn_write_options *
     return 0;
 }
 
+/* A rule file, not a specification: a name that ends in ".xml" or holds
+ * a '/'. */
+static int is_rule_file(const char *spec)
+{
+    size_t n = strlen(spec);
+    return strchr(spec, '/') || (n > 4 && strcmp(spec + n - 4, ".xml") == 0);
+}
+
+int read_rule_file(const char *path, pmn_rule_file **out)
+{
+    struct diag_sink s = { path, { 0 }, 1 };
+    FILE *f = open_input(path, &s);
+    if (!f)
+        return exit_status(&s);
+    *out = pmn_rule_file_read(f, path, print_diag, &s);
+    close_input(f);
+    if (*out)
+        return 0;
+    return exit_status(&s) ? exit_status(&s) : EXIT_ERRORS;
+}
+
 int apply_rules_option(const char *cmd, pmn_rules *r, const char *spec)
 {
     pmn_error err;
+    if (is_rule_file(spec)) {
+        pmn_rule_file *f;
+        int rc = read_rule_file(spec, &f);
+        if (rc == 0)
+            *r = *pmn_rule_file_rules(f);
+        pmn_rule_file_free(f);
+        return rc;
+    }
     if (pmn_rules_apply(r, spec, &err) < 0)
         return usage_error_at(cmd, "--rules", spec, &err);
     return 0;
@@ -188,6 +217,11 @@ int add_rules_option(const char *cmd, struct rules_options *o, const char *spec)
     pmn_rules_init(&scratch, NULL, NULL);
     if ((rc = apply_rules_option(cmd, &scratch, spec)) != 0)
         return rc;
+    if (is_rule_file(spec)) {
+        o->file = scratch;
+        o->have_file = 1;
+        return 0;
+    }
     if (o->n == MAX_RULES_OPTIONS)
         return usage_error(cmd, "more than %d --rules options", MAX_RULES_OPTIONS);
     o->spec[o->n++] = spec;
@@ -198,7 +232,9 @@ int record_rules(const pmn_record *rec, const struct rules_options *o, pmn_rules
                  struct diag_sink *s)
 {
     pmn_rules_init(r, NULL, NULL);
-    if (pmn_record_rules(rec, r, print_diag, s) < 0)
+    if (o->have_file)
+        *r = o->file;   /* whatever the record's tags say */
+    else if (pmn_record_rules(rec, r, print_diag, s) < 0)
         return -1;
     for (int i = 0; i < o->n; i++)
         pmn_rules_apply(r, o->spec[i], NULL);   /* checked when given */

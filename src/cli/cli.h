@@ -32,6 +32,7 @@ int cmd_replay(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_rules(int argc, char **argv);
 
 /* Report a bad option value, pointing at the column of the fault. */
 int usage_error_at(const char *cmd, const char *option, const char *text,
@@ -59,8 +60,11 @@ int close_output(FILE *f, const char *name, int failed, int status);
 int notation_option(const char *cmd, const char *name, pmn_write_options *o);
 int capture_style_option(const char *cmd, const char *style, pmn_write_options *o);
 
-/* Apply one --rules SPEC on *r, or report it. */
+/* Apply one --rules SPEC (a specification, or a rule file) on *r, or
+ * report it and return the exit status. */
 int apply_rules_option(const char *cmd, pmn_rules *r, const char *spec);
+/* Read a rule file, reporting what is wrong with it; 0, or an exit status. */
+int read_rule_file(const char *path, pmn_rule_file **out);
 
 /* The position given as `what` (or the opening one when text is NULL),
  * read under rules *r. */
@@ -93,10 +97,13 @@ void each_input(char **names, int n, struct diag_sink *s,
 struct rules_options {
     const char *spec[MAX_RULES_OPTIONS];
     int n;
+    pmn_rules file;           /* a rule file's rules, which replace the tags' */
+    int have_file;
 };
 int add_rules_option(const char *cmd, struct rules_options *o, const char *spec);
-/* The rules of one record: Hawalis, then its Game and Rules tags, then the
- * --rules options.  Returns -1 (reported) if the tags name no known rules. */
+/* The rules of one record: Hawalis, then its Game and Rules tags (or, given
+ * one, the rule file of --rules), then the other --rules options.  Returns
+ * -1 (reported) if the tags name no known rules. */
 int record_rules(const pmn_record *rec, const struct rules_options *o, pmn_rules *r,
                  struct diag_sink *s);
 

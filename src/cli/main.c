@@ -12,6 +12,7 @@ static const struct command commands[] = {
     { "import", "read an XML archive and write its games as canonical PMN", cmd_import },
     { "perft", "count legal move sequences from a position (engine self-test, benchmark)", cmd_perft },
     { "position", "show a position: board, position string, legal moves", cmd_position },
+    { "rules", "list the rule sets, show one in words, read a rule file", cmd_rules },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -18,8 +18,10 @@ static void help(void)
            "  -r, --rules=SPEC       rule set and options, e.g. hawalis,endless=lose\n"
            "  -d, --divide           also print the count below each first move\n"
            "  -h, --help             show this help\n\n"
-           "Rule options:\n%s",
-           MAX_DEPTH, pmn_rules_options_help());
+           "SPEC is a rule set ('pmn rules list'), with its sizes as in kalah(6,3) if\n"
+           "need be, or a rule file (a name ending in .xml or holding a '/'); then\n"
+           "options KEY=VALUE ('pmn rules options'), all separated by commas.\n",
+           MAX_DEPTH);
 }
 
 static double seconds_now(void)

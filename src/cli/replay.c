@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 
 static void help(void)
 {
@@ -132,7 +133,8 @@ int cmd_replay(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    struct rules_options ro = { { 0 }, 0 };
+    struct rules_options ro;
+    memset(&ro, 0, sizeof ro);
     struct diag_sink sink = { "-", { 0 }, 1 };
     unsigned long game = 0, plies;
     long ply = -1;

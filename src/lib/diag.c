@@ -7,7 +7,7 @@
 
 /* Codes are stable: a code is never reused for another meaning.  Hundreds:
  * 0 the input as a whole, 1 reading the text, 2 replaying the moves, 3 XML
- * archives. */
+ * archives, 4 rule files. */
 static const pmn_diag_info table[] = {
     { 1, PMN_FATAL, "the input cannot be read" },
     { 2, PMN_FATAL, "out of memory" },
@@ -58,6 +58,10 @@ static const pmn_diag_info table[] = {
     { 305, PMN_ERROR, "an element with no place where it stands" },
     { 306, PMN_ERROR, "an attribute or element value that is not valid" },
     { 307, PMN_ERROR, "an archive that does not match the schema" },
+    { 401, PMN_ERROR, "a rule file that is not well-formed XML, or has a DTD" },
+    { 402, PMN_ERROR, "a rule file that does not match its schema (grammar/rules.rng)" },
+    { 403, PMN_ERROR, "a rule option whose value is out of range" },
+    { 404, PMN_ERROR, "rules the engine cannot play: mechanisms that do not go together" },
 };
 
 const pmn_diag_info *pmn_diag_table(size_t *n)

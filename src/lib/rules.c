@@ -1,8 +1,10 @@
 /* rules.c - rule sets as data: options, the "name,key=value" specification,
  * and which combinations of mechanisms the engine can play. */
 #include "pmn.h"
+#include "rulefile.h"
 #include "util.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +79,7 @@ static int value_of(const pmn_rules *r, const struct option_def *o)
 }
 
 /* Every option's default: what a rule set leaves unsaid. */
-static void defaults(pmn_rules *r)
+void pmn_rules_defaults(pmn_rules *r)
 {
     memset(r, 0, sizeof *r);
     r->rows = 1;
@@ -334,22 +336,6 @@ int pmn_rules_check(const pmn_rules *r, pmn_error *err)
 
 /* ---- the built-in rule sets -------------------------------------------- */
 
-/* Each built-in set is an option list over the defaults.  rules/NAME.xml
- * says the same as a rule file; test_rules holds the two to agreement. */
-static const struct builtin {
-    const char *name, *spec;
-} builtins[] = {
-    { "hawalis", "rows=2,holes=7,seeds=2,min-lift=2,cycle=own-rows,laps=relay,"
-                 "capture=front-and-back,goal=immobilise,no-move=loses" },
-    { "kalah", "holes=6,seeds=4,stores=yes,capture=opposite,extra=store,either-empty=yes" },
-    { "oware", "holes=6,seeds=4,skip-origin=yes,capture=two-three,feed=yes,"
-               "grand-slam=no-capture,majority=yes,repetition=own-side" },
-    { "awale", "holes=6,seeds=4,skip-origin=yes,capture=two-three,feed=yes,"
-               "grand-slam=refused,majority=yes,repetition=uncounted" },
-    { "anywoli", "holes=12,seeds=4,laps=relay,capture=fours,extra=capture,no-move=pass,"
-                 "last-seeds=previous-capturer" },
-};
-
 /* Other names the same rules go by. */
 static const struct alias {
     const char *alias, *name;
@@ -360,29 +346,122 @@ static const struct alias {
 
 int pmn_rules_builtin(const char *name, pmn_rules *r)
 {
+    const pmn_rule_file *f;
     for (size_t i = 0; i < COUNT(aliases); i++)
         if (strcmp(aliases[i].alias, name) == 0)
             name = aliases[i].name;
-    for (size_t i = 0; i < COUNT(builtins); i++) {
-        if (strcmp(builtins[i].name, name) != 0)
-            continue;
-        pmn_rules q;
-        defaults(&q);
-        snprintf(q.name, sizeof q.name, "%s", name);
-        q.pits = q.rows * q.holes_per_row;
-        if (parse_spec(&q, builtins[i].spec, 0, NULL) < 0)
-            return -1;
-        *r = q;
-        return 0;
-    }
+    for (size_t i = 0; (f = pmn_rule_file_builtin(i)) != NULL; i++)
+        if (strcmp(pmn_rule_file_rules(f)->name, name) == 0) {
+            *r = *pmn_rule_file_rules(f);
+            return 0;
+        }
     return -1;
 }
 
 size_t pmn_rules_builtin_names(char *buf, size_t size)
 {
+    const pmn_rule_file *f;
     size_t n = 0;
-    for (size_t i = 0; i < COUNT(builtins); i++)
+    if (size)
+        buf[0] = '\0';
+    for (size_t i = 0; (f = pmn_rule_file_builtin(i)) != NULL; i++)
         n += (size_t)snprintf(buf + (n < size ? n : size), n < size ? size - n : 0, "%s%s",
-                              i ? ", " : "", builtins[i].name);
+                              i ? ", " : "", pmn_rule_file_rules(f)->name);
     return n;
+}
+
+/* ---- the rules in words ------------------------------------------------ */
+
+struct para {
+    char *buf;
+    size_t size, n;
+};
+
+static void say(struct para *p, const char *fmt, ...) PMN_PRINTF(2, 3);
+
+static void say(struct para *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(p->buf + (p->n < p->size ? p->n : p->size),
+                      p->n < p->size ? p->size - p->n : 0, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        p->n += (size_t)k;
+}
+
+static const char *capture_words(const pmn_rules *r)
+{
+    switch (r->capture) {
+    case PMN_CAPTURE_FRONT_AND_BACK:
+        return "a last seed in an empty front-row hole takes the facing front hole, if it "
+               "has seeds, and the back hole behind it";
+    case PMN_CAPTURE_FRONT_ONLY:
+        return "a last seed in an empty front-row hole takes the facing front hole, if it "
+               "has seeds";
+    case PMN_CAPTURE_OPPOSITE:
+        return "a last seed in an own empty hole takes itself and the facing hole, if that "
+               "has seeds";
+    case PMN_CAPTURE_OPPOSITE_ALWAYS:
+        return "a last seed in an own empty hole takes itself and the facing hole, even an "
+               "empty one";
+    case PMN_CAPTURE_TWO_THREE:
+        return "a last seed that makes 2 or 3 in an opponent's hole takes it and the unbroken "
+               "run of 2s and 3s before it on his side";
+    case PMN_CAPTURE_FOURS:
+        return "a hole that reaches 4 during the sowing goes at once to its owner; 4 made by "
+               "the last seed go to the mover and end the sowing";
+    default:
+        return "none";
+    }
+}
+
+size_t pmn_rules_describe(const pmn_rules *r, char *buf, size_t size)
+{
+    struct para p = { buf, size, 0 };
+    int two_row = r->cycle == PMN_CYCLE_BOTH_SIDES;
+    if (size)
+        buf[0] = '\0';
+    say(&p, "Board:    %u rows of %u holes, %u seed%s a hole%s\n", 2 * r->rows,
+        r->holes_per_row, r->seeds, r->seeds == 1 ? "" : "s",
+        r->stores ? ", and a store for each player" : "");
+    say(&p, "Sowing:   counterclockwise, %s%s; %s%s%s\n",
+        two_row ? "round the whole board" : "round the player's own rows only",
+        r->stores ? ", through the mover's own store (never the opponent's)" : "",
+        r->laps == PMN_LAPS_RELAY ? "a last seed in an occupied hole is lifted again"
+                                  : "one lap",
+        r->skip_origin ? "; a lap passes over the hole emptied" : "",
+        r->min_lift > 1 ? "; a hole below the lift minimum moves only when no hole has "
+                          "as many, and only into an empty hole" : "");
+    say(&p, "Capture:  %s", capture_words(r));
+    if (r->capture == PMN_CAPTURE_TWO_THREE || r->grand_slam != PMN_GRAND_SLAM_ALLOWED)
+        say(&p, "; a capture of all the opponent's seeds is %s",
+            r->grand_slam == PMN_GRAND_SLAM_REFUSED ? "refused"
+            : r->grand_slam == PMN_GRAND_SLAM_NO_CAPTURE ? "played but takes nothing"
+            : "allowed");
+    say(&p, "\nTurn:     %s%s; a player who cannot move %s\n",
+        r->extra == PMN_EXTRA_STORE ? "a last seed in the own store earns another sowing"
+        : r->extra == PMN_EXTRA_CAPTURE ? "a capture by the last seed earns another sowing"
+        : "one sowing a turn",
+        r->feed ? "; an opponent without seeds must be given some" : "",
+        r->no_move == PMN_NO_MOVE_LOSES ? "loses"
+        : r->no_move == PMN_NO_MOVE_PASS ? "passes (the game ends when neither can)"
+        : "ends the game, and the seeds left go to the side they lie on");
+    say(&p, "End:      %s%s%s",
+        r->goal == PMN_GOAL_IMMOBILISE ? "who leaves the opponent no move wins"
+                                       : "most seeds win",
+        r->majority ? "; more than half of them wins at once" : "",
+        r->either_empty ? "; the game ends when either side's holes are empty, each taking "
+                          "the seeds on his side" : "");
+    if (r->last_seeds != PMN_LAST_PLAY_ON)
+        say(&p, "; the last four seeds %s",
+            r->last_seeds == PMN_LAST_LOTTERY ? "are drawn by lot"
+            : r->last_seeds == PMN_LAST_PREVIOUS ? "go to who captured last"
+            : "go to who first captured with a last seed into a hole of three");
+    say(&p, "; a repeated position %s; an endless sowing %s\n",
+        r->repetition == PMN_REPETITION_DRAW ? "draws"
+        : r->repetition == PMN_REPETITION_UNCOUNTED ? "ends the game, the seeds left uncounted"
+        : "ends the game, the seeds left going to the side they lie on",
+        r->endless == PMN_ENDLESS_DRAW ? "draws" : "loses for its maker");
+    return p.n;
 }

@@ -1,0 +1,181 @@
+/* rules.c - pmn rules: the rule sets pmn knows, and what a rule file says. */
+#include "cli.h"
+
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+static void help(void)
+{
+    printf("Usage: pmn rules list\n"
+           "       pmn rules show [--lang=LANG] NAME|FILE\n"
+           "       pmn rules xml NAME\n"
+           "       pmn rules options\n"
+           "       pmn rules schema\n\n"
+           "The rule sets pmn knows, and rule files of your own.\n\n"
+           "  list     the built-in rule sets, with their titles\n"
+           "  show     a rule set in words: its title, its description, its mechanisms\n"
+           "           and its options; NAME may carry sizes and options, as --rules\n"
+           "           takes them (kalah(6,3),capture=opposite-always); a FILE (a name\n"
+           "           ending in .xml or holding a '/') is read and checked\n"
+           "  xml      the rule file of a built-in set, to start a variant from\n"
+           "  options  every rule option and its values\n"
+           "  schema   the RELAX NG schema of rule files (grammar/rules.rng)\n\n"
+           "Options:\n"
+           "  -l, --lang=LANG  the language of title and description (default en)\n"
+           "  -h, --help       show this help\n");
+}
+
+static void list(void)
+{
+    const pmn_rule_file *f;
+    for (size_t i = 0; (f = pmn_rule_file_builtin(i)) != NULL; i++)
+        printf("%-10s %s\n", pmn_rule_file_rules(f)->name, pmn_rule_file_text(f, 0, "en"));
+}
+
+/* Columns count characters, not the bytes of UTF-8. */
+static size_t width(const char *s, size_t n)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        w += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return w;
+}
+
+/* Text wrapped to 76 columns, lines after the first indented by `indent`;
+ * the files break their lines anywhere. */
+static void wrapped(const char *text, size_t len, size_t indent, size_t col)
+{
+    const char *s = text, *end = text + len;
+    while (s < end) {
+        while (s < end && isspace((unsigned char)*s))
+            s++;
+        size_t n = 0;
+        while (s + n < end && !isspace((unsigned char)s[n]))
+            n++;
+        if (!n)
+            break;
+        size_t w = width(s, n);
+        if (col > indent && col + 1 + w > 76) {
+            printf("\n%*s", (int)indent, "");
+            col = indent;
+        } else if (col > indent || (col && !indent)) {
+            putchar(' ');
+            col++;
+        }
+        fwrite(s, 1, n, stdout);
+        col += w;
+        s += n;
+    }
+    if (col)
+        putchar('\n');
+}
+
+static void show(const pmn_rules *r, const pmn_rule_file *f, const char *lang)
+{
+    char buf[4096];
+    const char *title = f ? pmn_rule_file_text(f, 0, lang) : NULL;
+    const char *text = f ? pmn_rule_file_text(f, 1, lang) : NULL;
+    printf("%s%s%s\n\n", r->name, title ? ": " : "", title ? title : "");
+    if (text) {
+        wrapped(text, strlen(text), 0, 0);
+        putchar('\n');
+    }
+    pmn_rules_describe(r, buf, sizeof buf);
+    for (const char *line = buf; *line;) {   /* "Board:    ..." lines */
+        size_t n = strcspn(line, "\n"), label = n < 10 ? n : 10;
+        fwrite(line, 1, label, stdout);
+        wrapped(line + label, n - label, 10, label);
+        line += n + (line[n] == '\n');
+    }
+    pmn_rules_format(r, buf, sizeof buf);
+    printf("Spec:     %s\n", buf);
+    if (f) {
+        pmn_rule_file_languages(f, buf, sizeof buf);
+        printf("Languages: %s\n", buf);
+    }
+}
+
+static const pmn_rule_file *builtin_named(const char *name, size_t *index)
+{
+    const pmn_rule_file *f;
+    for (size_t i = 0; (f = pmn_rule_file_builtin(i)) != NULL; i++)
+        if (strcmp(pmn_rule_file_rules(f)->name, name) == 0) {
+            *index = i;
+            return f;
+        }
+    return NULL;
+}
+
+static int show_named(const char *what, const char *lang)
+{
+    pmn_rules r;
+    size_t i;
+    if (strchr(what, '/') || (strlen(what) > 4 && strcmp(what + strlen(what) - 4, ".xml") == 0)) {
+        pmn_rule_file *f;
+        int rc = read_rule_file(what, &f);
+        if (rc)
+            return rc;
+        show(pmn_rule_file_rules(f), f, lang);
+        pmn_rule_file_free(f);
+        return EXIT_CLEAN;
+    }
+    int rc = apply_rules_option("rules", &r, what);
+    if (rc)
+        return rc;
+    show(&r, builtin_named(r.name, &i), lang);
+    return EXIT_CLEAN;
+}
+
+int cmd_rules(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "lang", required_argument, NULL, 'l' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *lang = "en";
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":l:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'l':
+            lang = optarg;
+            break;
+        case 'h':
+            help();
+            return EXIT_CLEAN;
+        default:
+            return bad_option("rules", c, argv);
+        }
+    }
+    const char *what = optind < argc ? argv[optind] : NULL;
+    int nargs = argc - optind;
+    if (!what)
+        return usage_error("rules", "a subcommand is needed: list, show, xml, options or schema");
+    if (strcmp(what, "list") == 0 && nargs == 1) {
+        list();
+    } else if (strcmp(what, "show") == 0 && nargs == 2) {
+        return show_named(argv[optind + 1], lang);
+    } else if (strcmp(what, "xml") == 0 && nargs == 2) {
+        size_t i;
+        if (!builtin_named(argv[optind + 1], &i))
+            return usage_error("rules", "no built-in rule set '%s' ('pmn rules list')",
+                               argv[optind + 1]);
+        fputs(pmn_rule_file_builtin_xml(i), stdout);
+    } else if (strcmp(what, "options") == 0 && nargs == 1) {
+        fputs(pmn_rules_options_help(), stdout);
+    } else if (strcmp(what, "schema") == 0 && nargs == 1) {
+        fputs(pmn_rules_schema(), stdout);
+    } else if (strcmp(what, "list") && strcmp(what, "show") && strcmp(what, "xml")
+               && strcmp(what, "options") && strcmp(what, "schema")) {
+        return usage_error("rules", "unknown subcommand '%s' (list, show, xml, options, schema)",
+                           what);
+    } else {
+        return usage_error("rules", "'%s' takes %s", what,
+                           strcmp(what, "show") == 0 || strcmp(what, "xml") == 0
+                           ? "one name" : "no argument");
+    }
+    return fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_FATAL;
+}

@@ -1,0 +1,297 @@
+/* rulefile.c - rule sets as XML files (grammar/rules.rng): reading them
+ * safely, and the built-in sets, which are such files built into libpmn. */
+#include "pmn.h"
+#include "rulefile.h"
+#include "util.h"
+
+#include <libxml/parser.h>
+#include <libxml/relaxng.h>
+#include <libxml/tree.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TEXTS 32
+#define MAX_RULE_FILE (1 << 20)   /* bytes: a rule file is a page of text */
+#define MAX_ERRORS 10
+
+struct text {
+    int description;          /* 0: a title */
+    char *lang, *text;
+};
+
+struct pmn_rule_file {
+    pmn_rules rules;
+    struct text texts[MAX_TEXTS];
+    size_t ntexts;
+};
+
+struct loader {
+    pmn_diag_fn fn;
+    void *ctx;
+    int errors;
+};
+
+static void xml_error(void *ctx, xmlErrorPtr e)
+{
+    struct loader *l = ctx;
+    char msg[300];
+    size_t n;
+    if (!e || e->level < XML_ERR_ERROR || ++l->errors > MAX_ERRORS)
+        return;
+    snprintf(msg, sizeof msg, "%s", e->message ? e->message : "error");
+    n = strlen(msg);
+    while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+        msg[--n] = '\0';
+    unsigned line = (unsigned)e->line;
+    if (e->domain == XML_FROM_RELAXNGV) {
+        if (e->node)
+            line = (unsigned)xmlGetLineNo((xmlNodePtr)e->node);
+        pmn_report(l->fn, l->ctx, 402, line, 0, "does not match the rule file schema: %s", msg);
+    } else {
+        pmn_report(l->fn, l->ctx, 401, line, (unsigned)e->int2, "malformed XML: %s", msg);
+    }
+}
+
+void pmn_rule_file_free(pmn_rule_file *f)
+{
+    if (!f)
+        return;
+    for (size_t i = 0; i < f->ntexts; i++) {
+        free(f->texts[i].lang);
+        free(f->texts[i].text);
+    }
+    free(f);
+}
+
+static int add_text(pmn_rule_file *f, xmlNodePtr node, int description)
+{
+    if (f->ntexts == MAX_TEXTS)
+        return 0;   /* the schema allows more; they are not kept */
+    xmlChar *lang = xmlNodeGetLang(node), *text = xmlNodeGetContent(node);
+    struct text *t = &f->texts[f->ntexts];
+    t->description = description;
+    t->lang = lang ? pmn_strndup((const char *)lang, strlen((const char *)lang)) : NULL;
+    t->text = text ? pmn_strndup((const char *)text, strlen((const char *)text)) : NULL;
+    xmlFree(lang);
+    xmlFree(text);
+    if (!t->lang || !t->text) {
+        free(t->lang);
+        free(t->text);
+        return -1;
+    }
+    f->ntexts++;
+    return 0;
+}
+
+/* Each attribute of a mechanism element is the rule option of its name. */
+static int apply_attributes(struct loader *l, pmn_rules *r, xmlNodePtr node)
+{
+    for (xmlAttrPtr a = node->properties; a; a = a->next) {
+        const char *key = (const char *)a->name;
+        if (strcmp(key, "kind") == 0)
+            key = "capture";
+        xmlChar *v = xmlNodeListGetString(node->doc, a->children, 1);
+        const char *val = v ? (const char *)v : "";
+        pmn_error err;
+        int rc = pmn_rules_set(r, key, strlen(key), val, strlen(val), &err);
+        if (rc < 0)
+            pmn_report(l->fn, l->ctx, 403, (unsigned)xmlGetLineNo(node), 0, "<%s %s=\"%s\">: %s",
+                       (const char *)node->name, (const char *)a->name, val, err.message);
+        xmlFree(v);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static pmn_rule_file *from_doc(struct loader *l, xmlDocPtr doc)
+{
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    pmn_rule_file *f = calloc(1, sizeof *f);
+    if (!f) {
+        pmn_report(l->fn, l->ctx, 2, 0, 0, "out of memory");
+        return NULL;
+    }
+    pmn_rules_defaults(&f->rules);
+    xmlChar *name = xmlGetProp(root, (const xmlChar *)"name");
+    snprintf(f->rules.name, sizeof f->rules.name, "%s", name ? (const char *)name : "");
+    xmlFree(name);
+    for (xmlNodePtr n = root->children; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        int rc = 0;
+        if (xmlStrEqual(n->name, (const xmlChar *)"title"))
+            rc = add_text(f, n, 0);
+        else if (xmlStrEqual(n->name, (const xmlChar *)"description"))
+            rc = add_text(f, n, 1);
+        else if (apply_attributes(l, &f->rules, n) < 0)
+            goto fail;
+        if (rc < 0) {
+            pmn_report(l->fn, l->ctx, 2, 0, 0, "out of memory");
+            goto fail;
+        }
+    }
+    pmn_error err;
+    if (pmn_rules_check(&f->rules, &err) < 0) {
+        pmn_report(l->fn, l->ctx, 404, (unsigned)xmlGetLineNo(root), 0,
+                   "rules '%s' that the engine cannot play: %s", f->rules.name, err.message);
+        goto fail;
+    }
+    return f;
+fail:
+    pmn_rule_file_free(f);
+    return NULL;
+}
+
+static xmlRelaxNGPtr compile_schema(void)
+{
+    const char *s = pmn_rules_schema();
+    xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(s, (int)strlen(s));
+    xmlRelaxNGPtr schema = pc ? xmlRelaxNGParse(pc) : NULL;
+    xmlRelaxNGFreeParserCtxt(pc);
+    return schema;
+}
+
+/* A document type declaration could make libxml2 expand entities while it
+ * parses it: such a file is refused before libxml2 sees a byte of it. */
+static unsigned doctype_line(const char *text, size_t len)
+{
+    static const char dt[] = "<!DOCTYPE";
+    unsigned line = 1;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n')
+            line++;
+        else if (text[i] == '<' && len - i >= sizeof dt - 1 && memcmp(text + i, dt, sizeof dt - 1) == 0)
+            return line;
+    }
+    return 0;
+}
+
+pmn_rule_file *pmn_rule_file_parse(const char *text, size_t len, const char *name,
+                                   pmn_diag_fn fn, void *ctx)
+{
+    struct loader l = { fn, ctx, 0 };
+    unsigned dt = doctype_line(text, len);
+    if (dt) {
+        pmn_report(fn, ctx, 401, dt, 0, "a document type declaration (DTD), refused");
+        return NULL;
+    }
+    if (len > INT32_MAX) {
+        pmn_report(fn, ctx, 401, 0, 0, "a rule file larger than %d bytes", MAX_RULE_FILE);
+        return NULL;
+    }
+    xmlParserCtxtPtr pc = xmlNewParserCtxt();
+    if (!pc) {
+        pmn_report(fn, ctx, 2, 0, 0, "out of memory");
+        return NULL;
+    }
+    xmlSetStructuredErrorFunc(&l, xml_error);
+    xmlDocPtr doc = xmlCtxtReadMemory(pc, text, (int)len, name, NULL,
+                                      XML_PARSE_NONET);
+    pmn_rule_file *f = NULL;
+    if (doc && !l.errors) {
+        xmlRelaxNGPtr schema = compile_schema();
+        xmlRelaxNGValidCtxtPtr vc = schema ? xmlRelaxNGNewValidCtxt(schema) : NULL;
+        if (!vc) {
+            pmn_report(fn, ctx, 2, 0, 0, "out of memory");
+        } else {
+            xmlRelaxNGSetValidStructuredErrors(vc, xml_error, &l);
+            if (xmlRelaxNGValidateDoc(vc, doc) == 0 && !l.errors)
+                f = from_doc(&l, doc);
+            else if (!l.errors)
+                pmn_report(fn, ctx, 402, 1, 0, "does not match the rule file schema");
+        }
+        xmlRelaxNGFreeValidCtxt(vc);
+        xmlRelaxNGFree(schema);
+    } else if (!l.errors) {
+        pmn_report(fn, ctx, 401, 1, 0, "malformed XML");
+    }
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    xmlFreeDoc(doc);
+    xmlFreeParserCtxt(pc);
+    return f;
+}
+
+pmn_rule_file *pmn_rule_file_read(FILE *in, const char *name, pmn_diag_fn fn, void *ctx)
+{
+    char *text = malloc(MAX_RULE_FILE + 1);
+    if (!text) {
+        pmn_report(fn, ctx, 2, 0, 0, "out of memory");
+        return NULL;
+    }
+    size_t len = fread(text, 1, MAX_RULE_FILE + 1, in);
+    pmn_rule_file *f = NULL;
+    if (ferror(in))
+        pmn_report(fn, ctx, 1, 0, 0, "cannot read the rule file");
+    else if (len > MAX_RULE_FILE)
+        pmn_report(fn, ctx, 401, 0, 0, "a rule file larger than %d bytes", MAX_RULE_FILE);
+    else
+        f = pmn_rule_file_parse(text, len, name, fn, ctx);
+    free(text);
+    return f;
+}
+
+const pmn_rules *pmn_rule_file_rules(const pmn_rule_file *f)
+{
+    return &f->rules;
+}
+
+/* The text in `lang`; else in English; else the first. */
+const char *pmn_rule_file_text(const pmn_rule_file *f, int description, const char *lang)
+{
+    const char *want[] = { lang, "en" };
+    for (size_t w = 0; w < 2; w++)
+        for (size_t i = 0; want[w] && i < f->ntexts; i++)
+            if (f->texts[i].description == description && strcmp(f->texts[i].lang, want[w]) == 0)
+                return f->texts[i].text;
+    for (size_t i = 0; i < f->ntexts; i++)
+        if (f->texts[i].description == description)
+            return f->texts[i].text;
+    return NULL;
+}
+
+size_t pmn_rule_file_languages(const pmn_rule_file *f, char *buf, size_t size)
+{
+    size_t n = 0;
+    if (size)
+        buf[0] = '\0';
+    for (size_t i = 0; i < f->ntexts; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i; j++)
+            seen |= strcmp(f->texts[j].lang, f->texts[i].lang) == 0;
+        if (!seen)
+            n += (size_t)snprintf(buf + (n < size ? n : size), n < size ? size - n : 0, "%s%s",
+                                  n ? " " : "", f->texts[i].lang);
+    }
+    return n;
+}
+
+/* ---- the built-in sets ------------------------------------------------- */
+
+/* Read once, on first use, and kept for the life of the process (not safe
+ * to begin from two threads at once). */
+static pmn_rule_file *builtin_file[16];
+static int builtins_read;
+
+static void read_builtins(void)
+{
+    if (builtins_read)
+        return;
+    builtins_read = 1;
+    for (size_t i = 0; i < pmn_builtin_rule_count && i < COUNT(builtin_file); i++)
+        builtin_file[i] = pmn_rule_file_parse(pmn_builtin_rule_text[i].text,
+                                              strlen(pmn_builtin_rule_text[i].text),
+                                              pmn_builtin_rule_text[i].name, NULL, NULL);
+}
+
+const pmn_rule_file *pmn_rule_file_builtin(size_t i)
+{
+    read_builtins();
+    return i < pmn_builtin_rule_count && i < COUNT(builtin_file) ? builtin_file[i] : NULL;
+}
+
+const char *pmn_rule_file_builtin_xml(size_t i)
+{
+    return i < pmn_builtin_rule_count ? pmn_builtin_rule_text[i].text : NULL;
+}

@@ -27,6 +27,7 @@ struct replay {
     unsigned start_side;      /* who moves first: ply numbers count from it */
     long ply;                 /* the only ply to show, or -1 for all */
     int shown;
+    unsigned turn;            /* of the main line's last move: its sowings share it */
 };
 
 static void board(const pmn_rules *r, const pmn_position *p)
@@ -40,11 +41,15 @@ static void show_move(void *ctx, const pmn_move *m, unsigned ply, int depth,
                       const pmn_move_report *rep, const pmn_position *after)
 {
     struct replay *rp = ctx;
-    if (depth > 0 || (rp->ply >= 0 && (unsigned long)rp->ply != ply + 1UL))
+    if (depth > 0)
+        return;
+    if (ply > 0 && !m->joined)
+        rp->turn++;
+    if (rp->ply >= 0 && (unsigned long)rp->ply != ply + 1UL)
         return;
     rp->shown = 1;
-    printf("\n%u%s %s: ", (ply + rp->start_side) / 2 + 1, rep->side == PMN_SOUTH ? "." : "...",
-           m->text);
+    printf("\n%u%s %s%s: ", (rp->turn + rp->start_side) / 2 + 1,
+           rep->side == PMN_SOUTH ? "." : "...", m->joined ? "-" : "", m->text);
     if (rep->ending == PMN_END_ENDLESS) {
         printf("endless move: the sowing state of lap %llu repeats that of lap %llu; "
                "turned, lap %llu repeats lap %llu.\n",
@@ -96,7 +101,7 @@ static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink 
     pmn_position start;
     pmn_check_result res;
     char spec[512];
-    struct replay rp = { &rules, 0, ply, 0 };
+    struct replay rp = { &rules, 0, ply, 0, 0 };
     const char *south = pmn_record_tag(rec, "South"), *north = pmn_record_tag(rec, "North");
 
     if (record_rules(rec, ro, &rules, sink) < 0)

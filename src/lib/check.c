@@ -15,6 +15,7 @@ struct checker {
     pmn_visit_fn visit;
     void *vctx;
     int said_unjoined;        /* W218 once a game */
+    int writes_claims;        /* the record writes captures: W206 for those it omits */
 };
 
 static void say(struct checker *c, int code, unsigned line, unsigned col,
@@ -155,7 +156,7 @@ static int check_move(struct checker *c, pmn_game *g, const pmn_move *m, unsigne
         say_move(c, 205, m->claim_line, m->claim_col, m, turn, side,
                  "the record says %d seed%s captured, the move captures %u", m->claim,
                  m->claim == 1 ? "" : "s", rep->captured);
-    } else if (m->claim < 0 && rep->captured) {
+    } else if (m->claim < 0 && rep->captured && c->writes_claims) {
         say_move(c, 206, m->line, m->col, m, turn, side,
                  "it captures %u seed%s, which the record does not write", rep->captured,
                  rep->captured == 1 ? "" : "s");
@@ -285,6 +286,20 @@ static void check_result(struct checker *c, const pmn_record *rec, const pmn_gam
     }
 }
 
+/* Does a line (or a variation in it) write a capture count?  A record that
+ * writes none, as a bare list of plies, is not told of each capture. */
+static int line_claims(const pmn_line *l)
+{
+    for (size_t i = 0; i < l->nmoves; i++) {
+        if (l->moves[i].claim >= 0)
+            return 1;
+        for (size_t v = 0; v < l->moves[i].nvariations; v++)
+            if (line_claims(&l->moves[i].variations[v]))
+                return 1;
+    }
+    return 0;
+}
+
 int pmn_check_record(const pmn_record *rec, const pmn_rules *rules, pmn_diag_fn fn,
                      void *ctx, pmn_check_result *res)
 {
@@ -295,7 +310,7 @@ int pmn_check_record_visit(const pmn_record *rec, const pmn_rules *rules,
                            pmn_diag_fn fn, void *ctx, pmn_visit_fn visit,
                            void *vctx, pmn_check_result *res)
 {
-    struct checker c = { rules, fn, ctx, 0, PMN_SOUTH, visit, vctx, 0 };
+    struct checker c = { rules, fn, ctx, 0, PMN_SOUTH, visit, vctx, 0, line_claims(&rec->main) };
     pmn_position start;
     memset(res, 0, sizeof *res);
     int known = pmn_record_start(rec, rules, &start, fn, ctx);

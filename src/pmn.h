@@ -280,6 +280,8 @@ typedef struct pmn_move_report {
     int extra;                /* 1: the mover has earned another sowing */
     int passed;               /* 1: the opponent cannot move and passes */
     int grand_slam;           /* 1: its capture was a grand slam, not made */
+    unsigned repeats_ply;     /* PMN_END_REPETITION: the position after this
+                                 move is the one after that many plies */
     pmn_ending ending;        /* did the move end the game, and how */
     pmn_outcome outcome;
     /* An endless move's proof.  Lap 0 is the sowing state (mover's holes,

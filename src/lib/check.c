@@ -171,7 +171,16 @@ static int check_move(struct checker *c, pmn_game *g, const pmn_move *m, unsigne
                  : rep->outcome == PMN_SOUTH_WINS ? "South wins" : "North wins",
                  pmn_outcome_string(rep->outcome));
     } else if (rep->ending == PMN_END_REPETITION) {
-        say_move(c, 212, m->line, m->col, m, turn, side, "the position repeats: the game is drawn");
+        char how[128], when[32] = "at the start";
+        pmn_ending_explain(c->rules, rep->ending, pmn_game_position(g), how, sizeof how);
+        const char *seeds = strchr(how, ';');   /* "; seeds 25-20" in games won by seeds */
+        if (rep->repeats_ply)
+            snprintf(when, sizeof when, "after ply %u", rep->repeats_ply);
+        say_move(c, 212, m->line, m->col, m, turn, side,
+                 "the position after it repeats the one %s: %s%s (%s)", when,
+                 rep->outcome == PMN_DRAWN ? "the game is drawn"
+                 : rep->outcome == PMN_SOUTH_WINS ? "South wins" : "North wins",
+                 seeds ? seeds : "", pmn_outcome_string(rep->outcome));
     }
     return 0;
 }

@@ -13,6 +13,7 @@ struct pmn_game {
     pmn_position pos;
     pmn_position *seen;
     uint64_t *seen_hash;
+    unsigned *seen_ply;       /* plies played when each was seen */
     size_t nseen, cap;
     unsigned plies;
     pmn_ending ending;
@@ -43,20 +44,26 @@ static int remember(pmn_game *g)
         if (!hash)
             return -1;
         g->seen_hash = hash;
+        unsigned *ply = realloc(g->seen_ply, cap * sizeof *ply);
+        if (!ply)
+            return -1;
+        g->seen_ply = ply;
         g->cap = cap;
     }
     g->seen[g->nseen] = g->pos;
+    g->seen_ply[g->nseen] = g->plies;
     g->seen_hash[g->nseen++] = position_hash(&g->rules, &g->pos);
     return 0;
 }
 
-static int seen_before(const pmn_game *g)
+/* The earlier ply after which the position was the same, or -1. */
+static long seen_before(const pmn_game *g)
 {
     uint64_t h = position_hash(&g->rules, &g->pos);
     for (size_t i = 0; i < g->nseen; i++)
         if (g->seen_hash[i] == h && pmn_position_equal(&g->rules, &g->seen[i], &g->pos))
-            return 1;
-    return 0;
+            return (long)g->seen_ply[i];
+    return -1;
 }
 
 pmn_game *pmn_game_new(const pmn_rules *r, const pmn_position *start)
@@ -82,12 +89,14 @@ pmn_game *pmn_game_clone(const pmn_game *g)
     *c = *g;
     c->seen = malloc(g->cap * sizeof *c->seen);
     c->seen_hash = malloc(g->cap * sizeof *c->seen_hash);
-    if (!c->seen || !c->seen_hash) {
+    c->seen_ply = malloc(g->cap * sizeof *c->seen_ply);
+    if (!c->seen || !c->seen_hash || !c->seen_ply) {
         pmn_game_free(c);
         return NULL;
     }
     memcpy(c->seen, g->seen, g->nseen * sizeof *c->seen);
     memcpy(c->seen_hash, g->seen_hash, g->nseen * sizeof *c->seen_hash);
+    memcpy(c->seen_ply, g->seen_ply, g->nseen * sizeof *c->seen_ply);
     return c;
 }
 
@@ -97,6 +106,7 @@ void pmn_game_free(pmn_game *g)
         return;
     free(g->seen);
     free(g->seen_hash);
+    free(g->seen_ply);
     free(g);
 }
 
@@ -109,11 +119,13 @@ int pmn_game_play(pmn_game *g, int hole, pmn_move_report *rep)
         return rc;
     g->plies++;
     if (rep->ending == PMN_END_NONE) {
+        long before = -1;
         if (rep->captured || rep->given || rep->stored)
             g->nseen = 0;
-        else if (seen_before(g)) {
+        else if ((before = seen_before(g)) >= 0) {
             rep->ending = PMN_END_REPETITION;
             rep->outcome = pmn_repetition_outcome(&g->rules, &g->pos);
+            rep->repeats_ply = (unsigned)before;
         }
         if (rep->ending == PMN_END_NONE && remember(g) < 0)
             return PMN_ERR_NOMEM;

@@ -3,6 +3,8 @@
 #   perft 8 from the opening position (moves generated and played per second)
 #   the proof of a long endless move: 10,966,626 laps until a turned repeat
 #   (perft 2 plays every first move, the endless one among them)
+#   perft of the two-row games: Kalah and (classical) Awale to depth 10,
+#   Anywoli to depth 7
 #   pmn check on an archive of 131,072 games (the two samples, 2^16 times),
 #   with its peak memory when GNU time is installed (apt-get install time)
 # Run from the top of the source tree after `make`: sh bench/run.sh
@@ -28,6 +30,9 @@ echo "pmn $("$PMN" --version | cut -d' ' -f2), $(uname -m), best of $RUNS runs"
 printf '%-44s %12s %11s\n' "benchmark" "count" "time"
 best "perft 8 from the opening (sequences)" 8
 best "endless move proof (perft 2 from it)" --position "$ENDLESS" 2
+best "kalah perft 10" --rules kalah 10
+best "oware perft 10 (grand slams looked ahead)" --rules awale 10
+best "anywoli perft 7 (relays round the board)" --rules anywoli 7
 
 # An archive made by doubling the two sample games 16 times.
 tmp=$(mktemp -d)

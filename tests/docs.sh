@@ -74,5 +74,23 @@ for code in $("$PMN" check --list-codes | cut -d' ' -f1); do
     fi
 done
 
+# The README's perft table: each figure is what pmn perft counts.
+table=$(awk '/^    depth  /{on=1; next} on && /^    [a-z]/{print; next} on{exit}' "$top_srcdir/README")
+[ -n "$table" ] || { fail=$((fail + 1)); echo "FAIL README: no perft table"; }
+echo "$table" | while read -r rules counts; do
+    depth=0
+    for want in $counts; do
+        depth=$((depth + 1))
+        got=$("$PMN" perft --rules "$rules" "$depth" 2>/dev/null | sed 's/.*: //')
+        [ "$got" = "$want" ] || echo "FAIL README perft table: $rules depth $depth is $got, not $want"
+    done
+done > "$work/table"
+if [ -s "$work/table" ]; then
+    cat "$work/table"
+    fail=$((fail + 1))
+else
+    pass=$((pass + 1))
+fi
+
 echo "docs: $pass passed, $fail failed"
 [ $fail = 0 ] && [ $pass -gt 0 ]

@@ -91,6 +91,7 @@ void pmn_rules_defaults(pmn_rules *r)
     r->capture = PMN_CAPTURE_NONE;
     r->goal = PMN_GOAL_MOST_SEEDS;
     r->no_move = PMN_NO_MOVE_COLLECT;
+    r->pits = r->rows * r->holes_per_row;
 }
 
 const char *pmn_rules_options_help(void)

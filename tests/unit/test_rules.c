@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "pmn.h"
@@ -136,6 +137,64 @@ static void builtins(void **state)
     assert_int_equal(r.no_move, PMN_NO_MOVE_PASS);
 }
 
+static void count_diag(void *ctx, const pmn_diag *d)
+{
+    int *codes = ctx;
+    codes[codes[0]++ + 1] = d->code;
+}
+
+/* The built-in sets are read without the schema at run time: here they are
+ * validated against it, and read back to the same rules. */
+static void builtin_files_are_valid(void **state)
+{
+    (void)state;
+    const pmn_rule_file *f;
+    size_t i;
+    for (i = 0; (f = pmn_rule_file_builtin(i)) != NULL; i++) {
+        int codes[16] = { 0 };
+        const char *xml = pmn_rule_file_builtin_xml(i);
+        pmn_rule_file *g = pmn_rule_file_parse(xml, strlen(xml), "builtin", count_diag, codes);
+        assert_non_null(g);
+        assert_int_equal(codes[0], 0);
+        assert_memory_equal(pmn_rule_file_rules(g), pmn_rule_file_rules(f), sizeof(pmn_rules));
+        assert_non_null(pmn_rule_file_text(g, 0, "fr"));
+        assert_non_null(pmn_rule_file_text(g, 1, "en"));
+        pmn_rule_file_free(g);
+    }
+    assert_int_equal(i, 5);
+}
+
+static void bad_rule_files(void **state)
+{
+    (void)state;
+    static const struct { const char *xml; int code; } bad[] = {
+        { "<rules", 401 },
+        { "<?xml version=\"1.0\"?>\n<!DOCTYPE rules SYSTEM \"http://example.org/x.dtd\">\n<rules/>",
+          401 },
+        { "<rules xmlns=\"urn:x-pmn:rules:1\" name=\"x\"><title xml:lang=\"en\">X</title>"
+          "<board/><sowing/><capture/><colour/><end/></rules>", 402 },
+        { "<rules xmlns=\"urn:x-pmn:rules:1\" name=\"x\"><title xml:lang=\"en\">X</title>"
+          "<board seeds=\"70000\"/><sowing/><capture/><end/></rules>", 403 },
+        { "<rules xmlns=\"urn:x-pmn:rules:1\" name=\"x\"><title xml:lang=\"en\">X</title>"
+          "<board/><sowing/><capture kind=\"front\"/><end/></rules>", 404 },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int codes[16] = { 0 };
+        assert_null(pmn_rule_file_parse(bad[i].xml, strlen(bad[i].xml), "bad", count_diag, codes));
+        assert_true(codes[0] >= 1);
+        assert_int_equal(codes[1], bad[i].code);
+    }
+    /* The defaults make a playable game: a bare board is sown, no capture. */
+    const char *bare = "<rules xmlns=\"urn:x-pmn:rules:1\" name=\"bare\"><title xml:lang=\"en\">B"
+                       "</title><board/><sowing/><capture/><end/></rules>";
+    pmn_rule_file *f = pmn_rule_file_parse(bare, strlen(bare), "bare", NULL, NULL);
+    assert_non_null(f);
+    assert_string_equal(pmn_rule_file_rules(f)->name, "bare");
+    assert_int_equal(pmn_rule_file_rules(f)->pits, 6);
+    assert_null(pmn_rule_file_text(f, 1, "en"));
+    pmn_rule_file_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -143,6 +202,8 @@ int main(void)
         cmocka_unit_test(options),
         cmocka_unit_test(errors),
         cmocka_unit_test(builtins),
+        cmocka_unit_test(builtin_files_are_valid),
+        cmocka_unit_test(bad_rule_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -611,6 +611,13 @@ int pmn_check_record(const pmn_record *rec, const pmn_rules *rules,
 typedef void (*pmn_visit_fn)(void *ctx, const pmn_move *m, unsigned ply, int depth,
                              const pmn_move_report *rep, const pmn_position *after);
 
+/* A number names a hole of the player to move, which the reader takes by
+ * turns; after a pass or an extra sowing not joined by '-' only a replay
+ * knows whose hole it is.  Set the side of each numbers move of rec (main
+ * line and variations, as far as they replay) to the engine's mover, so
+ * that it is written right in another notation. */
+void pmn_record_resolve_sides(pmn_record *rec, const pmn_rules *rules);
+
 /* pmn_check_record, and a visitor for each move replayed. */
 int pmn_check_record_visit(const pmn_record *rec, const pmn_rules *rules,
                            pmn_diag_fn fn, void *ctx, pmn_visit_fn visit,

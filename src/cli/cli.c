@@ -234,9 +234,17 @@ int record_rules(const pmn_record *rec, const struct rules_options *o, pmn_rules
     pmn_rules_init(r, NULL, NULL);
     if (o->have_file)
         *r = o->file;   /* whatever the record's tags say */
-    else if (pmn_record_rules(rec, r, print_diag, s) < 0)
+    else if (pmn_record_rules(rec, r, s ? print_diag : NULL, s) < 0)
         return -1;
     for (int i = 0; i < o->n; i++)
         pmn_rules_apply(r, o->spec[i], NULL);   /* checked when given */
     return 0;
+}
+
+void resolve_sides(pmn_record *rec, const struct rules_options *o)
+{
+    pmn_rules rules;
+    if (rec->main.nmoves && rec->main.moves[0].notation == PMN_NOTATION_NUMBERS
+        && record_rules(rec, o, &rules, NULL) == 0)
+        pmn_record_resolve_sides(rec, &rules);
 }

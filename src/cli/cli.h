@@ -103,8 +103,11 @@ struct rules_options {
 int add_rules_option(const char *cmd, struct rules_options *o, const char *spec);
 /* The rules of one record: Hawalis, then its Game and Rules tags (or, given
  * one, the rule file of --rules), then the other --rules options.  Returns
- * -1 (reported) if the tags name no known rules. */
+ * -1 (reported, unless s is NULL) if the tags name no known rules. */
 int record_rules(const pmn_record *rec, const struct rules_options *o, pmn_rules *r,
                  struct diag_sink *s);
+/* Numbers name the holes of the player to move: take whose from a replay
+ * (pmn_record_resolve_sides), if the record's rules are known. */
+void resolve_sides(pmn_record *rec, const struct rules_options *o);
 
 #endif

@@ -55,6 +55,7 @@ static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
     while (rd && pmn_reader_next(rd, &rec) > 0) {
         if (cv->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
+        resolve_sides(&rec, &cv->ro);
         cv->wo.result = cv->fix_result ? proved_result(&rec, cv, sink) : NULL;
         if (cv->games++)
             fputc('\n', cv->out);

@@ -45,6 +45,7 @@ static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
         int rc;
         if (ex->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
+        resolve_sides(&rec, &ex->ro);
         if (ex->xml) {
             rc = pmn_xml_write_game(ex->w, &rec, known ? &rules : NULL, print_diag, sink);
         } else {

@@ -28,6 +28,7 @@ struct replay {
     long ply;                 /* the only ply to show, or -1 for all */
     int shown;
     unsigned turn;            /* of the main line's last move: its sowings share it */
+    int passed;               /* after it, the opponent passed: a turn */
 };
 
 static void board(const pmn_rules *r, const pmn_position *p)
@@ -44,7 +45,8 @@ static void show_move(void *ctx, const pmn_move *m, unsigned ply, int depth,
     if (depth > 0)
         return;
     if (ply > 0 && !m->joined)
-        rp->turn++;
+        rp->turn += 1 + (unsigned)rp->passed;
+    rp->passed = rep->passed;
     if (rp->ply >= 0 && (unsigned long)rp->ply != ply + 1UL)
         return;
     rp->shown = 1;
@@ -101,7 +103,7 @@ static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink 
     pmn_position start;
     pmn_check_result res;
     char spec[512];
-    struct replay rp = { &rules, 0, ply, 0, 0 };
+    struct replay rp = { &rules, 0, ply, 0, 0, 0 };
     const char *south = pmn_record_tag(rec, "South"), *north = pmn_record_tag(rec, "North");
 
     if (record_rules(rec, ro, &rules, sink) < 0)

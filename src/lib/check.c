@@ -190,6 +190,7 @@ static int check_move(struct checker *c, pmn_game *g, const pmn_move *m, unsigne
 struct at {
     unsigned ply, turn;
     int earned;
+    int passed;               /* the opponent passed after it: a turn */
 };
 
 static int check_line(struct checker *c, pmn_game *g, const pmn_line *line, struct at at,
@@ -222,7 +223,7 @@ static int check_line(struct checker *c, pmn_game *g, const pmn_line *line, stru
         const pmn_move *m = &line->moves[i];
         pmn_move_report rep;
         if (i > 0 && !m->joined)
-            at.turn++;
+            at.turn += 1 + (unsigned)at.passed;
         /* The position before m, for its variations (a failed copy is
          * reported by check_variations). */
         pmn_game *before = m->nvariations ? pmn_game_clone(g) : NULL;
@@ -242,6 +243,7 @@ static int check_line(struct checker *c, pmn_game *g, const pmn_line *line, stru
         }
         at.ply++;
         at.earned = rep.extra;
+        at.passed = rep.passed;
     }
     return 0;
 }
@@ -337,7 +339,7 @@ int pmn_check_record_visit(const pmn_record *rec, const pmn_rules *rules,
     }
     if (rec->main.nmoves == 0)
         pmn_report(fn, ctx, 112, rec->line, rec->col, "a game without moves");
-    struct at at = { 0, 0, 0 };
+    struct at at = { 0, 0, 0, 0 };
     check_line(&c, g, &rec->main, at, 0, res);
     check_result(&c, rec, g, res);
     res->ending = pmn_game_ending(g);
@@ -346,4 +348,23 @@ int pmn_check_record_visit(const pmn_record *rec, const pmn_rules *rules,
     memcpy(res->captured, res->end.captured, sizeof res->captured);
     pmn_game_free(g);
     return c.errors;
+}
+
+/* The visitor of pmn_record_resolve_sides: the record is the caller's to
+ * change, so the const of the visit may go. */
+static void take_side(void *ctx, const pmn_move *m, unsigned ply, int depth,
+                      const pmn_move_report *rep, const pmn_position *after)
+{
+    (void)ctx;
+    (void)ply;
+    (void)depth;
+    (void)after;
+    if (m->notation == PMN_NOTATION_NUMBERS)
+        ((pmn_move *)m)->side = rep->side;
+}
+
+void pmn_record_resolve_sides(pmn_record *rec, const pmn_rules *rules)
+{
+    pmn_check_result res;
+    pmn_check_record_visit(rec, rules, NULL, NULL, take_side, NULL, &res);
 }

@@ -315,6 +315,8 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
                 need_semi(p, &semi, t);
             if (p->join && last)
                 side = last->side;
+            else if (have_number)   /* "N." before South's move, "N..." North's */
+                side = number.dots == 3 ? PMN_NORTH : PMN_SOUTH;
             last = parse_move(p, line, have_number ? &number : NULL, side);
             have_number = 0;
             if (!last)

@@ -139,7 +139,8 @@ static void move(struct out *w, const pmn_move *m, unsigned ply, int start_side,
 }
 
 /* line -> turns from the turn `turn` on (a turn is a move and the sowings
- * joined to it by '-'); North's turns end full moves. */
+ * joined to it by '-', and a pass a turn too); North's turns end full
+ * moves. */
 static void write_line(struct out *w, const pmn_line *l, unsigned turn, int start_side)
 {
     int interrupted = 1;      /* North's move needs "N..." after these */
@@ -147,8 +148,9 @@ static void write_line(struct out *w, const pmn_line *l, unsigned turn, int star
         comment(w, l->lead[i]);
     for (size_t i = 0; i < l->nmoves; i++) {
         const pmn_move *m = &l->moves[i];
+        /* Two turns running of one side: the other passed between them. */
         if (i > 0 && !m->joined)
-            turn++;
+            turn += m->side >= 0 && m->side == l->moves[i - 1].side ? 2 : 1;
         move(w, m, turn, start_side, interrupted);
         interrupted = m->ncomments || m->nvariations;
         int turn_ends = i + 1 == l->nmoves || !l->moves[i + 1].joined;

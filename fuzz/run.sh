@@ -1,8 +1,9 @@
 #!/bin/sh
 # fuzz/run.sh [SECONDS] - fuzz, with libFuzzer under AddressSanitizer and
-# UndefinedBehaviorSanitizer, the PMN reader and checker (fuzz_check) and
-# the XML archive reader (fuzz_import), SECONDS each (default 60), starting
-# from the samples and the test records.  Needs clang (apt-get install
+# UndefinedBehaviorSanitizer, the PMN reader, checker and writer
+# (fuzz_check), the XML archive reader (fuzz_import) and the rule-file reader
+# (fuzz_rules), SECONDS each (default 60), starting from the samples, the
+# test records and the rule files.  Needs clang (apt-get install
 # clang) and a built tree (config.h, src/lib/schema.c).  Crashes are written
 # to fuzz/crash-*.
 set -e
@@ -10,15 +11,18 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-mkdir "$out/pmn" "$out/xml"
-cp samples/hawalis/*.pmn "$out/pmn/"
+mkdir "$out/pmn" "$out/xml" "$out/rules"
+i=0; for f in samples/*/*.pmn; do i=$((i + 1)); cp "$f" "$out/pmn/s$i.pmn"; done
+i=0; for f in rules/*.xml tests/cli/*/*.xml; do i=$((i + 1)); cp "$f" "$out/rules/r$i.xml"; done
 i=0; for f in tests/cli/*/in.pmn; do i=$((i + 1)); cp "$f" "$out/pmn/t$i.pmn"; done
 i=0; for f in tests/cli/*/in.xml; do i=$((i + 1)); cp "$f" "$out/xml/t$i.xml"; done
-for f in samples/hawalis/*.pmn; do i=$((i + 1)); ./src/pmn export "$f" > "$out/xml/s$i.xml" 2>/dev/null || true; done
+for f in samples/*/*.pmn; do i=$((i + 1)); ./src/pmn export "$f" > "$out/xml/s$i.xml" 2>/dev/null || true; done
 FLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I src -I . -include config.h"
 LIBS="$(pkg-config --libs libpcre2-8 libxml-2.0)"
 CFLAGS_DEPS="$(pkg-config --cflags libpcre2-8 libxml-2.0)"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_check.c src/lib/*.c $LIBS -o "$out/fuzz_check"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_import.c src/lib/*.c $LIBS -o "$out/fuzz_import"
+clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_rules.c src/lib/*.c $LIBS -o "$out/fuzz_rules"
 "$out/fuzz_check" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
 "$out/fuzz_import" -max_total_time="$seconds" -max_len=8192 -artifact_prefix=fuzz/crash- "$out/xml"
+"$out/fuzz_rules" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/rules"

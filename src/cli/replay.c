@@ -58,7 +58,8 @@ static void show_move(void *ctx, const pmn_move *m, unsigned ply, int depth,
                (unsigned long long)rep->loop_lap, (unsigned long long)rep->loop_from,
                (unsigned long long)rep->rotated_lap, (unsigned long long)rep->rotated_from);
     } else {
-        char end[8] = "store";
+        char end[16];
+        snprintf(end, sizeof end, "%s's store", pmn_side_name(rep->side));
         if (rep->end_hole >= 0)
             pmn_hole_name(rp->rules, PMN_NOTATION_LETTERS, rep->end_side, rep->end_hole, end,
                           sizeof end);

@@ -127,6 +127,15 @@ static void oware_sowing_skips_the_emptied_hole(void **state)
     assert_int_equal(rep.end_hole, 1);
 }
 
+static void sowing_without_skip_fills_the_emptied_hole(void **state)
+{
+    (void)state;
+    pmn_rules r = rules_with("oware,skip-origin=no");
+    pmn_position p = position(&r, "12,0,0,0,0,0/1,1,1,1,1,1 S");
+    pmn_move_report rep = play(&r, &p, 'a', "1,1,1,1,1,1/2,2,2,2,2,2 N");
+    assert_int_equal(rep.end_hole, 0);
+}
+
 static void oware_captures_runs_of_twos_and_threes(void **state)
 {
     (void)state;
@@ -244,6 +253,18 @@ static void anywoli_relay_and_fours(void **state)
     rep = play(&r, &p, 'a', after);
     assert_true(rep.passed);
     assert_int_equal(rep.ending, PMN_END_NONE);
+}
+
+static void anywoli_ends_when_neither_can_move(void **state)
+{
+    (void)state;
+    pmn_rules r = rules_with("anywoli,last-seeds=play-on");
+    pmn_position p = position(&r, "0,0,0,0,0,0,0,0,0,0,0,1/3,0,0,0,0,0,0,0,0,0,0,0 S 46:46");
+    pmn_move_report rep = play(&r, &p, 'l',
+                               "0,0,0,0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0,0,0,0 S 50:46");
+    assert_true(rep.extra);
+    assert_int_equal(rep.ending, PMN_END_NO_SEEDS);
+    assert_int_equal(rep.outcome, PMN_SOUTH_WINS);
 }
 
 static void anywoli_last_seeds(void **state)
@@ -445,11 +466,13 @@ int main(void)
         cmocka_unit_test(kalah_captures),
         cmocka_unit_test(kalah_ends_when_a_side_is_empty),
         cmocka_unit_test(oware_sowing_skips_the_emptied_hole),
+        cmocka_unit_test(sowing_without_skip_fills_the_emptied_hole),
         cmocka_unit_test(oware_captures_runs_of_twos_and_threes),
         cmocka_unit_test(grand_slam_options),
         cmocka_unit_test(oware_feeding),
         cmocka_unit_test(oware_majority_and_repetition),
         cmocka_unit_test(anywoli_relay_and_fours),
+        cmocka_unit_test(anywoli_ends_when_neither_can_move),
         cmocka_unit_test(anywoli_last_seeds),
         cmocka_unit_test(anywoli_relays_end),
         cmocka_unit_test(relays_without_fours_loop_with_proof),

@@ -189,7 +189,7 @@ static pmn_rule_file *parse(const char *text, size_t len, const char *name, int 
         pmn_report(fn, ctx, 401, dt, 0, "a document type declaration (DTD), refused");
         return NULL;
     }
-    if (len > INT32_MAX) {
+    if (len > MAX_RULE_FILE) {
         pmn_report(fn, ctx, 401, 0, 0, "a rule file larger than %d bytes", MAX_RULE_FILE);
         return NULL;
     }

@@ -139,17 +139,13 @@ int pmn_position_parse(const pmn_rules *r, const char *text, pmn_position *p,
 size_t pmn_position_format(const pmn_rules *r, const pmn_position *p,
                            char *buf, size_t size)
 {
-    size_t n = 0;
+    pmn_text t;
+    pmn_text_init(&t, buf, size);
     for (int s = 0; s < 2; s++)
-        for (unsigned i = 0; i < r->pits; i++) {
-            const char *sep = i ? "," : s ? "/" : "";
-            n += (size_t)snprintf(buf + (n < size ? n : size), n < size ? size - n : 0,
-                                  "%s%u", sep, p->pit[s][i]);
-        }
-    n += (size_t)snprintf(buf + (n < size ? n : size), n < size ? size - n : 0,
-                          " %c", side_letter[p->to_move]);
+        for (unsigned i = 0; i < r->pits; i++)
+            pmn_text_add(&t, "%s%u", i ? "," : s ? "/" : "", p->pit[s][i]);
+    pmn_text_add(&t, " %c", side_letter[p->to_move]);
     if (r->goal == PMN_GOAL_MOST_SEEDS && (p->captured[0] || p->captured[1]))
-        n += (size_t)snprintf(buf + (n < size ? n : size), n < size ? size - n : 0,
-                              " %u:%u", p->captured[0], p->captured[1]);
-    return n;
+        pmn_text_add(&t, " %u:%u", p->captured[0], p->captured[1]);
+    return t.n;
 }

@@ -267,18 +267,16 @@ const char *pmn_rule_file_text(const pmn_rule_file *f, int description, const ch
 
 size_t pmn_rule_file_languages(const pmn_rule_file *f, char *buf, size_t size)
 {
-    size_t n = 0;
-    if (size)
-        buf[0] = '\0';
+    pmn_text t;
+    pmn_text_init(&t, buf, size);
     for (size_t i = 0; i < f->ntexts; i++) {
         int seen = 0;
         for (size_t j = 0; j < i; j++)
             seen |= strcmp(f->texts[j].lang, f->texts[i].lang) == 0;
         if (!seen)
-            n += (size_t)snprintf(buf + (n < size ? n : size), n < size ? size - n : 0, "%s%s",
-                                  n ? " " : "", f->texts[i].lang);
+            pmn_text_add(&t, "%s%s", t.n ? " " : "", f->texts[i].lang);
     }
-    return n;
+    return t.n;
 }
 
 /* ---- the built-in sets ------------------------------------------------- */

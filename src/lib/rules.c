@@ -4,7 +4,6 @@
 #include "rulefile.h"
 #include "util.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,19 +261,19 @@ size_t pmn_rules_format(const pmn_rules *r, char *buf, size_t size)
 {
     pmn_rules base;
     int known = pmn_rules_builtin(r->name, &base) == 0;
-    size_t n = (size_t)snprintf(buf, size, "%s", r->name);
+    pmn_text t;
+    pmn_text_init(&t, buf, size);
+    pmn_text_add(&t, "%s", r->name);
     for (size_t i = 0; i < COUNT(options); i++) {
         int v = value_of(r, &options[i]);
         if (known && v == value_of(&base, &options[i]))
             continue;
-        char *at = buf + (n < size ? n : size);
-        size_t room = n < size ? size - n : 0;
         if (options[i].values[0])
-            n += (size_t)snprintf(at, room, ",%s=%s", options[i].key, options[i].values[v]);
+            pmn_text_add(&t, ",%s=%s", options[i].key, options[i].values[v]);
         else
-            n += (size_t)snprintf(at, room, ",%s=%d", options[i].key, v);
+            pmn_text_add(&t, ",%s=%d", options[i].key, v);
     }
-    return n;
+    return t.n;
 }
 
 const char *pmn_rules_value_name(const pmn_rules *r, const char *key)
@@ -362,34 +361,14 @@ int pmn_rules_builtin(const char *name, pmn_rules *r)
 size_t pmn_rules_builtin_names(char *buf, size_t size)
 {
     const pmn_rule_file *f;
-    size_t n = 0;
-    if (size)
-        buf[0] = '\0';
+    pmn_text t;
+    pmn_text_init(&t, buf, size);
     for (size_t i = 0; (f = pmn_rule_file_builtin(i)) != NULL; i++)
-        n += (size_t)snprintf(buf + (n < size ? n : size), n < size ? size - n : 0, "%s%s",
-                              i ? ", " : "", pmn_rule_file_rules(f)->name);
-    return n;
+        pmn_text_add(&t, "%s%s", i ? ", " : "", pmn_rule_file_rules(f)->name);
+    return t.n;
 }
 
 /* ---- the rules in words ------------------------------------------------ */
-
-struct para {
-    char *buf;
-    size_t size, n;
-};
-
-static void say(struct para *p, const char *fmt, ...) PMN_PRINTF(2, 3);
-
-static void say(struct para *p, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(p->buf + (p->n < p->size ? p->n : p->size),
-                      p->n < p->size ? p->size - p->n : 0, fmt, ap);
-    va_end(ap);
-    if (k > 0)
-        p->n += (size_t)k;
-}
 
 static const char *capture_words(const pmn_rules *r)
 {
@@ -419,14 +398,13 @@ static const char *capture_words(const pmn_rules *r)
 
 size_t pmn_rules_describe(const pmn_rules *r, char *buf, size_t size)
 {
-    struct para p = { buf, size, 0 };
+    pmn_text p;
     int two_row = r->cycle == PMN_CYCLE_BOTH_SIDES;
-    if (size)
-        buf[0] = '\0';
-    say(&p, "Board:    %u rows of %u holes, %u seed%s a hole%s\n", 2 * r->rows,
+    pmn_text_init(&p, buf, size);
+    pmn_text_add(&p, "Board:    %u rows of %u holes, %u seed%s a hole%s\n", 2 * r->rows,
         r->holes_per_row, r->seeds, r->seeds == 1 ? "" : "s",
         r->stores ? ", and a store for each player" : "");
-    say(&p, "Sowing:   counterclockwise, %s%s; %s%s%s\n",
+    pmn_text_add(&p, "Sowing:   counterclockwise, %s%s; %s%s%s\n",
         two_row ? "round the whole board" : "round the player's own rows only",
         r->stores ? ", through the mover's own store (never the opponent's)" : "",
         r->laps == PMN_LAPS_RELAY ? "a last seed in an occupied hole is lifted again"
@@ -434,13 +412,13 @@ size_t pmn_rules_describe(const pmn_rules *r, char *buf, size_t size)
         r->skip_origin ? "; a lap passes over the hole emptied" : "",
         r->min_lift > 1 ? "; a hole below the lift minimum moves only when no hole has "
                           "as many, and only into an empty hole" : "");
-    say(&p, "Capture:  %s", capture_words(r));
+    pmn_text_add(&p, "Capture:  %s", capture_words(r));
     if (r->capture == PMN_CAPTURE_TWO_THREE || r->grand_slam != PMN_GRAND_SLAM_ALLOWED)
-        say(&p, "; a capture of all the opponent's seeds is %s",
+        pmn_text_add(&p, "; a capture of all the opponent's seeds is %s",
             r->grand_slam == PMN_GRAND_SLAM_REFUSED ? "refused"
             : r->grand_slam == PMN_GRAND_SLAM_NO_CAPTURE ? "played but takes nothing"
             : "allowed");
-    say(&p, "\nTurn:     %s%s; a player who cannot move %s\n",
+    pmn_text_add(&p, "\nTurn:     %s%s; a player who cannot move %s\n",
         r->extra == PMN_EXTRA_STORE ? "a last seed in the own store earns another sowing"
         : r->extra == PMN_EXTRA_CAPTURE ? "a capture by the last seed earns another sowing"
         : "one sowing a turn",
@@ -448,18 +426,18 @@ size_t pmn_rules_describe(const pmn_rules *r, char *buf, size_t size)
         r->no_move == PMN_NO_MOVE_LOSES ? "loses"
         : r->no_move == PMN_NO_MOVE_PASS ? "passes (the game ends when neither can)"
         : "ends the game, and the seeds left go to the side they lie on");
-    say(&p, "End:      %s%s%s",
+    pmn_text_add(&p, "End:      %s%s%s",
         r->goal == PMN_GOAL_IMMOBILISE ? "who leaves the opponent no move wins"
                                        : "most seeds win",
         r->majority ? "; more than half of them wins at once" : "",
         r->either_empty ? "; the game ends when either side's holes are empty, each taking "
                           "the seeds on his side" : "");
     if (r->last_seeds != PMN_LAST_PLAY_ON)
-        say(&p, "; the last four seeds %s",
+        pmn_text_add(&p, "; the last four seeds %s",
             r->last_seeds == PMN_LAST_LOTTERY ? "are drawn by lot"
             : r->last_seeds == PMN_LAST_PREVIOUS ? "go to who captured last"
             : "go to who first captured with a last seed into a hole of three");
-    say(&p, "; a repeated position %s; an endless sowing %s\n",
+    pmn_text_add(&p, "; a repeated position %s; an endless sowing %s\n",
         r->repetition == PMN_REPETITION_DRAW ? "draws"
         : r->repetition == PMN_REPETITION_UNCOUNTED ? "ends the game, the seeds left uncounted"
         : "ends the game, the seeds left going to the side they lie on",

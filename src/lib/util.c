@@ -25,6 +25,26 @@ int pmn_fail(pmn_error *err, int code, size_t column, const char *fmt, ...)
     return -1;
 }
 
+void pmn_text_init(pmn_text *t, char *buf, size_t size)
+{
+    t->buf = buf;
+    t->size = size;
+    t->n = 0;
+    if (size)
+        buf[0] = '\0';
+}
+
+void pmn_text_add(pmn_text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(t->buf + (t->n < t->size ? t->n : t->size),
+                      t->n < t->size ? t->size - t->n : 0, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        t->n += (size_t)k;
+}
+
 char *pmn_strndup(const char *s, size_t n)
 {
     char *p = malloc(n + 1);

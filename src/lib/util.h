@@ -21,6 +21,17 @@ int pmn_fail(pmn_error *err, int code, size_t column, const char *fmt, ...)
 void pmn_report(pmn_diag_fn fn, void *ctx, int code, unsigned line, unsigned col,
                 const char *fmt, ...) PMN_PRINTF(6, 7);
 
+/* Text built up in a caller's buffer of `size` bytes, as snprintf does it:
+ * what does not fit is cut, the buffer stays NUL-terminated (if size > 0),
+ * and n counts every byte asked for, so that the caller can return it. */
+typedef struct pmn_text {
+    char *buf;
+    size_t size, n;
+} pmn_text;
+
+void pmn_text_init(pmn_text *t, char *buf, size_t size);
+void pmn_text_add(pmn_text *t, const char *fmt, ...) PMN_PRINTF(2, 3);
+
 /* Allocation that reports failure by returning NULL, like malloc; strdup of
  * n bytes. */
 char *pmn_strndup(const char *s, size_t n);

@@ -3,6 +3,7 @@
 #include "pmn.h"
 #include "rulefile.h"
 #include "util.h"
+#include "xmlutil.h"
 
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
@@ -36,13 +37,9 @@ static void xml_error(void *ctx, xmlErrorPtr e)
 {
     struct loader *l = ctx;
     char msg[300];
-    size_t n;
     if (!e || e->level < XML_ERR_ERROR || ++l->errors > MAX_ERRORS)
         return;
-    snprintf(msg, sizeof msg, "%s", e->message ? e->message : "error");
-    n = strlen(msg);
-    while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-        msg[--n] = '\0';
+    pmn_xml_message(e, msg, sizeof msg);
     unsigned line = (unsigned)e->line;
     if (e->domain == XML_FROM_RELAXNGV) {
         if (e->node)
@@ -144,15 +141,6 @@ fail:
     return NULL;
 }
 
-static xmlRelaxNGPtr compile_schema(void)
-{
-    const char *s = pmn_rules_schema();
-    xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(s, (int)strlen(s));
-    xmlRelaxNGPtr schema = pc ? xmlRelaxNGParse(pc) : NULL;
-    xmlRelaxNGFreeParserCtxt(pc);
-    return schema;
-}
-
 /* A document type declaration could make libxml2 expand entities while it
  * parses it: such a file is refused before libxml2 sees a byte of it. */
 static unsigned doctype_line(const char *text, size_t len)
@@ -205,7 +193,7 @@ static pmn_rule_file *parse(const char *text, size_t len, const char *name, int 
     if (doc && !l.errors && !validate) {
         f = from_doc(&l, doc);
     } else if (doc && !l.errors) {
-        xmlRelaxNGPtr schema = compile_schema();
+        xmlRelaxNGPtr schema = pmn_relaxng_compile(pmn_rules_schema());
         xmlRelaxNGValidCtxtPtr vc = schema ? xmlRelaxNGNewValidCtxt(schema) : NULL;
         if (!vc) {
             pmn_report(fn, ctx, 2, 0, 0, "out of memory");

@@ -9,6 +9,7 @@
 #include "pmn.h"
 #include "record.h"
 #include "util.h"
+#include "xmlutil.h"
 
 #include <libxml/relaxng.h>
 #include <libxml/xmlreader.h>
@@ -51,11 +52,7 @@ static void xml_error(void *arg, xmlErrorPtr e)
 {
     pmn_xml_reader *x = arg;
     char msg[300];
-    size_t n;
-    snprintf(msg, sizeof msg, "%s", e->message ? e->message : "unknown error");
-    n = strlen(msg);
-    while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-        msg[--n] = '\0';
+    pmn_xml_message(e, msg, sizeof msg);
     if (e->domain != XML_FROM_RELAXNGV)
         x->broken = 1;
     if (x->doctype || ++x->errors > MAX_XML_ERRORS)
@@ -71,15 +68,6 @@ static void xml_error(void *arg, xmlErrorPtr e)
     else
         pmn_report(x->fn, x->ctx, 302, (unsigned)e->line, (unsigned)e->int2,
                    "malformed XML: %s", msg);
-}
-
-static xmlRelaxNGPtr compile_schema(void)
-{
-    const char *s = pmn_xml_schema();
-    xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(s, (int)strlen(s));
-    xmlRelaxNGPtr schema = pc ? xmlRelaxNGParse(pc) : NULL;
-    xmlRelaxNGFreeParserCtxt(pc);
-    return schema;
 }
 
 /* Scan what precedes the root element for "<!DOCTYPE"; the prolog ends at
@@ -152,7 +140,7 @@ pmn_xml_reader *pmn_xml_reader_new(FILE *in, const char *name, int validate,
     }
     xmlTextReaderSetStructuredErrorHandler(x->r, xml_error, x);
     if (validate) {
-        x->schema = compile_schema();
+        x->schema = pmn_relaxng_compile(pmn_xml_schema());
         if (!x->schema || xmlTextReaderRelaxNGSetSchema(x->r, x->schema) != 0) {
             pmn_xml_reader_free(x);
             return NULL;

@@ -1,0 +1,18 @@
+/* xmlutil.h - what the two XML readers (archives, rule files) share;
+ * internal to libpmn. */
+#ifndef PMN_XMLUTIL_H
+#define PMN_XMLUTIL_H
+
+#include <stddef.h>
+
+#include <libxml/relaxng.h>
+#include <libxml/xmlerror.h>
+
+/* A RELAX NG schema from its text (built into libpmn); NULL if memory runs
+ * out.  Freed with xmlRelaxNGFree. */
+xmlRelaxNGPtr pmn_relaxng_compile(const char *schema);
+
+/* libxml2's message of e, without the line end it carries. */
+void pmn_xml_message(const xmlError *e, char *msg, size_t size);
+
+#endif

@@ -440,6 +440,9 @@ size_t pmn_rule_file_languages(const pmn_rule_file *f, char *buf, size_t size);
 /* The i-th built-in rule file (owned by libpmn, never freed), and its XML
  * text; NULL past the last. */
 const pmn_rule_file *pmn_rule_file_builtin(size_t i);
+/* The built-in rule file of that name (no alias), with its index if index is
+ * not NULL; NULL if there is none. */
+const pmn_rule_file *pmn_rule_file_builtin_named(const char *name, size_t *index);
 const char *pmn_rule_file_builtin_xml(size_t i);
 /* The RELAX NG schema of rule files, as built into libpmn. */
 const char *pmn_rules_schema(void);

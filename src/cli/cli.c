@@ -84,9 +84,7 @@ int capture_style_option(const char *cmd, const char *style, pmn_write_options *
     return 0;
 }
 
-/* A rule file, not a specification: a name that ends in ".xml" or holds
- * a '/'. */
-static int is_rule_file(const char *spec)
+int is_rule_file(const char *spec)
 {
     size_t n = strlen(spec);
     return strchr(spec, '/') || (n > 4 && strcmp(spec + n - 4, ".xml") == 0);

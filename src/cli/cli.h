@@ -63,6 +63,9 @@ int capture_style_option(const char *cmd, const char *style, pmn_write_options *
 /* Apply one --rules SPEC (a specification, or a rule file) on *r, or
  * report it and return the exit status. */
 int apply_rules_option(const char *cmd, pmn_rules *r, const char *spec);
+/* Does a --rules value name a rule file (it ends in ".xml" or holds a '/')
+ * rather than give a specification? */
+int is_rule_file(const char *spec);
 /* Read a rule file, reporting what is wrong with it; 0, or an exit status. */
 int read_rule_file(const char *path, pmn_rule_file **out);
 

@@ -97,22 +97,10 @@ static void show(const pmn_rules *r, const pmn_rule_file *f, const char *lang)
     }
 }
 
-static const pmn_rule_file *builtin_named(const char *name, size_t *index)
-{
-    const pmn_rule_file *f;
-    for (size_t i = 0; (f = pmn_rule_file_builtin(i)) != NULL; i++)
-        if (strcmp(pmn_rule_file_rules(f)->name, name) == 0) {
-            *index = i;
-            return f;
-        }
-    return NULL;
-}
-
 static int show_named(const char *what, const char *lang)
 {
     pmn_rules r;
-    size_t i;
-    if (strchr(what, '/') || (strlen(what) > 4 && strcmp(what + strlen(what) - 4, ".xml") == 0)) {
+    if (is_rule_file(what)) {
         pmn_rule_file *f;
         int rc = read_rule_file(what, &f);
         if (rc)
@@ -124,7 +112,7 @@ static int show_named(const char *what, const char *lang)
     int rc = apply_rules_option("rules", &r, what);
     if (rc)
         return rc;
-    show(&r, builtin_named(r.name, &i), lang);
+    show(&r, pmn_rule_file_builtin_named(r.name, NULL), lang);
     return EXIT_CLEAN;
 }
 
@@ -160,7 +148,7 @@ int cmd_rules(int argc, char **argv)
         return show_named(argv[optind + 1], lang);
     } else if (strcmp(what, "xml") == 0 && nargs == 2) {
         size_t i;
-        if (!builtin_named(argv[optind + 1], &i))
+        if (!pmn_rule_file_builtin_named(argv[optind + 1], &i))
             return usage_error("rules", "no built-in rule set '%s' ('pmn rules list')",
                                argv[optind + 1]);
         fputs(pmn_rule_file_builtin_xml(i), stdout);

@@ -291,6 +291,18 @@ const pmn_rule_file *pmn_rule_file_builtin(size_t i)
     return i < pmn_builtin_rule_count && i < COUNT(builtin_file) ? builtin_file[i] : NULL;
 }
 
+const pmn_rule_file *pmn_rule_file_builtin_named(const char *name, size_t *index)
+{
+    const pmn_rule_file *f;
+    for (size_t i = 0; (f = pmn_rule_file_builtin(i)) != NULL; i++)
+        if (strcmp(f->rules.name, name) == 0) {
+            if (index)
+                *index = i;
+            return f;
+        }
+    return NULL;
+}
+
 const char *pmn_rule_file_builtin_xml(size_t i)
 {
     return i < pmn_builtin_rule_count ? pmn_builtin_rule_text[i].text : NULL;

@@ -346,16 +346,14 @@ static const struct alias {
 
 int pmn_rules_builtin(const char *name, pmn_rules *r)
 {
-    const pmn_rule_file *f;
     for (size_t i = 0; i < COUNT(aliases); i++)
         if (strcmp(aliases[i].alias, name) == 0)
             name = aliases[i].name;
-    for (size_t i = 0; (f = pmn_rule_file_builtin(i)) != NULL; i++)
-        if (strcmp(pmn_rule_file_rules(f)->name, name) == 0) {
-            *r = *pmn_rule_file_rules(f);
-            return 0;
-        }
-    return -1;
+    const pmn_rule_file *f = pmn_rule_file_builtin_named(name, NULL);
+    if (!f)
+        return -1;
+    *r = *pmn_rule_file_rules(f);
+    return 0;
 }
 
 size_t pmn_rules_builtin_names(char *buf, size_t size)

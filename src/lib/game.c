@@ -12,8 +12,10 @@ struct pmn_game {
     pmn_rules rules;
     pmn_position pos;
     pmn_position *seen;
-    uint64_t *seen_hash;
-    unsigned *seen_ply;       /* plies played when each was seen */
+    struct mark {
+        uint64_t hash;        /* of seen[i], scanned before comparing it */
+        unsigned ply;         /* plies played when it was seen */
+    } *mark;
     size_t nseen, cap;
     unsigned plies;
     pmn_ending ending;
@@ -32,7 +34,8 @@ static uint64_t position_hash(const pmn_rules *r, const pmn_position *p)
     return h;
 }
 
-static int remember(pmn_game *g)
+/* Keep the current position, whose hash is h. */
+static int remember(pmn_game *g, uint64_t h)
 {
     if (g->nseen == g->cap) {
         size_t cap = g->cap ? 2 * g->cap : 64;
@@ -40,29 +43,24 @@ static int remember(pmn_game *g)
         if (!seen)
             return -1;
         g->seen = seen;
-        uint64_t *hash = realloc(g->seen_hash, cap * sizeof *hash);
-        if (!hash)
+        struct mark *mark = realloc(g->mark, cap * sizeof *mark);
+        if (!mark)
             return -1;
-        g->seen_hash = hash;
-        unsigned *ply = realloc(g->seen_ply, cap * sizeof *ply);
-        if (!ply)
-            return -1;
-        g->seen_ply = ply;
+        g->mark = mark;
         g->cap = cap;
     }
     g->seen[g->nseen] = g->pos;
-    g->seen_ply[g->nseen] = g->plies;
-    g->seen_hash[g->nseen++] = position_hash(&g->rules, &g->pos);
+    g->mark[g->nseen].hash = h;
+    g->mark[g->nseen++].ply = g->plies;
     return 0;
 }
 
-/* The earlier ply after which the position was the same, or -1. */
-static long seen_before(const pmn_game *g)
+/* The earlier ply after which the position (hash h) was the same, or -1. */
+static long seen_before(const pmn_game *g, uint64_t h)
 {
-    uint64_t h = position_hash(&g->rules, &g->pos);
     for (size_t i = 0; i < g->nseen; i++)
-        if (g->seen_hash[i] == h && pmn_position_equal(&g->rules, &g->seen[i], &g->pos))
-            return (long)g->seen_ply[i];
+        if (g->mark[i].hash == h && pmn_position_equal(&g->rules, &g->seen[i], &g->pos))
+            return (long)g->mark[i].ply;
     return -1;
 }
 
@@ -74,7 +72,7 @@ pmn_game *pmn_game_new(const pmn_rules *r, const pmn_position *start)
     g->rules = *r;
     g->pos = *start;
     g->ending = pmn_position_ending(r, start, &g->outcome);
-    if (remember(g) < 0) {
+    if (remember(g, position_hash(r, start)) < 0) {
         pmn_game_free(g);
         return NULL;
     }
@@ -88,15 +86,13 @@ pmn_game *pmn_game_clone(const pmn_game *g)
         return NULL;
     *c = *g;
     c->seen = malloc(g->cap * sizeof *c->seen);
-    c->seen_hash = malloc(g->cap * sizeof *c->seen_hash);
-    c->seen_ply = malloc(g->cap * sizeof *c->seen_ply);
-    if (!c->seen || !c->seen_hash || !c->seen_ply) {
+    c->mark = malloc(g->cap * sizeof *c->mark);
+    if (!c->seen || !c->mark) {
         pmn_game_free(c);
         return NULL;
     }
     memcpy(c->seen, g->seen, g->nseen * sizeof *c->seen);
-    memcpy(c->seen_hash, g->seen_hash, g->nseen * sizeof *c->seen_hash);
-    memcpy(c->seen_ply, g->seen_ply, g->nseen * sizeof *c->seen_ply);
+    memcpy(c->mark, g->mark, g->nseen * sizeof *c->mark);
     return c;
 }
 
@@ -105,8 +101,7 @@ void pmn_game_free(pmn_game *g)
     if (!g)
         return;
     free(g->seen);
-    free(g->seen_hash);
-    free(g->seen_ply);
+    free(g->mark);
     free(g);
 }
 
@@ -119,15 +114,16 @@ int pmn_game_play(pmn_game *g, int hole, pmn_move_report *rep)
         return rc;
     g->plies++;
     if (rep->ending == PMN_END_NONE) {
+        uint64_t h = position_hash(&g->rules, &g->pos);
         long before = -1;
         if (rep->captured || rep->given || rep->stored)
             g->nseen = 0;
-        else if ((before = seen_before(g)) >= 0) {
+        else if ((before = seen_before(g, h)) >= 0) {
             rep->ending = PMN_END_REPETITION;
             rep->outcome = pmn_repetition_outcome(&g->rules, &g->pos);
             rep->repeats_ply = (unsigned)before;
         }
-        if (rep->ending == PMN_END_NONE && remember(g) < 0)
+        if (rep->ending == PMN_END_NONE && remember(g, h) < 0)
             return PMN_ERR_NOMEM;
     }
     g->ending = rep->ending;

@@ -414,8 +414,9 @@ static int last_seeds_owner(const pmn_rules *r, const pmn_position *p)
     return who - 1;
 }
 
+/* *must_pass: the game goes on, but the side to move cannot (no-move=pass). */
 static pmn_ending seeds_game_ending(const pmn_rules *r, const pmn_position *p,
-                                    pmn_outcome *outcome)
+                                    pmn_outcome *outcome, int *must_pass)
 {
     unsigned on[2] = { pmn_position_seeds(r, p, 0), pmn_position_seeds(r, p, 1) };
     unsigned long board = on[0] + on[1];
@@ -442,19 +443,24 @@ static pmn_ending seeds_game_ending(const pmn_rules *r, const pmn_position *p,
         *outcome = by_seeds(r, p, 1);
         return PMN_END_NO_SEEDS;
     }
-    if (has_legal_move(r, p) || (r->no_move == PMN_NO_MOVE_PASS && other_can_move(r, p)))
+    if (has_legal_move(r, p))
         return PMN_END_NONE;
+    if (r->no_move == PMN_NO_MOVE_PASS && other_can_move(r, p)) {
+        *must_pass = 1;
+        return PMN_END_NONE;
+    }
     *outcome = by_seeds(r, p, r->no_move == PMN_NO_MOVE_COLLECT);
     return on[p->to_move] ? PMN_END_NO_MOVE : PMN_END_NO_SEEDS;
 }
 
-pmn_ending pmn_position_ending(const pmn_rules *r, const pmn_position *p,
-                               pmn_outcome *outcome)
+static pmn_ending ending_of(const pmn_rules *r, const pmn_position *p, pmn_outcome *outcome,
+                            int *must_pass)
 {
     pmn_ending e = PMN_END_NONE;
     pmn_outcome o = PMN_ONGOING;
+    *must_pass = 0;
     if (r->goal == PMN_GOAL_MOST_SEEDS) {
-        e = seeds_game_ending(r, p, &o);
+        e = seeds_game_ending(r, p, &o, must_pass);
     } else {
         if (pmn_position_seeds(r, p, p->to_move) == 0)
             e = PMN_END_NO_SEEDS;
@@ -466,6 +472,13 @@ pmn_ending pmn_position_ending(const pmn_rules *r, const pmn_position *p,
     if (outcome)
         *outcome = o;
     return e;
+}
+
+pmn_ending pmn_position_ending(const pmn_rules *r, const pmn_position *p,
+                               pmn_outcome *outcome)
+{
+    int must_pass;
+    return ending_of(r, p, outcome, &must_pass);
 }
 
 pmn_outcome pmn_repetition_outcome(const pmn_rules *r, const pmn_position *p)
@@ -503,8 +516,9 @@ int pmn_play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep
     rep->extra = (r->extra == PMN_EXTRA_STORE && rep->end_hole < 0)
               || (r->extra == PMN_EXTRA_CAPTURE && last_capture > 0);
     p->to_move = (uint8_t)(rep->extra ? side : !side);
-    rep->ending = pmn_position_ending(r, p, &rep->outcome);
-    if (rep->ending == PMN_END_NONE && r->no_move == PMN_NO_MOVE_PASS && !has_legal_move(r, p)) {
+    int must_pass;
+    rep->ending = ending_of(r, p, &rep->outcome, &must_pass);
+    if (must_pass) {
         p->to_move = (uint8_t)!p->to_move;
         rep->passed = 1;
     }

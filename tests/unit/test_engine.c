@@ -8,23 +8,8 @@
 #include <cmocka.h>
 
 #include "pmn.h"
+#include "engine.h"
 #include "games.h"
-
-static pmn_rules rules_with(const char *spec)
-{
-    pmn_rules r;
-    assert_int_equal(pmn_rules_init(&r, spec, NULL), 0);
-    return r;
-}
-
-static pmn_position position(const pmn_rules *r, const char *text)
-{
-    pmn_position p;
-    pmn_error err;
-    if (pmn_position_parse(r, text, &p, &err) < 0)
-        fail_msg("position '%s': column %zu: %s", text, err.column, err.message);
-    return p;
-}
 
 /* Play "i4 L6 d ..." from the opening; check every claimed capture (and that
  * unclaimed moves capture nothing); returns the report of the last ply. */

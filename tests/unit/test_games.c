@@ -9,24 +9,7 @@
 #include <cmocka.h>
 
 #include "pmn.h"
-
-static pmn_rules rules_with(const char *spec)
-{
-    pmn_rules r;
-    pmn_error err;
-    if (pmn_rules_init(&r, spec, &err) < 0)
-        fail_msg("rules '%s': %s", spec, err.message);
-    return r;
-}
-
-static pmn_position position(const pmn_rules *r, const char *text)
-{
-    pmn_position p;
-    pmn_error err;
-    if (pmn_position_parse(r, text, &p, &err) < 0)
-        fail_msg("position '%s': column %zu: %s", text, err.column, err.message);
-    return p;
-}
+#include "engine.h"
 
 /* Play the letter `hole` on *p and check the position string after it. */
 static pmn_move_report play(const pmn_rules *r, pmn_position *p, char letter,

@@ -12,15 +12,17 @@ static void ignore(void *ctx, const pmn_diag *d)
     (void)d;
 }
 
-static void visit(void *ctx, const pmn_move *m, unsigned ply, int depth,
-                  const pmn_move_report *rep, const pmn_position *after)
+/* Draw the board after every ply replayed, variations too, as pmn replay
+ * would: the replay's tree must match the record's. */
+static void visit(const pmn_rules *r, const pmn_line *l, const pmn_played_line *pl)
 {
     char buf[2048];
-    (void)m;
-    (void)ply;
-    (void)depth;
-    (void)rep;
-    pmn_board_format(ctx, after, buf, sizeof buf);
+    for (size_t i = 0; i < l->nmoves; i++) {
+        if (pl->moves[i].replayed)
+            pmn_board_format(r, &pl->moves[i].after, buf, sizeof buf);
+        for (size_t v = 0; v < l->moves[i].nvariations; v++)
+            visit(r, &l->moves[i].variations[v], &pl->moves[i].variations[v]);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -36,19 +38,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pmn_reader *rd = pmn_reader_new(f, ignore, NULL);
     pmn_record rec;
     while (rd && pmn_reader_next(rd, &rec) > 0) {
-        pmn_rules rules;
-        pmn_check_result res;
-        pmn_rules_init(&rules, NULL, NULL);
-        if (pmn_record_rules(&rec, &rules, ignore, NULL) == 0) {
-            pmn_check_record_visit(&rec, &rules, ignore, NULL, visit, &rules, &res);
-            pmn_record_resolve_sides(&rec, &rules);
-        }
-        if (sink) {
+        pmn_setup setup;
+        pmn_setup_record(&rec, NULL, &setup, ignore, NULL);
+        pmn_replay *replay = pmn_replay_new(&rec, &setup, ignore, NULL);
+        if (replay)
+            visit(&setup.rules, &rec.main, pmn_replay_main(replay));
+        if (sink && replay) {
             pmn_write_options o;
             pmn_write_options_init(&o);
             o.notation = (pmn_notation)(size % 3);
-            pmn_write_record(sink, &rec, &o);
+            pmn_write_record(sink, &rec, replay, &o);
         }
+        pmn_replay_free(replay);
         pmn_record_free(&rec);
     }
     pmn_reader_free(rd);

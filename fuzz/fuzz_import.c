@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         pmn_write_options_init(&o);
         pmn_xml_reader *x = pmn_xml_reader_new(in, "fuzz.xml", validate, ignore, NULL);
         while (x && pmn_xml_reader_next(x, &rec) > 0) {
-            pmn_write_record(out, &rec, &o);
+            pmn_write_record(out, &rec, NULL, &o);
             pmn_record_free(&rec);
         }
         pmn_xml_reader_free(x);

@@ -394,6 +394,71 @@ typedef enum pmn_severity {
     PMN_FATAL
 } pmn_severity;
 
+/* Every diagnostic: X(letter, number, severity, what it means).  The codes
+ * are stable: a number is never reused for another meaning.  Hundreds: 0 the
+ * input as a whole, 1 reading the text, 2 replaying the moves, 3 XML
+ * archives, 4 rules.  The letter is the severity's: F fatal, E error,
+ * W warning, N note.  Code PMN_E201 is the number 201, and so on. */
+#define PMN_DIAGNOSTICS(X) \
+    X(F, 001, FATAL, "the input cannot be read") \
+    X(F, 002, FATAL, "out of memory") \
+    X(E, 101, ERROR, "text that cannot be read") \
+    X(E, 102, ERROR, "a comment '{' that is never closed") \
+    X(E, 103, ERROR, "a '(' that is never closed") \
+    X(E, 104, ERROR, "a ')' with no '(' to close") \
+    X(E, 105, ERROR, "a malformed tag pair") \
+    X(E, 106, ERROR, "a capture count, judgement, NAG or variation that follows no move") \
+    X(E, 107, ERROR, "a result inside a variation") \
+    X(E, 108, ERROR, "the Game tag names an unknown game") \
+    X(E, 109, ERROR, "a malformed Rules tag") \
+    X(E, 110, ERROR, "a letter that names no hole") \
+    X(W, 111, WARNING, "a move number out of sequence") \
+    X(W, 112, WARNING, "a game without moves") \
+    X(E, 114, ERROR, "a malformed Position tag") \
+    X(E, 115, ERROR, "variations nested too deep") \
+    X(E, 116, ERROR, "a running total of captures that decreases") \
+    X(W, 117, WARNING, "text between games, skipped") \
+    X(W, 118, WARNING, "moves that end without a result") \
+    X(E, 119, ERROR, "moves in more than one notation") \
+    X(W, 120, WARNING, "missing move numbers") \
+    X(W, 121, WARNING, "a missing ';' between full moves") \
+    X(W, 122, WARNING, "a ';' that ends no full move") \
+    X(E, 123, ERROR, "more problems in one game than are shown") \
+    X(E, 201, ERROR, "illegal move: the hole is empty") \
+    X(E, 202, ERROR, "illegal move: a single seed while a hole holds two or more") \
+    X(E, 203, ERROR, "illegal move: a single seed into an occupied hole") \
+    X(E, 204, ERROR, "a hole of the side not to move") \
+    X(E, 205, ERROR, "the capture written differs from the capture made") \
+    X(W, 206, WARNING, "a capture the record does not write") \
+    X(E, 207, ERROR, "a move after the end of the game") \
+    X(E, 208, ERROR, "the Result tag contradicts how the game ended") \
+    X(E, 209, ERROR, "the result closing the moves differs from the Result tag") \
+    X(W, 210, WARNING, "the game ended, but no result is given") \
+    X(N, 211, NOTE, "an endless move, with its proof") \
+    X(N, 212, NOTE, "the game ended by a repeated position") \
+    X(N, 213, NOTE, "the record stops before the game ends: its result is not proved") \
+    X(E, 214, ERROR, "illegal move: the opponent has no seeds and the move gives him none") \
+    X(N, 215, NOTE, "the start position is not known: the moves are not verified") \
+    X(E, 216, ERROR, "illegal move: a grand slam, which the rules refuse") \
+    X(E, 217, ERROR, "a sowing joined by '-' that was not earned") \
+    X(W, 218, WARNING, "an earned sowing written as a move of its own, not joined by '-'") \
+    X(W, 301, WARNING, "text that XML cannot hold, written as U+FFFD") \
+    X(E, 302, ERROR, "malformed XML") \
+    X(E, 303, ERROR, "a document type declaration (DTD), refused") \
+    X(E, 304, ERROR, "not a pmn archive") \
+    X(E, 305, ERROR, "an element with no place where it stands") \
+    X(E, 306, ERROR, "an attribute or element value that is not valid") \
+    X(E, 307, ERROR, "an archive that does not match the schema") \
+    X(E, 401, ERROR, "a rule file that is not well-formed XML, or has a DTD") \
+    X(E, 402, ERROR, "a rule file that does not match its schema (grammar/rules.rng)") \
+    X(E, 403, ERROR, "a rule option whose value is out of range") \
+    X(E, 404, ERROR, "rules the engine cannot play: mechanisms that do not go together") \
+    X(E, 405, ERROR, "a --rules option that a game's own rules cannot take")
+
+#define PMN_DIAG_ENUM_(letter, number, severity, summary) PMN_##letter##number = number,
+typedef enum pmn_diag_code { PMN_DIAGNOSTICS(PMN_DIAG_ENUM_) } pmn_diag_code;
+#undef PMN_DIAG_ENUM_
+
 typedef struct pmn_diag {
     int code;                 /* e.g. 201 for E201 */
     pmn_severity severity;
@@ -410,6 +475,14 @@ typedef struct pmn_diag_info {
 } pmn_diag_info;
 
 const pmn_diag_info *pmn_diag_table(size_t *n);
+/* Fill *d with diagnostic `code`, the severity the table gives it, and a
+ * message; for callers that report problems of their own in the same form. */
+void pmn_diag_make(pmn_diag *d, pmn_diag_code code, unsigned line, unsigned col,
+                   const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
 const pmn_diag_info *pmn_diag_lookup(int code);
 const char *pmn_severity_string(pmn_severity s);   /* "note", "warning", ... */
 /* "E201", "W206", "N210", "F001": the code with its severity's letter. */
@@ -448,6 +521,10 @@ const char *pmn_rule_file_builtin_xml(size_t i);
 const char *pmn_rules_schema(void);
 
 /* ---- records ----------------------------------------------------------- */
+
+/* Set-ups and replays of records: see their sections below. */
+typedef struct pmn_setup_options pmn_setup_options;
+typedef struct pmn_replay pmn_replay;
 
 /* A game record as written: nothing the engine computes is stored here, so
  * that what was read can be written back.  All strings are NUL-terminated,
@@ -505,15 +582,6 @@ void pmn_record_free(pmn_record *rec);        /* frees what it holds */
 /* The value of the first tag of that name, or NULL. */
 const char *pmn_record_tag(const pmn_record *rec, const char *name);
 const pmn_tag *pmn_record_find_tag(const pmn_record *rec, const char *name);
-/* The rules a record names (tags Game and Rules), applied over *r. */
-int pmn_record_rules(const pmn_record *rec, pmn_rules *r, pmn_diag_fn fn, void *ctx);
-/* The position a record starts from: its Position tag (a position string),
- * or the opening position.  Returns 0; -1 (reported) if the tag is
- * malformed; 1 (reported as a note) if the record says it starts from a
- * set-up position it does not give ([SetUp "1"] without a Position, or
- * [Position "?"]), as problems whose diagrams are lost do. */
-int pmn_record_start(const pmn_record *rec, const pmn_rules *r, pmn_position *p,
-                     pmn_diag_fn fn, void *ctx);
 /* Some sites write after each move the seeds its player has captured so
  * far.  Turn such running totals into the seeds each move captured;
  * a total that decreases is reported (E116) and dropped. */
@@ -526,6 +594,10 @@ void pmn_record_totals_to_counts(pmn_record *rec, pmn_diag_fn fn, void *ctx);
 typedef struct pmn_reader pmn_reader;
 
 pmn_reader *pmn_reader_new(FILE *f, pmn_diag_fn fn, void *ctx);
+/* The options each game is set up with (pmn_setup_record): the rules decide
+ * what numbers and coordinates name, the start who moves first.  o must
+ * live as long as the reader; NULL: none. */
+void pmn_reader_set_setup(pmn_reader *rd, const pmn_setup_options *o);
 void pmn_reader_free(pmn_reader *rd);
 /* Read the next game into *rec (which it initialises; the caller frees it
  * with pmn_record_free).  Returns 1 for a game, 0 at the end of the input,
@@ -550,11 +622,14 @@ void pmn_write_options_init(pmn_write_options *o);   /* letters, '+', 80 */
 /* Write a record as canonical PMN: the tag roster (Event, Site, Date, Round,
  * South, North, Result, "?" where missing) then Game, Rules, SetUp and
  * Position, then every other tag in the order read; a blank line; the
- * movetext with computed move numbers, ';' between full moves, comments in
- * braces, wrapped at o->width; the result.  Writing what pmn_reader reads
- * from this output gives the same bytes.  Returns 0, or -1 on a write
- * error. */
-int pmn_write_record(FILE *out, const pmn_record *rec, const pmn_write_options *o);
+ * movetext with computed move numbers, ';' between full moves, the plies of
+ * a move joined by '-', comments in braces, wrapped at o->width; the result.
+ * Holes are named under the rules of the replay, and each move's side and
+ * number come from it; replay NULL: rec is set up from its own tags and
+ * replayed silently.  Writing what pmn_reader reads from this output gives
+ * the same bytes.  Returns 0, or -1 on a write error. */
+int pmn_write_record(FILE *out, const pmn_record *rec, const pmn_replay *replay,
+                     const pmn_write_options *o);
 
 /* ---- XML archives ------------------------------------------------------ */
 
@@ -566,11 +641,11 @@ typedef struct pmn_xml_writer pmn_xml_writer;
 
 /* Start an archive on out.  NULL when memory runs out. */
 pmn_xml_writer *pmn_xml_writer_new(FILE *out);
-/* Replay rec under *rules (reporting through fn, as pmn_check_record does)
- * and write it, with what the engine computed marked apart from what the
- * record claimed.  rules NULL: the record's rules are unknown, nothing is
- * replayed.  Returns 0, or -1 on a write error. */
-int pmn_xml_write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_rules *rules,
+/* Write rec with what its replay computed marked apart from what the record
+ * claimed (replay NULL: rec is set up from its tags and replayed silently).
+ * Text that XML cannot hold is reported through fn (W301).  Returns 0, or
+ * -1 on a write error. */
+int pmn_xml_write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay *replay,
                        pmn_diag_fn fn, void *ctx);
 /* End the archive and free the writer; -1 if anything failed to write. */
 int pmn_xml_writer_close(pmn_xml_writer *w);
@@ -590,41 +665,114 @@ void pmn_xml_reader_free(pmn_xml_reader *r);
 /* The RELAX NG schema of the archives, as built into libpmn. */
 const char *pmn_xml_schema(void);
 
-/* ---- checking ---------------------------------------------------------- */
+/* ---- setting a record up --------------------------------------------- */
+
+/* Words, used the same way in the API, the options and the man pages:
+ *   a ply is one sowing: one hole lifted, and the laps that follow;
+ *   a move is all that one player does in his turn: a ply, and the plies
+ *   joined to it with '-' when a sowing earns another;
+ *   a turn is a move, or a pass of a player who cannot move;
+ *   a move number counts full moves, South's turn and North's: the turns
+ *   0, 1, 2, ... from the start have numbers 1, 1, 2, ... when South starts.
+ *
+ * One function sets every record up, for every reader, writer and command:
+ * its rules, and where its moves begin.  The rules are, in this order:
+ *   1. Hawalis, the default;
+ *   2. o->rules, if given (a rule file, say), which replaces what the
+ *      record's tags name; else the record's Game tag, then its Rules tag;
+ *   3. each of o->specs in turn (the --rules options of pmn).
+ * The start is the record's Position tag, or the opening position. */
+struct pmn_setup_options {
+    const pmn_rules *rules;        /* NULL, or rules that replace the tags' */
+    const char *const *specs;      /* rule specifications applied over them */
+    size_t nspecs;
+};
+
+typedef enum pmn_setup_status {
+    PMN_SETUP_READY = 0,           /* the moves can be replayed */
+    PMN_SETUP_UNKNOWN_RULES,       /* the tags name no rules pmn knows (E108, E109,
+                                      E405): rules hold Hawalis, to write the record */
+    PMN_SETUP_BAD_START,           /* the Position tag is malformed (E114) */
+    PMN_SETUP_NO_START             /* a set-up position the record does not give (N215) */
+} pmn_setup_status;
+
+typedef struct pmn_setup {
+    pmn_setup_status status;
+    pmn_rules rules;
+    pmn_position start;            /* the opening position where it is not known */
+} pmn_setup;
+
+/* Set rec up (o may be NULL) and report what is wrong through fn.  Returns
+ * s->status: 0 when the moves can be replayed. */
+int pmn_setup_record(const pmn_record *rec, const pmn_setup_options *o, pmn_setup *s,
+                     pmn_diag_fn fn, void *ctx);
+
+/* The move number of a turn (counted from 0) when start_side moves first. */
+unsigned pmn_move_number(int start_side, unsigned turn);
+
+/* ---- replays ----------------------------------------------------------- */
+
+/* A record replayed once against the engine, and kept as data: beside each
+ * move of the record (main line and variations) what the replay found, for
+ * every command to read (check, replay, convert, export, ...).  A replay
+ * walks the same tree as the record: line->moves[i] is about the record's
+ * line.moves[i], and its variations[v] about that move's variations[v]. */
+typedef struct pmn_played pmn_played;
+
+typedef struct pmn_played_line {
+    pmn_played *moves;
+    size_t nmoves;
+} pmn_played_line;
+
+struct pmn_played {
+    int replayed;             /* 1: the engine played it; report and after are its */
+    int mover;                /* whose turn it is: the engine's; else by turns */
+    int side;                 /* whose hole it names: as written, but for numbers,
+                                 which name the mover's */
+    unsigned ply;             /* plies (sowings) before it since the start */
+    unsigned turn;            /* turns before its move since the start */
+    unsigned number;          /* its move number */
+    int continues;            /* 1: another ply of the move before it */
+    pmn_move_report report;
+    pmn_position after;       /* the position after it */
+    pmn_played_line *variations;   /* one for each variation of the move */
+    size_t nvariations;
+};
 
 typedef struct pmn_check_result {
     pmn_position start;       /* where the replay began */
-    int start_status;         /* as pmn_record_start: 0, -1 malformed, 1 not given */
-    unsigned plies;           /* main-line moves replayed */
-    unsigned unchecked;       /* main-line moves left after an error */
+    pmn_setup_status setup;   /* not READY: nothing was replayed */
+    unsigned plies;           /* main-line plies replayed */
+    unsigned moves;           /* main-line moves replayed (fully or in part) */
+    unsigned written;         /* main-line moves the record writes */
+    int stopped;              /* 1: the main line was not replayed to its end */
+    unsigned unchecked;       /* main-line plies left after the one that stopped it */
     pmn_ending ending;        /* how the game ended on the board */
     pmn_outcome outcome;
-    pmn_move_report last;     /* the report of the last move replayed */
+    pmn_move_report last;     /* the report of the last ply replayed */
     pmn_position end;         /* the position after it */
     uint32_t captured[2];
+    int errors;               /* errors found (0: the record is valid) */
 } pmn_check_result;
 
-/* Replay a record (main line and variations) under *rules and report every
- * problem through fn.  Returns the number of errors found (0: valid). */
-int pmn_check_record(const pmn_record *rec, const pmn_rules *rules,
-                     pmn_diag_fn fn, void *ctx, pmn_check_result *res);
+/* Replay rec (main line and variations) from s, reporting every problem
+ * through fn, in reading order.  NULL when memory runs out (reported as
+ * F002).  Where s is not READY, nothing is replayed, but the moves are
+ * still numbered and their sides taken as written. */
+pmn_replay *pmn_replay_new(const pmn_record *rec, const pmn_setup *s, pmn_diag_fn fn,
+                           void *ctx);
+void pmn_replay_free(pmn_replay *r);
+/* The setup the replay started from. */
+const pmn_setup *pmn_replay_setup(const pmn_replay *r);
+const pmn_played_line *pmn_replay_main(const pmn_replay *r);
+const pmn_check_result *pmn_replay_result(const pmn_replay *r);
+/* Did the main line replay to its last ply? */
+int pmn_replay_complete(const pmn_replay *r);
 
-/* Called for each move replayed, with the position after it; depth is 0 on
- * the main line, 1 in its variations, and so on. */
-typedef void (*pmn_visit_fn)(void *ctx, const pmn_move *m, unsigned ply, int depth,
-                             const pmn_move_report *rep, const pmn_position *after);
-
-/* A number names a hole of the player to move, which the reader takes by
- * turns; after a pass or an extra sowing not joined by '-' only a replay
- * knows whose hole it is.  Set the side of each numbers move of rec (main
- * line and variations, as far as they replay) to the engine's mover, so
- * that it is written right in another notation. */
-void pmn_record_resolve_sides(pmn_record *rec, const pmn_rules *rules);
-
-/* pmn_check_record, and a visitor for each move replayed. */
-int pmn_check_record_visit(const pmn_record *rec, const pmn_rules *rules,
-                           pmn_diag_fn fn, void *ctx, pmn_visit_fn visit,
-                           void *vctx, pmn_check_result *res);
+/* Set rec up and replay it, keeping only the result: the number of errors
+ * (negative: out of memory, reported). */
+int pmn_check_record(const pmn_record *rec, const pmn_setup_options *o, pmn_diag_fn fn,
+                     void *ctx, pmn_check_result *res);
 
 #ifdef __cplusplus
 }

@@ -42,23 +42,25 @@ struct totals {
 };
 
 static void describe_game(const char *file, const pmn_record *rec, unsigned long n,
-                          const pmn_rules *rules, const pmn_check_result *res, int checked)
+                          const pmn_replay *replay)
 {
     const char *south = pmn_record_tag(rec, "South");
     const char *north = pmn_record_tag(rec, "North");
-    printf("%s:%u: game %lu: %s - %s: %zu move%s, ", file, rec->line, n,
-           south ? south : "?", north ? north : "?", rec->main.nmoves,
-           rec->main.nmoves == 1 ? "" : "s");
-    if (!checked) {
+    const pmn_check_result *res = pmn_replay_result(replay);
+    printf("%s:%u: game %lu: %s - %s: %u move%s, ", file, rec->line, n,
+           south ? south : "?", north ? north : "?", res->written,
+           res->written == 1 ? "" : "s");
+    if (res->setup == PMN_SETUP_UNKNOWN_RULES) {
         printf("not replayed: its rules are unknown\n");
-    } else if (res->start_status != 0) {
+    } else if (res->setup != PMN_SETUP_READY) {
         printf("not replayed: its start position is %s\n",
-               res->start_status < 0 ? "malformed" : "not given");
-    } else if (res->unchecked || res->plies < rec->main.nmoves) {
-        printf("replay stopped after %u moves\n", res->plies);
+               res->setup == PMN_SETUP_BAD_START ? "malformed" : "not given");
+    } else if (res->stopped) {
+        printf("replay stopped after %u move%s\n", res->moves, res->moves == 1 ? "" : "s");
     } else if (res->ending != PMN_END_NONE) {
         char how[128];
-        pmn_ending_explain(rules, res->ending, &res->end, how, sizeof how);
+        pmn_ending_explain(&pmn_replay_setup(replay)->rules, res->ending, &res->end, how,
+                           sizeof how);
         printf("%s (%s)\n", pmn_outcome_string(res->outcome), how);
     } else {
         printf("not over\n");
@@ -68,26 +70,21 @@ static void describe_game(const char *file, const pmn_record *rec, unsigned long
 static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
     struct totals *t = ctx;
-    pmn_reader *rd = pmn_reader_new(f, print_diag, sink);
+    pmn_reader *rd = open_reader(f, sink, t->ro);
     pmn_record rec;
     unsigned long n = 0;
-    if (!rd) {
-        pmn_diag d = { 2, PMN_FATAL, 0, 0, "out of memory" };
-        print_diag(sink, &d);
-        return;
-    }
-    while (pmn_reader_next(rd, &rec) > 0) {
-        pmn_rules rules;
-        pmn_check_result res = { 0 };
+    while (rd && pmn_reader_next(rd, &rec) > 0) {
         if (t->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
-        int checked = record_rules(&rec, t->ro, &rules, sink) == 0;
-        if (checked)
-            pmn_check_record(&rec, &rules, print_diag, sink, &res);
+        pmn_replay *replay = replay_record(&rec, t->ro, sink);
         t->games++;
-        t->moves += rec.main.nmoves;
-        if (t->verbose)
-            describe_game(sink->file, &rec, ++n, &rules, &res, checked);
+        n++;
+        if (replay) {
+            t->moves += pmn_replay_result(replay)->written;
+            if (t->verbose)
+                describe_game(sink->file, &rec, n, replay);
+        }
+        pmn_replay_free(replay);
         pmn_record_free(&rec);
     }
     pmn_reader_free(rd);

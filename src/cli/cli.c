@@ -178,8 +178,8 @@ FILE *open_input(const char *name, struct diag_sink *s)
     s->file = name;
     FILE *f = fopen(name, "r");
     if (!f) {
-        pmn_diag d = { 1, PMN_FATAL, 0, 0, "" };
-        snprintf(d.message, sizeof d.message, "cannot open: %s", strerror(errno));
+        pmn_diag d;
+        pmn_diag_make(&d, PMN_F001, 0, 0, "cannot open: %s", strerror(errno));
         print_diag(s, &d);
     }
     return f;
@@ -217,32 +217,38 @@ int add_rules_option(const char *cmd, struct rules_options *o, const char *spec)
         return rc;
     if (is_rule_file(spec)) {
         o->file = scratch;
-        o->have_file = 1;
+        o->setup.rules = &o->file;
         return 0;
     }
-    if (o->n == MAX_RULES_OPTIONS)
+    if (o->setup.nspecs == MAX_RULES_OPTIONS)
         return usage_error(cmd, "more than %d --rules options", MAX_RULES_OPTIONS);
-    o->spec[o->n++] = spec;
+    o->spec[o->setup.nspecs++] = spec;
+    o->setup.specs = o->spec;
     return 0;
 }
 
-int record_rules(const pmn_record *rec, const struct rules_options *o, pmn_rules *r,
-                 struct diag_sink *s)
+static void out_of_memory(struct diag_sink *s)
 {
-    pmn_rules_init(r, NULL, NULL);
-    if (o->have_file)
-        *r = o->file;   /* whatever the record's tags say */
-    else if (pmn_record_rules(rec, r, s ? print_diag : NULL, s) < 0)
-        return -1;
-    for (int i = 0; i < o->n; i++)
-        pmn_rules_apply(r, o->spec[i], NULL);   /* checked when given */
-    return 0;
+    pmn_diag d;
+    pmn_diag_make(&d, PMN_F002, 0, 0, "out of memory");
+    print_diag(s, &d);
 }
 
-void resolve_sides(pmn_record *rec, const struct rules_options *o)
+pmn_reader *open_reader(FILE *f, struct diag_sink *s, const struct rules_options *o)
 {
-    pmn_rules rules;
-    if (rec->main.nmoves && rec->main.moves[0].notation == PMN_NOTATION_NUMBERS
-        && record_rules(rec, o, &rules, NULL) == 0)
-        pmn_record_resolve_sides(rec, &rules);
+    pmn_reader *rd = pmn_reader_new(f, print_diag, s);
+    if (!rd)
+        out_of_memory(s);
+    else if (o)
+        pmn_reader_set_setup(rd, &o->setup);
+    return rd;
+}
+
+pmn_replay *replay_record(const pmn_record *rec, const struct rules_options *o,
+                          struct diag_sink *s)
+{
+    pmn_setup setup;
+    pmn_diag_fn fn = s ? print_diag : NULL;
+    pmn_setup_record(rec, o ? &o->setup : NULL, &setup, fn, s);
+    return pmn_replay_new(rec, &setup, fn, s);
 }

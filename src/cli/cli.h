@@ -95,22 +95,22 @@ void close_input(FILE *f);
 void each_input(char **names, int n, struct diag_sink *s,
                 void (*fn)(FILE *f, struct diag_sink *s, void *ctx), void *ctx);
 
-/* The --rules options of a command, applied after each record's own tags. */
+/* The --rules options of a command: a rule file replaces each record's
+ * own rules, specifications apply over them (pmn_setup_record). */
 #define MAX_RULES_OPTIONS 16
 struct rules_options {
     const char *spec[MAX_RULES_OPTIONS];
-    int n;
-    pmn_rules file;           /* a rule file's rules, which replace the tags' */
-    int have_file;
+    pmn_rules file;
+    pmn_setup_options setup;  /* points into the above */
 };
 int add_rules_option(const char *cmd, struct rules_options *o, const char *spec);
-/* The rules of one record: Hawalis, then its Game and Rules tags (or, given
- * one, the rule file of --rules), then the other --rules options.  Returns
- * -1 (reported, unless s is NULL) if the tags name no known rules. */
-int record_rules(const pmn_record *rec, const struct rules_options *o, pmn_rules *r,
-                 struct diag_sink *s);
-/* Numbers name the holes of the player to move: take whose from a replay
- * (pmn_record_resolve_sides), if the record's rules are known. */
-void resolve_sides(pmn_record *rec, const struct rules_options *o);
+
+/* A reader of f whose games are set up with o (NULL: none); NULL when
+ * memory runs out (reported). */
+pmn_reader *open_reader(FILE *f, struct diag_sink *s, const struct rules_options *o);
+/* Set rec up with o and replay it, reporting through s (NULL: silently);
+ * NULL when memory runs out (reported). */
+pmn_replay *replay_record(const pmn_record *rec, const struct rules_options *o,
+                          struct diag_sink *s);
 
 #endif

@@ -34,35 +34,34 @@ struct convert {
 };
 
 /* The result the board proves, or NULL where the game did not end there. */
-static const char *proved_result(const pmn_record *rec, const struct convert *cv,
-                                 struct diag_sink *sink)
+static const char *proved_result(const pmn_replay *replay)
 {
-    pmn_rules rules;
-    pmn_check_result res;
-    if (record_rules(rec, &cv->ro, &rules, sink) < 0)
+    const pmn_check_result *res = pmn_replay_result(replay);
+    if (!pmn_replay_complete(replay) || res->ending == PMN_END_NONE)
         return NULL;
-    pmn_check_record(rec, &rules, print_diag, sink, &res);
-    if (res.unchecked || res.ending == PMN_END_NONE)
-        return NULL;
-    return pmn_outcome_string(res.outcome);
+    return pmn_outcome_string(res->outcome);
 }
 
 static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
     struct convert *cv = ctx;
-    pmn_reader *rd = pmn_reader_new(f, print_diag, sink);
+    pmn_reader *rd = open_reader(f, sink, &cv->ro);
     pmn_record rec;
     while (rd && pmn_reader_next(rd, &rec) > 0) {
         if (cv->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
-        resolve_sides(&rec, &cv->ro);
-        cv->wo.result = cv->fix_result ? proved_result(&rec, cv, sink) : NULL;
-        if (cv->games++)
-            fputc('\n', cv->out);
-        if (pmn_write_record(cv->out, &rec, &cv->wo) < 0) {
-            pmn_diag d = { 1, PMN_FATAL, 0, 0, "cannot write the output" };
-            print_diag(sink, &d);
+        pmn_replay *replay = replay_record(&rec, &cv->ro, sink);
+        if (replay) {
+            cv->wo.result = cv->fix_result ? proved_result(replay) : NULL;
+            if (cv->games++)
+                fputc('\n', cv->out);
+            if (pmn_write_record(cv->out, &rec, replay, &cv->wo) < 0) {
+                pmn_diag d;
+                pmn_diag_make(&d, PMN_F001, 0, 0, "cannot write the output");
+                print_diag(sink, &d);
+            }
         }
+        pmn_replay_free(replay);
         pmn_record_free(&rec);
     }
     pmn_reader_free(rd);

@@ -35,27 +35,26 @@ struct export {
 static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
     struct export *ex = ctx;
-    pmn_reader *rd = pmn_reader_new(f, print_diag, sink);
+    pmn_reader *rd = open_reader(f, sink, &ex->ro);
     pmn_record rec;
     pmn_write_options wo;
     pmn_write_options_init(&wo);
     while (rd && pmn_reader_next(rd, &rec) > 0) {
-        pmn_rules rules;
-        int known = record_rules(&rec, &ex->ro, &rules, sink) == 0;
-        int rc;
+        int rc = -1;
         if (ex->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
-        resolve_sides(&rec, &ex->ro);
-        if (ex->xml) {
-            rc = pmn_xml_write_game(ex->w, &rec, known ? &rules : NULL, print_diag, sink);
-        } else {
+        pmn_replay *replay = replay_record(&rec, &ex->ro, sink);
+        if (replay && ex->xml) {
+            rc = pmn_xml_write_game(ex->w, &rec, replay, print_diag, sink);
+        } else if (replay) {
             if (ex->games)
                 fputc('\n', ex->out);
-            rc = pmn_write_record(ex->out, &rec, &wo);
+            rc = pmn_write_record(ex->out, &rec, replay, &wo);
         }
         ex->games++;
         if (rc < 0)
             ex->failed = 1;
+        pmn_replay_free(replay);
         pmn_record_free(&rec);
     }
     pmn_reader_free(rd);

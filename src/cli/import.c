@@ -34,14 +34,15 @@ static void import_file(FILE *f, struct diag_sink *sink, void *ctx)
     pmn_xml_reader *x = pmn_xml_reader_new(f, sink->file, im->validate, print_diag, sink);
     pmn_record rec;
     if (!x) {
-        pmn_diag d = { 2, PMN_FATAL, 0, 0, "out of memory" };
+        pmn_diag d;
+        pmn_diag_make(&d, PMN_F002, 0, 0, "out of memory");
         print_diag(sink, &d);
         return;
     }
     while (pmn_xml_reader_next(x, &rec) > 0) {
         if (im->games++)
             fputc('\n', im->out);
-        if (pmn_write_record(im->out, &rec, &im->wo) < 0)
+        if (pmn_write_record(im->out, &rec, NULL, &im->wo) < 0)
             im->failed = 1;
         pmn_record_free(&rec);
     }

@@ -3,6 +3,7 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 static void help(void)
 {
@@ -32,8 +33,14 @@ static void print_position(const pmn_rules *r, const pmn_position *p)
            pmn_position_seeds(r, p, PMN_NORTH));
     pmn_ending e = pmn_position_ending(r, p, &outcome);
     if (e != PMN_END_NONE) {
-        printf("%s to move: %s; %s wins (%s)\n", pmn_side_name(p->to_move), pmn_ending_string(e),
-               pmn_side_name(!p->to_move), pmn_outcome_string(outcome));
+        char how[128];
+        pmn_ending_explain(r, e, p, how, sizeof how);
+        const char *seeds = strchr(how, ';');   /* "; seeds 25-19" where seeds score */
+        printf("%s to move: %s%s; %s (%s)\n", pmn_side_name(p->to_move), pmn_ending_string(e),
+               seeds ? seeds : "",
+               outcome == PMN_DRAWN ? "drawn" : outcome == PMN_SOUTH_WINS ? "South wins"
+               : outcome == PMN_NORTH_WINS ? "North wins" : "decided by lot",
+               pmn_outcome_string(outcome));
         return;
     }
     int n = pmn_legal_moves(r, p, moves);

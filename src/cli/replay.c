@@ -15,21 +15,14 @@ static void help(void)
            "the record are reported on standard error as by pmn check.\n\n"
            "Options:\n"
            "  -g, --game=N    only the N-th game of the file (from 1)\n"
-           "  -p, --ply=K     only the board after K moves (0: the start position)\n"
+           "  -p, --ply=K     only the board after K plies (0: the start position); a\n"
+           "                  ply is one sowing, and a move of several sowings is\n"
+           "                  as many plies\n"
            "  -r, --rules=SPEC  rules over each record's own; may be repeated\n"
            "      --running-totals  the counts after moves are each player's captures\n"
            "                  so far, not the move's\n"
            "  -h, --help      show this help\n");
 }
-
-struct replay {
-    const pmn_rules *rules;
-    unsigned start_side;      /* who moves first: ply numbers count from it */
-    long ply;                 /* the only ply to show, or -1 for all */
-    int shown;
-    unsigned turn;            /* of the main line's last move: its sowings share it */
-    int passed;               /* after it, the opponent passed: a turn */
-};
 
 static void board(const pmn_rules *r, const pmn_position *p)
 {
@@ -38,20 +31,11 @@ static void board(const pmn_rules *r, const pmn_position *p)
     fputs(buf, stdout);
 }
 
-static void show_move(void *ctx, const pmn_move *m, unsigned ply, int depth,
-                      const pmn_move_report *rep, const pmn_position *after)
+static void show_ply(const pmn_rules *r, const pmn_move *m, const pmn_played *pl)
 {
-    struct replay *rp = ctx;
-    if (depth > 0)
-        return;
-    if (ply > 0 && !m->joined)
-        rp->turn += 1 + (unsigned)rp->passed;
-    rp->passed = rep->passed;
-    if (rp->ply >= 0 && (unsigned long)rp->ply != ply + 1UL)
-        return;
-    rp->shown = 1;
-    printf("\n%u%s %s%s: ", (rp->turn + rp->start_side) / 2 + 1,
-           rep->side == PMN_SOUTH ? "." : "...", m->joined ? "-" : "", m->text);
+    const pmn_move_report *rep = &pl->report;
+    printf("\n%u%s %s%s: ", pl->number, pl->mover == PMN_SOUTH ? "." : "...",
+           pl->continues ? "-" : "", m->text);
     if (rep->ending == PMN_END_ENDLESS) {
         printf("endless move: the sowing state of lap %llu repeats that of lap %llu; "
                "turned, lap %llu repeats lap %llu.\n",
@@ -61,7 +45,7 @@ static void show_move(void *ctx, const pmn_move *m, unsigned ply, int depth,
         char end[16];
         snprintf(end, sizeof end, "%s's store", pmn_side_name(rep->side));
         if (rep->end_hole >= 0)
-            pmn_hole_name(rp->rules, PMN_NOTATION_LETTERS, rep->end_side, rep->end_hole, end,
+            pmn_hole_name(r, PMN_NOTATION_LETTERS, rep->end_side, rep->end_hole, end,
                           sizeof end);
         printf("captures %u, %llu lap%s, last seed in %s.", rep->captured,
                (unsigned long long)rep->laps, rep->laps == 1 ? "" : "s", end);
@@ -71,18 +55,18 @@ static void show_move(void *ctx, const pmn_move *m, unsigned ply, int depth,
             printf("  %s sows again.", pmn_side_name(rep->side));
         if (rep->passed)
             printf("  %s cannot move and passes.", pmn_side_name(!rep->side));
-        printf("  %s: South %u, North %u.\n", rp->rules->stores ? "Stores" : "Captured",
-               after->captured[PMN_SOUTH], after->captured[PMN_NORTH]);
+        printf("  %s: South %u, North %u.\n", r->stores ? "Stores" : "Captured",
+               pl->after.captured[PMN_SOUTH], pl->after.captured[PMN_NORTH]);
     }
-    board(rp->rules, after);
+    board(r, &pl->after);
 }
 
-static void show_end(const pmn_rules *rules, const pmn_record *rec,
-                     const pmn_check_result *res)
+static void show_end(const pmn_rules *rules, const pmn_check_result *res)
 {
     char how[128];
-    if (res->unchecked || res->plies < rec->main.nmoves) {
-        printf("\nThe replay stops at an error after %u moves.\n", res->plies);
+    if (res->stopped) {
+        printf("\nThe replay stops at an error after %u move%s.\n", res->moves,
+               res->moves == 1 ? "" : "s");
         return;
     }
     if (res->ending == PMN_END_NONE) {
@@ -97,38 +81,47 @@ static void show_end(const pmn_rules *rules, const pmn_record *rec,
            how, res->captured[PMN_SOUTH], res->captured[PMN_NORTH]);
 }
 
+/* Show game n: every ply of its main line, or (ply >= 0) the board after
+ * that many plies.  Returns -1 if there are fewer. */
 static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink *sink,
                        const struct rules_options *ro, long ply)
 {
-    pmn_rules rules;
-    pmn_position start;
-    pmn_check_result res;
     char spec[512];
-    struct replay rp = { &rules, 0, ply, 0, 0, 0 };
     const char *south = pmn_record_tag(rec, "South"), *north = pmn_record_tag(rec, "North");
-
-    if (record_rules(rec, ro, &rules, sink) < 0)
+    pmn_replay *replay = replay_record(rec, ro, sink);
+    if (!replay)
         return 0;
-    pmn_rules_format(&rules, spec, sizeof spec);
+    const pmn_setup *setup = pmn_replay_setup(replay);
+    const pmn_check_result *res = pmn_replay_result(replay);
+    const pmn_played_line *main_line = pmn_replay_main(replay);
+    if (setup->status == PMN_SETUP_UNKNOWN_RULES) {
+        pmn_replay_free(replay);
+        return 0;
+    }
+    pmn_rules_format(&setup->rules, spec, sizeof spec);
     printf("Game %lu: %s - %s (%s:%u)\nRules: %s\n", n, south ? south : "?",
            north ? north : "?", sink->file, rec->line, spec);
-    if (pmn_record_start(rec, &rules, &start, print_diag, sink) != 0)
+    if (setup->status != PMN_SETUP_READY) {
+        pmn_replay_free(replay);
         return 0;
-    rp.start_side = start.to_move;
+    }
     if (ply <= 0) {
-        printf("\nStart: %s to move.\n", pmn_side_name(start.to_move));
-        board(&rules, &start);
-        rp.shown = ply == 0;
+        printf("\nStart: %s to move.\n", pmn_side_name(setup->start.to_move));
+        board(&setup->rules, &setup->start);
     }
-    pmn_check_record_visit(rec, &rules, print_diag, sink, show_move, &rp, &res);
-    if (ply < 0)
-        show_end(&rules, rec, &res);
-    if (ply >= 0 && !rp.shown) {
-        fprintf(stderr, "pmn replay: error: --ply %ld: game %lu has %u move%s that could be "
-                "replayed\n", ply, n, res.plies, res.plies == 1 ? "" : "s");
-        return -1;
+    for (size_t i = 0; i < main_line->nmoves && main_line->moves[i].replayed; i++)
+        if (ply < 0 || (unsigned long)ply == i + 1)
+            show_ply(&setup->rules, &rec->main.moves[i], &main_line->moves[i]);
+    int rc = 0;
+    if (ply < 0) {
+        show_end(&setup->rules, res);
+    } else if ((unsigned long)ply > res->plies) {
+        fprintf(stderr, "pmn replay: error: --ply %ld: game %lu has %u pl%s that could be "
+                "replayed\n", ply, n, res->plies, res->plies == 1 ? "y" : "ies");
+        rc = -1;
     }
-    return 0;
+    pmn_replay_free(replay);
+    return rc;
 }
 
 int cmd_replay(int argc, char **argv)
@@ -158,7 +151,7 @@ int cmd_replay(int argc, char **argv)
             break;
         case 'p':
             if (parse_number(optarg, LONG_MAX / 2, &plies) < 0)
-                return usage_error("replay", "--ply takes a number of moves from 0, not '%s'", optarg);
+                return usage_error("replay", "--ply takes a number of plies from 0, not '%s'", optarg);
             ply = (long)plies;
             break;
         case 'r':
@@ -175,7 +168,7 @@ int cmd_replay(int argc, char **argv)
     FILE *f = open_input(optind < argc ? argv[optind] : "-", &sink);
     if (!f)
         return EXIT_FATAL;
-    pmn_reader *rd = pmn_reader_new(f, print_diag, &sink);
+    pmn_reader *rd = open_reader(f, &sink, &ro);
     pmn_record rec;
     unsigned long n = 0;
     int found = 0;

@@ -109,6 +109,7 @@ static int show_named(const char *what, const char *lang)
         pmn_rule_file_free(f);
         return EXIT_CLEAN;
     }
+    pmn_rules_init(&r, NULL, NULL);
     int rc = apply_rules_option("rules", &r, what);
     if (rc)
         return rc;

@@ -16,7 +16,7 @@ static void advance(struct parser *p)
     lexer_next(&p->lx, &p->tok);
 }
 
-static void report(struct parser *p, int code, unsigned line, unsigned col,
+static void report(struct parser *p, pmn_diag_code code, unsigned line, unsigned col,
                    const char *fmt, const char *arg, size_t len)
 {
     /* Quote at most 40 characters of the offending text. */
@@ -138,7 +138,7 @@ static pmn_move *parse_move(struct parser *p, pmn_line *line, const struct token
     if (p->notation < 0)
         p->notation = (int)m->notation;
     else if (p->notation != (int)m->notation)
-        pmn_report(p->fn, p->ctx, 119, t->line, t->col,
+        pmn_report(p->fn, p->ctx, PMN_E119, t->line, t->col,
                    "'%s' is in the %s notation, but this game's moves are in %s", m->text,
                    pmn_notation_name(m->notation), pmn_notation_name((pmn_notation)p->notation));
     m->joined = p->join;
@@ -149,7 +149,7 @@ static pmn_move *parse_move(struct parser *p, pmn_line *line, const struct token
     } else if (!p->said_number && !m->joined && (side == PMN_SOUTH || line->nmoves == 1)
                && !ply_list_ahead(p)) {
         p->said_number = 1;
-        pmn_report(p->fn, p->ctx, 120, t->line, t->col,
+        pmn_report(p->fn, p->ctx, PMN_W120, t->line, t->col,
                    "move numbers are missing (first before '%s')", m->text);
     }
     p->moves++;
@@ -164,11 +164,11 @@ static int annotate(struct parser *p, pmn_move *m)
     const char *what = t->type == T_CAPTURE ? "capture count"
                      : t->type == T_JUDGEMENT ? "judgement" : "NAG";
     if (!m) {
-        pmn_report(p->fn, p->ctx, 106, t->line, t->col, "the %s '%.*s' follows no move",
+        pmn_report(p->fn, p->ctx, PMN_E106, t->line, t->col, "the %s '%.*s' follows no move",
                    what, (int)t->len, p->lx.text + t->off);
     } else if (t->type == T_CAPTURE) {
         if (m->claim >= 0)
-            pmn_report(p->fn, p->ctx, 106, t->line, t->col,
+            pmn_report(p->fn, p->ctx, PMN_E106, t->line, t->col,
                        "a second capture count for move %s", m->text);
         else {
             m->claim = t->value > 65535 ? 65535 : (int)t->value;
@@ -178,14 +178,14 @@ static int annotate(struct parser *p, pmn_move *m)
         }
     } else if (t->type == T_JUDGEMENT) {
         if (m->judgement[0])
-            pmn_report(p->fn, p->ctx, 106, t->line, t->col,
+            pmn_report(p->fn, p->ctx, PMN_E106, t->line, t->col,
                        "a second judgement for move %s", m->text);
         else
             memcpy(m->judgement, p->lx.text + t->off, t->len);
     } else if (m->nnags < PMN_MAX_NAGS) {
         m->nags[m->nnags++] = t->value > 255 ? 255 : (unsigned)t->value;
     } else {
-        pmn_report(p->fn, p->ctx, 106, t->line, t->col, "more than %d NAGs for move %s",
+        pmn_report(p->fn, p->ctx, PMN_E106, t->line, t->col, "more than %d NAGs for move %s",
                    PMN_MAX_NAGS, m->text);
     }
     advance(p);
@@ -198,7 +198,7 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side);
 static void dangling_join(struct parser *p)
 {
     if (p->join)
-        pmn_report(p->fn, p->ctx, 101, p->join_tok.line, p->join_tok.col,
+        pmn_report(p->fn, p->ctx, PMN_E101, p->join_tok.line, p->join_tok.col,
                    "a '-' that joins no two sowings of a turn");
     p->join = 0;
 }
@@ -216,7 +216,7 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
     int closed;
     int comment = lexer_paren_is_comment(&p->lx, &end, &closed);
     if (!comment && depth + 1 > MAX_DEPTH) {
-        pmn_report(p->fn, p->ctx, 115, open.line, open.col,
+        pmn_report(p->fn, p->ctx, PMN_E115, open.line, open.col,
                    "variations nested more than %d deep: this one is skipped", MAX_DEPTH);
         lexer_skip_to(&p->lx, end);
         advance(p);
@@ -226,7 +226,7 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
         size_t off = open.off + 1, len = end - off - (size_t)closed;
         if (!closed) {
             p->unclosed = 1;
-            pmn_report(p->fn, p->ctx, 103, open.line, open.col,
+            pmn_report(p->fn, p->ctx, PMN_E103, open.line, open.col,
                        "this '(' is never closed: the text after it is kept as a comment");
         }
         if (add_comment(p, line, *last, off, len) < 0)
@@ -240,7 +240,7 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
     if (!var)
         return nomem(p);
     if (!*last)
-        pmn_report(p->fn, p->ctx, 106, open.line, open.col,
+        pmn_report(p->fn, p->ctx, PMN_E106, open.line, open.col,
                    "a variation follows no move: it is read but not kept");
     advance(p);
     /* A variation replaces the move before it: the same side moves first. */
@@ -251,7 +251,7 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
             advance(p);
         } else {
             p->unclosed = 1;
-            pmn_report(p->fn, p->ctx, 103, open.line, open.col, "this '(' is never closed");
+            pmn_report(p->fn, p->ctx, PMN_E103, open.line, open.col, "this '(' is never closed");
         }
     }
     pmn_line_free(&scratch);
@@ -264,7 +264,7 @@ static void need_semi(struct parser *p, int *semi, const struct token *t)
 {
     if (*semi && !p->said_semi && !p->ply_list) {
         p->said_semi = 1;
-        pmn_report(p->fn, p->ctx, 121, t->line, t->col,
+        pmn_report(p->fn, p->ctx, PMN_W121, t->line, t->col,
                    "a ';' is missing between full moves (first here)");
     }
     *semi = 0;
@@ -287,14 +287,14 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
         case T_RESULT:
             if (depth == 0)
                 return 0;
-            report(p, 107, t->line, t->col, "a result '%s' inside a variation: ignored",
+            report(p, PMN_E107, t->line, t->col, "a result '%s' inside a variation: ignored",
                    p->lx.text + t->off, t->len);
             advance(p);
             break;
         case T_RPAREN:
             if (depth > 0)
                 return 0;
-            pmn_report(p->fn, p->ctx, 104, t->line, t->col, "this ')' closes no '('");
+            pmn_report(p->fn, p->ctx, PMN_E104, t->line, t->col, "this ')' closes no '('");
             advance(p);
             break;
         case T_NUMBER:
@@ -307,7 +307,7 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
         case T_HOLE_NUMBER:
         case T_HOLE_COORD:
             if (p->join && have_number) {
-                pmn_report(p->fn, p->ctx, 101, p->join_tok.line, p->join_tok.col,
+                pmn_report(p->fn, p->ctx, PMN_E101, p->join_tok.line, p->join_tok.col,
                            "a '-' before a move number: the move after it begins a turn");
                 p->join = 0;
             }
@@ -328,7 +328,7 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
             /* A variation may open with '-': it replaces a sowing that
              * continued a turn. */
             if (p->join || (!last && depth == 0) || have_number) {
-                pmn_report(p->fn, p->ctx, 101, t->line, t->col,
+                pmn_report(p->fn, p->ctx, PMN_E101, t->line, t->col,
                            "a '-' that joins no two sowings of a turn");
             } else {
                 p->join = 1;
@@ -353,7 +353,7 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
             break;
         case T_OPEN_COMMENT:
             p->unclosed = 1;
-            pmn_report(p->fn, p->ctx, 102, t->line, t->col,
+            pmn_report(p->fn, p->ctx, PMN_E102, t->line, t->col,
                        "this '{' is never closed: the text after it is kept as a comment");
             if (add_comment(p, line, last, t->off + 1, t->len - 1) < 0)
                 return -1;
@@ -366,7 +366,7 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
         case T_SEMI:
             if (!semi && !p->said_extra_semi) {
                 p->said_extra_semi = 1;
-                pmn_report(p->fn, p->ctx, 122, t->line, t->col,
+                pmn_report(p->fn, p->ctx, PMN_W122, t->line, t->col,
                            "a ';' that ends no full move (first here)");
             }
             semi = 0;
@@ -379,11 +379,11 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
                 size_t end = t->off;
                 while (end < p->lx.len && p->lx.text[end] != '\n')
                     end++;
-                report(p, 117, t->line, t->col, "text that is no part of a game is skipped: '%s'",
+                report(p, PMN_W117, t->line, t->col, "text that is no part of a game is skipped: '%s'",
                        p->lx.text + t->off, end - t->off);
                 lexer_skip_to(&p->lx, end);
             } else {
-                report(p, 101, t->line, t->col, "cannot read '%s'", p->lx.text + t->off, t->len);
+                report(p, PMN_E101, t->line, t->col, "cannot read '%s'", p->lx.text + t->off, t->len);
             }
             advance(p);
             break;
@@ -403,7 +403,7 @@ int parser_game(struct parser *p, pmn_record *rec)
     p->ply_list = p->join = 0;
     while (p->tok.type == T_TAG || p->tok.type == T_BAD_TAG) {
         if (p->tok.type == T_BAD_TAG) {
-            report(p, 105, p->tok.line, p->tok.col,
+            report(p, PMN_E105, p->tok.line, p->tok.col,
                    "malformed tag pair '%s' (expected [Name \"value\"])",
                    p->lx.text + p->tok.off, p->tok.len);
             advance(p);
@@ -411,13 +411,13 @@ int parser_game(struct parser *p, pmn_record *rec)
             return -1;
         }
     }
-    /* The tags name the rules (for numbers and coordinates) and the side
-     * that moves first; what is wrong with them is the checker's to say. */
-    pmn_rules_init(&p->rules, NULL, NULL);
-    pmn_record_rules(rec, &p->rules, NULL, NULL);
-    p->start_side = pmn_record_start_side(rec);
+    /* The setup gives the rules (for numbers and coordinates) and the side
+     * that moves first; what is wrong with it is the replay's to say. */
+    pmn_setup setup;
+    pmn_setup_record(rec, p->setup, &setup, NULL, NULL);
+    p->rules = setup.rules;
     p->in_junk = rec->ntags == 0;
-    if (parse_line(p, &rec->main, 0, p->start_side) < 0)
+    if (parse_line(p, &rec->main, 0, setup.start.to_move) < 0)
         return -1;
     dangling_join(p);
     if (p->tok.type == T_RESULT) {
@@ -426,7 +426,7 @@ int parser_game(struct parser *p, pmn_record *rec)
         rec->result_col = p->tok.col;
         advance(p);
     } else if (p->moves && !p->unclosed) {
-        pmn_report(p->fn, p->ctx, 118, p->tok.line, p->tok.col,
+        pmn_report(p->fn, p->ctx, PMN_W118, p->tok.line, p->tok.col,
                    "the moves end without a result (1-0, 0-1, 1/2-1/2 or *)");
     }
     return 0;

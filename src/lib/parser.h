@@ -11,9 +11,9 @@ struct parser {
     pmn_diag_fn fn;
     void *ctx;
     int nomem;
+    const pmn_setup_options *setup;   /* of every game */
     /* Per game: */
-    pmn_rules rules;          /* named by the tags, for numbers and coordinates */
-    int start_side;           /* who moves first (the Position tag) */
+    pmn_rules rules;          /* of the setup, for numbers and coordinates */
     int notation;             /* of the first move; -1 before it */
     int moves;                /* moves read */
     int unclosed;             /* the game ends inside a '{' or '(' */

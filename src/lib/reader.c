@@ -48,11 +48,10 @@ static void capped(void *arg, const pmn_diag *d)
     if (++rd->game_diags < MAX_GAME_DIAGS) {
         rd->fn(rd->ctx, d);
     } else if (rd->game_diags == MAX_GAME_DIAGS) {
-        pmn_diag more = *d;
-        more.code = 123;
-        more.severity = PMN_ERROR;
-        snprintf(more.message, sizeof more.message,
-                 "more than %d problems in this game: the rest are not shown", MAX_GAME_DIAGS - 1);
+        pmn_diag more;
+        pmn_diag_make(&more, PMN_E123, d->line, d->col,
+                      "more than %d problems in this game: the rest are not shown",
+                      MAX_GAME_DIAGS - 1);
         rd->fn(rd->ctx, &more);
     }
 }
@@ -69,6 +68,11 @@ pmn_reader *pmn_reader_new(FILE *f, pmn_diag_fn fn, void *ctx)
     rd->p.fn = capped;
     rd->p.ctx = rd;
     return rd;
+}
+
+void pmn_reader_set_setup(pmn_reader *rd, const pmn_setup_options *o)
+{
+    rd->p.setup = o;
 }
 
 void pmn_reader_free(pmn_reader *rd)

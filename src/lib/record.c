@@ -3,7 +3,6 @@
 #include "record.h"
 #include "util.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -139,60 +138,6 @@ pmn_line *pmn_move_add_variation(pmn_move *m)
     return push((void **)&m->variations, &m->nvariations, sizeof(pmn_line));
 }
 
-int pmn_record_rules(const pmn_record *rec, pmn_rules *r, pmn_diag_fn fn, void *ctx)
-{
-    const pmn_tag *game = pmn_record_find_tag(rec, "Game");
-    const pmn_tag *spec = pmn_record_find_tag(rec, "Rules");
-    pmn_error err;
-    if (game) {
-        char name[32];
-        size_t n = strlen(game->value);
-        if (n >= sizeof name)
-            n = sizeof name - 1;
-        for (size_t i = 0; i < n; i++)
-            name[i] = (char)tolower((unsigned char)game->value[i]);
-        name[n] = '\0';
-        if (strchr(name, '=') || pmn_rules_apply(r, name, &err) < 0) {
-            char known[256];
-            pmn_rules_builtin_names(known, sizeof known);
-            pmn_report(fn, ctx, 108, game->line, game->col,
-                       "the Game tag names '%s', which pmn does not know (known: %s)",
-                       game->value, known);
-            return -1;
-        }
-    }
-    if (spec && pmn_rules_apply(r, spec->value, &err) < 0) {
-        pmn_report(fn, ctx, 109, spec->line, spec->col, "Rules tag \"%s\", column %zu: %s",
-                   spec->value, err.column, err.message);
-        return -1;
-    }
-    return 0;
-}
-
-int pmn_record_start(const pmn_record *rec, const pmn_rules *r, pmn_position *p,
-                     pmn_diag_fn fn, void *ctx)
-{
-    const pmn_tag *t = pmn_record_find_tag(rec, "Position");
-    const pmn_tag *setup = pmn_record_find_tag(rec, "SetUp");
-    pmn_error err;
-    pmn_position_start(r, p);
-    if ((!t && setup && strcmp(setup->value, "1") == 0) || (t && strcmp(t->value, "?") == 0)) {
-        const pmn_tag *at = t ? t : setup;
-        pmn_report(fn, ctx, 215, at->line, at->col,
-                   "the game starts from a set-up position that the record does not give: "
-                   "its moves cannot be verified");
-        return 1;
-    }
-    if (!t)
-        return 0;
-    if (pmn_position_parse(r, t->value, p, &err) < 0) {
-        pmn_report(fn, ctx, 114, t->line, t->value_col + (unsigned)err.column - 1,
-                   "Position tag: %s", err.message);
-        return -1;
-    }
-    return 0;
-}
-
 /* Totals run on along a line; a variation starts from the totals before
  * the move it replaces. */
 static void totals_to_counts(pmn_line *l, const unsigned start[2], pmn_diag_fn fn, void *ctx)
@@ -205,7 +150,7 @@ static void totals_to_counts(pmn_line *l, const unsigned start[2], pmn_diag_fn f
         if (m->claim < 0 || m->side < 0)
             continue;
         if ((unsigned)m->claim < total[m->side]) {
-            pmn_report(fn, ctx, 116, m->claim_line, m->claim_col,
+            pmn_report(fn, ctx, PMN_E116, m->claim_line, m->claim_col,
                        "move %s: a running total of %d after %u: the total is dropped",
                        m->text, m->claim, total[m->side]);
             m->claim = -1;
@@ -221,11 +166,4 @@ void pmn_record_totals_to_counts(pmn_record *rec, pmn_diag_fn fn, void *ctx)
 {
     static const unsigned zero[2] = { 0, 0 };
     totals_to_counts(&rec->main, zero, fn, ctx);
-}
-
-int pmn_record_start_side(const pmn_record *rec)
-{
-    const char *pos = pmn_record_tag(rec, "Position");
-    size_t n = pos ? strlen(pos) : 0;
-    return n && pos[n - 1] == 'N' ? PMN_NORTH : PMN_SOUTH;
 }

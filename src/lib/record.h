@@ -15,7 +15,5 @@ int pmn_move_add_comment(pmn_move *m, const char *text, size_t len);
 /* A new, empty variation of m; NULL when memory runs out. */
 pmn_line *pmn_move_add_variation(pmn_move *m);
 void pmn_line_free(pmn_line *l);
-/* The side that moves first: that of the Position tag, or South. */
-int pmn_record_start_side(const pmn_record *rec);
 
 #endif

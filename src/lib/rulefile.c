@@ -44,9 +44,9 @@ static void xml_error(void *ctx, xmlErrorPtr e)
     if (e->domain == XML_FROM_RELAXNGV) {
         if (e->node)
             line = (unsigned)xmlGetLineNo((xmlNodePtr)e->node);
-        pmn_report(l->fn, l->ctx, 402, line, 0, "does not match the rule file schema: %s", msg);
+        pmn_report(l->fn, l->ctx, PMN_E402, line, 0, "does not match the rule file schema: %s", msg);
     } else {
-        pmn_report(l->fn, l->ctx, 401, line, (unsigned)e->int2, "malformed XML: %s", msg);
+        pmn_report(l->fn, l->ctx, PMN_E401, line, (unsigned)e->int2, "malformed XML: %s", msg);
     }
 }
 
@@ -93,7 +93,7 @@ static int apply_attributes(struct loader *l, pmn_rules *r, xmlNodePtr node)
         pmn_error err;
         int rc = pmn_rules_set(r, key, strlen(key), val, strlen(val), &err);
         if (rc < 0)
-            pmn_report(l->fn, l->ctx, 403, (unsigned)xmlGetLineNo(node), 0, "<%s %s=\"%s\">: %s",
+            pmn_report(l->fn, l->ctx, PMN_E403, (unsigned)xmlGetLineNo(node), 0, "<%s %s=\"%s\">: %s",
                        (const char *)node->name, (const char *)a->name, val, err.message);
         xmlFree(v);
         if (rc < 0)
@@ -107,7 +107,7 @@ static pmn_rule_file *from_doc(struct loader *l, xmlDocPtr doc)
     xmlNodePtr root = xmlDocGetRootElement(doc);
     pmn_rule_file *f = calloc(1, sizeof *f);
     if (!f) {
-        pmn_report(l->fn, l->ctx, 2, 0, 0, "out of memory");
+        pmn_report(l->fn, l->ctx, PMN_F002, 0, 0, "out of memory");
         return NULL;
     }
     pmn_rules_defaults(&f->rules);
@@ -125,13 +125,13 @@ static pmn_rule_file *from_doc(struct loader *l, xmlDocPtr doc)
         else if (apply_attributes(l, &f->rules, n) < 0)
             goto fail;
         if (rc < 0) {
-            pmn_report(l->fn, l->ctx, 2, 0, 0, "out of memory");
+            pmn_report(l->fn, l->ctx, PMN_F002, 0, 0, "out of memory");
             goto fail;
         }
     }
     pmn_error err;
     if (pmn_rules_check(&f->rules, &err) < 0) {
-        pmn_report(l->fn, l->ctx, 404, (unsigned)xmlGetLineNo(root), 0,
+        pmn_report(l->fn, l->ctx, PMN_E404, (unsigned)xmlGetLineNo(root), 0,
                    "rules '%s' that the engine cannot play: %s", f->rules.name, err.message);
         goto fail;
     }
@@ -174,16 +174,16 @@ static pmn_rule_file *parse(const char *text, size_t len, const char *name, int 
     struct loader l = { fn, ctx, 0 };
     unsigned dt = doctype_line(text, len);
     if (dt) {
-        pmn_report(fn, ctx, 401, dt, 0, "a document type declaration (DTD), refused");
+        pmn_report(fn, ctx, PMN_E401, dt, 0, "a document type declaration (DTD), refused");
         return NULL;
     }
     if (len > MAX_RULE_FILE) {
-        pmn_report(fn, ctx, 401, 0, 0, "a rule file larger than %d bytes", MAX_RULE_FILE);
+        pmn_report(fn, ctx, PMN_E401, 0, 0, "a rule file larger than %d bytes", MAX_RULE_FILE);
         return NULL;
     }
     xmlParserCtxtPtr pc = xmlNewParserCtxt();
     if (!pc) {
-        pmn_report(fn, ctx, 2, 0, 0, "out of memory");
+        pmn_report(fn, ctx, PMN_F002, 0, 0, "out of memory");
         return NULL;
     }
     xmlSetStructuredErrorFunc(&l, xml_error);
@@ -196,18 +196,18 @@ static pmn_rule_file *parse(const char *text, size_t len, const char *name, int 
         xmlRelaxNGPtr schema = pmn_relaxng_compile(pmn_rules_schema());
         xmlRelaxNGValidCtxtPtr vc = schema ? xmlRelaxNGNewValidCtxt(schema) : NULL;
         if (!vc) {
-            pmn_report(fn, ctx, 2, 0, 0, "out of memory");
+            pmn_report(fn, ctx, PMN_F002, 0, 0, "out of memory");
         } else {
             xmlRelaxNGSetValidStructuredErrors(vc, xml_error, &l);
             if (xmlRelaxNGValidateDoc(vc, doc) == 0 && !l.errors)
                 f = from_doc(&l, doc);
             else if (!l.errors)
-                pmn_report(fn, ctx, 402, 1, 0, "does not match the rule file schema");
+                pmn_report(fn, ctx, PMN_E402, 1, 0, "does not match the rule file schema");
         }
         xmlRelaxNGFreeValidCtxt(vc);
         xmlRelaxNGFree(schema);
     } else if (!l.errors) {
-        pmn_report(fn, ctx, 401, 1, 0, "malformed XML");
+        pmn_report(fn, ctx, PMN_E401, 1, 0, "malformed XML");
     }
     xmlSetStructuredErrorFunc(NULL, NULL);
     xmlFreeDoc(doc);
@@ -219,15 +219,15 @@ pmn_rule_file *pmn_rule_file_read(FILE *in, const char *name, pmn_diag_fn fn, vo
 {
     char *text = malloc(MAX_RULE_FILE + 1);
     if (!text) {
-        pmn_report(fn, ctx, 2, 0, 0, "out of memory");
+        pmn_report(fn, ctx, PMN_F002, 0, 0, "out of memory");
         return NULL;
     }
     size_t len = fread(text, 1, MAX_RULE_FILE + 1, in);
     pmn_rule_file *f = NULL;
     if (ferror(in))
-        pmn_report(fn, ctx, 1, 0, 0, "cannot read the rule file");
+        pmn_report(fn, ctx, PMN_F001, 0, 0, "cannot read the rule file");
     else if (len > MAX_RULE_FILE)
-        pmn_report(fn, ctx, 401, 0, 0, "a rule file larger than %d bytes", MAX_RULE_FILE);
+        pmn_report(fn, ctx, PMN_E401, 0, 0, "a rule file larger than %d bytes", MAX_RULE_FILE);
     else
         f = pmn_rule_file_parse(text, len, name, fn, ctx);
     free(text);

@@ -96,29 +96,27 @@ static void comment(struct out *w, const char *text)
     put(w, braces ? "}" : ")", 1);
 }
 
-static void write_line(struct out *w, const pmn_line *l, unsigned turn, int start_side);
+static void write_line(struct out *w, const pmn_line *l, const pmn_played_line *pl);
 
-static void move(struct out *w, const pmn_move *m, unsigned ply, int start_side,
-                 int need_number)
+/* A move's number, its hole and its annotations stay on one line. */
+static void move(struct out *w, const pmn_move *m, const pmn_played *pl, int need_number)
 {
-    /* The number, the move and its annotations stay on one line. */
     char buf[32];
-    unsigned number = (ply + (unsigned)start_side) / 2 + 1;
-    int numbered = !m->joined && (m->side == PMN_SOUTH || need_number);
-    if (m->joined)
+    int numbered = !pl->continues && (pl->mover == PMN_SOUTH || need_number);
+    if (pl->continues)
         put(w, "-", 1);
     if (numbered) {
-        snprintf(buf, sizeof buf, m->side == PMN_SOUTH ? "%u." : "%u...", number);
+        snprintf(buf, sizeof buf, pl->mover == PMN_SOUTH ? "%u." : "%u...", pl->number);
         put(w, buf, 0);
     }
-    if (m->hole >= 0 && m->side >= 0 && (unsigned)m->hole < w->rules->pits)
-        pmn_hole_name(w->rules, w->o->notation, m->side, m->hole, buf, sizeof buf);
+    if (m->hole >= 0 && (unsigned)m->hole < w->rules->pits)
+        pmn_hole_name(w->rules, w->o->notation, pl->side, m->hole, buf, sizeof buf);
     else
         snprintf(buf, sizeof buf, "%s", m->text);   /* names no hole: as written */
     if (numbered)
         join(w, buf);
     else
-        put(w, buf, m->joined);
+        put(w, buf, pl->continues);
     put(w, m->judgement, 1);
     if (m->claim >= 0) {
         snprintf(buf, sizeof buf, "(%c%d)", w->o->capture_style, m->claim);
@@ -133,28 +131,26 @@ static void move(struct out *w, const pmn_move *m, unsigned ply, int start_side,
     for (size_t i = 0; i < m->nvariations; i++) {
         put(w, "(", 0);
         w->glue_next = 1;
-        write_line(w, &m->variations[i], ply, start_side);
+        write_line(w, &m->variations[i], &pl->variations[i]);
         put(w, ")", 1);
     }
 }
 
-/* line -> turns from the turn `turn` on (a turn is a move and the sowings
- * joined to it by '-', and a pass a turn too); North's turns end full
- * moves. */
-static void write_line(struct out *w, const pmn_line *l, unsigned turn, int start_side)
+/* line -> moves, numbered as the replay numbers them: North's move takes
+ * "N..." unless South's move of the same number comes just before it; a
+ * ';' follows North's move. */
+static void write_line(struct out *w, const pmn_line *l, const pmn_played_line *pl)
 {
-    int interrupted = 1;      /* North's move needs "N..." after these */
+    int interrupted = 1;      /* by a comment or a variation */
     for (size_t i = 0; i < l->nlead; i++)
         comment(w, l->lead[i]);
     for (size_t i = 0; i < l->nmoves; i++) {
-        const pmn_move *m = &l->moves[i];
-        /* Two turns running of one side: the other passed between them. */
-        if (i > 0 && !m->joined)
-            turn += m->side >= 0 && m->side == l->moves[i - 1].side ? 2 : 1;
-        move(w, m, turn, start_side, interrupted);
-        interrupted = m->ncomments || m->nvariations;
-        int turn_ends = i + 1 == l->nmoves || !l->moves[i + 1].joined;
-        if (m->side == PMN_NORTH && turn_ends && i + 1 < l->nmoves) {
+        const pmn_played *p = &pl->moves[i], *before = i ? &pl->moves[i - 1] : NULL;
+        int follows_south = before && before->mover == PMN_SOUTH && before->number == p->number;
+        move(w, &l->moves[i], p, interrupted || !follows_south);
+        interrupted = l->moves[i].ncomments || l->moves[i].nvariations;
+        int move_ends = i + 1 == l->nmoves || !pl->moves[i + 1].continues;
+        if (p->mover == PMN_NORTH && move_ends && i + 1 < l->nmoves) {
             put(w, ";", 1);
             interrupted = 0;
         }
@@ -229,21 +225,26 @@ void pmn_write_options_init(pmn_write_options *o)
     o->width = 80;
 }
 
-int pmn_write_record(FILE *f, const pmn_record *rec, const pmn_write_options *o)
+int pmn_write_record(FILE *f, const pmn_record *rec, const pmn_replay *replay,
+                     const pmn_write_options *o)
 {
-    pmn_rules rules;
+    pmn_replay *own = NULL;
+    if (!replay) {
+        pmn_setup s;
+        pmn_setup_record(rec, NULL, &s, NULL, NULL);
+        if (!(replay = own = pmn_replay_new(rec, &s, NULL, NULL)))
+            return -1;
+    }
     const char *result = result_of(rec, o);
-    int start_side = pmn_record_start_side(rec);
-    struct out w = { f, o, &rules, 0, NULL, 0, 0, 0, 0 };
+    struct out w = { f, o, &pmn_replay_setup(replay)->rules, 0, NULL, 0, 0, 0, 0 };
 
-    pmn_rules_init(&rules, NULL, NULL);
-    pmn_record_rules(rec, &rules, NULL, NULL);
     write_tags(f, rec, result);
     fputc('\n', f);
-    write_line(&w, &rec->main, 0, start_side);
+    write_line(&w, &rec->main, pmn_replay_main(replay));
     put(&w, result, 0);
     flush_unit(&w);
     fputc('\n', f);
     free(w.unit);
+    pmn_replay_free(own);
     return w.err || ferror(f) ? -1 : 0;
 }

@@ -58,15 +58,15 @@ static void xml_error(void *arg, xmlErrorPtr e)
     if (x->doctype || ++x->errors > MAX_XML_ERRORS)
         return;
     if (x->errors == MAX_XML_ERRORS) {
-        pmn_report(x->fn, x->ctx, 302, (unsigned)e->line, (unsigned)e->int2,
+        pmn_report(x->fn, x->ctx, PMN_E302, (unsigned)e->line, (unsigned)e->int2,
                    "malformed XML: more errors than %d: the rest are not shown", MAX_XML_ERRORS);
         return;
     }
     if (e->domain == XML_FROM_RELAXNGV)
-        pmn_report(x->fn, x->ctx, 307, (unsigned)e->line, (unsigned)e->int2,
+        pmn_report(x->fn, x->ctx, PMN_E307, (unsigned)e->line, (unsigned)e->int2,
                    "does not match the archive schema: %s", msg);
     else
-        pmn_report(x->fn, x->ctx, 302, (unsigned)e->line, (unsigned)e->int2,
+        pmn_report(x->fn, x->ctx, PMN_E302, (unsigned)e->line, (unsigned)e->int2,
                    "malformed XML: %s", msg);
 }
 
@@ -161,7 +161,7 @@ void pmn_xml_reader_free(pmn_xml_reader *x)
 /* Move to the next node; 0 at the end, -1 on an error (reported). */
 static void refuse_doctype(pmn_xml_reader *x)
 {
-    pmn_report(x->fn, x->ctx, 303, x->prolog_line, 0,
+    pmn_report(x->fn, x->ctx, PMN_E303, x->prolog_line, 0,
                "a document type declaration (<!DOCTYPE): archives have none, and pmn "
                "reads no DTD or entity");
 }
@@ -179,7 +179,7 @@ static int next(pmn_xml_reader *x)
         x->failed = 1;
     } else if (rc < 0) {
         if (!x->errors)
-            pmn_report(x->fn, x->ctx, 302, line_of(x), 0, "malformed XML");
+            pmn_report(x->fn, x->ctx, PMN_E302, line_of(x), 0, "malformed XML");
         x->failed = 1;
     }
     return rc;
@@ -240,7 +240,7 @@ static void unknown(pmn_xml_reader *x, const char *where)
 {
     if (too_many(x))
         return;
-    pmn_report(x->fn, x->ctx, 305, line_of(x), 0,
+    pmn_report(x->fn, x->ctx, PMN_E305, line_of(x), 0,
                "element <%s> has no place in %s: skipped",
                (const char *)xmlTextReaderConstName(x->r), where);
 }
@@ -249,7 +249,7 @@ static void bad_value(pmn_xml_reader *x, const char *what, const char *value)
 {
     if (too_many(x))
         return;
-    pmn_report(x->fn, x->ctx, 306, line_of(x), 0, "%s \"%s\" is not valid", what,
+    pmn_report(x->fn, x->ctx, PMN_E306, line_of(x), 0, "%s \"%s\" is not valid", what,
                value ? value : "(missing)");
 }
 
@@ -518,7 +518,7 @@ int pmn_xml_reader_next(pmn_xml_reader *x, pmn_record *rec)
                   && strcmp(version, "1") == 0;
             xmlFree(version);
             if (!ok) {
-                pmn_report(x->fn, x->ctx, 304, line_of(x), 0,
+                pmn_report(x->fn, x->ctx, PMN_E304, line_of(x), 0,
                            "not a pmn archive: the root must be <pmn version=\"1\"> in "
                            "namespace %s", PMN_XML_NS);
                 x->failed = 1;
@@ -541,6 +541,6 @@ int pmn_xml_reader_next(pmn_xml_reader *x, pmn_record *rec)
     if (x->failed)
         return -1;
     if (x->schema && !xmlTextReaderIsValid(x->r) && !x->errors)
-        pmn_report(x->fn, x->ctx, 307, 0, 0, "does not match the archive schema");
+        pmn_report(x->fn, x->ctx, PMN_E307, 0, 0, "does not match the archive schema");
     return 0;
 }

@@ -6,73 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What the engine said of each move, found again by the move's address. */
-struct fact {
-    const pmn_move *m;
-    pmn_move_report rep;
-};
-
 struct pmn_xml_writer {
     xmlTextWriterPtr w;
     int err;
-    struct fact *facts;       /* open addressing, a power of two long */
-    size_t nfacts, cap;
     /* while writing a game: */
     const pmn_rules *rules;
-    pmn_diag_fn fn;
-    void *ctx;
-    unsigned game_line, replaced;
+    unsigned replaced;
 };
-
-static size_t slot(const struct fact *t, size_t cap, const pmn_move *m)
-{
-    size_t h = ((uintptr_t)m >> 4) * 0x9E3779B97F4A7C15ULL;
-    size_t i = h & (cap - 1);
-    while (t[i].m && t[i].m != m)
-        i = (i + 1) & (cap - 1);
-    return i;
-}
-
-static int remember(pmn_xml_writer *w, const pmn_move *m, const pmn_move_report *rep)
-{
-    if (2 * (w->nfacts + 1) > w->cap) {
-        size_t cap = w->cap ? 2 * w->cap : 256;
-        struct fact *t = calloc(cap, sizeof *t);
-        if (!t)
-            return -1;
-        for (size_t i = 0; i < w->cap; i++)
-            if (w->facts[i].m)
-                t[slot(t, cap, w->facts[i].m)] = w->facts[i];
-        free(w->facts);
-        w->facts = t;
-        w->cap = cap;
-    }
-    size_t i = slot(w->facts, w->cap, m);
-    if (!w->facts[i].m)
-        w->nfacts++;
-    w->facts[i].m = m;
-    w->facts[i].rep = *rep;
-    return 0;
-}
-
-static const pmn_move_report *fact_of(const pmn_xml_writer *w, const pmn_move *m)
-{
-    if (!w->cap)
-        return NULL;
-    size_t i = slot(w->facts, w->cap, m);
-    return w->facts[i].m ? &w->facts[i].rep : NULL;
-}
-
-static void visit(void *ctx, const pmn_move *m, unsigned ply, int depth,
-                  const pmn_move_report *rep, const pmn_position *after)
-{
-    pmn_xml_writer *w = ctx;
-    (void)ply;
-    (void)depth;
-    (void)after;
-    if (remember(w, m, rep) < 0)
-        w->err = 1;
-}
 
 /* XML 1.0 takes only valid UTF-8, and no control characters but tab and
  * line ends: anything else becomes U+FFFD, and the caller is told. */
@@ -198,18 +138,18 @@ static void computed_move(pmn_xml_writer *w, const pmn_move_report *r)
     end(w);
 }
 
-static void write_line(pmn_xml_writer *w, const pmn_line *l);
+static void write_line(pmn_xml_writer *w, const pmn_line *l, const pmn_played_line *pl);
 
-static void write_move(pmn_xml_writer *w, const pmn_move *m)
+static void write_move(pmn_xml_writer *w, const pmn_move *m, const pmn_played *pl)
 {
     char buf[16];
     start(w, "move");
     attr(w, "text", m->text);
     attr(w, "notation", pmn_notation_name(m->notation));
-    if (m->side >= 0)
-        attr(w, "side", side_name[m->side]);
-    if (m->side >= 0 && m->hole >= 0 && (unsigned)m->hole < w->rules->pits) {
-        buf[0] = pmn_hole_letter(m->side, m->hole);
+    if (pl->side >= 0)
+        attr(w, "side", side_name[pl->side]);
+    if (pl->side >= 0 && m->hole >= 0 && (unsigned)m->hole < w->rules->pits) {
+        buf[0] = pmn_hole_letter(pl->side, m->hole);
         buf[1] = '\0';
         attr(w, "hole", buf);
     }
@@ -237,21 +177,20 @@ static void write_move(pmn_xml_writer *w, const pmn_move *m)
         text_element(w, "comment", m->comments[i]);
     for (size_t i = 0; i < m->nvariations; i++) {
         start(w, "variation");
-        write_line(w, &m->variations[i]);
+        write_line(w, &m->variations[i], &pl->variations[i]);
         end(w);
     }
-    const pmn_move_report *r = fact_of(w, m);
-    if (r)
-        computed_move(w, r);
+    if (pl->replayed)
+        computed_move(w, &pl->report);
     end(w);
 }
 
-static void write_line(pmn_xml_writer *w, const pmn_line *l)
+static void write_line(pmn_xml_writer *w, const pmn_line *l, const pmn_played_line *pl)
 {
     for (size_t i = 0; i < l->nlead; i++)
         text_element(w, "comment", l->lead[i]);
     for (size_t i = 0; i < l->nmoves; i++)
-        write_move(w, &l->moves[i]);
+        write_move(w, &l->moves[i], &pl->moves[i]);
 }
 
 pmn_xml_writer *pmn_xml_writer_new(FILE *out)
@@ -276,27 +215,32 @@ pmn_xml_writer *pmn_xml_writer_new(FILE *out)
     return w;
 }
 
-int pmn_xml_write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_rules *rules,
+/* How far the replay went, in the words of the schema. */
+static const char *replayed_how(const pmn_check_result *res)
+{
+    switch (res->setup) {
+    case PMN_SETUP_UNKNOWN_RULES: return "unknown-rules";
+    case PMN_SETUP_NO_START: return "unknown-start";
+    case PMN_SETUP_BAD_START: return "stopped";
+    default: return res->stopped ? "stopped" : "all";
+    }
+}
+
+int pmn_xml_write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay *replay,
                        pmn_diag_fn fn, void *ctx)
 {
-    pmn_check_result res;
-    pmn_rules fallback;
+    pmn_replay *own = NULL;
     char buf[256];
-    int replayed = rules != NULL;
-
-    memset(&res, 0, sizeof res);
-    w->nfacts = 0;
-    if (w->cap)
-        memset(w->facts, 0, w->cap * sizeof *w->facts);
-    w->replaced = 0;
-    if (!rules) {
-        pmn_rules_init(&fallback, NULL, NULL);
-        rules = &fallback;
+    if (!replay) {
+        pmn_setup s;
+        pmn_setup_record(rec, NULL, &s, NULL, NULL);
+        if (!(replay = own = pmn_replay_new(rec, &s, NULL, NULL)))
+            return -1;
     }
+    const pmn_check_result *res = pmn_replay_result(replay);
+    const pmn_rules *rules = &pmn_replay_setup(replay)->rules;
+    w->replaced = 0;
     w->rules = rules;
-    if (replayed)
-        pmn_check_record_visit(rec, rules, fn, ctx, visit, w, &res);
-    int known = replayed ? res.start_status : -1;
 
     start(w, "game");
     if (rec->line)
@@ -310,16 +254,16 @@ int pmn_xml_write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_rules
         free(v);
         end(w);
     }
-    if (known == 0) {
+    if (res->setup == PMN_SETUP_READY) {
         start(w, "computed");
-        pmn_position_format(rules, &res.start, buf, sizeof buf);
+        pmn_position_format(rules, &res->start, buf, sizeof buf);
         attr(w, "start", buf);
         pmn_rules_format(rules, buf, sizeof buf);
         attr(w, "rules", buf);
         end(w);
     }
     start(w, "moves");
-    write_line(w, &rec->main);
+    write_line(w, &rec->main, pmn_replay_main(replay));
     end(w);
     if (rec->result[0]) {
         start(w, "result");
@@ -327,23 +271,22 @@ int pmn_xml_write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_rules
         end(w);
     }
     start(w, "computed");
-    attr_u(w, "plies", res.plies);
-    attr(w, "replayed", !replayed ? "unknown-rules" : known > 0 ? "unknown-start"
-                        : known < 0 || res.unchecked || res.plies < rec->main.nmoves ? "stopped"
-                        : "all");
-    attr_u(w, "captured-south", res.captured[PMN_SOUTH]);
-    attr_u(w, "captured-north", res.captured[PMN_NORTH]);
-    if (res.ending != PMN_END_NONE) {
-        attr(w, "ending", ending_name[res.ending]);
-        attr(w, "outcome", pmn_outcome_string(res.outcome));
-        if (res.ending == PMN_END_ENDLESS)
-            endless_attrs(w, &res.last);
+    attr_u(w, "plies", res->plies);
+    attr(w, "replayed", replayed_how(res));
+    attr_u(w, "captured-south", res->captured[PMN_SOUTH]);
+    attr_u(w, "captured-north", res->captured[PMN_NORTH]);
+    if (res->ending != PMN_END_NONE) {
+        attr(w, "ending", ending_name[res->ending]);
+        attr(w, "outcome", pmn_outcome_string(res->outcome));
+        if (res->ending == PMN_END_ENDLESS)
+            endless_attrs(w, &res->last);
     }
     end(w);
     end(w);
     check(w, xmlTextWriterFlush(w->w));
+    pmn_replay_free(own);
     if (w->replaced)
-        pmn_report(fn, ctx, 301, rec->line, rec->col,
+        pmn_report(fn, ctx, PMN_W301, rec->line, rec->col,
                    "%u byte%s that XML cannot hold (not UTF-8, or a control character) "
                    "written as U+FFFD", w->replaced, w->replaced == 1 ? "" : "s");
     return w->err ? -1 : 0;
@@ -357,7 +300,6 @@ int pmn_xml_writer_close(pmn_xml_writer *w)
     check(w, xmlTextWriterFlush(w->w));
     xmlFreeTextWriter(w->w);
     int err = w->err;
-    free(w->facts);
     free(w);
     return err ? -1 : 0;
 }

@@ -75,7 +75,7 @@ static inline char *convert(const char *text, pmn_notation n, char style)
     for (int i = 0; i < count; i++) {
         if (i)
             fputc('\n', f);
-        if (pmn_write_record(f, &recs[i], &o) < 0)
+        if (pmn_write_record(f, &recs[i], NULL, &o) < 0)
             fputs("<write error>", f);
     }
     fclose(f);

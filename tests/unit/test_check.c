@@ -13,13 +13,10 @@
 static int check_text(const char *text, struct diags *ds, pmn_check_result *res)
 {
     pmn_record rec;
-    pmn_rules rules;
     struct diags rd;
     assert_int_equal(read_games(text, &rec, 1, &rd), 1);
     memset(ds, 0, sizeof *ds);
-    pmn_rules_init(&rules, NULL, NULL);
-    int errors = pmn_record_rules(&rec, &rules, collect, ds) < 0
-               ? 1 : pmn_check_record(&rec, &rules, collect, ds, res);
+    int errors = pmn_check_record(&rec, NULL, collect, ds, res);
     pmn_record_free(&rec);
     return errors;
 }

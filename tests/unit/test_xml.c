@@ -19,10 +19,12 @@ static char *export(const char *pmn, struct diags *ds)
     pmn_xml_writer *w = pmn_xml_writer_new(f);
     assert_non_null(w);
     for (int i = 0; i < n; i++) {
-        pmn_rules rules;
-        pmn_rules_init(&rules, NULL, NULL);
-        assert_int_equal(pmn_record_rules(&recs[i], &rules, NULL, NULL), 0);
-        assert_int_equal(pmn_xml_write_game(w, &recs[i], &rules, collect, ds), 0);
+        pmn_setup s;
+        assert_int_equal(pmn_setup_record(&recs[i], NULL, &s, NULL, NULL), PMN_SETUP_READY);
+        pmn_replay *r = pmn_replay_new(&recs[i], &s, collect, ds);
+        assert_non_null(r);
+        assert_int_equal(pmn_xml_write_game(w, &recs[i], r, collect, ds), 0);
+        pmn_replay_free(r);
     }
     assert_int_equal(pmn_xml_writer_close(w), 0);
     fclose(f);
@@ -47,7 +49,7 @@ static char *import(const char *xml, int validate, struct diags *ds)
     while (pmn_xml_reader_next(x, &rec) > 0) {
         if (n++)
             fputc('\n', out);
-        assert_int_equal(pmn_write_record(out, &rec, &o), 0);
+        assert_int_equal(pmn_write_record(out, &rec, NULL, &o), 0);
         pmn_record_free(&rec);
     }
     pmn_xml_reader_free(x);

@@ -2,6 +2,7 @@
  * safely, and the built-in sets, which are such files built into libpmn. */
 #include "pmn.h"
 #include "rulefile.h"
+#include "rulespec.h"
 #include "util.h"
 #include "xmlutil.h"
 
@@ -283,6 +284,11 @@ static void read_builtins(void)
         builtin_file[i] = parse(pmn_builtin_rule_text[i].text,
                                 strlen(pmn_builtin_rule_text[i].text),
                                 pmn_builtin_rule_text[i].name, 0, NULL, NULL);
+}
+
+int pmn_rule_files_loaded(void)
+{
+    return builtins_read;
 }
 
 const pmn_rule_file *pmn_rule_file_builtin(size_t i)

@@ -13,7 +13,8 @@ struct builtin_rule_text {
 extern const struct builtin_rule_text pmn_builtin_rule_text[];
 extern const size_t pmn_builtin_rule_count;
 
-/* What a rule file leaves unsaid (rules.c). */
-void pmn_rules_defaults(pmn_rules *r);
+/* Have the built-in rule files been read (for the tests: the engine must
+ * not need them)? */
+int pmn_rule_files_loaded(void);
 
 #endif

@@ -1,7 +1,7 @@
 /* rules.c - rule sets as data: options, the "name,key=value" specification,
  * and which combinations of mechanisms the engine can play. */
 #include "pmn.h"
-#include "rulefile.h"
+#include "rulespec.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -344,25 +344,33 @@ static const struct alias {
     { "kalaha", "kalah" },
 };
 
-int pmn_rules_builtin(const char *name, pmn_rules *r)
+static const struct builtin_rule_spec *builtin_named(const char *name)
 {
     for (size_t i = 0; i < COUNT(aliases); i++)
         if (strcmp(aliases[i].alias, name) == 0)
             name = aliases[i].name;
-    const pmn_rule_file *f = pmn_rule_file_builtin_named(name, NULL);
-    if (!f)
+    for (size_t i = 0; i < pmn_builtin_spec_count; i++)
+        if (strcmp(pmn_builtin_rule_spec[i].name, name) == 0)
+            return &pmn_builtin_rule_spec[i];
+    return NULL;
+}
+
+int pmn_rules_builtin(const char *name, pmn_rules *r)
+{
+    const struct builtin_rule_spec *b = builtin_named(name);
+    if (!b)
         return -1;
-    *r = *pmn_rule_file_rules(f);
-    return 0;
+    pmn_rules_defaults(r);
+    snprintf(r->name, sizeof r->name, "%s", b->name);
+    return parse_spec(r, b->options, 0, NULL);
 }
 
 size_t pmn_rules_builtin_names(char *buf, size_t size)
 {
-    const pmn_rule_file *f;
     pmn_text t;
     pmn_text_init(&t, buf, size);
-    for (size_t i = 0; (f = pmn_rule_file_builtin(i)) != NULL; i++)
-        pmn_text_add(&t, "%s%s", i ? ", " : "", pmn_rule_file_rules(f)->name);
+    for (size_t i = 0; i < pmn_builtin_spec_count; i++)
+        pmn_text_add(&t, "%s%s", i ? ", " : "", pmn_builtin_rule_spec[i].name);
     return t.n;
 }
 

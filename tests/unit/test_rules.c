@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "pmn.h"
+#include "lib/rulefile.h"
 
 static void defaults(void **state)
 {
@@ -164,6 +165,31 @@ static void builtin_files_are_valid(void **state)
     assert_int_equal(i, 5);
 }
 
+/* The engine plays the built-in sets from specifications made from the
+ * rule files: each must give exactly what its file says, and playing one
+ * must not need the XML. */
+static void builtin_specs_match_their_files(void **state)
+{
+    (void)state;
+    pmn_rules r;
+    pmn_position p;
+    assert_int_equal(pmn_rules_init(&r, "kalah,capture=opposite-always", NULL), 0);
+    pmn_position_start(&r, &p);
+    assert_true(pmn_perft(&r, &p, 3, NULL, NULL) > 0);
+    assert_int_equal(pmn_rule_files_loaded(), 0);
+    const pmn_rule_file *f;
+    size_t i;
+    for (i = 0; (f = pmn_rule_file_builtin(i)) != NULL; i++) {
+        const pmn_rules *from_file = pmn_rule_file_rules(f);
+        assert_int_equal(pmn_rules_builtin(from_file->name, &r), 0);
+        assert_memory_equal(&r, from_file, sizeof r);
+    }
+    assert_int_equal(pmn_rule_files_loaded(), 1);
+    char names[128];
+    pmn_rules_builtin_names(names, sizeof names);
+    assert_string_equal(names, "hawalis, kalah, oware, awale, anywoli");
+}
+
 static void bad_rule_files(void **state)
 {
     (void)state;
@@ -202,6 +228,7 @@ int main(void)
         cmocka_unit_test(options),
         cmocka_unit_test(errors),
         cmocka_unit_test(builtins),
+        cmocka_unit_test(builtin_specs_match_their_files),
         cmocka_unit_test(builtin_files_are_valid),
         cmocka_unit_test(bad_rule_files),
     };

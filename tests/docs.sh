@@ -74,6 +74,28 @@ for code in $("$PMN" check --list-codes | cut -d' ' -f1); do
     fi
 done
 
+# Every option of every subcommand, as its --help lists it, is documented
+# in pmn(1), and no line of the help is wider than 80 columns.
+sed 's/\\-/-/g' "$top_srcdir/man/pmn.1" > "$work/man"
+for cmd in $("$PMN" --help | awk '/^Subcommands:/{on=1; next} on && /^  [a-z]/{print $1}'); do
+    "$PMN" "$cmd" --help > "$work/help"
+    for opt in $(sed -n 's/^ *\(-., \)\{0,1\}--\([a-z-]*\).*/\2/p' "$work/help"); do
+        [ "$opt" = help ] && continue
+        if grep -q -- "--$opt\\b" "$work/man"; then
+            pass=$((pass + 1))
+        else
+            fail=$((fail + 1))
+            echo "FAIL man/pmn.1 does not document pmn $cmd --$opt"
+        fi
+    done
+    if awk 'length > 80 { exit 1 }' "$work/help"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL pmn $cmd --help has lines wider than 80 columns"
+    fi
+done
+
 # The README's perft table: each figure is what pmn perft counts.
 table=$(awk '/^    depth  /{on=1; next} on && /^    [a-z]/{print; next} on{exit}' "$top_srcdir/README")
 [ -n "$table" ] || { fail=$((fail + 1)); echo "FAIL README: no perft table"; }

@@ -1,28 +1,8 @@
 /* check.c - pmn check: replay every game and report what is wrong. */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-
-static void help(void)
-{
-    printf("Usage: pmn check [OPTIONS] [FILE...]\n\n"
-           "Replay every game of the PMN files (standard input if none, or -) against\n"
-           "the rules, and report every problem as FILE:LINE:COL: severity[CODE]: message\n"
-           "on standard error; a summary line ends the run on standard output.\n\n"
-           "Options:\n"
-           "  -r, --rules=SPEC   rules over each record's own (Game and Rules tags),\n"
-           "                     e.g. endless=lose; may be repeated\n"
-           "  -v, --verbose      a line for each game: its players, moves and result\n"
-           "  -q, --quiet        leave out notes (endless moves, unproved results)\n"
-           "      --running-totals  the counts after moves are each player's captures\n"
-           "                     so far, not the move's\n"
-           "      --list-codes   list every diagnostic code, its severity and meaning\n"
-           "  -h, --help         show this help\n\n"
-           "Exit status: 0 no problem, 1 warnings only, 2 errors, 3 fatal (a file could\n"
-           "not be read), 64 a wrong command line.  pmn(1) lists every code.\n");
-}
 
 static void list_codes(void)
 {
@@ -95,37 +75,38 @@ static const char *plural(unsigned long n)
     return n == 1 ? "" : "s";
 }
 
-int cmd_check(int argc, char **argv)
+enum { OPT_LIST_CODES = 256 };
+
+static const struct cli_option options[] = {
+    OPT_RULES_OVER,
+    { "verbose", 'v', NULL, "a line for each game: its players, moves and result" },
+    { "quiet", 'q', NULL, "leave out notes (endless moves, unproved results)" },
+    OPT_RUNNING_TOTALS,
+    { "list-codes", OPT_LIST_CODES, NULL, "list every diagnostic code, its severity and meaning" },
+    OPT_END,
+};
+
+static int run(const struct command *cmd, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "rules", required_argument, NULL, 'r' },
-        { "verbose", no_argument, NULL, 'v' },
-        { "quiet", no_argument, NULL, 'q' },
-        { "list-codes", no_argument, NULL, 'L' },
-        { "running-totals", no_argument, NULL, 'T' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     struct rules_options ro;
     memset(&ro, 0, sizeof ro);
     struct diag_sink sink = { "-", { 0 }, 1 };
     struct totals t = { 0, 0, &ro, 0, 0 };
+    struct cli_args a;
     int c, rc;
 
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":r:vqh", longopts, NULL)) != -1) {
+    cli_begin(&a, cmd, argc, argv);
+    while ((c = cli_next(&a)) != CLI_END) {
         switch (c) {
         case 'r':
-            if ((rc = add_rules_option("check", &ro, optarg)) != 0)
+            if ((rc = add_rules_option(cmd->name, &ro, a.arg)) != 0)
                 return rc;
             break;
         case 'v': t.verbose = 1; break;
         case 'q': sink.show_notes = 0; break;
-        case 'L': list_codes(); return EXIT_CLEAN;
-        case 'T': t.running_totals = 1; break;
-        case 'h': help(); return EXIT_CLEAN;
-        default: return bad_option("check", c, argv);
+        case OPT_LIST_CODES: list_codes(); return EXIT_CLEAN;
+        case 'T' + 256: t.running_totals = 1; break;
+        default: return a.status;
         }
     }
     each_input(argv + optind, argc - optind, &sink, check_file, &t);
@@ -139,3 +120,17 @@ int cmd_check(int argc, char **argv)
     printf("\n");
     return exit_status(&sink);
 }
+
+const struct command check_command = {
+    "check", "replay every game of PMN files and report what is wrong",
+    "[OPTIONS] [FILE...]",
+    "Replay every game of the PMN files (standard input if none, or -) against\n"
+    "the rules, and report every problem as FILE:LINE:COL: severity[CODE]: message\n"
+    "on standard error; a summary line ends the run on standard output: the\n"
+    "games, their moves (a move is a player's turn, its sowings joined by '-'),\n"
+    "and the problems found.",
+    options,
+    "Exit status: 0 no problem, 1 warnings only, 2 errors, 3 fatal (a file could\n"
+    "not be read), 64 a wrong command line.  pmn(1) lists every code.",
+    run,
+};

@@ -4,6 +4,9 @@
 
 #include "pmn.h"
 
+#include <getopt.h>
+#include <stdio.h>
+
 #if defined(__GNUC__)
 #define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
@@ -19,20 +22,71 @@ enum {
     EXIT_USAGE = 64     /* the command line is wrong */
 };
 
-struct command {
-    const char *name;
-    const char *summary;
-    int (*run)(int argc, char **argv);
+/* ---- options (options.c) ---------------------------------------------- */
+
+/* One option of a subcommand, declared once: getopt_long's arguments and
+ * the --help text are both made from the table of them. */
+struct cli_option {
+    const char *name;         /* the long name, "rules" */
+    int key;                  /* its short letter, or a number >= 256 if none */
+    const char *arg;          /* the argument's name ("SPEC"), or NULL: a flag */
+    const char *help;         /* what it does; '\n' between lines */
 };
 
-int cmd_perft(int argc, char **argv);
-int cmd_position(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_replay(int argc, char **argv);
-int cmd_convert(int argc, char **argv);
-int cmd_export(int argc, char **argv);
-int cmd_import(int argc, char **argv);
-int cmd_rules(int argc, char **argv);
+/* Options more than one subcommand takes. */
+#define OPT_HELP { "help", 'h', NULL, "show this help" }
+#define OPT_RULES_OVER { "rules", 'r', "SPEC", \
+    "rules over each record's own (its Game and Rules\n" \
+    "tags), e.g. endless=lose, or a rule file that\n" \
+    "replaces them; may be repeated" }
+#define OPT_RULES_SET { "rules", 'r', "SPEC", \
+    "rule set and options, e.g. hawalis,endless=lose,\nor a rule file" }
+#define OPT_RUNNING_TOTALS { "running-totals", 'T' + 256, NULL, \
+    "the counts after moves are each player's captures\nso far, not the move's" }
+#define OPT_OUTPUT { "output", 'o', "FILE", "write to FILE instead of standard output" }
+#define OPT_NOTATION { "notation", 'n', "NAME", \
+    "letters (a-n, A-N; the default), numbers (1-14 for\n" \
+    "the player to move) or coordinates (a1-g4)" }
+#define OPT_CAPTURE_STYLE { "capture-style", 'c', "STYLE", \
+    "plus for (+N) (the default), or x for (xN)" }
+#define OPT_END { NULL, 0, NULL, NULL }
+
+struct command {
+    const char *name;
+    const char *summary;      /* a line for 'pmn --help' */
+    const char *usage;        /* what follows "pmn NAME"; '\n' between forms */
+    const char *about;        /* what it does, before the options in --help */
+    const struct cli_option *options;   /* ending with OPT_END; --help is added */
+    const char *epilogue;     /* after the options in --help, or NULL */
+    int (*run)(const struct command *cmd, int argc, char **argv);
+};
+
+extern const struct command check_command, replay_command, convert_command,
+    export_command, import_command, perft_command, position_command, rules_command;
+
+#define CLI_MAX_OPTIONS 16
+
+/* Parsing a subcommand's arguments:
+ *     cli_begin(&a, cmd, argc, argv);
+ *     while ((c = cli_next(&a)) != CLI_END) switch (c) { ... the keys ...
+ *         case CLI_STOP: return a.status; }
+ * then argv[optind..] are the operands.  --help and errors are handled by
+ * cli_next, which says CLI_STOP with the exit status in a.status. */
+struct cli_args {
+    const struct command *cmd;
+    int argc;
+    char **argv;
+    struct option longopts[CLI_MAX_OPTIONS + 1];
+    char optstring[2 * CLI_MAX_OPTIONS + 2];
+    const char *arg;          /* the argument of the option just read */
+    int status;
+};
+
+enum { CLI_END = -1, CLI_STOP = -2 };
+
+void cli_begin(struct cli_args *a, const struct command *cmd, int argc, char **argv);
+int cli_next(struct cli_args *a);
+void cli_help(const struct command *cmd, FILE *f);
 
 /* Report a bad option value, pointing at the column of the fault. */
 int usage_error_at(const char *cmd, const char *option, const char *text,
@@ -40,13 +94,16 @@ int usage_error_at(const char *cmd, const char *option, const char *text,
 /* Report a command-line error and the hint to use --help. */
 int usage_error(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
 
-/* getopt_long returned '?' (unknown option) or ':' (missing argument); the
- * optstring starts with ':' and opterr is 0, so this is the only message. */
-int bad_option(const char *cmd, int c, char **argv);
-
 /* A whole number of at most `max`, digits only; returns 0, or -1 if s is
  * not one. */
 int parse_number(const char *s, unsigned long max, unsigned long *v);
+
+/* --notation NAME and --capture-style STYLE, for the commands that write
+ * PMN: returns 0, or the usage error. */
+int notation_option(const char *cmd, const char *name, pmn_write_options *o);
+int capture_style_option(const char *cmd, const char *style, pmn_write_options *o);
+
+/* ---- inputs, outputs and diagnostics (io.c) ---------------------------- */
 
 /* The output of a command: FILE of -o, or standard output (name NULL).
  * open_output reports a failure and returns NULL; close_output flushes
@@ -54,25 +111,6 @@ int parse_number(const char *s, unsigned long max, unsigned long *v);
  * EXIT_FATAL, or returns `status`. */
 FILE *open_output(const char *name);
 int close_output(FILE *f, const char *name, int failed, int status);
-
-/* --notation NAME and --capture-style STYLE, for the commands that write
- * PMN: returns 0, or the usage error. */
-int notation_option(const char *cmd, const char *name, pmn_write_options *o);
-int capture_style_option(const char *cmd, const char *style, pmn_write_options *o);
-
-/* Apply one --rules SPEC (a specification, or a rule file) on *r, or
- * report it and return the exit status. */
-int apply_rules_option(const char *cmd, pmn_rules *r, const char *spec);
-/* Does a --rules value name a rule file (it ends in ".xml" or holds a '/')
- * rather than give a specification? */
-int is_rule_file(const char *spec);
-/* Read a rule file, reporting what is wrong with it; 0, or an exit status. */
-int read_rule_file(const char *path, pmn_rule_file **out);
-
-/* The position given as `what` (or the opening one when text is NULL),
- * read under rules *r. */
-int position_option(const char *cmd, const char *what, const pmn_rules *r,
-                    const char *text, pmn_position *p);
 
 /* Where diagnostics go: standard error, as FILE:LINE:COL: severity[CODE]:
  * message, counted by severity. */
@@ -94,6 +132,22 @@ void close_input(FILE *f);
  * s->file naming it; a file that cannot be opened is reported and skipped. */
 void each_input(char **names, int n, struct diag_sink *s,
                 void (*fn)(FILE *f, struct diag_sink *s, void *ctx), void *ctx);
+
+/* ---- rules, positions and records (records.c) -------------------------- */
+
+/* Apply one --rules SPEC (a specification, or a rule file) on *r, or
+ * report it and return the exit status. */
+int apply_rules_option(const char *cmd, pmn_rules *r, const char *spec);
+/* Does a --rules value name a rule file (it ends in ".xml" or holds a '/')
+ * rather than give a specification? */
+int is_rule_file(const char *spec);
+/* Read a rule file, reporting what is wrong with it; 0, or an exit status. */
+int read_rule_file(const char *path, pmn_rule_file **out);
+
+/* The position given as `what` (or the opening one when text is NULL),
+ * read under rules *r. */
+int position_option(const char *cmd, const char *what, const pmn_rules *r,
+                    const char *text, pmn_position *p);
 
 /* The --rules options of a command: a rule file replaces each record's
  * own rules, specifications apply over them (pmn_setup_record). */

@@ -1,29 +1,7 @@
 /* convert.c - pmn convert: records as canonical PMN, in any notation. */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
-
-static void help(void)
-{
-    printf("Usage: pmn convert [OPTIONS] [FILE...]\n\n"
-           "Write the games of PMN files (standard input if none, or -) as canonical\n"
-           "PMN: the tag roster first, move numbers, ';' between full moves, one\n"
-           "capture style, comments in braces, lines wrapped at 80 columns.  Nothing\n"
-           "read is dropped; converting the output again gives the same bytes.\n"
-           "Problems in the input are reported on standard error as by pmn check.\n\n"
-           "Options:\n"
-           "  -n, --notation=NAME     letters (a-n, A-N; the default), numbers (1-14 for\n"
-           "                          the player to move) or coordinates (a1-g4)\n"
-           "  -c, --capture-style=S   plus for (+N) (the default), or x for (xN)\n"
-           "      --fix-result        write the result the replay proves, where the game\n"
-           "                          ended on the board\n"
-           "      --running-totals    the counts after moves are each player's captures\n"
-           "                          so far, not the move's\n"
-           "  -r, --rules=SPEC        rules over each record's own; may be repeated\n"
-           "  -o, --output=FILE       write to FILE instead of standard output\n"
-           "  -h, --help              show this help\n");
-}
 
 struct convert {
     pmn_write_options wo;
@@ -67,45 +45,45 @@ static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
     pmn_reader_free(rd);
 }
 
-int cmd_convert(int argc, char **argv)
+static const struct cli_option options[] = {
+    OPT_NOTATION,
+    OPT_CAPTURE_STYLE,
+    { "fix-result", 'F' + 256, NULL, "write the result the replay proves, where the game\n"
+      "ended on the board" },
+    OPT_RUNNING_TOTALS,
+    OPT_RULES_OVER,
+    OPT_OUTPUT,
+    OPT_END,
+};
+
+static int run(const struct command *cmd, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "notation", required_argument, NULL, 'n' },
-        { "capture-style", required_argument, NULL, 'c' },
-        { "fix-result", no_argument, NULL, 'F' },
-        { "running-totals", no_argument, NULL, 'T' },
-        { "rules", required_argument, NULL, 'r' },
-        { "output", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     struct convert cv = { .out = stdout };
     struct diag_sink sink = { "-", { 0 }, 1 };
     const char *output = NULL;
     int c, rc;
+    struct cli_args a;
     pmn_write_options_init(&cv.wo);
 
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":n:c:r:o:h", longopts, NULL)) != -1) {
+    cli_begin(&a, cmd, argc, argv);
+    while ((c = cli_next(&a)) != CLI_END) {
         switch (c) {
         case 'n':
-            if ((rc = notation_option("convert", optarg, &cv.wo)) != 0)
+            if ((rc = notation_option(cmd->name, a.arg, &cv.wo)) != 0)
                 return rc;
             break;
         case 'c':
-            if ((rc = capture_style_option("convert", optarg, &cv.wo)) != 0)
+            if ((rc = capture_style_option(cmd->name, a.arg, &cv.wo)) != 0)
                 return rc;
             break;
-        case 'F': cv.fix_result = 1; break;
-        case 'T': cv.running_totals = 1; break;
+        case 'F' + 256: cv.fix_result = 1; break;
+        case 'T' + 256: cv.running_totals = 1; break;
         case 'r':
-            if ((rc = add_rules_option("convert", &cv.ro, optarg)) != 0)
+            if ((rc = add_rules_option(cmd->name, &cv.ro, a.arg)) != 0)
                 return rc;
             break;
-        case 'o': output = optarg; break;
-        case 'h': help(); return EXIT_CLEAN;
-        default: return bad_option("convert", c, argv);
+        case 'o': output = a.arg; break;
+        default: return a.status;
         }
     }
     /* Notes (endless moves met while proving results) are not news here. */
@@ -115,3 +93,15 @@ int cmd_convert(int argc, char **argv)
     each_input(argv + optind, argc - optind, &sink, convert_file, &cv);
     return close_output(cv.out, output, 0, exit_status(&sink));
 }
+
+const struct command convert_command = {
+    "convert", "write games as canonical PMN, in any notation",
+    "[OPTIONS] [FILE...]",
+    "Write the games of PMN files (standard input if none, or -) as canonical\n"
+    "PMN: the tag roster first, move numbers, ';' between full moves, the sowings\n"
+    "of a move joined by '-', one capture style, comments in braces, lines\n"
+    "wrapped at 80 columns.  Nothing read is dropped; converting the output again\n"
+    "gives the same bytes.  Problems in the input are reported on standard error\n"
+    "as by pmn check.",
+    options, NULL, run,
+};

@@ -1,27 +1,8 @@
 /* export.c - pmn export: games as an XML archive. */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-
-static void help(void)
-{
-    printf("Usage: pmn export [OPTIONS] [FILE...]\n\n"
-           "Write the games of PMN files (standard input if none, or -) as one XML\n"
-           "archive (schema: pmn.rng; see pmn(5)): tags, start position, every move with\n"
-           "its hole, claimed and computed captures, laps, judgements, NAGs, comments and\n"
-           "variations, the result and how the game ended.  What the engine computed is\n"
-           "marked apart from what the record claimed.  Games are written one at a time.\n"
-           "Problems in the records are reported on standard error as by pmn check.\n\n"
-           "Options:\n"
-           "  -f, --format=FORMAT  xml (the default), or pmn (as pmn convert)\n"
-           "  -r, --rules=SPEC     rules over each record's own; may be repeated\n"
-           "      --running-totals the counts after moves are each player's captures\n"
-           "                       so far, not the move's\n"
-           "  -o, --output=FILE    write to FILE instead of standard output\n"
-           "  -h, --help           show this help\n");
-}
 
 struct export {
     struct rules_options ro;
@@ -60,47 +41,46 @@ static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
     pmn_reader_free(rd);
 }
 
-int cmd_export(int argc, char **argv)
+static const struct cli_option options[] = {
+    { "format", 'f', "FORMAT", "xml (the default), or pmn (as pmn convert)" },
+    OPT_RULES_OVER,
+    OPT_RUNNING_TOTALS,
+    OPT_OUTPUT,
+    OPT_END,
+};
+
+static int run(const struct command *cmd, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "format", required_argument, NULL, 'f' },
-        { "rules", required_argument, NULL, 'r' },
-        { "running-totals", no_argument, NULL, 'T' },
-        { "output", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     struct export ex = { .xml = 1, .out = stdout };
     struct diag_sink sink = { "-", { 0 }, 0 };
     const char *output = NULL;
     int c, rc;
+    struct cli_args a;
 
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":f:r:o:h", longopts, NULL)) != -1) {
+    cli_begin(&a, cmd, argc, argv);
+    while ((c = cli_next(&a)) != CLI_END) {
         switch (c) {
         case 'f':
-            if (strcmp(optarg, "xml") == 0)
+            if (strcmp(a.arg, "xml") == 0)
                 ex.xml = 1;
-            else if (strcmp(optarg, "pmn") == 0)
+            else if (strcmp(a.arg, "pmn") == 0)
                 ex.xml = 0;
             else
-                return usage_error("export", "unknown format '%s' (xml, pmn)", optarg);
+                return usage_error(cmd->name, "unknown format '%s' (xml, pmn)", a.arg);
             break;
         case 'r':
-            if ((rc = add_rules_option("export", &ex.ro, optarg)) != 0)
+            if ((rc = add_rules_option(cmd->name, &ex.ro, a.arg)) != 0)
                 return rc;
             break;
-        case 'T': ex.running_totals = 1; break;
-        case 'o': output = optarg; break;
-        case 'h': help(); return EXIT_CLEAN;
-        default: return bad_option("export", c, argv);
+        case 'T' + 256: ex.running_totals = 1; break;
+        case 'o': output = a.arg; break;
+        default: return a.status;
         }
     }
     if (!(ex.out = open_output(output)))
         return EXIT_FATAL;
     if (ex.xml && !(ex.w = pmn_xml_writer_new(ex.out))) {
-        fprintf(stderr, "pmn export: out of memory\n");
+        fprintf(stderr, "pmn %s: out of memory\n", cmd->name);
         return EXIT_FATAL;
     }
     each_input(argv + optind, argc - optind, &sink, export_file, &ex);
@@ -108,3 +88,15 @@ int cmd_export(int argc, char **argv)
         ex.failed = 1;
     return close_output(ex.out, output, ex.failed, exit_status(&sink));
 }
+
+const struct command export_command = {
+    "export", "write games as an XML archive, with what the replay computed",
+    "[OPTIONS] [FILE...]",
+    "Write the games of PMN files (standard input if none, or -) as one XML\n"
+    "archive (schema: pmn.rng; see pmn(5)): tags, start position, every move with\n"
+    "its hole, claimed and computed captures, laps, judgements, NAGs, comments and\n"
+    "variations, the result and how the game ended.  What the engine computed is\n"
+    "marked apart from what the record claimed.  Games are written one at a time.\n"
+    "Problems in the records are reported on standard error as by pmn check.",
+    options, NULL, run,
+};

@@ -1,24 +1,7 @@
 /* import.c - pmn import: an XML archive back to canonical PMN. */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
-
-static void help(void)
-{
-    printf("Usage: pmn import [OPTIONS] [FILE...]\n\n"
-           "Read XML archives as pmn export writes them (standard input if none, or -)\n"
-           "and write their games as canonical PMN: PMN -> XML -> PMN gives the canonical\n"
-           "PMN of the input.  What the engine computed is not read.  Archives are read\n"
-           "one game at a time; no network, DTD or entity is ever used, and malformed\n"
-           "XML is reported with its line and column.\n\n"
-           "Options:\n"
-           "      --validate         check the archive against its RELAX NG schema\n"
-           "  -n, --notation=NAME    letters (the default), numbers or coordinates\n"
-           "  -c, --capture-style=S  plus for (+N) (the default), or x for (xN)\n"
-           "  -o, --output=FILE      write to FILE instead of standard output\n"
-           "  -h, --help             show this help\n");
-}
 
 struct import {
     pmn_write_options wo;
@@ -49,38 +32,37 @@ static void import_file(FILE *f, struct diag_sink *sink, void *ctx)
     pmn_xml_reader_free(x);
 }
 
-int cmd_import(int argc, char **argv)
+static const struct cli_option options[] = {
+    { "validate", 'V' + 256, NULL, "check the archive against its RELAX NG schema" },
+    OPT_NOTATION,
+    OPT_CAPTURE_STYLE,
+    OPT_OUTPUT,
+    OPT_END,
+};
+
+static int run(const struct command *cmd, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "validate", no_argument, NULL, 'V' },
-        { "notation", required_argument, NULL, 'n' },
-        { "capture-style", required_argument, NULL, 'c' },
-        { "output", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     struct import im = { .out = stdout };
     struct diag_sink sink = { "-", { 0 }, 1 };
     const char *output = NULL;
     int c, rc;
+    struct cli_args a;
     pmn_write_options_init(&im.wo);
 
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":n:c:o:h", longopts, NULL)) != -1) {
+    cli_begin(&a, cmd, argc, argv);
+    while ((c = cli_next(&a)) != CLI_END) {
         switch (c) {
-        case 'V': im.validate = 1; break;
+        case 'V' + 256: im.validate = 1; break;
         case 'n':
-            if ((rc = notation_option("import", optarg, &im.wo)) != 0)
+            if ((rc = notation_option(cmd->name, a.arg, &im.wo)) != 0)
                 return rc;
             break;
         case 'c':
-            if ((rc = capture_style_option("import", optarg, &im.wo)) != 0)
+            if ((rc = capture_style_option(cmd->name, a.arg, &im.wo)) != 0)
                 return rc;
             break;
-        case 'o': output = optarg; break;
-        case 'h': help(); return EXIT_CLEAN;
-        default: return bad_option("import", c, argv);
+        case 'o': output = a.arg; break;
+        default: return a.status;
         }
     }
     if (!(im.out = open_output(output)))
@@ -88,3 +70,14 @@ int cmd_import(int argc, char **argv)
     each_input(argv + optind, argc - optind, &sink, import_file, &im);
     return close_output(im.out, output, im.failed, exit_status(&sink));
 }
+
+const struct command import_command = {
+    "import", "read an XML archive and write its games as canonical PMN",
+    "[OPTIONS] [FILE...]",
+    "Read XML archives as pmn export writes them (standard input if none, or -)\n"
+    "and write their games as canonical PMN: PMN -> XML -> PMN gives the canonical\n"
+    "PMN of the input.  What the engine computed is not read.  Archives are read\n"
+    "one game at a time; no network, DTD or entity is ever used, and malformed\n"
+    "XML is reported with its line and column.",
+    options, NULL, run,
+};

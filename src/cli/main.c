@@ -4,15 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static const struct command commands[] = {
-    { "check", "replay every game of PMN files and report what is wrong", cmd_check },
-    { "replay", "show a game move by move: the board, captures and laps", cmd_replay },
-    { "convert", "write games as canonical PMN, in any notation", cmd_convert },
-    { "export", "write games as an XML archive, with what the replay computed", cmd_export },
-    { "import", "read an XML archive and write its games as canonical PMN", cmd_import },
-    { "perft", "count legal move sequences from a position (engine self-test, benchmark)", cmd_perft },
-    { "position", "show a position: board, position string, legal moves", cmd_position },
-    { "rules", "list the rule sets, show one in words, read a rule file", cmd_rules },
+static const struct command *const commands[] = {
+    &check_command, &replay_command, &convert_command, &export_command, &import_command,
+    &perft_command, &position_command, &rules_command,
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -24,7 +18,7 @@ static void usage(FILE *f)
                "Reads, replays and validates records of mancala games.\n\n"
                "Subcommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
-        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
     fprintf(f, "\n'pmn SUBCOMMAND --help' describes each.  See pmn(1).\n");
 }
 
@@ -44,8 +38,8 @@ int main(int argc, char **argv)
         return EXIT_CLEAN;
     }
     for (size_t i = 0; i < NCOMMANDS; i++)
-        if (strcmp(name, commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+        if (strcmp(name, commands[i]->name) == 0)
+            return commands[i]->run(commands[i], argc - 1, argv + 1);
     fprintf(stderr, "pmn: error: unknown subcommand '%s'\nTry 'pmn --help'.\n", name);
     return EXIT_USAGE;
 }

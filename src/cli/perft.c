@@ -1,28 +1,10 @@
 /* perft.c - pmn perft: count move sequences, and how fast. */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <time.h>
 
 #define MAX_DEPTH 30
-
-static void help(void)
-{
-    printf("Usage: pmn perft [OPTIONS] DEPTH\n\n"
-           "Count the legal move sequences of DEPTH moves (0 to %d) from a position.\n"
-           "A move that ends the game ends its sequence; repetitions are ignored.\n"
-           "The count goes to standard output, the time and speed to standard error.\n\n"
-           "Options:\n"
-           "  -p, --position=STRING  start from this position (default: the opening)\n"
-           "  -r, --rules=SPEC       rule set and options, e.g. hawalis,endless=lose\n"
-           "  -d, --divide           also print the count below each first move\n"
-           "  -h, --help             show this help\n\n"
-           "SPEC is a rule set ('pmn rules list'), with its sizes as in kalah(6,3) if\n"
-           "need be, or a rule file (a name ending in .xml or holding a '/'); then\n"
-           "options KEY=VALUE ('pmn rules options'), all separated by commas.\n",
-           MAX_DEPTH);
-}
 
 static double seconds_now(void)
 {
@@ -31,42 +13,41 @@ static double seconds_now(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-int cmd_perft(int argc, char **argv)
+static const struct cli_option options[] = {
+    { "position", 'p', "STRING", "start from this position (default: the opening)" },
+    OPT_RULES_SET,
+    { "divide", 'd', NULL, "also print the count below each first ply" },
+    OPT_END,
+};
+
+static int run(const struct command *cmd, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "position", required_argument, NULL, 'p' },
-        { "rules", required_argument, NULL, 'r' },
-        { "divide", no_argument, NULL, 'd' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     const char *postext = NULL;
     int divide = 0, c, rc;
     pmn_rules rules;
+    struct cli_args a;
     pmn_rules_init(&rules, NULL, NULL);
 
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":p:r:dh", longopts, NULL)) != -1) {
+    cli_begin(&a, cmd, argc, argv);
+    while ((c = cli_next(&a)) != CLI_END) {
         switch (c) {
-        case 'p': postext = optarg; break;
+        case 'p': postext = a.arg; break;
         case 'r':
-            if ((rc = apply_rules_option("perft", &rules, optarg)) != 0)
+            if ((rc = apply_rules_option(cmd->name, &rules, a.arg)) != 0)
                 return rc;
             break;
         case 'd': divide = 1; break;
-        case 'h': help(); return EXIT_CLEAN;
-        default: return bad_option("perft", c, argv);
+        default: return a.status;
         }
     }
     if (optind != argc - 1)
-        return usage_error("perft", "expected one DEPTH, got %d arguments", argc - optind);
+        return usage_error(cmd->name, "expected one DEPTH, got %d arguments", argc - optind);
     unsigned long depth;
     if (parse_number(argv[optind], MAX_DEPTH, &depth) < 0)
-        return usage_error("perft", "DEPTH must be a whole number from 0 to %d, not '%s'",
+        return usage_error(cmd->name, "DEPTH must be a whole number from 0 to %d, not '%s'",
                            MAX_DEPTH, argv[optind]);
     pmn_position pos;
-    if ((rc = position_option("perft", "--position", &rules, postext, &pos)) != 0)
+    if ((rc = position_option(cmd->name, "--position", &rules, postext, &pos)) != 0)
         return rc;
 
     uint64_t below[PMN_MAX_SIDE_PITS];
@@ -86,3 +67,20 @@ int cmd_perft(int argc, char **argv)
     fprintf(stderr, "time %.3f s, %.2f M nodes/s\n", t, t > 0 ? (double)nodes / t / 1e6 : 0.0);
     return EXIT_CLEAN;
 }
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+const struct command perft_command = {
+    "perft", "count legal ply sequences from a position (engine self-test, benchmark)",
+    "[OPTIONS] DEPTH",
+    "Count the legal sequences of DEPTH plies (0 to " STR(MAX_DEPTH) ") from a position: a ply is\n"
+    "one sowing, so a move of several sowings is as many plies.  A ply that ends\n"
+    "the game ends its sequence; repetitions are ignored.  The count goes to\n"
+    "standard output, the time and speed to standard error.",
+    options,
+    "SPEC is a rule set ('pmn rules list'), with its sizes as in kalah(6,3) if\n"
+    "need be, or a rule file (a name ending in .xml or holding a '/'); then\n"
+    "options KEY=VALUE ('pmn rules options'), all separated by commas.",
+    run,
+};

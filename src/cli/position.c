@@ -1,23 +1,8 @@
 /* position.c - pmn position: draw a position and say what can be played. */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-
-static void help(void)
-{
-    printf("Usage: pmn position [OPTIONS] [STRING]\n\n"
-           "Show a position (default: the opening position): the board, its position\n"
-           "string, the seeds on each side, the legal moves, or how the game has ended.\n\n"
-           "A position string gives each side's seed counts in sowing order (a..n for\n"
-           "South, A..N for North), separated by commas, South first, then a space and\n"
-           "the side to move:\n"
-           "  2,2,2,2,2,2,2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2,2,2,2,2,2,2 S\n\n"
-           "Options:\n"
-           "  -r, --rules=SPEC   rule set and options, e.g. hawalis,capture=front\n"
-           "  -h, --help         show this help\n");
-}
 
 static void print_position(const pmn_rules *r, const pmn_position *p)
 {
@@ -50,35 +35,46 @@ static void print_position(const pmn_rules *r, const pmn_position *p)
     printf("\n");
 }
 
-int cmd_position(int argc, char **argv)
+static const struct cli_option options[] = {
+    OPT_RULES_SET,
+    OPT_END,
+};
+
+static int run(const struct command *cmd, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "rules", required_argument, NULL, 'r' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     pmn_rules rules;
     pmn_position pos;
     int c, rc;
+    struct cli_args a;
     pmn_rules_init(&rules, NULL, NULL);
 
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":r:h", longopts, NULL)) != -1) {
+    cli_begin(&a, cmd, argc, argv);
+    while ((c = cli_next(&a)) != CLI_END) {
         switch (c) {
         case 'r':
-            if ((rc = apply_rules_option("position", &rules, optarg)) != 0)
+            if ((rc = apply_rules_option(cmd->name, &rules, a.arg)) != 0)
                 return rc;
             break;
-        case 'h': help(); return EXIT_CLEAN;
-        default: return bad_option("position", c, argv);
+        default: return a.status;
         }
     }
     if (argc - optind > 1)
-        return usage_error("position", "expected at most one position STRING, got %d arguments",
+        return usage_error(cmd->name, "expected at most one position STRING, got %d arguments",
                            argc - optind);
-    if ((rc = position_option("position", "STRING", &rules, optind < argc ? argv[optind] : NULL, &pos)) != 0)
+    if ((rc = position_option(cmd->name, "STRING", &rules, optind < argc ? argv[optind] : NULL, &pos)) != 0)
         return rc;
     print_position(&rules, &pos);
     return EXIT_CLEAN;
 }
+
+const struct command position_command = {
+    "position", "show a position: board, position string, legal moves",
+    "[OPTIONS] [STRING]",
+    "Show a position (default: the opening position): the board, its position\n"
+    "string, the seeds on each side, the legal moves, or how the game has ended.\n\n"
+    "A position string gives each side's seed counts in sowing order (a..n for\n"
+    "South, A..N for North), separated by commas, South first, then a space and\n"
+    "the side to move:\n"
+    "  2,2,2,2,2,2,2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2,2,2,2,2,2,2 S",
+    options, NULL, run,
+};

@@ -1,28 +1,9 @@
 /* replay.c - pmn replay: a game move by move, as the board shows it. */
 #include "cli.h"
 
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-
-static void help(void)
-{
-    printf("Usage: pmn replay [OPTIONS] [FILE]\n\n"
-           "Replay the games of a PMN file (standard input if none, or -) and print the\n"
-           "board after each move, with what the move captured, its laps, where its\n"
-           "last seed fell, the captured totals, and how the game ended.  Problems in\n"
-           "the record are reported on standard error as by pmn check.\n\n"
-           "Options:\n"
-           "  -g, --game=N    only the N-th game of the file (from 1)\n"
-           "  -p, --ply=K     only the board after K plies (0: the start position); a\n"
-           "                  ply is one sowing, and a move of several sowings is\n"
-           "                  as many plies\n"
-           "  -r, --rules=SPEC  rules over each record's own; may be repeated\n"
-           "      --running-totals  the counts after moves are each player's captures\n"
-           "                  so far, not the move's\n"
-           "  -h, --help      show this help\n");
-}
 
 static void board(const pmn_rules *r, const pmn_position *p)
 {
@@ -124,47 +105,49 @@ static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink 
     return rc;
 }
 
-int cmd_replay(int argc, char **argv)
+static const struct cli_option options[] = {
+    { "game", 'g', "N", "only the N-th game of the file (from 1)" },
+    { "ply", 'p', "K", "only the board after K plies (0: the start position);\n"
+      "a ply is one sowing: a move of several sowings\nis as many plies" },
+    OPT_RULES_OVER,
+    OPT_RUNNING_TOTALS,
+    OPT_END,
+};
+
+static int run(const struct command *cmd, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "game", required_argument, NULL, 'g' },
-        { "ply", required_argument, NULL, 'p' },
-        { "rules", required_argument, NULL, 'r' },
-        { "running-totals", no_argument, NULL, 'T' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     struct rules_options ro;
     memset(&ro, 0, sizeof ro);
     struct diag_sink sink = { "-", { 0 }, 1 };
     unsigned long game = 0, plies;
     long ply = -1;
     int c, rc, status = EXIT_CLEAN, totals = 0;
+    struct cli_args a;
 
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":g:p:r:h", longopts, NULL)) != -1) {
+    cli_begin(&a, cmd, argc, argv);
+    while ((c = cli_next(&a)) != CLI_END) {
         switch (c) {
         case 'g':
-            if (parse_number(optarg, ULONG_MAX / 2, &game) < 0 || game == 0)
-                return usage_error("replay", "--game takes a game number from 1, not '%s'", optarg);
+            if (parse_number(a.arg, ULONG_MAX / 2, &game) < 0 || game == 0)
+                return usage_error(cmd->name, "--game takes a game number from 1, not '%s'",
+                                   a.arg);
             break;
         case 'p':
-            if (parse_number(optarg, LONG_MAX / 2, &plies) < 0)
-                return usage_error("replay", "--ply takes a number of plies from 0, not '%s'", optarg);
+            if (parse_number(a.arg, LONG_MAX / 2, &plies) < 0)
+                return usage_error(cmd->name, "--ply takes a number of plies from 0, not '%s'",
+                                   a.arg);
             ply = (long)plies;
             break;
         case 'r':
-            if ((rc = add_rules_option("replay", &ro, optarg)) != 0)
+            if ((rc = add_rules_option(cmd->name, &ro, a.arg)) != 0)
                 return rc;
             break;
-        case 'T': totals = 1; break;
-        case 'h': help(); return EXIT_CLEAN;
-        default: return bad_option("replay", c, argv);
+        case 'T' + 256: totals = 1; break;
+        default: return a.status;
         }
     }
     if (argc - optind > 1)
-        return usage_error("replay", "expected one FILE, got %d", argc - optind);
+        return usage_error(cmd->name, "expected one FILE, got %d", argc - optind);
     FILE *f = open_input(optind < argc ? argv[optind] : "-", &sink);
     if (!f)
         return EXIT_FATAL;
@@ -195,3 +178,13 @@ int cmd_replay(int argc, char **argv)
     }
     return status != EXIT_CLEAN ? status : exit_status(&sink);
 }
+
+const struct command replay_command = {
+    "replay", "show a game move by move: the board, captures and laps",
+    "[OPTIONS] [FILE]",
+    "Replay the games of a PMN file (standard input if none, or -) and print the\n"
+    "board after each ply (each sowing) of the main line, with what it captured,\n"
+    "its laps, where its last seed fell, the captured totals, and how the game\n"
+    "ended.  Problems in the record are reported on standard error as by pmn check.",
+    options, NULL, run,
+};

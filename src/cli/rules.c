@@ -2,30 +2,8 @@
 #include "cli.h"
 
 #include <ctype.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-
-static void help(void)
-{
-    printf("Usage: pmn rules list\n"
-           "       pmn rules show [--lang=LANG] NAME|FILE\n"
-           "       pmn rules xml NAME\n"
-           "       pmn rules options\n"
-           "       pmn rules schema\n\n"
-           "The rule sets pmn knows, and rule files of your own.\n\n"
-           "  list     the built-in rule sets, with their titles\n"
-           "  show     a rule set in words: its title, its description, its mechanisms\n"
-           "           and its options; NAME may carry sizes and options, as --rules\n"
-           "           takes them (kalah(6,3),capture=opposite-always); a FILE (a name\n"
-           "           ending in .xml or holding a '/') is read and checked\n"
-           "  xml      the rule file of a built-in set, to start a variant from\n"
-           "  options  every rule option and its values\n"
-           "  schema   the RELAX NG schema of rule files (grammar/rules.rng)\n\n"
-           "Options:\n"
-           "  -l, --lang=LANG  the language of title and description (default en)\n"
-           "  -h, --help       show this help\n");
-}
 
 static void list(void)
 {
@@ -117,32 +95,27 @@ static int show_named(const char *what, const char *lang)
     return EXIT_CLEAN;
 }
 
-int cmd_rules(int argc, char **argv)
+static const struct cli_option options[] = {
+    { "lang", 'l', "LANG", "the language of title and description (default en)" },
+    OPT_END,
+};
+
+static int run(const struct command *cmd, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "lang", required_argument, NULL, 'l' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     const char *lang = "en";
     int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":l:h", longopts, NULL)) != -1) {
+    struct cli_args a;
+    cli_begin(&a, cmd, argc, argv);
+    while ((c = cli_next(&a)) != CLI_END) {
         switch (c) {
-        case 'l':
-            lang = optarg;
-            break;
-        case 'h':
-            help();
-            return EXIT_CLEAN;
-        default:
-            return bad_option("rules", c, argv);
+        case 'l': lang = a.arg; break;
+        default: return a.status;
         }
     }
     const char *what = optind < argc ? argv[optind] : NULL;
     int nargs = argc - optind;
     if (!what)
-        return usage_error("rules", "a subcommand is needed: list, show, xml, options or schema");
+        return usage_error(cmd->name, "a subcommand is needed: list, show, xml, options or schema");
     if (strcmp(what, "list") == 0 && nargs == 1) {
         list();
     } else if (strcmp(what, "show") == 0 && nargs == 2) {
@@ -150,7 +123,7 @@ int cmd_rules(int argc, char **argv)
     } else if (strcmp(what, "xml") == 0 && nargs == 2) {
         size_t i;
         if (!pmn_rule_file_builtin_named(argv[optind + 1], &i))
-            return usage_error("rules", "no built-in rule set '%s' ('pmn rules list')",
+            return usage_error(cmd->name, "no built-in rule set '%s' ('pmn rules list')",
                                argv[optind + 1]);
         fputs(pmn_rule_file_builtin_xml(i), stdout);
     } else if (strcmp(what, "options") == 0 && nargs == 1) {
@@ -159,12 +132,27 @@ int cmd_rules(int argc, char **argv)
         fputs(pmn_rules_schema(), stdout);
     } else if (strcmp(what, "list") && strcmp(what, "show") && strcmp(what, "xml")
                && strcmp(what, "options") && strcmp(what, "schema")) {
-        return usage_error("rules", "unknown subcommand '%s' (list, show, xml, options, schema)",
+        return usage_error(cmd->name, "unknown subcommand '%s' (list, show, xml, options, schema)",
                            what);
     } else {
-        return usage_error("rules", "'%s' takes %s", what,
+        return usage_error(cmd->name, "'%s' takes %s", what,
                            strcmp(what, "show") == 0 || strcmp(what, "xml") == 0
                            ? "one name" : "no argument");
     }
     return fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_FATAL;
 }
+
+const struct command rules_command = {
+    "rules", "list the rule sets, show one in words, read a rule file",
+    "list\nshow [--lang=LANG] NAME|FILE\nxml NAME\noptions\nschema",
+    "The rule sets pmn knows, and rule files of your own.\n\n"
+    "  list     the built-in rule sets, with their titles\n"
+    "  show     a rule set in words: its title, its description, its mechanisms\n"
+    "           and its options; NAME may carry sizes and options, as --rules\n"
+    "           takes them (kalah(6,3),capture=opposite-always); a FILE (a name\n"
+    "           ending in .xml or holding a '/') is read and checked\n"
+    "  xml      the rule file of a built-in set, to start a variant from\n"
+    "  options  every rule option and its values\n"
+    "  schema   the RELAX NG schema of rule files (grammar/rules.rng)",
+    options, NULL, run,
+};

@@ -1,0 +1,182 @@
+/* options.c - the command line of every subcommand: options declared once
+ * in a table (struct cli_option), from which getopt_long's arguments and the
+ * --help text are both made; usage errors; option values. */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cli_option help_option = OPT_HELP;
+
+/* The options of cmd, --help last. */
+static size_t count_options(const struct command *cmd)
+{
+    size_t n = 0;
+    while (cmd->options && cmd->options[n].name)
+        n++;
+    return n;
+}
+
+static const struct cli_option *option_at(const struct command *cmd, size_t i)
+{
+    return i < count_options(cmd) ? &cmd->options[i] : &help_option;
+}
+
+void cli_begin(struct cli_args *a, const struct command *cmd, int argc, char **argv)
+{
+    size_t n = count_options(cmd) + 1, k = 0;
+    memset(a, 0, sizeof *a);
+    a->cmd = cmd;
+    a->argc = argc;
+    a->argv = argv;
+    a->optstring[k++] = ':';   /* missing arguments come back as ':' */
+    for (size_t i = 0; i < n && i < CLI_MAX_OPTIONS; i++) {
+        const struct cli_option *o = option_at(cmd, i);
+        a->longopts[i].name = o->name;
+        a->longopts[i].has_arg = o->arg ? required_argument : no_argument;
+        a->longopts[i].val = o->key;
+        if (o->key < 256 && k + 3 < sizeof a->optstring) {
+            a->optstring[k++] = (char)o->key;
+            if (o->arg)
+                a->optstring[k++] = ':';
+        }
+    }
+    a->optstring[k] = '\0';
+    optind = 1;
+    opterr = 0;
+}
+
+int cli_next(struct cli_args *a)
+{
+    int c = getopt_long(a->argc, a->argv, a->optstring, a->longopts, NULL);
+    a->arg = optarg;
+    if (c == -1)
+        return CLI_END;
+    if (c == help_option.key) {
+        cli_help(a->cmd, stdout);
+        a->status = EXIT_CLEAN;
+        return CLI_STOP;
+    }
+    if (c == '?' || c == ':') {
+        const char *arg = a->argv[optind - 1];
+        const char *what = c == ':' ? "needs an argument" : "is unknown";
+        if (arg[0] == '-' && arg[1] != '-' && optopt)
+            a->status = usage_error(a->cmd->name, "option -%c %s", optopt, what);
+        else
+            a->status = usage_error(a->cmd->name, "option '%s' %s", arg, what);
+        return CLI_STOP;
+    }
+    return c;
+}
+
+/* "  -r, --rules=SPEC" */
+static int option_label(const struct cli_option *o, char *buf, size_t size)
+{
+    char shortname[8] = "    ";
+    if (o->key < 256)
+        snprintf(shortname, sizeof shortname, "-%c, ", o->key);
+    return snprintf(buf, size, "  %s--%s%s%s", shortname, o->name, o->arg ? "=" : "",
+                    o->arg ? o->arg : "");
+}
+
+/* Text whose lines after the first are indented by `indent`. */
+static void indented(FILE *f, const char *text, int indent)
+{
+    for (const char *s = text; *s;) {
+        size_t n = strcspn(s, "\n");
+        fprintf(f, "%.*s\n", (int)n, s);
+        s += n;
+        if (*s == '\n' && *++s)
+            fprintf(f, "%*s", indent, "");
+    }
+}
+
+#define HELP_COLUMN_MAX 26
+
+void cli_help(const struct command *cmd, FILE *f)
+{
+    size_t n = count_options(cmd) + 1;
+    int column = 0;
+    char label[64];
+    const char *form = cmd->usage;
+    fprintf(f, "Usage: ");
+    for (int first = 1; *form; first = 0) {
+        size_t len = strcspn(form, "\n");
+        fprintf(f, "%spmn %s%s%.*s\n", first ? "" : "       ", cmd->name, len ? " " : "",
+                (int)len, form);
+        form += len + (form[len] == '\n');
+    }
+    fprintf(f, "\n%s\n\nOptions:\n", cmd->about);
+    for (size_t i = 0; i < n; i++) {
+        int w = option_label(option_at(cmd, i), label, sizeof label) + 2;
+        if (w > column && w <= HELP_COLUMN_MAX)
+            column = w;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct cli_option *o = option_at(cmd, i);
+        int w = option_label(o, label, sizeof label);
+        fprintf(f, "%s%*s", label, w + 2 <= column ? column - w : 2, "");
+        indented(f, o->help, column);
+    }
+    if (cmd->epilogue)
+        fprintf(f, "\n%s\n", cmd->epilogue);
+}
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "pmn %s: error: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'pmn %s --help'.\n", cmd);
+    return EXIT_USAGE;
+}
+
+int usage_error_at(const char *cmd, const char *option, const char *text,
+                   const pmn_error *err)
+{
+    if (!err->column) {   /* about the whole text, not a place in it */
+        fprintf(stderr, "pmn %s: error: %s %s: %s\n", cmd, option, text, err->message);
+        return EXIT_USAGE;
+    }
+    fprintf(stderr, "pmn %s: error: %s, column %zu: %s\n", cmd, option, err->column,
+            err->message);
+    fprintf(stderr, "  %s\n  %*s^\n", text, (int)(err->column - 1), "");
+    return EXIT_USAGE;
+}
+
+int parse_number(const char *s, unsigned long max, unsigned long *v)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    unsigned long n = strtoul(s, &end, 10);
+    if (*end || errno || n > max)
+        return -1;
+    *v = n;
+    return 0;
+}
+
+int notation_option(const char *cmd, const char *name, pmn_write_options *o)
+{
+    if (pmn_notation_from_name(name, &o->notation) < 0)
+        return usage_error(cmd, "unknown notation '%s' (letters, numbers, coordinates)", name);
+    return 0;
+}
+
+int capture_style_option(const char *cmd, const char *style, pmn_write_options *o)
+{
+    if (strcmp(style, "plus") == 0 || strcmp(style, "+") == 0)
+        o->capture_style = '+';
+    else if (strcmp(style, "x") == 0)
+        o->capture_style = 'x';
+    else
+        return usage_error(cmd, "unknown capture style '%s' (plus, x)", style);
+    return 0;
+}

@@ -6,11 +6,18 @@
  * function is released by the matching *_free function, which accepts NULL.
  * Strings the library returns as `const char *` are static and live forever.
  *
- * Errors: functions that can fail return 0 on success and a negative value on
- * failure.  Those that take a `pmn_error *` fill it (when it is not NULL) with
- * a stable code, the 1-based column of the fault in the text they were given,
- * and a message that names the fault in words.  No function prints anything
- * or exits the process.
+ * Errors: a function that can fail returns a negative value on failure
+ * (PMN_ERR_NOMEM when memory ran out) or NULL if it returns a pointer;
+ * otherwise 0, or the non-negative value its comment names (pmn_play's
+ * illegality, pmn_reader_next's 1 for a game, pmn_setup_record's status).
+ * Those that take a `pmn_error *` fill it (when it is not NULL) with a
+ * stable code, the 1-based column of the fault in the text they were given,
+ * and a message that names the fault in words.  What is wrong with a record
+ * is not a failure: it comes back as numbered diagnostics through a
+ * pmn_diag_fn (see diagnostics).  No function prints anything or exits the
+ * process.
+ *
+ * The header is the whole API: libpmn exports nothing else.
  *
  * Sides and holes: side 0 is South (who moves first), side 1 is North.  A hole
  * is named by its index in its owner's sowing order: for Hawalis 0..13, the
@@ -324,7 +331,8 @@ pmn_game *pmn_game_new(const pmn_rules *r, const pmn_position *start);
 pmn_game *pmn_game_clone(const pmn_game *g);   /* to follow a variation */
 void pmn_game_free(pmn_game *g);
 /* As pmn_play; a repetition sets rep->ending = PMN_END_REPETITION.  After the
- * game has ended every move is refused with -1. */
+ * game has ended every move is refused with -1; PMN_ERR_NOMEM if the history
+ * cannot grow (the move is played, but no repetition of it will be seen). */
 int pmn_game_play(pmn_game *g, int hole, pmn_move_report *rep);
 const pmn_position *pmn_game_position(const pmn_game *g);
 pmn_outcome pmn_game_outcome(const pmn_game *g);

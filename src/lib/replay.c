@@ -256,6 +256,7 @@ static void replay_variations(struct replayer *c, pmn_game *before, const pmn_mo
         pmn_game_free(before);
         return;
     }
+    pl->nvariations = m->nvariations;
     for (size_t v = 0; v < m->nvariations; v++) {
         pmn_game *branch = before && v + 1 < m->nvariations ? pmn_game_clone(before) : before;
         struct at from = at;

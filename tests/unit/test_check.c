@@ -122,6 +122,128 @@ static void set_up_positions(void **state)
     assert_int_equal(ds.d[0].code, 111);
 }
 
+/* Read one game and set it up with o. */
+static pmn_setup_status set_up(const char *text, const pmn_setup_options *o, pmn_setup *s,
+                               struct diags *ds)
+{
+    pmn_record rec;
+    struct diags rd;
+    assert_int_equal(read_games(text, &rec, 1, &rd), 1);
+    memset(ds, 0, sizeof *ds);
+    int status = pmn_setup_record(&rec, o, s, collect, ds);
+    pmn_record_free(&rec);
+    assert_int_equal(status, s->status);
+    return s->status;
+}
+
+/* Hawalis, then the tags or a rule file in their place, then the options. */
+static void setup_order(void **state)
+{
+    (void)state;
+    struct diags ds;
+    pmn_setup s;
+    pmn_rules file;
+    const char *endless_lose[] = { "endless=lose" };
+    const char *capture_front[] = { "capture=front" };
+    pmn_setup_options over = { NULL, endless_lose, 1 };
+    pmn_setup_options bad = { NULL, capture_front, 1 };
+
+    assert_int_equal(set_up("1. i *", NULL, &s, &ds), PMN_SETUP_READY);
+    assert_string_equal(s.rules.name, "hawalis");
+    assert_int_equal(s.start.to_move, PMN_SOUTH);
+
+    assert_int_equal(set_up("[Game \"Kalah\"]\n[Rules \"seeds=3\"]\n1. a *", &over, &s, &ds),
+                     PMN_SETUP_READY);
+    assert_string_equal(s.rules.name, "kalah");
+    assert_int_equal(s.rules.seeds, 3);
+    assert_int_equal(s.rules.endless, PMN_ENDLESS_MOVER_LOSES);
+    assert_int_equal(s.start.pit[PMN_NORTH][0], 3);
+
+    /* A rule file replaces the tags, even ones that name no rules. */
+    assert_int_equal(pmn_rules_init(&file, "oware", NULL), 0);
+    pmn_setup_options replace = { &file, endless_lose, 1 };
+    assert_int_equal(set_up("[Game \"Nonesuch\"]\n1. a *", &replace, &s, &ds), PMN_SETUP_READY);
+    assert_string_equal(s.rules.name, "oware");
+    assert_int_equal(ds.n, 0);
+
+    assert_int_equal(set_up("[Game \"Nonesuch\"]\n1. a *", NULL, &s, &ds),
+                     PMN_SETUP_UNKNOWN_RULES);
+    assert_int_equal(ds.d[0].code, PMN_E108);
+    assert_string_equal(s.rules.name, "hawalis");
+
+    assert_int_equal(set_up("[Game \"Kalah\"]\n1. a *", &bad, &s, &ds), PMN_SETUP_UNKNOWN_RULES);
+    assert_int_equal(ds.n, 1);
+    assert_int_equal(ds.d[0].code, PMN_E405);
+    assert_int_equal(ds.d[0].severity, PMN_ERROR);
+
+    /* The side to move of a Position tag that also gives captured counts. */
+    assert_int_equal(set_up("[Game \"Kalah\"]\n[Position \"4,4,4,4,4,4/4,4,4,4,4,4 N 0:0\"]\n"
+                            "1... A *", NULL, &s, &ds), PMN_SETUP_READY);
+    assert_int_equal(s.start.to_move, PMN_NORTH);
+    assert_int_equal(set_up("[Position \"2,2\"]\n1. a *", NULL, &s, &ds), PMN_SETUP_BAD_START);
+    assert_int_equal(ds.d[0].code, PMN_E114);
+    assert_int_equal(set_up("[SetUp \"1\"]\n1. a *", NULL, &s, &ds), PMN_SETUP_NO_START);
+    assert_int_equal(ds.d[0].code, PMN_N215);
+}
+
+/* What the replay keeps beside each move: here a Kalah game whose first
+ * move earns a second sowing written as a move of its own, a pass-free
+ * turn order, and a variation. */
+static void replay_kept_as_data(void **state)
+{
+    (void)state;
+    pmn_record rec;
+    struct diags rd, ds;
+    pmn_setup s;
+    assert_int_equal(read_games("[Game \"Kalah\"]\n1. c a A (1... B); 2. b *", &rec, 1, &rd), 1);
+    memset(&ds, 0, sizeof ds);
+    assert_int_equal(pmn_setup_record(&rec, NULL, &s, collect, &ds), 0);
+    pmn_replay *r = pmn_replay_new(&rec, &s, collect, &ds);
+    assert_non_null(r);
+    const pmn_played_line *l = pmn_replay_main(r);
+    assert_int_equal(l->nmoves, 4);
+    /* c, then a: the same move (W218 says it was not joined) */
+    assert_int_equal(l->moves[0].number, 1);
+    assert_true(l->moves[0].report.extra);
+    assert_int_equal(l->moves[1].continues, 1);
+    assert_int_equal(l->moves[1].turn, 0);
+    assert_int_equal(l->moves[1].mover, PMN_SOUTH);
+    assert_int_equal(l->moves[1].ply, 1);
+    /* A: North's move 1, and its variation B the same */
+    assert_int_equal(l->moves[2].mover, PMN_NORTH);
+    assert_int_equal(l->moves[2].number, 1);
+    assert_int_equal(l->moves[2].turn, 1);
+    assert_int_equal(l->moves[2].nvariations, 1);
+    const pmn_played *b = &l->moves[2].variations[0].moves[0];
+    assert_true(b->replayed);
+    assert_int_equal(b->number, 1);
+    assert_int_equal(b->mover, PMN_NORTH);
+    assert_int_equal(b->after.pit[PMN_NORTH][1], 0);
+    /* b: South's move 2, its position kept */
+    assert_int_equal(l->moves[3].number, 2);
+    assert_int_equal(l->moves[3].mover, PMN_SOUTH);
+    assert_memory_equal(&l->moves[3].after, &pmn_replay_result(r)->end, sizeof(pmn_position));
+    const pmn_check_result *res = pmn_replay_result(r);
+    assert_int_equal(res->plies, 4);
+    assert_int_equal(res->moves, 3);
+    assert_int_equal(res->written, 3);
+    assert_true(pmn_replay_complete(r));
+    assert_int_equal(ds.n, 1);
+    assert_int_equal(ds.d[0].code, PMN_W218);
+    pmn_replay_free(r);
+    pmn_record_free(&rec);
+}
+
+static void move_numbers(void **state)
+{
+    (void)state;
+    assert_int_equal(pmn_move_number(PMN_SOUTH, 0), 1);
+    assert_int_equal(pmn_move_number(PMN_SOUTH, 1), 1);
+    assert_int_equal(pmn_move_number(PMN_SOUTH, 2), 2);
+    assert_int_equal(pmn_move_number(PMN_NORTH, 0), 1);
+    assert_int_equal(pmn_move_number(PMN_NORTH, 1), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -130,6 +252,9 @@ int main(void)
         cmocka_unit_test(variations_are_replayed),
         cmocka_unit_test(an_error_stops_the_line),
         cmocka_unit_test(set_up_positions),
+        cmocka_unit_test(setup_order),
+        cmocka_unit_test(replay_kept_as_data),
+        cmocka_unit_test(move_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -278,7 +278,9 @@ static int replay_line(struct replayer *c, pmn_game *g, const pmn_line *line,
 {
     int stopped = !at.live;
     out->nmoves = line->nmoves;
-    out->moves = line->nmoves ? calloc(line->nmoves, sizeof *out->moves) : NULL;
+    /* Not zeroed: each field is set below, report and position where the
+     * engine played the move (else they are zeroed). */
+    out->moves = line->nmoves ? malloc(line->nmoves * sizeof *out->moves) : NULL;
     if (line->nmoves && !out->moves) {
         out->nmoves = 0;
         out_of_memory(c, line->moves[0].line, line->moves[0].col);
@@ -288,6 +290,9 @@ static int replay_line(struct replayer *c, pmn_game *g, const pmn_line *line,
         const pmn_move *m = &line->moves[i];
         pmn_played *pl = &out->moves[i];
         int mover = at.live ? pmn_game_position(g)->to_move : -1;
+        pl->replayed = 0;
+        pl->variations = NULL;
+        pl->nvariations = 0;
         number_move(c, m, &at, mover, pl);
         /* The position before m, for its variations. */
         pmn_game *before = at.live && m->nvariations ? pmn_game_clone(g) : NULL;
@@ -304,6 +309,10 @@ static int replay_line(struct replayer *c, pmn_game *g, const pmn_line *line,
                 res->unchecked = (unsigned)(line->nmoves - i - 1);
             }
             stopped = 1;
+        }
+        if (!pl->replayed) {
+            memset(&pl->report, 0, sizeof pl->report);
+            memset(&pl->after, 0, sizeof pl->after);
         }
         if (res)
             res->written += !pl->continues;

@@ -4,6 +4,7 @@
 #include "rulespec.h"
 #include "util.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -355,14 +356,32 @@ static const struct builtin_rule_spec *builtin_named(const char *name)
     return NULL;
 }
 
+/* Each built-in set, made from its specification once a process (by the
+ * first caller, whichever thread that is), then copied. */
+#define MAX_BUILTINS 16
+static pmn_rules builtin_rules[MAX_BUILTINS];
+static int builtin_ok[MAX_BUILTINS];
+static pthread_once_t builtins_once = PTHREAD_ONCE_INIT;
+
+static void make_builtins(void)
+{
+    for (size_t i = 0; i < pmn_builtin_spec_count && i < MAX_BUILTINS; i++) {
+        pmn_rules *r = &builtin_rules[i];
+        pmn_rules_defaults(r);
+        snprintf(r->name, sizeof r->name, "%s", pmn_builtin_rule_spec[i].name);
+        builtin_ok[i] = parse_spec(r, pmn_builtin_rule_spec[i].options, 0, NULL) == 0;
+    }
+}
+
 int pmn_rules_builtin(const char *name, pmn_rules *r)
 {
     const struct builtin_rule_spec *b = builtin_named(name);
-    if (!b)
+    size_t i = b ? (size_t)(b - pmn_builtin_rule_spec) : MAX_BUILTINS;
+    pthread_once(&builtins_once, make_builtins);
+    if (i >= MAX_BUILTINS || !builtin_ok[i])
         return -1;
-    pmn_rules_defaults(r);
-    snprintf(r->name, sizeof r->name, "%s", b->name);
-    return parse_spec(r, b->options, 0, NULL);
+    *r = builtin_rules[i];
+    return 0;
 }
 
 size_t pmn_rules_builtin_names(char *buf, size_t size)

@@ -271,6 +271,13 @@ const char *pmn_ending_string(pmn_ending e);
  * add the count, "; seeds 25-19". */
 void pmn_ending_explain(const pmn_rules *r, pmn_ending e, const pmn_position *end,
                         char *buf, size_t size);
+/* The seeds each side counts at the end of a game that ended this way in
+ * `end`, where the rules score seeds: captured (or stored), and those left
+ * on the board where the ending gives them out.  Returns 0 (and leaves
+ * seeds alone) where the rules do not count seeds, or the ending is not
+ * decided by them (an endless move). */
+int pmn_final_seeds(const pmn_rules *r, pmn_ending e, const pmn_position *end,
+                    unsigned long seeds[2]);
 const char *pmn_outcome_string(pmn_outcome o);   /* "1-0", "0-1", "1/2-1/2", "*" */
 /* The outcome a result token names; returns -1 if s is none of the four. */
 int pmn_outcome_parse(const char *s, pmn_outcome *o);

@@ -580,17 +580,26 @@ void pmn_ending_explain(const pmn_rules *r, pmn_ending e, const pmn_position *en
         n = (size_t)snprintf(buf, size, "the last %u seeds are drawn by lot", on[0] + on[1]);
     else
         n = (size_t)snprintf(buf, size, "%s", pmn_ending_string(e));
-    if (r->goal == PMN_GOAL_MOST_SEEDS && e != PMN_END_ENDLESS && n < size) {
-        int board = e == PMN_END_NO_SEEDS || e == PMN_END_NO_MOVE
-                  ? r->no_move == PMN_NO_MOVE_COLLECT || r->either_empty
-                  : e == PMN_END_REPETITION && r->repetition == PMN_REPETITION_OWN_SIDE;
-        unsigned long a = end->captured[0] + (board ? on[0] : 0);
-        unsigned long b = end->captured[1] + (board ? on[1] : 0);
-        int who4 = e == PMN_END_LAST_SEEDS ? last_seeds_owner(r, end) : -1;
-        if (who4 == PMN_SOUTH) a += on[0] + on[1];
-        if (who4 == PMN_NORTH) b += on[0] + on[1];
-        snprintf(buf + n, size - n, "; seeds %lu-%lu", a, b);
-    }
+    unsigned long seeds[2];
+    if (pmn_final_seeds(r, e, end, seeds) && n < size)
+        snprintf(buf + n, size - n, "; seeds %lu-%lu", seeds[0], seeds[1]);
+}
+
+int pmn_final_seeds(const pmn_rules *r, pmn_ending e, const pmn_position *end,
+                    unsigned long seeds[2])
+{
+    if (r->goal != PMN_GOAL_MOST_SEEDS || e == PMN_END_ENDLESS || e == PMN_END_NONE)
+        return 0;
+    unsigned on[2] = { pmn_position_seeds(r, end, 0), pmn_position_seeds(r, end, 1) };
+    int board = e == PMN_END_NO_SEEDS || e == PMN_END_NO_MOVE
+              ? r->no_move == PMN_NO_MOVE_COLLECT || r->either_empty
+              : e == PMN_END_REPETITION && r->repetition == PMN_REPETITION_OWN_SIDE;
+    seeds[0] = end->captured[0] + (board ? on[0] : 0);
+    seeds[1] = end->captured[1] + (board ? on[1] : 0);
+    int who = e == PMN_END_LAST_SEEDS ? last_seeds_owner(r, end) : -1;
+    if (who >= 0)
+        seeds[who] += on[0] + on[1];
+    return 1;
 }
 
 const char *pmn_outcome_string(pmn_outcome o)

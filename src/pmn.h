@@ -397,6 +397,82 @@ size_t pmn_board_format(const pmn_rules *r, const pmn_position *p, char *buf,
 uint64_t pmn_perft(const pmn_rules *r, const pmn_position *p, unsigned depth,
                    uint64_t divide[PMN_MAX_SIDE_PITS], int *ndivide);
 
+/* ---- analysis ---------------------------------------------------------- */
+
+/* The value of a position is what the rules' outcome says, from the view of
+ * the side to move: a win, draw or loss; where the rules score seeds, the
+ * margin (his final seeds less his opponent's); and, when exact, the plies
+ * to the end under best play, the winner taking the quickest win and the
+ * loser the slowest loss.  Values compare by outcome, then margin, then
+ * plies: `score` orders them as one number.  A value is exact when the
+ * search proved it to the end of the game; otherwise it is a heuristic
+ * (the captured difference in games scored by seeds, the seeds on each
+ * side otherwise), never passed off as exact. */
+typedef struct pmn_value {
+    int32_t score;            /* higher is better for the side to move */
+    int exact;                /* 1: proved to the end of the game */
+    int outcome;              /* exact: 1 win, 0 draw, -1 loss; heuristic: its sign */
+    int has_margin;           /* the rules score seeds */
+    int margin;               /* seeds: exact, the final margin; else an estimate */
+    unsigned plies;           /* exact wins and losses: plies to the end */
+} pmn_value;
+
+/* The value of a score. */
+void pmn_value_of_score(const pmn_rules *r, int32_t score, int exact, pmn_value *v);
+/* The value in words, for the side it is about: "South wins by 10 seeds in
+ * 37 plies", "a draw", "about +3 seeds (heuristic, depth 12)". */
+size_t pmn_value_describe(const pmn_value *v, int side, char *buf, size_t size);
+
+#define PMN_MAX_PV 128
+
+typedef struct pmn_search_limits {
+    unsigned depth;           /* plies a search may look ahead; 0: no limit */
+    uint64_t nodes;           /* 0: no limit */
+    double seconds;           /* 0: no limit */
+    int solve;                /* search until the value is exact */
+    int all_moves;            /* value every legal move, not only the best */
+} pmn_search_limits;
+
+typedef struct pmn_move_value {
+    int hole;
+    pmn_value value;          /* the value of playing it, for the side to move */
+} pmn_move_value;
+
+typedef struct pmn_analysis {
+    pmn_value value;          /* of the position, side to move's view */
+    int best;                 /* the best hole; -1 where the game is over */
+    int pv[PMN_MAX_PV];       /* the principal variation, holes of whoever moves */
+    unsigned npv;
+    unsigned depth;           /* the last look-ahead completed */
+    uint64_t nodes;
+    double seconds;
+    int stopped;              /* 1: a limit of nodes or time ended the search */
+    pmn_move_value moves[PMN_MAX_SIDE_PITS];   /* with all_moves, best first */
+    int nmoves;
+    pmn_ending ending;        /* the game has ended in this position: how */
+    int passes;               /* 1: the side to move cannot move and passes */
+} pmn_analysis;
+
+/* A searcher keeps a transposition table of hash_mb megabytes (at least
+ * 1) for the rules it is made for; NULL when memory runs out. */
+typedef struct pmn_searcher pmn_searcher;
+pmn_searcher *pmn_searcher_new(const pmn_rules *r, size_t hash_mb);
+void pmn_searcher_free(pmn_searcher *s);
+/* Forget what earlier searches found. */
+void pmn_searcher_clear(pmn_searcher *s);
+
+/* Called after each completed iteration of a search. */
+typedef void (*pmn_progress_fn)(void *ctx, const pmn_analysis *a);
+
+/* Search p by iterative deepening (principal variation search with a
+ * transposition table) within the limits, and fill *a.  history, if not
+ * NULL, lists the positions of the game before p since its last capture,
+ * oldest first, so that a repetition of one of them is seen.  Returns 0;
+ * PMN_ERR_NOMEM if memory runs out. */
+int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *history,
+                size_t nhistory, const pmn_search_limits *l, pmn_progress_fn fn, void *ctx,
+                pmn_analysis *a);
+
 /* ---- diagnostics ------------------------------------------------------- */
 
 /* Everything libpmn finds wrong (or worth saying) in a record is a numbered

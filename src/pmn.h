@@ -533,6 +533,8 @@ typedef enum pmn_severity {
     X(E, 216, ERROR, "illegal move: a grand slam, which the rules refuse") \
     X(E, 217, ERROR, "a sowing joined by '-' that was not earned") \
     X(W, 218, WARNING, "an earned sowing written as a move of its own, not joined by '-'") \
+    X(W, 219, WARNING, "a move of a set-up game that is not best play (check --solve)") \
+    X(N, 220, NOTE, "a dual: another move as good as the one played (check --solve)") \
     X(W, 301, WARNING, "text that XML cannot hold, written as U+FFFD") \
     X(E, 302, ERROR, "malformed XML") \
     X(E, 303, ERROR, "a document type declaration (DTD), refused") \

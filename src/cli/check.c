@@ -18,8 +18,67 @@ static void list_codes(void)
 struct totals {
     unsigned long games, moves;
     const struct rules_options *ro;
-    int verbose, running_totals;
+    int verbose, running_totals, solve;
 };
+
+/* --solve: each move of the main line of a game set up from a position (a
+ * problem) against the engine's exact values of every move there. */
+static void solve_line(const pmn_record *rec, const pmn_replay *replay, struct diag_sink *sink)
+{
+    const pmn_setup *setup = pmn_replay_setup(replay);
+    const pmn_played_line *line = pmn_replay_main(replay);
+    const pmn_rules *r = &setup->rules;
+    pmn_searcher *s = pmn_searcher_new(r, 64);
+    pmn_position pos = setup->start;
+    pmn_search_limits l = { 0 };
+    l.solve = 1;
+    l.all_moves = 1;
+    for (size_t i = 0; s && i < line->nmoves && line->moves[i].replayed; i++) {
+        const pmn_move *m = &rec->main.moves[i];
+        const pmn_played *pl = &line->moves[i];
+        pmn_analysis a;
+        char played_v[128], best_v[128], best[16], others[128] = "";
+        if (pmn_analyse(s, &pos, NULL, 0, &l, NULL, NULL, &a) < 0 || !a.nmoves)
+            break;
+        const pmn_move_value *mine = NULL;
+        for (int k = 0; k < a.nmoves; k++)
+            if (a.moves[k].hole == m->hole)
+                mine = &a.moves[k];
+        pos = pl->after;
+        if (!mine || !a.moves[0].value.exact)
+            continue;
+        pmn_hole_name(r, m->notation, pl->side, a.moves[0].hole, best, sizeof best);
+        pmn_value_describe(&a.moves[0].value, pl->mover, best_v, sizeof best_v);
+        pmn_value_describe(&mine->value, pl->mover, played_v, sizeof played_v);
+        pmn_diag d;
+        if (mine->value.score < a.moves[0].value.score) {
+            pmn_diag_make(&d, PMN_W219, m->line, m->col,
+                          "%s's move %u (%s): not best play: after it %s; %s is best: %s",
+                          pmn_side_name(pl->mover), pl->number, m->text, played_v, best, best_v);
+            print_diag(sink, &d);
+            continue;
+        }
+        /* Duals matter to the side that wins: another way to the same end. */
+        if (mine->value.outcome <= 0)
+            continue;
+        for (int k = 0; k < a.nmoves; k++) {
+            char name[16];
+            if (a.moves[k].hole == m->hole || a.moves[k].value.score != mine->value.score)
+                continue;
+            pmn_hole_name(r, m->notation, pl->side, a.moves[k].hole, name, sizeof name);
+            snprintf(others + strlen(others), sizeof others - strlen(others), "%s%s",
+                     others[0] ? ", " : "", name);
+        }
+        if (others[0]) {
+            pmn_diag_make(&d, PMN_N220, m->line, m->col,
+                          "%s's move %u (%s): a dual: %s %s as good (%s)",
+                          pmn_side_name(pl->mover), pl->number, m->text, others,
+                          strchr(others, ',') ? "are" : "is", played_v);
+            print_diag(sink, &d);
+        }
+    }
+    pmn_searcher_free(s);
+}
 
 static void describe_game(const char *file, const pmn_record *rec, unsigned long n,
                           const pmn_replay *replay)
@@ -59,6 +118,9 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
         pmn_replay *replay = replay_record(&rec, t->ro, sink);
         t->games++;
         n++;
+        if (replay && t->solve && pmn_record_find_tag(&rec, "Position")
+            && pmn_replay_complete(replay))
+            solve_line(&rec, replay, sink);
         if (replay) {
             t->moves += pmn_replay_result(replay)->written;
             if (t->verbose)
@@ -75,13 +137,15 @@ static const char *plural(unsigned long n)
     return n == 1 ? "" : "s";
 }
 
-enum { OPT_LIST_CODES = 256 };
+enum { OPT_LIST_CODES = 256, OPT_SOLVE };
 
 static const struct cli_option options[] = {
     OPT_RULES_OVER,
     { "verbose", 'v', NULL, "a line for each game: its players, moves and result" },
     { "quiet", 'q', NULL, "leave out notes (endless moves, unproved results)" },
     OPT_RUNNING_TOTALS,
+    { "solve", OPT_SOLVE, NULL, "in games set up from a position (problems), check\n"
+      "with the engine that every move is best play, and\nnote duals" },
     { "list-codes", OPT_LIST_CODES, NULL, "list every diagnostic code, its severity and meaning" },
     OPT_END,
 };
@@ -91,7 +155,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct rules_options ro;
     memset(&ro, 0, sizeof ro);
     struct diag_sink sink = { "-", { 0 }, 1 };
-    struct totals t = { 0, 0, &ro, 0, 0 };
+    struct totals t = { 0, 0, &ro, 0, 0, 0 };
     struct cli_args a;
     int c, rc;
 
@@ -105,6 +169,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'v': t.verbose = 1; break;
         case 'q': sink.show_notes = 0; break;
         case OPT_LIST_CODES: list_codes(); return EXIT_CLEAN;
+        case OPT_SOLVE: t.solve = 1; break;
         case 'T' + 256: t.running_totals = 1; break;
         default: return a.status;
         }

@@ -479,10 +479,14 @@ size_t pmn_value_describe(const pmn_value *v, int side, char *buf, size_t size)
     const char *who = pmn_side_name(side);
     pmn_text_init(&t, buf, size);
     if (v->exact && v->outcome != 0) {
-        pmn_text_add(&t, "%s %s", who, v->outcome > 0 ? "wins" : "loses");
+        if (v->plies)
+            pmn_text_add(&t, "%s %s", who, v->outcome > 0 ? "wins" : "loses");
+        else   /* the game is over */
+            pmn_text_add(&t, "%s has %s", who, v->outcome > 0 ? "won" : "lost");
         if (v->has_margin && v->margin)
             pmn_text_add(&t, " by %d seed%s", abs(v->margin), abs(v->margin) == 1 ? "" : "s");
-        pmn_text_add(&t, " in %u pl%s", v->plies, v->plies == 1 ? "y" : "ies");
+        if (v->plies)
+            pmn_text_add(&t, " in %u pl%s", v->plies, v->plies == 1 ? "y" : "ies");
     } else if (v->exact) {
         pmn_text_add(&t, "a draw");
         if (v->has_margin && v->margin)

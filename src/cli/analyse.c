@@ -1,0 +1,420 @@
+/* analyse.c - pmn analyse: the value of a position, its best move and line. */
+#include "cli.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { OPT_SOLVE = 256, OPT_HASH, OPT_TIME, OPT_NODES, OPT_FORMAT };
+
+static const struct cli_option options[] = {
+    { "position", 'p', "STRING", "analyse this position (default: the opening, or\nthe record's)" },
+    { "game", 'g', "N", "the N-th game of FILE (from 1)" },
+    { "ply", 'k', "K", "the position after K plies of its main line\n(default 0: its start)" },
+    OPT_RULES_SET,
+    { "depth", 'd', "D", "look D plies ahead (default 12)" },
+    { "nodes", OPT_NODES, "N", "stop after about N positions" },
+    { "time", OPT_TIME, "SECONDS", "stop after SECONDS (the result depends on the\nmachine)" },
+    { "solve", OPT_SOLVE, NULL, "search to the end of the game: an exact value" },
+    { "all-moves", 'a', NULL, "the value of every legal move, not only the best" },
+    OPT_NOTATION,
+    { "hash", OPT_HASH, "MB", "transposition table size (default 64)" },
+    { "format", OPT_FORMAT, "FORMAT", "text (the default) or json" },
+    OPT_END,
+};
+
+struct request {
+    const char *position, *file;
+    unsigned long game, ply;
+    int have_ply;
+    pmn_rules rules;
+    struct rules_options ro;
+    int rules_given;
+    pmn_search_limits limits;
+    unsigned long hash;
+    pmn_notation notation;
+    int json;
+};
+
+/* ---- the position to analyse --------------------------------------------- */
+
+struct target {
+    pmn_rules rules;
+    pmn_position pos;
+    pmn_position *history;    /* since the last capture before it */
+    size_t nhistory;
+    char where[256];
+};
+
+/* The positions of the main line from the start up to ply k, and those since
+ * the last capture before it. */
+static int take_from_replay(const pmn_record *rec, const pmn_replay *replay, unsigned long k,
+                            struct target *t)
+{
+    const pmn_setup *s = pmn_replay_setup(replay);
+    const pmn_played_line *main_line = pmn_replay_main(replay);
+    size_t from = 0;
+    t->rules = s->rules;
+    t->pos = s->start;
+    t->history = malloc((k + 1) * sizeof *t->history);
+    if (!t->history)
+        return -1;
+    t->history[0] = s->start;
+    for (unsigned long i = 0; i < k; i++) {
+        const pmn_played *pl = &main_line->moves[i];
+        const pmn_move_report *rep = &pl->report;
+        if (rep->captured || rep->given || rep->stored)
+            from = i + 1;
+        t->history[i + 1] = pl->after;
+    }
+    t->pos = t->history[k];
+    /* Those before it, since the last capture (the position it is, last). */
+    memmove(t->history, t->history + from, (k - from) * sizeof *t->history);
+    t->nhistory = k - from;
+    (void)rec;
+    return 0;
+}
+
+static int from_file(const struct request *rq, struct target *t)
+{
+    struct diag_sink sink = { "-", { 0 }, 1 };
+    FILE *f = open_input(rq->file, &sink);
+    if (!f)
+        return EXIT_FATAL;
+    pmn_reader *rd = open_reader(f, &sink, &rq->ro);
+    pmn_record rec;
+    unsigned long n = 0, want = rq->game ? rq->game : 1;
+    int status = -1;
+    while (rd && status < 0 && pmn_reader_next(rd, &rec) > 0) {
+        if (++n == want) {
+            pmn_replay *replay = replay_record(&rec, &rq->ro, &sink);
+            const pmn_check_result *res = replay ? pmn_replay_result(replay) : NULL;
+            if (!replay) {
+                status = EXIT_FATAL;
+            } else if (res->setup != PMN_SETUP_READY) {
+                fprintf(stderr, "pmn analyse: error: game %lu of %s cannot be replayed\n", n,
+                        sink.file);
+                status = EXIT_ERRORS;
+            } else if (rq->ply > res->plies) {
+                fprintf(stderr, "pmn analyse: error: --ply %lu: game %lu has %u pl%s that "
+                        "could be replayed\n", rq->ply, n, res->plies,
+                        res->plies == 1 ? "y" : "ies");
+                status = EXIT_USAGE;
+            } else if (take_from_replay(&rec, replay, rq->ply, t) < 0) {
+                status = EXIT_FATAL;
+            } else {
+                snprintf(t->where, sizeof t->where, "%s, game %lu, after %lu pl%s", sink.file, n,
+                         rq->ply, rq->ply == 1 ? "y" : "ies");
+                status = 0;
+            }
+            pmn_replay_free(replay);
+        }
+        pmn_record_free(&rec);
+    }
+    pmn_reader_free(rd);
+    close_input(f);
+    if (status < 0) {
+        if (sink.count[PMN_FATAL])
+            return EXIT_FATAL;
+        return usage_error("analyse", "--game %lu: %s holds %lu game%s", want, sink.file, n,
+                           n == 1 ? "" : "s");
+    }
+    return status;
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+static void hole_text(const struct request *rq, const pmn_rules *r, int side, int hole,
+                      char *buf, size_t size)
+{
+    pmn_hole_name(r, rq->notation, side, hole, buf, size);
+}
+
+/* The line as moves with numbers, the plies of a move joined by '-'. */
+static void pv_text(const struct request *rq, const pmn_rules *r, const pmn_position *start,
+                    const int *pv, unsigned n, FILE *f)
+{
+    pmn_position q = *start;
+    unsigned turn = 0;
+    int prev = -1;
+    for (unsigned i = 0; i < n; i++) {
+        char name[16];
+        pmn_move_report rep;
+        int side = q.to_move;
+        hole_text(rq, r, side, pv[i], name, sizeof name);
+        if (prev == side) {
+            fprintf(f, "-%s", name);
+        } else {
+            if (prev >= 0)
+                turn += 1;
+            fprintf(f, "%s%u%s %s", i ? " " : "", pmn_move_number(start->to_move, turn),
+                    side == PMN_SOUTH ? "." : "...", name);
+        }
+        prev = side;
+        if (pmn_play(r, &q, pv[i], &rep) != 0)
+            break;
+        if (rep.passed)
+            turn++;
+    }
+}
+
+static void print_text(const struct request *rq, const struct target *t, const pmn_analysis *a)
+{
+    char buf[512];
+    const pmn_rules *r = &t->rules;
+    int side = t->pos.to_move;
+    pmn_position_format(r, &t->pos, buf, sizeof buf);
+    printf("Position: %s\n", buf);
+    if (t->where[0])
+        printf("From: %s\n", t->where);
+    pmn_rules_format(r, buf, sizeof buf);
+    printf("Rules: %s\n", buf);
+    if (a->ending != PMN_END_NONE) {
+        pmn_ending_explain(r, a->ending, &t->pos, buf, sizeof buf);
+        printf("The game is over: %s.\n", buf);
+    }
+    pmn_value_describe(&a->value, side, buf, sizeof buf);
+    printf("Value: %s%s\n", buf, a->value.exact ? " (exact)" : "");
+    if (a->passes)
+        printf("%s cannot move and passes.\n", pmn_side_name(side));
+    if (a->best >= 0) {
+        hole_text(rq, r, side, a->best, buf, sizeof buf);
+        printf("Best: %s\n", buf);
+        printf("Line: ");
+        pv_text(rq, r, &t->pos, a->pv, a->npv, stdout);
+        printf("\n");
+    }
+    for (int i = 0; i < a->nmoves; i++) {
+        char v[256];
+        hole_text(rq, r, side, a->moves[i].hole, buf, sizeof buf);
+        pmn_value_describe(&a->moves[i].value, side, v, sizeof v);
+        printf("  %-4s %s%s\n", buf, v, a->moves[i].value.exact ? "" : "");
+    }
+    printf("Depth %u, %llu nodes, %.2f s%s\n", a->depth, (unsigned long long)a->nodes,
+           a->seconds, a->stopped ? " (stopped by a limit)" : "");
+}
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            printf("\\u%04x", *s);
+        else
+            putchar(*s);
+    }
+    putchar('"');
+}
+
+static void json_value(const pmn_value *v)
+{
+    static const char *const outcome[] = { "loss", "draw", "win" };
+    printf("\"outcome\": ");
+    if (v->exact)
+        json_string(outcome[v->outcome + 1]);
+    else
+        printf("null");
+    printf(", \"margin\": ");
+    if (v->has_margin)
+        printf("%d", v->margin);
+    else
+        printf("null");
+    printf(", \"plies\": ");
+    if (v->exact && v->outcome != 0)
+        printf("%u", v->plies);
+    else
+        printf("null");
+    printf(", \"exact\": %s", v->exact ? "true" : "false");
+}
+
+static void print_json(const struct request *rq, const struct target *t, const pmn_analysis *a)
+{
+    char buf[512];
+    const pmn_rules *r = &t->rules;
+    int side = t->pos.to_move;
+    printf("{\"position\": ");
+    pmn_position_format(r, &t->pos, buf, sizeof buf);
+    json_string(buf);
+    printf(", \"rules\": ");
+    pmn_rules_format(r, buf, sizeof buf);
+    json_string(buf);
+    printf(", \"side\": \"%s\", ", side == PMN_SOUTH ? "south" : "north");
+    json_value(&a->value);
+    printf(", \"best\": ");
+    if (a->best >= 0) {
+        hole_text(rq, r, side, a->best, buf, sizeof buf);
+        json_string(buf);
+    } else {
+        printf("null");
+    }
+    printf(", \"pv\": [");
+    pmn_position q = t->pos;
+    for (unsigned i = 0; i < a->npv; i++) {
+        pmn_move_report rep;
+        hole_text(rq, r, q.to_move, a->pv[i], buf, sizeof buf);
+        printf("%s", i ? ", " : "");
+        json_string(buf);
+        pmn_play(r, &q, a->pv[i], &rep);
+    }
+    printf("]");
+    if (rq->limits.all_moves) {
+        printf(", \"moves\": [");
+        for (int i = 0; i < a->nmoves; i++) {
+            hole_text(rq, r, side, a->moves[i].hole, buf, sizeof buf);
+            printf("%s{\"move\": ", i ? ", " : "");
+            json_string(buf);
+            printf(", ");
+            json_value(&a->moves[i].value);
+            printf("}");
+        }
+        printf("]");
+    }
+    printf(", \"depth\": %u, \"nodes\": %llu, \"seconds\": %.3f, \"stopped\": %s}\n", a->depth,
+           (unsigned long long)a->nodes, a->seconds, a->stopped ? "true" : "false");
+}
+
+/* Iterations, on standard error when it is a terminal. */
+static void progress(void *ctx, const pmn_analysis *a)
+{
+    const struct target *t = ctx;
+    char buf[256];
+    pmn_value_describe(&a->value, t->pos.to_move, buf, sizeof buf);
+    fprintf(stderr, "\rdepth %u: %s, %llu nodes, %.1f s\033[K", a->depth, buf,
+            (unsigned long long)a->nodes, a->seconds);
+}
+
+/* ---- the command ------------------------------------------------------------ */
+
+static int parse_options(const struct command *cmd, int argc, char **argv, struct request *rq)
+{
+    struct cli_args a;
+    unsigned long v;
+    int c, rc;
+    cli_begin(&a, cmd, argc, argv);
+    while ((c = cli_next(&a)) != CLI_END) {
+        switch (c) {
+        case 'p': rq->position = a.arg; break;
+        case 'g':
+            if (parse_number(a.arg, ULONG_MAX / 2, &rq->game) < 0 || rq->game == 0)
+                return usage_error(cmd->name, "--game takes a game number from 1, not '%s'", a.arg);
+            break;
+        case 'k':
+            if (parse_number(a.arg, 1000000, &rq->ply) < 0)
+                return usage_error(cmd->name, "--ply takes a number of plies from 0, not '%s'", a.arg);
+            rq->have_ply = 1;
+            break;
+        case 'r':
+            if ((rc = apply_rules_option(cmd->name, &rq->rules, a.arg)) != 0
+                || (rc = add_rules_option(cmd->name, &rq->ro, a.arg)) != 0)
+                return rc;
+            rq->rules_given = 1;
+            break;
+        case 'd':
+            if (parse_number(a.arg, 400, &v) < 0 || v == 0)
+                return usage_error(cmd->name, "--depth takes a number of plies from 1 to 400, "
+                                   "not '%s'", a.arg);
+            rq->limits.depth = (unsigned)v;
+            break;
+        case OPT_NODES:
+            if (parse_number(a.arg, ULONG_MAX, &v) < 0 || v == 0)
+                return usage_error(cmd->name, "--nodes takes a positive number, not '%s'", a.arg);
+            rq->limits.nodes = v;
+            break;
+        case OPT_TIME: {
+            char *end;
+            double s = strtod(a.arg, &end);
+            if (*end || end == a.arg || !(s > 0) || s > 1e7)
+                return usage_error(cmd->name, "--time takes a number of seconds above 0, "
+                                   "not '%s'", a.arg);
+            rq->limits.seconds = s;
+            break;
+        }
+        case OPT_SOLVE: rq->limits.solve = 1; break;
+        case 'a': rq->limits.all_moves = 1; break;
+        case 'n': {
+            pmn_write_options wo;
+            if ((rc = notation_option(cmd->name, a.arg, &wo)) != 0)
+                return rc;
+            rq->notation = wo.notation;
+            break;
+        }
+        case OPT_HASH:
+            if (parse_number(a.arg, 65536, &rq->hash) < 0 || rq->hash == 0)
+                return usage_error(cmd->name, "--hash takes megabytes from 1 to 65536, not '%s'",
+                                   a.arg);
+            break;
+        case OPT_FORMAT:
+            if (strcmp(a.arg, "text") && strcmp(a.arg, "json"))
+                return usage_error(cmd->name, "unknown format '%s' (text, json)", a.arg);
+            rq->json = strcmp(a.arg, "json") == 0;
+            break;
+        default: return a.status;
+        }
+    }
+    if (argc - optind > 1)
+        return usage_error(cmd->name, "expected at most one FILE, got %d", argc - optind);
+    rq->file = optind < argc ? argv[optind] : NULL;
+    if (rq->file && rq->position)
+        return usage_error(cmd->name, "--position and a FILE: give one of them");
+    if (!rq->file && (rq->game || rq->have_ply))
+        return usage_error(cmd->name, "--game and --ply need a FILE");
+    if (!rq->limits.depth && !rq->limits.nodes && rq->limits.seconds <= 0 && !rq->limits.solve)
+        rq->limits.depth = 12;
+    return 0;
+}
+
+static int run(const struct command *cmd, int argc, char **argv)
+{
+    struct request rq;
+    struct target t;
+    int rc;
+    memset(&rq, 0, sizeof rq);
+    memset(&t, 0, sizeof t);
+    rq.hash = 64;
+    pmn_rules_init(&rq.rules, NULL, NULL);
+    if ((rc = parse_options(cmd, argc, argv, &rq)) != 0)
+        return rc;
+    if (rq.file) {
+        if ((rc = from_file(&rq, &t)) != 0) {
+            free(t.history);
+            return rc;
+        }
+    } else {
+        t.rules = rq.rules;
+        if ((rc = position_option(cmd->name, "--position", &rq.rules, rq.position, &t.pos)) != 0)
+            return rc;
+    }
+    pmn_searcher *s = pmn_searcher_new(&t.rules, rq.hash);
+    pmn_analysis a;
+    if (!s || pmn_analyse(s, &t.pos, t.history, t.nhistory, &rq.limits,
+                          isatty(2) ? progress : NULL, &t, &a) < 0) {
+        fprintf(stderr, "pmn analyse: out of memory (try a smaller --hash)\n");
+        pmn_searcher_free(s);
+        free(t.history);
+        return EXIT_FATAL;
+    }
+    if (isatty(2))
+        fprintf(stderr, "\r\033[K");
+    if (rq.json)
+        print_json(&rq, &t, &a);
+    else
+        print_text(&rq, &t, &a);
+    pmn_searcher_free(s);
+    free(t.history);
+    return fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_FATAL;
+}
+
+const struct command analyse_command = {
+    "analyse", "the value of a position: best move, line, exact or heuristic",
+    "[OPTIONS] [--position STRING | FILE]",
+    "Search a position and say what it is worth for the side to move: a win,\n"
+    "draw or loss, by how many seeds where seeds score, in how many plies when the\n"
+    "search proved it to the end (exact); otherwise a heuristic, marked as such.\n"
+    "The position is --position STRING, the one after --ply K of game --game N of\n"
+    "FILE (its earlier positions count for repetitions), or the opening of --rules.",
+    options, NULL, run,
+};

@@ -867,6 +867,32 @@ int pmn_replay_complete(const pmn_replay *r);
 int pmn_check_record(const pmn_record *rec, const pmn_setup_options *o, pmn_diag_fn fn,
                      void *ctx, pmn_check_result *res);
 
+/* ---- annotating ------------------------------------------------------- */
+
+typedef struct pmn_annotate_options {
+    pmn_search_limits limits;   /* of each position's search */
+    unsigned threshold;         /* seeds lost against the best that make a '?' */
+    const char *annotator;      /* the Annotator tag's value */
+    pmn_notation notation;      /* of the moves named in comments */
+} pmn_annotate_options;
+
+/* Annotate rec, set up as setup says, with the engine (its main line as
+ * far as it replays): each move of the main line judged ('?' for a
+ * move that loses `threshold` seeds or more against the best, or throws a
+ * won game to a draw or a loss, or a drawn one to a loss; '??' for twice
+ * that, or a win thrown to a loss; '!' for the only move that keeps the
+ * result), each mistake given a comment with the values ("best e, +2;
+ * played b, -3") and a variation with the engine's line (its lead comment
+ * "engine line"); the point where the game became decided where the
+ * values are exact ("from here South wins by force in 11 plies"); a summary
+ * comment per side after the last move ("pmn summary: South ..."); and the
+ * Annotator tag.  Judgements, comments and variations the record already
+ * has are kept (where the record judged a move itself, the comment says
+ * "engine: best ..."), but those of an earlier run of pmn (Annotator
+ * "pmn ...") are replaced.  Returns 0; PMN_ERR_NOMEM if memory runs out. */
+int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s,
+                        const pmn_annotate_options *o);
+
 #ifdef __cplusplus
 }
 #endif

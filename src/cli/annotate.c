@@ -1,0 +1,175 @@
+/* annotate.c - pmn annotate: games judged move by move by the engine. */
+#include "cli.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { OPT_NODES = 256, OPT_TIME, OPT_SOLVE, OPT_THRESHOLD, OPT_HASH };
+
+static const struct cli_option options[] = {
+    { "depth", 'd', "D", "look D plies ahead from each position (default 8)" },
+    { "nodes", OPT_NODES, "N", "at most about N positions a position" },
+    { "time", OPT_TIME, "SECONDS", "at most SECONDS a position (not reproducible)" },
+    { "solve", OPT_SOLVE, NULL, "search each position to the end of the game" },
+    { "threshold", OPT_THRESHOLD, "SEEDS", "seeds lost against the best move that make a\n"
+      "'?' (twice as many a '?\?'; default 2)" },
+    OPT_RULES_OVER,
+    OPT_NOTATION,
+    OPT_CAPTURE_STYLE,
+    OPT_RUNNING_TOTALS,
+    { "hash", OPT_HASH, "MB", "transposition table size (default 64)" },
+    OPT_OUTPUT,
+    OPT_END,
+};
+
+struct annotate {
+    pmn_write_options wo;
+    struct rules_options ro;
+    pmn_annotate_options ao;
+    char annotator[128];
+    unsigned long hash;
+    int running_totals, failed;
+    FILE *out;
+    unsigned long games;
+};
+
+static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
+{
+    struct annotate *an = ctx;
+    pmn_reader *rd = open_reader(f, sink, &an->ro);
+    pmn_record rec;
+    while (rd && pmn_reader_next(rd, &rec) > 0) {
+        pmn_setup setup;
+        if (an->running_totals)
+            pmn_record_totals_to_counts(&rec, print_diag, sink);
+        /* Problems are said once, by a replay of the record as read. */
+        pmn_replay *check = replay_record(&rec, &an->ro, sink);
+        pmn_replay_free(check);
+        pmn_setup_record(&rec, &an->ro.setup, &setup, NULL, NULL);
+        pmn_searcher *s = pmn_searcher_new(&setup.rules, an->hash);
+        if (isatty(2))
+            fprintf(stderr, "\rannotating game %lu of %s...\033[K", an->games + 1, sink->file);
+        if (!s || pmn_annotate_record(&rec, &setup, s, &an->ao) < 0) {
+            pmn_diag d;
+            pmn_diag_make(&d, PMN_F002, rec.line, rec.col, "out of memory (try a smaller --hash)");
+            print_diag(sink, &d);
+            an->failed = 1;
+        }
+        pmn_searcher_free(s);
+        if (an->games++)
+            fputc('\n', an->out);
+        if (pmn_write_record(an->out, &rec, NULL, &an->wo) < 0)
+            an->failed = 1;
+        pmn_record_free(&rec);
+    }
+    if (isatty(2))
+        fprintf(stderr, "\r\033[K");
+    pmn_reader_free(rd);
+}
+
+static int run(const struct command *cmd, int argc, char **argv)
+{
+    struct annotate an;
+    struct diag_sink sink = { "-", { 0 }, 0 };
+    const char *output = NULL;
+    struct cli_args a;
+    unsigned long v;
+    int c, rc;
+    memset(&an, 0, sizeof an);
+    pmn_write_options_init(&an.wo);
+    an.hash = 64;
+    an.ao.threshold = 2;
+    cli_begin(&a, cmd, argc, argv);
+    while ((c = cli_next(&a)) != CLI_END) {
+        switch (c) {
+        case 'd':
+            if (parse_number(a.arg, 400, &v) < 0 || v == 0)
+                return usage_error(cmd->name, "--depth takes a number of plies from 1 to 400, "
+                                   "not '%s'", a.arg);
+            an.ao.limits.depth = (unsigned)v;
+            break;
+        case OPT_NODES:
+            if (parse_number(a.arg, ULONG_MAX, &v) < 0 || v == 0)
+                return usage_error(cmd->name, "--nodes takes a positive number, not '%s'", a.arg);
+            an.ao.limits.nodes = v;
+            break;
+        case OPT_TIME: {
+            char *end;
+            double s = strtod(a.arg, &end);
+            if (*end || end == a.arg || !(s > 0) || s > 1e7)
+                return usage_error(cmd->name, "--time takes a number of seconds above 0, "
+                                   "not '%s'", a.arg);
+            an.ao.limits.seconds = s;
+            break;
+        }
+        case OPT_SOLVE: an.ao.limits.solve = 1; break;
+        case OPT_THRESHOLD:
+            if (parse_number(a.arg, 100000, &v) < 0)
+                return usage_error(cmd->name, "--threshold takes a number of seeds, not '%s'",
+                                   a.arg);
+            an.ao.threshold = (unsigned)v;
+            break;
+        case 'r':
+            if ((rc = add_rules_option(cmd->name, &an.ro, a.arg)) != 0)
+                return rc;
+            break;
+        case 'n':
+            if ((rc = notation_option(cmd->name, a.arg, &an.wo)) != 0)
+                return rc;
+            break;
+        case 'c':
+            if ((rc = capture_style_option(cmd->name, a.arg, &an.wo)) != 0)
+                return rc;
+            break;
+        case 'T' + 256: an.running_totals = 1; break;
+        case OPT_HASH:
+            if (parse_number(a.arg, 65536, &an.hash) < 0 || an.hash == 0)
+                return usage_error(cmd->name, "--hash takes megabytes from 1 to 65536, not '%s'",
+                                   a.arg);
+            break;
+        case 'o': output = a.arg; break;
+        default: return a.status;
+        }
+    }
+    pmn_search_limits *l = &an.ao.limits;
+    if (!l->depth && !l->nodes && l->seconds <= 0 && !l->solve)
+        l->depth = 8;
+    int n = snprintf(an.annotator, sizeof an.annotator, "pmn %s", pmn_version());
+    if (l->solve)
+        n += snprintf(an.annotator + n, sizeof an.annotator - (size_t)n, ", solved");
+    if (l->depth)
+        n += snprintf(an.annotator + n, sizeof an.annotator - (size_t)n, ", depth %u", l->depth);
+    if (l->nodes)
+        n += snprintf(an.annotator + n, sizeof an.annotator - (size_t)n, ", nodes %llu",
+                      (unsigned long long)l->nodes);
+    if (l->seconds > 0)
+        n += snprintf(an.annotator + n, sizeof an.annotator - (size_t)n, ", %g s a position",
+                      l->seconds);
+    snprintf(an.annotator + n, sizeof an.annotator - (size_t)n, ", threshold %u",
+             an.ao.threshold);
+    an.ao.annotator = an.annotator;
+    an.ao.notation = an.wo.notation;
+    if (!(an.out = open_output(output)))
+        return EXIT_FATAL;
+    each_input(argv + optind, argc - optind, &sink, annotate_file, &an);
+    return close_output(an.out, output, an.failed, exit_status(&sink));
+}
+
+const struct command annotate_command = {
+    "annotate", "judge every move of games with the engine, as PMN comments",
+    "[OPTIONS] [FILE...]",
+    "Write the games of PMN files (standard input if none, or -) as canonical PMN,\n"
+    "each move of the main line judged by the engine (pmn analyse): '?' for a move\n"
+    "that loses --threshold seeds or more against the best, or throws away a win\n"
+    "or a draw; '?\?' for twice that, or a win thrown to a loss; '!' for the only\n"
+    "move that keeps the result.  Each mistake gets a comment with the values,\n"
+    "{best e, +2; played b, -3}, and the engine's line as a variation; where the\n"
+    "values are exact, the point where the game was decided is marked; a summary\n"
+    "for each side ends the game.  The record's own annotations are kept; those of\n"
+    "an earlier pmn annotate (its Annotator tag) are replaced.  With --depth or\n"
+    "--nodes, not --time, the output is the same on every machine.",
+    options, NULL, run,
+};

@@ -57,3 +57,26 @@ if [ -x /usr/bin/time ]; then
         printf '%-44s %12s KiB\n' "  peak memory, $(basename "$input")" "$rss"
     done
 fi
+
+# The analysis engine: solving small Kalah boards from the opening (both
+# capture rules: opposite is the standard Kalah of pmn, opposite-always the
+# "empty capture" of the published solutions), and the Hawalis problems.
+# The time is the engine's own (JSON "seconds"), best of RUNS.
+solve() {
+    what=$1; shift
+    bestt=
+    for i in $(seq "$RUNS"); do
+        json=$("$PMN" analyse --solve --hash 256 --format json "$@")
+        t=$(echo "$json" | sed -n 's/.*"seconds": \([0-9.]*\).*/\1/p')
+        bestt=$(awk -v t="$t" -v b="$bestt" 'BEGIN { print (b == "" || t + 0 < b + 0) ? t : b }')
+    done
+    value=$(echo "$json" | sed -n 's/.*"outcome": "\([a-z]*\)", "margin": \([-0-9a-z]*\), "plies": \([0-9a-z]*\).*/\1 \2 \3/p')
+    nodes=$(echo "$json" | sed -n 's/.*"nodes": \([0-9]*\).*/\1/p')
+    printf '%-44s %-16s %10s nodes %8s s\n' "$what" "$value" "$nodes" "$bestt"
+}
+solve "solve kalah(4,3)" --rules 'kalah(4,3)'
+solve "solve kalah(4,3), empty capture" --rules 'kalah(4,3),capture=opposite-always'
+solve "solve kalah(4,4)" --rules 'kalah(4,4)'
+solve "solve kalah(5,3)" --rules 'kalah(5,3)'
+solve "solve hawalis problem 1" --position '0,0,0,0,0,0,0,0,1,0,0,1,0,0/1,0,2,1,0,0,0,0,1,1,1,1,1,0 S'
+solve "solve hawalis problem 2" --position '0,0,0,0,0,1,0,0,0,0,0,0,1,0/1,0,0,0,0,0,0,0,1,0,0,0,0,0 S'

@@ -877,7 +877,9 @@ typedef struct pmn_annotate_options {
 } pmn_annotate_options;
 
 /* Annotate rec, set up as setup says, with the engine (its main line as
- * far as it replays): each move of the main line judged ('?' for a
+ * far as it replays): each move of the main line given the value of the
+ * position before it and of what it leaves, for its mover ("value +3,
+ * after +1"), and judged ('?' for a
  * move that loses `threshold` seeds or more against the best, or throws a
  * won game to a draw or a loss, or a drawn one to a loss; '??' for twice
  * that, or a win thrown to a loss; '!' for the only move that keeps the

@@ -51,7 +51,8 @@ static int judged_by_us(const char *c)
 static int is_ours(const char *c)
 {
     return judged_by_us(c) || (begins(c, "engine: ") && judged_by_us(c + 8))
-        || begins(c, "from here ") || begins(c, SUMMARY);
+        || (begins(c, "value ") && has_words(c, ", after ")) || begins(c, "from here ")
+        || begins(c, SUMMARY);
 }
 
 static void strip_move(pmn_move *m)
@@ -168,6 +169,12 @@ static int judge(pmn_move *m, const pmn_rules *r, const pmn_position *before, in
     if (!played || a->nmoves == 0)
         return 0;
     t->moves++;
+    /* Every move: the position's value before it, and what it leaves. */
+    short_value(&a->value, bv, sizeof bv);
+    short_value(&played->value, pv, sizeof pv);
+    snprintf(text, sizeof text, "value %s, after %s", bv, pv);
+    if (pmn_move_add_comment(m, text, strlen(text)) < 0)
+        return PMN_ERR_NOMEM;
     loss_of(&best->value, &played->value, &classes, &seeds);
     t->loss += seeds;
     const char *mark = NULL;

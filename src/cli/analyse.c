@@ -7,20 +7,16 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_SOLVE = 256, OPT_HASH, OPT_TIME, OPT_NODES, OPT_FORMAT };
+enum { OPT_FORMAT = 256 };
 
 static const struct cli_option options[] = {
     { "position", 'p', "STRING", "analyse this position (default: the opening, or\nthe record's)" },
     { "game", 'g', "N", "the N-th game of FILE (from 1)" },
     { "ply", 'k', "K", "the position after K plies of its main line\n(default 0: its start)" },
     OPT_RULES_SET,
-    { "depth", 'd', "D", "look D plies ahead (default 12)" },
-    { "nodes", OPT_NODES, "N", "stop after about N positions" },
-    { "time", OPT_TIME, "SECONDS", "stop after SECONDS (the result depends on the\nmachine)" },
-    { "solve", OPT_SOLVE, NULL, "search to the end of the game: an exact value" },
+    OPT_SEARCH_LIMITS,
     { "all-moves", 'a', NULL, "the value of every legal move, not only the best" },
     OPT_NOTATION,
-    { "hash", OPT_HASH, "MB", "transposition table size (default 64)" },
     { "format", OPT_FORMAT, "FORMAT", "text (the default) or json" },
     OPT_END,
 };
@@ -292,7 +288,6 @@ static void progress(void *ctx, const pmn_analysis *a)
 static int parse_options(const struct command *cmd, int argc, char **argv, struct request *rq)
 {
     struct cli_args a;
-    unsigned long v;
     int c, rc;
     cli_begin(&a, cmd, argc, argv);
     while ((c = cli_next(&a)) != CLI_END) {
@@ -313,27 +308,6 @@ static int parse_options(const struct command *cmd, int argc, char **argv, struc
                 return rc;
             rq->rules_given = 1;
             break;
-        case 'd':
-            if (parse_number(a.arg, 400, &v) < 0 || v == 0)
-                return usage_error(cmd->name, "--depth takes a number of plies from 1 to 400, "
-                                   "not '%s'", a.arg);
-            rq->limits.depth = (unsigned)v;
-            break;
-        case OPT_NODES:
-            if (parse_number(a.arg, ULONG_MAX, &v) < 0 || v == 0)
-                return usage_error(cmd->name, "--nodes takes a positive number, not '%s'", a.arg);
-            rq->limits.nodes = v;
-            break;
-        case OPT_TIME: {
-            char *end;
-            double s = strtod(a.arg, &end);
-            if (*end || end == a.arg || !(s > 0) || s > 1e7)
-                return usage_error(cmd->name, "--time takes a number of seconds above 0, "
-                                   "not '%s'", a.arg);
-            rq->limits.seconds = s;
-            break;
-        }
-        case OPT_SOLVE: rq->limits.solve = 1; break;
         case 'a': rq->limits.all_moves = 1; break;
         case 'n': {
             pmn_write_options wo;
@@ -342,17 +316,16 @@ static int parse_options(const struct command *cmd, int argc, char **argv, struc
             rq->notation = wo.notation;
             break;
         }
-        case OPT_HASH:
-            if (parse_number(a.arg, 65536, &rq->hash) < 0 || rq->hash == 0)
-                return usage_error(cmd->name, "--hash takes megabytes from 1 to 65536, not '%s'",
-                                   a.arg);
-            break;
         case OPT_FORMAT:
             if (strcmp(a.arg, "text") && strcmp(a.arg, "json"))
                 return usage_error(cmd->name, "unknown format '%s' (text, json)", a.arg);
             rq->json = strcmp(a.arg, "json") == 0;
             break;
-        default: return a.status;
+        default:
+            if (c == CLI_STOP)
+                return a.status;
+            if ((rc = search_option(cmd->name, c, a.arg, &rq->limits, &rq->hash)) != 0)
+                return rc;
         }
     }
     if (argc - optind > 1)
@@ -415,6 +388,7 @@ const struct command analyse_command = {
     "draw or loss, by how many seeds where seeds score, in how many plies when the\n"
     "search proved it to the end (exact); otherwise a heuristic, marked as such.\n"
     "The position is --position STRING, the one after --ply K of game --game N of\n"
-    "FILE (its earlier positions count for repetitions), or the opening of --rules.",
+    "FILE (its earlier positions count for repetitions), or the opening of --rules.\n"
+    "Without a limit, the search looks 12 plies ahead.",
     options, NULL, run,
 };

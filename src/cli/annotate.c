@@ -7,20 +7,16 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_NODES = 256, OPT_TIME, OPT_SOLVE, OPT_THRESHOLD, OPT_HASH };
+enum { OPT_THRESHOLD = 256 };
 
 static const struct cli_option options[] = {
-    { "depth", 'd', "D", "look D plies ahead from each position (default 8)" },
-    { "nodes", OPT_NODES, "N", "at most about N positions a position" },
-    { "time", OPT_TIME, "SECONDS", "at most SECONDS a position (not reproducible)" },
-    { "solve", OPT_SOLVE, NULL, "search each position to the end of the game" },
+    OPT_SEARCH_LIMITS,
     { "threshold", OPT_THRESHOLD, "SEEDS", "seeds lost against the best move that make a\n"
       "'?' (twice as many a '?\?'; default 2)" },
     OPT_RULES_OVER,
     OPT_NOTATION,
     OPT_CAPTURE_STYLE,
     OPT_RUNNING_TOTALS,
-    { "hash", OPT_HASH, "MB", "transposition table size (default 64)" },
     OPT_OUTPUT,
     OPT_END,
 };
@@ -85,27 +81,6 @@ static int run(const struct command *cmd, int argc, char **argv)
     cli_begin(&a, cmd, argc, argv);
     while ((c = cli_next(&a)) != CLI_END) {
         switch (c) {
-        case 'd':
-            if (parse_number(a.arg, 400, &v) < 0 || v == 0)
-                return usage_error(cmd->name, "--depth takes a number of plies from 1 to 400, "
-                                   "not '%s'", a.arg);
-            an.ao.limits.depth = (unsigned)v;
-            break;
-        case OPT_NODES:
-            if (parse_number(a.arg, ULONG_MAX, &v) < 0 || v == 0)
-                return usage_error(cmd->name, "--nodes takes a positive number, not '%s'", a.arg);
-            an.ao.limits.nodes = v;
-            break;
-        case OPT_TIME: {
-            char *end;
-            double s = strtod(a.arg, &end);
-            if (*end || end == a.arg || !(s > 0) || s > 1e7)
-                return usage_error(cmd->name, "--time takes a number of seconds above 0, "
-                                   "not '%s'", a.arg);
-            an.ao.limits.seconds = s;
-            break;
-        }
-        case OPT_SOLVE: an.ao.limits.solve = 1; break;
         case OPT_THRESHOLD:
             if (parse_number(a.arg, 100000, &v) < 0)
                 return usage_error(cmd->name, "--threshold takes a number of seeds, not '%s'",
@@ -125,13 +100,12 @@ static int run(const struct command *cmd, int argc, char **argv)
                 return rc;
             break;
         case 'T' + 256: an.running_totals = 1; break;
-        case OPT_HASH:
-            if (parse_number(a.arg, 65536, &an.hash) < 0 || an.hash == 0)
-                return usage_error(cmd->name, "--hash takes megabytes from 1 to 65536, not '%s'",
-                                   a.arg);
-            break;
         case 'o': output = a.arg; break;
-        default: return a.status;
+        default:
+            if (c == CLI_STOP)
+                return a.status;
+            if ((rc = search_option(cmd->name, c, a.arg, &an.ao.limits, &an.hash)) != 0)
+                return rc;
         }
     }
     pmn_search_limits *l = &an.ao.limits;
@@ -170,6 +144,7 @@ const struct command annotate_command = {
     "values are exact, the point where the game was decided is marked; a summary\n"
     "for each side ends the game.  The record's own annotations are kept; those of\n"
     "an earlier pmn annotate (its Annotator tag) are replaced.  With --depth or\n"
-    "--nodes, not --time, the output is the same on every machine.",
+    "--nodes, not --time, the output is the same on every machine.  The limits\n"
+    "are each position's; without one, the search looks 8 plies ahead.",
     options, NULL, run,
 };

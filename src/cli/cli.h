@@ -49,6 +49,16 @@ struct cli_option {
     "the player to move) or coordinates (a1-g4)" }
 #define OPT_CAPTURE_STYLE { "capture-style", 'c', "STYLE", \
     "plus for (+N) (the default), or x for (xN)" }
+/* The limits of a search (analyse, annotate): search_option parses them. */
+enum { KEY_NODES = 'N' + 256, KEY_TIME = 't' + 256, KEY_SOLVE = 'S' + 256,
+       KEY_HASH = 'H' + 256 };
+#define OPT_SEARCH_LIMITS \
+    { "depth", 'd', "D", "look D plies ahead" }, \
+    { "nodes", KEY_NODES, "N", "stop after about N positions" }, \
+    { "time", KEY_TIME, "SECONDS", "stop after SECONDS (the result then depends on\n" \
+      "the machine)" }, \
+    { "solve", KEY_SOLVE, NULL, "search to the end of the game: exact values" }, \
+    { "hash", KEY_HASH, "MB", "transposition table size (default 64)" }
 #define OPT_END { NULL, 0, NULL, NULL }
 
 struct command {
@@ -98,6 +108,11 @@ int usage_error(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
 /* A whole number of at most `max`, digits only; returns 0, or -1 if s is
  * not one. */
 int parse_number(const char *s, unsigned long max, unsigned long *v);
+
+/* One of OPT_SEARCH_LIMITS into *l and *hash_mb: 0, 1 if key is none of
+ * them, or the usage error. */
+int search_option(const char *cmd, int key, const char *arg, pmn_search_limits *l,
+                  unsigned long *hash_mb);
 
 /* --notation NAME and --capture-style STYLE, for the commands that write
  * PMN: returns 0, or the usage error. */

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,4 +180,40 @@ int capture_style_option(const char *cmd, const char *style, pmn_write_options *
     else
         return usage_error(cmd, "unknown capture style '%s' (plus, x)", style);
     return 0;
+}
+
+int search_option(const char *cmd, int key, const char *arg, pmn_search_limits *l,
+                  unsigned long *hash_mb)
+{
+    unsigned long v;
+    char *end;
+    double seconds;
+    switch (key) {
+    case 'd':
+        if (parse_number(arg, 400, &v) < 0 || v == 0)
+            return usage_error(cmd, "--depth takes a number of plies from 1 to 400, not '%s'",
+                               arg);
+        l->depth = (unsigned)v;
+        return 0;
+    case KEY_NODES:
+        if (parse_number(arg, ULONG_MAX, &v) < 0 || v == 0)
+            return usage_error(cmd, "--nodes takes a positive number, not '%s'", arg);
+        l->nodes = v;
+        return 0;
+    case KEY_TIME:
+        seconds = strtod(arg, &end);
+        if (*end || end == arg || !(seconds > 0) || seconds > 1e7)
+            return usage_error(cmd, "--time takes a number of seconds above 0, not '%s'", arg);
+        l->seconds = seconds;
+        return 0;
+    case KEY_SOLVE:
+        l->solve = 1;
+        return 0;
+    case KEY_HASH:
+        if (parse_number(arg, 65536, hash_mb) < 0 || *hash_mb == 0)
+            return usage_error(cmd, "--hash takes megabytes from 1 to 65536, not '%s'", arg);
+        return 0;
+    default:
+        return 1;
+    }
 }

@@ -46,8 +46,7 @@ struct target {
 
 /* The positions of the main line from the start up to ply k, and those since
  * the last capture before it. */
-static int take_from_replay(const pmn_record *rec, const pmn_replay *replay, unsigned long k,
-                            struct target *t)
+static int take_from_replay(const pmn_replay *replay, unsigned long k, struct target *t)
 {
     const pmn_setup *s = pmn_replay_setup(replay);
     const pmn_played_line *main_line = pmn_replay_main(replay);
@@ -69,7 +68,6 @@ static int take_from_replay(const pmn_record *rec, const pmn_replay *replay, uns
     /* Those before it, since the last capture (the position it is, last). */
     memmove(t->history, t->history + from, (k - from) * sizeof *t->history);
     t->nhistory = k - from;
-    (void)rec;
     return 0;
 }
 
@@ -98,7 +96,7 @@ static int from_file(const struct request *rq, struct target *t)
                         "could be replayed\n", rq->ply, n, res->plies,
                         res->plies == 1 ? "y" : "ies");
                 status = EXIT_USAGE;
-            } else if (take_from_replay(&rec, replay, rq->ply, t) < 0) {
+            } else if (take_from_replay(replay, rq->ply, t) < 0) {
                 status = EXIT_FATAL;
             } else {
                 snprintf(t->where, sizeof t->where, "%s, game %lu, after %lu pl%s", sink.file, n,
@@ -186,7 +184,7 @@ static void print_text(const struct request *rq, const struct target *t, const p
         char v[256];
         hole_text(rq, r, side, a->moves[i].hole, buf, sizeof buf);
         pmn_value_describe(&a->moves[i].value, side, v, sizeof v);
-        printf("  %-4s %s%s\n", buf, v, a->moves[i].value.exact ? "" : "");
+        printf("  %-4s %s\n", buf, v);
     }
     printf("Depth %u, %llu nodes, %.2f s%s\n", a->depth, (unsigned long long)a->nodes,
            a->seconds, a->stopped ? " (stopped by a limit)" : "");

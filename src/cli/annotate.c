@@ -38,23 +38,23 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
     pmn_reader *rd = open_reader(f, sink, &an->ro);
     pmn_record rec;
     while (rd && pmn_reader_next(rd, &rec) > 0) {
-        pmn_setup setup;
         if (an->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
-        /* Problems are said once, by a replay of the record as read. */
+        /* Problems are said once, by a replay of the record as read, whose
+         * setup the annotation starts from. */
         pmn_replay *check = replay_record(&rec, &an->ro, sink);
-        pmn_replay_free(check);
-        pmn_setup_record(&rec, &an->ro.setup, &setup, NULL, NULL);
-        pmn_searcher *s = pmn_searcher_new(&setup.rules, an->hash);
+        pmn_searcher *s = check ? pmn_searcher_new(&pmn_replay_setup(check)->rules, an->hash)
+                                : NULL;
         if (isatty(2))
             fprintf(stderr, "\rannotating game %lu of %s...\033[K", an->games + 1, sink->file);
-        if (!s || pmn_annotate_record(&rec, &setup, s, &an->ao) < 0) {
-            pmn_diag d;
-            pmn_diag_make(&d, PMN_F002, rec.line, rec.col, "out of memory (try a smaller --hash)");
-            print_diag(sink, &d);
+        if (!check) {
+            an->failed = 1;   /* said by the replay */
+        } else if (!s || pmn_annotate_record(&rec, pmn_replay_setup(check), s, &an->ao) < 0) {
+            report(sink, PMN_F002, rec.line, rec.col, "out of memory (try a smaller --hash)");
             an->failed = 1;
         }
         pmn_searcher_free(s);
+        pmn_replay_free(check);
         if (an->games++)
             fputc('\n', an->out);
         if (pmn_write_record(an->out, &rec, NULL, &an->wo) < 0)

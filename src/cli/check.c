@@ -50,12 +50,10 @@ static void solve_line(const pmn_record *rec, const pmn_replay *replay, struct d
         pmn_hole_name(r, m->notation, pl->side, a.moves[0].hole, best, sizeof best);
         pmn_value_describe(&a.moves[0].value, pl->mover, best_v, sizeof best_v);
         pmn_value_describe(&mine->value, pl->mover, played_v, sizeof played_v);
-        pmn_diag d;
         if (mine->value.score < a.moves[0].value.score) {
-            pmn_diag_make(&d, PMN_W219, m->line, m->col,
-                          "%s's move %u (%s): not best play: after it %s; %s is best: %s",
-                          pmn_side_name(pl->mover), pl->number, m->text, played_v, best, best_v);
-            print_diag(sink, &d);
+            report(sink, PMN_W219, m->line, m->col,
+                   "%s's move %u (%s): not best play: after it %s; %s is best: %s",
+                   pmn_side_name(pl->mover), pl->number, m->text, played_v, best, best_v);
             continue;
         }
         /* Duals matter to the side that wins: another way to the same end. */
@@ -70,11 +68,9 @@ static void solve_line(const pmn_record *rec, const pmn_replay *replay, struct d
                      others[0] ? ", " : "", name);
         }
         if (others[0]) {
-            pmn_diag_make(&d, PMN_N220, m->line, m->col,
-                          "%s's move %u (%s): a dual: %s %s as good (%s)",
-                          pmn_side_name(pl->mover), pl->number, m->text, others,
-                          strchr(others, ',') ? "are" : "is", played_v);
-            print_diag(sink, &d);
+            report(sink, PMN_N220, m->line, m->col, "%s's move %u (%s): a dual: %s %s as good (%s)",
+                   pmn_side_name(pl->mover), pl->number, m->text, others,
+                   strchr(others, ',') ? "are" : "is", played_v);
         }
     }
     pmn_searcher_free(s);

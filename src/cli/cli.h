@@ -137,6 +137,9 @@ struct diag_sink {
 };
 
 void print_diag(void *sink, const pmn_diag *d);   /* a pmn_diag_fn */
+/* Print diagnostic `code` (the table's severity) of the command's own. */
+void report(struct diag_sink *s, pmn_diag_code code, unsigned line, unsigned col,
+            const char *fmt, ...) CLI_PRINTF(5, 6);
 /* The exit status the counts call for (see pmn(1)). */
 int exit_status(const struct diag_sink *s);
 

@@ -33,11 +33,8 @@ static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
             cv->wo.result = cv->fix_result ? proved_result(replay) : NULL;
             if (cv->games++)
                 fputc('\n', cv->out);
-            if (pmn_write_record(cv->out, &rec, replay, &cv->wo) < 0) {
-                pmn_diag d;
-                pmn_diag_make(&d, PMN_F001, 0, 0, "cannot write the output");
-                print_diag(sink, &d);
-            }
+            if (pmn_write_record(cv->out, &rec, replay, &cv->wo) < 0)
+                report(sink, PMN_F001, 0, 0, "cannot write the output");
         }
         pmn_replay_free(replay);
         pmn_record_free(&rec);

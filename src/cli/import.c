@@ -17,9 +17,7 @@ static void import_file(FILE *f, struct diag_sink *sink, void *ctx)
     pmn_xml_reader *x = pmn_xml_reader_new(f, sink->file, im->validate, print_diag, sink);
     pmn_record rec;
     if (!x) {
-        pmn_diag d;
-        pmn_diag_make(&d, PMN_F002, 0, 0, "out of memory");
-        print_diag(sink, &d);
+        report(sink, PMN_F002, 0, 0, "out of memory");
         return;
     }
     while (pmn_xml_reader_next(x, &rec) > 0) {

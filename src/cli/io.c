@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,6 +45,19 @@ void print_diag(void *sink, const pmn_diag *d)
     fprintf(stderr, "%s[%s]: %s\n", pmn_severity_string(d->severity), code, d->message);
 }
 
+void report(struct diag_sink *s, pmn_diag_code code, unsigned line, unsigned col,
+            const char *fmt, ...)
+{
+    pmn_diag d;
+    char msg[sizeof d.message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    pmn_diag_make(&d, code, line, col, "%s", msg);
+    print_diag(s, &d);
+}
+
 int exit_status(const struct diag_sink *s)
 {
     if (s->count[PMN_FATAL])
@@ -64,9 +78,7 @@ FILE *open_input(const char *name, struct diag_sink *s)
     s->file = name;
     FILE *f = fopen(name, "r");
     if (!f) {
-        pmn_diag d;
-        pmn_diag_make(&d, PMN_F001, 0, 0, "cannot open: %s", strerror(errno));
-        print_diag(s, &d);
+        report(s, PMN_F001, 0, 0, "cannot open: %s", strerror(errno));
     }
     return f;
 }

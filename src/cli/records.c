@@ -73,18 +73,11 @@ int add_rules_option(const char *cmd, struct rules_options *o, const char *spec)
     return 0;
 }
 
-static void out_of_memory(struct diag_sink *s)
-{
-    pmn_diag d;
-    pmn_diag_make(&d, PMN_F002, 0, 0, "out of memory");
-    print_diag(s, &d);
-}
-
 pmn_reader *open_reader(FILE *f, struct diag_sink *s, const struct rules_options *o)
 {
     pmn_reader *rd = pmn_reader_new(f, print_diag, s);
     if (!rd)
-        out_of_memory(s);
+        report(s, PMN_F002, 0, 0, "out of memory");
     else if (o)
         pmn_reader_set_setup(rd, &o->setup);
     return rd;

@@ -241,8 +241,8 @@ static int play_move(struct replayer *c, pmn_game *g, const pmn_move *m, const s
     return 0;
 }
 
-static int replay_line(struct replayer *c, pmn_game *g, const pmn_line *line,
-                       pmn_played_line *out, struct at at, pmn_check_result *res);
+static void replay_line(struct replayer *c, pmn_game *g, const pmn_line *line,
+                        pmn_played_line *out, struct at at, pmn_check_result *res);
 
 /* Each variation replaces move m: replay it from the position before m,
  * `before` (NULL where the engine does not follow the line), which this
@@ -271,12 +271,10 @@ static void replay_variations(struct replayer *c, pmn_game *before, const pmn_mo
     pmn_game_free(before);
 }
 
-/* Replay a line from `at` on g (NULL or not live: only number its moves).
- * Returns 0, or -1 if the engine stopped following it. */
-static int replay_line(struct replayer *c, pmn_game *g, const pmn_line *line,
-                       pmn_played_line *out, struct at at, pmn_check_result *res)
+/* Replay a line from `at` on g (NULL or not live: only number its moves). */
+static void replay_line(struct replayer *c, pmn_game *g, const pmn_line *line,
+                        pmn_played_line *out, struct at at, pmn_check_result *res)
 {
-    int stopped = !at.live;
     out->nmoves = line->nmoves;
     /* Not zeroed: each field is set below, report and position where the
      * engine played the move (else they are zeroed). */
@@ -284,7 +282,7 @@ static int replay_line(struct replayer *c, pmn_game *g, const pmn_line *line,
     if (line->nmoves && !out->moves) {
         out->nmoves = 0;
         out_of_memory(c, line->moves[0].line, line->moves[0].col);
-        return -1;
+        return;
     }
     for (size_t i = 0; i < line->nmoves; i++) {
         const pmn_move *m = &line->moves[i];
@@ -308,7 +306,6 @@ static int replay_line(struct replayer *c, pmn_game *g, const pmn_line *line,
                 res->stopped = 1;
                 res->unchecked = (unsigned)(line->nmoves - i - 1);
             }
-            stopped = 1;
         }
         if (!pl->replayed) {
             memset(&pl->report, 0, sizeof pl->report);
@@ -330,7 +327,6 @@ static int replay_line(struct replayer *c, pmn_game *g, const pmn_line *line,
         at.earned = pl->replayed && pl->report.extra;
         at.passed = pl->replayed && pl->report.passed;
     }
-    return stopped ? -1 : 0;
 }
 
 static void check_result(struct replayer *c, const pmn_record *rec, const pmn_game *g,

@@ -263,8 +263,7 @@ static int by_order(const void *a, const void *b)
 
 /* The children of p, best-looking first: the table's move, then what the
  * move gains at once, then the moves that made cut-offs before. */
-static int children(struct search *x, const pmn_position *p, int ply, int tt_best,
-                    struct child *out)
+static int children(struct search *x, const pmn_position *p, int tt_best, struct child *out)
 {
     int holes[PMN_MAX_SIDE_PITS];
     int n = pmn_legal_moves(x->r, p, holes);
@@ -283,7 +282,6 @@ static int children(struct search *x, const pmn_position *p, int ply, int tt_bes
         if (holes[i] == tt_best)
             c->order += 1 << 24;
     }
-    (void)ply;
     qsort(out, (size_t)n, sizeof *out, by_order);
     return n;
 }
@@ -371,7 +369,7 @@ static int32_t search(struct search *x, const pmn_position *p, int depth, int pl
         return estimate(x->r, p);
     }
     struct child *kids = x->children[ply];
-    int n = children(x, p, ply, tt_best, kids);
+    int n = children(x, p, tt_best, kids);
     int32_t best = -INF, a = alpha;
     int best_hole = -1, all_exact = 1, cut_exact = 0, dependent = 0;
     for (int i = 0; i < n; i++) {
@@ -560,7 +558,7 @@ static int iterate(struct search *x, const pmn_position *root, int depth, int al
         best_hole = x->npv[0] ? x->pv[0][0] : -1;
     } else {
         struct child *kids = x->children[0];
-        int n = children(x, root, 0, -1, kids);
+        int n = children(x, root, -1, kids);
         for (int i = 0; i < n; i++) {
             int ex, pb;
             int32_t v = child_score(x, root, &kids[i], depth, 0, -INF, INF, &ex, &pb);
@@ -679,9 +677,9 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
             done.seconds = now() - start;
             if (fn)
                 fn(ctx, &done);
-            if (done.value.exact && (!l->all_moves || all_exact(&done)))
+            if (done.value.exact)
                 break;
-            if (!l->solve && !l->depth && !l->nodes && l->seconds <= 0 && d >= 1)
+            if (!l->solve && !l->depth && !l->nodes && l->seconds <= 0)
                 break;
         }
         *a = done;

@@ -1,6 +1,5 @@
 /* writer.c - records as canonical PMN. */
 #include "pmn.h"
-#include "record.h"
 #include "util.h"
 
 #include <ctype.h>

@@ -176,16 +176,17 @@ int pmn_rules_apply(pmn_rules *r, const char *spec, pmn_error *err);
 /* "hawalis,rows=2,holes=7,...": every option spelled out. */
 size_t pmn_rules_format(const pmn_rules *r, char *buf, size_t size);
 
-/* The rule options, for --help texts: "  KEY=V1|V2   what it does" lines. */
-const char *pmn_rules_options_help(void);
+/* The rule options, for --help texts: "  KEY=V1|V2   what it does" lines.
+ * Returns the length needed. */
+size_t pmn_rules_options_help(char *buf, size_t size);
 
 /* Set one option (key and value need not be NUL-terminated).  The result
  * may be a combination the engine cannot play: see pmn_rules_check. */
 int pmn_rules_set(pmn_rules *r, const char *key, size_t klen, const char *val,
                   size_t vlen, pmn_error *err);
-/* The value of an option in words ("front-and-back", "6"); NULL: no such key.
- * The string is static (numbers: one of eight rotating buffers). */
-const char *pmn_rules_value_name(const pmn_rules *r, const char *key);
+/* The value of an option in words ("front-and-back", "6") into buf; returns
+ * the length needed, or -1 if there is no such option. */
+int pmn_rules_value_name(const pmn_rules *r, const char *key, char *buf, size_t size);
 /* 0 if the engine can play these rules; else -1 and why. */
 int pmn_rules_check(const pmn_rules *r, pmn_error *err);
 
@@ -493,6 +494,7 @@ typedef enum pmn_severity {
 #define PMN_DIAGNOSTICS(X) \
     X(F, 001, FATAL, "the input cannot be read") \
     X(F, 002, FATAL, "out of memory") \
+    X(F, 003, FATAL, "the output cannot be written") \
     X(E, 101, ERROR, "text that cannot be read") \
     X(E, 102, ERROR, "a comment '{' that is never closed") \
     X(E, 103, ERROR, "a '(' that is never closed") \
@@ -737,10 +739,11 @@ pmn_xml_writer *pmn_xml_writer_new(FILE *out);
 /* Write rec with what its replay computed marked apart from what the record
  * claimed (replay NULL: rec is set up from its tags and replayed silently).
  * Text that XML cannot hold is reported through fn (W301).  Returns 0, or
- * -1 on a write error. */
+ * -1 on a write error, with errno saying why. */
 int pmn_xml_write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay *replay,
                        pmn_diag_fn fn, void *ctx);
-/* End the archive and free the writer; -1 if anything failed to write. */
+/* End the archive and free the writer; -1 if anything failed to write
+ * (errno: why the first write failed). */
 int pmn_xml_writer_close(pmn_xml_writer *w);
 
 typedef struct pmn_xml_reader pmn_xml_reader;

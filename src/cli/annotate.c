@@ -126,10 +126,12 @@ static int run(const struct command *cmd, int argc, char **argv)
              an.ao.threshold);
     an.ao.annotator = an.annotator;
     an.ao.notation = an.wo.notation;
-    if (!(an.out = open_output(output)))
-        return EXIT_FATAL;
+    struct output out;
+    if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0)
+        return rc;
+    an.out = out.f;
     each_input(argv + optind, argc - optind, &sink, annotate_file, &an);
-    return close_output(an.out, output, an.failed, exit_status(&sink));
+    return close_output(&out, an.failed, exit_status(&sink));
 }
 
 const struct command annotate_command = {

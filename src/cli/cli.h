@@ -122,11 +122,22 @@ int capture_style_option(const char *cmd, const char *style, pmn_write_options *
 /* ---- inputs, outputs and diagnostics (io.c) ---------------------------- */
 
 /* The output of a command: FILE of -o, or standard output (name NULL).
- * open_output reports a failure and returns NULL; close_output flushes
- * and closes, and reports a failure (also one met while writing) with
- * EXIT_FATAL, or returns `status`. */
-FILE *open_output(const char *name);
-int close_output(FILE *f, const char *name, int failed, int status);
+ * open_output refuses (a usage error) a FILE that is one of the inputs
+ * (standard input if there are none), and writes the file's text to a
+ * temporary file beside it; close_output renames that into place if
+ * nothing failed and status is not EXIT_FATAL, and otherwise removes it,
+ * leaving FILE as it was.  Both report a failure and return its exit status;
+ * open_output returns 0 when it succeeds, close_output `status`. */
+struct output {
+    const char *name;
+    FILE *f;
+};
+int open_output(struct output *o, const char *cmd, const char *name, char **inputs,
+                int ninputs);
+int close_output(struct output *o, int failed, int status);
+/* Flush and close standard output at the end of every command: a failure
+ * (a full disk, a closed pipe) is F003 and EXIT_FATAL; else `status`. */
+int finish_stdout(int status);
 
 /* Where diagnostics go: standard error, as FILE:LINE:COL: severity[CODE]:
  * message, counted by severity. */

@@ -7,6 +7,7 @@ struct convert {
     pmn_write_options wo;
     struct rules_options ro;
     int fix_result, running_totals;
+    int failed;               /* a write failed: the rest is not read */
     FILE *out;
     unsigned long games;
 };
@@ -25,7 +26,7 @@ static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
     struct convert *cv = ctx;
     pmn_reader *rd = open_reader(f, sink, &cv->ro);
     pmn_record rec;
-    while (rd && pmn_reader_next(rd, &rec) > 0) {
+    while (rd && !cv->failed && pmn_reader_next(rd, &rec) > 0) {
         if (cv->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
         pmn_replay *replay = replay_record(&rec, &cv->ro, sink);
@@ -34,7 +35,7 @@ static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
             if (cv->games++)
                 fputc('\n', cv->out);
             if (pmn_write_record(cv->out, &rec, replay, &cv->wo) < 0)
-                report(sink, PMN_F001, 0, 0, "cannot write the output");
+                cv->failed = 1;   /* said once, by close_output */
         }
         pmn_replay_free(replay);
         pmn_record_free(&rec);
@@ -85,10 +86,12 @@ static int run(const struct command *cmd, int argc, char **argv)
     }
     /* Notes (endless moves met while proving results) are not news here. */
     sink.show_notes = 0;
-    if (!(cv.out = open_output(output)))
-        return EXIT_FATAL;
+    struct output out;
+    if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0)
+        return rc;
+    cv.out = out.f;
     each_input(argv + optind, argc - optind, &sink, convert_file, &cv);
-    return close_output(cv.out, output, 0, exit_status(&sink));
+    return close_output(&out, cv.failed, exit_status(&sink));
 }
 
 const struct command convert_command = {

@@ -20,7 +20,7 @@ static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
     pmn_record rec;
     pmn_write_options wo;
     pmn_write_options_init(&wo);
-    while (rd && pmn_reader_next(rd, &rec) > 0) {
+    while (rd && !ex->failed && pmn_reader_next(rd, &rec) > 0) {
         int rc = -1;
         if (ex->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
@@ -77,8 +77,10 @@ static int run(const struct command *cmd, int argc, char **argv)
         default: return a.status;
         }
     }
-    if (!(ex.out = open_output(output)))
-        return EXIT_FATAL;
+    struct output out;
+    if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0)
+        return rc;
+    ex.out = out.f;
     if (ex.xml && !(ex.w = pmn_xml_writer_new(ex.out))) {
         fprintf(stderr, "pmn %s: out of memory\n", cmd->name);
         return EXIT_FATAL;
@@ -86,7 +88,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     each_input(argv + optind, argc - optind, &sink, export_file, &ex);
     if (ex.xml && pmn_xml_writer_close(ex.w) < 0)
         ex.failed = 1;
-    return close_output(ex.out, output, ex.failed, exit_status(&sink));
+    return close_output(&out, ex.failed, exit_status(&sink));
 }
 
 const struct command export_command = {

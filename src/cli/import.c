@@ -63,10 +63,12 @@ static int run(const struct command *cmd, int argc, char **argv)
         default: return a.status;
         }
     }
-    if (!(im.out = open_output(output)))
-        return EXIT_FATAL;
+    struct output out;
+    if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0)
+        return rc;
+    im.out = out.f;
     each_input(argv + optind, argc - optind, &sink, import_file, &im);
-    return close_output(im.out, output, im.failed, exit_status(&sink));
+    return close_output(&out, im.failed, exit_status(&sink));
 }
 
 const struct command import_command = {

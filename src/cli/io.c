@@ -3,29 +3,153 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-FILE *open_output(const char *name)
+/* ---- output -------------------------------------------------------------
+ * A file named by -o is written to a temporary file beside it and renamed
+ * into place only when the command has succeeded: a failure (a full disk, an
+ * unreadable input, an interrupt) leaves the earlier file as it was and no
+ * partial file behind. */
+
+static char temp_path[4096];   /* the temporary file being written, or "" */
+
+static void remove_temp(void)
 {
-    FILE *f = name ? fopen(name, "w") : stdout;
-    if (!f)
-        perror(name);
-    return f;
+    if (temp_path[0])
+        unlink(temp_path);
+    temp_path[0] = '\0';
 }
 
-int close_output(FILE *f, const char *name, int failed, int status)
+static void interrupted(int sig)
 {
-    if (fflush(f) != 0 || ferror(f))
+    if (temp_path[0])
+        unlink(temp_path);   /* async-signal-safe */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static int same_file(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Does the output name one of the inputs (standard input if none)? */
+static const char *input_named(const char *name, char **inputs, int ninputs)
+{
+    struct stat out, in;
+    if (stat(name, &out) != 0)
+        return NULL;
+    if (ninputs == 0)
+        return fstat(STDIN_FILENO, &in) == 0 && same_file(&out, &in) ? "-" : NULL;
+    for (int i = 0; i < ninputs; i++) {
+        int found = strcmp(inputs[i], "-") == 0 ? fstat(STDIN_FILENO, &in) == 0
+                                                : stat(inputs[i], &in) == 0;
+        if (found && same_file(&out, &in))
+            return inputs[i];
+    }
+    return NULL;
+}
+
+static int stdout_reported;    /* F003 already said of standard output */
+
+static int output_failed(struct output *o, const char *what)
+{
+    struct diag_sink s = { o->name ? o->name : "<stdout>", { 0 }, 1 };
+    if (!o->name)
+        stdout_reported = 1;
+    if (errno)
+        report(&s, PMN_F003, 0, 0, "%s: %s", what, strerror(errno));
+    else
+        report(&s, PMN_F003, 0, 0, "%s", what);
+    return EXIT_FATAL;
+}
+
+int open_output(struct output *o, const char *cmd, const char *name, char **inputs,
+                int ninputs)
+{
+    o->name = name;
+    o->f = stdout;
+    if (!name)
+        return 0;
+    const char *in = input_named(name, inputs, ninputs);
+    if (in && strcmp(in, name) == 0)
+        return usage_error(cmd, "the output %s is also an input: write to another file, "
+                           "then rename it", name);
+    if (in)
+        return usage_error(cmd, "the output %s is the input %s: write to another file, "
+                           "then rename it", name, strcmp(in, "-") ? in : "(standard input)");
+    const char *slash = strrchr(name, '/');
+    int dir = slash ? (int)(slash - name + 1) : 0;
+    if (snprintf(temp_path, sizeof temp_path, "%.*s.%s.XXXXXX", dir, name, name + dir)
+        >= (int)sizeof temp_path) {
+        errno = ENAMETOOLONG;
+        temp_path[0] = '\0';
+        return output_failed(o, "cannot create");
+    }
+    signal(SIGINT, interrupted);
+    signal(SIGTERM, interrupted);
+    signal(SIGHUP, interrupted);
+    int fd = mkstemp(temp_path);
+    if (fd < 0) {
+        temp_path[0] = '\0';
+        return output_failed(o, "cannot create");
+    }
+    /* The mode a new file would have, or the one it has. */
+    struct stat st;
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, stat(name, &st) == 0 ? st.st_mode & 07777 : 0666 & ~mask);
+    if (!(o->f = fdopen(fd, "w"))) {
+        close(fd);
+        remove_temp();
+        return output_failed(o, "cannot create");
+    }
+    return 0;
+}
+
+int close_output(struct output *o, int failed, int status)
+{
+    int saved = errno;
+    if (fflush(o->f) != 0 || ferror(o->f))
         failed = 1;
-    if (name && fclose(f) != 0)
+    if (!o->name)
+        return failed ? output_failed(o, "cannot write") : status;
+    if (!failed && fsync(fileno(o->f)) != 0 && errno != EINVAL)
         failed = 1;
-    if (failed) {
-        perror(name ? name : "standard output");
+    if (fclose(o->f) != 0)
+        failed = 1;
+    if (!failed && status != EXIT_FATAL && rename(temp_path, o->name) != 0)
+        failed = 1;
+    if (failed || status == EXIT_FATAL) {
+        if (failed) {
+            output_failed(o, "cannot write, left as it was");
+        } else {
+            struct diag_sink s = { o->name, { 0 }, 1 };
+            errno = saved;
+            report(&s, PMN_F003, 0, 0, "not written after the failure above: left as it was");
+        }
+        remove_temp();
         return EXIT_FATAL;
     }
+    temp_path[0] = '\0';
     return status;
+}
+
+int finish_stdout(int status)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout) && fclose(stdout) == 0)
+        return status;
+    if (stdout_reported)
+        return EXIT_FATAL;
+    struct output o = { NULL, NULL };
+    return output_failed(&o, "cannot write");
 }
 
 void print_diag(void *sink, const pmn_diag *d)

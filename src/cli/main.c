@@ -31,15 +31,15 @@ int main(int argc, char **argv)
     const char *name = argv[1];
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
         usage(stdout);
-        return EXIT_CLEAN;
+        return finish_stdout(EXIT_CLEAN);
     }
     if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
         printf("pmn %s\n", pmn_version());
-        return EXIT_CLEAN;
+        return finish_stdout(EXIT_CLEAN);
     }
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (strcmp(name, commands[i]->name) == 0)
-            return commands[i]->run(commands[i], argc - 1, argv + 1);
+            return finish_stdout(commands[i]->run(commands[i], argc - 1, argv + 1));
     fprintf(stderr, "pmn: error: unknown subcommand '%s'\nTry 'pmn --help'.\n", name);
     return EXIT_USAGE;
 }

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void list(void)
@@ -127,7 +128,16 @@ static int run(const struct command *cmd, int argc, char **argv)
                                argv[optind + 1]);
         fputs(pmn_rule_file_builtin_xml(i), stdout);
     } else if (strcmp(what, "options") == 0 && nargs == 1) {
-        fputs(pmn_rules_options_help(), stdout);
+        size_t n = pmn_rules_options_help(NULL, 0);
+        char *help = malloc(n + 1);
+        if (!help) {
+            struct diag_sink sink = { "pmn rules", { 0 }, 1 };
+            report(&sink, PMN_F002, 0, 0, "out of memory");
+            return EXIT_FATAL;
+        }
+        pmn_rules_options_help(help, n + 1);
+        fputs(help, stdout);
+        free(help);
     } else if (strcmp(what, "schema") == 0 && nargs == 1) {
         fputs(pmn_rules_schema(), stdout);
     } else if (strcmp(what, "list") && strcmp(what, "show") && strcmp(what, "xml")
@@ -139,7 +149,7 @@ static int run(const struct command *cmd, int argc, char **argv)
                            strcmp(what, "show") == 0 || strcmp(what, "xml") == 0
                            ? "one name" : "no argument");
     }
-    return fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_FATAL;
+    return EXIT_CLEAN;   /* finish_stdout says whether it was written */
 }
 
 const struct command rules_command = {

@@ -187,7 +187,8 @@ static pmn_rule_file *parse(const char *text, size_t len, const char *name, int 
         pmn_report(fn, ctx, PMN_F002, 0, 0, "out of memory");
         return NULL;
     }
-    xmlSetStructuredErrorFunc(&l, xml_error);
+    struct pmn_xml_errors saved;
+    pmn_xml_errors_begin(&saved, xml_error, &l);
     xmlDocPtr doc = xmlCtxtReadMemory(pc, text, (int)len, name, NULL,
                                       XML_PARSE_NONET);
     pmn_rule_file *f = NULL;
@@ -210,7 +211,7 @@ static pmn_rule_file *parse(const char *text, size_t len, const char *name, int 
     } else if (!l.errors) {
         pmn_report(fn, ctx, PMN_E401, 1, 0, "malformed XML");
     }
-    xmlSetStructuredErrorFunc(NULL, NULL);
+    pmn_xml_errors_end(&saved);
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(pc);
     return f;

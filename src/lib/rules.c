@@ -94,25 +94,20 @@ void pmn_rules_defaults(pmn_rules *r)
     r->pits = r->rows * r->holes_per_row;
 }
 
-const char *pmn_rules_options_help(void)
+size_t pmn_rules_options_help(char *buf, size_t size)
 {
-    static char help[4096];
-    if (!help[0]) {
-        size_t n = 0;
-        for (size_t i = 0; i < COUNT(options) && n < sizeof help; i++) {
-            const struct option_def *o = &options[i];
-            char vals[128] = "";
-            if (!o->values[0])
-                snprintf(vals, sizeof vals, "%u..%u", o->min, o->max);
-            for (int v = 0; o->values[v]; v++) {
-                strcat(vals, v ? "|" : "");
-                strcat(vals, o->values[v]);
-            }
-            n += (size_t)snprintf(help + n, sizeof help - n, "  %s=%s\n      %s\n", o->key, vals,
-                                  o->help);
-        }
+    pmn_text t;
+    pmn_text_init(&t, buf, size);
+    for (size_t i = 0; i < COUNT(options); i++) {
+        const struct option_def *o = &options[i];
+        pmn_text_add(&t, "  %s=", o->key);
+        if (!o->values[0])
+            pmn_text_add(&t, "%u..%u", o->min, o->max);
+        for (int v = 0; o->values[v]; v++)
+            pmn_text_add(&t, "%s%s", v ? "|" : "", o->values[v]);
+        pmn_text_add(&t, "\n      %s\n", o->help);
     }
-    return help;
+    return t.n;
 }
 
 static const struct option_def *find_option(const char *key, size_t len)
@@ -240,7 +235,8 @@ static int parse_spec(pmn_rules *r, const char *spec, int may_name, pmn_error *e
 
 int pmn_rules_init(pmn_rules *r, const char *spec, pmn_error *err)
 {
-    pmn_rules_builtin("hawalis", r);
+    if (pmn_rules_builtin("hawalis", r) < 0)
+        return pmn_fail(err, PMN_ERR_UNKNOWN, 0, "the built-in rule set hawalis is broken");
     if (spec == NULL || *spec == '\0')
         return 0;
     return parse_spec(r, spec, 1, err);
@@ -277,19 +273,26 @@ size_t pmn_rules_format(const pmn_rules *r, char *buf, size_t size)
     return t.n;
 }
 
-const char *pmn_rules_value_name(const pmn_rules *r, const char *key)
+int pmn_rules_value_name(const pmn_rules *r, const char *key, char *buf, size_t size)
 {
-    static char num[8][16];
-    static unsigned next;
     const struct option_def *o = find_option(key, strlen(key));
     if (!o)
-        return NULL;
+        return -1;
     int v = value_of(r, o);
+    pmn_text t;
+    pmn_text_init(&t, buf, size);
     if (o->values[0])
-        return o->values[v];
-    char *s = num[next++ % 8];
-    snprintf(s, sizeof num[0], "%d", v);
-    return s;
+        pmn_text_add(&t, "%s", o->values[v]);
+    else
+        pmn_text_add(&t, "%d", v);
+    return (int)t.n;
+}
+
+/* The word of an option that takes words (its values are static). */
+static const char *word_of(const pmn_rules *r, const char *key)
+{
+    const struct option_def *o = find_option(key, strlen(key));
+    return o->values[value_of(r, o)];
 }
 
 /* Which combinations the engine plays: each mechanism assumes a board. */
@@ -309,10 +312,10 @@ int pmn_rules_check(const pmn_rules *r, pmn_error *err)
         return pmn_fail(err, PMN_ERR_RANGE, 0, "cycle=own-rows needs rows=2");
     if (hawalis_capture && two_row)
         return pmn_fail(err, PMN_ERR_RANGE, 0, "capture=%s needs cycle=own-rows",
-                        pmn_rules_value_name(r, "capture"));
+                        word_of(r, "capture"));
     if (!hawalis_capture && r->capture != PMN_CAPTURE_NONE && !two_row)
         return pmn_fail(err, PMN_ERR_RANGE, 0, "capture=%s needs cycle=both-sides",
-                        pmn_rules_value_name(r, "capture"));
+                        word_of(r, "capture"));
     if (r->stores && !two_row)
         return pmn_fail(err, PMN_ERR_RANGE, 0, "stores=yes needs cycle=both-sides");
     if (r->laps == PMN_LAPS_RELAY && (r->stores || r->skip_origin))
@@ -327,7 +330,7 @@ int pmn_rules_check(const pmn_rules *r, pmn_error *err)
         return pmn_fail(err, PMN_ERR_RANGE, 0, "extra=store needs stores=yes");
     if (r->last_seeds != PMN_LAST_PLAY_ON && r->capture != PMN_CAPTURE_FOURS)
         return pmn_fail(err, PMN_ERR_RANGE, 0, "last-seeds=%s needs capture=fours",
-                        pmn_rules_value_name(r, "last-seeds"));
+                        word_of(r, "last-seeds"));
     if (r->goal == PMN_GOAL_IMMOBILISE && r->no_move != PMN_NO_MOVE_LOSES)
         return pmn_fail(err, PMN_ERR_RANGE, 0, "goal=immobilise needs no-move=loses");
     if (r->goal == PMN_GOAL_MOST_SEEDS && r->no_move == PMN_NO_MOVE_LOSES)

@@ -38,8 +38,9 @@ void pmn_text_add(pmn_text *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int k = vsnprintf(t->buf + (t->n < t->size ? t->n : t->size),
-                      t->n < t->size ? t->size - t->n : 0, fmt, ap);
+    /* Past the end (or with no buffer) it only counts. */
+    int k = t->n < t->size ? vsnprintf(t->buf + t->n, t->size - t->n, fmt, ap)
+                           : vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
     if (k > 0)
         t->n += (size_t)k;

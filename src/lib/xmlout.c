@@ -1,7 +1,9 @@
 /* xmlout.c - games as an XML archive, with libxml2's streaming writer. */
 #include "pmn.h"
 #include "util.h"
+#include "xmlutil.h"
 
+#include <errno.h>
 #include <libxml/xmlwriter.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,7 @@
 struct pmn_xml_writer {
     xmlTextWriterPtr w;
     int err;
+    int write_errno;          /* errno of the first failure */
     /* while writing a game: */
     const pmn_rules *rules;
     unsigned replaced;
@@ -55,8 +58,8 @@ static char *xml_safe(const char *s, unsigned *replaced)
 
 static void check(pmn_xml_writer *w, int rc)
 {
-    if (rc < 0)
-        w->err = 1;
+    if (rc < 0 && !w->err++)
+        w->write_errno = errno;
 }
 
 static void start(pmn_xml_writer *w, const char *name)
@@ -73,7 +76,7 @@ static void attr(pmn_xml_writer *w, const char *name, const char *value)
 {
     char *v = xml_safe(value, &w->replaced);
     if (!v) {
-        w->err = 1;
+        check(w, -1);
         return;
     }
     check(w, xmlTextWriterWriteAttribute(w->w, BAD_CAST name, BAD_CAST v));
@@ -91,12 +94,14 @@ static void text_element(pmn_xml_writer *w, const char *name, const char *text)
 {
     char *v = xml_safe(text, &w->replaced);
     if (!v) {
-        w->err = 1;
+        check(w, -1);
         return;
     }
     check(w, xmlTextWriterWriteElement(w->w, BAD_CAST name, BAD_CAST v));
     free(v);
 }
+
+static pmn_xml_writer *writer_new(FILE *out);
 
 static const char *const side_name[2] = { "south", "north" };
 static const char *const ending_name[] = {
@@ -193,7 +198,18 @@ static void write_line(pmn_xml_writer *w, const pmn_line *l, const pmn_played_li
         write_move(w, &l->moves[i], &pl->moves[i]);
 }
 
+/* A failed write is told by the return value; libxml2's own words for it
+ * are not printed (the caller has errno). */
 pmn_xml_writer *pmn_xml_writer_new(FILE *out)
+{
+    struct pmn_xml_errors saved;
+    pmn_xml_errors_begin(&saved, NULL, NULL);
+    pmn_xml_writer *w = writer_new(out);
+    pmn_xml_errors_end(&saved);
+    return w;
+}
+
+static pmn_xml_writer *writer_new(FILE *out)
 {
     pmn_xml_writer *w = calloc(1, sizeof *w);
     xmlOutputBufferPtr buf = w ? xmlOutputBufferCreateFile(out, NULL) : NULL;
@@ -226,8 +242,23 @@ static const char *replayed_how(const pmn_check_result *res)
     }
 }
 
+static int write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay *replay,
+                      pmn_diag_fn fn, void *ctx);
+
 int pmn_xml_write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay *replay,
                        pmn_diag_fn fn, void *ctx)
+{
+    struct pmn_xml_errors saved;
+    pmn_xml_errors_begin(&saved, NULL, NULL);
+    int rc = write_game(w, rec, replay, fn, ctx);
+    pmn_xml_errors_end(&saved);
+    if (rc < 0)
+        errno = w->write_errno;
+    return rc;
+}
+
+static int write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay *replay,
+                      pmn_diag_fn fn, void *ctx)
 {
     pmn_replay *own = NULL;
     char buf[256];
@@ -296,10 +327,15 @@ int pmn_xml_writer_close(pmn_xml_writer *w)
 {
     if (!w)
         return -1;
+    struct pmn_xml_errors saved;
+    pmn_xml_errors_begin(&saved, NULL, NULL);
     check(w, xmlTextWriterEndDocument(w->w));
     check(w, xmlTextWriterFlush(w->w));
     xmlFreeTextWriter(w->w);
-    int err = w->err;
+    pmn_xml_errors_end(&saved);
+    int err = w->err, e = w->write_errno;
     free(w);
+    if (err)
+        errno = e;
     return err ? -1 : 0;
 }

@@ -1,6 +1,7 @@
 /* xmlutil.c - what the two XML readers (archives, rule files) share. */
 #include "xmlutil.h"
 
+#include <libxml/globals.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +11,24 @@ xmlRelaxNGPtr pmn_relaxng_compile(const char *schema)
     xmlRelaxNGPtr compiled = pc ? xmlRelaxNGParse(pc) : NULL;
     xmlRelaxNGFreeParserCtxt(pc);
     return compiled;
+}
+
+static void drop(void *ctx, xmlErrorPtr e)
+{
+    (void)ctx;
+    (void)e;
+}
+
+void pmn_xml_errors_begin(struct pmn_xml_errors *saved, xmlStructuredErrorFunc fn, void *ctx)
+{
+    saved->fn = xmlStructuredError;
+    saved->ctx = xmlStructuredErrorContext;
+    xmlSetStructuredErrorFunc(ctx, fn ? fn : drop);
+}
+
+void pmn_xml_errors_end(const struct pmn_xml_errors *saved)
+{
+    xmlSetStructuredErrorFunc(saved->ctx, saved->fn);
 }
 
 void pmn_xml_message(const xmlError *e, char *msg, size_t size)

@@ -41,9 +41,11 @@ static void options(void **state)
     assert_int_equal(r.endless, PMN_ENDLESS_MOVER_LOSES);   /* kept */
     pmn_rules_format(&r, buf, sizeof buf);
     assert_string_equal(buf, "hawalis,capture=front,endless=lose");
-    assert_string_equal(pmn_rules_value_name(&r, "capture"), "front");
-    assert_string_equal(pmn_rules_value_name(&r, "holes"), "7");
-    assert_null(pmn_rules_value_name(&r, "colour"));
+    assert_int_equal(pmn_rules_value_name(&r, "capture", buf, sizeof buf), 5);
+    assert_string_equal(buf, "front");
+    assert_int_equal(pmn_rules_value_name(&r, "holes", buf, sizeof buf), 1);
+    assert_string_equal(buf, "7");
+    assert_int_equal(pmn_rules_value_name(&r, "colour", buf, sizeof buf), -1);
     /* Naming the set again starts from its defaults. */
     assert_int_equal(pmn_rules_apply(&r, "hawalis", NULL), 0);
     assert_int_equal(r.capture, PMN_CAPTURE_FRONT_AND_BACK);

@@ -4,6 +4,7 @@
 
 #include "lexer.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 /* One alternative per token; the first group that matched names the token.
@@ -26,18 +27,24 @@ static const char pattern[] =
     "|(-)|(/)"                                                   /* 20 join, 21 slash */
     "|([^\\s(){}\\[\\];/-]+)";                                   /* 22 word */
 
+/* Compiled once a process, by whichever thread comes first, and shared:
+ * a compiled pattern is read-only (each lexer has its own match data). */
 static pcre2_code *code;
+static pthread_once_t code_once = PTHREAD_ONCE_INIT;
 
-static pcre2_code *compiled(void)
+static void compile_pattern(void)
 {
     int err;
     PCRE2_SIZE where;
-    if (!code) {
-        code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_ANCHORED,
-                             &err, &where, NULL);
-        if (code)
-            pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);   /* optional: speed */
-    }
+    code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_ANCHORED,
+                         &err, &where, NULL);
+    if (code)
+        pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);   /* optional: speed */
+}
+
+static pcre2_code *compiled(void)
+{
+    pthread_once(&code_once, compile_pattern);
     return code;
 }
 
@@ -72,7 +79,7 @@ void lexer_skip_to(struct lexer *lx, size_t off)
     }
 }
 
-static enum token_type type_of_group[] = {
+static const enum token_type type_of_group[] = {
     T_EOF, T_EOF, T_TAG, T_TAG, T_BAD_TAG, T_COMMENT, T_OPEN_COMMENT, T_RESULT,
     T_NUMBER, T_NUMBER, T_CAPTURE, T_CAPTURE, T_JUDGEMENT, T_NAG, T_HOLE, T_SEMI,
     T_LPAREN, T_RPAREN, T_HOLE_NUMBER, T_HOLE_COORD, T_JOIN, T_SLASH, T_WORD,

@@ -10,6 +10,7 @@
 #include <libxml/relaxng.h>
 #include <libxml/tree.h>
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,6 +183,7 @@ static pmn_rule_file *parse(const char *text, size_t len, const char *name, int 
         pmn_report(fn, ctx, PMN_E401, 0, 0, "a rule file larger than %d bytes", MAX_RULE_FILE);
         return NULL;
     }
+    pmn_xml_init();
     xmlParserCtxtPtr pc = xmlNewParserCtxt();
     if (!pc) {
         pmn_report(fn, ctx, PMN_F002, 0, 0, "out of memory");
@@ -271,20 +273,24 @@ size_t pmn_rule_file_languages(const pmn_rule_file *f, char *buf, size_t size)
 
 /* ---- the built-in sets ------------------------------------------------- */
 
-/* Read once, on first use, and kept for the life of the process (not safe
- * to begin from two threads at once). */
+/* Read once, on first use by whichever thread, and kept for the life of
+ * the process; read-only after. */
 static pmn_rule_file *builtin_file[16];
 static int builtins_read;
+static pthread_once_t builtins_once = PTHREAD_ONCE_INIT;
 
-static void read_builtins(void)
+static void read_builtins_once(void)
 {
-    if (builtins_read)
-        return;
     builtins_read = 1;
     for (size_t i = 0; i < pmn_builtin_rule_count && i < COUNT(builtin_file); i++)
         builtin_file[i] = parse(pmn_builtin_rule_text[i].text,
                                 strlen(pmn_builtin_rule_text[i].text),
                                 pmn_builtin_rule_text[i].name, 0, NULL, NULL);
+}
+
+static void read_builtins(void)
+{
+    pthread_once(&builtins_once, read_builtins_once);
 }
 
 int pmn_rule_files_loaded(void)

@@ -125,6 +125,7 @@ static int read_input(void *ctx, char *buf, int len)
 pmn_xml_reader *pmn_xml_reader_new(FILE *in, const char *name, int validate,
                                    pmn_diag_fn fn, void *ctx)
 {
+    pmn_xml_init();
     pmn_xml_reader *x = calloc(1, sizeof *x);
     if (!x)
         return NULL;

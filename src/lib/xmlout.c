@@ -203,6 +203,7 @@ static void write_line(pmn_xml_writer *w, const pmn_line *l, const pmn_played_li
 pmn_xml_writer *pmn_xml_writer_new(FILE *out)
 {
     struct pmn_xml_errors saved;
+    pmn_xml_init();
     pmn_xml_errors_begin(&saved, NULL, NULL);
     pmn_xml_writer *w = writer_new(out);
     pmn_xml_errors_end(&saved);

@@ -2,11 +2,29 @@
 #include "xmlutil.h"
 
 #include <libxml/globals.h>
+#include <libxml/parser.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+/* xmlInitParser leaves out the RELAX NG datatypes, whose first use from two
+ * threads at once races. */
+static void init(void)
+{
+    xmlInitParser();
+    xmlRelaxNGInitTypes();
+}
+
+void pmn_xml_init(void)
+{
+    pthread_once(&init_once, init);
+}
+
 xmlRelaxNGPtr pmn_relaxng_compile(const char *schema)
 {
+    pmn_xml_init();
     xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(schema, (int)strlen(schema));
     xmlRelaxNGPtr compiled = pc ? xmlRelaxNGParse(pc) : NULL;
     xmlRelaxNGFreeParserCtxt(pc);

@@ -8,6 +8,10 @@
 #include <libxml/relaxng.h>
 #include <libxml/xmlerror.h>
 
+/* libxml2 must be set up once, before any thread uses it: every entry of
+ * libpmn into libxml2 calls this first. */
+void pmn_xml_init(void);
+
 /* A RELAX NG schema from its text (built into libpmn); NULL if memory runs
  * out.  Freed with xmlRelaxNGFree. */
 xmlRelaxNGPtr pmn_relaxng_compile(const char *schema);

@@ -3,17 +3,25 @@
 
 #include <libxml/globals.h>
 #include <libxml/parser.h>
+#include <libxml/xmlschemastypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
+static void drop(void *ctx, xmlErrorPtr e)
+{
+    (void)ctx;
+    (void)e;
+}
+
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
-/* xmlInitParser leaves out the RELAX NG datatypes, whose first use from two
- * threads at once races. */
+/* xmlInitParser leaves out the RELAX NG and XML Schema datatypes, whose
+ * first use from two threads at once races. */
 static void init(void)
 {
     xmlInitParser();
+    xmlSchemaInitTypes();
     xmlRelaxNGInitTypes();
 }
 
@@ -22,20 +30,22 @@ void pmn_xml_init(void)
     pthread_once(&init_once, init);
 }
 
+/* The schemas are built in and known good: a failure can only be memory,
+ * and libxml2's words for it are not printed. */
 xmlRelaxNGPtr pmn_relaxng_compile(const char *schema)
 {
+    struct pmn_xml_errors saved;
     pmn_xml_init();
+    pmn_xml_errors_begin(&saved, NULL, NULL);
     xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(schema, (int)strlen(schema));
+    if (pc)
+        xmlRelaxNGSetParserStructuredErrors(pc, drop, NULL);
     xmlRelaxNGPtr compiled = pc ? xmlRelaxNGParse(pc) : NULL;
     xmlRelaxNGFreeParserCtxt(pc);
+    pmn_xml_errors_end(&saved);
     return compiled;
 }
 
-static void drop(void *ctx, xmlErrorPtr e)
-{
-    (void)ctx;
-    (void)e;
-}
 
 void pmn_xml_errors_begin(struct pmn_xml_errors *saved, xmlStructuredErrorFunc fn, void *ctx)
 {

@@ -558,7 +558,7 @@ typedef struct pmn_diag {
     int code;                 /* e.g. 201 for E201 */
     pmn_severity severity;
     unsigned line, col;       /* 1-based; col counts characters; 0 if none */
-    char message[400];
+    char message[400];        /* control characters escaped: pmn_text_escape */
 } pmn_diag;
 
 typedef void (*pmn_diag_fn)(void *ctx, const pmn_diag *d);
@@ -579,6 +579,10 @@ void pmn_diag_make(pmn_diag *d, pmn_diag_code code, unsigned line, unsigned col,
 #endif
     ;
 const pmn_diag_info *pmn_diag_lookup(int code);
+/* text made safe to print on a terminal, as diagnostics' messages are: a
+ * control character (C0, DEL, C1) or a byte that is not UTF-8 is written as
+ * \x1b or \u009b.  Returns the length needed. */
+size_t pmn_text_escape(const char *text, char *buf, size_t size);
 const char *pmn_severity_string(pmn_severity s);   /* "note", "warning", ... */
 /* "E201", "W206", "N210", "F001": the code with its severity's letter. */
 void pmn_diag_code_name(int code, char buf[8]);

@@ -88,8 +88,9 @@ static int from_file(const struct request *rq, struct target *t)
             if (!replay) {
                 status = EXIT_FATAL;
             } else if (res->setup != PMN_SETUP_READY) {
+                char file[1024];
                 fprintf(stderr, "pmn analyse: error: game %lu of %s cannot be replayed\n", n,
-                        sink.file);
+                        escaped(sink.file, file, sizeof file));
                 status = EXIT_ERRORS;
             } else if (rq->ply > res->plies) {
                 fprintf(stderr, "pmn analyse: error: --ply %lu: game %lu has %u pl%s that "
@@ -320,8 +321,8 @@ static int parse_options(const struct command *cmd, int argc, char **argv, struc
             rq->json = strcmp(a.arg, "json") == 0;
             break;
         default:
-            if (c == CLI_STOP)
-                return a.status;
+            if (c == CLI_STOP)   /* --help (status 0) stops the command too */
+                return a.status ? a.status : CLI_STOP;
             if ((rc = search_option(cmd->name, c, a.arg, &rq->limits, &rq->hash)) != 0)
                 return rc;
         }
@@ -348,7 +349,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     rq.hash = 64;
     pmn_rules_init(&rq.rules, NULL, NULL);
     if ((rc = parse_options(cmd, argc, argv, &rq)) != 0)
-        return rc;
+        return rc == CLI_STOP ? EXIT_CLEAN : rc;
     if (rq.file) {
         if ((rc = from_file(&rq, &t)) != 0) {
             free(t.history);
@@ -363,7 +364,8 @@ static int run(const struct command *cmd, int argc, char **argv)
     pmn_analysis a;
     if (!s || pmn_analyse(s, &t.pos, t.history, t.nhistory, &rq.limits,
                           isatty(2) ? progress : NULL, &t, &a) < 0) {
-        fprintf(stderr, "pmn analyse: out of memory (try a smaller --hash)\n");
+        struct diag_sink sink = { "pmn analyse", { 0 }, 1 };
+        report(&sink, PMN_F002, 0, 0, "out of memory (try a smaller --hash)");
         pmn_searcher_free(s);
         free(t.history);
         return EXIT_FATAL;

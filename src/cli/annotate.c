@@ -45,8 +45,11 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
         pmn_replay *check = replay_record(&rec, &an->ro, sink);
         pmn_searcher *s = check ? pmn_searcher_new(&pmn_replay_setup(check)->rules, an->hash)
                                 : NULL;
-        if (isatty(2))
-            fprintf(stderr, "\rannotating game %lu of %s...\033[K", an->games + 1, sink->file);
+        if (isatty(2)) {
+            char file[1024];
+            fprintf(stderr, "\rannotating game %lu of %s...\033[K", an->games + 1,
+                    escaped(sink->file, file, sizeof file));
+        }
         if (!check) {
             an->failed = 1;   /* said by the replay */
         } else if (!s || pmn_annotate_record(&rec, pmn_replay_setup(check), s, &an->ao) < 0) {

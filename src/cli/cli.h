@@ -99,6 +99,10 @@ void cli_begin(struct cli_args *a, const struct command *cmd, int argc, char **a
 int cli_next(struct cli_args *a);
 void cli_help(const struct command *cmd, FILE *f);
 
+/* text with its control characters escaped (pmn_text_escape), in buf:
+ * what the user gave is never written raw to a terminal. */
+const char *escaped(const char *text, char *buf, size_t size);
+
 /* Report a bad option value, pointing at the column of the fault. */
 int usage_error_at(const char *cmd, const char *option, const char *text,
                    const pmn_error *err);

@@ -82,8 +82,8 @@ static int run(const struct command *cmd, int argc, char **argv)
         return rc;
     ex.out = out.f;
     if (ex.xml && !(ex.w = pmn_xml_writer_new(ex.out))) {
-        fprintf(stderr, "pmn %s: out of memory\n", cmd->name);
-        return EXIT_FATAL;
+        report(&sink, PMN_F002, 0, 0, "out of memory");
+        return close_output(&out, 1, EXIT_FATAL);
     }
     each_input(argv + optind, argc - optind, &sink, export_file, &ex);
     if (ex.xml && pmn_xml_writer_close(ex.w) < 0)

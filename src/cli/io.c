@@ -160,12 +160,14 @@ void print_diag(void *sink, const pmn_diag *d)
     if (d->severity == PMN_NOTE && !s->show_notes)
         return;
     pmn_diag_code_name(d->code, code);
+    char file[1024];
+    pmn_text_escape(s->file, file, sizeof file);   /* a file name is text too */
     if (d->line && d->col)
-        fprintf(stderr, "%s:%u:%u: ", s->file, d->line, d->col);
+        fprintf(stderr, "%s:%u:%u: ", file, d->line, d->col);
     else if (d->line)
-        fprintf(stderr, "%s:%u: ", s->file, d->line);
+        fprintf(stderr, "%s:%u: ", file, d->line);
     else
-        fprintf(stderr, "%s: ", s->file);
+        fprintf(stderr, "%s: ", file);
     fprintf(stderr, "%s[%s]: %s\n", pmn_severity_string(d->severity), code, d->message);
 }
 

@@ -40,6 +40,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (strcmp(name, commands[i]->name) == 0)
             return finish_stdout(commands[i]->run(commands[i], argc - 1, argv + 1));
-    fprintf(stderr, "pmn: error: unknown subcommand '%s'\nTry 'pmn --help'.\n", name);
+    char safe[256];
+    fprintf(stderr, "pmn: error: unknown subcommand '%s'\nTry 'pmn --help'.\n",
+            escaped(name, safe, sizeof safe));
     return EXIT_USAGE;
 }

@@ -172,8 +172,9 @@ static int run(const struct command *cmd, int argc, char **argv)
     pmn_reader_free(rd);
     close_input(f);
     if (game && !found && !sink.count[PMN_FATAL]) {
+        char file[1024];
         fprintf(stderr, "pmn replay: error: --game %lu: %s holds %lu game%s\n", game,
-                sink.file, n, n == 1 ? "" : "s");
+                escaped(sink.file, file, sizeof file), n, n == 1 ? "" : "s");
         return EXIT_USAGE;
     }
     return status != EXIT_CLEAN ? status : exit_status(&sink);

@@ -44,7 +44,9 @@ static void make(pmn_diag *d, int code, unsigned line, unsigned col, const char 
     d->severity = info ? info->severity : PMN_ERROR;
     d->line = line;
     d->col = col;
-    vsnprintf(d->message, sizeof d->message, fmt, ap);
+    char raw[sizeof d->message];
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    pmn_text_escape(raw, d->message, sizeof d->message);
 }
 
 void pmn_diag_make(pmn_diag *d, pmn_diag_code code, unsigned line, unsigned col,

@@ -5,6 +5,7 @@
 #include "lexer.h"
 
 #include <pthread.h>
+#include <limits.h>
 #include <stdlib.h>
 
 /* One alternative per token; the first group that matched names the token.
@@ -91,6 +92,19 @@ static struct span group(PCRE2_SIZE *ov, int g)
     return s;
 }
 
+/* The value of the digits of group g: strtoul would read past the end of
+ * the text, which need not end with a NUL.  Saturates at ULONG_MAX, which
+ * every caller's range check then refuses. */
+static unsigned long number(const struct lexer *lx, PCRE2_SIZE *ov, int g)
+{
+    unsigned long v = 0;
+    for (size_t i = ov[2 * g]; i < ov[2 * g + 1]; i++) {
+        unsigned d = (unsigned)(lx->text[i] - '0');
+        v = v > (ULONG_MAX - d) / 10 ? ULONG_MAX : 10 * v + d;
+    }
+    return v;
+}
+
 static int is_space(char c)
 {
     return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
@@ -173,18 +187,18 @@ void lexer_next(struct lexer *lx, struct token *t)
             t->a = group(ov, 5);
             break;
         case 8:
-            t->value = strtoul(lx->text + ov[16], NULL, 10);
+            t->value = number(lx, ov, 8);
             t->dots = (int)(ov[19] - ov[18]);
             break;
         case 10:
             t->style = lx->text[ov[20]];
-            t->value = strtoul(lx->text + ov[22], NULL, 10);
+            t->value = number(lx, ov, 11);
             break;
         case 13:
-            t->value = strtoul(lx->text + ov[26], NULL, 10);
+            t->value = number(lx, ov, 13);
             break;
         case 18:
-            t->value = strtoul(lx->text + ov[36], NULL, 10);
+            t->value = number(lx, ov, 18);
             break;
         default:
             break;

@@ -127,9 +127,15 @@ int pmn_rules_set(pmn_rules *r, const char *key, size_t klen, const char *val, s
     if (!o->values[0]) {
         char *end;
         char num[16];
-        if (vlen == 0 || vlen >= sizeof num || strspn(val, "0123456789") < vlen)
+        size_t digits = 0;
+        while (digits < vlen && val[digits] >= '0' && val[digits] <= '9')
+            digits++;
+        if (vlen == 0 || digits < vlen)
             return pmn_fail(err, PMN_ERR_SYNTAX, 1, "rule option %s takes a number, not '%.*s'",
                             o->key, (int)vlen, val);
+        if (vlen >= sizeof num)
+            return pmn_fail(err, PMN_ERR_RANGE, 1, "rule option %s is %.*s, outside %u..%u",
+                            o->key, (int)vlen, val, o->min, o->max);
         memcpy(num, val, vlen);
         num[vlen] = '\0';
         unsigned long v = strtoul(num, &end, 10);
@@ -175,18 +181,18 @@ static int parse_spec(pmn_rules *r, const char *spec, int may_name, pmn_error *e
  * literature names the sizes of a game. */
 static int parse_sized(pmn_rules *r, const char *spec, size_t len, pmn_error *err)
 {
-    char name[32];
-    unsigned holes, seeds;
+    char name[32], holes[24], seeds[24];
     int used = 0;
     if (len >= sizeof name)
         return pmn_fail(err, PMN_ERR_UNKNOWN, 1, "unknown rule set '%.*s'", (int)len, spec);
     memcpy(name, spec, len);
     name[len] = '\0';
-    if (sscanf(spec + len, "(%u,%u)%n", &holes, &seeds, &used) != 2 || used == 0
+    /* As digits, so that the options' own range checks see any number. */
+    if (sscanf(spec + len, "(%23[0-9],%23[0-9])%n", holes, seeds, &used) != 2 || used == 0
         || (spec[len + (size_t)used] != '\0' && spec[len + (size_t)used] != ','))
         return pmn_fail(err, PMN_ERR_SYNTAX, len + 1, "expected (HOLES,SEEDS) after '%s'", name);
     char sized[96];
-    snprintf(sized, sizeof sized, "%s,holes=%u,seeds=%u", name, holes, seeds);
+    snprintf(sized, sizeof sized, "%s,holes=%s,seeds=%s", name, holes, seeds);
     if (parse_spec(r, sized, 1, err) < 0) {
         if (err)
             err->column = err->column > len ? len + 1 : err->column;

@@ -18,11 +18,48 @@ int pmn_fail(pmn_error *err, int code, size_t column, const char *fmt, ...)
         va_list ap;
         err->code = code;
         err->column = column;
+        char raw[sizeof err->message];
         va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        vsnprintf(raw, sizeof raw, fmt, ap);
         va_end(ap);
+        pmn_text_escape(raw, err->message, sizeof err->message);
     }
     return -1;
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0. */
+static int utf8_length(const unsigned char *s)
+{
+    int len = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
+            : (s[0] & 0xF0) == 0xE0 ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    for (int i = 1; i < len; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    if ((len == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0)))
+        || (len == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))))
+        return 0;
+    return len;
+}
+
+size_t pmn_text_escape(const char *text, char *buf, size_t size)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    pmn_text t;
+    pmn_text_init(&t, buf, size);
+    while (*s) {
+        int len = utf8_length(s);
+        if (len == 0 || *s < 0x20 || *s == 0x7F) {
+            pmn_text_add(&t, "\\x%02x", *s);
+            s++;
+        } else if (len == 2 && s[0] == 0xC2 && s[1] < 0xA0) {   /* C1 controls */
+            pmn_text_add(&t, "\\u%04x", s[1]);
+            s += 2;
+        } else {
+            pmn_text_add(&t, "%.*s", len, (const char *)s);
+            s += len;
+        }
+    }
+    return t.n;
 }
 
 void pmn_text_init(pmn_text *t, char *buf, size_t size)

@@ -66,4 +66,6 @@ void pmn_xml_message(const xmlError *e, char *msg, size_t size)
     n = strlen(msg);
     while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
         msg[--n] = '\0';
+    for (char *c = msg; (c = strchr(c, '\n')) != NULL;)   /* one line */
+        *c = ' ';
 }

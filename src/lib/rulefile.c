@@ -11,6 +11,7 @@
 #include <libxml/tree.h>
 
 #include <pthread.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,7 @@ struct loader {
     pmn_diag_fn fn;
     void *ctx;
     int errors;
+    unsigned doctype;         /* the line of a DTD the parser met, or 0 */
 };
 
 static void xml_error(void *ctx, xmlErrorPtr e)
@@ -170,17 +172,64 @@ pmn_rule_file *pmn_rule_file_parse(const char *text, size_t len, const char *nam
 /* With validate 0, the schema is not applied: for the built-in files, which
  * the tests validate (test_rules), and whose every use would otherwise pay
  * for compiling it. */
+static pmn_rule_file *parse_utf8(const char *text, size_t len, const char *name,
+                                 int validate, pmn_diag_fn fn, void *ctx);
+
+/* The text is converted to UTF-8 first (pmn_xml_decoder), so that the
+ * refusal of a DTD sees what libxml2 parses, in any encoding. */
 static pmn_rule_file *parse(const char *text, size_t len, const char *name, int validate,
                             pmn_diag_fn fn, void *ctx)
 {
-    struct loader l = { fn, ctx, 0 };
-    unsigned dt = doctype_line(text, len);
-    if (dt) {
-        pmn_report(fn, ctx, PMN_E401, dt, 0, "a document type declaration (DTD), refused");
+    struct pmn_xml_decoder d;
+    char why[200];
+    if (len == 0) {
+        pmn_report(fn, ctx, PMN_F001, 0, 0, "an empty file: no rule file");
         return NULL;
     }
     if (len > MAX_RULE_FILE) {
         pmn_report(fn, ctx, PMN_E401, 0, 0, "a rule file larger than %d bytes", MAX_RULE_FILE);
+        return NULL;
+    }
+    if (pmn_xml_decoder_start(&d, text, len, why, sizeof why) < 0
+        || (d.handler && pmn_xml_decoder_feed(&d, text, len, why, sizeof why) < 0)) {
+        pmn_report(fn, ctx, PMN_E401, 1, 0, "%s", why);
+        pmn_xml_decoder_end(&d);
+        return NULL;
+    }
+    if (d.handler && xmlBufferLength(d.raw) > 0) {
+        pmn_report(fn, ctx, PMN_E401, 1, 0, "the file ends inside a character");
+        pmn_xml_decoder_end(&d);
+        return NULL;
+    }
+    pmn_rule_file *f = d.handler ? parse_utf8((const char *)xmlBufferContent(d.utf8),
+                                              (size_t)xmlBufferLength(d.utf8), name, validate,
+                                              fn, ctx)
+                                 : parse_utf8(text, len, name, validate, fn, ctx);
+    pmn_xml_decoder_end(&d);
+    return f;
+}
+
+/* A document type declaration that the scan missed stops the parser before
+ * its internal subset, where entities would be declared. */
+static void refuse_subset(void *ctx, const xmlChar *name, const xmlChar *external_id,
+                          const xmlChar *system_id)
+{
+    xmlParserCtxtPtr pc = ctx;
+    struct loader *l = pc->_private;
+    (void)name;
+    (void)external_id;
+    (void)system_id;
+    l->doctype = pc->input && pc->input->line > 0 ? (unsigned)pc->input->line : 1;
+    xmlStopParser(pc);
+}
+
+static pmn_rule_file *parse_utf8(const char *text, size_t len, const char *name,
+                                 int validate, pmn_diag_fn fn, void *ctx)
+{
+    struct loader l = { fn, ctx, 0, 0 };
+    unsigned dt = doctype_line(text, len);
+    if (dt) {
+        pmn_report(fn, ctx, PMN_E401, dt, 0, "a document type declaration (DTD), refused");
         return NULL;
     }
     pmn_xml_init();
@@ -191,10 +240,14 @@ static pmn_rule_file *parse(const char *text, size_t len, const char *name, int 
     }
     struct pmn_xml_errors saved;
     pmn_xml_errors_begin(&saved, xml_error, &l);
-    xmlDocPtr doc = xmlCtxtReadMemory(pc, text, (int)len, name, NULL,
-                                      XML_PARSE_NONET);
+    pc->_private = &l;
+    pc->sax->internalSubset = refuse_subset;
+    xmlDocPtr doc = xmlCtxtReadMemory(pc, text, (int)len, name, "UTF-8", PMN_XML_PARSE_OPTIONS);
     pmn_rule_file *f = NULL;
-    if (doc && !l.errors && !validate) {
+    if (l.doctype || (doc && doc->intSubset)) {
+        pmn_report(fn, ctx, PMN_E401, l.doctype, 0,
+                   "a document type declaration (DTD), refused");
+    } else if (doc && !l.errors && !validate) {
         f = from_doc(&l, doc);
     } else if (doc && !l.errors) {
         xmlRelaxNGPtr schema = pmn_relaxng_compile(pmn_rules_schema());
@@ -229,7 +282,7 @@ pmn_rule_file *pmn_rule_file_read(FILE *in, const char *name, pmn_diag_fn fn, vo
     size_t len = fread(text, 1, MAX_RULE_FILE + 1, in);
     pmn_rule_file *f = NULL;
     if (ferror(in))
-        pmn_report(fn, ctx, PMN_F001, 0, 0, "cannot read the rule file");
+        pmn_report(fn, ctx, PMN_F001, 0, 0, "cannot read: %s", strerror(errno ? errno : EIO));
     else if (len > MAX_RULE_FILE)
         pmn_report(fn, ctx, PMN_E401, 0, 0, "a rule file larger than %d bytes", MAX_RULE_FILE);
     else

@@ -4,8 +4,9 @@
  * substitution, no XInclude.  A document type declaration is refused before
  * libxml2 sees it (the input is cut there), since libxml2 expands parameter
  * entities while it parses a DTD: no entity can be declared, let alone
- * expanded.  libxml2's own limits bound the depth of elements (256) and the
- * size of a text node. */
+ * expanded.  The scan for it reads what libxml2 parses: the text converted
+ * to UTF-8, whatever its encoding (pmn_xml_decoder).  libxml2's own limits
+ * bound the depth of elements (256) and the size of a text node. */
 #include "pmn.h"
 #include "record.h"
 #include "util.h"
@@ -13,6 +14,8 @@
 
 #include <libxml/relaxng.h>
 #include <libxml/xmlreader.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +38,10 @@ struct pmn_xml_reader {
     int doctype;              /* a <!DOCTYPE was found, and the input cut */
     int broken;               /* libxml2 found the XML malformed: read no further */
     unsigned prolog_line;     /* the line the scan has reached */
+    int decided;              /* the encoding is known */
+    int stopped;              /* the input was refused or failed (reported) */
+    struct pmn_xml_decoder dec;
+    size_t utf8_off;          /* converted text handed out so far */
 };
 
 /* The line of the current node.  (The parser's own position runs ahead of
@@ -55,7 +62,7 @@ static void xml_error(void *arg, xmlErrorPtr e)
     pmn_xml_message(e, msg, sizeof msg);
     if (e->domain != XML_FROM_RELAXNGV)
         x->broken = 1;
-    if (x->doctype || ++x->errors > MAX_XML_ERRORS)
+    if (x->doctype || x->stopped || ++x->errors > MAX_XML_ERRORS)
         return;
     if (x->errors == MAX_XML_ERRORS) {
         pmn_report(x->fn, x->ctx, PMN_E302, (unsigned)e->line, (unsigned)e->int2,
@@ -106,20 +113,86 @@ static void watch_prolog(pmn_xml_reader *x, const char *buf, size_t n)
     }
 }
 
-static int read_input(void *ctx, char *buf, int len)
+/* What libxml2 is given is scanned first. */
+static int deliver(pmn_xml_reader *x, const char *buf, size_t n)
 {
-    pmn_xml_reader *x = ctx;
-    if (x->doctype)
-        return -1;
-    size_t n = fread(buf, 1, (size_t)len, x->in);
-    if (n == 0 && ferror(x->in))
-        return -1;
     if (x->in_prolog) {
         watch_prolog(x, buf, n);
         if (x->doctype)
             return -1;   /* not one byte of the DTD reaches libxml2 */
     }
     return (int)n;
+}
+
+static int stop(pmn_xml_reader *x, pmn_diag_code code, const char *why)
+{
+    pmn_report(x->fn, x->ctx, code, code == PMN_E302 ? 1 : 0, 0, "%s", why);
+    x->stopped = 1;
+    return -1;
+}
+
+/* Bytes of the file: how many, 0 at its end, -1 on a read error. */
+static long read_raw(pmn_xml_reader *x, char *buf, size_t len)
+{
+    size_t n = fread(buf, 1, len, x->in);
+    if (n == 0 && ferror(x->in)) {
+        char why[200];
+        snprintf(why, sizeof why, "cannot read: %s", strerror(errno ? errno : EIO));
+        return stop(x, PMN_F001, why);
+    }
+    return (long)n;
+}
+
+/* The first bytes tell the encoding; text not in UTF-8 is converted. */
+static int read_input(void *ctx, char *buf, int len)
+{
+    pmn_xml_reader *x = ctx;
+    char why[200];
+    long n;
+    if (x->doctype || x->stopped)
+        return -1;
+    if (!x->decided) {
+        size_t got = 0;
+        while (got < (size_t)len && got < 512) {
+            if ((n = read_raw(x, buf + got, (size_t)len - got)) < 0)
+                return -1;
+            if (n == 0)
+                break;
+            got += (size_t)n;
+        }
+        if (got == 0)
+            return stop(x, PMN_F001, "an empty file: no XML archive");
+        x->decided = 1;
+        if (pmn_xml_decoder_start(&x->dec, buf, got, why, sizeof why) < 0)
+            return stop(x, PMN_E302, why);
+        if (!x->dec.handler)
+            return deliver(x, buf, got);
+        if (pmn_xml_decoder_feed(&x->dec, buf, got, why, sizeof why) < 0)
+            return stop(x, PMN_E302, why);
+    } else if (!x->dec.handler) {
+        if ((n = read_raw(x, buf, (size_t)len)) <= 0)
+            return (int)n;
+        return deliver(x, buf, (size_t)n);
+    }
+    while ((size_t)xmlBufferLength(x->dec.utf8) == x->utf8_off) {
+        char raw[4096];
+        xmlBufferEmpty(x->dec.utf8);
+        x->utf8_off = 0;
+        if ((n = read_raw(x, raw, sizeof raw)) < 0)
+            return -1;
+        if (n == 0 && xmlBufferLength(x->dec.raw) > 0)
+            return stop(x, PMN_E302, "the file ends inside a character");
+        if (n == 0)
+            return 0;
+        if (pmn_xml_decoder_feed(&x->dec, raw, (size_t)n, why, sizeof why) < 0)
+            return stop(x, PMN_E302, why);
+    }
+    size_t take = (size_t)xmlBufferLength(x->dec.utf8) - x->utf8_off;
+    if (take > (size_t)len)
+        take = (size_t)len;
+    memcpy(buf, xmlBufferContent(x->dec.utf8) + x->utf8_off, take);
+    x->utf8_off += take;
+    return deliver(x, buf, take);
 }
 
 pmn_xml_reader *pmn_xml_reader_new(FILE *in, const char *name, int validate,
@@ -134,7 +207,7 @@ pmn_xml_reader *pmn_xml_reader_new(FILE *in, const char *name, int validate,
     x->in = in;
     x->in_prolog = 1;
     x->prolog_line = 1;
-    x->r = xmlReaderForIO(read_input, NULL, x, name, NULL, XML_PARSE_NONET);
+    x->r = xmlReaderForIO(read_input, NULL, x, name, "UTF-8", PMN_XML_PARSE_OPTIONS);
     if (!x->r) {
         free(x);
         return NULL;
@@ -156,6 +229,7 @@ void pmn_xml_reader_free(pmn_xml_reader *x)
         return;
     xmlFreeTextReader(x->r);
     xmlRelaxNGFree(x->schema);
+    pmn_xml_decoder_end(&x->dec);
     free(x);
 }
 
@@ -177,6 +251,8 @@ static int next(pmn_xml_reader *x)
     if (rc < 0 && x->doctype) {
         if (!x->failed)
             refuse_doctype(x);
+        x->failed = 1;
+    } else if (rc < 0 && x->stopped) {
         x->failed = 1;
     } else if (rc < 0) {
         if (!x->errors)

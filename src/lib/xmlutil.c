@@ -5,6 +5,7 @@
 #include <libxml/parser.h>
 #include <libxml/xmlschemastypes.h>
 #include <pthread.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,4 +69,133 @@ void pmn_xml_message(const xmlError *e, char *msg, size_t size)
         msg[--n] = '\0';
     for (char *c = msg; (c = strchr(c, '\n')) != NULL;)   /* one line */
         *c = ' ';
+}
+
+/* ---- encodings ---------------------------------------------------------- */
+
+static int starts(const unsigned char *s, size_t n, const char *bytes, size_t len)
+{
+    return n >= len && memcmp(s, bytes, len) == 0;
+}
+
+/* The encoding named by the declaration <?xml ... encoding="NAME"?> of an
+ * ASCII-compatible text, into name; 0 if there is none. */
+static int declared(const char *head, size_t n, char *name, size_t size)
+{
+    size_t i = 0, end;
+    if (n >= 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0)
+        i = 3;
+    if (n - i < 5 || memcmp(head + i, "<?xml", 5) != 0)
+        return 0;
+    for (end = i; end < n && head[end] != '>'; end++)
+        ;
+    for (size_t k = i; k + 8 < end; k++) {
+        if (memcmp(head + k, "encoding", 8) != 0)
+            continue;
+        size_t j = k + 8;
+        while (j < end && (head[j] == ' ' || head[j] == '\t' || head[j] == '\r' || head[j] == '\n'))
+            j++;
+        if (j >= end || head[j++] != '=')
+            return 0;
+        while (j < end && (head[j] == ' ' || head[j] == '\t' || head[j] == '\r' || head[j] == '\n'))
+            j++;
+        if (j >= end || (head[j] != '"' && head[j] != '\''))
+            return 0;
+        char q = head[j++];
+        size_t len = 0;
+        while (j + len < end && head[j + len] != q)
+            len++;
+        if (len == 0 || len >= size)
+            return 0;
+        memcpy(name, head + j, len);
+        name[len] = '\0';
+        return 1;
+    }
+    return 0;
+}
+
+static int is_utf8_name(const char *name)
+{
+    static const char *const same[] = { "UTF-8", "UTF8", "US-ASCII", "ASCII" };
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
+        if (xmlStrcasecmp((const xmlChar *)name, (const xmlChar *)same[i]) == 0)
+            return 1;
+    return 0;
+}
+
+int pmn_xml_decoder_start(struct pmn_xml_decoder *d, const char *head, size_t n, char *why,
+                          size_t size)
+{
+    const unsigned char *h = (const unsigned char *)head;
+    char name[64];
+    memset(d, 0, sizeof *d);
+    pmn_xml_init();
+    if (starts(h, n, "\x4C\x6F\xA7\x94", 4)) {
+        snprintf(why, size, "an archive in EBCDIC, which pmn does not read: convert it to UTF-8");
+        return -1;
+    }
+    if (starts(h, n, "\xEF\xBB\xBF", 3)) {
+        return 0;   /* a byte-order mark: UTF-8, whatever the declaration says */
+    } else if (starts(h, n, "\x00\x00\xFE\xFF", 4) || starts(h, n, "\x00\x00\x00\x3C", 4)) {
+        snprintf(name, sizeof name, "UTF-32BE");
+    } else if (starts(h, n, "\xFF\xFE\x00\x00", 4) || starts(h, n, "\x3C\x00\x00\x00", 4)) {
+        snprintf(name, sizeof name, "UTF-32LE");
+    } else if (starts(h, n, "\xFE\xFF", 2) || starts(h, n, "\x00\x3C\x00\x3F", 4)) {
+        snprintf(name, sizeof name, "UTF-16BE");
+    } else if (starts(h, n, "\xFF\xFE", 2) || starts(h, n, "\x3C\x00\x3F\x00", 4)) {
+        snprintf(name, sizeof name, "UTF-16LE");
+    } else if (!declared(head, n, name, sizeof name) || is_utf8_name(name)) {
+        return 0;
+    }
+    d->handler = xmlFindCharEncodingHandler(name);
+    if (!d->handler) {
+        snprintf(why, size, "the encoding %s, which pmn cannot convert: convert the file to "
+                 "UTF-8", name);
+        return -1;
+    }
+    d->raw = xmlBufferCreate();
+    d->utf8 = xmlBufferCreate();
+    if (!d->raw || !d->utf8) {
+        pmn_xml_decoder_end(d);
+        snprintf(why, size, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+int pmn_xml_decoder_feed(struct pmn_xml_decoder *d, const char *in, size_t n, char *why,
+                         size_t size)
+{
+    if (n > INT_MAX || xmlBufferAdd(d->raw, (const xmlChar *)in, (int)n) != 0) {
+        snprintf(why, size, "out of memory");
+        return -1;
+    }
+    /* libxml2 says "written" rather than a failure when it converted some
+     * bytes before bad ones: the call after, converting none, tells. */
+    struct pmn_xml_errors saved;
+    int failed = 0;
+    pmn_xml_errors_begin(&saved, NULL, NULL);
+    while (xmlBufferLength(d->raw) > 0) {
+        int before = xmlBufferLength(d->raw);
+        int rc = xmlCharEncInFunc(d->handler, d->utf8, d->raw);
+        if (rc == -2 || rc == -1) {
+            failed = 1;
+            break;
+        }
+        if (xmlBufferLength(d->raw) == before)
+            break;   /* the start of a character whose rest is still to come */
+    }
+    pmn_xml_errors_end(&saved);
+    if (failed)
+        snprintf(why, size, "bytes that are not %s, the file's encoding", d->handler->name);
+    return failed ? -1 : 0;
+}
+
+void pmn_xml_decoder_end(struct pmn_xml_decoder *d)
+{
+    if (d->handler)
+        xmlCharEncCloseFunc(d->handler);
+    xmlBufferFree(d->raw);
+    xmlBufferFree(d->utf8);
+    memset(d, 0, sizeof *d);
 }

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include <libxml/encoding.h>
+#include <libxml/parser.h>
 #include <libxml/relaxng.h>
 #include <libxml/xmlerror.h>
 
@@ -26,6 +28,28 @@ struct pmn_xml_errors {
 };
 void pmn_xml_errors_begin(struct pmn_xml_errors *saved, xmlStructuredErrorFunc fn, void *ctx);
 void pmn_xml_errors_end(const struct pmn_xml_errors *saved);
+
+/* Every XML text reaches libxml2 as UTF-8, with its encoding declaration
+ * ignored (XML_PARSE_IGNORE_ENC): a decoder finds the encoding from the
+ * first bytes (a byte-order mark, the UTF-16 and UTF-32 patterns, or the
+ * declaration), as libxml2 would, and converts with libxml2's own
+ * converters.  So what pmn scans for a DTD is exactly what libxml2 parses,
+ * whatever the encoding. */
+struct pmn_xml_decoder {
+    xmlCharEncodingHandlerPtr handler;   /* NULL: the text is UTF-8 already */
+    xmlBufferPtr raw, utf8;              /* bytes waiting, and converted */
+};
+/* Decide from the first n bytes (the whole text, or at least its first
+ * line): 0, or -1 with why (an encoding libxml2 cannot convert, EBCDIC, or
+ * no memory) in why. */
+int pmn_xml_decoder_start(struct pmn_xml_decoder *d, const char *head, size_t n, char *why,
+                          size_t size);
+/* Convert n more bytes onto d->utf8 (with a handler only): 0, or -1 for
+ * bytes that are not of the encoding (why says). */
+int pmn_xml_decoder_feed(struct pmn_xml_decoder *d, const char *in, size_t n, char *why,
+                         size_t size);
+void pmn_xml_decoder_end(struct pmn_xml_decoder *d);
+#define PMN_XML_PARSE_OPTIONS (XML_PARSE_NONET | XML_PARSE_IGNORE_ENC)
 
 /* libxml2's message of e, without the line end it carries. */
 void pmn_xml_message(const xmlError *e, char *msg, size_t size);

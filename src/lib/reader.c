@@ -137,8 +137,11 @@ static int load_chunk(pmn_reader *rd)
         errno = 0;
         ssize_t n = getline(&rd->next, &rd->next_cap, rd->f);
         if (n < 0) {
-            if (ferror(rd->f))
-                return fatal(rd, 1, strerror(errno ? errno : EIO));
+            if (ferror(rd->f)) {
+                char why[200];
+                snprintf(why, sizeof why, "cannot read: %s", strerror(errno ? errno : EIO));
+                return fatal(rd, 1, why);
+            }
             break;
         }
         rd->line++;

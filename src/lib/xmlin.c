@@ -143,7 +143,9 @@ static long read_raw(pmn_xml_reader *x, char *buf, size_t len)
     return (long)n;
 }
 
-/* The first bytes tell the encoding; text not in UTF-8 is converted. */
+/* The first bytes tell the encoding (libxml2 may ask for as few as four at
+ * first: the head is read whole); text not in UTF-8 is converted.  What is
+ * ready waits in dec.utf8. */
 static int read_input(void *ctx, char *buf, int len)
 {
     pmn_xml_reader *x = ctx;
@@ -152,9 +154,10 @@ static int read_input(void *ctx, char *buf, int len)
     if (x->doctype || x->stopped)
         return -1;
     if (!x->decided) {
+        char head[512];
         size_t got = 0;
-        while (got < (size_t)len && got < 512) {
-            if ((n = read_raw(x, buf + got, (size_t)len - got)) < 0)
+        while (got < sizeof head) {
+            if ((n = read_raw(x, head + got, sizeof head - got)) < 0)
                 return -1;
             if (n == 0)
                 break;
@@ -163,19 +166,23 @@ static int read_input(void *ctx, char *buf, int len)
         if (got == 0)
             return stop(x, PMN_F001, "an empty file: no XML archive");
         x->decided = 1;
-        if (pmn_xml_decoder_start(&x->dec, buf, got, why, sizeof why) < 0)
+        if (pmn_xml_decoder_start(&x->dec, head, got, why, sizeof why) < 0)
             return stop(x, PMN_E302, why);
-        if (!x->dec.handler)
-            return deliver(x, buf, got);
-        if (pmn_xml_decoder_feed(&x->dec, buf, got, why, sizeof why) < 0)
+        if (!x->dec.handler) {
+            if (!(x->dec.utf8 = xmlBufferCreate())
+                || xmlBufferAdd(x->dec.utf8, (const xmlChar *)head, (int)got) != 0)
+                return stop(x, PMN_F002, "out of memory");
+        } else if (pmn_xml_decoder_feed(&x->dec, head, got, why, sizeof why) < 0) {
             return stop(x, PMN_E302, why);
-    } else if (!x->dec.handler) {
-        if ((n = read_raw(x, buf, (size_t)len)) <= 0)
-            return (int)n;
-        return deliver(x, buf, (size_t)n);
+        }
     }
     while ((size_t)xmlBufferLength(x->dec.utf8) == x->utf8_off) {
         char raw[4096];
+        if (!x->dec.handler) {   /* UTF-8 from here on: straight through */
+            if ((n = read_raw(x, buf, (size_t)len)) <= 0)
+                return (int)n;
+            return deliver(x, buf, (size_t)n);
+        }
         xmlBufferEmpty(x->dec.utf8);
         x->utf8_off = 0;
         if ((n = read_raw(x, raw, sizeof raw)) < 0)

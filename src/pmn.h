@@ -627,7 +627,12 @@ typedef struct pmn_replay pmn_replay;
 
 /* A game record as written: nothing the engine computes is stored here, so
  * that what was read can be written back.  All strings are NUL-terminated,
- * owned by the record, and freed by pmn_record_free(). */
+ * owned by the record, and freed by pmn_record_free().  Its arrays (tags,
+ * comments, variations, lead comments) grow geometrically with an implicit
+ * capacity, the power of two at or above their count: a record that a
+ * function adds to (pmn_annotate_record) must come from a reader of libpmn,
+ * or hold arrays allocated that large.  Dropping elements from the end is
+ * always safe. */
 typedef struct pmn_tag {
     char *name, *value;
     unsigned line, col;       /* of its '[' */

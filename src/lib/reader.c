@@ -108,6 +108,36 @@ static int append(pmn_reader *rd, const char *s, size_t n)
     return 0;
 }
 
+/* The next line, with its '\n', into rd->next: its length, 0 at the end of
+ * the input, -1 on a read error, -2 if it is longer than limit (it is then
+ * not read whole: a line is limited while it is read, not after).  NUL bytes
+ * are kept. */
+static ssize_t read_line(pmn_reader *rd, size_t limit)
+{
+    size_t n = 0;
+    int c;
+    while ((c = getc_unlocked(rd->f)) != EOF) {
+        if (n + 2 > rd->next_cap) {
+            size_t cap = rd->next_cap ? 2 * rd->next_cap : 256;
+            char *next = realloc(rd->next, cap);
+            if (!next)
+                return -3;
+            rd->next = next;
+            rd->next_cap = cap;
+        }
+        rd->next[n++] = (char)c;
+        if (c == '\n')
+            break;
+        if (n > limit)
+            return -2;
+    }
+    if (c == EOF && ferror(rd->f))
+        return -1;
+    if (rd->next)
+        rd->next[n] = '\0';
+    return (ssize_t)n;
+}
+
 static const char *skip_blanks(const char *s)
 {
     while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\f' || *s == '\v')
@@ -135,9 +165,13 @@ static int load_chunk(pmn_reader *rd)
     }
     for (;;) {
         errno = 0;
-        ssize_t n = getline(&rd->next, &rd->next_cap, rd->f);
-        if (n < 0) {
-            if (ferror(rd->f)) {
+        ssize_t n = read_line(rd, MAX_CHUNK - rd->len);
+        if (n == -2)
+            return fatal(rd, 1, "a game of more than 64 MiB: is this a PMN file?");
+        if (n == -3)
+            return fatal(rd, 2, "out of memory");
+        if (n <= 0) {
+            if (n < 0) {
                 char why[200];
                 snprintf(why, sizeof why, "cannot read: %s", strerror(errno ? errno : EIO));
                 return fatal(rd, 1, why);

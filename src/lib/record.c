@@ -3,6 +3,7 @@
 #include "record.h"
 #include "util.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -61,13 +62,21 @@ const char *pmn_record_tag(const pmn_record *rec, const char *name)
     return t ? t->value : NULL;
 }
 
-/* Grow *array (of *n elements of `size` bytes) by one zeroed element. */
+/* Grow *array (of *n elements of `size` bytes) by one zeroed element.  The
+ * capacity is kept implicit, the next power of two from n: the array is
+ * reallocated only when n reaches one, so that growing costs linear time. */
 static void *push(void **array, size_t *n, size_t size)
 {
-    char *a = realloc(*array, (*n + 1) * size);
-    if (!a)
-        return NULL;
-    *array = a;
+    if (*n == 0 || (*n & (*n - 1)) == 0) {
+        size_t cap = *n ? 2 * *n : 1;
+        if (cap > SIZE_MAX / size)
+            return NULL;
+        char *a = realloc(*array, cap * size);
+        if (!a)
+            return NULL;
+        *array = a;
+    }
+    char *a = *array;
     memset(a + *n * size, 0, size);
     return a + (*n)++ * size;
 }
@@ -107,9 +116,10 @@ int pmn_record_add_tag(pmn_record *rec, const char *name, size_t nlen,
 
 pmn_move *pmn_line_add_move(pmn_line *l)
 {
-    /* Lines grow by doubling: games run to hundreds of moves. */
+    /* Lines grow by doubling: games run to hundreds of moves, but most
+     * variations hold a few. */
     if (l->nmoves == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 16;
+        size_t cap = l->cap ? 2 * l->cap : 2;
         pmn_move *m = realloc(l->moves, cap * sizeof *m);
         if (!m)
             return NULL;

@@ -57,6 +57,8 @@ int lexer_init(struct lexer *lx, const char *text, size_t len, unsigned line)
     lx->line = line;
     lx->col = 1;
     lx->quick = 1;
+    lx->parens = NULL;
+    lx->nparens = lx->parens_cap = 0;
     lx->match = compiled() ? pcre2_match_data_create_from_pattern(code, NULL) : NULL;
     return lx->match ? 0 : -1;
 }
@@ -65,6 +67,9 @@ void lexer_free(struct lexer *lx)
 {
     pcre2_match_data_free(lx->match);
     lx->match = NULL;
+    free(lx->parens);
+    lx->parens = NULL;
+    lx->nparens = lx->parens_cap = 0;
 }
 
 void lexer_skip_to(struct lexer *lx, size_t off)
@@ -208,33 +213,98 @@ void lexer_next(struct lexer *lx, struct token *t)
     }
 }
 
+/* The parens a probe records, at most: past them a nested '(' is probed
+ * anew, which a game's limit on variations makes rare. */
+#define MAX_PARENS 65536
+
+static struct paren *record_paren(struct lexer *lx, size_t open)
+{
+    if (lx->nparens == lx->parens_cap) {
+        size_t cap = lx->parens_cap ? 2 * lx->parens_cap : 64;
+        struct paren *p = cap <= MAX_PARENS ? realloc(lx->parens, cap * sizeof *p) : NULL;
+        if (!p)
+            return NULL;
+        lx->parens = p;
+        lx->parens_cap = cap;
+    }
+    struct paren *p = &lx->parens[lx->nparens++];
+    p->open = open;
+    p->end = lx->len;
+    p->closed = p->words = 0;
+    return p;
+}
+
+static const struct paren *recorded(const struct lexer *lx, size_t open)
+{
+    size_t lo = 0, hi = lx->nparens;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (lx->parens[mid].open < open)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < lx->nparens && lx->parens[lo].open == open ? &lx->parens[lo] : NULL;
+}
+
+/* One probe finds the extent of the '(' and of every '(' nested in it, so
+ * that the parser's probes of nested ones cost nothing: reading stays
+ * linear in the text however deep the parentheses go. */
 int lexer_paren_is_comment(struct lexer *lx, size_t *end, int *closed)
 {
+    const struct paren *known = recorded(lx, lx->pos - 1);
+    if (known) {
+        *end = known->end;
+        *closed = known->closed;
+        return known->words;
+    }
     struct lexer probe = *lx;
     struct token t;
-    int depth = 1, words = 0;
+    size_t stack[128];          /* indices of open nested parens recorded */
+    int depth = 0, words = 0, lost = 0;   /* lost: opens deeper than the stack */
+    lx->nparens = 0;
+    probe.parens = NULL;        /* the probe records into lx */
     for (;;) {
         lexer_next(&probe, &t);
-        switch (t.type) {
-        case T_EOF:
+        if (t.type == T_EOF) {
+            /* The ones left open run to the end; words inside count outside. */
+            while (depth > 0) {
+                struct paren *p = &lx->parens[stack[--depth]];
+                if (depth > 0)
+                    lx->parens[stack[depth - 1]].words |= p->words;
+                else
+                    words |= p->words;
+            }
             *end = lx->len;
             *closed = 0;
             return words;
-        case T_WORD:
-            words = 1;
-            break;
-        case T_LPAREN:
-            depth++;
-            break;
-        case T_RPAREN:
-            if (--depth == 0) {
+        } else if (t.type == T_WORD) {
+            if (depth > 0)
+                lx->parens[stack[depth - 1]].words = 1;
+            else
+                words = 1;
+        } else if (t.type == T_LPAREN) {
+            struct paren *p = depth < 128 && !lost ? record_paren(lx, t.off) : NULL;
+            if (p)
+                stack[depth++] = (size_t)(p - lx->parens);
+            else
+                lost++;
+        } else if (t.type == T_RPAREN) {
+            if (lost) {
+                lost--;
+            } else if (depth > 0) {
+                struct paren *p = &lx->parens[stack[--depth]];
+                p->end = t.off + 1;
+                p->closed = 1;
+                if (depth > 0)
+                    lx->parens[stack[depth - 1]].words |= p->words;
+                else
+                    words |= p->words;
+            } else {
                 *end = t.off + 1;
                 *closed = 1;
                 return words;
             }
-            break;
-        default:
-            break;
         }
     }
 }

@@ -38,12 +38,20 @@ struct token {
     char style;
 };
 
+/* What lexer_paren_is_comment found of a '(' nested in the one it probed. */
+struct paren {
+    size_t open, end;
+    int closed, words;
+};
+
 struct lexer {
     const char *text;
     size_t len, pos;
     unsigned line, col;       /* of text[pos] */
     void *match;              /* pcre2_match_data */
     int quick;                /* take common tokens by hand (1 after init) */
+    struct paren *parens;     /* of the last probe, by offset */
+    size_t nparens, parens_cap;
 };
 
 /* The lexer reads text[0..len), which starts at `line` of its file. */

@@ -43,10 +43,37 @@ static void trimmed(const char *text, size_t *off, size_t *len)
         --*len;
 }
 
+/* A limit of the game is reached: said once, and the rest of the game's
+ * movetext is skipped (parse_line). */
+static void over_limit(struct parser *p, const char *what, int limit)
+{
+    if (!p->over)
+        pmn_report(p->fn, p->ctx, PMN_E124, p->tok.line, p->tok.col,
+                   "more than %d %s in one game, pmn's limit: the rest of the game is skipped",
+                   limit, what);
+    p->over = 1;
+}
+
+/* Skip to the end of the game: the next tags, a result, or the end. */
+static void skip_rest(struct parser *p)
+{
+    while (p->tok.type != T_EOF && p->tok.type != T_TAG && p->tok.type != T_BAD_TAG
+           && p->tok.type != T_RESULT)
+        advance(p);
+}
+
 static int add_comment(struct parser *p, pmn_line *line, pmn_move *last,
                        size_t off, size_t len)
 {
     trimmed(p->lx.text, &off, &len);
+    if (len > PMN_MAX_COMMENT) {
+        pmn_report(p->fn, p->ctx, PMN_E124, p->tok.line, p->tok.col,
+                   "a comment of %zu bytes, more than pmn's limit of %u: its first %u are "
+                   "kept", len, PMN_MAX_COMMENT, PMN_MAX_COMMENT);
+        len = PMN_MAX_COMMENT;
+        while (len > 0 && ((unsigned char)p->lx.text[off + len] & 0xC0) == 0x80)
+            len--;   /* not inside a character */
+    }
     int rc = last ? pmn_move_add_comment(last, p->lx.text + off, len)
                   : pmn_line_add_lead(line, p->lx.text + off, len);
     return rc < 0 ? nomem(p) : 0;
@@ -110,6 +137,10 @@ static pmn_move *parse_move(struct parser *p, pmn_line *line, const struct token
                             int side)
 {
     const struct token *t = &p->tok;
+    if (p->moves >= PMN_MAX_GAME_MOVES) {
+        over_limit(p, "moves", PMN_MAX_GAME_MOVES);
+        return NULL;
+    }
     pmn_move *m = pmn_line_add_move(line);
     if (!m) {
         nomem(p);
@@ -235,6 +266,11 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
         advance(p);
         return 0;
     }
+    if (p->variations >= PMN_MAX_GAME_VARIATIONS) {
+        over_limit(p, "variations", PMN_MAX_GAME_VARIATIONS);
+        return 0;
+    }
+    p->variations++;
     pmn_line scratch = { 0 };
     pmn_line *var = *last ? pmn_move_add_variation(*last) : &scratch;
     if (!var)
@@ -246,7 +282,7 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
     /* A variation replaces the move before it: the same side moves first. */
     int rc = parse_line(p, var, depth + 1, *last ? (*last)->side : PMN_SOUTH);
     dangling_join(p);
-    if (rc == 0) {
+    if (rc == 0 && !p->over) {
         if (p->tok.type == T_RPAREN) {
             advance(p);
         } else {
@@ -279,6 +315,10 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
     int have_number = 0, semi = 0;
     for (;;) {
         struct token *t = &p->tok;
+        if (p->over) {
+            skip_rest(p);
+            return 0;
+        }
         switch (t->type) {
         case T_EOF:
         case T_TAG:
@@ -319,8 +359,10 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
                 side = number.dots == 3 ? PMN_NORTH : PMN_SOUTH;
             last = parse_move(p, line, have_number ? &number : NULL, side);
             have_number = 0;
-            if (!last)
+            if (!last && p->nomem)
                 return -1;
+            if (!last)
+                continue;   /* over a limit: skipped from here */
             side = !last->side;
             semi = last->side == PMN_NORTH;
             break;
@@ -398,7 +440,7 @@ int parser_game(struct parser *p, pmn_record *rec)
     rec->line = p->tok.line;
     rec->col = p->tok.col;
     p->notation = -1;
-    p->moves = p->unclosed = 0;
+    p->moves = p->variations = p->over = p->unclosed = 0;
     p->said_number = p->said_semi = p->said_extra_semi = 0;
     p->ply_list = p->join = 0;
     while (p->tok.type == T_TAG || p->tok.type == T_BAD_TAG) {
@@ -425,7 +467,7 @@ int parser_game(struct parser *p, pmn_record *rec)
         rec->result_line = p->tok.line;
         rec->result_col = p->tok.col;
         advance(p);
-    } else if (p->moves && !p->unclosed) {
+    } else if (p->moves && !p->unclosed && !p->over) {
         pmn_report(p->fn, p->ctx, PMN_W118, p->tok.line, p->tok.col,
                    "the moves end without a result (1-0, 0-1, 1/2-1/2 or *)");
     }

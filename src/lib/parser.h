@@ -15,7 +15,9 @@ struct parser {
     /* Per game: */
     pmn_rules rules;          /* of the setup, for numbers and coordinates */
     int notation;             /* of the first move; -1 before it */
-    int moves;                /* moves read */
+    int moves;                /* moves read, variations' too */
+    int variations;           /* variations read */
+    int over;                 /* past a limit (E124): the rest is skipped */
     int unclosed;             /* the game ends inside a '{' or '(' */
     int said_number, said_semi, said_extra_semi;   /* warn once a game */
     int in_junk;              /* before the first move of a game without tags */
@@ -23,6 +25,12 @@ struct parser {
     int join;                 /* a '-' was read: the next move continues the turn */
     struct token join_tok;
 };
+
+/* The limits of one game, so that the memory a game takes stays within a
+ * fixed multiple of the limits (pmn(5), "Limits"), whatever its text. */
+#define PMN_MAX_GAME_MOVES 100000      /* moves, main line and variations */
+#define PMN_MAX_GAME_VARIATIONS 10000
+#define PMN_MAX_COMMENT (1u << 20)     /* bytes of one comment */
 
 /* Parse one game from the lookahead on: its tags, its movetext and the
  * result that closes it.  Stops before the tags of a following game.

@@ -17,6 +17,11 @@
  * pmn_diag_fn (see diagnostics).  No function prints anything or exits the
  * process.
  *
+ * Threads: any number of threads may call libpmn at once, each on its own
+ * objects; an object is not to be used by two threads at once.  What the
+ * library sets up once a process (built-in rules, the lexer's pattern,
+ * libxml2) is set up by its first caller, whichever thread that is.
+ *
  * The header is the whole API: libpmn exports nothing else.
  *
  * Sides and holes: side 0 is South (who moves first), side 1 is North.  A hole

@@ -1,7 +1,9 @@
 #!/bin/sh
 # run-all.sh - every test pmn has: the build with warnings as errors and its
-# test suite, then `make distcheck`, whose build from the tarball runs the
-# suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
+# test suite, the suite again under valgrind, then `make distcheck`, whose
+# build from the tarball runs the suite under AddressSanitizer and
+# UndefinedBehaviorSanitizer, and last the suite built from that tarball
+# with ThreadSanitizer.
 set -e
 cd "$(dirname "$0")/.."
 
@@ -22,6 +24,20 @@ summary() {
 make -j2
 if ! make -j2 check; then summary tests; exit 1; fi
 summary tests
+if ! make -j2 check-valgrind; then summary "tests under valgrind"; exit 1; fi
+summary "tests under valgrind"
 make -j2 distcheck DISTCHECK_CONFIGURE_FLAGS='--enable-werror --enable-asan --enable-ubsan'
 echo "distcheck with AddressSanitizer and UndefinedBehaviorSanitizer: passed"
+
+# ThreadSanitizer stops a test at its first report.
+rm -rf _tsan && mkdir _tsan && tar -xzf pmn-*.tar.gz -C _tsan
+(
+    cd _tsan/pmn-*/
+    ./configure --enable-werror --enable-tsan --disable-shared > /dev/null
+    make -j2 > /dev/null
+    TSAN_OPTIONS='halt_on_error=1' make -j2 check ||
+        { cat test-suite.log; exit 1; }
+)
+echo "tests under ThreadSanitizer: passed"
+rm -rf _tsan
 summary tests

@@ -31,7 +31,7 @@ printf '%-44s %12s %11s\n' "benchmark" "count" "time"
 best "perft 8 from the opening (sequences)" 8
 best "endless move proof (perft 2 from it)" --position "$ENDLESS" 2
 best "kalah perft 10" --rules kalah 10
-best "oware perft 10 (grand slams looked ahead)" --rules awale 10
+best "awale perft 10 (grand slams looked ahead)" --rules awale 10
 best "anywoli perft 7 (relays round the board)" --rules anywoli 7
 
 # An archive made by doubling the two sample games 16 times.

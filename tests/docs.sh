@@ -74,6 +74,26 @@ for code in $("$PMN" check --list-codes | cut -d' ' -f1); do
     fi
 done
 
+# Every "see SECTION" in the man pages names a section (.SH or .SS) that
+# one of them has.
+sections=$(sed -n 's/^\.S[HS] "\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$top_srcdir"/man/pmn.[15])
+refs=$(cat "$top_srcdir"/man/pmn.[15] | awk '
+    /[Ss]ee$/ { see = 1; next }
+    see && /^\.BR? / { sub(/^\.BR? /, ""); gsub(/"/, ""); sub(/ *[).,;]*$/, "")
+                       if ($0 ~ /^[A-Z][A-Z ]*$/) print; see = 0; next }
+    { see = 0 }')
+echo "$refs" | { while IFS= read -r ref; do
+    [ -z "$ref" ] && continue
+    if printf '%s\n' "$sections" | grep -qx "$ref"; then
+        echo pass
+    else
+        echo "FAIL man pages say 'see $ref', a section neither has" >&2
+        echo fail
+    fi
+done; } > "$work/refs"
+pass=$((pass + $(grep -c '^pass' "$work/refs")))
+fail=$((fail + $(grep -c '^fail' "$work/refs")))
+
 # Every option of every subcommand, as its --help lists it, is documented
 # in pmn(1), and no line of the help is wider than 80 columns.
 sed 's/\\-/-/g' "$top_srcdir/man/pmn.1" > "$work/man"

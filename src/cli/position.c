@@ -73,8 +73,9 @@ const struct command position_command = {
     "Show a position (default: the opening position): the board, its position\n"
     "string, the seeds on each side, the legal moves, or how the game has ended.\n\n"
     "A position string gives each side's seed counts in sowing order (a..n for\n"
-    "South, A..N for North), separated by commas, South first, then a space and\n"
-    "the side to move:\n"
+    "South, A..N for North), separated by commas: South's, a '/', North's, then a\n"
+    "space and the side to move (S or N), and optionally a space and the seeds\n"
+    "each side has captured, South's first (1:0):\n"
     "  2,2,2,2,2,2,2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2,2,2,2,2,2,2 S",
     options, NULL, run,
 };

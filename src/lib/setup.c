@@ -15,11 +15,17 @@ static int tag_rules(const pmn_record *rec, pmn_rules *r, pmn_diag_fn fn, void *
     pmn_error err;
     if (game) {
         char name[32];
-        size_t n = strlen(game->value);
-        if (n >= sizeof name)
-            n = sizeof name - 1;
-        for (size_t i = 0; i < n; i++)
-            name[i] = (char)tolower((unsigned char)game->value[i]);
+        size_t n = 0;
+        /* In any case, and with the accents of the games' French names
+         * (Awalé) dropped. */
+        for (const char *c = game->value; *c && n < sizeof name - 1; c++) {
+            if ((unsigned char)c[0] == 0xC3 && c[1] && strchr("\xA8\xA9\xAA\x88\x89\x8A", c[1])) {
+                name[n++] = 'e';
+                c++;
+            } else {
+                name[n++] = (char)tolower((unsigned char)*c);
+            }
+        }
         name[n] = '\0';
         if (strchr(name, '=') || pmn_rules_apply(r, name, &err) < 0) {
             char known[256];

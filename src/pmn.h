@@ -523,6 +523,7 @@ typedef enum pmn_severity {
     X(W, 122, WARNING, "a ';' that ends no full move") \
     X(E, 123, ERROR, "more problems in one game than are shown") \
     X(E, 124, ERROR, "a game beyond pmn's limits: moves, variations or a comment's length") \
+    X(E, 125, ERROR, "a number out of range: a capture count, NAG or move number") \
     X(E, 201, ERROR, "illegal move: the hole is empty") \
     X(E, 202, ERROR, "illegal move: a single seed while a hole holds two or more") \
     X(E, 203, ERROR, "illegal move: a single seed into an occupied hole") \

@@ -175,6 +175,11 @@ static pmn_move *parse_move(struct parser *p, pmn_line *line, const struct token
     m->joined = p->join;
     p->join = 0;
     if (number) {
+        if (number->value > 0xFFFFFF)
+            pmn_report(p->fn, p->ctx, PMN_E125, number->line, number->col,
+                       "move number %.*s is out of range (at most %u): read as %u",
+                       (int)(number->len > 40 ? 40 : number->len), p->lx.text + number->off,
+                       0xFFFFFFu, 0xFFFFFFu);
         m->number = number->value > 0xFFFFFF ? 0xFFFFFF : (unsigned)number->value;
         m->number_dots = (unsigned char)number->dots;
     } else if (!p->said_number && !m->joined && (side == PMN_SOUTH || line->nmoves == 1)
@@ -202,6 +207,11 @@ static int annotate(struct parser *p, pmn_move *m)
             pmn_report(p->fn, p->ctx, PMN_E106, t->line, t->col,
                        "a second capture count for move %s", m->text);
         else {
+            if (t->value > 65535)
+                pmn_report(p->fn, p->ctx, PMN_E125, t->line, t->col,
+                           "the capture count '%.*s' of move %s is out of range (at most "
+                           "65535 seeds): read as 65535", (int)(t->len > 40 ? 40 : t->len),
+                           p->lx.text + t->off, m->text);
             m->claim = t->value > 65535 ? 65535 : (int)t->value;
             m->claim_style = t->style;
             m->claim_line = t->line;
@@ -213,8 +223,12 @@ static int annotate(struct parser *p, pmn_move *m)
                        "a second judgement for move %s", m->text);
         else
             memcpy(m->judgement, p->lx.text + t->off, t->len);
+    } else if (t->value > 255) {
+        pmn_report(p->fn, p->ctx, PMN_E125, t->line, t->col,
+                   "NAG '%.*s' of move %s is out of range ($0 to $255): not kept",
+                   (int)(t->len > 40 ? 40 : t->len), p->lx.text + t->off, m->text);
     } else if (m->nnags < PMN_MAX_NAGS) {
-        m->nags[m->nnags++] = t->value > 255 ? 255 : (unsigned)t->value;
+        m->nags[m->nnags++] = (unsigned)t->value;
     } else {
         pmn_report(p->fn, p->ctx, PMN_E106, t->line, t->col, "more than %d NAGs for move %s",
                    PMN_MAX_NAGS, m->text);

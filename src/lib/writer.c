@@ -181,13 +181,30 @@ static int is_placed(const char *name)
     return strcmp(name, "Result") == 0;
 }
 
-static const char *result_of(const pmn_record *rec, const pmn_write_options *o)
+static int is_result_token(const char *s)
+{
+    return strcmp(s, "1-0") == 0 || strcmp(s, "0-1") == 0 || strcmp(s, "1/2-1/2") == 0
+        || strcmp(s, "*") == 0;
+}
+
+/* The Result tag's value, as read (any text: a tag holds it safely). */
+static const char *result_tag_of(const pmn_record *rec, const pmn_write_options *o)
 {
     const char *tagged = pmn_record_tag(rec, "Result");
     if (o->result)
         return o->result;
     if (tagged)
         return tagged;
+    return rec->result[0] ? rec->result : "*";
+}
+
+/* The token that ends the movetext: only ever a result, so that no tag
+ * value can put moves or a game into the output. */
+static const char *result_token_of(const pmn_record *rec, const pmn_write_options *o)
+{
+    const char *r = result_tag_of(rec, o);
+    if (is_result_token(r))
+        return r;
     return rec->result[0] ? rec->result : "*";
 }
 
@@ -234,13 +251,12 @@ int pmn_write_record(FILE *f, const pmn_record *rec, const pmn_replay *replay,
         if (!(replay = own = pmn_replay_new(rec, &s, NULL, NULL)))
             return -1;
     }
-    const char *result = result_of(rec, o);
     struct out w = { f, o, &pmn_replay_setup(replay)->rules, 0, NULL, 0, 0, 0, 0 };
 
-    write_tags(f, rec, result);
+    write_tags(f, rec, result_tag_of(rec, o));
     fputc('\n', f);
     write_line(&w, &rec->main, pmn_replay_main(replay));
-    put(&w, result, 0);
+    put(&w, result_token_of(rec, o), 0);
     flush_unit(&w);
     fputc('\n', f);
     free(w.unit);

@@ -1,8 +1,9 @@
 #!/bin/sh
 # fuzz/run.sh [SECONDS] - fuzz, with libFuzzer under AddressSanitizer and
 # UndefinedBehaviorSanitizer, the PMN reader, checker and writer
-# (fuzz_check), the XML archive reader (fuzz_import) and the rule-file reader
-# (fuzz_rules), SECONDS each (default 60), starting from the samples, the
+# (fuzz_check), the XML archive reader (fuzz_import), the rule-file reader
+# (fuzz_rules), and rule specifications with position strings (fuzz_spec),
+# SECONDS each (default 60), starting from the samples, the
 # test records and the rule files.  Needs clang (apt-get install
 # clang) and a built tree (config.h, src/lib/schema.c).  Crashes are written
 # to fuzz/crash-*.
@@ -11,7 +12,10 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-mkdir "$out/pmn" "$out/xml" "$out/rules"
+mkdir "$out/pmn" "$out/xml" "$out/rules" "$out/spec"
+printf 'hawalis\n2,2,2,2,2,2,2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2,2,2,2,2,2,2 S\n' > "$out/spec/1"
+printf 'kalah(6,4)\n4,4,4,4,4,4/4,4,4,4,4,4 S 0:0\n' > "$out/spec/2"
+printf 'awale,grand-slam=allowed\n0,5,5,5,5,4/4,4,4,4,4,4 N 1:0\n' > "$out/spec/3"
 i=0; for f in samples/*/*.pmn; do i=$((i + 1)); cp "$f" "$out/pmn/s$i.pmn"; done
 i=0; for f in rules/*.xml tests/cli/*/*.xml; do i=$((i + 1)); cp "$f" "$out/rules/r$i.xml"; done
 i=0; for f in tests/cli/*/in.pmn; do i=$((i + 1)); cp "$f" "$out/pmn/t$i.pmn"; done
@@ -23,6 +27,8 @@ CFLAGS_DEPS="$(pkg-config --cflags libpcre2-8 libxml-2.0)"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_check.c src/lib/*.c $LIBS -o "$out/fuzz_check"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_import.c src/lib/*.c $LIBS -o "$out/fuzz_import"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_rules.c src/lib/*.c $LIBS -o "$out/fuzz_rules"
+clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_spec.c src/lib/*.c $LIBS -o "$out/fuzz_spec"
 "$out/fuzz_check" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
 "$out/fuzz_import" -max_total_time="$seconds" -max_len=8192 -artifact_prefix=fuzz/crash- "$out/xml"
 "$out/fuzz_rules" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/rules"
+"$out/fuzz_spec" -max_total_time="$seconds" -max_len=512 -artifact_prefix=fuzz/crash- "$out/spec"

@@ -193,8 +193,10 @@ static int play_move(struct replayer *c, pmn_game *g, const pmn_move *m, const s
     int side = p->to_move;
 
     if (pmn_game_ending(g) != PMN_END_NONE) {
-        say_move(c, PMN_E207, m->line, m->col, m, pl, "the game has already ended%s",
-                 pmn_game_ending(g) == PMN_END_ENDLESS ? " with an endless move" : "");
+        char how[128];
+        pmn_ending_explain(c->rules, pmn_game_ending(g), p, how, sizeof how);
+        say_move(c, PMN_E207, m->line, m->col, m, pl, "the game has already ended (%s: %s)",
+                 pmn_outcome_string(pmn_game_outcome(g)), how);
         return -1;
     }
     check_number(c, m, pl);
@@ -368,7 +370,8 @@ static void check_result(struct replayer *c, const pmn_record *rec, const pmn_ga
         pmn_ending_explain(c->rules, e, pmn_game_position(g), how, sizeof how);
         if (!claimed || strcmp(claimed, "*") == 0)
             say(c, PMN_W210, line ? line : rec->line, line ? col : rec->col,
-                "the game ended (%s: %s), but no result is given", proved, how);
+                "the game ended (%s: %s), but %s", proved, how,
+                claimed ? "the result is given as * (unknown)" : "no result is given");
         else if (strcmp(claimed, proved) != 0)
             say(c, PMN_E208, line, col, "the result says %s, but the game ended %s: %s", claimed,
                 proved, how);

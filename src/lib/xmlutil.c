@@ -131,7 +131,7 @@ int pmn_xml_decoder_start(struct pmn_xml_decoder *d, const char *head, size_t n,
     memset(d, 0, sizeof *d);
     pmn_xml_init();
     if (starts(h, n, "\x4C\x6F\xA7\x94", 4)) {
-        snprintf(why, size, "an archive in EBCDIC, which pmn does not read: convert it to UTF-8");
+        snprintf(why, size, "a file in EBCDIC, which pmn does not read: convert it to UTF-8");
         return -1;
     }
     if (starts(h, n, "\xEF\xBB\xBF", 3)) {
@@ -146,6 +146,13 @@ int pmn_xml_decoder_start(struct pmn_xml_decoder *d, const char *head, size_t n,
         snprintf(name, sizeof name, "UTF-16LE");
     } else if (!declared(head, n, name, sizeof name) || is_utf8_name(name)) {
         return 0;
+    } else if (xmlStrncasecmp((const xmlChar *)name, (const xmlChar *)"UTF-16", 6) == 0
+               || xmlStrncasecmp((const xmlChar *)name, (const xmlChar *)"UTF-32", 6) == 0
+               || xmlStrncasecmp((const xmlChar *)name, (const xmlChar *)"UCS", 3) == 0) {
+        /* Its declaration was read as ASCII: the bytes are not what it says. */
+        snprintf(why, size, "the file says its encoding is %s, but its bytes are not: save it "
+                 "as UTF-8, or as %s with a byte-order mark", name, name);
+        return -1;
     }
     d->handler = xmlFindCharEncodingHandler(name);
     if (!d->handler) {

@@ -115,7 +115,6 @@ int open_output(struct output *o, const char *cmd, const char *name, char **inpu
 
 int close_output(struct output *o, int failed, int status)
 {
-    int saved = errno;
     if (fflush(o->f) != 0 || ferror(o->f))
         failed = 1;
     if (!o->name)
@@ -127,13 +126,10 @@ int close_output(struct output *o, int failed, int status)
     if (!failed && status != EXIT_FATAL && rename(temp_path, o->name) != 0)
         failed = 1;
     if (failed || status == EXIT_FATAL) {
-        if (failed) {
-            output_failed(o, "cannot write, left as it was");
-        } else {
-            struct diag_sink s = { o->name, { 0 }, 1 };
-            errno = saved;
-            report(&s, PMN_F003, 0, 0, "not written after the failure above: left as it was");
-        }
+        if (!failed)
+            errno = 0;   /* nothing failed here: the failure was said before */
+        output_failed(o, failed ? "cannot write, left as it was"
+                                : "not written after the failure above: left as it was");
         remove_temp();
         return EXIT_FATAL;
     }

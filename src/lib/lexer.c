@@ -247,9 +247,17 @@ static const struct paren *recorded(const struct lexer *lx, size_t open)
     return lo < lx->nparens && lx->parens[lo].open == open ? &lx->parens[lo] : NULL;
 }
 
+/* Where a word found at this depth of a probe is marked: the innermost
+ * recorded paren, or the probed one itself. */
+static int *words_at(struct lexer *lx, const size_t *stack, int depth, int *words)
+{
+    return depth > 0 ? &lx->parens[stack[depth - 1]].words : words;
+}
+
 /* One probe finds the extent of the '(' and of every '(' nested in it, so
  * that the parser's probes of nested ones cost nothing: reading stays
- * linear in the text however deep the parentheses go. */
+ * linear in the text however deep the parentheses go.  A paren holds words
+ * if any paren inside it does. */
 int lexer_paren_is_comment(struct lexer *lx, size_t *end, int *closed)
 {
     const struct paren *known = recorded(lx, lx->pos - 1);
@@ -266,45 +274,28 @@ int lexer_paren_is_comment(struct lexer *lx, size_t *end, int *closed)
     probe.parens = NULL;        /* the probe records into lx */
     for (;;) {
         lexer_next(&probe, &t);
-        if (t.type == T_EOF) {
-            /* The ones left open run to the end; words inside count outside. */
-            while (depth > 0) {
-                struct paren *p = &lx->parens[stack[--depth]];
-                if (depth > 0)
-                    lx->parens[stack[depth - 1]].words |= p->words;
-                else
-                    words |= p->words;
-            }
-            *end = lx->len;
-            *closed = 0;
-            return words;
-        } else if (t.type == T_WORD) {
-            if (depth > 0)
-                lx->parens[stack[depth - 1]].words = 1;
-            else
-                words = 1;
+        if (t.type == T_WORD) {
+            *words_at(lx, stack, depth, &words) = 1;
         } else if (t.type == T_LPAREN) {
             struct paren *p = depth < 128 && !lost ? record_paren(lx, t.off) : NULL;
             if (p)
                 stack[depth++] = (size_t)(p - lx->parens);
             else
                 lost++;
-        } else if (t.type == T_RPAREN) {
-            if (lost) {
-                lost--;
-            } else if (depth > 0) {
-                struct paren *p = &lx->parens[stack[--depth]];
+        } else if (t.type == T_RPAREN && lost) {
+            lost--;
+        } else if ((t.type == T_RPAREN || t.type == T_EOF) && depth > 0) {
+            /* A nested one closes, or runs to the end left open. */
+            struct paren *p = &lx->parens[stack[--depth]];
+            if (t.type == T_RPAREN) {
                 p->end = t.off + 1;
                 p->closed = 1;
-                if (depth > 0)
-                    lx->parens[stack[depth - 1]].words |= p->words;
-                else
-                    words |= p->words;
-            } else {
-                *end = t.off + 1;
-                *closed = 1;
-                return words;
             }
+            *words_at(lx, stack, depth, &words) |= p->words;
+        } else if (t.type == T_RPAREN || t.type == T_EOF) {
+            *end = t.type == T_RPAREN ? t.off + 1 : lx->len;
+            *closed = t.type == T_RPAREN;
+            return words;
         }
     }
 }

@@ -16,14 +16,18 @@ static void advance(struct parser *p)
     lexer_next(&p->lx, &p->tok);
 }
 
+/* At most 40 characters of the offending text, to quote in a message. */
+static const char *quoted(const char *text, size_t len, char buf[64])
+{
+    snprintf(buf, 64, "%.*s%s", len > 40 ? 40 : (int)len, text, len > 40 ? "..." : "");
+    return buf;
+}
+
 static void report(struct parser *p, pmn_diag_code code, unsigned line, unsigned col,
                    const char *fmt, const char *arg, size_t len)
 {
-    /* Quote at most 40 characters of the offending text. */
-    int n = len > 40 ? 40 : (int)len;
     char msg[64];
-    snprintf(msg, sizeof msg, "%.*s%s", n, arg, len > 40 ? "..." : "");
-    pmn_report(p->fn, p->ctx, code, line, col, fmt, msg);
+    pmn_report(p->fn, p->ctx, code, line, col, fmt, quoted(arg, len, msg));
 }
 
 static int nomem(struct parser *p)
@@ -175,11 +179,11 @@ static pmn_move *parse_move(struct parser *p, pmn_line *line, const struct token
     m->joined = p->join;
     p->join = 0;
     if (number) {
+        char q[64];
         if (number->value > 0xFFFFFF)
             pmn_report(p->fn, p->ctx, PMN_E125, number->line, number->col,
-                       "move number %.*s is out of range (at most %u): read as %u",
-                       (int)(number->len > 40 ? 40 : number->len), p->lx.text + number->off,
-                       0xFFFFFFu, 0xFFFFFFu);
+                       "move number %s is out of range (at most %u): read as %u",
+                       quoted(p->lx.text + number->off, number->len, q), 0xFFFFFFu, 0xFFFFFFu);
         m->number = number->value > 0xFFFFFF ? 0xFFFFFF : (unsigned)number->value;
         m->number_dots = (unsigned char)number->dots;
     } else if (!p->said_number && !m->joined && (side == PMN_SOUTH || line->nmoves == 1)
@@ -207,11 +211,12 @@ static int annotate(struct parser *p, pmn_move *m)
             pmn_report(p->fn, p->ctx, PMN_E106, t->line, t->col,
                        "a second capture count for move %s", m->text);
         else {
+            char q[64];
             if (t->value > 65535)
                 pmn_report(p->fn, p->ctx, PMN_E125, t->line, t->col,
-                           "the capture count '%.*s' of move %s is out of range (at most "
-                           "65535 seeds): read as 65535", (int)(t->len > 40 ? 40 : t->len),
-                           p->lx.text + t->off, m->text);
+                           "the capture count '%s' of move %s is out of range (at most "
+                           "65535 seeds): read as 65535", quoted(p->lx.text + t->off, t->len, q),
+                           m->text);
             m->claim = t->value > 65535 ? 65535 : (int)t->value;
             m->claim_style = t->style;
             m->claim_line = t->line;
@@ -224,9 +229,10 @@ static int annotate(struct parser *p, pmn_move *m)
         else
             memcpy(m->judgement, p->lx.text + t->off, t->len);
     } else if (t->value > 255) {
+        char q[64];
         pmn_report(p->fn, p->ctx, PMN_E125, t->line, t->col,
-                   "NAG '%.*s' of move %s is out of range ($0 to $255): not kept",
-                   (int)(t->len > 40 ? 40 : t->len), p->lx.text + t->off, m->text);
+                   "NAG '%s' of move %s is out of range ($0 to $255): not kept",
+                   quoted(p->lx.text + t->off, t->len, q), m->text);
     } else if (m->nnags < PMN_MAX_NAGS) {
         m->nags[m->nnags++] = (unsigned)t->value;
     } else {

@@ -126,10 +126,10 @@ static ssize_t read_line(pmn_reader *rd, size_t limit)
             rd->next_cap = cap;
         }
         rd->next[n++] = (char)c;
-        if (c == '\n')
-            break;
         if (n > limit)
             return -2;
+        if (c == '\n')
+            break;
     }
     if (c == EOF && ferror(rd->f))
         return -1;
@@ -190,8 +190,6 @@ static int load_chunk(pmn_reader *rd)
             rd->next_len = n;     /* the next game's first tag */
             break;
         }
-        if (rd->len + (size_t)n > MAX_CHUNK)
-            return fatal(rd, 1, "a game of more than 64 MiB: is this a PMN file?");
         if (append(rd, rd->next, (size_t)n) < 0)
             return fatal(rd, 2, "out of memory");
         if (tag_line)

@@ -169,14 +169,14 @@ pmn_rule_file *pmn_rule_file_parse(const char *text, size_t len, const char *nam
     return parse(text, len, name, 1, fn, ctx);
 }
 
-/* With validate 0, the schema is not applied: for the built-in files, which
- * the tests validate (test_rules), and whose every use would otherwise pay
- * for compiling it. */
 static pmn_rule_file *parse_utf8(const char *text, size_t len, const char *name,
                                  int validate, pmn_diag_fn fn, void *ctx);
 
 /* The text is converted to UTF-8 first (pmn_xml_decoder), so that the
- * refusal of a DTD sees what libxml2 parses, in any encoding. */
+ * refusal of a DTD sees what libxml2 parses, in any encoding; UTF-8 text is
+ * parsed where it is.  With validate 0, the schema is not applied: for the
+ * built-in files, which the tests validate (test_rules), and whose every use
+ * would otherwise pay for compiling it. */
 static pmn_rule_file *parse(const char *text, size_t len, const char *name, int validate,
                             pmn_diag_fn fn, void *ctx)
 {
@@ -190,21 +190,19 @@ static pmn_rule_file *parse(const char *text, size_t len, const char *name, int 
         pmn_report(fn, ctx, PMN_E401, 0, 0, "a rule file larger than %d bytes", MAX_RULE_FILE);
         return NULL;
     }
-    if (pmn_xml_decoder_start(&d, text, len, why, sizeof why) < 0
-        || (d.handler && pmn_xml_decoder_feed(&d, text, len, why, sizeof why) < 0)) {
-        pmn_report(fn, ctx, PMN_E401, 1, 0, "%s", why);
-        pmn_xml_decoder_end(&d);
-        return NULL;
+    int rc = pmn_xml_decoder_start(&d, text, len, why, sizeof why);
+    if (rc == 0 && d.handler) {
+        rc = pmn_xml_decoder_feed(&d, text, len, why, sizeof why);
+        if (rc == 0)
+            rc = pmn_xml_decoder_finish(&d, why, sizeof why);
+        text = (const char *)xmlBufferContent(d.utf8);
+        len = (size_t)xmlBufferLength(d.utf8);
     }
-    if (d.handler && xmlBufferLength(d.raw) > 0) {
-        pmn_report(fn, ctx, PMN_E401, 1, 0, "the file ends inside a character");
-        pmn_xml_decoder_end(&d);
-        return NULL;
-    }
-    pmn_rule_file *f = d.handler ? parse_utf8((const char *)xmlBufferContent(d.utf8),
-                                              (size_t)xmlBufferLength(d.utf8), name, validate,
-                                              fn, ctx)
-                                 : parse_utf8(text, len, name, validate, fn, ctx);
+    pmn_rule_file *f = NULL;
+    if (rc < 0)
+        pmn_report(fn, ctx, rc == PMN_ERR_NOMEM ? PMN_F002 : PMN_E401, 1, 0, "%s", why);
+    else
+        f = parse_utf8(text, len, name, validate, fn, ctx);
     pmn_xml_decoder_end(&d);
     return f;
 }

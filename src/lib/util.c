@@ -27,8 +27,7 @@ int pmn_fail(pmn_error *err, int code, size_t column, const char *fmt, ...)
     return -1;
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0. */
-static int utf8_length(const unsigned char *s)
+int pmn_utf8_length(const unsigned char *s)
 {
     int len = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
             : (s[0] & 0xF0) == 0xE0 ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
@@ -47,7 +46,7 @@ size_t pmn_text_escape(const char *text, char *buf, size_t size)
     pmn_text t;
     pmn_text_init(&t, buf, size);
     while (*s) {
-        int len = utf8_length(s);
+        int len = pmn_utf8_length(s);
         if (len == 0 || *s < 0x20 || *s == 0x7F) {
             pmn_text_add(&t, "\\x%02x", *s);
             s++;

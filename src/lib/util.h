@@ -32,6 +32,10 @@ typedef struct pmn_text {
 void pmn_text_init(pmn_text *t, char *buf, size_t size);
 void pmn_text_add(pmn_text *t, const char *fmt, ...) PMN_PRINTF(2, 3);
 
+/* Length of the valid UTF-8 sequence that starts at s (1 to 4 bytes; no
+ * overlong form, surrogate or code point past U+10FFFF), or 0. */
+int pmn_utf8_length(const unsigned char *s);
+
 /* Allocation that reports failure by returning NULL, like malloc; strdup of
  * n bytes. */
 char *pmn_strndup(const char *s, size_t n);

@@ -181,12 +181,6 @@ static int is_placed(const char *name)
     return strcmp(name, "Result") == 0;
 }
 
-static int is_result_token(const char *s)
-{
-    return strcmp(s, "1-0") == 0 || strcmp(s, "0-1") == 0 || strcmp(s, "1/2-1/2") == 0
-        || strcmp(s, "*") == 0;
-}
-
 /* The Result tag's value, as read (any text: a tag holds it safely). */
 static const char *result_tag_of(const pmn_record *rec, const pmn_write_options *o)
 {
@@ -203,7 +197,7 @@ static const char *result_tag_of(const pmn_record *rec, const pmn_write_options 
 static const char *result_token_of(const pmn_record *rec, const pmn_write_options *o)
 {
     const char *r = result_tag_of(rec, o);
-    if (is_result_token(r))
+    if (pmn_outcome_parse(r, NULL) == 0)
         return r;
     return rec->result[0] ? rec->result : "*";
 }

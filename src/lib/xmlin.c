@@ -166,15 +166,11 @@ static int read_input(void *ctx, char *buf, int len)
         if (got == 0)
             return stop(x, PMN_F001, "an empty file: no XML archive");
         x->decided = 1;
-        if (pmn_xml_decoder_start(&x->dec, head, got, why, sizeof why) < 0)
-            return stop(x, PMN_E302, why);
-        if (!x->dec.handler) {
-            if (!(x->dec.utf8 = xmlBufferCreate())
-                || xmlBufferAdd(x->dec.utf8, (const xmlChar *)head, (int)got) != 0)
-                return stop(x, PMN_F002, "out of memory");
-        } else if (pmn_xml_decoder_feed(&x->dec, head, got, why, sizeof why) < 0) {
-            return stop(x, PMN_E302, why);
-        }
+        int rc = pmn_xml_decoder_start(&x->dec, head, got, why, sizeof why);
+        if (rc == 0)
+            rc = pmn_xml_decoder_feed(&x->dec, head, got, why, sizeof why);
+        if (rc < 0)
+            return stop(x, rc == PMN_ERR_NOMEM ? PMN_F002 : PMN_E302, why);
     }
     while ((size_t)xmlBufferLength(x->dec.utf8) == x->utf8_off) {
         char raw[4096];
@@ -187,12 +183,12 @@ static int read_input(void *ctx, char *buf, int len)
         x->utf8_off = 0;
         if ((n = read_raw(x, raw, sizeof raw)) < 0)
             return -1;
-        if (n == 0 && xmlBufferLength(x->dec.raw) > 0)
-            return stop(x, PMN_E302, "the file ends inside a character");
         if (n == 0)
-            return 0;
-        if (pmn_xml_decoder_feed(&x->dec, raw, (size_t)n, why, sizeof why) < 0)
-            return stop(x, PMN_E302, why);
+            return pmn_xml_decoder_finish(&x->dec, why, sizeof why) < 0
+                 ? stop(x, PMN_E302, why) : 0;
+        int rc = pmn_xml_decoder_feed(&x->dec, raw, (size_t)n, why, sizeof why);
+        if (rc < 0)
+            return stop(x, rc == PMN_ERR_NOMEM ? PMN_F002 : PMN_E302, why);
     }
     size_t take = (size_t)xmlBufferLength(x->dec.utf8) - x->utf8_off;
     if (take > (size_t)len)

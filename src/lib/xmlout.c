@@ -27,20 +27,12 @@ static char *xml_safe(const char *s, unsigned *replaced)
     if (!out)
         return NULL;
     while (*p) {
-        int len = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3
-                : (*p & 0xF8) == 0xF0 ? 4 : 0;
+        int len = pmn_utf8_length(p);
         int ok = len > 0;
-        for (int i = 1; ok && i < len; i++)
-            ok = (p[i] & 0xC0) == 0x80;
         if (ok && len == 1)
             ok = *p >= 0x20 || *p == '\t' || *p == '\n' || *p == '\r';
-        if (ok && len == 2)
-            ok = *p >= 0xC2;                                  /* no overlong forms */
         if (ok && len == 3)
-            ok = !(*p == 0xE0 && p[1] < 0xA0) && !(*p == 0xED && p[1] >= 0xA0)
-              && !(*p == 0xEF && p[1] == 0xBF && p[2] >= 0xBE);   /* no surrogates, FFFE/F */
-        if (ok && len == 4)
-            ok = !(*p == 0xF0 && p[1] < 0x90) && !(*p > 0xF4 || (*p == 0xF4 && p[1] >= 0x90));
+            ok = !(*p == 0xEF && p[1] == 0xBF && p[2] >= 0xBE);   /* no U+FFFE, U+FFFF */
         if (ok) {
             memcpy(o, p, (size_t)len);
             o += len;
@@ -100,8 +92,6 @@ static void text_element(pmn_xml_writer *w, const char *name, const char *text)
     check(w, xmlTextWriterWriteElement(w->w, BAD_CAST name, BAD_CAST v));
     free(v);
 }
-
-static pmn_xml_writer *writer_new(FILE *out);
 
 static const char *const side_name[2] = { "south", "north" };
 static const char *const ending_name[] = {
@@ -198,18 +188,6 @@ static void write_line(pmn_xml_writer *w, const pmn_line *l, const pmn_played_li
         write_move(w, &l->moves[i], &pl->moves[i]);
 }
 
-/* A failed write is told by the return value; libxml2's own words for it
- * are not printed (the caller has errno). */
-pmn_xml_writer *pmn_xml_writer_new(FILE *out)
-{
-    struct pmn_xml_errors saved;
-    pmn_xml_init();
-    pmn_xml_errors_begin(&saved, NULL, NULL);
-    pmn_xml_writer *w = writer_new(out);
-    pmn_xml_errors_end(&saved);
-    return w;
-}
-
 static pmn_xml_writer *writer_new(FILE *out)
 {
     pmn_xml_writer *w = calloc(1, sizeof *w);
@@ -232,6 +210,18 @@ static pmn_xml_writer *writer_new(FILE *out)
     return w;
 }
 
+/* A failed write is told by the return value; libxml2's own words for it
+ * are not printed (the caller has errno). */
+pmn_xml_writer *pmn_xml_writer_new(FILE *out)
+{
+    struct pmn_xml_errors saved;
+    pmn_xml_init();
+    pmn_xml_errors_begin(&saved, NULL, NULL);
+    pmn_xml_writer *w = writer_new(out);
+    pmn_xml_errors_end(&saved);
+    return w;
+}
+
 /* How far the replay went, in the words of the schema. */
 static const char *replayed_how(const pmn_check_result *res)
 {
@@ -241,21 +231,6 @@ static const char *replayed_how(const pmn_check_result *res)
     case PMN_SETUP_BAD_START: return "stopped";
     default: return res->stopped ? "stopped" : "all";
     }
-}
-
-static int write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay *replay,
-                      pmn_diag_fn fn, void *ctx);
-
-int pmn_xml_write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay *replay,
-                       pmn_diag_fn fn, void *ctx)
-{
-    struct pmn_xml_errors saved;
-    pmn_xml_errors_begin(&saved, NULL, NULL);
-    int rc = write_game(w, rec, replay, fn, ctx);
-    pmn_xml_errors_end(&saved);
-    if (rc < 0)
-        errno = w->write_errno;
-    return rc;
 }
 
 static int write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay *replay,
@@ -322,6 +297,18 @@ static int write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay
                    "%u byte%s that XML cannot hold (not UTF-8, or a control character) "
                    "written as U+FFFD", w->replaced, w->replaced == 1 ? "" : "s");
     return w->err ? -1 : 0;
+}
+
+int pmn_xml_write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay *replay,
+                       pmn_diag_fn fn, void *ctx)
+{
+    struct pmn_xml_errors saved;
+    pmn_xml_errors_begin(&saved, NULL, NULL);
+    int rc = write_game(w, rec, replay, fn, ctx);
+    pmn_xml_errors_end(&saved);
+    if (rc < 0)
+        errno = w->write_errno;
+    return rc;
 }
 
 int pmn_xml_writer_close(pmn_xml_writer *w)

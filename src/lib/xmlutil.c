@@ -1,5 +1,6 @@
 /* xmlutil.c - what the two XML readers (archives, rule files) share. */
 #include "xmlutil.h"
+#include "pmn.h"
 
 #include <libxml/globals.h>
 #include <libxml/parser.h>
@@ -123,6 +124,16 @@ static int is_utf8_name(const char *name)
     return 0;
 }
 
+static int buffers(struct pmn_xml_decoder *d, char *why, size_t size)
+{
+    d->utf8 = xmlBufferCreate();
+    if (d->utf8 && (!d->handler || (d->raw = xmlBufferCreate()) != NULL))
+        return 0;
+    pmn_xml_decoder_end(d);
+    snprintf(why, size, "out of memory");
+    return PMN_ERR_NOMEM;
+}
+
 int pmn_xml_decoder_start(struct pmn_xml_decoder *d, const char *head, size_t n, char *why,
                           size_t size)
 {
@@ -135,7 +146,7 @@ int pmn_xml_decoder_start(struct pmn_xml_decoder *d, const char *head, size_t n,
         return -1;
     }
     if (starts(h, n, "\xEF\xBB\xBF", 3)) {
-        return 0;   /* a byte-order mark: UTF-8, whatever the declaration says */
+        return buffers(d, why, size);   /* a byte-order mark: UTF-8, whatever the declaration says */
     } else if (starts(h, n, "\x00\x00\xFE\xFF", 4) || starts(h, n, "\x00\x00\x00\x3C", 4)) {
         snprintf(name, sizeof name, "UTF-32BE");
     } else if (starts(h, n, "\xFF\xFE\x00\x00", 4) || starts(h, n, "\x3C\x00\x00\x00", 4)) {
@@ -145,7 +156,7 @@ int pmn_xml_decoder_start(struct pmn_xml_decoder *d, const char *head, size_t n,
     } else if (starts(h, n, "\xFF\xFE", 2) || starts(h, n, "\x3C\x00\x3F\x00", 4)) {
         snprintf(name, sizeof name, "UTF-16LE");
     } else if (!declared(head, n, name, sizeof name) || is_utf8_name(name)) {
-        return 0;
+        return buffers(d, why, size);
     } else if (xmlStrncasecmp((const xmlChar *)name, (const xmlChar *)"UTF-16", 6) == 0
                || xmlStrncasecmp((const xmlChar *)name, (const xmlChar *)"UTF-32", 6) == 0
                || xmlStrncasecmp((const xmlChar *)name, (const xmlChar *)"UCS", 3) == 0) {
@@ -160,23 +171,19 @@ int pmn_xml_decoder_start(struct pmn_xml_decoder *d, const char *head, size_t n,
                  "UTF-8", name);
         return -1;
     }
-    d->raw = xmlBufferCreate();
-    d->utf8 = xmlBufferCreate();
-    if (!d->raw || !d->utf8) {
-        pmn_xml_decoder_end(d);
-        snprintf(why, size, "out of memory");
-        return -1;
-    }
-    return 0;
+    return buffers(d, why, size);
 }
 
 int pmn_xml_decoder_feed(struct pmn_xml_decoder *d, const char *in, size_t n, char *why,
                          size_t size)
 {
-    if (n > INT_MAX || xmlBufferAdd(d->raw, (const xmlChar *)in, (int)n) != 0) {
+    if (n > INT_MAX || xmlBufferAdd(d->handler ? d->raw : d->utf8, (const xmlChar *)in,
+                                    (int)n) != 0) {
         snprintf(why, size, "out of memory");
-        return -1;
+        return PMN_ERR_NOMEM;
     }
+    if (!d->handler)
+        return 0;
     /* libxml2 says "written" rather than a failure when it converted some
      * bytes before bad ones: the call after, converting none, tells. */
     struct pmn_xml_errors saved;
@@ -196,6 +203,14 @@ int pmn_xml_decoder_feed(struct pmn_xml_decoder *d, const char *in, size_t n, ch
     if (failed)
         snprintf(why, size, "bytes that are not %s, the file's encoding", d->handler->name);
     return failed ? -1 : 0;
+}
+
+int pmn_xml_decoder_finish(const struct pmn_xml_decoder *d, char *why, size_t size)
+{
+    if (!d->raw || xmlBufferLength(d->raw) == 0)
+        return 0;
+    snprintf(why, size, "the file ends inside a character");
+    return -1;
 }
 
 void pmn_xml_decoder_end(struct pmn_xml_decoder *d)

@@ -37,17 +37,21 @@ void pmn_xml_errors_end(const struct pmn_xml_errors *saved);
  * whatever the encoding. */
 struct pmn_xml_decoder {
     xmlCharEncodingHandlerPtr handler;   /* NULL: the text is UTF-8 already */
-    xmlBufferPtr raw, utf8;              /* bytes waiting, and converted */
+    xmlBufferPtr raw;                    /* bytes waiting for the rest of a character */
+    xmlBufferPtr utf8;                   /* text ready for libxml2 */
 };
 /* Decide from the first n bytes (the whole text, or at least its first
- * line): 0, or -1 with why (an encoding libxml2 cannot convert, EBCDIC, or
- * no memory) in why. */
+ * line); nothing is fed yet.  0; -1 with why for an encoding pmn does not
+ * read (EBCDIC, one libxml2 cannot convert, a UTF-16 label on 8-bit bytes);
+ * PMN_ERR_NOMEM. */
 int pmn_xml_decoder_start(struct pmn_xml_decoder *d, const char *head, size_t n, char *why,
                           size_t size);
-/* Convert n more bytes onto d->utf8 (with a handler only): 0, or -1 for
- * bytes that are not of the encoding (why says). */
+/* n more bytes onto d->utf8, converted (or as they are, with no handler):
+ * 0; -1 with why for bytes that are not of the encoding; PMN_ERR_NOMEM. */
 int pmn_xml_decoder_feed(struct pmn_xml_decoder *d, const char *in, size_t n, char *why,
                          size_t size);
+/* At the end of the text: 0, or -1 with why if it ends inside a character. */
+int pmn_xml_decoder_finish(const struct pmn_xml_decoder *d, char *why, size_t size);
 void pmn_xml_decoder_end(struct pmn_xml_decoder *d);
 #define PMN_XML_PARSE_OPTIONS (XML_PARSE_NONET | XML_PARSE_IGNORE_ENC)
 

@@ -115,19 +115,25 @@ static int append(pmn_reader *rd, const char *s, size_t n)
 static ssize_t read_line(pmn_reader *rd, size_t limit)
 {
     size_t n = 0;
+    /* One test a byte: past `room`, either the buffer grows or the line is
+     * over its limit. */
+    size_t room = rd->next_cap < limit + 1 ? rd->next_cap : limit + 1;
     int c;
     while ((c = getc_unlocked(rd->f)) != EOF) {
-        if (n + 2 > rd->next_cap) {
-            size_t cap = rd->next_cap ? 2 * rd->next_cap : 256;
-            char *next = realloc(rd->next, cap);
-            if (!next)
-                return -3;
-            rd->next = next;
-            rd->next_cap = cap;
+        if (n + 1 >= room) {
+            if (n + 1 > limit)
+                return -2;
+            if (n + 2 > rd->next_cap) {
+                size_t cap = rd->next_cap ? 2 * rd->next_cap : 256;
+                char *next = realloc(rd->next, cap);
+                if (!next)
+                    return -3;
+                rd->next = next;
+                rd->next_cap = cap;
+            }
+            room = rd->next_cap < limit + 1 ? rd->next_cap : limit + 1;
         }
         rd->next[n++] = (char)c;
-        if (n > limit)
-            return -2;
         if (c == '\n')
             break;
     }

@@ -45,19 +45,24 @@ size_t pmn_text_escape(const char *text, char *buf, size_t size)
     const unsigned char *s = (const unsigned char *)text;
     pmn_text t;
     pmn_text_init(&t, buf, size);
+    const unsigned char *run = s;   /* characters that need no escape, not yet added */
     while (*s) {
         int len = pmn_utf8_length(s);
-        if (len == 0 || *s < 0x20 || *s == 0x7F) {
-            pmn_text_add(&t, "\\x%02x", *s);
-            s++;
-        } else if (len == 2 && s[0] == 0xC2 && s[1] < 0xA0) {   /* C1 controls */
-            pmn_text_add(&t, "\\u%04x", s[1]);
-            s += 2;
-        } else {
-            pmn_text_add(&t, "%.*s", len, (const char *)s);
+        int c0 = len == 0 || *s < 0x20 || *s == 0x7F;
+        int c1 = len == 2 && s[0] == 0xC2 && s[1] < 0xA0;   /* C1 controls */
+        if (!c0 && !c1) {
             s += len;
+            continue;
         }
+        pmn_text_add(&t, "%.*s", (int)(s - run), (const char *)run);
+        if (c0)
+            pmn_text_add(&t, "\\x%02x", *s);
+        else
+            pmn_text_add(&t, "\\u%04x", s[1]);
+        s += c0 ? 1 : 2;
+        run = s;
     }
+    pmn_text_add(&t, "%.*s", (int)(s - run), (const char *)run);
     return t.n;
 }
 

@@ -53,11 +53,31 @@ static void every_code_has_a_fixture(void **state)
     }
 }
 
+/* Controls (C0, DEL, C1) and bytes that are not UTF-8 are escaped; text
+ * around them, accented letters included, is kept as it is. */
+static void text_is_escaped_for_a_terminal(void **state)
+{
+    char buf[128];
+    (void)state;
+    assert_int_equal(pmn_text_escape("plain caf\xc3\xa9", buf, sizeof buf), 11);
+    assert_string_equal(buf, "plain caf\xc3\xa9");
+    pmn_text_escape("a\x1b[2Jb\x07", buf, sizeof buf);
+    assert_string_equal(buf, "a\\x1b[2Jb\\x07");
+    pmn_text_escape("csi \xc2\x9b and del \x7f", buf, sizeof buf);
+    assert_string_equal(buf, "csi \\u009b and del \\x7f");
+    pmn_text_escape("bad \xff\xc3(", buf, sizeof buf);
+    assert_string_equal(buf, "bad \\xff\\xc3(");
+    /* Cut to the buffer as snprintf does, and the length needed returned. */
+    assert_int_equal(pmn_text_escape("\x1b\x1b", buf, 5), 8);
+    assert_string_equal(buf, "\\x1b");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(codes_are_unique_and_named),
         cmocka_unit_test(every_code_has_a_fixture),
+        cmocka_unit_test(text_is_escaped_for_a_terminal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -524,6 +524,10 @@ typedef enum pmn_severity {
     X(E, 123, ERROR, "more problems in one game than are shown") \
     X(E, 124, ERROR, "a game beyond pmn's limits: moves, variations or a comment's length") \
     X(E, 125, ERROR, "a number out of range: a capture count, NAG or move number") \
+    X(N, 126, NOTE, "text as web pages print it, read as meant: spaces, quotes, dashes, marks") \
+    X(N, 127, NOTE, "a heading read as the game's tags") \
+    X(N, 128, NOTE, "text after the moves, kept as a comment") \
+    X(W, 129, WARNING, "a capture count written without '+', read as one") \
     X(E, 201, ERROR, "illegal move: the hole is empty") \
     X(E, 202, ERROR, "illegal move: a single seed while a hole holds two or more") \
     X(E, 203, ERROR, "illegal move: a single seed into an occupied hole") \
@@ -668,6 +672,8 @@ struct pmn_move {
     unsigned char number_dots;/* 1 for "N.", 3 for "N..." */
     int claim;                /* seeds the record says it captured; -1: none */
     char claim_style;         /* '+' for (+N), 'x' for (xN) */
+    int claim_total;          /* the running total written, where claim was
+                                 made from one (--running-totals); else -1 */
     char judgement[3];        /* "", "!", "?", "!!", "??", "!?", "?!" */
     unsigned nags[PMN_MAX_NAGS];
     unsigned nnags;

@@ -73,7 +73,7 @@ static int take_from_replay(const pmn_replay *replay, unsigned long k, struct ta
 
 static int from_file(const struct request *rq, struct target *t)
 {
-    struct diag_sink sink = { "-", { 0 }, 1 };
+    struct diag_sink sink = { .file = "-", .show_notes = 1 };
     FILE *f = open_input(rq->file, &sink);
     if (!f)
         return EXIT_FATAL;
@@ -364,7 +364,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     pmn_analysis a;
     if (!s || pmn_analyse(s, &t.pos, t.history, t.nhistory, &rq.limits,
                           isatty(2) ? progress : NULL, &t, &a) < 0) {
-        struct diag_sink sink = { "pmn analyse", { 0 }, 1 };
+        struct diag_sink sink = { .file = "pmn analyse", .show_notes = 1 };
         report(&sink, PMN_F002, 0, 0, "out of memory (try a smaller --hash)");
         pmn_searcher_free(s);
         free(t.history);

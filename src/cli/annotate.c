@@ -43,6 +43,7 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
         /* Problems are said once, by a replay of the record as read, whose
          * setup the annotation starts from. */
         pmn_replay *check = replay_record(&rec, &an->ro, sink);
+        release_diags(sink);
         pmn_searcher *s = check ? pmn_searcher_new(&pmn_replay_setup(check)->rules, an->hash)
                                 : NULL;
         if (isatty(2)) {
@@ -72,7 +73,7 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
 static int run(const struct command *cmd, int argc, char **argv)
 {
     struct annotate an;
-    struct diag_sink sink = { "-", { 0 }, 0 };
+    struct diag_sink sink = { .file = "-", .show_notes = 0 };
     const char *output = NULL;
     struct cli_args a;
     unsigned long v;

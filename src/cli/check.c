@@ -122,6 +122,7 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
             if (t->verbose)
                 describe_game(sink->file, &rec, n, replay);
         }
+        release_diags(sink);
         pmn_replay_free(replay);
         pmn_record_free(&rec);
     }
@@ -150,7 +151,7 @@ static int run(const struct command *cmd, int argc, char **argv)
 {
     struct rules_options ro;
     memset(&ro, 0, sizeof ro);
-    struct diag_sink sink = { "-", { 0 }, 1 };
+    struct diag_sink sink = { .file = "-", .show_notes = 1 };
     struct totals t = { 0, 0, &ro, 0, 0, 0 };
     struct cli_args a;
     int c, rc;

@@ -145,13 +145,25 @@ int finish_stdout(int status);
 
 /* Where diagnostics go: standard error, as FILE:LINE:COL: severity[CODE]:
  * message, counted by severity. */
+struct held_diag {
+    pmn_diag d;
+    size_t seq;               /* the order found, for ties */
+};
+
 struct diag_sink {
     const char *file;         /* the name shown for the current input */
     unsigned count[PMN_FATAL + 1];
     int show_notes;
+    /* While an input is read, each game's diagnostics are held and then
+     * printed in file order (reading and replaying find them in two passes). */
+    int hold;
+    struct held_diag *held;
+    size_t nheld, held_cap;
 };
 
 void print_diag(void *sink, const pmn_diag *d);   /* a pmn_diag_fn */
+/* Print the diagnostics held, in the order of their place in the file. */
+void release_diags(struct diag_sink *s);
 /* Print diagnostic `code` (the table's severity) of the command's own. */
 void report(struct diag_sink *s, pmn_diag_code code, unsigned line, unsigned col,
             const char *fmt, ...) CLI_PRINTF(5, 6);

@@ -30,6 +30,7 @@ static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
         if (cv->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
         pmn_replay *replay = replay_record(&rec, &cv->ro, sink);
+        release_diags(sink);
         if (replay) {
             cv->wo.result = cv->fix_result ? proved_result(replay) : NULL;
             if (cv->games++)
@@ -57,7 +58,7 @@ static const struct cli_option options[] = {
 static int run(const struct command *cmd, int argc, char **argv)
 {
     struct convert cv = { .out = stdout };
-    struct diag_sink sink = { "-", { 0 }, 1 };
+    struct diag_sink sink = { .file = "-", .show_notes = 1 };
     const char *output = NULL;
     int c, rc;
     struct cli_args a;

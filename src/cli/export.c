@@ -25,6 +25,7 @@ static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
         if (ex->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
         pmn_replay *replay = replay_record(&rec, &ex->ro, sink);
+        release_diags(sink);
         if (replay && ex->xml) {
             rc = pmn_xml_write_game(ex->w, &rec, replay, print_diag, sink);
         } else if (replay) {
@@ -52,7 +53,7 @@ static const struct cli_option options[] = {
 static int run(const struct command *cmd, int argc, char **argv)
 {
     struct export ex = { .xml = 1, .out = stdout };
-    struct diag_sink sink = { "-", { 0 }, 0 };
+    struct diag_sink sink = { .file = "-", .show_notes = 0 };
     const char *output = NULL;
     int c, rc;
     struct cli_args a;

@@ -41,7 +41,7 @@ static const struct cli_option options[] = {
 static int run(const struct command *cmd, int argc, char **argv)
 {
     struct import im = { .out = stdout };
-    struct diag_sink sink = { "-", { 0 }, 1 };
+    struct diag_sink sink = { .file = "-", .show_notes = 1 };
     const char *output = NULL;
     int c, rc;
     struct cli_args a;

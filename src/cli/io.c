@@ -60,7 +60,7 @@ static int stdout_reported;    /* F003 already said of standard output */
 
 static int output_failed(struct output *o, const char *what)
 {
-    struct diag_sink s = { o->name ? o->name : "<stdout>", { 0 }, 1 };
+    struct diag_sink s = { .file = o->name ? o->name : "<stdout>", .show_notes = 1 };
     if (!o->name)
         stdout_reported = 1;
     if (errno)
@@ -148,13 +148,14 @@ int finish_stdout(int status)
     return output_failed(&o, "cannot write");
 }
 
-void print_diag(void *sink, const pmn_diag *d)
+/* A game's diagnostics held at most: past this many they are printed, so
+ * that a game with a problem at each of its 100000 moves stays in bounded
+ * memory. */
+#define MAX_HELD 4096
+
+static void show_diag(const struct diag_sink *s, const pmn_diag *d)
 {
-    struct diag_sink *s = sink;
     char code[8];
-    s->count[d->severity]++;
-    if (d->severity == PMN_NOTE && !s->show_notes)
-        return;
     pmn_diag_code_name(d->code, code);
     char file[1024];
     pmn_text_escape(s->file, file, sizeof file);   /* a file name is text too */
@@ -165,6 +166,57 @@ void print_diag(void *sink, const pmn_diag *d)
     else
         fprintf(stderr, "%s: ", file);
     fprintf(stderr, "%s[%s]: %s\n", pmn_severity_string(d->severity), code, d->message);
+}
+
+/* File order; what has no place in the file comes last; ties keep the order
+ * in which they were found (the held array's). */
+static int file_order(const void *a, const void *b)
+{
+    const struct held_diag *x = a, *y = b;
+    unsigned lx = x->d.line ? x->d.line : ~0u, ly = y->d.line ? y->d.line : ~0u;
+    if (lx != ly)
+        return lx < ly ? -1 : 1;
+    if (x->d.col != y->d.col)
+        return x->d.col < y->d.col ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void release_diags(struct diag_sink *s)
+{
+    qsort(s->held, s->nheld, sizeof *s->held, file_order);
+    for (size_t i = 0; i < s->nheld; i++)
+        show_diag(s, &s->held[i].d);
+    s->nheld = 0;
+}
+
+static int hold_diag(struct diag_sink *s, const pmn_diag *d)
+{
+    if (s->nheld == MAX_HELD)
+        release_diags(s);
+    if (s->nheld == s->held_cap) {
+        size_t cap = s->held_cap ? 2 * s->held_cap : 16;
+        struct held_diag *h = realloc(s->held, cap * sizeof *h);
+        if (!h)
+            return -1;
+        s->held = h;
+        s->held_cap = cap;
+    }
+    s->held[s->nheld].d = *d;
+    s->held[s->nheld].seq = s->nheld;
+    s->nheld++;
+    return 0;
+}
+
+void print_diag(void *sink, const pmn_diag *d)
+{
+    struct diag_sink *s = sink;
+    s->count[d->severity]++;
+    if (d->severity == PMN_NOTE && !s->show_notes)
+        return;
+    if (!s->hold || hold_diag(s, d) < 0) {
+        release_diags(s);
+        show_diag(s, d);
+    }
 }
 
 void report(struct diag_sink *s, pmn_diag_code code, unsigned line, unsigned col,
@@ -222,9 +274,15 @@ void each_input(char **names, int n, struct diag_sink *s,
     for (int i = 0; i < n; i++) {
         FILE *f = open_input(names[i], s);
         if (f) {
+            s->hold = 1;
             fn(f, s, ctx);
+            release_diags(s);
+            s->hold = 0;
             close_input(f);
         }
     }
+    free(s->held);
+    s->held = NULL;
+    s->held_cap = 0;
 }
 

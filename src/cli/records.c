@@ -14,7 +14,7 @@ int is_rule_file(const char *spec)
 
 int read_rule_file(const char *path, pmn_rule_file **out)
 {
-    struct diag_sink s = { path, { 0 }, 1 };
+    struct diag_sink s = { .file = path, .show_notes = 1 };
     FILE *f = open_input(path, &s);
     if (!f)
         return exit_status(&s);

@@ -3,6 +3,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void board(const pmn_rules *r, const pmn_position *p)
@@ -70,6 +71,7 @@ static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink 
     char spec[512];
     const char *south = pmn_record_tag(rec, "South"), *north = pmn_record_tag(rec, "North");
     pmn_replay *replay = replay_record(rec, ro, sink);
+    release_diags(sink);
     if (!replay)
         return 0;
     const pmn_setup *setup = pmn_replay_setup(replay);
@@ -118,7 +120,7 @@ static int run(const struct command *cmd, int argc, char **argv)
 {
     struct rules_options ro;
     memset(&ro, 0, sizeof ro);
-    struct diag_sink sink = { "-", { 0 }, 1 };
+    struct diag_sink sink = { .file = "-", .show_notes = 1 };
     unsigned long game = 0, plies;
     long ply = -1;
     int c, rc, status = EXIT_CLEAN, totals = 0;
@@ -155,6 +157,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     pmn_record rec;
     unsigned long n = 0;
     int found = 0;
+    sink.hold = 1;
     while (rd && pmn_reader_next(rd, &rec) > 0) {
         n++;
         if (totals)
@@ -170,6 +173,8 @@ static int run(const struct command *cmd, int argc, char **argv)
             break;
     }
     pmn_reader_free(rd);
+    release_diags(&sink);
+    free(sink.held);
     close_input(f);
     if (game && !found && !sink.count[PMN_FATAL]) {
         char file[1024];

@@ -131,7 +131,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         size_t n = pmn_rules_options_help(NULL, 0);
         char *help = malloc(n + 1);
         if (!help) {
-            struct diag_sink sink = { "pmn rules", { 0 }, 1 };
+            struct diag_sink sink = { .file = "pmn rules", .show_notes = 1 };
             report(&sink, PMN_F002, 0, 0, "out of memory");
             return EXIT_FATAL;
         }

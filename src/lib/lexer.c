@@ -3,30 +3,54 @@
 #include <pcre2.h>
 
 #include "lexer.h"
+#include "util.h"
 
 #include <pthread.h>
 #include <limits.h>
 #include <stdlib.h>
 
+/* Spaces that are not ASCII (pmn_unicode_space): text pasted from web pages
+ * holds them, and they separate tokens as spaces do. */
+#define USP "\\xC2\\xA0|\\xE1\\x9A\\x80|\\xE2\\x80[\\x80-\\x8B\\xA8\\xA9\\xAF]|\\xE2\\x81\\x9F" \
+            "|\\xE3\\x80\\x80|\\xEF\\xBB\\xBF"
+#define BLANK "(?:[ \\t]|" USP ")"
+/* The token ends here: what follows is a space or one of these characters. */
+#define ENDS(chars) "(?!(?!" USP ")[^\\s" chars "])"
+/* Dashes a page may print in a result: U+2010-U+2015 and the minus U+2212. */
+#define DASH "(?:\\xE2\\x80[\\x90-\\x95]|\\xE2\\x88\\x92)"
+#define HALF "\\xC2\\xBD"
+/* Curly quotes around a tag's value: U+201C, U+201D, U+201E. */
+#define CURLY "\\xE2\\x80[\\x9C\\x9D\\x9E]"
+/* A footnote mark that a page prints beside a capture count: a letter,
+ * digits or stars inside the parentheses, a dagger, or superscript digits. */
+#define DAGGER "\\xE2\\x80[\\xA0\\xA1]"
+#define SUPERSCRIPT "(?:\\xC2[\\xB2\\xB3\\xB9]|\\xE2\\x81[\\xB0\\xB4-\\xB9])+"
+
 /* One alternative per token; the first group that matched names the token.
  * The pattern is anchored at the lexer's position. */
 static const char pattern[] =
-    "(\\s+)"                                                     /* 1 space */
-    "|\\[[ \\t]*([A-Za-z0-9_]+)[ \\t]+\"((?:[^\"\\\\\\n]|\\\\.)*)\"[ \\t]*\\]" /* 2,3 tag */
+    "((?:\\s|" USP ")+)"                                          /* 1 space */
+    "|\\[" BLANK "*([A-Za-z0-9_]+)" BLANK "+"                     /* 2 tag name */
+      "(?|\"((?:[^\"\\\\\\n]|\\\\.)*)\""                          /* 3 value */
+      "|" CURLY "((?:(?!" CURLY ")[^\"\\\\\\n]|\\\\.)*)(?:" CURLY "|\"))"
+      BLANK "*\\]"
     "|(\\[[^\\]\\n]*\\]?)"                                       /* 4 bad tag */
     "|\\{([^}]*)\\}"                                             /* 5 comment */
     "|(\\{[^}]*)"                                                /* 6 open comment */
-    "|(1-0|0-1|1/2-1/2|\\*)(?![^\\s(){};])"                      /* 7 result */
+    "|(1-0|0-1|1/2-1/2|\\*|1" DASH "0|0" DASH "1|" HALF "(?:-|" DASH ")" HALF
+      "|1/2" DASH "1/2)" ENDS("(){};")                            /* 7 result */
     "|([0-9]+)[ \\t]*(\\.\\.\\.|\\.)"                            /* 8,9 number */
-    "|\\([ \\t]*([+x])[ \\t]*([0-9]+)[ \\t]*\\)"                 /* 10,11 capture */
-    "|(!!|\\?\\?|!\\?|\\?!|!|\\?)"                               /* 12 judgement */
-    "|\\$([0-9]+)"                                               /* 13 NAG */
-    "|([A-Za-z])(?![^\\s(){};!?$/-])"                            /* 14 hole */
-    "|(;)|(\\()|(\\))"                                           /* 15-17 */
-    "|([0-9]+)(?![^\\s(){};!?$/-])"                               /* 18 hole number */
-    "|([a-z][0-9])(?![^\\s(){};!?$/-])"                           /* 19 coordinate */
-    "|(-)|(/)"                                                   /* 20 join, 21 slash */
-    "|([^\\s(){}\\[\\];/-]+)";                                   /* 22 word */
+    "|\\(" BLANK "*([+x])" BLANK "*([0-9]+)"                     /* 10,11 capture */
+      "(?:" BLANK "*([a-z]|[0-9]+|\\*{1,3}|" DAGGER "|" SUPERSCRIPT "))?" /* 12 mark */
+      BLANK "*\\)(" DAGGER "|" SUPERSCRIPT ")?"                  /* 13 mark after */
+    "|(!!|\\?\\?|!\\?|\\?!|!|\\?)"                               /* 14 judgement */
+    "|\\$([0-9]+)"                                               /* 15 NAG */
+    "|([A-Za-z])" ENDS("(){};!?$/-")                             /* 16 hole */
+    "|(;)|(\\()|(\\))"                                           /* 17-19 */
+    "|([0-9]+)" ENDS("(){};!?$/-")                               /* 20 hole number */
+    "|([a-z][0-9])" ENDS("(){};!?$/-")                           /* 21 coordinate */
+    "|(-)|(/)"                                                   /* 22 join, 23 slash */
+    "|((?:(?!" USP ")[^\\s(){}\\[\\];/-])+)";                    /* 24 word */
 
 /* Compiled once a process, by whichever thread comes first, and shared:
  * a compiled pattern is read-only (each lexer has its own match data). */
@@ -59,6 +83,8 @@ int lexer_init(struct lexer *lx, const char *text, size_t len, unsigned line)
     lx->quick = 1;
     lx->parens = NULL;
     lx->nparens = lx->parens_cap = 0;
+    lx->uspace_line = lx->uspace_col = 0;
+    lx->uspace = 0;
     lx->match = compiled() ? pcre2_match_data_create_from_pattern(code, NULL) : NULL;
     return lx->match ? 0 : -1;
 }
@@ -87,8 +113,9 @@ void lexer_skip_to(struct lexer *lx, size_t off)
 
 static const enum token_type type_of_group[] = {
     T_EOF, T_EOF, T_TAG, T_TAG, T_BAD_TAG, T_COMMENT, T_OPEN_COMMENT, T_RESULT,
-    T_NUMBER, T_NUMBER, T_CAPTURE, T_CAPTURE, T_JUDGEMENT, T_NAG, T_HOLE, T_SEMI,
-    T_LPAREN, T_RPAREN, T_HOLE_NUMBER, T_HOLE_COORD, T_JOIN, T_SLASH, T_WORD,
+    T_NUMBER, T_NUMBER, T_CAPTURE, T_CAPTURE, T_CAPTURE, T_CAPTURE, T_JUDGEMENT, T_NAG,
+    T_HOLE, T_SEMI, T_LPAREN, T_RPAREN, T_HOLE_NUMBER, T_HOLE_COORD, T_JOIN, T_SLASH,
+    T_WORD,
 };
 
 static struct span group(PCRE2_SIZE *ov, int g)
@@ -115,6 +142,31 @@ static int is_space(char c)
     return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
 }
 
+static size_t unicode_space(const struct lexer *lx, size_t i)
+{
+    return (unsigned char)lx->text[i] >= 0xC2 ? pmn_unicode_space(lx->text + i,
+                                                                  lx->text + lx->len) : 0;
+}
+
+/* Remember the first space that is not ASCII among text[from..to), for the
+ * parser's note. */
+static void note_unicode_space(struct lexer *lx, size_t from, size_t to)
+{
+    if (lx->uspace_line)
+        return;
+    struct lexer at = *lx;
+    for (size_t i = from; i < to; i++) {
+        size_t n = unicode_space(lx, i);
+        if (n) {
+            lexer_skip_to(&at, i);
+            lx->uspace_line = at.line;
+            lx->uspace_col = at.col;
+            lx->uspace = pmn_utf8_decode((const unsigned char *)lx->text + i, (int)n);
+            return;
+        }
+    }
+}
+
 /* Where a hole letter may end: what the pattern's (?![^\s(){};!?$]) allows. */
 static int ends_letter(const struct lexer *lx, size_t i)
 {
@@ -122,7 +174,7 @@ static int ends_letter(const struct lexer *lx, size_t i)
         return 1;
     char c = lx->text[i];
     return is_space(c) || c == '(' || c == ')' || c == '{' || c == '}' || c == ';'
-        || c == '!' || c == '?' || c == '$' || c == '/' || c == '-';
+        || c == '!' || c == '?' || c == '$' || c == '/' || c == '-' || unicode_space(lx, i);
 }
 
 /* The commonest tokens (spaces, hole letters, ';', '/', '-' and ')') are taken by
@@ -152,8 +204,14 @@ static int quick_token(struct lexer *lx, struct token *t)
 void lexer_next(struct lexer *lx, struct token *t)
 {
     for (;;) {
-        while (lx->quick && lx->pos < lx->len && is_space(lx->text[lx->pos]))
-            lexer_skip_to(lx, lx->pos + 1);
+        while (lx->quick && lx->pos < lx->len) {
+            size_t n = is_space(lx->text[lx->pos]) ? 1 : unicode_space(lx, lx->pos);
+            if (!n)
+                break;
+            if (n > 1)
+                note_unicode_space(lx, lx->pos, lx->pos + n);
+            lexer_skip_to(lx, lx->pos + n);
+        }
         t->line = lx->line;
         t->col = lx->col;
         t->off = lx->pos;
@@ -182,6 +240,7 @@ void lexer_next(struct lexer *lx, struct token *t)
         t->len = ov[1] - ov[0];
         switch (g) {
         case 1:
+            note_unicode_space(lx, ov[2], ov[3]);
             lexer_skip_to(lx, ov[1]);
             continue;
         case 2:
@@ -198,12 +257,17 @@ void lexer_next(struct lexer *lx, struct token *t)
         case 10:
             t->style = lx->text[ov[20]];
             t->value = number(lx, ov, 11);
+            t->b.len = 0;
+            if (rc > 12 && ov[24] != PCRE2_UNSET)
+                t->b = group(ov, 12);
+            else if (rc > 13 && ov[26] != PCRE2_UNSET)
+                t->b = group(ov, 13);
             break;
-        case 13:
-            t->value = number(lx, ov, 13);
+        case 15:
+            t->value = number(lx, ov, 15);
             break;
-        case 18:
-            t->value = number(lx, ov, 18);
+        case 20:
+            t->value = number(lx, ov, 20);
             break;
         default:
             break;

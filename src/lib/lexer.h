@@ -12,7 +12,7 @@ enum token_type {
     T_OPEN_COMMENT, /* '{' with no '}' before the end of the game */
     T_RESULT,       /* 1-0 0-1 1/2-1/2 * */
     T_NUMBER,       /* N. or N...: value, dots */
-    T_CAPTURE,      /* (+N) or (xN): value, style */
+    T_CAPTURE,      /* (+N) or (xN): value, style; b = a footnote mark, if any */
     T_JUDGEMENT,    /* ! ? !! ?? !? ?! */
     T_NAG,          /* $N: value */
     T_HOLE,         /* a single letter */
@@ -52,6 +52,8 @@ struct lexer {
     int quick;                /* take common tokens by hand (1 after init) */
     struct paren *parens;     /* of the last probe, by offset */
     size_t nparens, parens_cap;
+    unsigned uspace_line, uspace_col;   /* the first space not ASCII: 0 if none */
+    unsigned long uspace;               /* ... its code point */
 };
 
 /* The lexer reads text[0..len), which starts at `line` of its file. */

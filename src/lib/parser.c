@@ -5,6 +5,7 @@
 #include "lexer.h"
 #include "parser.h"
 #include "record.h"
+#include "heading.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -99,6 +100,12 @@ static int parse_tag(struct parser *p, pmn_record *rec)
     }
     /* Tag names and the text before a value are ASCII: bytes are columns. */
     unsigned value_col = p->tok.col + (unsigned)(p->tok.b.off - p->tok.off);
+    if (p->lx.text[p->tok.b.off - 1] != '"' && !p->said_curly) {
+        p->said_curly = 1;
+        pmn_report(p->fn, p->ctx, PMN_N126, p->tok.line, value_col - 1,
+                   "curly quotes around the value of tag %.*s, read as '\"' (first here)",
+                   (int)p->tok.a.len, p->lx.text + p->tok.a.off);
+    }
     int rc = pmn_record_add_tag(rec, p->lx.text + p->tok.a.off, p->tok.a.len, value, n,
                                 p->tok.line, p->tok.col, value_col);
     free(value);
@@ -218,6 +225,14 @@ static int annotate(struct parser *p, pmn_move *m)
                            "65535 seeds): read as 65535", quoted(p->lx.text + t->off, t->len, q),
                            m->text);
             m->claim = t->value > 65535 ? 65535 : (int)t->value;
+            if (t->b.len && !p->said_mark) {
+                p->said_mark = 1;
+                pmn_report(p->fn, p->ctx, PMN_N126, t->line, t->col,
+                           "'%.*s' read as the capture count (%c%lu) of move %s; the footnote "
+                           "mark '%.*s' is left out (first here)", (int)t->len,
+                           p->lx.text + t->off, t->style, t->value, m->text, (int)t->b.len,
+                           p->lx.text + t->b.off);
+            }
             m->claim_style = t->style;
             m->claim_line = t->line;
             m->claim_col = t->col;
@@ -243,7 +258,134 @@ static int annotate(struct parser *p, pmn_move *m)
     return 0;
 }
 
+/* A result as a page may print it (1–0, ½-½) is the result it means. */
+static const char *result_meant(struct parser *p, const struct token *t)
+{
+    const char *s = p->lx.text + t->off;
+    const char *r = s[0] == '*' ? "*" : s[0] == '0' ? "0-1"
+                  : s[0] != '1' || (t->len > 1 && s[1] == '/') ? "1/2-1/2" : "1-0";
+    if ((strlen(r) != t->len || memcmp(r, s, t->len) != 0) && !p->said_dash) {
+        p->said_dash = 1;
+        pmn_report(p->fn, p->ctx, PMN_N126, t->line, t->col, "'%.*s' read as the result %s",
+                   (int)t->len, s, r);
+    }
+    return r;
+}
+
 static int parse_line(struct parser *p, pmn_line *line, int depth, int side);
+
+/* Where the line that holds offset off ends (its '\n' or the text's end). */
+static size_t line_end(const struct parser *p, size_t off)
+{
+    const char *nl = memchr(p->lx.text + off, '\n', p->lx.len - off);
+    return nl ? (size_t)(nl - p->lx.text) : p->lx.len;
+}
+
+/* Does the token begin its line (blanks before it)? */
+static int begins_line(const struct parser *p, const struct token *t)
+{
+    for (size_t i = t->off; i > 0; i--) {
+        char c = p->lx.text[i - 1];
+        if (c == '\n')
+            return 1;
+        if (c != ' ' && c != '\t' && c != '\r' && !((unsigned char)c & 0x80))
+            return 0;
+    }
+    return 1;
+}
+
+/* A heading above a game that names its players and a date: its tags. */
+static int read_heading(struct parser *p, const struct token *t)
+{
+    struct heading h;
+    size_t end = line_end(p, t->off), len = end - t->off;
+    while (len && (p->lx.text[t->off + len - 1] == '\r' || p->lx.text[t->off + len - 1] == ' '))
+        len--;
+    if (heading_parse(p->lx.text + t->off, len, &h) < 0)
+        return 0;
+    const char *tags[][2] = { { "South", h.south }, { "North", h.north }, { "Date", h.date },
+                              { "SouthCountry", h.south_country },
+                              { "NorthCountry", h.north_country } };
+    for (size_t i = 0; i < sizeof tags / sizeof *tags; i++)
+        if (tags[i][1][0] && !pmn_record_find_tag(p->rec, tags[i][0])
+            && pmn_record_add_tag(p->rec, tags[i][0], strlen(tags[i][0]), tags[i][1],
+                                  strlen(tags[i][1]), t->line, t->col, t->col) < 0)
+            return nomem(p);
+    pmn_report(p->fn, p->ctx, PMN_N127, t->line, t->col,
+               "the heading read as the tags South \"%s\", North \"%s\", Date \"%s\"",
+               h.south, h.north, h.date);
+    lexer_skip_to(&p->lx, end);
+    advance(p);
+    return 1;
+}
+
+/* A line of prose: it opens with two words, one of three letters or more
+ * ("The board ...", "A shifted ..."), which no line of moves does. */
+static int prose_ahead(const struct parser *p, const struct token *t)
+{
+    struct lexer probe = p->lx;
+    struct token second;
+    lexer_next(&probe, &second);
+    if (second.line != t->line || second.type != T_WORD)
+        return 0;
+    if (t->type == T_WORD)
+        return t->len >= 3 || second.len >= 3;
+    return t->type == T_HOLE && isupper((unsigned char)p->lx.text[t->off]) && second.len >= 3;
+}
+
+/* Does the line after offset end go on with prose: does it open with a
+ * word, or a letter and a word ("a draw")? */
+static int prose_goes_on(const struct parser *p, size_t end)
+{
+    struct lexer probe = p->lx;
+    struct token first, second;
+    lexer_skip_to(&probe, end);
+    lexer_next(&probe, &first);
+    lexer_next(&probe, &second);
+    if (first.type == T_WORD)
+        return 1;
+    return first.type == T_HOLE && second.type == T_WORD && second.line == first.line;
+}
+
+/* Prose after the moves of a game pasted from a page (what the page says of
+ * the game) is kept as a comment of the last move: its lines up to a blank
+ * line or one that does not open with words. */
+static int keep_prose(struct parser *p, pmn_move *last, const struct token *t)
+{
+    size_t end = line_end(p, t->off);
+    while (end < p->lx.len) {
+        size_t i = end + 1;
+        while (i < p->lx.len && (p->lx.text[i] == ' ' || p->lx.text[i] == '\t'
+                                 || p->lx.text[i] == '\r'))
+            i++;
+        if (i >= p->lx.len || p->lx.text[i] == '\n' || !prose_goes_on(p, i))
+            break;
+        end = line_end(p, i);
+    }
+    pmn_report(p->fn, p->ctx, PMN_N128, t->line, t->col,
+               "text after the moves of move %s, kept as its comment", last->text);
+    if (add_comment(p, NULL, last, t->off, end - t->off) < 0)
+        return -1;
+    lexer_skip_to(&p->lx, end);
+    advance(p);
+    return 0;
+}
+
+/* In the main line, after some moves: does a new game begin at t, as when
+ * games are pasted from a page one after the other without results?  It
+ * does at a heading, and at a move 1 after later moves. */
+static const char *new_game_at(struct parser *p, const struct token *t)
+{
+    if (t->type == T_NUMBER && t->value == 1 && p->main_number > 1 && begins_line(p, t))
+        return "a new game begins here, at move 1";
+    if (t->type == T_WORD && begins_line(p, t)) {
+        struct heading h;
+        size_t end = line_end(p, t->off);
+        if (heading_parse(p->lx.text + t->off, end - t->off, &h) == 0)
+            return "a new game begins here, at its heading";
+    }
+    return NULL;
+}
 
 /* A '-' with no move after it before the line ends. */
 static void dangling_join(struct parser *p)
@@ -259,10 +401,37 @@ static void dangling_join(struct parser *p)
  * game's XML (two elements a level) stays within libxml2's limit of 256. */
 #define MAX_DEPTH 100
 
+/* "(4)" after a move of letters or coordinates: no variation is a lone
+ * number there, so it is a capture count that lacks its '+'. */
+static int bare_count(struct parser *p, pmn_move *last)
+{
+    if (!last || last->claim >= 0 || last->notation == PMN_NOTATION_NUMBERS)
+        return 0;
+    struct lexer probe = p->lx;
+    struct token n, close;
+    lexer_next(&probe, &n);
+    lexer_next(&probe, &close);
+    if (n.type != T_HOLE_NUMBER || close.type != T_RPAREN || n.value > 65535)
+        return 0;
+    struct token open = p->tok;
+    pmn_report(p->fn, p->ctx, PMN_W129, open.line, open.col,
+               "'(%lu)' after move %s read as its capture count (+%lu): did you mean (+%lu)?",
+               n.value, last->text, n.value, n.value);
+    last->claim = (int)n.value;
+    last->claim_style = '+';
+    last->claim_line = open.line;
+    last->claim_col = open.col;
+    p->lx = probe;
+    advance(p);
+    return 1;
+}
+
 /* variation -> '(' line ')'   |   comment -> '(' free text ')' */
 static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int depth)
 {
     struct token open = p->tok;
+    if (bare_count(p, *last))
+        return 0;
     size_t end;
     int closed;
     int comment = lexer_paren_is_comment(&p->lx, &end, &closed);
@@ -332,13 +501,16 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
 {
     pmn_move *last = NULL;
     struct token number;
-    int have_number = 0, semi = 0;
+    int have_number = 0, semi = 0, mover = side;
     for (;;) {
         struct token *t = &p->tok;
         if (p->over) {
             skip_rest(p);
             return 0;
         }
+        if (depth == 0 && line->nmoves && (t->type == T_WORD || t->type == T_NUMBER)
+            && (p->split = new_game_at(p, t)) != NULL)
+            return 0;
         switch (t->type) {
         case T_EOF:
         case T_TAG:
@@ -347,6 +519,7 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
         case T_RESULT:
             if (depth == 0)
                 return 0;
+            result_meant(p, t);
             report(p, PMN_E107, t->line, t->col, "a result '%s' inside a variation: ignored",
                    p->lx.text + t->off, t->len);
             advance(p);
@@ -374,17 +547,28 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
             if (!have_number && !p->join)
                 need_semi(p, &semi, t);
             if (p->join && last)
-                side = last->side;
+                side = mover;
             else if (have_number)   /* "N." before South's move, "N..." North's */
                 side = number.dots == 3 ? PMN_NORTH : PMN_SOUTH;
+            if (depth == 0 && have_number)
+                p->main_number = (unsigned)(number.value > 0xFFFFFF ? 0xFFFFFF : number.value);
+            int numbered = have_number, prev_side = last ? last->side : -1;
             last = parse_move(p, line, have_number ? &number : NULL, side);
             have_number = 0;
             if (!last && p->nomem)
                 return -1;
             if (!last)
                 continue;   /* over a limit: skipped from here */
-            side = !last->side;
-            semi = last->side == PMN_NORTH;
+            /* Turns are counted by the places moves stand in: a number
+             * says whose move it is, and a letter of the same case as the
+             * one before is the same player again (a sowing the move before
+             * earned).  So after a slip of case, "1. I l;", the ';' and the
+             * numbers that follow are where they belong. */
+            if (numbered || last->joined || last->notation == PMN_NOTATION_NUMBERS
+                || last->side != prev_side)
+                mover = side;
+            side = !mover;
+            semi = mover == PMN_NORTH;
             break;
         case T_JOIN:
             /* A variation may open with '-': it replaces a sowing that
@@ -435,6 +619,22 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
             advance(p);
             break;
         case T_WORD:
+            if (p->in_junk && begins_line(p, t)) {
+                int rc = read_heading(p, t);
+                if (rc < 0)
+                    return -1;
+                if (rc > 0)
+                    break;
+            }
+            if (depth == 0 && last && begins_line(p, t) && prose_ahead(p, t)) {
+                if (keep_prose(p, last, t) < 0)
+                    return -1;
+                if (p->tok.type != T_NUMBER && p->tok.type != T_RESULT) {
+                    p->split = "the text after it ends the game";
+                    return 0;
+                }
+                break;
+            }
             if (p->in_junk) {
                 /* A line of text before a game's first move (a heading, say)
                  * is no part of it: skip the line, numbers and all. */
@@ -453,6 +653,21 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
     }
 }
 
+/* Spaces that are not ASCII, which the lexer took as spaces, said once. */
+static void said_unicode_space(struct parser *p)
+{
+    if (!p->lx.uspace_line)
+        return;
+    if (p->lx.uspace == 0xFEFF)
+        pmn_report(p->fn, p->ctx, PMN_N126, p->lx.uspace_line, p->lx.uspace_col,
+                   "a byte-order mark (U+FEFF), read as a space (first here)");
+    else
+        pmn_report(p->fn, p->ctx, PMN_N126, p->lx.uspace_line, p->lx.uspace_col,
+                   "U+%04lX, a space that is not ASCII (as web pages write them), read as a "
+                   "space (first here)", p->lx.uspace);
+    p->lx.uspace_line = 0;
+}
+
 /* game -> { tag } line [ RESULT ] */
 int parser_game(struct parser *p, pmn_record *rec)
 {
@@ -462,7 +677,11 @@ int parser_game(struct parser *p, pmn_record *rec)
     p->notation = -1;
     p->moves = p->variations = p->over = p->unclosed = 0;
     p->said_number = p->said_semi = p->said_extra_semi = 0;
+    p->said_curly = p->said_dash = p->said_mark = 0;
     p->ply_list = p->join = 0;
+    p->rec = rec;
+    p->main_number = 0;
+    p->split = NULL;
     while (p->tok.type == T_TAG || p->tok.type == T_BAD_TAG) {
         if (p->tok.type == T_BAD_TAG) {
             report(p, PMN_E105, p->tok.line, p->tok.col,
@@ -483,14 +702,16 @@ int parser_game(struct parser *p, pmn_record *rec)
         return -1;
     dangling_join(p);
     if (p->tok.type == T_RESULT) {
-        memcpy(rec->result, p->lx.text + p->tok.off, p->tok.len);
+        strcpy(rec->result, result_meant(p, &p->tok));
         rec->result_line = p->tok.line;
         rec->result_col = p->tok.col;
         advance(p);
     } else if (p->moves && !p->unclosed && !p->over) {
         pmn_report(p->fn, p->ctx, PMN_W118, p->tok.line, p->tok.col,
-                   "the moves end without a result (1-0, 0-1, 1/2-1/2 or *)");
+                   "the moves end without a result (1-0, 0-1, 1/2-1/2 or *)%s%s",
+                   p->split ? ": " : "", p->split ? p->split : "");
     }
+    said_unicode_space(p);
     return 0;
 }
 

@@ -20,8 +20,13 @@ struct parser {
     int over;                 /* past a limit (E124): the rest is skipped */
     int unclosed;             /* the game ends inside a '{' or '(' */
     int said_number, said_semi, said_extra_semi;   /* warn once a game */
+    int said_curly, said_dash, said_mark;          /* N126 once a game */
     int in_junk;              /* before the first move of a game without tags */
     int ply_list;             /* moves separated by '/', numbers and ';' unwritten */
+    pmn_record *rec;          /* the game being read */
+    unsigned main_number;     /* the last move number of the main line */
+    const char *split;        /* why the game ended without a result: a new one
+                                 begins ("a heading", ...), or NULL */
     int join;                 /* a '-' was read: the next move continues the turn */
     struct token join_tok;
 };

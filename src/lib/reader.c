@@ -144,11 +144,20 @@ static ssize_t read_line(pmn_reader *rd, size_t limit)
     return (ssize_t)n;
 }
 
-static const char *skip_blanks(const char *s)
+/* Blanks at the start of a line read (NUL-terminated, n bytes), spaces
+ * that are not ASCII and a byte-order mark included. */
+static const char *skip_blanks(const char *s, size_t n)
 {
-    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\f' || *s == '\v')
-        s++;
-    return s;
+    const char *end = s + n;
+    for (;;) {
+        size_t u;
+        if (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\f' || *s == '\v')
+            s++;
+        else if ((u = pmn_unicode_space(s, end)) > 0)
+            s += u;
+        else
+            return s;
+    }
 }
 
 static int fatal(pmn_reader *rd, int code, const char *what)
@@ -185,7 +194,7 @@ static int load_chunk(pmn_reader *rd)
             break;
         }
         rd->line++;
-        const char *s = skip_blanks(rd->next);
+        const char *s = skip_blanks(rd->next, (size_t)n);
         int blank = *s == '\n' || *s == '\0';
         if (rd->len == 0 && blank)
             continue;

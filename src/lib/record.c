@@ -128,7 +128,7 @@ pmn_move *pmn_line_add_move(pmn_line *l)
     }
     pmn_move *m = &l->moves[l->nmoves++];
     memset(m, 0, sizeof *m);
-    m->claim = -1;
+    m->claim = m->claim_total = -1;
     m->side = m->hole = -1;
     return m;
 }
@@ -167,6 +167,7 @@ static void totals_to_counts(pmn_line *l, const unsigned start[2], pmn_diag_fn f
             continue;
         }
         unsigned t = (unsigned)m->claim;
+        m->claim_total = m->claim;
         m->claim = (int)(t - total[m->side]);
         total[m->side] = t;
     }

@@ -24,6 +24,7 @@ struct replayer {
     int nomem;
     int said_unjoined;        /* W218 once a game */
     int writes_claims;        /* the record writes captures: W206 for those it omits */
+    int said_totals;          /* the hint at --running-totals, once a game */
 };
 
 /* Where a line stands after the move before it. */
@@ -130,27 +131,79 @@ static void check_number(struct replayer *c, const pmn_move *m, const pmn_played
                  pl->mover == PMN_NORTH ? "..." : ".");
 }
 
-static void say_hole_range(struct replayer *c, const pmn_move *m, const pmn_played *pl)
+/* What to say after an illegal move or a wrong capture: the legal moves
+ * in p, and which of them (other than the one played) captures what the
+ * record claims.  Empty if there is nothing to add. */
+static void hint_moves(const struct replayer *c, const pmn_position *p, const pmn_move *m,
+                       int side, int illegal, char *buf, size_t size)
 {
-    const pmn_rules *r = c->rules;
-    if (m->notation == PMN_NOTATION_NUMBERS)
-        say_move(c, PMN_E110, m->line, m->col, m, pl, "'%s' names no hole of %s (1-%u)",
-                 m->text, r->name, r->pits);
-    else if (m->notation == PMN_NOTATION_COORDINATES)
-        say_move(c, PMN_E110, m->line, m->col, m, pl, "'%s' names no hole of %s (a1-%c%u)",
-                 m->text, r->name, 'a' + r->holes_per_row - 1, 2 * r->rows);
-    else
-        say_move(c, PMN_E110, m->line, m->col, m, pl, "'%s' names no hole of %s (a-%c, A-%c)",
-                 m->text, r->name, 'a' + r->pits - 1, 'A' + r->pits - 1);
+    int legal[PMN_MAX_SIDE_PITS], n = pmn_legal_moves(c->rules, p, legal);
+    char list[200] = "", capturing[100] = "";
+    size_t nl = 0, nc = 0;
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        pmn_hole_name(c->rules, m->notation, side, legal[i], name, sizeof name);
+        if (nl < sizeof list)
+            nl += (size_t)snprintf(list + nl, sizeof list - nl, "%s%s", i ? " " : "", name);
+        pmn_position after = *p;
+        pmn_move_report rep;
+        if (m->claim >= 0 && legal[i] != m->hole && pmn_play(c->rules, &after, legal[i], &rep) == 0
+            && rep.captured == (unsigned)m->claim && nc < sizeof capturing)
+            nc += (size_t)snprintf(capturing + nc, sizeof capturing - nc, "%s%s",
+                                   nc ? " or " : "", name);
+    }
+    if (!illegal && !capturing[0]) {
+        buf[0] = '\0';
+        return;
+    }
+    pmn_text t;
+    pmn_text_init(&t, buf, size);
+    if (illegal)
+        pmn_text_add(&t, "; the legal moves are %s", n ? list : "none");
+    if (capturing[0])
+        pmn_text_add(&t, "; %s would capture %d, as the record says", capturing, m->claim);
 }
 
-static void say_claim(struct replayer *c, const pmn_move *m, const pmn_played *pl)
+static void say_hole_range(struct replayer *c, const pmn_move *m, const pmn_played *pl,
+                           const pmn_position *p, int side)
+{
+    const pmn_rules *r = c->rules;
+    char hint[300];
+    hint_moves(c, p, m, side, 1, hint, sizeof hint);
+    if (m->notation == PMN_NOTATION_NUMBERS)
+        say_move(c, PMN_E110, m->line, m->col, m, pl, "'%s' names no hole of %s (1-%u)%s",
+                 m->text, r->name, r->pits, hint);
+    else if (m->notation == PMN_NOTATION_COORDINATES)
+        say_move(c, PMN_E110, m->line, m->col, m, pl, "'%s' names no hole of %s (a1-%c%u)%s",
+                 m->text, r->name, 'a' + r->holes_per_row - 1, 2 * r->rows, hint);
+    else
+        say_move(c, PMN_E110, m->line, m->col, m, pl, "'%s' names no hole of %s (a-%c, A-%c)%s",
+                 m->text, r->name, 'a' + r->pits - 1, 'A' + r->pits - 1, hint);
+}
+
+static void say_claim(struct replayer *c, const pmn_move *m, const pmn_played *pl,
+                      const pmn_position *before)
 {
     const pmn_move_report *rep = &pl->report;
-    if (m->claim >= 0 && (unsigned)m->claim != rep->captured)
+    if (m->claim >= 0 && (unsigned)m->claim != rep->captured && m->claim_total >= 0) {
         say_move(c, PMN_E205, m->claim_line, m->claim_col, m, pl,
-                 "the record says %d seed%s captured, the move captures %u", m->claim,
-                 m->claim == 1 ? "" : "s", rep->captured);
+                 "the record's running total %d means %d seed%s captured, the move captures "
+                 "%u (a total of %u)", m->claim_total, m->claim, m->claim == 1 ? "" : "s",
+                 rep->captured, (unsigned)(m->claim_total - m->claim) + rep->captured);
+    } else if (m->claim >= 0 && (unsigned)m->claim != rep->captured) {
+        char hint[300] = "";
+        hint_moves(c, before, m, pl->side, 0, hint, sizeof hint);
+        /* A count equal to all the mover has captured so far is a running
+         * total, as some sites write them. */
+        int total = (unsigned)m->claim == pl->after.captured[pl->mover] && !c->said_totals;
+        c->said_totals |= total;
+        say_move(c, PMN_E205, m->claim_line, m->claim_col, m, pl,
+                 "the record says %d seed%s captured, the move captures %u%s%s%s%s", m->claim,
+                 m->claim == 1 ? "" : "s", rep->captured, hint,
+                 total ? "; it is all that " : "", total ? pmn_side_name(pl->mover) : "",
+                 total ? " has captured so far: are the counts running totals "
+                         "(--running-totals)?" : "");
+    }
     else if (m->claim < 0 && rep->captured && c->writes_claims)
         say_move(c, PMN_W206, m->line, m->col, m, pl,
                  "it captures %u seed%s, which the record does not write", rep->captured,
@@ -201,7 +254,7 @@ static int play_move(struct replayer *c, pmn_game *g, const pmn_move *m, const s
     }
     check_number(c, m, pl);
     if (m->hole < 0 || (unsigned)m->hole >= c->rules->pits) {
-        say_hole_range(c, m, pl);
+        say_hole_range(c, m, pl, p, side);
         return -1;
     }
     if (m->joined && !at->earned) {
@@ -211,8 +264,10 @@ static int play_move(struct replayer *c, pmn_game *g, const pmn_move *m, const s
         return -1;
     }
     if (pl->side != side) {
-        say_move(c, PMN_E204, m->line, m->col, m, pl, "it is %s's turn, but %s is a hole of %s",
-                 pmn_side_name(side), m->text, pmn_side_name(pl->side));
+        char hint[300];
+        hint_moves(c, p, m, side, 1, hint, sizeof hint);
+        say_move(c, PMN_E204, m->line, m->col, m, pl, "it is %s's turn, but %s is a hole of %s%s",
+                 pmn_side_name(side), m->text, pmn_side_name(pl->side), hint);
         return -1;
     }
     if (!m->joined && at->earned && !c->said_unjoined) {
@@ -222,6 +277,7 @@ static int play_move(struct replayer *c, pmn_game *g, const pmn_move *m, const s
                  "(join the sowings of a turn with '-'; first here)");
     }
     unsigned held = p->pit[side][m->hole];
+    pmn_position before = *p;
     int rc = pmn_game_play(g, m->hole, &pl->report);
     if (rc < 0) {
         out_of_memory(c, m->line, m->col);
@@ -229,16 +285,18 @@ static int play_move(struct replayer *c, pmn_game *g, const pmn_move *m, const s
     }
     if (rc > 0) {
         const char *why = pmn_legality_string((pmn_legality)rc);
+        char hint[300];
+        hint_moves(c, &before, m, side, 1, hint, sizeof hint);
         if (rc == PMN_ILLEGAL_NOT_FEEDING || rc == PMN_ILLEGAL_GRAND_SLAM)
-            say_move(c, legality_code(rc), m->line, m->col, m, pl, "illegal: %s", why);
+            say_move(c, legality_code(rc), m->line, m->col, m, pl, "illegal: %s%s", why, hint);
         else
             say_move(c, legality_code(rc), m->line, m->col, m, pl,
-                     "illegal: %s (hole %s holds %u)", why, m->text, held);
+                     "illegal: %s (hole %s holds %u)%s", why, m->text, held, hint);
         return -1;
     }
     pl->replayed = 1;
     pl->after = *pmn_game_position(g);
-    say_claim(c, m, pl);
+    say_claim(c, m, pl, &before);
     say_ending(c, m, pl);
     return 0;
 }
@@ -416,7 +474,7 @@ pmn_replay *pmn_replay_new(const pmn_record *rec, const pmn_setup *s, pmn_diag_f
     }
     r->setup = *s;
     struct replayer c = { &r->setup.rules, fn, ctx, 0, r->setup.start.to_move, 0, 0,
-                          line_claims(&rec->main) };
+                          line_claims(&rec->main), 0 };
     pmn_check_result *res = &r->res;
     pmn_game *g = NULL;
     res->start = s->start;

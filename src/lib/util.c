@@ -40,6 +40,33 @@ int pmn_utf8_length(const unsigned char *s)
     return len;
 }
 
+size_t pmn_unicode_space(const char *s, const char *end)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t n = (size_t)(end - s);
+    if (n >= 2 && u[0] == 0xC2 && u[1] == 0xA0)
+        return 2;
+    if (n < 3 || u[0] < 0xE1)
+        return 0;
+    if ((u[0] == 0xE1 && u[1] == 0x9A && u[2] == 0x80)
+        || (u[0] == 0xE2 && u[1] == 0x80 && ((u[2] >= 0x80 && u[2] <= 0x8B) || u[2] == 0xA8
+                                              || u[2] == 0xA9 || u[2] == 0xAF))
+        || (u[0] == 0xE2 && u[1] == 0x81 && u[2] == 0x9F)
+        || (u[0] == 0xE3 && u[1] == 0x80 && u[2] == 0x80)
+        || (u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF))
+        return 3;
+    return 0;
+}
+
+unsigned long pmn_utf8_decode(const unsigned char *s, int len)
+{
+    static const unsigned char lead[] = { 0, 0x7F, 0x1F, 0x0F, 0x07 };
+    unsigned long c = s[0] & lead[len];
+    for (int i = 1; i < len; i++)
+        c = c << 6 | (s[i] & 0x3F);
+    return c;
+}
+
 size_t pmn_text_escape(const char *text, char *buf, size_t size)
 {
     const unsigned char *s = (const unsigned char *)text;

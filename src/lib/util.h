@@ -36,6 +36,14 @@ void pmn_text_add(pmn_text *t, const char *fmt, ...) PMN_PRINTF(2, 3);
  * overlong form, surrogate or code point past U+10FFFF), or 0. */
 int pmn_utf8_length(const unsigned char *s);
 
+/* Text pasted from web pages holds spaces that are not ASCII: the length
+ * of the one that starts at s (before end), or 0.  They are U+00A0, U+1680,
+ * U+2000-U+200B, U+2028, U+2029, U+202F, U+205F, U+3000 and U+FEFF (the
+ * byte-order mark). */
+size_t pmn_unicode_space(const char *s, const char *end);
+/* The code point of the UTF-8 sequence at s, which pmn_utf8_length took. */
+unsigned long pmn_utf8_decode(const unsigned char *s, int len);
+
 /* Allocation that reports failure by returning NULL, like malloc; strdup of
  * n bytes. */
 char *pmn_strndup(const char *s, size_t n);

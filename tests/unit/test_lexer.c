@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "lib/lexer.h"
+#include "lib/heading.h"
 
 struct expect {
     enum token_type type;
@@ -180,7 +181,8 @@ static void starts_at_a_line(void **state)
 static void quick_path_agrees_with_the_pattern(void **state)
 {
     (void)state;
-    static const char alphabet[] = "aAnNzZ19.;()[]{}!?$+x-/* \n\t\r\f\v\"_e";
+    static const char alphabet[] = "aAnNzZ19.;()[]{}!?$+x-/* \n\t\r\f\v\"_e"
+                                   "\xc2\xa0\xc2\xa0\xe2\x80\x89\xef\xbb\xbf";
     char text[64];
     unsigned long seed = 7;
     for (int trial = 0; trial < 20000; trial++) {
@@ -207,6 +209,69 @@ static void quick_path_agrees_with_the_pattern(void **state)
     }
 }
 
+/* Text as web pages print it. */
+static void web_text_tokens(void **state)
+{
+    (void)state;
+    static const struct expect e[] = {
+        { T_TAG, "[South \xe2\x80\x9cMiceu\xe2\x80\x9d]", 1, 2, 0 },
+        { T_NUMBER, "1.", 2, 1, 1 },
+        { T_HOLE, "i", 2, 4, 0 },               /* after a no-break space */
+        { T_CAPTURE, "(x1 a)", 2, 6, 1 },
+        { T_HOLE, "L", 2, 13, 0 },              /* after a thin space */
+        { T_CAPTURE, "(+4)\xc2\xb9", 2, 15, 4 },
+        { T_WORD, "\xc2\xbd", 2, 21, 0 },       /* a half alone is no result */
+        { T_RESULT, "1\xe2\x80\x93" "0", 2, 23, 0 },
+        { T_RESULT, "\xc2\xbd-\xc2\xbd", 2, 27, 0 },
+    };
+    expect_tokens("\xef\xbb\xbf[South \xe2\x80\x9cMiceu\xe2\x80\x9d]\n"
+                  "1.\xc2\xa0i (x1 a)\xe2\x80\x89L (+4)\xc2\xb9 \xc2\xbd 1\xe2\x80\x93" "0 "
+                  "\xc2\xbd-\xc2\xbd", e, sizeof e / sizeof *e);
+}
+
+static void headings(void **state)
+{
+    (void)state;
+    struct heading h;
+    const char *line = "Miceu Tavares (Portugal) - Ralf Gering (Germany), June 11, 2009";
+    assert_int_equal(heading_parse(line, strlen(line), &h), 0);
+    assert_string_equal(h.south, "Miceu Tavares");
+    assert_string_equal(h.north, "Ralf Gering");
+    assert_string_equal(h.south_country, "Portugal");
+    assert_string_equal(h.north_country, "Germany");
+    assert_string_equal(h.date, "2009.06.11");
+    line = "\"miumiu\" vs. Benedikt Rosenau, 29 Jun 2009";
+    assert_int_equal(heading_parse(line, strlen(line), &h), 0);
+    assert_string_equal(h.south, "miumiu");
+    assert_string_equal(h.north, "Benedikt Rosenau");
+    assert_string_equal(h.south_country, "");
+    assert_string_equal(h.date, "2009.06.29");
+    /* Prose, or a heading without a date, is no heading. */
+    static const char *const not_headings[] = {
+        "The board position repeats after the 77th lap.",
+        "Miceu Tavares - Ralf Gering",
+        "South to move wins! (Ralf Gering, 2008)",
+        "A - B, the 31st of Smarch",
+    };
+    for (size_t i = 0; i < sizeof not_headings / sizeof *not_headings; i++)
+        assert_int_equal(heading_parse(not_headings[i], strlen(not_headings[i]), &h), -1);
+    char date[11];
+    static const char *const dates[][2] = {
+        { "2009-06-11", "2009.06.11" }, { "2009.06.11", "2009.06.11" },
+        { "June 2009", "2009.06.??" }, { "2008", "2008.??.??" }, { "Sept. 3, 2010", NULL },
+        { "Sep. 3, 2010", "2010.09.03" }, { "June 31x, 2009", NULL }, { "2009-13-01", NULL },
+    };
+    for (size_t i = 0; i < sizeof dates / sizeof *dates; i++) {
+        int rc = heading_date(dates[i][0], strlen(dates[i][0]), date);
+        if (!dates[i][1]) {
+            assert_int_equal(rc, -1);
+            continue;
+        }
+        assert_int_equal(rc, 0);
+        assert_string_equal(date, dates[i][1]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -218,6 +283,8 @@ int main(void)
         cmocka_unit_test(parentheses),
         cmocka_unit_test(starts_at_a_line),
         cmocka_unit_test(quick_path_agrees_with_the_pattern),
+        cmocka_unit_test(web_text_tokens),
+        cmocka_unit_test(headings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -181,11 +181,34 @@ static int file_order(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* Each problem is said once: not twice in the same words at the same place
+ * (libxml2's validator repeats itself), and not by the schema (E307) on a
+ * line where the archive reader said more exactly what is wrong (E305,
+ * E306).  h[i] is compared with (up to 64 of) the others of its line. */
+static int redundant(const struct held_diag *h, size_t n, size_t i)
+{
+    size_t from = i, to = i + 1;
+    while (from > 0 && i - from < 64 && h[from - 1].d.line == h[i].d.line)
+        from--;
+    while (to < n && to - i < 64 && h[to].d.line == h[i].d.line)
+        to++;
+    for (size_t j = from; j < to; j++) {
+        const pmn_diag *e = &h[j].d;
+        if (j < i && e->code == h[i].d.code && e->col == h[i].d.col
+            && strcmp(e->message, h[i].d.message) == 0)
+            return 1;
+        if (h[i].d.code == PMN_E307 && (e->code == PMN_E305 || e->code == PMN_E306))
+            return 1;
+    }
+    return 0;
+}
+
 void release_diags(struct diag_sink *s)
 {
     qsort(s->held, s->nheld, sizeof *s->held, file_order);
     for (size_t i = 0; i < s->nheld; i++)
-        show_diag(s, &s->held[i].d);
+        if (!redundant(s->held, s->nheld, i))
+            show_diag(s, &s->held[i].d);
     s->nheld = 0;
 }
 

@@ -411,6 +411,51 @@ static void read_claim(pmn_xml_reader *x, pmn_move *m)
     skip_element(x);
 }
 
+static int letter_side(int c)
+{
+    return c >= 'a' && c <= 'z' ? PMN_SOUTH : c >= 'A' && c <= 'Z' ? PMN_NORTH : -1;
+}
+
+/* The hole a move names.  In the letters notation its text says it all, so
+ * a side or hole attribute that disagrees with the text is the one blamed;
+ * in the others the hole attribute (a letter) names it, and must be of the
+ * move's side.  m->side is the side attribute's, or -1. */
+static void read_move_hole(pmn_xml_reader *x, pmn_move *m, const char *side, const char *hole)
+{
+    int hole_side = hole ? letter_side((unsigned char)hole[0]) : -1;
+    if (hole && (hole_side < 0 || hole[1])) {
+        bad_value(x, "hole", hole);   /* not a letter */
+        hole = NULL;
+    }
+    if (m->notation == PMN_NOTATION_LETTERS) {
+        int text_side = letter_side((unsigned char)m->text[0]);
+        if (text_side < 0 || m->text[1])
+            return;   /* the replay says that the text names no hole */
+        if (side && m->side != text_side && !too_many(x))
+            pmn_report(x->fn, x->ctx, PMN_E306, line_of(x), 0,
+                       "side \"%s\" is not valid: the move \"%s\" is a hole of %s", side,
+                       m->text, pmn_side_name(text_side));
+        if (hole && strcmp(hole, m->text) != 0 && !too_many(x))
+            pmn_report(x->fn, x->ctx, PMN_E306, line_of(x), 0,
+                       "hole \"%s\" is not valid: the move's text names hole \"%s\"", hole,
+                       m->text);
+        m->side = text_side;
+        m->hole = (m->text[0] | 0x20) - 'a';
+        return;
+    }
+    if (!hole)
+        return;
+    if (m->side >= 0 && hole_side != m->side) {
+        if (!too_many(x))
+            pmn_report(x->fn, x->ctx, PMN_E306, line_of(x), 0,
+                       "hole \"%s\" is not valid: it is a hole of %s, and the move is %s's",
+                       hole, pmn_side_name(hole_side), pmn_side_name(m->side));
+        return;
+    }
+    m->side = hole_side;
+    m->hole = (hole[0] | 0x20) - 'a';
+}
+
 static void read_move_attributes(pmn_xml_reader *x, pmn_move *m)
 {
     char *text = attribute(x, "text"), *notation = attribute(x, "notation");
@@ -432,14 +477,7 @@ static void read_move_attributes(pmn_xml_reader *x, pmn_move *m)
         m->side = PMN_NORTH;
     else if (side)
         bad_value(x, "side", side);
-    if (hole) {
-        int c = (unsigned char)hole[0];
-        int hole_side = c >= 'a' && c <= 'z' ? PMN_SOUTH : c >= 'A' && c <= 'Z' ? PMN_NORTH : -1;
-        if (hole_side < 0 || hole[1] || hole_side != m->side)
-            bad_value(x, "hole", hole);
-        else
-            m->hole = (c | 0x20) - 'a';
-    }
+    read_move_hole(x, m, side, hole);
     if (joined && strcmp(joined, "yes") == 0)
         m->joined = 1;
     else if (joined)

@@ -27,16 +27,18 @@
 #define SUPERSCRIPT "(?:\\xC2[\\xB2\\xB3\\xB9]|\\xE2\\x81[\\xB0\\xB4-\\xB9])+"
 
 /* One alternative per token; the first group that matched names the token.
- * The pattern is anchored at the lexer's position. */
+ * The pattern is anchored at the lexer's position.  In a {comment}, a
+ * backslash escapes the character after it (the writer writes '}' and a
+ * backslash before one as \} and \\). */
 static const char pattern[] =
-    "((?:\\s|" USP ")+)"                                          /* 1 space */
-    "|\\[" BLANK "*([A-Za-z0-9_]+)" BLANK "+"                     /* 2 tag name */
-      "(?|\"((?:[^\"\\\\\\n]|\\\\.)*)\""                          /* 3 value */
-      "|" CURLY "((?:(?!" CURLY ")[^\"\\\\\\n]|\\\\.)*)(?:" CURLY "|\"))"
-      BLANK "*\\]"
-    "|(\\[[^\\]\\n]*\\]?)"                                       /* 4 bad tag */
-    "|\\{([^}]*)\\}"                                             /* 5 comment */
-    "|(\\{[^}]*)"                                                /* 6 open comment */
+    "((?:\\s++|" USP ")++)"                                       /* 1 space */
+    "|\\[" BLANK "*([A-Za-z0-9_]+)" BLANK "++"                    /* 2 tag name */
+      "(?|\"([^\"\\\\\\n]*+(?:\\\\.[^\"\\\\\\n]*+)*+)\""            /* 3 value */
+      "|" CURLY "((?:[^\"\\\\\\n\\xE2]++|(?!" CURLY ")\\xE2|\\\\.)*+)(?:" CURLY "|\"))"
+      BLANK "*+\\]"
+    "|(\\[[^\\]\\n]*+\\]?)"                                      /* 4 bad tag */
+    "|\\{([^}\\\\]*+(?:\\\\[\\s\\S][^}\\\\]*+)*+)\\}"               /* 5 comment */
+    "|(\\{[^}\\\\]*+(?:\\\\[\\s\\S][^}\\\\]*+)*+\\\\?)"             /* 6 open comment */
     "|(1-0|0-1|1/2-1/2|\\*|1" DASH "0|0" DASH "1|" HALF "(?:-|" DASH ")" HALF
       "|1/2" DASH "1/2)" ENDS("(){};")                            /* 7 result */
     "|([0-9]+)[ \\t]*(\\.\\.\\.|\\.)"                            /* 8,9 number */
@@ -50,10 +52,13 @@ static const char pattern[] =
     "|([0-9]+)" ENDS("(){};!?$/-")                               /* 20 hole number */
     "|([a-z][0-9])" ENDS("(){};!?$/-")                           /* 21 coordinate */
     "|(-)|(/)"                                                   /* 22 join, 23 slash */
-    "|((?:(?!" USP ")[^\\s(){}\\[\\];/-])+)";                    /* 24 word */
+    "|((?:[^\\s(){}\\[\\];/\\-\\xC2\\xE1-\\xE3\\xEF]++"              /* 24 word */
+      "|(?!" USP ")[\\xC2\\xE1-\\xE3\\xEF])++)";
 
 /* Compiled once a process, by whichever thread comes first, and shared:
- * a compiled pattern is read-only (each lexer has its own match data). */
+ * a compiled pattern is read-only (each lexer has its own match data).
+ * Repetitions are possessive and take runs, not characters, so that a
+ * megabyte comment or tag is one match within PCRE2's limits. */
 static pcre2_code *code;
 static pthread_once_t code_once = PTHREAD_ONCE_INIT;
 

@@ -67,8 +67,22 @@ static void skip_rest(struct parser *p)
         advance(p);
 }
 
+/* The text of a {comment}: \} is '}' and \\ is '\'; a backslash before
+ * anything else is itself.  Returns the length, written into out. */
+static size_t unescaped(const char *s, size_t len, char *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '\\' && i + 1 < len && (s[i + 1] == '}' || s[i + 1] == '\\'))
+            i++;
+        out[n++] = s[i];
+    }
+    return n;
+}
+
+/* Keep the comment at text[off..off+len); braces: it was written in {}. */
 static int add_comment(struct parser *p, pmn_line *line, pmn_move *last,
-                       size_t off, size_t len)
+                       size_t off, size_t len, int braces)
 {
     trimmed(p->lx.text, &off, &len);
     if (len > PMN_MAX_COMMENT) {
@@ -79,8 +93,16 @@ static int add_comment(struct parser *p, pmn_line *line, pmn_move *last,
         while (len > 0 && ((unsigned char)p->lx.text[off + len] & 0xC0) == 0x80)
             len--;   /* not inside a character */
     }
-    int rc = last ? pmn_move_add_comment(last, p->lx.text + off, len)
-                  : pmn_line_add_lead(line, p->lx.text + off, len);
+    const char *text = p->lx.text + off;
+    char *copy = NULL;
+    if (braces && memchr(text, '\\', len)) {
+        if (!(copy = malloc(len + 1)))
+            return nomem(p);
+        len = unescaped(text, len, copy);
+        text = copy;
+    }
+    int rc = last ? pmn_move_add_comment(last, text, len) : pmn_line_add_lead(line, text, len);
+    free(copy);
     return rc < 0 ? nomem(p) : 0;
 }
 
@@ -364,7 +386,7 @@ static int keep_prose(struct parser *p, pmn_move *last, const struct token *t)
     }
     pmn_report(p->fn, p->ctx, PMN_N128, t->line, t->col,
                "text after the moves of move %s, kept as its comment", last->text);
-    if (add_comment(p, NULL, last, t->off, end - t->off) < 0)
+    if (add_comment(p, NULL, last, t->off, end - t->off, 0) < 0)
         return -1;
     lexer_skip_to(&p->lx, end);
     advance(p);
@@ -449,7 +471,7 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
             pmn_report(p->fn, p->ctx, PMN_E103, open.line, open.col,
                        "this '(' is never closed: the text after it is kept as a comment");
         }
-        if (add_comment(p, line, *last, off, len) < 0)
+        if (add_comment(p, line, *last, off, len, 0) < 0)
             return -1;
         lexer_skip_to(&p->lx, end);
         advance(p);
@@ -593,7 +615,7 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
             annotate(p, have_number ? NULL : last);
             break;
         case T_COMMENT:
-            if (add_comment(p, line, last, t->a.off, t->a.len) < 0)
+            if (add_comment(p, line, last, t->a.off, t->a.len, 1) < 0)
                 return -1;
             advance(p);
             break;
@@ -601,7 +623,7 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
             p->unclosed = 1;
             pmn_report(p->fn, p->ctx, PMN_E102, t->line, t->col,
                        "this '{' is never closed: the text after it is kept as a comment");
-            if (add_comment(p, line, last, t->off + 1, t->len - 1) < 0)
+            if (add_comment(p, line, last, t->off + 1, t->len - 1, 1) < 0)
                 return -1;
             advance(p);
             break;

@@ -210,7 +210,9 @@ static int load_chunk(pmn_reader *rd)
         if (tag_line)
             continue;
         for (const char *c = s; *c; c++) {
-            if (in_comment)
+            if (in_comment && *c == '\\' && c[1])
+                c++;   /* an escape: \} does not close the comment */
+            else if (in_comment)
                 in_comment = *c != '}';
             else if (*c == '{')
                 in_comment = 1;

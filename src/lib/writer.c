@@ -70,14 +70,34 @@ static void join(struct out *w, const char *s)
     piece(w, s, strlen(s), 1);
 }
 
-/* Comments are written word by word, so that they wrap like the moves; a
- * comment holding '}' cannot be written in braces, and goes in parentheses. */
+/* A word of a comment as braces hold it: '}' as \}, and a backslash as \\
+ * where the reader would otherwise take it for an escape (before '}', a
+ * backslash, or the end of the comment). */
+static void comment_word(struct out *w, const char *s, size_t n, int glue, int last)
+{
+    char buf[256];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        int escape = s[i] == '}' || (s[i] == '\\' && (i + 1 == n ? last
+                                                       : s[i + 1] == '}' || s[i + 1] == '\\'));
+        if (k + 2 > sizeof buf) {
+            piece(w, buf, k, glue);
+            glue = 1;
+            k = 0;
+        }
+        if (escape)
+            buf[k++] = '\\';
+        buf[k++] = s[i];
+    }
+    piece(w, buf, k, glue);
+}
+
+/* Comments are written word by word, so that they wrap like the moves. */
 static void comment(struct out *w, const char *text)
 {
-    int braces = strchr(text, '}') == NULL;
     const char *s = text;
     int first = 1;
-    put(w, braces ? "{" : "(", 0);
+    put(w, "{", 0);
     w->glue_next = 1;
     while (*s) {
         while (isspace((unsigned char)*s))
@@ -87,12 +107,15 @@ static void comment(struct out *w, const char *text)
         size_t n = 0;
         while (s[n] && !isspace((unsigned char)s[n]))
             n++;
-        piece(w, s, n, first);
+        const char *rest = s + n;
+        while (isspace((unsigned char)*rest))
+            rest++;
+        comment_word(w, s, n, first, *rest == '\0');
         first = 0;
         s += n;
     }
     w->glue_next = 0;
-    put(w, braces ? "}" : ")", 1);
+    put(w, "}", 1);
 }
 
 static void write_line(struct out *w, const pmn_line *l, const pmn_played_line *pl);

@@ -111,9 +111,10 @@ static void lines_wrap_at_80(void **state)
 static void comment_with_a_brace(void **state)
 {
     (void)state;
-    /* A parenthesised comment may hold '}': it cannot go in braces. */
-    char *out = convert("1. i (+4) (a } b) *", PMN_NOTATION_LETTERS, '+');
-    assert_non_null(strstr(out, "1. i (+4) (a } b) *"));
+    /* A parenthesised comment may hold '}': braces hold it escaped, and
+     * a backslash where it would read as an escape. */
+    char *out = convert("1. i (+4) (a } b\\) *", PMN_NOTATION_LETTERS, '+');
+    assert_non_null(strstr(out, "1. i (+4) {a \\} b\\\\} *"));
     char *again = convert(out, PMN_NOTATION_LETTERS, '+');
     assert_string_equal(out, again);
     free(out);

@@ -528,6 +528,7 @@ typedef enum pmn_severity {
     X(N, 127, NOTE, "a heading read as the game's tags") \
     X(N, 128, NOTE, "text after the moves, kept as a comment") \
     X(W, 129, WARNING, "a capture count written without '+', read as one") \
+    X(W, 130, WARNING, "a NUL byte in a tag value or comment, kept as U+FFFD") \
     X(E, 201, ERROR, "illegal move: the hole is empty") \
     X(E, 202, ERROR, "illegal move: a single seed while a hole holds two or more") \
     X(E, 203, ERROR, "illegal move: a single seed into an occupied hole") \

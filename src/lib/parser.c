@@ -80,6 +80,28 @@ static size_t unescaped(const char *s, size_t len, char *out)
     return n;
 }
 
+/* Text cannot hold a NUL byte (a record's strings end at one): each in
+ * s[0..len) is said and becomes U+FFFD.  out has room for 3 * len bytes;
+ * returns the length written. */
+static size_t without_nul(struct parser *p, const char *s, size_t len, char *out,
+                          const char *where)
+{
+    size_t n = 0;
+    int said = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] != '\0') {
+            out[n++] = s[i];
+            continue;
+        }
+        if (!said++)
+            pmn_report(p->fn, p->ctx, PMN_W130, p->tok.line, p->tok.col,
+                       "a NUL byte in %s, which text cannot hold: kept as U+FFFD", where);
+        memcpy(out + n, "\xEF\xBF\xBD", 3);
+        n += 3;
+    }
+    return n;
+}
+
 /* Keep the comment at text[off..off+len); braces: it was written in {}. */
 static int add_comment(struct parser *p, pmn_line *line, pmn_move *last,
                        size_t off, size_t len, int braces)
@@ -95,10 +117,22 @@ static int add_comment(struct parser *p, pmn_line *line, pmn_move *last,
     }
     const char *text = p->lx.text + off;
     char *copy = NULL;
-    if (braces && memchr(text, '\\', len)) {
-        if (!(copy = malloc(len + 1)))
+    int nul = memchr(text, '\0', len) != NULL;
+    if ((braces && memchr(text, '\\', len)) || nul) {
+        if (!(copy = malloc(3 * len + 1)))
             return nomem(p);
-        len = unescaped(text, len, copy);
+        size_t n = braces ? unescaped(text, len, copy) : (memcpy(copy, text, len), len);
+        if (nul) {
+            char *clean = malloc(3 * n + 1);
+            if (!clean) {
+                free(copy);
+                return nomem(p);
+            }
+            n = without_nul(p, copy, n, clean, "a comment");
+            free(copy);
+            copy = clean;
+        }
+        len = n;
         text = copy;
     }
     int rc = last ? pmn_move_add_comment(last, text, len) : pmn_line_add_lead(line, text, len);
@@ -110,7 +144,7 @@ static int add_comment(struct parser *p, pmn_line *line, pmn_move *last,
 static int parse_tag(struct parser *p, pmn_record *rec)
 {
     const char *v = p->lx.text + p->tok.b.off;
-    char *value = malloc(p->tok.b.len + 1);
+    char *value = malloc(3 * p->tok.b.len + 1);
     size_t n = 0;
     if (!value)
         return nomem(p);
@@ -119,6 +153,18 @@ static int parse_tag(struct parser *p, pmn_record *rec)
         if (v[i] == '\\' && i + 1 < p->tok.b.len)
             i++;
         value[n++] = v[i];
+    }
+    if (memchr(value, '\0', n)) {
+        char where[64], *clean = malloc(3 * n + 1);
+        if (!clean) {
+            free(value);
+            return nomem(p);
+        }
+        snprintf(where, sizeof where, "the value of tag %.*s", (int)p->tok.a.len,
+                 p->lx.text + p->tok.a.off);
+        n = without_nul(p, value, n, clean, where);
+        free(value);
+        value = clean;
     }
     /* Tag names and the text before a value are ASCII: bytes are columns. */
     unsigned value_col = p->tok.col + (unsigned)(p->tok.b.off - p->tok.off);

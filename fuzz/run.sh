@@ -1,7 +1,8 @@
 #!/bin/sh
 # fuzz/run.sh [SECONDS] - fuzz, with libFuzzer under AddressSanitizer and
 # UndefinedBehaviorSanitizer, the PMN reader, checker and writer
-# (fuzz_check), the XML archive reader (fuzz_import), the rule-file reader
+# (fuzz_check), the convert round trip (fuzz_roundtrip: converting the
+# output again gives the same bytes), the XML archive reader (fuzz_import), the rule-file reader
 # (fuzz_rules), and rule specifications with position strings (fuzz_spec),
 # SECONDS each (default 60), starting from the samples, the
 # test records and the rule files.  Needs clang (apt-get install
@@ -25,10 +26,12 @@ FLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I s
 LIBS="$(pkg-config --libs libpcre2-8 libxml-2.0)"
 CFLAGS_DEPS="$(pkg-config --cflags libpcre2-8 libxml-2.0)"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_check.c src/lib/*.c $LIBS -o "$out/fuzz_check"
+clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_roundtrip.c src/lib/*.c $LIBS -o "$out/fuzz_roundtrip"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_import.c src/lib/*.c $LIBS -o "$out/fuzz_import"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_rules.c src/lib/*.c $LIBS -o "$out/fuzz_rules"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_spec.c src/lib/*.c $LIBS -o "$out/fuzz_spec"
 "$out/fuzz_check" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
+"$out/fuzz_roundtrip" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
 "$out/fuzz_import" -max_total_time="$seconds" -max_len=8192 -artifact_prefix=fuzz/crash- "$out/xml"
 "$out/fuzz_rules" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/rules"
 "$out/fuzz_spec" -max_total_time="$seconds" -max_len=512 -artifact_prefix=fuzz/crash- "$out/spec"

@@ -529,6 +529,7 @@ typedef enum pmn_severity {
     X(N, 128, NOTE, "text after the moves, kept as a comment") \
     X(W, 129, WARNING, "a capture count written without '+', read as one") \
     X(W, 130, WARNING, "a NUL byte in a tag value or comment, kept as U+FFFD") \
+    X(N, 131, NOTE, "a fix made by convert --fix") \
     X(E, 201, ERROR, "illegal move: the hole is empty") \
     X(E, 202, ERROR, "illegal move: a single seed while a hole holds two or more") \
     X(E, 203, ERROR, "illegal move: a single seed into an occupied hole") \
@@ -881,6 +882,13 @@ typedef struct pmn_check_result {
 pmn_replay *pmn_replay_new(const pmn_record *rec, const pmn_setup *s, pmn_diag_fn fn,
                            void *ctx);
 void pmn_replay_free(pmn_replay *r);
+/* Make the fixes of rec that the replay from s proves (convert --fix), each
+ * said through fn as N131: a letter of the wrong case whose other case
+ * the engine plays, capturing what the record says, so that the replay goes
+ * further; in a record that writes captures, those of the main line it
+ * leaves out; where the game ended on the board, the result it proves.
+ * Returns the number of fixes, or PMN_ERR_NOMEM. */
+int pmn_record_fix(pmn_record *rec, const pmn_setup *s, pmn_diag_fn fn, void *ctx);
 /* The setup the replay started from. */
 const pmn_setup *pmn_replay_setup(const pmn_replay *r);
 const pmn_played_line *pmn_replay_main(const pmn_replay *r);

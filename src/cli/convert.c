@@ -6,7 +6,7 @@
 struct convert {
     pmn_write_options wo;
     struct rules_options ro;
-    int fix_result, running_totals;
+    int fix_result, fix, running_totals;
     int failed;               /* a write failed: the rest is not read */
     FILE *out;
     unsigned long games;
@@ -21,6 +21,18 @@ static const char *proved_result(const pmn_replay *replay)
     return pmn_outcome_string(res->outcome);
 }
 
+/* --fix: the fixes the replay proves, said as notes, which --fix shows. */
+static int fix_record(pmn_record *rec, const struct rules_options *ro, struct diag_sink *sink)
+{
+    pmn_setup setup;
+    pmn_setup_record(rec, &ro->setup, &setup, NULL, NULL);
+    if (pmn_record_fix(rec, &setup, print_diag, sink) < 0) {
+        report(sink, PMN_F002, rec->line, rec->col, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
 static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
     struct convert *cv = ctx;
@@ -29,10 +41,15 @@ static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
     while (rd && !cv->failed && pmn_reader_next(rd, &rec) > 0) {
         if (cv->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
+        if (cv->fix && fix_record(&rec, &cv->ro, sink) < 0) {
+            pmn_record_free(&rec);
+            cv->failed = 1;
+            break;
+        }
         pmn_replay *replay = replay_record(&rec, &cv->ro, sink);
         release_diags(sink);
         if (replay) {
-            cv->wo.result = cv->fix_result ? proved_result(replay) : NULL;
+            cv->wo.result = cv->fix_result || cv->fix ? proved_result(replay) : NULL;
             if (cv->games++)
                 fputc('\n', cv->out);
             if (pmn_write_record(cv->out, &rec, replay, &cv->wo) < 0)
@@ -49,6 +66,8 @@ static const struct cli_option options[] = {
     OPT_CAPTURE_STYLE,
     { "fix-result", 'F' + 256, NULL, "write the result the replay proves, where the game\n"
       "ended on the board" },
+    { "fix", 'X' + 256, NULL, "make the fixes the replay proves, and say each: a\n"
+      "letter of the wrong case, captures the record leaves\nout, the result" },
     OPT_RUNNING_TOTALS,
     OPT_RULES_OVER,
     OPT_OUTPUT,
@@ -76,6 +95,7 @@ static int run(const struct command *cmd, int argc, char **argv)
                 return rc;
             break;
         case 'F' + 256: cv.fix_result = 1; break;
+        case 'X' + 256: cv.fix = 1; break;
         case 'T' + 256: cv.running_totals = 1; break;
         case 'r':
             if ((rc = add_rules_option(cmd->name, &cv.ro, a.arg)) != 0)
@@ -85,8 +105,9 @@ static int run(const struct command *cmd, int argc, char **argv)
         default: return a.status;
         }
     }
-    /* Notes (endless moves met while proving results) are not news here. */
-    sink.show_notes = 0;
+    /* Notes (endless moves met while proving results) are not news here;
+     * with --fix, they say what was fixed. */
+    sink.show_notes = cv.fix;
     struct output out;
     if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0)
         return rc;

@@ -563,13 +563,20 @@ static void need_semi(struct parser *p, int *semi, const struct token *t)
     *semi = 0;
 }
 
+/* Can the rules give a player two moves running: a sowing earned, or a
+ * pass of the opponent? */
+static int again_possible(const struct parser *p)
+{
+    return p->rules.extra != PMN_EXTRA_NONE || p->rules.no_move == PMN_NO_MOVE_PASS;
+}
+
 /* line -> { NUMBER | turn | comment | variation | ';' | '/' }
  * turn -> move {annotation} { '-' move {annotation} } */
 static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
 {
     pmn_move *last = NULL;
     struct token number;
-    int have_number = 0, semi = 0, mover = side;
+    int have_number = 0, semi = 0, mover = side, agreed = 1;
     for (;;) {
         struct token *t = &p->tok;
         if (p->over) {
@@ -630,11 +637,14 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
             /* Turns are counted by the places moves stand in: a number
              * says whose move it is, and a letter of the same case as the
              * one before is the same player again (a sowing the move before
-             * earned).  So after a slip of case, "1. I l;", the ';' and the
-             * numbers that follow are where they belong. */
+             * earned, or the opponent passed, where the rules have such
+             * turns), unless that one was itself a slip.  So after a slip
+             * of case, "1. I l;" or "1. I L;", the ';' and the numbers that
+             * follow are where they belong. */
             if (numbered || last->joined || last->notation == PMN_NOTATION_NUMBERS
-                || last->side != prev_side)
+                || last->side != prev_side || !agreed || !again_possible(p))
                 mover = side;
+            agreed = last->side == mover;   /* no slip of case in this one */
             side = !mover;
             semi = mover == PMN_NORTH;
             break;

@@ -1,0 +1,160 @@
+/* fix.c - the fixes of a record that are certain, for convert --fix: each
+ * is made only where the replay proves it, and each is said (N131). */
+#include "pmn.h"
+#include "record.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Plies of the main line the engine replays; -1 when memory runs out. */
+static long replayed_plies(const pmn_record *rec, const pmn_setup *s)
+{
+    pmn_replay *r = pmn_replay_new(rec, s, NULL, NULL);
+    if (!r)
+        return -1;
+    long n = pmn_replay_result(r)->plies;
+    pmn_replay_free(r);
+    return n;
+}
+
+/* The main-line move the replay stopped at, or NULL. */
+static pmn_move *stopped_at(pmn_record *rec, const pmn_setup *s, int *nomem)
+{
+    pmn_replay *r = pmn_replay_new(rec, s, NULL, NULL);
+    pmn_move *m = NULL;
+    if (!r) {
+        *nomem = 1;
+        return NULL;
+    }
+    const pmn_played_line *pl = pmn_replay_main(r);
+    for (size_t i = 0; i < pl->nmoves && !m; i++)
+        if (!pl->moves[i].replayed && pmn_replay_result(r)->stopped)
+            m = &rec->main.moves[i];
+    pmn_replay_free(r);
+    return m;
+}
+
+/* A letter of the wrong case (a hole of the side not to move, or one that
+ * cannot be played) is fixed when its other case is a move the engine plays,
+ * capturing what the record says, and the replay then goes further. */
+static int fix_case(pmn_record *rec, const pmn_setup *s, pmn_move *m, pmn_diag_fn fn,
+                    void *ctx)
+{
+    if (m->notation != PMN_NOTATION_LETTERS || m->side < 0 || !isalpha((unsigned char)m->text[0])
+        || m->text[1])
+        return 0;
+    long before = replayed_plies(rec, s);
+    pmn_move was = *m;
+    m->text[0] = (char)(isupper((unsigned char)m->text[0]) ? tolower((unsigned char)m->text[0])
+                                                          : toupper((unsigned char)m->text[0]));
+    m->side = !m->side;
+    pmn_replay *r = pmn_replay_new(rec, s, NULL, NULL);
+    int better = 0;
+    if (r) {
+        const pmn_played_line *pl = pmn_replay_main(r);
+        size_t i = (size_t)(m - rec->main.moves);
+        better = pl->moves[i].replayed && (long)pmn_replay_result(r)->plies > before
+              && (m->claim < 0 || (unsigned)m->claim == pl->moves[i].report.captured);
+        pmn_replay_free(r);
+    }
+    if (!better) {
+        *m = was;
+        return r ? 0 : -1;
+    }
+    pmn_report(fn, ctx, PMN_N131, m->line, m->col, "fixed: move '%s' written '%s', a slip of case",
+               was.text, m->text);
+    return 1;
+}
+
+/* Does the record write capture counts (then each capture should be)? */
+static int writes_claims(const pmn_line *l)
+{
+    for (size_t i = 0; i < l->nmoves; i++)
+        if (l->moves[i].claim >= 0)
+            return 1;
+    return 0;
+}
+
+/* The captures of the main line that the record leaves out, written. */
+static int fix_claims(pmn_record *rec, const pmn_setup *s, pmn_diag_fn fn, void *ctx)
+{
+    if (!writes_claims(&rec->main))
+        return 0;
+    pmn_replay *r = pmn_replay_new(rec, s, NULL, NULL);
+    if (!r)
+        return -1;
+    const pmn_played_line *pl = pmn_replay_main(r);
+    int fixed = 0;
+    for (size_t i = 0; i < pl->nmoves; i++) {
+        pmn_move *m = &rec->main.moves[i];
+        if (!pl->moves[i].replayed || m->claim >= 0 || !pl->moves[i].report.captured)
+            continue;
+        m->claim = (int)pl->moves[i].report.captured;
+        m->claim_style = '+';
+        pmn_report(fn, ctx, PMN_N131, m->line, m->col,
+                   "fixed: move '%s' captures %d, which the record did not write", m->text,
+                   m->claim);
+        fixed++;
+    }
+    pmn_replay_free(r);
+    return fixed;
+}
+
+/* Where the game ended on the board, the result it proves. */
+static int fix_result(pmn_record *rec, const pmn_setup *s, pmn_diag_fn fn, void *ctx)
+{
+    pmn_replay *r = pmn_replay_new(rec, s, NULL, NULL);
+    if (!r)
+        return -1;
+    const pmn_check_result *res = pmn_replay_result(r);
+    int ended = pmn_replay_complete(r) && res->ending != PMN_END_NONE
+             && res->outcome != PMN_ONGOING;
+    const char *proved = pmn_outcome_string(res->outcome);
+    pmn_replay_free(r);
+    if (!ended)
+        return 0;
+    pmn_tag *tag = (pmn_tag *)pmn_record_find_tag(rec, "Result");
+    char said[64];
+    snprintf(said, sizeof said, "%s", tag ? tag->value : rec->result);
+    if (strcmp(said, proved) == 0 && (!rec->result[0] || strcmp(rec->result, proved) == 0))
+        return 0;
+    if (tag) {
+        char *v = pmn_strndup(proved, strlen(proved));
+        if (!v)
+            return -1;
+        free(tag->value);
+        tag->value = v;
+    } else if (pmn_record_add_tag(rec, "Result", 6, proved, strlen(proved), 0, 0, 0) < 0) {
+        return -1;
+    }
+    strcpy(rec->result, proved);
+    pmn_report(fn, ctx, PMN_N131, tag ? tag->line : rec->line, tag ? tag->col : rec->col,
+               "fixed: the result %s, which the board proves (the record said %s)", proved,
+               said[0] ? said : "none");
+    return 1;
+}
+
+int pmn_record_fix(pmn_record *rec, const pmn_setup *s, pmn_diag_fn fn, void *ctx)
+{
+    int fixed = 0, nomem = 0;
+    if (s->status != PMN_SETUP_READY)
+        return 0;
+    /* Each fix lets the replay go further; at most one a move. */
+    for (size_t tries = 0; tries < rec->main.nmoves; tries++) {
+        pmn_move *m = stopped_at(rec, s, &nomem);
+        int rc = m ? fix_case(rec, s, m, fn, ctx) : 0;
+        if (rc < 0 || nomem)
+            return PMN_ERR_NOMEM;
+        if (rc == 0)
+            break;
+        fixed++;
+    }
+    int claims = fix_claims(rec, s, fn, ctx);
+    int result = claims < 0 ? -1 : fix_result(rec, s, fn, ctx);
+    if (claims < 0 || result < 0)
+        return PMN_ERR_NOMEM;
+    return fixed + claims + result;
+}

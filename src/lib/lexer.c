@@ -182,13 +182,85 @@ static int ends_letter(const struct lexer *lx, size_t i)
         || c == '!' || c == '?' || c == '$' || c == '/' || c == '-' || unicode_space(lx, i);
 }
 
-/* The commonest tokens (spaces, hole letters, ';', '/', '-' and ')') are taken by
- * hand: each costs the pattern hundreds of instructions, as it tries its
- * alternatives in turn.  Returns 1 if it took a token, 0 to use the pattern.
- * It must agree with the pattern exactly. */
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static size_t skip_tabs(const struct lexer *lx, size_t i)
+{
+    while (i < lx->len && (lx->text[i] == ' ' || lx->text[i] == '\t'))
+        i++;
+    return i;
+}
+
+/* The digits at i: their value (saturated) and the offset past them. */
+static size_t digits(const struct lexer *lx, size_t i, unsigned long *value)
+{
+    unsigned long v = 0;
+    for (; i < lx->len && is_digit(lx->text[i]); i++) {
+        unsigned d = (unsigned)(lx->text[i] - '0');
+        v = v > (ULONG_MAX - d) / 10 ? ULONG_MAX : 10 * v + d;
+    }
+    *value = v;
+    return i;
+}
+
+/* A move number, "12." or "12...", as the pattern's alternative 8 takes it
+ * (no alternative before it matches digits and a dot).  Returns its end, or
+ * 0 if it is not one. */
+static size_t quick_number(const struct lexer *lx, struct token *t)
+{
+    size_t i = digits(lx, lx->pos, &t->value), dot = skip_tabs(lx, i);
+    if (dot >= lx->len || lx->text[dot] != '.')
+        return 0;
+    t->dots = dot + 2 < lx->len && lx->text[dot + 1] == '.' && lx->text[dot + 2] == '.' ? 3 : 1;
+    return dot + (size_t)t->dots;
+}
+
+/* A plain capture count, "(+4)" or "( x 12 )", as alternative 10 takes it;
+ * anything more (a footnote mark, a space that is not ASCII) is left to
+ * the pattern.  Returns its end, or 0. */
+static size_t quick_capture(const struct lexer *lx, struct token *t)
+{
+    size_t i = skip_tabs(lx, lx->pos + 1);
+    if (i >= lx->len || (lx->text[i] != '+' && lx->text[i] != 'x'))
+        return 0;
+    t->style = lx->text[i];
+    i = skip_tabs(lx, i + 1);
+    if (i >= lx->len || !is_digit(lx->text[i]))
+        return 0;
+    i = skip_tabs(lx, digits(lx, i, &t->value));
+    if (i >= lx->len || lx->text[i] != ')')
+        return 0;
+    i++;
+    if (i < lx->len && ((unsigned char)lx->text[i] == 0xC2 || (unsigned char)lx->text[i] == 0xE2))
+        return 0;   /* perhaps a mark after it */
+    t->b.len = 0;
+    return i;
+}
+
+/* The commonest tokens (spaces, hole letters, move numbers, capture counts,
+ * ';', '/', '-' and ')') are taken by hand: each costs the pattern hundreds
+ * of instructions, as it tries its alternatives in turn.  Returns 1 if it
+ * took a token, 0 to use the pattern.  It must agree with the pattern
+ * exactly. */
 static int quick_token(struct lexer *lx, struct token *t)
 {
     char c = lx->text[lx->pos];
+    size_t end;
+    if (is_digit(c) && (end = quick_number(lx, t)) > 0) {
+        t->type = T_NUMBER;
+        t->len = end - lx->pos;
+        lexer_skip_to(lx, end);
+        return 1;
+    }
+    if (c == '(' && (end = quick_capture(lx, t)) > 0) {
+        t->type = T_CAPTURE;
+        t->len = end - lx->pos;
+        lexer_skip_to(lx, end);
+        return 1;
+    }
     if (((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) && ends_letter(lx, lx->pos + 1))
         t->type = T_HOLE;
     else if (c == ';')

@@ -238,9 +238,11 @@ static void say_ending(struct replayer *c, const pmn_move *m, const pmn_played *
     }
 }
 
-/* Play move m on g, which is at `at`; returns 0 if the line may go on. */
+/* Play move m on g, which is at `at`, in position *before (kept by the
+ * caller: a copy a move would cost the replay time); returns 0 if the line
+ * may go on. */
 static int play_move(struct replayer *c, pmn_game *g, const pmn_move *m, const struct at *at,
-                     pmn_played *pl)
+                     pmn_played *pl, const pmn_position *before)
 {
     const pmn_position *p = pmn_game_position(g);
     int side = p->to_move;
@@ -277,7 +279,6 @@ static int play_move(struct replayer *c, pmn_game *g, const pmn_move *m, const s
                  "(join the sowings of a turn with '-'; first here)");
     }
     unsigned held = p->pit[side][m->hole];
-    pmn_position before = *p;
     int rc = pmn_game_play(g, m->hole, &pl->report);
     if (rc < 0) {
         out_of_memory(c, m->line, m->col);
@@ -286,7 +287,7 @@ static int play_move(struct replayer *c, pmn_game *g, const pmn_move *m, const s
     if (rc > 0) {
         const char *why = pmn_legality_string((pmn_legality)rc);
         char hint[300];
-        hint_moves(c, &before, m, side, 1, hint, sizeof hint);
+        hint_moves(c, before, m, side, 1, hint, sizeof hint);
         if (rc == PMN_ILLEGAL_NOT_FEEDING || rc == PMN_ILLEGAL_GRAND_SLAM)
             say_move(c, legality_code(rc), m->line, m->col, m, pl, "illegal: %s%s", why, hint);
         else
@@ -296,7 +297,7 @@ static int play_move(struct replayer *c, pmn_game *g, const pmn_move *m, const s
     }
     pl->replayed = 1;
     pl->after = *pmn_game_position(g);
-    say_claim(c, m, pl, &before);
+    say_claim(c, m, pl, before);
     say_ending(c, m, pl);
     return 0;
 }
@@ -344,6 +345,10 @@ static void replay_line(struct replayer *c, pmn_game *g, const pmn_line *line,
         out_of_memory(c, line->moves[0].line, line->moves[0].col);
         return;
     }
+    /* Where the line starts: the position before its first move. */
+    pmn_position start;
+    if (at.live)
+        start = *pmn_game_position(g);
     for (size_t i = 0; i < line->nmoves; i++) {
         const pmn_move *m = &line->moves[i];
         pmn_played *pl = &out->moves[i];
@@ -358,7 +363,9 @@ static void replay_line(struct replayer *c, pmn_game *g, const pmn_line *line,
             out_of_memory(c, m->line, m->col);
         struct at variation_at = at;
         variation_at.live = before != NULL;
-        if (at.live && play_move(c, g, m, &at, pl) < 0) {
+        /* A live line has replayed every move before this one. */
+        const pmn_position *prior = i ? &out->moves[i - 1].after : &start;
+        if (at.live && play_move(c, g, m, &at, pl, prior) < 0) {
             /* What the engine refused is numbered as the record sees it. */
             at.live = 0;
             number_move(c, m, &at, -1, pl);

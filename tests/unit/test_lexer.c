@@ -182,10 +182,11 @@ static void quick_path_agrees_with_the_pattern(void **state)
 {
     (void)state;
     static const char alphabet[] = "aAnNzZ19.;()[]{}!?$+x-/* \n\t\r\f\v\"_e"
-                                   "\xc2\xa0\xc2\xa0\xe2\x80\x89\xef\xbb\xbf";
+                                   "\xc2\xa0\xc2\xa0\xe2\x80\x89\xef\xbb\xbf"
+                                   "0123456789((.+x) \xc2\xb9\xe2\x80\xa0";
     char text[64];
     unsigned long seed = 7;
-    for (int trial = 0; trial < 20000; trial++) {
+    for (int trial = 0; trial < 40000; trial++) {
         size_t len = (size_t)(trial % 40) + 1;
         for (size_t i = 0; i < len; i++) {
             seed = seed * 6364136223846793005UL + 1442695040888963407UL;
@@ -199,8 +200,11 @@ static void quick_path_agrees_with_the_pattern(void **state)
         do {
             lexer_next(&quick, &a);
             lexer_next(&slow, &b);
+            int valued = a.type == T_NUMBER || a.type == T_CAPTURE;
             if (a.type != b.type || a.off != b.off || a.len != b.len || a.line != b.line
-                || a.col != b.col)
+                || a.col != b.col || (valued && a.value != b.value)
+                || (a.type == T_NUMBER && a.dots != b.dots)
+                || (a.type == T_CAPTURE && (a.style != b.style || a.b.len != b.b.len)))
                 fail_msg("'%.*s': at %zu, quick token %d (len %zu), pattern token %d (len %zu)",
                          (int)len, text, a.off, a.type, a.len, b.type, b.len);
         } while (a.type != T_EOF);

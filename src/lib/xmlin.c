@@ -489,6 +489,11 @@ static void read_move_attributes(pmn_xml_reader *x, pmn_move *m)
             m->number = (unsigned)n;
         m->number_dots = dots && strcmp(dots, "3") == 0 ? 3 : 1;
     }
+    if (dots && strcmp(dots, "1") != 0 && strcmp(dots, "3") != 0)
+        bad_value(x, "dots", dots);
+    else if (dots && !number && !too_many(x))
+        pmn_report(x->fn, x->ctx, PMN_E306, line_of(x), 0,
+                   "dots \"%s\" is not valid: the move has no number", dots);
     xmlFree(text);
     xmlFree(notation);
     xmlFree(side);

@@ -17,9 +17,9 @@ mkdir "$out/pmn" "$out/xml" "$out/rules" "$out/spec"
 printf 'hawalis\n2,2,2,2,2,2,2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2,2,2,2,2,2,2 S\n' > "$out/spec/1"
 printf 'kalah(6,4)\n4,4,4,4,4,4/4,4,4,4,4,4 S 0:0\n' > "$out/spec/2"
 printf 'awale,grand-slam=allowed\n0,5,5,5,5,4/4,4,4,4,4,4 N 1:0\n' > "$out/spec/3"
-i=0; for f in samples/*/*.pmn; do i=$((i + 1)); cp "$f" "$out/pmn/s$i.pmn"; done
+i=0; for f in samples/*/*.pmn samples/*/*.txt; do i=$((i + 1)); cp "$f" "$out/pmn/s$i.pmn"; done
 i=0; for f in rules/*.xml tests/cli/*/*.xml; do i=$((i + 1)); cp "$f" "$out/rules/r$i.xml"; done
-i=0; for f in tests/cli/*/in.pmn; do i=$((i + 1)); cp "$f" "$out/pmn/t$i.pmn"; done
+i=0; for f in tests/cli/*/in.pmn tests/cli/*/stdin; do i=$((i + 1)); cp "$f" "$out/pmn/t$i.pmn"; done
 i=0; for f in tests/cli/*/in.xml; do i=$((i + 1)); cp "$f" "$out/xml/t$i.xml"; done
 for f in samples/*/*.pmn; do i=$((i + 1)); ./src/pmn export "$f" > "$out/xml/s$i.xml" 2>/dev/null || true; done
 FLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I src -I . -include config.h"

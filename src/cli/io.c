@@ -205,6 +205,8 @@ static int redundant(const struct held_diag *h, size_t n, size_t i)
 
 void release_diags(struct diag_sink *s)
 {
+    if (!s->nheld)
+        return;   /* qsort's array may not be NULL, even empty */
     qsort(s->held, s->nheld, sizeof *s->held, file_order);
     for (size_t i = 0; i < s->nheld; i++)
         if (!redundant(s->held, s->nheld, i))

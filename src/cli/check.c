@@ -125,6 +125,7 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
         release_diags(sink);
         pmn_replay_free(replay);
         pmn_record_free(&rec);
+        progress_game(sink->progress, sink->file);
     }
     pmn_reader_free(rd);
 }
@@ -139,7 +140,8 @@ enum { OPT_LIST_CODES = 256, OPT_SOLVE };
 static const struct cli_option options[] = {
     OPT_RULES_OVER,
     { "verbose", 'v', NULL, "a line for each game: its players, moves and result" },
-    { "quiet", 'q', NULL, "leave out notes (endless moves, unproved results)" },
+    { "quiet", 'q', NULL, "leave out notes (endless moves, unproved results),\n"
+      "and the progress line on a terminal" },
     OPT_RUNNING_TOTALS,
     { "solve", OPT_SOLVE, NULL, "in games set up from a position (problems), check\n"
       "with the engine that every move is best play, and\nnote duals" },
@@ -154,7 +156,8 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct diag_sink sink = { .file = "-", .show_notes = 1 };
     struct totals t = { 0, 0, &ro, 0, 0, 0 };
     struct cli_args a;
-    int c, rc;
+    struct progress progress;
+    int c, rc, quiet = 0;
 
     cli_begin(&a, cmd, argc, argv);
     while ((c = cli_next(&a)) != CLI_END) {
@@ -164,13 +167,15 @@ static int run(const struct command *cmd, int argc, char **argv)
                 return rc;
             break;
         case 'v': t.verbose = 1; break;
-        case 'q': sink.show_notes = 0; break;
+        case 'q': sink.show_notes = 0; quiet = 1; break;
         case OPT_LIST_CODES: list_codes(); return EXIT_CLEAN;
         case OPT_SOLVE: t.solve = 1; break;
         case 'T' + 256: t.running_totals = 1; break;
         default: return a.status;
         }
     }
+    progress_begin(&progress, "pmn check", quiet);
+    sink.progress = &progress;
     each_input(argv + optind, argc - optind, &sink, check_file, &t);
     printf("%lu game%s, %lu move%s: %u error%s, %u warning%s, %u note%s",
            t.games, plural(t.games), t.moves, plural(t.moves),

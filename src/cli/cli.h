@@ -59,6 +59,7 @@ enum { KEY_NODES = 'N' + 256, KEY_TIME = 't' + 256, KEY_SOLVE = 'S' + 256,
       "the machine)" }, \
     { "solve", KEY_SOLVE, NULL, "search to the end of the game: exact values" }, \
     { "hash", KEY_HASH, "MB", "transposition table size (default 64)" }
+#define OPT_QUIET_PROGRESS { "quiet", 'q', NULL, "no progress line on a terminal" }
 #define OPT_END { NULL, 0, NULL, NULL }
 
 struct command {
@@ -143,6 +144,28 @@ int close_output(struct output *o, int failed, int status);
  * (a full disk, a closed pipe) is F003 and EXIT_FATAL; else `status`. */
 int finish_stdout(int status);
 
+/* ---- progress (progress.c) --------------------------------------------- */
+
+/* The progress line of a long run over archives, on standard error when it
+ * is a terminal (and not --quiet): games and bytes done, rate, time left. */
+struct progress {
+    int on;
+    const char *cmd;
+    double start, last, file_start;
+    double first;             /* seconds before the first line (PMN_PROGRESS_AFTER) */
+    unsigned long games;      /* of the current file */
+    FILE *f;
+    long long total;          /* its size; -1 if not a regular file */
+};
+
+void progress_begin(struct progress *p, const char *cmd, int quiet);
+/* A new input file (each_input calls it). */
+void progress_file(struct progress *p, FILE *f);
+/* A game done: redraws the line now and then. */
+void progress_game(struct progress *p, const char *file);
+/* Take the line off the terminal (before a diagnostic, and at the end). */
+void progress_erase(void);
+
 /* Where diagnostics go: standard error, as FILE:LINE:COL: severity[CODE]:
  * message, counted by severity. */
 struct held_diag {
@@ -159,6 +182,7 @@ struct diag_sink {
     int hold;
     struct held_diag *held;
     size_t nheld, held_cap;
+    struct progress *progress;   /* of the command, or NULL */
 };
 
 void print_diag(void *sink, const pmn_diag *d);   /* a pmn_diag_fn */

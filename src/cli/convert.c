@@ -57,6 +57,7 @@ static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
         }
         pmn_replay_free(replay);
         pmn_record_free(&rec);
+        progress_game(sink->progress, sink->file);
     }
     pmn_reader_free(rd);
 }
@@ -71,6 +72,7 @@ static const struct cli_option options[] = {
     OPT_RUNNING_TOTALS,
     OPT_RULES_OVER,
     OPT_OUTPUT,
+    OPT_QUIET_PROGRESS,
     OPT_END,
 };
 
@@ -79,8 +81,9 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct convert cv = { .out = stdout };
     struct diag_sink sink = { .file = "-", .show_notes = 1 };
     const char *output = NULL;
-    int c, rc;
+    int c, rc, quiet = 0;
     struct cli_args a;
+    struct progress progress;
     pmn_write_options_init(&cv.wo);
 
     cli_begin(&a, cmd, argc, argv);
@@ -102,6 +105,7 @@ static int run(const struct command *cmd, int argc, char **argv)
                 return rc;
             break;
         case 'o': output = a.arg; break;
+        case 'q': quiet = 1; break;
         default: return a.status;
         }
     }
@@ -112,6 +116,8 @@ static int run(const struct command *cmd, int argc, char **argv)
     if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0)
         return rc;
     cv.out = out.f;
+    progress_begin(&progress, "pmn convert", quiet);
+    sink.progress = &progress;
     each_input(argv + optind, argc - optind, &sink, convert_file, &cv);
     return close_output(&out, cv.failed, exit_status(&sink));
 }

@@ -34,6 +34,7 @@ static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
             rc = pmn_write_record(ex->out, &rec, replay, &wo);
         }
         ex->games++;
+        progress_game(sink->progress, sink->file);
         if (rc < 0)
             ex->failed = 1;
         pmn_replay_free(replay);
@@ -47,6 +48,7 @@ static const struct cli_option options[] = {
     OPT_RULES_OVER,
     OPT_RUNNING_TOTALS,
     OPT_OUTPUT,
+    OPT_QUIET_PROGRESS,
     OPT_END,
 };
 
@@ -55,8 +57,9 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct export ex = { .xml = 1, .out = stdout };
     struct diag_sink sink = { .file = "-", .show_notes = 0 };
     const char *output = NULL;
-    int c, rc;
+    int c, rc, quiet = 0;
     struct cli_args a;
+    struct progress progress;
 
     cli_begin(&a, cmd, argc, argv);
     while ((c = cli_next(&a)) != CLI_END) {
@@ -75,6 +78,7 @@ static int run(const struct command *cmd, int argc, char **argv)
             break;
         case 'T' + 256: ex.running_totals = 1; break;
         case 'o': output = a.arg; break;
+        case 'q': quiet = 1; break;
         default: return a.status;
         }
     }
@@ -86,6 +90,8 @@ static int run(const struct command *cmd, int argc, char **argv)
         report(&sink, PMN_F002, 0, 0, "out of memory");
         return close_output(&out, 1, EXIT_FATAL);
     }
+    progress_begin(&progress, "pmn export", quiet);
+    sink.progress = &progress;
     each_input(argv + optind, argc - optind, &sink, export_file, &ex);
     if (ex.xml && pmn_xml_writer_close(ex.w) < 0)
         ex.failed = 1;

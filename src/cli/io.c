@@ -155,6 +155,7 @@ int finish_stdout(int status)
 
 static void show_diag(const struct diag_sink *s, const pmn_diag *d)
 {
+    progress_erase();
     char code[8];
     pmn_diag_code_name(d->code, code);
     char file[1024];
@@ -300,6 +301,8 @@ void each_input(char **names, int n, struct diag_sink *s,
         FILE *f = open_input(names[i], s);
         if (f) {
             s->hold = 1;
+            if (s->progress)
+                progress_file(s->progress, f);
             fn(f, s, ctx);
             release_diags(s);
             s->hold = 0;
@@ -309,5 +312,6 @@ void each_input(char **names, int n, struct diag_sink *s,
     free(s->held);
     s->held = NULL;
     s->held_cap = 0;
+    progress_erase();
 }
 

@@ -726,6 +726,16 @@ void pmn_reader_free(pmn_reader *rd);
 int pmn_reader_next(pmn_reader *rd, pmn_record *rec);
 /* The line the reader has reached, for diagnostics about the stream. */
 unsigned pmn_reader_line(const pmn_reader *rd);
+/* The stream begins after `lines` lines of its file (a part of it read
+ * apart): the lines of diagnostics count from there.  Before any read. */
+void pmn_reader_set_lines_before(pmn_reader *rd, unsigned lines);
+/* Instead of games, the text of the next games, unparsed: whole games (one,
+ * or several without tags between them) cut where the reader cuts them, so
+ * that reading the pieces apart gives the games reading the stream does.
+ * *text (the reader's, valid until the next call) holds *len bytes that
+ * begin at line *line of the stream (blank lines before it are left out).
+ * Returns 1, 0 at the end, -1 on a read error or lack of memory (reported). */
+int pmn_reader_next_text(pmn_reader *rd, const char **text, size_t *len, unsigned *line);
 
 /* ---- writing PMN ------------------------------------------------------- */
 

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void list_codes(void)
@@ -132,6 +133,35 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
     pmn_reader_free(rd);
 }
 
+/* --jobs: a part's totals, merged in order. */
+static void *clone_totals(const void *ctx, FILE *out)
+{
+    (void)out;   /* check writes nothing per game but with --verbose (one job) */
+    struct totals *t = malloc(sizeof *t);
+    if (t) {
+        *t = *(const struct totals *)ctx;
+        t->games = t->moves = t->lines = 0;
+    }
+    return t;
+}
+
+static void merge_totals(void *ctx, const void *part, const char *out, size_t len)
+{
+    struct totals *t = ctx;
+    const struct totals *p = part;
+    t->games += p->games;
+    t->moves += p->moves;
+    t->lines += p->lines;
+    fwrite(out, 1, len, stdout);
+}
+
+static unsigned long games_of(const void *part)
+{
+    return ((const struct totals *)part)->games;
+}
+
+static const struct job_command check_job = { check_file, clone_totals, merge_totals, games_of };
+
 static const char *plural(unsigned long n)
 {
     return n == 1 ? "" : "s";
@@ -147,6 +177,7 @@ static const struct cli_option options[] = {
     OPT_RUNNING_TOTALS,
     { "solve", OPT_SOLVE, NULL, "in games set up from a position (problems), check\n"
       "with the engine that every move is best play, and\nnote duals" },
+    OPT_JOBS,
     { "list-codes", OPT_LIST_CODES, NULL, "list every diagnostic code, its severity and meaning" },
     { "summary-format", OPT_SUMMARY_FORMAT, "FORMAT", "text (the default), or json: one object\n"
       "with the counts and the lines read, which parts of\nan archive checked apart add up "
@@ -162,7 +193,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct totals t = { 0, 0, 0, &ro, 0, 0, 0 };
     struct cli_args a;
     struct progress progress;
-    int c, rc, quiet = 0, json = 0;
+    int c, rc, quiet = 0, json = 0, jobs = default_jobs();
 
     cli_begin(&a, cmd, argc, argv);
     while ((c = cli_next(&a)) != CLI_END) {
@@ -173,6 +204,10 @@ static int run(const struct command *cmd, int argc, char **argv)
             break;
         case 'v': t.verbose = 1; break;
         case 'q': sink.show_notes = 0; quiet = 1; break;
+        case 'j':
+            if ((rc = jobs_option(cmd->name, a.arg, &jobs)) != 0)
+                return rc;
+            break;
         case OPT_SUMMARY_FORMAT:
             if (strcmp(a.arg, "json") != 0 && strcmp(a.arg, "text") != 0)
                 return usage_error(cmd->name, "unknown summary format '%s' (text, json)", a.arg);
@@ -186,7 +221,8 @@ static int run(const struct command *cmd, int argc, char **argv)
     }
     progress_begin(&progress, "pmn check", quiet);
     sink.progress = &progress;
-    each_input(argv + optind, argc - optind, &sink, check_file, &t);
+    /* --verbose numbers the games of a file: one job reads them in order. */
+    each_input_jobs(argv + optind, argc - optind, &sink, &check_job, &t, t.verbose ? 1 : jobs);
     if (json) {
         printf("{\"games\":%lu,\"moves\":%lu,\"errors\":%u,\"warnings\":%u,\"notes\":%u,"
                "\"fatal\":%u,\"lines\":%lu}\n", t.games, t.moves, sink.count[PMN_ERROR],

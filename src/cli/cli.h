@@ -165,6 +165,8 @@ void progress_file(struct progress *p, FILE *f);
 void progress_game(struct progress *p, const char *file);
 /* Take the line off the terminal (before a diagnostic, and at the end). */
 void progress_erase(void);
+/* n games done at once (a part read by another thread). */
+void progress_games(struct progress *p, const char *file, unsigned long n);
 
 /* Where diagnostics go: standard error, as FILE:LINE:COL: severity[CODE]:
  * message, counted by severity. */
@@ -183,6 +185,8 @@ struct diag_sink {
     struct held_diag *held;
     size_t nheld, held_cap;
     struct progress *progress;   /* of the command, or NULL */
+    FILE *err;                /* where diagnostics go: NULL for standard error */
+    unsigned lines_before;    /* the input is a part of its file after so many lines */
 };
 
 void print_diag(void *sink, const pmn_diag *d);   /* a pmn_diag_fn */
@@ -202,6 +206,33 @@ void close_input(FILE *f);
  * s->file naming it; a file that cannot be opened is reported and skipped. */
 void each_input(char **names, int n, struct diag_sink *s,
                 void (*fn)(FILE *f, struct diag_sink *s, void *ctx), void *ctx);
+
+/* ---- jobs (jobs.c) ----------------------------------------------------- */
+
+#define MAX_JOBS 64
+
+/* A command that reads its inputs with several threads (--jobs): fn reads
+ * one input (or a part of one) as each_input's fn does; clone makes a
+ * context for a part, like ctx but with nothing counted, that writes to out
+ * (malloc'd; freed by the caller); merge adds what a part's context counted
+ * into ctx and writes its output (out[0..len)) where ctx writes; games says
+ * how many games a part's context read. */
+struct job_command {
+    void (*fn)(FILE *f, struct diag_sink *s, void *ctx);
+    void *(*clone)(const void *ctx, FILE *out);
+    void (*merge)(void *ctx, const void *part, const char *out, size_t len);
+    unsigned long (*games)(const void *part);
+};
+
+/* each_input, with the games of each input read by `jobs` threads at once;
+ * what is written is exactly what one thread writes. */
+void each_input_jobs(char **names, int n, struct diag_sink *s, const struct job_command *jc,
+                     void *ctx, int jobs);
+/* The cores this process may use (at most MAX_JOBS): --jobs' default. */
+int default_jobs(void);
+/* --jobs N: 0, or the usage error. */
+int jobs_option(const char *cmd, const char *arg, int *jobs);
+#define OPT_JOBS { "jobs", 'j', "N", "read with N threads (default: the cores there are)" }
 
 /* ---- rules, positions and records (records.c) -------------------------- */
 

@@ -1,13 +1,16 @@
 /* convert.c - pmn convert: records as canonical PMN, in any notation. */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 struct convert {
     pmn_write_options wo;
     struct rules_options ro;
     int fix_result, fix, running_totals;
     int failed;               /* a write failed: the rest is not read */
+    int write_errno;          /* why (--jobs: said at the end, by close_output) */
     FILE *out;
     unsigned long games;
 };
@@ -62,6 +65,43 @@ static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
     pmn_reader_free(rd);
 }
 
+/* --jobs: a part's output, written after the parts before it. */
+static void *clone_convert(const void *ctx, FILE *out)
+{
+    struct convert *cv = malloc(sizeof *cv);
+    if (cv) {
+        *cv = *(const struct convert *)ctx;
+        cv->out = out;
+        cv->games = 0;
+        cv->failed = 0;
+    }
+    return cv;
+}
+
+static void merge_convert(void *ctx, const void *part, const char *out, size_t len)
+{
+    struct convert *cv = ctx;
+    const struct convert *p = part;
+    if (cv->failed || !p->games)
+        return;
+    if (cv->games)
+        fputc('\n', cv->out);   /* between games, as convert_file writes it */
+    if (fwrite(out, 1, len, cv->out) != len || ferror(cv->out)) {
+        cv->failed = 1;
+        cv->write_errno = errno;
+    }
+    cv->games += p->games;
+    cv->failed |= p->failed;
+}
+
+static unsigned long converted(const void *part)
+{
+    return ((const struct convert *)part)->games;
+}
+
+static const struct job_command convert_job = { convert_file, clone_convert, merge_convert,
+                                                 converted };
+
 static const struct cli_option options[] = {
     OPT_NOTATION,
     OPT_CAPTURE_STYLE,
@@ -73,6 +113,7 @@ static const struct cli_option options[] = {
     OPT_RULES_OVER,
     OPT_OUTPUT,
     OPT_QUIET_PROGRESS,
+    OPT_JOBS,
     OPT_END,
 };
 
@@ -81,7 +122,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct convert cv = { .out = stdout };
     struct diag_sink sink = { .file = "-", .show_notes = 1 };
     const char *output = NULL;
-    int c, rc, quiet = 0;
+    int c, rc, quiet = 0, jobs = default_jobs();
     struct cli_args a;
     struct progress progress;
     pmn_write_options_init(&cv.wo);
@@ -106,6 +147,10 @@ static int run(const struct command *cmd, int argc, char **argv)
             break;
         case 'o': output = a.arg; break;
         case 'q': quiet = 1; break;
+        case 'j':
+            if ((rc = jobs_option(cmd->name, a.arg, &jobs)) != 0)
+                return rc;
+            break;
         default: return a.status;
         }
     }
@@ -118,7 +163,9 @@ static int run(const struct command *cmd, int argc, char **argv)
     cv.out = out.f;
     progress_begin(&progress, "pmn convert", quiet);
     sink.progress = &progress;
-    each_input(argv + optind, argc - optind, &sink, convert_file, &cv);
+    each_input_jobs(argv + optind, argc - optind, &sink, &convert_job, &cv, jobs);
+    if (cv.failed && cv.write_errno)
+        errno = cv.write_errno;
     return close_output(&out, cv.failed, exit_status(&sink));
 }
 

@@ -155,18 +155,20 @@ int finish_stdout(int status)
 
 static void show_diag(const struct diag_sink *s, const pmn_diag *d)
 {
-    progress_erase();
+    FILE *e = s->err ? s->err : stderr;
+    if (!s->err)
+        progress_erase();
     char code[8];
     pmn_diag_code_name(d->code, code);
     char file[1024];
     pmn_text_escape(s->file, file, sizeof file);   /* a file name is text too */
     if (d->line && d->col)
-        fprintf(stderr, "%s:%u:%u: ", file, d->line, d->col);
+        fprintf(e, "%s:%u:%u: ", file, d->line, d->col);
     else if (d->line)
-        fprintf(stderr, "%s:%u: ", file, d->line);
+        fprintf(e, "%s:%u: ", file, d->line);
     else
-        fprintf(stderr, "%s: ", file);
-    fprintf(stderr, "%s[%s]: %s\n", pmn_severity_string(d->severity), code, d->message);
+        fprintf(e, "%s: ", file);
+    fprintf(e, "%s[%s]: %s\n", pmn_severity_string(d->severity), code, d->message);
 }
 
 /* File order; what has no place in the file comes last; ties keep the order

@@ -86,8 +86,24 @@ static void draw(struct progress *p, const char *file, double t)
     shown = 1;
 }
 
+void progress_games(struct progress *p, const char *file, unsigned long n)
+{
+    if (!p)
+        return;   /* a part read by another thread */
+    p->games += n;
+    if (!p->on)
+        return;
+    double t = now();
+    if (t - p->start < p->first || (shown && t - p->last < REDRAW))
+        return;
+    p->last = t;
+    draw(p, file, t);
+}
+
 void progress_game(struct progress *p, const char *file)
 {
+    if (!p)
+        return;
     p->games++;
     /* The clock is read every 64 games: a game costs microseconds. */
     if (!p->on || p->games % 64)

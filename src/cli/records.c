@@ -80,6 +80,8 @@ pmn_reader *open_reader(FILE *f, struct diag_sink *s, const struct rules_options
         report(s, PMN_F002, 0, 0, "out of memory");
     else if (o)
         pmn_reader_set_setup(rd, &o->setup);
+    if (rd && s->lines_before)
+        pmn_reader_set_lines_before(rd, s->lines_before);
     return rd;
 }
 

@@ -90,6 +90,11 @@ unsigned pmn_reader_line(const pmn_reader *rd)
     return rd->line;
 }
 
+void pmn_reader_set_lines_before(pmn_reader *rd, unsigned lines)
+{
+    rd->line = lines;
+}
+
 static int append(pmn_reader *rd, const char *s, size_t n)
 {
     if (rd->len + n + 1 > rd->cap) {
@@ -221,6 +226,19 @@ static int load_chunk(pmn_reader *rd)
             movetext = 1;
     }
     return rd->len > 0;
+}
+
+int pmn_reader_next_text(pmn_reader *rd, const char **text, size_t *len, unsigned *line)
+{
+    if (rd->failed)
+        return -1;
+    int rc = load_chunk(rd);
+    if (rc <= 0)
+        return rc;
+    *text = rd->chunk;
+    *len = rd->len;
+    *line = rd->chunk_line;
+    return 1;
 }
 
 int pmn_reader_next(pmn_reader *rd, pmn_record *rec)

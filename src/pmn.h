@@ -402,6 +402,11 @@ size_t pmn_board_format(const pmn_rules *r, const pmn_position *p, char *buf,
  * move (in pmn_legal_moves order) and *ndivide their number. */
 uint64_t pmn_perft(const pmn_rules *r, const pmn_position *p, unsigned depth,
                    uint64_t divide[PMN_MAX_SIDE_PITS], int *ndivide);
+/* The same count by `jobs` threads, which share out the subtrees below the
+ * first two plies.  Returns the count; 0 with *ndivide -1 if no thread could
+ * be started (then pmn_perft counts alone, which the caller may call). */
+uint64_t pmn_perft_jobs(const pmn_rules *r, const pmn_position *p, unsigned depth, int jobs,
+                        uint64_t divide[PMN_MAX_SIDE_PITS], int *ndivide);
 
 /* ---- analysis ---------------------------------------------------------- */
 

@@ -17,13 +17,14 @@ static const struct cli_option options[] = {
     { "position", 'p', "STRING", "start from this position (default: the opening)" },
     OPT_RULES_SET,
     { "divide", 'd', NULL, "also print the count below each first ply" },
+    OPT_JOBS,
     OPT_END,
 };
 
 static int run(const struct command *cmd, int argc, char **argv)
 {
     const char *postext = NULL;
-    int divide = 0, c, rc;
+    int divide = 0, c, rc, jobs = default_jobs();
     pmn_rules rules;
     struct cli_args a;
     pmn_rules_init(&rules, NULL, NULL);
@@ -37,6 +38,10 @@ static int run(const struct command *cmd, int argc, char **argv)
                 return rc;
             break;
         case 'd': divide = 1; break;
+        case 'j':
+            if ((rc = jobs_option(cmd->name, a.arg, &jobs)) != 0)
+                return rc;
+            break;
         default: return a.status;
         }
     }
@@ -53,7 +58,9 @@ static int run(const struct command *cmd, int argc, char **argv)
     uint64_t below[PMN_MAX_SIDE_PITS];
     int moves[PMN_MAX_SIDE_PITS], n = 0;
     double t0 = seconds_now();
-    uint64_t nodes = pmn_perft(&rules, &pos, (unsigned)depth, divide ? below : NULL, &n);
+    uint64_t nodes = pmn_perft_jobs(&rules, &pos, (unsigned)depth, jobs, below, &n);
+    if (n < 0)   /* no thread: count alone */
+        nodes = pmn_perft(&rules, &pos, (unsigned)depth, below, &n);
     double t = seconds_now() - t0;
 
     if (divide) {

@@ -68,6 +68,33 @@ static void rule_options_change_counts(void **state)
     assert_int_not_equal(pmn_perft(&r, &p, 3, NULL, NULL), 1539);
 }
 
+/* Threads that share out the subtrees count what one counts, for every
+ * built-in rule set, below each first ply too. */
+static void jobs_count_the_same(void **state)
+{
+    (void)state;
+    static const char *const sets[] = { "hawalis", "kalah", "oware", "awale", "anywoli",
+                                        "kalah(4,3)" };
+    for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
+        pmn_rules r;
+        pmn_position p;
+        assert_int_equal(pmn_rules_init(&r, sets[k], NULL), 0);
+        pmn_position_start(&r, &p);
+        for (unsigned d = 0; d <= 5; d++) {
+            uint64_t one[PMN_MAX_SIDE_PITS], many[PMN_MAX_SIDE_PITS];
+            int n1 = 0, n2 = 0;
+            uint64_t a = pmn_perft(&r, &p, d, one, &n1);
+            for (int jobs = 1; jobs <= 3; jobs++) {
+                uint64_t b = pmn_perft_jobs(&r, &p, d, jobs, many, &n2);
+                assert_int_equal(a, b);
+                assert_int_equal(n1, n2);
+                for (int i = 0; i < n1; i++)
+                    assert_int_equal(one[i], many[i]);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -75,6 +102,7 @@ int main(void)
         cmocka_unit_test(divide_adds_up),
         cmocka_unit_test(game_ending_moves),
         cmocka_unit_test(rule_options_change_counts),
+        cmocka_unit_test(jobs_count_the_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

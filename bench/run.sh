@@ -5,8 +5,12 @@
 #   (perft 2 plays every first move, the endless one among them)
 #   perft of the two-row games: Kalah and (classical) Awale to depth 10,
 #   Anywoli to depth 7
-#   pmn check on an archive of 131,072 games (the two samples, 2^16 times),
-#   with its peak memory when GNU time is installed (apt-get install time)
+#   pmn check, convert, export and import on an archive of 131,072 games (the
+#   two samples, 2^16 times), with one job and with JOBS (default: the
+#   cores), each beside a reference measured in the same run: cat, pgn-extract
+#   -r on a chess archive of the same size (apt-get install pgn-extract), and
+#   xmllint --stream; peak memory when GNU time is installed (apt-get install
+#   time)
 # Run from the top of the source tree after `make`: sh bench/run.sh
 set -e
 PMN=${PMN:-./src/pmn}
@@ -28,11 +32,12 @@ best() {
 
 echo "pmn $("$PMN" --version | cut -d' ' -f2), $(uname -m), best of $RUNS runs"
 printf '%-44s %12s %11s\n' "benchmark" "count" "time"
-best "perft 8 from the opening (sequences)" 8
-best "endless move proof (perft 2 from it)" --position "$ENDLESS" 2
-best "kalah perft 10" --rules kalah 10
-best "awale perft 10 (grand slams looked ahead)" --rules awale 10
-best "anywoli perft 7 (relays round the board)" --rules anywoli 7
+best "perft 8 from the opening (sequences)" -j 1 8
+best "perft 8, ${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)} jobs" 8
+best "endless move proof (perft 2 from it)" -j 1 --position "$ENDLESS" 2
+best "kalah perft 10" -j 1 --rules kalah 10
+best "awale perft 10 (grand slams looked ahead)" -j 1 --rules awale 10
+best "anywoli perft 7 (relays round the board)" -j 1 --rules anywoli 7
 
 # An archive made by doubling the two sample games 16 times.
 tmp=$(mktemp -d)
@@ -40,23 +45,88 @@ trap 'rm -rf "$tmp"' EXIT
 cat samples/hawalis/tavares-gering-2009.pmn samples/hawalis/miumiu-rosenau-2009.pmn > "$tmp/a.pmn"
 for i in $(seq 16); do cat "$tmp/a.pmn" "$tmp/a.pmn" > "$tmp/b.pmn"; mv "$tmp/b.pmn" "$tmp/a.pmn"; done
 size=$(wc -c < "$tmp/a.pmn")
-bestt=
-for i in $(seq "$RUNS"); do
-    s=$(date +%s.%N)
-    "$PMN" check -q "$tmp/a.pmn" > "$tmp/out" 2>/dev/null || true
-    e=$(date +%s.%N)
-    bestt=$(awk -v t="$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f", e - s }')" -v b="$bestt" \
-        'BEGIN { print (b == "" || t + 0 < b + 0) ? t : b }')
-done
+JOBS=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+
+# wall CMD...: the best wall-clock time of RUNS runs of CMD, in seconds.
+wall() {
+    bestt=
+    for i in $(seq "$RUNS"); do
+        s=$(date +%s.%N)
+        "$@" > /dev/null 2>&1 || true
+        e=$(date +%s.%N)
+        bestt=$(awk -v t="$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f", e - s }')" -v b="$bestt" \
+            'BEGIN { print (b == "" || t + 0 < b + 0) ? t : b }')
+    done
+    echo "$bestt"
+}
+# rate WHAT SECONDS BYTES [REF_SECONDS REF_NAME]: a row with MB/s, and its
+# speed beside a reference measured in the same run.
+rate() {
+    printf '%-44s %9s s %7s MB/s' "$1" "$2" "$(awk -v t="$2" -v b="$3" 'BEGIN { printf "%.0f", b / t / 1e6 }')"
+    [ -n "${4:-}" ] && printf '   %5sx %s' "$(awk -v t="$2" -v r="$4" 'BEGIN { printf "%.2f", r / t }')" "$5"
+    printf '\n'
+}
+
+"$PMN" check -q "$tmp/a.pmn" > "$tmp/out" 2>/dev/null || true
 games=$(sed -n 's/^\([0-9]*\) games.*/\1/p' "$tmp/out")
-printf '%-44s %12s %9s s   (%s MB)\n' "pmn check on an archive (games)" "$games" "$bestt" \
-    "$(awk -v b="$size" 'BEGIN { printf "%.1f", b / 1e6 }')"
+echo
+echo "an archive of $games games, $(awk -v b="$size" 'BEGIN { printf "%.1f", b / 1e6 }') MB; the last column: the speed as a multiple of the reference's"
+tcat=$(wall cat "$tmp/a.pmn")
+rate "cat (reading the archive)" "$tcat" "$size"
+t1=$(wall "$PMN" check -q -j 1 "$tmp/a.pmn")
+rate "pmn check, 1 job" "$t1" "$size" "$tcat" "cat"
+tn=$(wall "$PMN" check -q -j "$JOBS" "$tmp/a.pmn")
+rate "pmn check, $JOBS jobs" "$tn" "$size" "$t1" "1 job"
+if command -v pgn-extract > /dev/null 2>&1 || [ -x /usr/games/pgn-extract ]; then
+    PGNX=$(command -v pgn-extract || echo /usr/games/pgn-extract)
+    # Chess for comparison: the Opera Game, repeated to the same size.
+    cat > "$tmp/opera.pgn" <<'PGN'
+[Event "Paris"]
+[Site "Paris FRA"]
+[Date "1858.??.??"]
+[Round "?"]
+[White "Paul Morphy"]
+[Black "Duke Karl / Count Isouard"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7
+8. Nc3 c6 9. Bg5 b5 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7
+14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0
+
+PGN
+    cp "$tmp/opera.pgn" "$tmp/chess.pgn"
+    while [ "$(wc -c < "$tmp/chess.pgn")" -lt "$size" ]; do
+        cat "$tmp/chess.pgn" "$tmp/chess.pgn" > "$tmp/c.pgn"; mv "$tmp/c.pgn" "$tmp/chess.pgn"
+    done
+    tp=$(wall "$PGNX" -s -r "$tmp/chess.pgn")
+    rate "pgn-extract -r, chess of the same size" "$tp" "$(wc -c < "$tmp/chess.pgn")"
+    rate "pmn check, 1 job (beside pgn-extract)" "$t1" "$size" "$tp" "pgn-extract"
+else
+    echo "(pgn-extract is not installed: apt-get install pgn-extract)"
+fi
+tc=$(wall "$PMN" convert -q -j 1 "$tmp/a.pmn")
+rate "pmn convert, 1 job" "$tc" "$size"
+tcn=$(wall "$PMN" convert -q -j "$JOBS" "$tmp/a.pmn")
+rate "pmn convert, $JOBS jobs" "$tcn" "$size" "$tc" "1 job"
+te=$(wall "$PMN" export -q "$tmp/a.pmn")
+rate "pmn export (XML)" "$te" "$size" "$tc" "pmn convert, 1 job"
+"$PMN" export "$tmp/a.pmn" > "$tmp/a.xml" 2>/dev/null || true
+xsize=$(wc -c < "$tmp/a.xml")
+if command -v xmllint > /dev/null 2>&1; then
+    tx=$(wall xmllint --stream --noout "$tmp/a.xml")
+    rate "xmllint --stream --noout, its XML" "$tx" "$xsize"
+    ti=$(wall "$PMN" import "$tmp/a.xml")
+    rate "pmn import, its XML" "$ti" "$xsize" "$tx" "xmllint"
+fi
 if [ -x /usr/bin/time ]; then
     for input in "$tmp/a.pmn" samples/hawalis/tavares-gering-2009.pmn; do
-        rss=$(/usr/bin/time -f %M "$PMN" check -q "$input" 2>&1 >/dev/null | tail -1)
-        printf '%-44s %12s KiB\n' "  peak memory, $(basename "$input")" "$rss"
+        rss=$(/usr/bin/time -f %M "$PMN" check -q -j 1 "$input" 2>&1 >/dev/null | tail -1)
+        printf '%-44s %12s KiB\n' "  peak memory, check -j 1, $(basename "$input")" "$rss"
     done
+    rss=$(/usr/bin/time -f %M "$PMN" check -q -j "$JOBS" "$tmp/a.pmn" 2>&1 >/dev/null | tail -1)
+    printf '%-44s %12s KiB\n' "  peak memory, check -j $JOBS, a.pmn" "$rss"
 fi
+echo
 
 # The analysis engine: solving small Kalah boards from the opening (both
 # capture rules: opposite is the standard Kalah of pmn, opposite-always the

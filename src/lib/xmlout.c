@@ -1,20 +1,34 @@
-/* xmlout.c - games as an XML archive, with libxml2's streaming writer. */
+/* xmlout.c - games as an XML archive, written as libxml2's streaming writer
+ * (xmlTextWriter, indenting) writes them, byte for byte, but straight to the
+ * stream: that writer's buffer was four fifths of pmn export's time. */
 #include "pmn.h"
 #include "util.h"
 #include "xmlutil.h"
 
 #include <errno.h>
-#include <libxml/xmlwriter.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The depth of elements: a game's own nesting (variations two levels each,
+ * at most 100 deep: the parser's limit) and a few more. */
+#define MAX_XML_DEPTH 256
+
 struct pmn_xml_writer {
-    xmlTextWriterPtr w;
+    FILE *f;
     int err;
     int write_errno;          /* errno of the first failure */
+    /* the elements open, as xmlTextWriter with indentation writes them: */
+    const char *open[MAX_XML_DEPTH];
+    unsigned char content[MAX_XML_DEPTH];   /* 0 none yet, 'e' elements, 't' text */
+    int depth;
+    int in_tag;               /* the start tag of open[depth - 1] is not yet closed */
     /* while writing a game: */
     const pmn_rules *rules;
     unsigned replaced;
+    /* what is written, held: a write a piece would cost more than the piece */
+    size_t n;
+    char buf[1 << 16];
 };
 
 /* XML 1.0 takes only valid UTF-8, and no control characters but tab and
@@ -48,49 +62,184 @@ static char *xml_safe(const char *s, unsigned *replaced)
     return out;
 }
 
-static void check(pmn_xml_writer *w, int rc)
+static void flush_out(pmn_xml_writer *w)
 {
-    if (rc < 0 && !w->err++)
+    if (w->n && fwrite(w->buf, 1, w->n, w->f) != w->n && !w->err++)
         w->write_errno = errno;
+    w->n = 0;
+}
+
+static void put(pmn_xml_writer *w, const char *s, size_t n)
+{
+    if (w->n + n > sizeof w->buf) {
+        flush_out(w);
+        if (n > sizeof w->buf) {
+            if (fwrite(s, 1, n, w->f) != n && !w->err++)
+                w->write_errno = errno;
+            return;
+        }
+    }
+    memcpy(w->buf + w->n, s, n);
+    w->n += n;
+}
+
+static void puts_(pmn_xml_writer *w, const char *s)
+{
+    put(w, s, strlen(s));
+}
+
+static void fail(pmn_xml_writer *w)
+{
+    if (!w->err++)
+        w->write_errno = errno;
+}
+
+/* Text with XML's special characters escaped as libxml2 escapes them: in an
+ * attribute '&', '<', '>', '"' and the white space characters tab, line
+ * feed and carriage return (which a parser would otherwise normalise); in
+ * content '&', '<', '>', '"' and carriage return. */
+static void escaped(pmn_xml_writer *w, const char *s, int attribute)
+{
+    const char *run = s;
+    for (; *s; s++) {
+        const char *e;
+        switch (*s) {
+        case '&': e = "&amp;"; break;
+        case '<': e = "&lt;"; break;
+        case '>': e = "&gt;"; break;
+        case '"': e = "&quot;"; break;
+        case '\r': e = "&#13;"; break;
+        case '\n': e = attribute ? "&#10;" : NULL; break;
+        case '\t': e = attribute ? "&#9;" : NULL; break;
+        default: e = NULL; break;
+        }
+        if (!e)
+            continue;
+        put(w, run, (size_t)(s - run));
+        puts_(w, e);
+        run = s + 1;
+    }
+    put(w, run, (size_t)(s - run));
+}
+
+static void close_tag(pmn_xml_writer *w)
+{
+    if (w->in_tag)
+        puts_(w, ">");
+    w->in_tag = 0;
 }
 
 static void start(pmn_xml_writer *w, const char *name)
 {
-    check(w, xmlTextWriterStartElement(w->w, BAD_CAST name));
+    if (w->depth == MAX_XML_DEPTH) {
+        errno = EOVERFLOW;
+        fail(w);
+        return;
+    }
+    close_tag(w);
+    if (w->depth > 0) {
+        w->content[w->depth - 1] = 'e';
+        puts_(w, "\n");
+        for (int i = 0; i < w->depth; i++)
+            puts_(w, "  ");
+    }
+    puts_(w, "<");
+    puts_(w, name);
+    w->open[w->depth] = name;
+    w->content[w->depth++] = 0;
+    w->in_tag = 1;
 }
 
 static void end(pmn_xml_writer *w)
 {
-    check(w, xmlTextWriterEndElement(w->w));
+    if (w->depth == 0)
+        return;
+    const char *name = w->open[--w->depth];
+    if (w->in_tag) {
+        puts_(w, "/>");
+        w->in_tag = 0;
+        return;
+    }
+    if (w->content[w->depth] == 'e') {
+        puts_(w, "\n");
+        for (int i = 0; i < w->depth; i++)
+            puts_(w, "  ");
+    }
+    puts_(w, "</");
+    puts_(w, name);
+    puts_(w, ">");
+}
+
+/* Printable ASCII with nothing to escape, as most values are: written as
+ * it is. */
+static int plain(const char *s)
+{
+    for (; *s; s++)
+        if (*s < 0x20 || *s > 0x7E || *s == '&' || *s == '<' || *s == '>' || *s == '"')
+            return 0;
+    return 1;
 }
 
 static void attr(pmn_xml_writer *w, const char *name, const char *value)
 {
-    char *v = xml_safe(value, &w->replaced);
-    if (!v) {
-        check(w, -1);
-        return;
+    puts_(w, " ");
+    puts_(w, name);
+    puts_(w, "=\"");
+    if (plain(value)) {
+        puts_(w, value);
+    } else {
+        char *v = xml_safe(value, &w->replaced);
+        if (!v) {
+            fail(w);
+            return;
+        }
+        escaped(w, v, 1);
+        free(v);
     }
-    check(w, xmlTextWriterWriteAttribute(w->w, BAD_CAST name, BAD_CAST v));
-    free(v);
+    puts_(w, "\"");
 }
 
 static void attr_u(pmn_xml_writer *w, const char *name, unsigned long long v)
 {
-    char buf[32];
-    snprintf(buf, sizeof buf, "%llu", v);
-    attr(w, name, buf);
+    char buf[32], *d = buf + sizeof buf;
+    *--d = '\0';
+    do
+        *--d = (char)('0' + v % 10);
+    while ((v /= 10) > 0);
+    puts_(w, " ");
+    puts_(w, name);
+    puts_(w, "=\"");
+    puts_(w, d);
+    puts_(w, "\"");
 }
 
-static void text_element(pmn_xml_writer *w, const char *name, const char *text)
+/* Text content of the element open. */
+static void text(pmn_xml_writer *w, const char *s)
 {
-    char *v = xml_safe(text, &w->replaced);
-    if (!v) {
-        check(w, -1);
+    if (plain(s)) {
+        close_tag(w);
+        if (w->depth > 0)
+            w->content[w->depth - 1] = 't';
+        puts_(w, s);
         return;
     }
-    check(w, xmlTextWriterWriteElement(w->w, BAD_CAST name, BAD_CAST v));
+    char *v = xml_safe(s, &w->replaced);
+    if (!v) {
+        fail(w);
+        return;
+    }
+    close_tag(w);
+    if (w->depth > 0)
+        w->content[w->depth - 1] = 't';
+    escaped(w, v, 0);
     free(v);
+}
+
+static void text_element(pmn_xml_writer *w, const char *name, const char *s)
+{
+    start(w, name);
+    text(w, s);
+    end(w);
 }
 
 static const char *const side_name[2] = { "south", "north" };
@@ -188,37 +337,16 @@ static void write_line(pmn_xml_writer *w, const pmn_line *l, const pmn_played_li
         write_move(w, &l->moves[i], &pl->moves[i]);
 }
 
-static pmn_xml_writer *writer_new(FILE *out)
-{
-    pmn_xml_writer *w = calloc(1, sizeof *w);
-    xmlOutputBufferPtr buf = w ? xmlOutputBufferCreateFile(out, NULL) : NULL;
-    if (!buf) {
-        free(w);
-        return NULL;
-    }
-    w->w = xmlNewTextWriter(buf);     /* owns buf from here on */
-    if (!w->w) {
-        xmlOutputBufferClose(buf);
-        free(w);
-        return NULL;
-    }
-    xmlTextWriterSetIndent(w->w, 1);
-    xmlTextWriterSetIndentString(w->w, BAD_CAST "  ");
-    check(w, xmlTextWriterStartDocument(w->w, NULL, "UTF-8", NULL));
-    check(w, xmlTextWriterStartElementNS(w->w, NULL, BAD_CAST "pmn", BAD_CAST PMN_XML_NS));
-    attr(w, "version", "1");
-    return w;
-}
-
-/* A failed write is told by the return value; libxml2's own words for it
- * are not printed (the caller has errno). */
 pmn_xml_writer *pmn_xml_writer_new(FILE *out)
 {
-    struct pmn_xml_errors saved;
-    pmn_xml_init();
-    pmn_xml_errors_begin(&saved, NULL, NULL);
-    pmn_xml_writer *w = writer_new(out);
-    pmn_xml_errors_end(&saved);
+    pmn_xml_writer *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->f = out;
+    puts_(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    start(w, "pmn");
+    attr(w, "version", "1");
+    attr(w, "xmlns", PMN_XML_NS);
     return w;
 }
 
@@ -255,10 +383,7 @@ static int write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay
     for (size_t i = 0; i < rec->ntags; i++) {
         start(w, "tag");
         attr(w, "name", rec->tags[i].name);
-        char *v = xml_safe(rec->tags[i].value, &w->replaced);
-        if (v)
-            check(w, xmlTextWriterWriteString(w->w, BAD_CAST v));
-        free(v);
+        text(w, rec->tags[i].value);
         end(w);
     }
     if (res->setup == PMN_SETUP_READY) {
@@ -290,7 +415,9 @@ static int write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay
     }
     end(w);
     end(w);
-    check(w, xmlTextWriterFlush(w->w));
+    flush_out(w);   /* a game at a time reaches the stream */
+    if (ferror(w->f))
+        fail(w);
     pmn_replay_free(own);
     if (w->replaced)
         pmn_report(fn, ctx, PMN_W301, rec->line, rec->col,
@@ -302,10 +429,7 @@ static int write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay
 int pmn_xml_write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay *replay,
                        pmn_diag_fn fn, void *ctx)
 {
-    struct pmn_xml_errors saved;
-    pmn_xml_errors_begin(&saved, NULL, NULL);
     int rc = write_game(w, rec, replay, fn, ctx);
-    pmn_xml_errors_end(&saved);
     if (rc < 0)
         errno = w->write_errno;
     return rc;
@@ -315,12 +439,12 @@ int pmn_xml_writer_close(pmn_xml_writer *w)
 {
     if (!w)
         return -1;
-    struct pmn_xml_errors saved;
-    pmn_xml_errors_begin(&saved, NULL, NULL);
-    check(w, xmlTextWriterEndDocument(w->w));
-    check(w, xmlTextWriterFlush(w->w));
-    xmlFreeTextWriter(w->w);
-    pmn_xml_errors_end(&saved);
+    while (w->depth > 0)
+        end(w);
+    puts_(w, "\n");
+    flush_out(w);
+    if (fflush(w->f) != 0 || ferror(w->f))
+        fail(w);
     int err = w->err, e = w->write_errno;
     free(w);
     if (err)

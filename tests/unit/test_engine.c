@@ -328,6 +328,43 @@ static void strings(void **state)
     assert_string_equal(pmn_legality_string(PMN_ILLEGAL_EMPTY), "the hole is empty");
 }
 
+/* pmn_legal_moves finds once what pmn_move_legality finds for each hole:
+ * both agree on random positions of every built-in rule set, sparse ones
+ * (single seeds, starving opponents) included. */
+static void legal_moves_agree_with_legality(void **state)
+{
+    (void)state;
+    static const char *const sets[] = { "hawalis", "kalah", "oware", "awale", "anywoli",
+                                        "hawalis,min-lift=3", "kalah(4,3)",
+                                        "awale,grand-slam=allowed", "oware,feed=no" };
+    unsigned long seed = 12345;
+    for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
+        pmn_rules r;
+        pmn_error err;
+        assert_int_equal(pmn_rules_init(&r, sets[k], &err), 0);
+        for (int trial = 0; trial < 20000; trial++) {
+            pmn_position p;
+            memset(&p, 0, sizeof p);
+            unsigned max = (unsigned)(trial % 4 == 0 ? 2 : trial % 4 == 1 ? 4 : 9);
+            for (int side = 0; side < 2; side++)
+                for (unsigned i = 0; i < r.pits; i++) {
+                    seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+                    unsigned v = (unsigned)(seed >> 33) % (max + 1);
+                    p.pit[side][i] = (uint16_t)((seed >> 20) % 3 == 0 ? 0 : v);
+                }
+            p.to_move = (uint8_t)(trial & 1);
+            int moves[PMN_MAX_SIDE_PITS], n = pmn_legal_moves(&r, &p, moves), k2 = 0;
+            for (unsigned i = 0; i < r.pits; i++)
+                if (pmn_move_legality(&r, &p, (int)i) == PMN_LEGAL) {
+                    assert_true(k2 < n);
+                    assert_int_equal(moves[k2], (int)i);
+                    k2++;
+                }
+            assert_int_equal(k2, n);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -343,6 +380,7 @@ int main(void)
         cmocka_unit_test(capture_needs_facing_seeds),
         cmocka_unit_test(no_legal_move_loses),
         cmocka_unit_test(strings),
+        cmocka_unit_test(legal_moves_agree_with_legality),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -784,6 +784,14 @@ int pmn_xml_write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_repla
 /* End the archive and free the writer; -1 if anything failed to write
  * (errno: why the first write failed). */
 int pmn_xml_writer_close(pmn_xml_writer *w);
+/* A writer of games alone, as they stand in an archive, for a part of the
+ * input written apart (by another thread): each game reaches out whole
+ * when pmn_xml_write_game returns.  pmn_xml_writer_close frees it without
+ * touching out (which may be closed by then). */
+pmn_xml_writer *pmn_xml_writer_new_part(FILE *out);
+/* Add to the archive of w the games a part's writer wrote (text[0..len)),
+ * in order.  Returns 0, or -1 on a write error. */
+int pmn_xml_writer_add_part(pmn_xml_writer *w, const char *text, size_t len);
 
 typedef struct pmn_xml_reader pmn_xml_reader;
 

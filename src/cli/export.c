@@ -1,7 +1,9 @@
 /* export.c - pmn export: games as an XML archive. */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct export {
@@ -11,6 +13,7 @@ struct export {
     FILE *out;
     unsigned long games;
     int failed;
+    int write_errno;          /* --jobs: why a write failed, said by close_output */
 };
 
 static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
@@ -43,12 +46,61 @@ static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
     pmn_reader_free(rd);
 }
 
+/* --jobs: a part's games, added to the archive after the parts before it. */
+static void *clone_export(const void *ctx, FILE *out)
+{
+    struct export *ex = malloc(sizeof *ex);
+    if (!ex)
+        return NULL;
+    *ex = *(const struct export *)ctx;
+    ex->out = out;
+    ex->games = 0;
+    ex->failed = 0;
+    if (ex->xml && !(ex->w = pmn_xml_writer_new_part(out))) {
+        free(ex);
+        return NULL;
+    }
+    return ex;
+}
+
+static void merge_export(void *ctx, const void *part, const char *out, size_t len)
+{
+    struct export *ex = ctx;
+    const struct export *p = part;
+    if (p->xml)
+        pmn_xml_writer_close(p->w);
+    if (ex->failed || !p->games)
+        return;
+    if (ex->xml) {
+        if (pmn_xml_writer_add_part(ex->w, out, len) < 0)
+            ex->failed = 1;
+    } else {
+        if (ex->games && len)
+            fputc('\n', ex->out);   /* between games, as export_file writes it */
+        if (fwrite(out, 1, len, ex->out) != len || ferror(ex->out))
+            ex->failed = 1;
+    }
+    if (ex->failed && !ex->write_errno)
+        ex->write_errno = errno;
+    ex->games += p->games;
+    ex->failed |= p->failed;
+}
+
+static unsigned long exported(const void *part)
+{
+    return ((const struct export *)part)->games;
+}
+
+static const struct job_command export_job = { export_file, clone_export, merge_export,
+                                               exported };
+
 static const struct cli_option options[] = {
     { "format", 'f', "FORMAT", "xml (the default), or pmn (as pmn convert)" },
     OPT_RULES_OVER,
     OPT_RUNNING_TOTALS,
     OPT_OUTPUT,
     OPT_QUIET_PROGRESS,
+    OPT_JOBS,
     OPT_END,
 };
 
@@ -57,7 +109,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct export ex = { .xml = 1, .out = stdout };
     struct diag_sink sink = { .file = "-", .show_notes = 0 };
     const char *output = NULL;
-    int c, rc, quiet = 0;
+    int c, rc, quiet = 0, jobs = default_jobs();
     struct cli_args a;
     struct progress progress;
 
@@ -79,6 +131,10 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'T' + 256: ex.running_totals = 1; break;
         case 'o': output = a.arg; break;
         case 'q': quiet = 1; break;
+        case 'j':
+            if ((rc = jobs_option(cmd->name, a.arg, &jobs)) != 0)
+                return rc;
+            break;
         default: return a.status;
         }
     }
@@ -92,9 +148,11 @@ static int run(const struct command *cmd, int argc, char **argv)
     }
     progress_begin(&progress, "pmn export", quiet);
     sink.progress = &progress;
-    each_input(argv + optind, argc - optind, &sink, export_file, &ex);
+    each_input_jobs(argv + optind, argc - optind, &sink, &export_job, &ex, jobs);
     if (ex.xml && pmn_xml_writer_close(ex.w) < 0)
         ex.failed = 1;
+    else if (ex.failed && ex.write_errno)
+        errno = ex.write_errno;
     return close_output(&out, ex.failed, exit_status(&sink));
 }
 

@@ -23,6 +23,7 @@ struct pmn_xml_writer {
     unsigned char content[MAX_XML_DEPTH];   /* 0 none yet, 'e' elements, 't' text */
     int depth;
     int in_tag;               /* the start tag of open[depth - 1] is not yet closed */
+    int part;                 /* games alone (pmn_xml_writer_new_part) */
     /* while writing a game: */
     const pmn_rules *rules;
     unsigned replaced;
@@ -350,6 +351,31 @@ pmn_xml_writer *pmn_xml_writer_new(FILE *out)
     return w;
 }
 
+pmn_xml_writer *pmn_xml_writer_new_part(FILE *out)
+{
+    pmn_xml_writer *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->f = out;
+    w->part = 1;
+    /* As inside the archive's root, whose start tag its writer closes. */
+    w->open[0] = "pmn";
+    w->depth = 1;
+    return w;
+}
+
+int pmn_xml_writer_add_part(pmn_xml_writer *w, const char *text, size_t len)
+{
+    if (!len)
+        return 0;
+    close_tag(w);
+    w->content[w->depth - 1] = 'e';
+    flush_out(w);
+    if (fwrite(text, 1, len, w->f) != len && !w->err++)
+        w->write_errno = errno;
+    return w->err ? -1 : 0;
+}
+
 /* How far the replay went, in the words of the schema. */
 static const char *replayed_how(const pmn_check_result *res)
 {
@@ -439,6 +465,11 @@ int pmn_xml_writer_close(pmn_xml_writer *w)
 {
     if (!w)
         return -1;
+    if (w->part) {   /* its games were flushed as each was written */
+        int err = w->err;
+        free(w);
+        return err ? -1 : 0;
+    }
     while (w->depth > 0)
         end(w);
     puts_(w, "\n");

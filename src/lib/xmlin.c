@@ -42,6 +42,7 @@ struct pmn_xml_reader {
     int stopped;              /* the input was refused or failed (reported) */
     struct pmn_xml_decoder dec;
     size_t utf8_off;          /* converted text handed out so far */
+    const xmlChar *ns;        /* PMN_XML_NS in the reader's dictionary, or NULL */
 };
 
 /* The line of the current node.  (The parser's own position runs ahead of
@@ -216,6 +217,7 @@ pmn_xml_reader *pmn_xml_reader_new(FILE *in, const char *name, int validate,
         return NULL;
     }
     xmlTextReaderSetStructuredErrorHandler(x->r, xml_error, x);
+    x->ns = xmlTextReaderConstString(x->r, BAD_CAST PMN_XML_NS);
     if (validate) {
         x->schema = pmn_relaxng_compile(pmn_xml_schema());
         if (!x->schema || xmlTextReaderRelaxNGSetSchema(x->r, x->schema) != 0) {
@@ -273,9 +275,12 @@ static int type_of(pmn_xml_reader *x)
 static int is(pmn_xml_reader *x, const char *name)
 {
     const xmlChar *n = xmlTextReaderConstLocalName(x->r);
+    if (!n || strcmp((const char *)n, name) != 0)
+        return 0;
+    /* The parser keeps names in the reader's dictionary: the namespace is
+     * most often that very string. */
     const xmlChar *ns = xmlTextReaderConstNamespaceUri(x->r);
-    return n && strcmp((const char *)n, name) == 0 && ns
-        && strcmp((const char *)ns, PMN_XML_NS) == 0;
+    return ns && (ns == x->ns || strcmp((const char *)ns, PMN_XML_NS) == 0);
 }
 
 static int skip_element(pmn_xml_reader *x)

@@ -22,6 +22,7 @@ struct part {
     unsigned first_line;      /* of its text, in the file */
     unsigned next_line;       /* the line just after its text */
     /* What its thread made: */
+    FILE *in, *outf, *errf;
     void *ctx;
     char *out, *err;
     size_t outlen, errlen;
@@ -69,32 +70,38 @@ static int add_piece(struct part *p, const char *text, size_t len, unsigned line
     return 0;
 }
 
+/* Before its thread starts: the part's streams, and its context, copied
+ * from the command's while no thread runs (the main thread adds to that
+ * context as parts end). */
+static void prepare(struct part *p, struct run *r)
+{
+    p->in = fmemopen(p->text, p->len, "r");
+    p->outf = open_memstream(&p->out, &p->outlen);
+    p->errf = open_memstream(&p->err, &p->errlen);
+    p->ctx = p->in && p->outf && p->errf ? r->jc->clone(r->ctx, p->outf) : NULL;
+    p->failed = p->ctx == NULL;
+}
+
 static void *work(void *arg)
 {
     void **args = arg;
     struct part *p = args[0];
     struct run *r = args[1];
     struct diag_sink ws = { .file = r->sink->file, .show_notes = r->sink->show_notes,
-                            .hold = 1, .lines_before = p->first_line - 1 };
-    FILE *in = fmemopen(p->text, p->len, "r");
-    FILE *out = open_memstream(&p->out, &p->outlen);
-    FILE *err = open_memstream(&p->err, &p->errlen);
-    p->ctx = in && out && err ? r->jc->clone(r->ctx, out) : NULL;
-    if (p->ctx) {
-        ws.err = err;
-        r->jc->fn(in, &ws, p->ctx);
+                            .hold = 1, .lines_before = p->first_line - 1, .err = p->errf };
+    if (!p->failed) {
+        r->jc->fn(p->in, &ws, p->ctx);
         release_diags(&ws);
-    } else {
-        p->failed = 1;
     }
     free(ws.held);
     memcpy(p->count, ws.count, sizeof p->count);
-    if (in)
-        fclose(in);
-    if (out)
-        fclose(out);
-    if (err)
-        fclose(err);
+    if (p->in)
+        fclose(p->in);
+    if (p->outf)
+        fclose(p->outf);
+    if (p->errf)
+        fclose(p->errf);
+    p->in = p->outf = p->errf = NULL;
     return NULL;
 }
 
@@ -105,6 +112,8 @@ static void run_parts(struct part *parts, int n, struct run *r)
     pthread_t tid[MAX_JOBS];
     void *args[MAX_JOBS][2];
     int started[MAX_JOBS] = { 0 };
+    for (int i = 0; i < n; i++)
+        prepare(&parts[i], r);
     for (int i = 0; i < n; i++) {
         args[i][0] = &parts[i];
         args[i][1] = r;

@@ -468,6 +468,19 @@ static pmn_ending seeds_game_ending(const pmn_rules *r, const pmn_position *p,
     return on[p->to_move] ? PMN_END_NO_MOVE : PMN_END_NO_SEEDS;
 }
 
+/* Does the side to move surely have a move: a hole to lift, where nothing
+ * looks ahead?  The end-of-game test after every ply asks it first. */
+static int lifts(const pmn_rules *r, const pmn_position *p)
+{
+    const uint16_t *pit = p->pit[p->to_move];
+    if (r->feed || r->grand_slam == PMN_GRAND_SLAM_REFUSED)
+        return 0;
+    for (unsigned i = 0; i < r->pits; i++)
+        if (pit[i] >= r->min_lift)
+            return 1;
+    return 0;
+}
+
 static pmn_ending ending_of(const pmn_rules *r, const pmn_position *p, pmn_outcome *outcome,
                             int *must_pass)
 {
@@ -476,7 +489,7 @@ static pmn_ending ending_of(const pmn_rules *r, const pmn_position *p, pmn_outco
     *must_pass = 0;
     if (r->goal == PMN_GOAL_MOST_SEEDS) {
         e = seeds_game_ending(r, p, &o, must_pass);
-    } else {
+    } else if (!lifts(r, p)) {
         if (pmn_position_seeds(r, p, p->to_move) == 0)
             e = PMN_END_NO_SEEDS;
         else if (!has_legal_move(r, p))

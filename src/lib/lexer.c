@@ -240,6 +240,53 @@ static size_t quick_capture(const struct lexer *lx, struct token *t)
     return i;
 }
 
+static int is_name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_';
+}
+
+/* A tag pair with straight quotes and ASCII blanks, as alternative 2 takes
+ * it; anything else (curly quotes, other spaces, a malformed pair) is left
+ * to the pattern.  Returns its end, or 0. */
+static size_t quick_tag(const struct lexer *lx, struct token *t)
+{
+    size_t i = skip_tabs(lx, lx->pos + 1), name = i;
+    while (i < lx->len && is_name_char(lx->text[i]))
+        i++;
+    if (i == name || i >= lx->len || (lx->text[i] != ' ' && lx->text[i] != '\t'))
+        return 0;
+    t->a.off = name;
+    t->a.len = i - name;
+    i = skip_tabs(lx, i);
+    if (i >= lx->len || lx->text[i] != '"')
+        return 0;
+    size_t value = ++i;
+    for (;; i++) {
+        if (i >= lx->len || lx->text[i] == '\n')
+            return 0;
+        if (lx->text[i] == '"')
+            break;
+        if (lx->text[i] == '\\' && (i + 1 >= lx->len || lx->text[++i] == '\n'))
+            return 0;
+    }
+    t->b.off = value;
+    t->b.len = i - value;
+    i = skip_tabs(lx, i + 1);
+    return i < lx->len && lx->text[i] == ']' ? i + 1 : 0;
+}
+
+/* Does the '(' at pos open no capture count (alternative 10 cannot match),
+ * so that it is a plain '('?  What might begin a space that is not ASCII
+ * is left to the pattern. */
+static int plain_paren(const struct lexer *lx)
+{
+    size_t i = skip_tabs(lx, lx->pos + 1);
+    if (i >= lx->len)
+        return 1;
+    unsigned char c = (unsigned char)lx->text[i];
+    return c != '+' && c != 'x' && c < 0x80;
+}
+
 /* The commonest tokens (spaces, hole letters, move numbers, capture counts,
  * ';', '/', '-' and ')') are taken by hand: each costs the pattern hundreds
  * of instructions, as it tries its alternatives in turn.  Returns 1 if it
@@ -249,16 +296,34 @@ static int quick_token(struct lexer *lx, struct token *t)
 {
     char c = lx->text[lx->pos];
     size_t end;
+    /* Numbers, plain captures and judgements are ASCII on one line: a
+     * column a byte. */
     if (is_digit(c) && (end = quick_number(lx, t)) > 0) {
         t->type = T_NUMBER;
         t->len = end - lx->pos;
-        lexer_skip_to(lx, end);
+        lx->col += (unsigned)t->len;
+        lx->pos = end;
         return 1;
     }
     if (c == '(' && (end = quick_capture(lx, t)) > 0) {
         t->type = T_CAPTURE;
         t->len = end - lx->pos;
+        lx->col += (unsigned)t->len;
+        lx->pos = end;
+        return 1;
+    }
+    if (c == '[' && (end = quick_tag(lx, t)) > 0) {
+        t->type = T_TAG;
+        t->len = end - lx->pos;
         lexer_skip_to(lx, end);
+        return 1;
+    }
+    if (c == '!' || c == '?') {
+        char d = lx->pos + 1 < lx->len ? lx->text[lx->pos + 1] : 0;
+        t->type = T_JUDGEMENT;
+        t->len = d == '!' || d == '?' ? 2 : 1;
+        lx->col += (unsigned)t->len;
+        lx->pos += t->len;
         return 1;
     }
     if (((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) && ends_letter(lx, lx->pos + 1))
@@ -271,10 +336,13 @@ static int quick_token(struct lexer *lx, struct token *t)
         t->type = T_JOIN;
     else if (c == ')')
         t->type = T_RPAREN;
+    else if (c == '(' && plain_paren(lx))
+        t->type = T_LPAREN;
     else
         return 0;
     t->len = 1;
-    lexer_skip_to(lx, lx->pos + 1);
+    lx->pos++;   /* one ASCII character, not a line end */
+    lx->col++;
     return 1;
 }
 
@@ -282,7 +350,13 @@ void lexer_next(struct lexer *lx, struct token *t)
 {
     for (;;) {
         while (lx->quick && lx->pos < lx->len) {
-            size_t n = is_space(lx->text[lx->pos]) ? 1 : unicode_space(lx, lx->pos);
+            char c = lx->text[lx->pos];
+            if (c == ' ') {   /* the commonest by far */
+                lx->pos++;
+                lx->col++;
+                continue;
+            }
+            size_t n = is_space(c) ? 1 : unicode_space(lx, lx->pos);
             if (!n)
                 break;
             if (n > 1)

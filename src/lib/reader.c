@@ -34,6 +34,9 @@ struct pmn_reader {
     size_t next_cap;
     ssize_t next_len;         /* -1: none */
     int parsing;              /* the parser is inside the current chunk */
+    size_t in_pos, in_len;    /* the input block: in[in_pos..in_len) unread */
+    int in_eof;
+    char in[1 << 16];
     int failed;
     struct parser p;
 };
@@ -113,44 +116,70 @@ static int append(pmn_reader *rd, const char *s, size_t n)
     return 0;
 }
 
+/* Refill the input block; 0 at the end of the input, -1 on a read error. */
+static int refill(pmn_reader *rd)
+{
+    rd->in_pos = 0;
+    rd->in_len = rd->in_eof ? 0 : fread(rd->in, 1, sizeof rd->in, rd->f);
+    if (rd->in_len < sizeof rd->in) {
+        rd->in_eof = 1;
+        if (ferror(rd->f))
+            return -1;
+    }
+    return rd->in_len > 0;
+}
+
+/* Room for n more bytes (and a NUL) in rd->next. */
+static int next_room(pmn_reader *rd, size_t n)
+{
+    if (n + 1 <= rd->next_cap)
+        return 0;
+    size_t cap = rd->next_cap ? rd->next_cap : 256;
+    while (cap < n + 1)
+        cap *= 2;
+    char *next = realloc(rd->next, cap);
+    if (!next)
+        return -1;
+    rd->next = next;
+    rd->next_cap = cap;
+    return 0;
+}
+
 /* The next line, with its '\n', into rd->next: its length, 0 at the end of
  * the input, -1 on a read error, -2 if it is longer than limit (it is then
- * not read whole: a line is limited while it is read, not after).  NUL bytes
- * are kept. */
+ * not read whole: a line is limited while it is read, not after), -3 when
+ * memory runs out.  NUL bytes are kept.  The input is read in blocks, each
+ * line found in them with memchr. */
 static ssize_t read_line(pmn_reader *rd, size_t limit)
 {
     size_t n = 0;
-    /* One test a byte: past `room`, either the buffer grows or the line is
-     * over its limit. */
-    size_t room = rd->next_cap < limit + 1 ? rd->next_cap : limit + 1;
-    int c;
-    while ((c = getc_unlocked(rd->f)) != EOF) {
-        if (n + 1 >= room) {
-            if (n + 1 > limit)
-                return -2;
-            if (n + 2 > rd->next_cap) {
-                size_t cap = rd->next_cap ? 2 * rd->next_cap : 256;
-                char *next = realloc(rd->next, cap);
-                if (!next)
-                    return -3;
-                rd->next = next;
-                rd->next_cap = cap;
-            }
-            room = rd->next_cap < limit + 1 ? rd->next_cap : limit + 1;
+    for (;;) {
+        if (rd->in_pos == rd->in_len) {
+            int rc = refill(rd);
+            if (rc < 0)
+                return -1;
+            if (rc == 0)
+                break;
         }
-        rd->next[n++] = (char)c;
-        if (c == '\n')
+        const char *start = rd->in + rd->in_pos;
+        size_t avail = rd->in_len - rd->in_pos;
+        const char *nl = memchr(start, '\n', avail);
+        size_t take = nl ? (size_t)(nl - start) + 1 : avail;
+        if (n + take > limit)
+            return -2;
+        if (next_room(rd, n + take) < 0)
+            return -3;
+        memcpy(rd->next + n, start, take);
+        n += take;
+        rd->in_pos += take;
+        if (nl)
             break;
     }
-    if (c == EOF && ferror(rd->f))
-        return -1;
     if (rd->next)
         rd->next[n] = '\0';
     return (ssize_t)n;
 }
 
-/* Blanks at the start of a line read (NUL-terminated, n bytes), spaces
- * that are not ASCII and a byte-order mark included. */
 static const char *skip_blanks(const char *s, size_t n)
 {
     const char *end = s + n;

@@ -183,7 +183,8 @@ static void quick_path_agrees_with_the_pattern(void **state)
     (void)state;
     static const char alphabet[] = "aAnNzZ19.;()[]{}!?$+x-/* \n\t\r\f\v\"_e"
                                    "\xc2\xa0\xc2\xa0\xe2\x80\x89\xef\xbb\xbf"
-                                   "0123456789((.+x) \xc2\xb9\xe2\x80\xa0";
+                                   "0123456789((.+x) \xc2\xb9\xe2\x80\xa0"
+                                   "[[[\"\"\"]]]\\\\ Ev_1\xe2\x80\x9c";
     char text[64];
     unsigned long seed = 7;
     for (int trial = 0; trial < 40000; trial++) {
@@ -204,9 +205,53 @@ static void quick_path_agrees_with_the_pattern(void **state)
             if (a.type != b.type || a.off != b.off || a.len != b.len || a.line != b.line
                 || a.col != b.col || (valued && a.value != b.value)
                 || (a.type == T_NUMBER && a.dots != b.dots)
-                || (a.type == T_CAPTURE && (a.style != b.style || a.b.len != b.b.len)))
+                || (a.type == T_CAPTURE && (a.style != b.style || a.b.len != b.b.len))
+                || (a.type == T_TAG && (a.a.off != b.a.off || a.a.len != b.a.len
+                                        || a.b.off != b.b.off || a.b.len != b.b.len)))
                 fail_msg("'%.*s': at %zu, quick token %d (len %zu), pattern token %d (len %zu)",
                          (int)len, text, a.off, a.type, a.len, b.type, b.len);
+        } while (a.type != T_EOF);
+        lexer_free(&quick);
+        lexer_free(&slow);
+    }
+}
+
+/* Tag pairs assembled from likely parts, well-formed or not: the hand path
+ * takes exactly what the pattern takes. */
+static void quick_tags_agree_with_the_pattern(void **state)
+{
+    (void)state;
+    static const char *const parts[][6] = {
+        { "[", "[ ", "[\t", "[\xc2\xa0", "", "[[" },
+        { "Event", "South_2", "", "a b", "\xc3\xa9", "X" },
+        { " ", "\t ", "", "\xc2\xa0", "  ", " " },
+        { "\"", "\xe2\x80\x9c", "\"", "'", "\"", "\"" },
+        { "Club", "a \\\" b", "\\\\", "\xe2\x80\x9cx\xe2\x80\x9d", "", "line\nbreak" },
+        { "\"]", "\" ]", "\"\t]", "\xe2\x80\x9d]", "\"", "\"]x" },
+    };
+    char text[128];
+    for (int k = 0; k < 6 * 6 * 6 * 6 * 6 * 6; k++) {
+        int c = k;
+        text[0] = '\0';
+        for (int p = 0; p < 6; p++) {
+            strcat(text, parts[p][c % 6]);
+            c /= 6;
+        }
+        strcat(text, " 1. i");
+        size_t len = strlen(text);
+        struct lexer quick, slow;
+        struct token a, b;
+        lexer_init(&quick, text, len, 1);
+        lexer_init(&slow, text, len, 1);
+        slow.quick = 0;
+        do {
+            lexer_next(&quick, &a);
+            lexer_next(&slow, &b);
+            if (a.type != b.type || a.off != b.off || a.len != b.len
+                || (a.type == T_TAG && (a.a.off != b.a.off || a.a.len != b.a.len
+                                        || a.b.off != b.b.off || a.b.len != b.b.len)))
+                fail_msg("'%s': at %zu, quick token %d (len %zu), pattern token %d (len %zu)",
+                         text, a.off, a.type, a.len, b.type, b.len);
         } while (a.type != T_EOF);
         lexer_free(&quick);
         lexer_free(&slow);
@@ -288,6 +333,7 @@ int main(void)
         cmocka_unit_test(starts_at_a_line),
         cmocka_unit_test(quick_path_agrees_with_the_pattern),
         cmocka_unit_test(web_text_tokens),
+        cmocka_unit_test(quick_tags_agree_with_the_pattern),
         cmocka_unit_test(headings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -108,8 +108,10 @@ tc=$(wall "$PMN" convert -q -j 1 "$tmp/a.pmn")
 rate "pmn convert, 1 job" "$tc" "$size"
 tcn=$(wall "$PMN" convert -q -j "$JOBS" "$tmp/a.pmn")
 rate "pmn convert, $JOBS jobs" "$tcn" "$size" "$tc" "1 job"
-te=$(wall "$PMN" export -q "$tmp/a.pmn")
-rate "pmn export (XML)" "$te" "$size" "$tc" "pmn convert, 1 job"
+te=$(wall "$PMN" export -q -j 1 "$tmp/a.pmn")
+rate "pmn export (XML), 1 job" "$te" "$size" "$tc" "pmn convert, 1 job"
+ten=$(wall "$PMN" export -q -j "$JOBS" "$tmp/a.pmn")
+rate "pmn export (XML), $JOBS jobs" "$ten" "$size" "$te" "1 job"
 "$PMN" export "$tmp/a.pmn" > "$tmp/a.xml" 2>/dev/null || true
 xsize=$(wc -c < "$tmp/a.xml")
 if command -v xmllint > /dev/null 2>&1; then

@@ -714,7 +714,9 @@ void pmn_record_totals_to_counts(pmn_record *rec, pmn_diag_fn fn, void *ctx);
 /* ---- reading PMN ------------------------------------------------------- */
 
 /* A reader takes games one at a time from a stream: memory is bounded by the
- * largest game, not by the file. */
+ * largest game, not by the file.  It reads the stream in blocks of 64 KiB
+ * (fread), so a game typed at a terminal is read when its block fills or
+ * the input ends. */
 typedef struct pmn_reader pmn_reader;
 
 pmn_reader *pmn_reader_new(FILE *f, pmn_diag_fn fn, void *ctx);

@@ -328,9 +328,10 @@ static void strings(void **state)
     assert_string_equal(pmn_legality_string(PMN_ILLEGAL_EMPTY), "the hole is empty");
 }
 
-/* pmn_legal_moves finds once what pmn_move_legality finds for each hole:
- * both agree on random positions of every built-in rule set, sparse ones
- * (single seeds, starving opponents) included. */
+/* pmn_legal_moves finds once what pmn_move_legality finds for each hole,
+ * and pmn_play judges as it does: all agree on random positions of every
+ * built-in rule set, sparse ones (single seeds, starving opponents, grand
+ * slams) included. */
 static void legal_moves_agree_with_legality(void **state)
 {
     (void)state;
@@ -354,6 +355,17 @@ static void legal_moves_agree_with_legality(void **state)
                 }
             p.to_move = (uint8_t)(trial & 1);
             int moves[PMN_MAX_SIDE_PITS], n = pmn_legal_moves(&r, &p, moves), k2 = 0;
+            /* pmn_play judges a move as pmn_move_legality does (it sows
+             * the moves it must look ahead at once), and leaves an illegal
+             * one's position as it was. */
+            for (unsigned i = 0; i < r.pits; i++) {
+                pmn_position q = p;
+                pmn_move_report rep;
+                int rc = pmn_play(&r, &q, (int)i, &rep);
+                assert_int_equal(rc, (int)pmn_move_legality(&r, &p, (int)i));
+                if (rc != 0)
+                    assert_memory_equal(&q, &p, sizeof p);
+            }
             for (unsigned i = 0; i < r.pits; i++)
                 if (pmn_move_legality(&r, &p, (int)i) == PMN_LEGAL) {
                     assert_true(k2 < n);
@@ -363,6 +375,44 @@ static void legal_moves_agree_with_legality(void **state)
             assert_int_equal(k2, n);
         }
     }
+}
+
+/* The engine looks ahead for a refused grand slam only where one could
+ * happen: not when a hole of the opponent holds four or more, which a
+ * single lap of 2s and 3s cannot empty.  Proved here on random positions
+ * with grand slams allowed: no move there leaves the opponent bare. */
+static void no_grand_slam_past_a_four(void **state)
+{
+    (void)state;
+    pmn_rules r;
+    pmn_error err;
+    assert_int_equal(pmn_rules_init(&r, "awale,grand-slam=allowed", &err), 0);
+    unsigned long seed = 777;
+    int tried = 0;
+    for (int trial = 0; trial < 200000; trial++) {
+        pmn_position p;
+        memset(&p, 0, sizeof p);
+        int four = 0;
+        for (int side = 0; side < 2; side++)
+            for (unsigned i = 0; i < r.pits; i++) {
+                seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+                unsigned v = (unsigned)(seed >> 33) % (side == 0 ? 24 : 5);
+                p.pit[side][i] = (uint16_t)((seed >> 17) % 3 == 0 ? 0 : v);
+                four |= side == 1 && p.pit[1][i] >= 4;
+            }
+        if (!four)
+            continue;
+        int moves[PMN_MAX_SIDE_PITS], n = pmn_legal_moves(&r, &p, moves);
+        for (int k = 0; k < n; k++) {
+            pmn_position q = p;
+            pmn_move_report rep;
+            assert_int_equal(pmn_play(&r, &q, moves[k], &rep), 0);
+            if (rep.captured)
+                tried++;
+            assert_true(pmn_position_seeds(&r, &q, PMN_NORTH) > 0);
+        }
+    }
+    assert_true(tried > 1000);   /* the positions did capture */
 }
 
 int main(void)
@@ -381,6 +431,7 @@ int main(void)
         cmocka_unit_test(no_legal_move_loses),
         cmocka_unit_test(strings),
         cmocka_unit_test(legal_moves_agree_with_legality),
+        cmocka_unit_test(no_grand_slam_past_a_four),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -335,13 +335,34 @@ static int refused_slam_possible(const pmn_rules *r, const pmn_position *p)
     return 1;
 }
 
-/* The rules that look ahead: feeding and a refused grand slam. */
-static pmn_legality outcome_legality(const pmn_rules *r, const pmn_position *p, int hole)
+/* The opponent of the side to move has no seeds, and must be fed. */
+static int starving(const pmn_rules *r, const pmn_position *p)
 {
-    int side = p->to_move;
-    int starving = r->feed && pmn_position_seeds(r, p, !side) == 0;
-    if (!starving && !refused_slam_possible(r, p))
-        return PMN_LEGAL;
+    return r->feed && pmn_position_seeds(r, p, !p->to_move) == 0;
+}
+
+/* Must a move here be sown to be judged (feeding, a refused grand slam)? */
+static int looks_ahead(const pmn_rules *r, const pmn_position *p, int starve)
+{
+    return starve || refused_slam_possible(r, p);
+}
+
+/* The verdict of the rules that look ahead on a move of `side`, sown: its
+ * report and the position after it. */
+static pmn_legality judged(const pmn_rules *r, int starve, int side,
+                           const pmn_move_report *rep, const pmn_position *after)
+{
+    if (rep->grand_slam && r->grand_slam == PMN_GRAND_SLAM_REFUSED)
+        return PMN_ILLEGAL_GRAND_SLAM;
+    if (starve && pmn_position_seeds(r, after, !side) == 0)
+        return PMN_ILLEGAL_NOT_FEEDING;
+    return PMN_LEGAL;
+}
+
+/* Sow the move on a copy of p to judge it (an endless one is legal). */
+static pmn_legality sown_legality(const pmn_rules *r, const pmn_position *p, int hole,
+                                  int starve)
+{
     pmn_position q = *p;
     pmn_move_report rep;
     struct sow lap0;
@@ -350,11 +371,7 @@ static pmn_legality outcome_legality(const pmn_rules *r, const pmn_position *p, 
     memset(&rep, 0, sizeof rep);
     if (sow_move(r, &q, hole, &rep, &lap0, &period, &last))
         return PMN_LEGAL;
-    if (rep.grand_slam && r->grand_slam == PMN_GRAND_SLAM_REFUSED)
-        return PMN_ILLEGAL_GRAND_SLAM;
-    if (starving && pmn_position_seeds(r, &q, !side) == 0)
-        return PMN_ILLEGAL_NOT_FEEDING;
-    return PMN_LEGAL;
+    return judged(r, starve, p->to_move, &rep, &q);
 }
 
 /* What makes a hole unplayable before it is sown: none, empty, a single seed
@@ -379,7 +396,10 @@ static pmn_legality hole_legality(const pmn_rules *r, const pmn_position *p, int
 pmn_legality pmn_move_legality(const pmn_rules *r, const pmn_position *p, int hole)
 {
     pmn_legality l = hole_legality(r, p, hole);
-    return l != PMN_LEGAL ? l : outcome_legality(r, p, hole);
+    if (l != PMN_LEGAL)
+        return l;
+    int starve = starving(r, p);
+    return looks_ahead(r, p, starve) ? sown_legality(r, p, hole, starve) : PMN_LEGAL;
 }
 
 /* pmn_move_legality for every hole at once: what does not depend on the
@@ -393,14 +413,13 @@ int pmn_legal_moves(const pmn_rules *r, const pmn_position *p,
     int lift = 0, n = 0;
     for (unsigned i = 0; i < pits && !lift; i++)
         lift = pit[i] >= min;
-    int ahead = (r->feed && pmn_position_seeds(r, p, !p->to_move) == 0)
-             || refused_slam_possible(r, p);
+    int starve = starving(r, p), ahead = looks_ahead(r, p, starve);
     for (unsigned i = 0; i < pits; i++) {
         if (pit[i] == 0)
             continue;
         if (pit[i] < min && (lift || pit[(i + 1) % pits] != 0))
             continue;   /* a single seed: only when nothing lifts, into an empty hole */
-        if (ahead && outcome_legality(r, p, (int)i) != PMN_LEGAL)
+        if (ahead && sown_legality(r, p, (int)i, starve) != PMN_LEGAL)
             continue;
         moves[n++] = (int)i;
     }
@@ -492,19 +511,6 @@ static pmn_ending seeds_game_ending(const pmn_rules *r, const pmn_position *p,
     return on[p->to_move] ? PMN_END_NO_MOVE : PMN_END_NO_SEEDS;
 }
 
-/* Does the side to move surely have a move: a hole to lift, where nothing
- * looks ahead?  The end-of-game test after every ply asks it first. */
-static int lifts(const pmn_rules *r, const pmn_position *p)
-{
-    const uint16_t *pit = p->pit[p->to_move];
-    if (r->feed || r->grand_slam == PMN_GRAND_SLAM_REFUSED)
-        return 0;
-    for (unsigned i = 0; i < r->pits; i++)
-        if (pit[i] >= r->min_lift)
-            return 1;
-    return 0;
-}
-
 static pmn_ending ending_of(const pmn_rules *r, const pmn_position *p, pmn_outcome *outcome,
                             int *must_pass)
 {
@@ -513,13 +519,11 @@ static pmn_ending ending_of(const pmn_rules *r, const pmn_position *p, pmn_outco
     *must_pass = 0;
     if (r->goal == PMN_GOAL_MOST_SEEDS) {
         e = seeds_game_ending(r, p, &o, must_pass);
-    } else if (!lifts(r, p)) {
-        if (pmn_position_seeds(r, p, p->to_move) == 0)
-            e = PMN_END_NO_SEEDS;
-        else if (!has_legal_move(r, p))
-            e = PMN_END_NO_MOVE;
-        if (e != PMN_END_NONE)
-            o = win_for(!p->to_move);
+    } else if (!has_legal_move(r, p)) {
+        /* Asked first: after almost every ply the first hole that lifts
+         * answers it. */
+        e = pmn_position_seeds(r, p, p->to_move) == 0 ? PMN_END_NO_SEEDS : PMN_END_NO_MOVE;
+        o = win_for(!p->to_move);
     }
     if (outcome)
         *outcome = o;
@@ -557,11 +561,10 @@ int pmn_play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep
     rep->hole = hole;
 
     /* Where the rules look ahead (feeding, a refused grand slam), the move
-     * is sown once, on a copy, and refused or kept as outcome_legality would
-     * judge it: sowing it to judge it and again to play it cost Awale a
-     * third of its time. */
-    int starving = r->feed && pmn_position_seeds(r, p, !side) == 0;
-    int ahead = starving || refused_slam_possible(r, p);
+     * is sown once, on a copy, and refused or kept as pmn_move_legality
+     * would judge it: sowing it to judge it and again to play it cost Awale
+     * a third of its time. */
+    int starve = starving(r, p), ahead = looks_ahead(r, p, starve);
     pmn_position copy, *sown = p;
     if (ahead) {
         copy = *p;
@@ -577,10 +580,8 @@ int pmn_play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep
         return 0;
     }
     if (ahead) {
-        if (rep->grand_slam && r->grand_slam == PMN_GRAND_SLAM_REFUSED)
-            return PMN_ILLEGAL_GRAND_SLAM;
-        if (starving && pmn_position_seeds(r, sown, !side) == 0)
-            return PMN_ILLEGAL_NOT_FEEDING;
+        if ((l = judged(r, starve, side, rep, sown)) != PMN_LEGAL)
+            return (int)l;
         *p = copy;
     }
     rep->extra = (r->extra == PMN_EXTRA_STORE && rep->end_hole < 0)

@@ -287,6 +287,16 @@ static int plain_paren(const struct lexer *lx)
     return c != '+' && c != 'x' && c < 0x80;
 }
 
+/* Take the token up to `end`, ASCII on one line (a column a byte). */
+static int take_ascii(struct lexer *lx, struct token *t, enum token_type type, size_t end)
+{
+    t->type = type;
+    t->len = end - lx->pos;
+    lx->col += (unsigned)t->len;
+    lx->pos = end;
+    return 1;
+}
+
 /* The commonest tokens (spaces, hole letters, move numbers, capture counts,
  * ';', '/', '-' and ')') are taken by hand: each costs the pattern hundreds
  * of instructions, as it tries its alternatives in turn.  Returns 1 if it
@@ -296,54 +306,36 @@ static int quick_token(struct lexer *lx, struct token *t)
 {
     char c = lx->text[lx->pos];
     size_t end;
-    /* Numbers, plain captures and judgements are ASCII on one line: a
-     * column a byte. */
-    if (is_digit(c) && (end = quick_number(lx, t)) > 0) {
-        t->type = T_NUMBER;
-        t->len = end - lx->pos;
-        lx->col += (unsigned)t->len;
-        lx->pos = end;
-        return 1;
-    }
-    if (c == '(' && (end = quick_capture(lx, t)) > 0) {
-        t->type = T_CAPTURE;
-        t->len = end - lx->pos;
-        lx->col += (unsigned)t->len;
-        lx->pos = end;
-        return 1;
-    }
+    if (is_digit(c) && (end = quick_number(lx, t)) > 0)
+        return take_ascii(lx, t, T_NUMBER, end);
+    if (c == '(' && (end = quick_capture(lx, t)) > 0)
+        return take_ascii(lx, t, T_CAPTURE, end);
     if (c == '[' && (end = quick_tag(lx, t)) > 0) {
-        t->type = T_TAG;
+        t->type = T_TAG;   /* its value may hold characters of several bytes */
         t->len = end - lx->pos;
         lexer_skip_to(lx, end);
         return 1;
     }
     if (c == '!' || c == '?') {
         char d = lx->pos + 1 < lx->len ? lx->text[lx->pos + 1] : 0;
-        t->type = T_JUDGEMENT;
-        t->len = d == '!' || d == '?' ? 2 : 1;
-        lx->col += (unsigned)t->len;
-        lx->pos += t->len;
-        return 1;
+        return take_ascii(lx, t, T_JUDGEMENT, lx->pos + (d == '!' || d == '?' ? 2 : 1));
     }
+    enum token_type type;
     if (((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) && ends_letter(lx, lx->pos + 1))
-        t->type = T_HOLE;
+        type = T_HOLE;
     else if (c == ';')
-        t->type = T_SEMI;
+        type = T_SEMI;
     else if (c == '/')
-        t->type = T_SLASH;
+        type = T_SLASH;
     else if (c == '-')
-        t->type = T_JOIN;
+        type = T_JOIN;
     else if (c == ')')
-        t->type = T_RPAREN;
+        type = T_RPAREN;
     else if (c == '(' && plain_paren(lx))
-        t->type = T_LPAREN;
+        type = T_LPAREN;
     else
         return 0;
-    t->len = 1;
-    lx->pos++;   /* one ASCII character, not a line end */
-    lx->col++;
-    return 1;
+    return take_ascii(lx, t, type, lx->pos + 1);
 }
 
 void lexer_next(struct lexer *lx, struct token *t)

@@ -153,6 +153,7 @@ struct progress {
     const char *cmd;
     double start, last, file_start;
     double first;             /* seconds before the first line (PMN_PROGRESS_AFTER) */
+    int drawn;                /* a line was drawn: the next waits REDRAW */
     unsigned long games;      /* of the current file */
     FILE *f;
     long long total;          /* its size; -1 if not a regular file */

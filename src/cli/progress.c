@@ -37,6 +37,7 @@ void progress_begin(struct progress *p, const char *cmd, int quiet)
     p->first = after ? atof(after) : FIRST_DRAW;
     p->cmd = cmd;
     p->start = p->last = now();
+    p->drawn = 0;
     p->games = 0;
     p->f = NULL;
     p->total = -1;
@@ -86,31 +87,31 @@ static void draw(struct progress *p, const char *file, double t)
     shown = 1;
 }
 
+/* Draw the line if the run is old enough and the last drawing is. */
+static void maybe_draw(struct progress *p, const char *file)
+{
+    double t = now();
+    if (t - p->start < p->first || (p->drawn && t - p->last < REDRAW))
+        return;
+    p->last = t;
+    p->drawn = 1;
+    draw(p, file, t);
+}
+
 void progress_games(struct progress *p, const char *file, unsigned long n)
 {
     if (!p)
         return;   /* a part read by another thread */
     p->games += n;
-    if (!p->on)
-        return;
-    double t = now();
-    if (t - p->start < p->first || (shown && t - p->last < REDRAW))
-        return;
-    p->last = t;
-    draw(p, file, t);
+    if (p->on)
+        maybe_draw(p, file);
 }
 
 void progress_game(struct progress *p, const char *file)
 {
     if (!p)
         return;
-    p->games++;
     /* The clock is read every 64 games: a game costs microseconds. */
-    if (!p->on || p->games % 64)
-        return;
-    double t = now();
-    if (t - p->start < p->first || (t - p->last < REDRAW && p->games > 64))
-        return;
-    p->last = t;
-    draw(p, file, t);
+    if (++p->games % 64 == 0 && p->on)
+        maybe_draw(p, file);
 }

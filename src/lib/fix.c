@@ -9,30 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Plies of the main line the engine replays; -1 when memory runs out. */
-static long replayed_plies(const pmn_record *rec, const pmn_setup *s)
-{
-    pmn_replay *r = pmn_replay_new(rec, s, NULL, NULL);
-    if (!r)
-        return -1;
-    long n = pmn_replay_result(r)->plies;
-    pmn_replay_free(r);
-    return n;
-}
-
-/* The main-line move the replay stopped at, or NULL. */
-static pmn_move *stopped_at(pmn_record *rec, const pmn_setup *s, int *nomem)
+/* The main-line move the replay stopped at (NULL: none), and in *plies
+ * the plies it replayed (-1 when memory runs out). */
+static pmn_move *stopped_at(pmn_record *rec, const pmn_setup *s, long *plies)
 {
     pmn_replay *r = pmn_replay_new(rec, s, NULL, NULL);
     pmn_move *m = NULL;
-    if (!r) {
-        *nomem = 1;
+    *plies = -1;
+    if (!r)
         return NULL;
-    }
     const pmn_played_line *pl = pmn_replay_main(r);
     for (size_t i = 0; i < pl->nmoves && !m; i++)
         if (!pl->moves[i].replayed && pmn_replay_result(r)->stopped)
             m = &rec->main.moves[i];
+    *plies = pmn_replay_result(r)->plies;
     pmn_replay_free(r);
     return m;
 }
@@ -40,13 +30,12 @@ static pmn_move *stopped_at(pmn_record *rec, const pmn_setup *s, int *nomem)
 /* A letter of the wrong case (a hole of the side not to move, or one that
  * cannot be played) is fixed when its other case is a move the engine plays,
  * capturing what the record says, and the replay then goes further. */
-static int fix_case(pmn_record *rec, const pmn_setup *s, pmn_move *m, pmn_diag_fn fn,
-                    void *ctx)
+static int fix_case(pmn_record *rec, const pmn_setup *s, pmn_move *m, long before,
+                    pmn_diag_fn fn, void *ctx)
 {
     if (m->notation != PMN_NOTATION_LETTERS || m->side < 0 || !isalpha((unsigned char)m->text[0])
         || m->text[1])
         return 0;
-    long before = replayed_plies(rec, s);
     pmn_move was = *m;
     m->text[0] = (char)(isupper((unsigned char)m->text[0]) ? tolower((unsigned char)m->text[0])
                                                           : toupper((unsigned char)m->text[0]));
@@ -78,14 +67,12 @@ static int writes_claims(const pmn_line *l)
     return 0;
 }
 
-/* The captures of the main line that the record leaves out, written. */
-static int fix_claims(pmn_record *rec, const pmn_setup *s, pmn_diag_fn fn, void *ctx)
+/* The captures of the main line that the record leaves out, written, as
+ * the replay r of it found them. */
+static int fix_claims(pmn_record *rec, const pmn_replay *r, pmn_diag_fn fn, void *ctx)
 {
     if (!writes_claims(&rec->main))
         return 0;
-    pmn_replay *r = pmn_replay_new(rec, s, NULL, NULL);
-    if (!r)
-        return -1;
     const pmn_played_line *pl = pmn_replay_main(r);
     int fixed = 0;
     for (size_t i = 0; i < pl->nmoves; i++) {
@@ -99,21 +86,17 @@ static int fix_claims(pmn_record *rec, const pmn_setup *s, pmn_diag_fn fn, void 
                    m->claim);
         fixed++;
     }
-    pmn_replay_free(r);
     return fixed;
 }
 
-/* Where the game ended on the board, the result it proves. */
-static int fix_result(pmn_record *rec, const pmn_setup *s, pmn_diag_fn fn, void *ctx)
+/* Where the game ended on the board (the replay r says), the result it
+ * proves. */
+static int fix_result(pmn_record *rec, const pmn_replay *r, pmn_diag_fn fn, void *ctx)
 {
-    pmn_replay *r = pmn_replay_new(rec, s, NULL, NULL);
-    if (!r)
-        return -1;
     const pmn_check_result *res = pmn_replay_result(r);
     int ended = pmn_replay_complete(r) && res->ending != PMN_END_NONE
              && res->outcome != PMN_ONGOING;
     const char *proved = pmn_outcome_string(res->outcome);
-    pmn_replay_free(r);
     if (!ended)
         return 0;
     pmn_tag *tag = (pmn_tag *)pmn_record_find_tag(rec, "Result");
@@ -139,22 +122,28 @@ static int fix_result(pmn_record *rec, const pmn_setup *s, pmn_diag_fn fn, void 
 
 int pmn_record_fix(pmn_record *rec, const pmn_setup *s, pmn_diag_fn fn, void *ctx)
 {
-    int fixed = 0, nomem = 0;
+    int fixed = 0;
     if (s->status != PMN_SETUP_READY)
         return 0;
     /* Each fix lets the replay go further; at most one a move. */
     for (size_t tries = 0; tries < rec->main.nmoves; tries++) {
-        pmn_move *m = stopped_at(rec, s, &nomem);
-        int rc = m ? fix_case(rec, s, m, fn, ctx) : 0;
-        if (rc < 0 || nomem)
+        long plies;
+        pmn_move *m = stopped_at(rec, s, &plies);
+        int rc = plies < 0 ? -1 : m ? fix_case(rec, s, m, plies, fn, ctx) : 0;
+        if (rc < 0)
             return PMN_ERR_NOMEM;
         if (rc == 0)
             break;
         fixed++;
     }
-    int claims = fix_claims(rec, s, fn, ctx);
-    int result = claims < 0 ? -1 : fix_result(rec, s, fn, ctx);
-    if (claims < 0 || result < 0)
+    /* Writing claims changes no move: one replay serves claims and result. */
+    pmn_replay *r = pmn_replay_new(rec, s, NULL, NULL);
+    if (!r)
+        return PMN_ERR_NOMEM;
+    int claims = fix_claims(rec, r, fn, ctx);
+    int result = fix_result(rec, r, fn, ctx);
+    pmn_replay_free(r);
+    if (result < 0)
         return PMN_ERR_NOMEM;
     return fixed + claims + result;
 }

@@ -171,8 +171,7 @@ static void end(pmn_xml_writer *w)
     puts_(w, ">");
 }
 
-/* Printable ASCII with nothing to escape, as most values are: written as
- * it is. */
+/* Printable ASCII with nothing to escape? */
 static int plain(const char *s)
 {
     for (; *s; s++)
@@ -181,46 +180,12 @@ static int plain(const char *s)
     return 1;
 }
 
-static void attr(pmn_xml_writer *w, const char *name, const char *value)
-{
-    puts_(w, " ");
-    puts_(w, name);
-    puts_(w, "=\"");
-    if (plain(value)) {
-        puts_(w, value);
-    } else {
-        char *v = xml_safe(value, &w->replaced);
-        if (!v) {
-            fail(w);
-            return;
-        }
-        escaped(w, v, 1);
-        free(v);
-    }
-    puts_(w, "\"");
-}
-
-static void attr_u(pmn_xml_writer *w, const char *name, unsigned long long v)
-{
-    char buf[32], *d = buf + sizeof buf;
-    *--d = '\0';
-    do
-        *--d = (char)('0' + v % 10);
-    while ((v /= 10) > 0);
-    puts_(w, " ");
-    puts_(w, name);
-    puts_(w, "=\"");
-    puts_(w, d);
-    puts_(w, "\"");
-}
-
-/* Text content of the element open. */
-static void text(pmn_xml_writer *w, const char *s)
+/* A value, as an attribute's or as content: what XML cannot hold made
+ * safe, then escaped; printable ASCII with nothing to escape, as most values
+ * are, written as it is. */
+static void value(pmn_xml_writer *w, const char *s, int attribute)
 {
     if (plain(s)) {
-        close_tag(w);
-        if (w->depth > 0)
-            w->content[w->depth - 1] = 't';
         puts_(w, s);
         return;
     }
@@ -229,11 +194,36 @@ static void text(pmn_xml_writer *w, const char *s)
         fail(w);
         return;
     }
+    escaped(w, v, attribute);
+    free(v);
+}
+
+static void attr(pmn_xml_writer *w, const char *name, const char *v)
+{
+    puts_(w, " ");
+    puts_(w, name);
+    puts_(w, "=\"");
+    value(w, v, 1);
+    puts_(w, "\"");
+}
+
+static void attr_u(pmn_xml_writer *w, const char *name, unsigned long long v)
+{
+    char buf[32], *d = buf + sizeof buf;   /* digits, without printf */
+    *--d = '\0';
+    do
+        *--d = (char)('0' + v % 10);
+    while ((v /= 10) > 0);
+    attr(w, name, d);
+}
+
+/* Text content of the element open. */
+static void text(pmn_xml_writer *w, const char *s)
+{
     close_tag(w);
     if (w->depth > 0)
         w->content[w->depth - 1] = 't';
-    escaped(w, v, 0);
-    free(v);
+    value(w, s, 0);
 }
 
 static void text_element(pmn_xml_writer *w, const char *name, const char *s)

@@ -98,18 +98,26 @@ void pmn_reader_set_lines_before(pmn_reader *rd, unsigned lines)
     rd->line = lines;
 }
 
+/* Room for `need` bytes in *buf (capacity *cap, doubled from `first`). */
+static int reserve(char **buf, size_t *cap, size_t need, size_t first)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : first;
+    while (c < need)
+        c *= 2;
+    char *b = realloc(*buf, c);
+    if (!b)
+        return -1;
+    *buf = b;
+    *cap = c;
+    return 0;
+}
+
 static int append(pmn_reader *rd, const char *s, size_t n)
 {
-    if (rd->len + n + 1 > rd->cap) {
-        size_t cap = rd->cap ? rd->cap : 4096;
-        while (cap < rd->len + n + 1)
-            cap *= 2;
-        char *c = realloc(rd->chunk, cap);
-        if (!c)
-            return -1;
-        rd->chunk = c;
-        rd->cap = cap;
-    }
+    if (reserve(&rd->chunk, &rd->cap, rd->len + n + 1, 4096) < 0)
+        return -1;
     memcpy(rd->chunk + rd->len, s, n);
     rd->len += n;
     rd->chunk[rd->len] = '\0';
@@ -127,22 +135,6 @@ static int refill(pmn_reader *rd)
             return -1;
     }
     return rd->in_len > 0;
-}
-
-/* Room for n more bytes (and a NUL) in rd->next. */
-static int next_room(pmn_reader *rd, size_t n)
-{
-    if (n + 1 <= rd->next_cap)
-        return 0;
-    size_t cap = rd->next_cap ? rd->next_cap : 256;
-    while (cap < n + 1)
-        cap *= 2;
-    char *next = realloc(rd->next, cap);
-    if (!next)
-        return -1;
-    rd->next = next;
-    rd->next_cap = cap;
-    return 0;
 }
 
 /* The next line, with its '\n', into rd->next: its length, 0 at the end of
@@ -167,7 +159,7 @@ static ssize_t read_line(pmn_reader *rd, size_t limit)
         size_t take = nl ? (size_t)(nl - start) + 1 : avail;
         if (n + take > limit)
             return -2;
-        if (next_room(rd, n + take) < 0)
+        if (reserve(&rd->next, &rd->next_cap, n + take + 1, 256) < 0)
             return -3;
         memcpy(rd->next + n, start, take);
         n += take;

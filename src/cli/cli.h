@@ -225,6 +225,10 @@ struct job_command {
     unsigned long (*games)(const void *part);
 };
 
+/* For a merge: a part's games of PMN (text[0..len)), written to f after
+ * the games before it with a blank line between, as one job writes them.
+ * Returns 0, or -1 if the write fails. */
+int write_pmn_part(FILE *f, unsigned long games_before, const char *text, size_t len);
 /* each_input, with the games of each input read by `jobs` threads at once;
  * what is written is exactly what one thread writes. */
 void each_input_jobs(char **names, int n, struct diag_sink *s, const struct job_command *jc,

@@ -84,9 +84,7 @@ static void merge_convert(void *ctx, const void *part, const char *out, size_t l
     const struct convert *p = part;
     if (cv->failed || !p->games)
         return;
-    if (cv->games)
-        fputc('\n', cv->out);   /* between games, as convert_file writes it */
-    if (fwrite(out, 1, len, cv->out) != len || ferror(cv->out)) {
+    if (write_pmn_part(cv->out, cv->games, out, len) < 0) {
         cv->failed = 1;
         cv->write_errno = errno;
     }

@@ -74,11 +74,8 @@ static void merge_export(void *ctx, const void *part, const char *out, size_t le
     if (ex->xml) {
         if (pmn_xml_writer_add_part(ex->w, out, len) < 0)
             ex->failed = 1;
-    } else {
-        if (ex->games && len)
-            fputc('\n', ex->out);   /* between games, as export_file writes it */
-        if (fwrite(out, 1, len, ex->out) != len || ferror(ex->out))
-            ex->failed = 1;
+    } else if (write_pmn_part(ex->out, ex->games, out, len) < 0) {
+        ex->failed = 1;
     }
     if (ex->failed && !ex->write_errno)
         ex->write_errno = errno;

@@ -212,6 +212,13 @@ void each_input_jobs(char **names, int n, struct diag_sink *s, const struct job_
         each_input(names, n, s, read_file, &ji);
 }
 
+int write_pmn_part(FILE *f, unsigned long games_before, const char *text, size_t len)
+{
+    if (games_before && len)
+        fputc('\n', f);
+    return fwrite(text, 1, len, f) != len || ferror(f) ? -1 : 0;
+}
+
 int default_jobs(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);

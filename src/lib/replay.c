@@ -147,7 +147,10 @@ static void hint_moves(const struct replayer *c, const pmn_position *p, const pm
             nl += (size_t)snprintf(list + nl, sizeof list - nl, "%s%s", i ? " " : "", name);
         pmn_position after = *p;
         pmn_move_report rep;
-        if (m->claim >= 0 && legal[i] != m->hole && pmn_play(c->rules, &after, legal[i], &rep) == 0
+        /* Not the move played itself; but a hole of the other side's letter
+         * (a slip of case) is another move. */
+        int played = legal[i] == m->hole && m->side == side;
+        if (m->claim >= 0 && !played && pmn_play(c->rules, &after, legal[i], &rep) == 0
             && rep.captured == (unsigned)m->claim && nc < sizeof capturing)
             nc += (size_t)snprintf(capturing + nc, sizeof capturing - nc, "%s%s",
                                    nc ? " or " : "", name);

@@ -4,6 +4,10 @@
 
 #include "pmn.h"
 
+/* perft through pmn_legal_moves and pmn_play alone, without the fast path
+ * of pmn_perft: what tests compare it with. */
+uint64_t pmn_perft_general(const pmn_rules *r, const pmn_position *p, unsigned depth);
+
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 #if defined(__GNUC__)

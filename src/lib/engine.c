@@ -264,24 +264,79 @@ static unsigned capture_two_three(const pmn_rules *r, uint16_t *opp, unsigned en
     return taken;
 }
 
+/* The relay family (Hawalis): laps round the mover's own holes, with no
+ * store, no hole passed over and no fours taken on the way. */
+static int relays_round_own_holes(const pmn_rules *r)
+{
+    return r->cycle == PMN_CYCLE_OWN_ROWS && r->laps == PMN_LAPS_RELAY && !r->stores
+        && !r->skip_origin && r->capture != PMN_CAPTURE_FOURS;
+}
+
+#define QUICK_LAPS 1024
+
+/* Sow a move of the relay family in place, without the cycle check (two
+ * thirds of a move's cost), which only a sowing that goes on for long
+ * needs.  Returns 0, leaving *p alone, if it has not ended after
+ * QUICK_LAPS laps: the general path then sows it from the start. */
+static int quick_relay(const pmn_rules *r, pmn_position *p, int side, int hole,
+                       pmn_move_report *rep)
+{
+    uint16_t pit[PMN_MAX_SIDE_PITS];
+    unsigned n = r->pits, a = (unsigned)hole, h = p->pit[side][a];
+    memcpy(pit, p->pit[side], n * sizeof pit[0]);
+    pit[a] = 0;
+    for (unsigned laps = 1;; laps++) {
+        if (laps > QUICK_LAPS)
+            return 0;
+        if (h > n) {   /* whole turns, keeping 1..n seeds */
+            unsigned rounds = (h - 1) / n;
+            for (unsigned i = 0; i < n; i++)
+                pit[i] = (uint16_t)(pit[i] + rounds);
+            h -= rounds * n;
+        }
+        while (h--) {
+            if (++a == n)
+                a = 0;
+            pit[a]++;
+        }
+        if (pit[a] == 1) {
+            rep->laps = laps;
+            break;
+        }
+        h = pit[a];
+        pit[a] = 0;
+    }
+    memcpy(p->pit[side], pit, n * sizeof pit[0]);
+    rep->stored = 0;
+    rep->end_side = side;
+    rep->end_hole = (int)a;
+    return 1;
+}
+
 /* Sow a legal move and make its captures, on *p; the side to move and the
  * end of the game are pmn_play's.  Returns 1 (leaving *p alone, and
  * *lap0 and *period for the proof) if the sowing never ends. */
 static int sow_move(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep,
-                    struct sow *lap0, uint64_t *period, unsigned *last_capture)
+                    struct sow *lap0, uint64_t *period, unsigned *last_capture, int quick)
 {
     int side = p->to_move;
     struct sow s;
-    load(r, p, side, hole, lap0);
-    if (r->laps == PMN_LAPS_RELAY) {
-        if (find_period(lap0, period, &rep->laps, &s))
-            return 1;
+    if (quick && relays_round_own_holes(r) && quick_relay(r, p, side, hole, rep)) {
+        s.took[0] = s.took[1] = 0;
+        s.last_four = 0;
+        s.last_taker = -1;
     } else {
-        s = *lap0;
-        sow_lap(&s);
-        rep->laps = 1;
+        load(r, p, side, hole, lap0);
+        if (r->laps == PMN_LAPS_RELAY) {
+            if (find_period(lap0, period, &rep->laps, &s))
+                return 1;
+        } else {
+            s = *lap0;
+            sow_lap(&s);
+            rep->laps = 1;
+        }
+        unload(r, &s, side, p, rep);
     }
-    unload(r, &s, side, p, rep);
 
     unsigned taken = 0;
     uint16_t *own = p->pit[side], *opp = p->pit[!side];
@@ -369,7 +424,7 @@ static pmn_legality sown_legality(const pmn_rules *r, const pmn_position *p, int
     uint64_t period;
     unsigned last;
     memset(&rep, 0, sizeof rep);
-    if (sow_move(r, &q, hole, &rep, &lap0, &period, &last))
+    if (sow_move(r, &q, hole, &rep, &lap0, &period, &last, 1))
         return PMN_LEGAL;
     return judged(r, starve, p->to_move, &rep, &q);
 }
@@ -546,7 +601,8 @@ pmn_outcome pmn_repetition_outcome(const pmn_rules *r, const pmn_position *p)
     }
 }
 
-int pmn_play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep)
+/* pmn_play, with (quick) or without the quick path of the relay family. */
+static int play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep, int quick)
 {
     pmn_legality l = hole_legality(r, p, hole);
     if (l != PMN_LEGAL)
@@ -570,7 +626,7 @@ int pmn_play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep
         copy = *p;
         sown = &copy;
     }
-    if (sow_move(r, sown, hole, rep, &lap0, &period, &last_capture)) {
+    if (sow_move(r, sown, hole, rep, &lap0, &period, &last_capture, quick)) {
         prove_endless(&lap0, period, rep);
         rep->laps = 0;
         rep->end_side = side;
@@ -594,6 +650,16 @@ int pmn_play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep
         rep->passed = 1;
     }
     return 0;
+}
+
+int pmn_play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep)
+{
+    return play(r, p, hole, rep, 1);
+}
+
+int pmn_play_general(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep)
+{
+    return play(r, p, hole, rep, 0);
 }
 
 const char *pmn_legality_string(pmn_legality l)

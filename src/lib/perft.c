@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* perft by pmn_legal_moves and pmn_play, for every rule set. */
+/* perft by pmn_legal_moves and the general engine, for every rule set. */
 uint64_t pmn_perft_general(const pmn_rules *r, const pmn_position *p, unsigned depth)
 {
     int moves[PMN_MAX_SIDE_PITS];
@@ -19,7 +19,7 @@ uint64_t pmn_perft_general(const pmn_rules *r, const pmn_position *p, unsigned d
     for (int i = 0; i < n; i++) {
         pmn_position q = *p;
         pmn_move_report rep;
-        pmn_play(r, &q, moves[i], &rep);
+        pmn_play_general(r, &q, moves[i], &rep);
         if (rep.ending == PMN_END_NONE)
             total += pmn_perft_general(r, &q, depth - 1);
     }
@@ -271,7 +271,7 @@ static uint64_t relay_perft(const struct relay *f, struct sown *memo, holes mine
 
 static uint64_t perft(const pmn_rules *r, const pmn_position *p, unsigned depth)
 {
-#if RELAY_FAST
+#ifdef RELAY_FAST
     struct relay f;
     struct sown memo[1 << SOWN_BITS] = { 0 };
     if (depth > 0 && relay_fits(r, p, &f))

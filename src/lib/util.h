@@ -4,8 +4,10 @@
 
 #include "pmn.h"
 
-/* perft through pmn_legal_moves and pmn_play alone, without the fast path
- * of pmn_perft: what tests compare it with. */
+/* pmn_play without the quick path of the relay family, and perft through
+ * pmn_legal_moves and it alone, without the fast path of pmn_perft: what
+ * tests compare those paths with. */
+int pmn_play_general(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep);
 uint64_t pmn_perft_general(const pmn_rules *r, const pmn_position *p, unsigned depth);
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

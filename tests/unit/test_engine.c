@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "pmn.h"
+#include "lib/util.h"
 #include "engine.h"
 #include "games.h"
 
@@ -377,6 +378,45 @@ static void legal_moves_agree_with_legality(void **state)
     }
 }
 
+/* pmn_play's quick path for the relay family (Hawalis and its variants)
+ * gives the position and report of the general engine, for every hole of
+ * random positions, few seeds or many, of every built-in rule set and of
+ * variants it takes: an illegal move, an endless one (which only the
+ * general engine proves) and those that sow for long included. */
+static void quick_relay_plays_as_the_general_engine(void **state)
+{
+    (void)state;
+    static const char *const sets[] = {
+        "hawalis", "hawalis,capture=front", "hawalis,capture=none", "hawalis,min-lift=1",
+        "hawalis,holes=8", "hawalis,endless=lose",
+        "hawalis,holes=5,seeds=3", "kalah", "oware", "awale", "anywoli",
+    };
+    unsigned long seed = 4242;
+    for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
+        pmn_rules r = rules_with(sets[k]);
+        for (int trial = 0; trial < 1000; trial++) {
+            pmn_position p;
+            memset(&p, 0, sizeof p);
+            unsigned seeds = 1 + (unsigned)trial % 60;
+            for (unsigned i = 0; i < seeds; i++) {
+                seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+                p.pit[(seed >> 40) & 1][(seed >> 33) % r.pits]++;
+            }
+            p.to_move = (uint8_t)(trial & 1);
+            for (unsigned i = 0; i < r.pits; i++) {
+                pmn_position quick = p, general = p;
+                pmn_move_report a, b;
+                memset(&a, 0, sizeof a);
+                memset(&b, 0, sizeof b);
+                assert_int_equal(pmn_play(&r, &quick, (int)i, &a),
+                                 pmn_play_general(&r, &general, (int)i, &b));
+                assert_memory_equal(&quick, &general, sizeof quick);
+                assert_memory_equal(&a, &b, sizeof a);
+            }
+        }
+    }
+}
+
 /* The engine looks ahead for a refused grand slam only where one could
  * happen: not when a hole of the opponent holds four or more, which a
  * single lap of 2s and 3s cannot empty.  Proved here on random positions
@@ -432,6 +472,7 @@ int main(void)
         cmocka_unit_test(strings),
         cmocka_unit_test(legal_moves_agree_with_legality),
         cmocka_unit_test(no_grand_slam_past_a_four),
+        cmocka_unit_test(quick_relay_plays_as_the_general_engine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

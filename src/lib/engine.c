@@ -272,7 +272,7 @@ static int relays_round_own_holes(const pmn_rules *r)
         && !r->skip_origin && r->capture != PMN_CAPTURE_FOURS;
 }
 
-#define QUICK_LAPS 1024
+#define QUICK_LAPS 64
 
 /* Sow a move of the relay family in place, without the cycle check (two
  * thirds of a move's cost), which only a sowing that goes on for long

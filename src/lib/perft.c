@@ -30,12 +30,14 @@ uint64_t pmn_perft_general(const pmn_rules *r, const pmn_position *p, unsigned d
  * holes, no store, captures of the facing front (and back) hole, no extra
  * turn, and a game lost by the side left without a move.  There the counts
  * depend on the holes alone, which fit in bytes: a side's holes are one
- * 128-bit number, a lap is one addition, and the holes that lift are found
- * for all of them at once.  A move still sowing after LAP_LIMIT laps goes to
- * the general engine, which proves it endless or sows it to its end.
+ * 128-bit number, a lap adds a row of a table to it, the holes that lift are
+ * found for all of them at once, and where the moves of the last level but
+ * one end is kept (struct sown).  A move still sowing after LAP_LIMIT laps
+ * goes to the general engine, which proves it endless or sows it to its end.
  * test_perft compares the two paths on random positions.  Without 128-bit
  * numbers (a compiler other than GCC or Clang) every count takes the
- * general path. */
+ * general path.  perft 8 from the opening: 0.45 s by the general engine,
+ * 0.07 s here. */
 #if defined(__SIZEOF_INT128__)
 #define RELAY_FAST 1
 #define LAP_LIMIT 4096

@@ -395,14 +395,7 @@ static void quick_relay_plays_as_the_general_engine(void **state)
     for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
         pmn_rules r = rules_with(sets[k]);
         for (int trial = 0; trial < 1000; trial++) {
-            pmn_position p;
-            memset(&p, 0, sizeof p);
-            unsigned seeds = 1 + (unsigned)trial % 60;
-            for (unsigned i = 0; i < seeds; i++) {
-                seed = seed * 6364136223846793005UL + 1442695040888963407UL;
-                p.pit[(seed >> 40) & 1][(seed >> 33) % r.pits]++;
-            }
-            p.to_move = (uint8_t)(trial & 1);
+            pmn_position p = random_position(&r, 1 + (unsigned)trial % 60, &seed);
             for (unsigned i = 0; i < r.pits; i++) {
                 pmn_position quick = p, general = p;
                 pmn_move_report a, b;

@@ -8,6 +8,7 @@
 
 #include "pmn.h"
 #include "lib/util.h"
+#include "engine.h"
 
 static void opening_depths(void **state)
 {
@@ -101,22 +102,6 @@ static void jobs_count_the_same(void **state)
  * counts what the general engine counts, on random positions of every
  * built-in rule set and of variants the fast path takes, and where a move
  * never ends (the fast path hands it to the general engine). */
-static unsigned long seed_state = 12345;
-
-static unsigned random_below(unsigned n)
-{
-    seed_state = seed_state * 6364136223846793005ul + 1442695040888963407ul;
-    return (unsigned)((seed_state >> 33) % n);
-}
-
-static void random_position(const pmn_rules *r, unsigned seeds, pmn_position *p)
-{
-    memset(p, 0, sizeof *p);
-    for (unsigned k = 0; k < seeds; k++)
-        p->pit[random_below(2)][random_below(r->pits)]++;
-    p->to_move = (uint8_t)random_below(2);
-}
-
 static void fast_path_counts_the_same(void **state)
 {
     (void)state;
@@ -125,15 +110,15 @@ static void fast_path_counts_the_same(void **state)
         "hawalis,min-lift=3", "hawalis,holes=8", "hawalis,holes=5,seeds=3",
         "hawalis,endless=lose", "kalah", "oware", "awale", "anywoli",
     };
+    unsigned long seed = 12345;
     for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
-        pmn_rules r;
-        pmn_position p;
-        assert_int_equal(pmn_rules_init(&r, sets[k], NULL), 0);
+        pmn_rules r = rules_with(sets[k]);
         for (unsigned i = 0; i < 200; i++) {
             /* Up to past the 127 seeds the fast path holds (where endless
              * moves abound: their proofs would take seconds deeper). */
             int many = i % 10 == 9;
-            random_position(&r, 1 + random_below(many ? 140 : 70), &p);
+            unsigned seeds = 1 + random_below(&seed, many ? 140 : 70);
+            pmn_position p = random_position(&r, seeds, &seed);
             unsigned depth = many ? 1 : 1 + i % 3;
             uint64_t fast = pmn_perft(&r, &p, depth, NULL, NULL);
             uint64_t general = pmn_perft_general(&r, &p, depth);
@@ -147,11 +132,8 @@ static void fast_path_counts_the_same(void **state)
     }
     /* South's g never ends: its state repeats after 5,880 laps, past the
      * laps the fast path sows before it hands a move over. */
-    pmn_rules r;
-    pmn_position p;
-    pmn_rules_init(&r, NULL, NULL);
-    assert_int_equal(pmn_position_parse(&r, "2,1,2,3,2,1,4,4,6,5,1,3,4,1/0,0,0,0,0,0,0,0,0,0,0,0,0,1 S",
-                                        &p, NULL), 0);
+    pmn_rules r = rules_with(NULL);
+    pmn_position p = position(&r, "2,1,2,3,2,1,4,4,6,5,1,3,4,1/0,0,0,0,0,0,0,0,0,0,0,0,0,1 S");
     pmn_move_report rep;
     pmn_position q = p;
     assert_int_equal(pmn_play(&r, &q, 6, &rep), 0);

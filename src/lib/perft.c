@@ -236,9 +236,10 @@ static uint64_t last_two(const struct relay *f, struct sown *memo, holes mine, h
         memo->known = 1;
         memo->n = 0;
         for (uint32_t set = legal_set(f, mine); set; set &= set - 1) {
+            unsigned hole = (unsigned)__builtin_ctz(set);
             holes m = mine;
-            memo->hole[memo->n] = (uint8_t)__builtin_ctz(set);
-            memo->end[memo->n++] = (int8_t)relay_sow(f, &m, (unsigned)__builtin_ctz(set));
+            memo->hole[memo->n] = (uint8_t)hole;
+            memo->end[memo->n++] = (int8_t)relay_sow(f, &m, hole);
         }
     }
     uint64_t total = 0;

@@ -1,0 +1,143 @@
+/* relay.h - the packed engine of the relay family, internal to libpmn:
+ * relay laps round the mover's own holes, no store, captures of the facing
+ * front (and back) hole, no extra turn, and a game lost by the side left
+ * without a move (Hawalis and its variants).  A side's holes are the bytes
+ * of one 128-bit number; a lap adds a row of a table to it, and the holes
+ * that lift are found for all of them at once.  perft.c counts with it and
+ * quick.c checks games with it; each keeps the general engine beside it, and
+ * tests compare the two on random positions.  Without 128-bit numbers (a
+ * compiler other than GCC or Clang) PMN_RELAY is not defined and the
+ * general engine does everything. */
+#ifndef PMN_RELAY_H
+#define PMN_RELAY_H
+
+#include "pmn.h"
+
+#include <stdint.h>
+
+#if defined(__SIZEOF_INT128__)
+#define PMN_RELAY 1
+/* A sowing still going after this many laps is the general engine's to
+ * prove endless (or to sow to its end). */
+#define RELAY_LAP_LIMIT 4096
+
+typedef unsigned __int128 holes;
+
+static const uint64_t HIGH = 0x8080808080808080ull, BYTES = 0x0101010101010101ull;
+
+struct relay {
+    const pmn_rules *r;
+    unsigned n, w;            /* holes a side, holes a row */
+    int capture, back;        /* a front capture; and the hole behind it */
+    uint64_t lifts;           /* each byte 0x80 - min_lift: the high bit where a hole lifts */
+    holes ones;               /* 1 in each byte of a hole */
+    holes facing[16];         /* [end]: the hole a sowing ending there takes, if any */
+    holes taken[16];          /* [end]: the holes it empties then */
+    holes span[16][32];       /* [a][h]: 1 in the bytes of the h holes after a */
+    uint8_t end[16][32];      /* [a][h]: the hole h after a */
+};
+
+/* Do the rules r, from position p, belong to the family?  If so, fill f
+ * (which keeps r). */
+int relay_fits(const pmn_rules *r, const pmn_position *p, struct relay *f);
+
+static inline unsigned hole_of(holes x, unsigned i)
+{
+    return (unsigned)(x >> (8 * i)) & 0xFF;
+}
+
+static inline holes pack(const struct relay *f, const uint16_t *pit)
+{
+    holes x = 0;
+    for (unsigned i = 0; i < f->n; i++)
+        x |= (holes)pit[i] << (8 * i);
+    return x;
+}
+
+/* The high bit of each byte of a hole of min_lift seeds or more. */
+static inline uint64_t lifting(const struct relay *f, uint64_t word)
+{
+    return (word + f->lifts) & HIGH;
+}
+
+/* How many bytes of x have their high bit set, and no other bit. */
+static inline unsigned high_bits(uint64_t x)
+{
+    return (unsigned)(((x >> 7) * BYTES) >> 56);
+}
+
+/* Single seeds (below min_lift) that may move, as bits: into an empty next
+ * hole, when no hole lifts. */
+static inline uint32_t singles(const struct relay *f, holes x)
+{
+    uint32_t set = 0;
+    for (unsigned i = 0; i < f->n; i++)
+        if (hole_of(x, i) && hole_of(x, i + 1 == f->n ? 0 : i + 1) == 0)
+            set |= 1u << i;
+    return set;
+}
+
+/* The holes of the side to move that may be lifted, as bits. */
+static inline uint32_t legal_set(const struct relay *f, holes x)
+{
+    uint64_t lo = lifting(f, (uint64_t)x), hi = lifting(f, (uint64_t)(x >> 64));
+    uint32_t set = 0;
+    for (; lo; lo &= lo - 1)
+        set |= 1u << (__builtin_ctzll(lo) / 8);
+    for (; hi; hi &= hi - 1)
+        set |= 1u << (8 + __builtin_ctzll(hi) / 8);
+    return set ? set : singles(f, x);
+}
+
+static inline unsigned legal_count(const struct relay *f, holes x)
+{
+    unsigned c = high_bits(lifting(f, (uint64_t)x)) + high_bits(lifting(f, (uint64_t)(x >> 64)));
+    return c ? c : (unsigned)__builtin_popcount(singles(f, x));
+}
+
+/* Sow from hole a of the side to move, relaying.  Returns the hole where
+ * the sowing ends, or -1 if it has not ended after RELAY_LAP_LIMIT laps.  The
+ * holes stay in two 64-bit registers. */
+static inline int relay_sow(const struct relay *f, holes *mine, unsigned a)
+{
+    unsigned n = f->n;
+    uint64_t lo = (uint64_t)*mine, hi = (uint64_t)(*mine >> 64);
+    for (unsigned lap = 0;; lap++) {
+        uint64_t word = a < 8 ? lo : hi;
+        unsigned at = 8 * (a & 7), h = (unsigned)(word >> at) & 0xFF;
+        if (lap && h == 1)
+            break;
+        if (lap == RELAY_LAP_LIMIT)
+            return -1;
+        uint64_t lifted = (uint64_t)h << at;
+        lo -= a < 8 ? lifted : 0;
+        hi -= a < 8 ? 0 : lifted;
+        if (h > n) {   /* whole turns, keeping 1..n seeds */
+            uint64_t rounds = (h - 1) / n;
+            lo += rounds * (uint64_t)f->ones;
+            hi += rounds * (uint64_t)(f->ones >> 64);
+            h -= (unsigned)rounds * n;
+        }
+        lo += (uint64_t)f->span[a][h];
+        hi += (uint64_t)(f->span[a][h] >> 64);
+        a = f->end[a][h];
+    }
+    *mine = (holes)hi << 64 | lo;
+    return (int)a;
+}
+
+/* The opponent's holes after a sowing that ended at `end`. */
+static inline holes captured(const struct relay *f, holes theirs, unsigned end)
+{
+    return theirs & f->facing[end] ? theirs & ~f->taken[end] : theirs;
+}
+
+/* The seeds in the holes x: each half's bytes summed by one product (the
+ * family holds at most 127 seeds, so no sum carries out of its byte). */
+static inline unsigned seeds_of(holes x)
+{
+    return (unsigned)(((uint64_t)x * BYTES) >> 56) + (unsigned)(((uint64_t)(x >> 64) * BYTES) >> 56);
+}
+
+#endif
+#endif

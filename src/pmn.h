@@ -731,6 +731,14 @@ void pmn_reader_free(pmn_reader *rd);
  * Faults in the text are reported and the game is kept as far as it could
  * be understood. */
 int pmn_reader_next(pmn_reader *rd, pmn_record *rec);
+/* As pmn_reader_next, for a checker: a game that a quick pass over its text
+ * proves clean -- a Hawalis game written as the sample games are, every move
+ * legal and numbered, every capture written and exact, its end and its
+ * results agreeing, nothing that pmn_setup_record or pmn_replay_new would
+ * report -- is not parsed: 2 is returned, *rec is left empty and *moves
+ * holds the game's moves.  Any other game is read as pmn_reader_next reads
+ * it (1).  pmn check counts games this way at several times the speed. */
+int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, unsigned *moves);
 /* The line the reader has reached, for diagnostics about the stream. */
 unsigned pmn_reader_line(const pmn_reader *rd);
 /* The stream begins after `lines` lines of its file (a part of it read

@@ -6,6 +6,7 @@
  * of a chunk (usually one; more when bare movetext games end with results). */
 #include "pmn.h"
 #include "parser.h"
+#include "quick.h"
 #include "util.h"
 
 #include <errno.h>
@@ -30,15 +31,19 @@ struct pmn_reader {
     size_t len, cap;
     unsigned chunk_line;      /* the file line where the chunk begins */
     unsigned line;            /* lines read from the file */
-    char *next;               /* a line read ahead: it opens the next chunk */
-    size_t next_cap;
+    /* A line read ahead, which opens the next chunk: it stays in the chunk's
+     * buffer at next_off, after the chunk's NUL, which took its first byte. */
+    size_t next_off;
     ssize_t next_len;         /* -1: none */
+    char next_first;
     int parsing;              /* the parser is inside the current chunk */
     size_t in_pos, in_len;    /* the input block: in[in_pos..in_len) unread */
     int in_eof;
     char in[1 << 16];
     int failed;
     struct parser p;
+    int quick_ready;          /* quick has been set up for p.setup */
+    struct quick quick;       /* for pmn_reader_next_checked */
 };
 
 /* The parser reports through here: past MAX_GAME_DIAGS, one E123 says
@@ -76,6 +81,7 @@ pmn_reader *pmn_reader_new(FILE *f, pmn_diag_fn fn, void *ctx)
 void pmn_reader_set_setup(pmn_reader *rd, const pmn_setup_options *o)
 {
     rd->p.setup = o;
+    rd->quick_ready = 0;
 }
 
 void pmn_reader_free(pmn_reader *rd)
@@ -84,7 +90,6 @@ void pmn_reader_free(pmn_reader *rd)
         return;
     lexer_free(&rd->p.lx);
     free(rd->chunk);
-    free(rd->next);
     free(rd);
 }
 
@@ -114,16 +119,6 @@ static int reserve(char **buf, size_t *cap, size_t need, size_t first)
     return 0;
 }
 
-static int append(pmn_reader *rd, const char *s, size_t n)
-{
-    if (reserve(&rd->chunk, &rd->cap, rd->len + n + 1, 4096) < 0)
-        return -1;
-    memcpy(rd->chunk + rd->len, s, n);
-    rd->len += n;
-    rd->chunk[rd->len] = '\0';
-    return 0;
-}
-
 /* Refill the input block; 0 at the end of the input, -1 on a read error. */
 static int refill(pmn_reader *rd)
 {
@@ -137,11 +132,12 @@ static int refill(pmn_reader *rd)
     return rd->in_len > 0;
 }
 
-/* The next line, with its '\n', into rd->next: its length, 0 at the end of
- * the input, -1 on a read error, -2 if it is longer than limit (it is then
- * not read whole: a line is limited while it is read, not after), -3 when
- * memory runs out.  NUL bytes are kept.  The input is read in blocks, each
- * line found in them with memchr. */
+/* The next line, with its '\n', read into the chunk's buffer after the
+ * chunk (at rd->chunk + rd->len, followed by a NUL): its length, 0 at the
+ * end of the input, -1 on a read error, -2 if it is longer than limit (it
+ * is then not read whole: a line is limited while it is read, not after),
+ * -3 when memory runs out.  NUL bytes are kept.  The input is read in
+ * blocks, each line found in them with memchr, and copied once. */
 static ssize_t read_line(pmn_reader *rd, size_t limit)
 {
     size_t n = 0;
@@ -159,16 +155,16 @@ static ssize_t read_line(pmn_reader *rd, size_t limit)
         size_t take = nl ? (size_t)(nl - start) + 1 : avail;
         if (n + take > limit)
             return -2;
-        if (reserve(&rd->next, &rd->next_cap, n + take + 1, 256) < 0)
+        if (reserve(&rd->chunk, &rd->cap, rd->len + n + take + 1, 4096) < 0)
             return -3;
-        memcpy(rd->next + n, start, take);
+        memcpy(rd->chunk + rd->len + n, start, take);
         n += take;
         rd->in_pos += take;
         if (nl)
             break;
     }
-    if (rd->next)
-        rd->next[n] = '\0';
+    if (rd->chunk)
+        rd->chunk[rd->len + n] = '\0';
     return (ssize_t)n;
 }
 
@@ -200,8 +196,9 @@ static int load_chunk(pmn_reader *rd)
     rd->len = 0;
     if (rd->next_len >= 0) {
         rd->chunk_line = rd->line;
-        if (append(rd, rd->next, (size_t)rd->next_len) < 0)
-            return fatal(rd, 2, "out of memory");
+        rd->chunk[rd->next_off] = rd->next_first;
+        memmove(rd->chunk, rd->chunk + rd->next_off, (size_t)rd->next_len + 1);
+        rd->len = (size_t)rd->next_len;
         rd->next_len = -1;
     }
     for (;;) {
@@ -220,7 +217,8 @@ static int load_chunk(pmn_reader *rd)
             break;
         }
         rd->line++;
-        const char *s = skip_blanks(rd->next, (size_t)n);
+        char *text = rd->chunk + rd->len;
+        const char *s = skip_blanks(text, (size_t)n);
         int blank = *s == '\n' || *s == '\0';
         if (rd->len == 0 && blank)
             continue;
@@ -228,20 +226,27 @@ static int load_chunk(pmn_reader *rd)
             rd->chunk_line = rd->line;
         int tag_line = *s == '[' && !in_comment;
         if (tag_line && movetext) {
-            rd->next_len = n;     /* the next game's first tag */
+            rd->next_off = rd->len;   /* the next game's first tag */
+            rd->next_len = n;
+            rd->next_first = *text;
+            *text = '\0';
             break;
         }
-        if (append(rd, rd->next, (size_t)n) < 0)
-            return fatal(rd, 2, "out of memory");
+        rd->len += (size_t)n;
         if (tag_line)
             continue;
-        for (const char *c = s; *c; c++) {
-            if (in_comment && *c == '\\' && c[1])
-                c++;   /* an escape: \} does not close the comment */
-            else if (in_comment)
-                in_comment = *c != '}';
-            else if (*c == '{')
+        /* Up to a NUL, as the lexer reads; outside comments memchr finds
+         * the next '{' (most lines have none). */
+        const char *e = s + strlen(s);
+        for (const char *c = s; c < e; c++) {
+            if (!in_comment && !(c = memchr(c, '{', (size_t)(e - c))))
+                break;
+            else if (!in_comment)
                 in_comment = 1;
+            else if (*c == '\\' && c + 1 < e)
+                c++;   /* an escape: \} does not close the comment */
+            else
+                in_comment = *c != '}';
         }
         if (!blank)
             movetext = 1;
@@ -262,21 +267,35 @@ int pmn_reader_next_text(pmn_reader *rd, const char **text, size_t *len, unsigne
     return 1;
 }
 
+/* Lex the chunk just loaded. */
+static int start_chunk(pmn_reader *rd)
+{
+    lexer_free(&rd->p.lx);
+    if (lexer_init(&rd->p.lx, rd->chunk, rd->len, rd->chunk_line) < 0)
+        return fatal(rd, 2, "out of memory (compiling the lexer's pattern)");
+    lexer_next(&rd->p.lx, &rd->p.tok);
+    rd->parsing = 1;
+    return 0;
+}
+
+/* Has the parser read all of its chunk? */
+static int chunk_done(const pmn_reader *rd)
+{
+    return !rd->parsing || rd->p.tok.type == T_EOF;
+}
+
 int pmn_reader_next(pmn_reader *rd, pmn_record *rec)
 {
     pmn_record_init(rec);
     if (rd->failed)
         return -1;
     for (;;) {
-        while (!rd->parsing || rd->p.tok.type == T_EOF) {
+        while (chunk_done(rd)) {
             int rc = load_chunk(rd);
             if (rc <= 0)
                 return rc;
-            lexer_free(&rd->p.lx);
-            if (lexer_init(&rd->p.lx, rd->chunk, rd->len, rd->chunk_line) < 0)
-                return fatal(rd, 2, "out of memory (compiling the lexer's pattern)");
-            lexer_next(&rd->p.lx, &rd->p.tok);
-            rd->parsing = 1;
+            if (start_chunk(rd) < 0)
+                return -1;
         }
         rd->game_diags = 0;
         if (parser_game(&rd->p, rec) < 0 || rd->p.nomem) {
@@ -287,4 +306,28 @@ int pmn_reader_next(pmn_reader *rd, pmn_record *rec)
             return 1;
         pmn_record_free(rec);   /* text between games, already reported */
     }
+}
+
+int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, unsigned *moves)
+{
+    if (!rd->quick_ready) {
+        quick_init(&rd->quick, rd->p.setup);
+        rd->quick_ready = 1;
+    }
+    if (rd->quick.usable && !rd->failed && chunk_done(rd)) {
+        int rc = load_chunk(rd);
+        if (rc <= 0) {
+            pmn_record_init(rec);
+            return rc;
+        }
+        if (quick_game(&rd->quick, rd->chunk, rd->len, moves)) {
+            pmn_record_init(rec);
+            return 2;
+        }
+        if (start_chunk(rd) < 0) {
+            pmn_record_init(rec);
+            return -1;
+        }
+    }
+    return pmn_reader_next(rd, rec);
 }

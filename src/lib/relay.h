@@ -66,14 +66,31 @@ static inline unsigned high_bits(uint64_t x)
     return (unsigned)(((x >> 7) * BYTES) >> 56);
 }
 
-/* Single seeds (below min_lift) that may move, as bits: into an empty next
- * hole, when no hole lifts. */
+/* The high bit of each byte of word that is not zero. */
+static inline uint64_t nonzero(uint64_t word)
+{
+    return (((word & ~HIGH) + ~HIGH) | word) & HIGH;
+}
+
+/* The high bit of each hole whose single seed (below min_lift) may move:
+ * one into an empty next hole, when no hole lifts. */
+static inline holes single_bytes(const struct relay *f, holes x)
+{
+    holes next = x >> 8 | (x & 0xFF) << (8 * (f->n - 1));
+    uint64_t lo = nonzero((uint64_t)x) & ~nonzero((uint64_t)next);
+    uint64_t hi = nonzero((uint64_t)(x >> 64)) & ~nonzero((uint64_t)(next >> 64));
+    return (holes)hi << 64 | lo;
+}
+
+/* Those holes as bits. */
 static inline uint32_t singles(const struct relay *f, holes x)
 {
+    holes b = single_bytes(f, x);
     uint32_t set = 0;
-    for (unsigned i = 0; i < f->n; i++)
-        if (hole_of(x, i) && hole_of(x, i + 1 == f->n ? 0 : i + 1) == 0)
-            set |= 1u << i;
+    for (uint64_t lo = (uint64_t)b; lo; lo &= lo - 1)
+        set |= 1u << (__builtin_ctzll(lo) / 8);
+    for (uint64_t hi = (uint64_t)(b >> 64); hi; hi &= hi - 1)
+        set |= 1u << (8 + __builtin_ctzll(hi) / 8);
     return set;
 }
 
@@ -92,7 +109,18 @@ static inline uint32_t legal_set(const struct relay *f, holes x)
 static inline unsigned legal_count(const struct relay *f, holes x)
 {
     unsigned c = high_bits(lifting(f, (uint64_t)x)) + high_bits(lifting(f, (uint64_t)(x >> 64)));
-    return c ? c : (unsigned)__builtin_popcount(singles(f, x));
+    if (c)
+        return c;
+    holes b = single_bytes(f, x);
+    return high_bits((uint64_t)b) + high_bits((uint64_t)(b >> 64));
+}
+
+/* The high bit of each hole that the side to move, holding x, may lift:
+ * none if it has no move. */
+static inline holes legal_bytes(const struct relay *f, holes x)
+{
+    uint64_t lo = lifting(f, (uint64_t)x), hi = lifting(f, (uint64_t)(x >> 64));
+    return lo | hi ? (holes)hi << 64 | lo : single_bytes(f, x);
 }
 
 /* Sow from hole a of the side to move, relaying.  Returns the hole where

@@ -1,0 +1,33 @@
+/* quick.h - a game proved clean in one pass over its text (quick.c);
+ * internal to libpmn: the reader uses it for pmn_reader_next_checked. */
+#ifndef PMN_QUICK_H
+#define PMN_QUICK_H
+
+#include "relay.h"
+
+#define SEEN_BITS 9
+#define SEEN_SLOTS (1u << SEEN_BITS)
+
+struct quick {
+    int usable;               /* the games are set up as Hawalis by default */
+    pmn_rules rules;
+    pmn_position start;
+#ifdef PMN_RELAY
+    struct relay f;           /* keeps a pointer to rules: q must not move */
+    holes south, north;       /* the start */
+    /* The positions since the last capture, by hash (quick.c). */
+    unsigned round, nseen;
+    struct { uint64_t key; unsigned round; } seen[SEEN_SLOTS];
+#endif
+};
+
+/* Get q ready for games set up with o (NULL: none).  Returns 1 if the
+ * quick path can take them, else 0 (the full path reads every game). */
+int quick_init(struct quick *q, const pmn_setup_options *o);
+
+/* Is text[0..len), one chunk of the reader, a single game that the full
+ * path would read, replay and check without a word?  Then 1, and *moves
+ * its moves; else 0.  text[len] must be '\0'. */
+int quick_game(struct quick *q, const char *text, size_t len, unsigned *moves);
+
+#endif

@@ -1,0 +1,319 @@
+/* test_quick.c - the reader's quick pass (pmn_reader_next_checked) against
+ * the full path: every game it counts, the parser, setup and replay must
+ * read and check without a single diagnostic, with the same moves; and the
+ * clean games written as the samples are must all take it. */
+#include <dirent.h>
+#include <sys/stat.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "read.h"
+#include "engine.h"
+
+struct tally {
+    int games;                /* read by the full path */
+    int quick;                /* of them, counted by the quick pass */
+    int clean;                /* of them, with nothing to report */
+};
+
+/* Read text by both paths, game by game, in step; fail if the quick pass
+ * counted a game that the full path reports anything on. */
+static struct tally compare(const char *text, size_t len)
+{
+    struct tally t = { 0, 0, 0 };
+    struct diags da, db;
+    FILE *fa = fmemopen((void *)text, len, "r"), *fb = fmemopen((void *)text, len, "r");
+    assert_non_null(fa);
+    assert_non_null(fb);
+    pmn_reader *a = pmn_reader_new(fa, collect, &da), *b = pmn_reader_new(fb, collect, &db);
+    for (;;) {
+        pmn_record ra, rb;
+        unsigned moves = 0;
+        memset(&da, 0, sizeof da);
+        memset(&db, 0, sizeof db);
+        int rca = pmn_reader_next_checked(a, &ra, &moves);
+        int rcb = pmn_reader_next(b, &rb);
+        assert_int_equal(rca > 0, rcb > 0);
+        if (rcb <= 0) {
+            pmn_record_free(&ra);
+            pmn_record_free(&rb);
+            break;
+        }
+        pmn_setup s;
+        pmn_setup_record(&rb, NULL, &s, collect, &db);
+        pmn_replay *r = pmn_replay_new(&rb, &s, collect, &db);
+        assert_non_null(r);
+        t.games++;
+        t.clean += db.n == 0;
+        if (rca == 2) {
+            t.quick++;
+            if (db.n != 0)
+                fail_msg("the quick pass counted a game on which the full path says "
+                         "%c%03d at %u:%u: %s\n--- the text:\n%.*s", "NWEF"[db.d[0].severity],
+                         db.d[0].code, db.d[0].line, db.d[0].col, db.d[0].message, (int)len,
+                         text);
+            assert_int_equal(moves, pmn_replay_result(r)->written);
+            assert_int_equal(ra.ntags, 0);
+        }
+        pmn_replay_free(r);
+        pmn_record_free(&ra);
+        pmn_record_free(&rb);
+    }
+    pmn_reader_free(a);
+    pmn_reader_free(b);
+    fclose(fa);
+    fclose(fb);
+    return t;
+}
+
+/* Text grown as a game is written. */
+struct text {
+    char *s;
+    size_t len, cap;
+};
+
+static void add(struct text *t, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+        va_end(ap);
+        if ((size_t)n < t->cap - t->len) {
+            t->len += (size_t)n;
+            return;
+        }
+        t->cap = 2 * t->cap + (size_t)n + 64;
+        t->s = realloc(t->s, t->cap);
+        assert_non_null(t->s);
+    }
+}
+
+/* A random game of Hawalis written as the samples are, in one of several
+ * styles: every capture written or none, blanks or line ends between the
+ * tokens, judgements, CRLF line ends, some tags left out, and games that
+ * stop before their end marked '*'.  Its text is clean unless the game met
+ * an endless move or a repetition (which the full path notes). */
+static void random_game(struct text *t, unsigned long *seed)
+{
+    pmn_rules r = rules_with(NULL);
+    pmn_position start;
+    pmn_position_start(&r, &start);
+    pmn_game *g = pmn_game_new(&r, &start);
+    assert_non_null(g);
+    int claims = random_below(seed, 4) != 0, crlf = random_below(seed, 8) == 0;
+    unsigned stop = random_below(seed, 3) == 0 ? random_below(seed, 120) + 1 : 100000;
+    const char *nl = crlf ? "\r\n" : "\n";
+    struct text moves = { NULL, 0, 0 };
+    add(&moves, "%s", "");
+    while (pmn_game_ending(g) == PMN_END_NONE && pmn_game_plies(g) < stop) {
+        int legal[PMN_MAX_SIDE_PITS];
+        int n = pmn_legal_moves(&r, pmn_game_position(g), legal);
+        int side = pmn_game_position(g)->to_move;
+        unsigned ply = pmn_game_plies(g);
+        int hole = legal[random_below(seed, (unsigned)n)];
+        pmn_move_report rep;
+        assert_int_equal(pmn_game_play(g, hole, &rep), 0);
+        const char *gap = random_below(seed, 10) ? " " : nl;
+        if (side == PMN_SOUTH)
+            add(&moves, "%s%u.%s", ply ? (random_below(seed, 10) ? "; " : ";\n") : "",
+                ply / 2 + 1, random_below(seed, 20) ? " " : nl);
+        else
+            add(&moves, "%s", gap);
+        add(&moves, "%c", (side == PMN_SOUTH ? 'a' : 'A') + hole);
+        if (claims && rep.captured)
+            add(&moves, "%s(+%u)", random_below(seed, 10) ? " " : nl, rep.captured);
+        if (random_below(seed, 30) == 0)
+            add(&moves, "%s", random_below(seed, 2) ? "!" : " ?!");
+    }
+    const char *result = pmn_outcome_string(pmn_game_outcome(g));
+    if (random_below(seed, 5))
+        add(t, "[Event \"Club %u\"]%s", random_below(seed, 100), nl);
+    add(t, "[South \"S\"]%s[North \"N\"]%s", nl, nl);
+    if (random_below(seed, 5))
+        add(t, "[Result \"%s\"]%s", result, nl);
+    if (random_below(seed, 3))
+        add(t, "[Game \"Hawalis\"]%s", nl);
+    add(t, "%s%s%s%s%s%s", nl, moves.s, random_below(seed, 2) ? " " : nl, result, nl, nl);
+    free(moves.s);
+    pmn_game_free(g);
+}
+
+/* One change of the kind a transcript suffers, somewhere in t. */
+static void mutate(struct text *t, unsigned long *seed)
+{
+    static const char *const inserts[] = {
+        "{a comment} ", "(+0) ", "; ", "1. ", "(3) ", "!", "$1 ", "[Date \"?\"]\n",
+        "(b C) ", "x", "\\", "\"", "\xE2\x80\x93", "\t", "*", "1-0 ", "\n\n[X \"y\"]\n\n1. a ",
+        "[SetUp \"1\"]\n", "[Game \"Kalah\"]\n", "[Result \"1-0\"]\n", "[Rules \"laps=single\"]\n",
+        "- ", "...", "\xC2\xA0", "\r", "0", "9", " (+1)", "A", "n",
+    };
+    if (t->len == 0)
+        return;
+    size_t at = random_below(seed, (unsigned)t->len);
+    switch (random_below(seed, 5)) {
+    case 4: {   /* a result changed: the Result tag's or the one after the moves */
+        static const char *const results[] = { "1-0", "0-1", "1/2-1/2", "*" };
+        const char *was = NULL, *by = results[random_below(seed, 4)];
+        size_t where = 0;
+        int last = random_below(seed, 2);
+        for (int i = 0; i < 4; i++)
+            for (const char *c = t->s; (c = strstr(c, results[i])) != NULL; c++)
+                if (!was || (last ? (size_t)(c - t->s) > where : (size_t)(c - t->s) < where)) {
+                    was = results[i];
+                    where = (size_t)(c - t->s);
+                }
+        if (!was)
+            break;
+        size_t n = strlen(by), old = strlen(was);
+        char *s = malloc(t->len - old + n + 1);
+        assert_non_null(s);
+        memcpy(s, t->s, where);
+        memcpy(s + where, by, n);
+        memcpy(s + where + n, t->s + where + old, t->len - where - old + 1);
+        free(t->s);
+        t->s = s;
+        t->len = t->len - old + n;
+        t->cap = t->len + 1;
+        break;
+    }
+    case 0: {   /* insert */
+        const char *s = inserts[random_below(seed, sizeof inserts / sizeof *inserts)];
+        size_t n = strlen(s);
+        if (t->len + n + 1 > t->cap) {
+            t->cap = t->len + n + 64;
+            t->s = realloc(t->s, t->cap);
+            assert_non_null(t->s);
+        }
+        memmove(t->s + at + n, t->s + at, t->len - at + 1);
+        memcpy(t->s + at, s, n);
+        t->len += n;
+        break;
+    }
+    case 1:     /* delete */
+        memmove(t->s + at, t->s + at + 1, t->len - at);
+        t->len--;
+        break;
+    case 2: {   /* a letter or digit changed into another of its kind */
+        char *c = t->s + at;
+        if (*c >= 'a' && *c <= 'z')
+            *c = (char)('a' + random_below(seed, 15));
+        else if (*c >= 'A' && *c <= 'Z')
+            *c = (char)('A' + random_below(seed, 15));
+        else if (*c >= '0' && *c <= '9')
+            *c = (char)('0' + random_below(seed, 10));
+        break;
+    }
+    default:    /* a case slipped */
+        if (t->s[at] >= 'a' && t->s[at] <= 'n')
+            t->s[at] = (char)(t->s[at] - 'a' + 'A');
+        else if (t->s[at] >= 'A' && t->s[at] <= 'N')
+            t->s[at] = (char)(t->s[at] - 'A' + 'a');
+        break;
+    }
+}
+
+static void random_games_take_the_quick_pass(void **state)
+{
+    (void)state;
+    unsigned long seed = 2026;
+    struct tally all = { 0, 0, 0 };
+    for (int i = 0; i < 600; i++) {
+        struct text t = { NULL, 0, 0 };
+        random_game(&t, &seed);
+        struct tally one = compare(t.s, t.len);
+        assert_int_equal(one.games, 1);
+        /* Clean, and written as the samples are: the quick pass takes it. */
+        if (one.clean && !one.quick)
+            fail_msg("a clean game the quick pass did not take:\n%s", t.s);
+        all.quick += one.quick;
+        all.clean += one.clean;
+        free(t.s);
+    }
+    /* Most random games end by rule; a few by endless moves and repetitions. */
+    assert_true(all.quick > 500);
+    assert_int_equal(all.quick, all.clean);
+}
+
+static void changed_games_agree(void **state)
+{
+    (void)state;
+    unsigned long seed = 13;
+    struct tally all = { 0, 0, 0 };
+    for (int i = 0; i < 3000; i++) {
+        struct text t = { NULL, 0, 0 };
+        random_game(&t, &seed);
+        for (unsigned k = random_below(&seed, 3) + 1; k > 0; k--)
+            mutate(&t, &seed);
+        struct tally one = compare(t.s, t.len);
+        all.games += one.games;
+        all.quick += one.quick;
+        all.clean += one.clean;
+        free(t.s);
+    }
+    /* Changes that leave a game clean (a letter in a tag, a blank) are
+     * still taken; most changes are not, and take the full path. */
+    assert_true(all.quick > 100);
+    assert_true(all.quick < all.games / 2);
+}
+
+/* Every .pmn file under dir (of the source tree), whole. */
+static int compare_files(const char *dir, struct tally *all)
+{
+    const char *top = getenv("top_srcdir");
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", top ? top : ".", dir);
+    DIR *d = opendir(path);
+    int files = 0;
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        char name[512];
+        size_t n = strlen(e->d_name);
+        if (e->d_name[0] == '.')
+            continue;
+        if (snprintf(name, sizeof name, "%s/%s", dir, e->d_name) >= (int)sizeof name)
+            continue;
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", top ? top : ".", name);
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            files += compare_files(name, all);
+        } else if ((n > 4 && (strcmp(e->d_name + n - 4, ".pmn") == 0
+                              || strcmp(e->d_name + n - 4, ".txt") == 0))
+                   || strcmp(e->d_name, "stdin") == 0) {
+            char *text = slurp(name);
+            assert_non_null(text);
+            struct tally one = compare(text, strlen(text));
+            all->games += one.games;
+            all->quick += one.quick;
+            free(text);
+            files++;
+        }
+    }
+    closedir(d);
+    return files;
+}
+
+static void samples_and_fixtures_agree(void **state)
+{
+    (void)state;
+    struct tally all = { 0, 0, 0 };
+    assert_true(compare_files("samples", &all) >= 5);
+    int samples = all.quick;
+    /* tavares-gering-2009 is clean and written as the quick pass reads. */
+    assert_true(samples >= 1);
+    assert_true(compare_files("tests/cli", &all) > 50);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(random_games_take_the_quick_pass),
+        cmocka_unit_test(changed_games_agree),
+        cmocka_unit_test(samples_and_fixtures_agree),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

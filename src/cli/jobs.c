@@ -4,8 +4,9 @@
  * reader cuts it (pmn_reader_next_text), about PART_SIZE bytes each; each
  * part is read, replayed and written by a thread of its own, into memory;
  * the parts' outputs and diagnostics are then written in the input's order,
- * so that they are exactly what one job writes.  At most `jobs` parts are in
- * memory at once. */
+ * so that they are exactly what one job writes.  While a batch of `jobs`
+ * parts is worked on, the main thread cuts the next: at most 2 * jobs parts
+ * are in memory at once. */
 #include "cli.h"
 
 #include <pthread.h>
@@ -105,27 +106,37 @@ static void *work(void *arg)
     return NULL;
 }
 
-/* Run the parts (the last in this thread), then write their outputs in
- * order and merge what they counted. */
-static void run_parts(struct part *parts, int n, struct run *r)
-{
+/* A batch of parts being worked on, each by a thread of its own (or by
+ * this one, when a thread cannot be started). */
+struct batch {
+    struct part parts[MAX_JOBS];
+    int n;
     pthread_t tid[MAX_JOBS];
+    int started[MAX_JOBS];
     void *args[MAX_JOBS][2];
-    int started[MAX_JOBS] = { 0 };
-    for (int i = 0; i < n; i++)
-        prepare(&parts[i], r);
-    for (int i = 0; i < n; i++) {
-        args[i][0] = &parts[i];
-        args[i][1] = r;
-        if (i + 1 < n)
-            started[i] = pthread_create(&tid[i], NULL, work, args[i]) == 0;
-        if (!started[i])
-            work(args[i]);
+};
+
+static void start_batch(struct batch *b, struct run *r)
+{
+    for (int i = 0; i < b->n; i++)
+        prepare(&b->parts[i], r);
+    for (int i = 0; i < b->n; i++) {
+        b->args[i][0] = &b->parts[i];
+        b->args[i][1] = r;
+        b->started[i] = pthread_create(&b->tid[i], NULL, work, b->args[i]) == 0;
+        if (!b->started[i])
+            work(b->args[i]);
     }
-    for (int i = 0; i < n; i++) {
-        struct part *p = &parts[i];
-        if (started[i])
-            pthread_join(tid[i], NULL);
+}
+
+/* Wait for the batch's parts, then write their outputs in order and merge
+ * what they counted. */
+static void finish_batch(struct batch *b, struct run *r)
+{
+    for (int i = 0; i < b->n; i++) {
+        struct part *p = &b->parts[i];
+        if (b->started[i])
+            pthread_join(b->tid[i], NULL);
         if (p->failed) {
             report(r->sink, PMN_F002, p->first_line, 0, "out of memory");
         } else {
@@ -146,38 +157,50 @@ static void run_parts(struct part *parts, int n, struct run *r)
         p->len = 0;
         p->failed = 0;
     }
+    b->n = 0;
+}
+
+/* Cut up to `jobs` parts of the input into b; returns 0, or -1 when the
+ * input has ended (or failed: reported into cut). */
+static int cut_batch(pmn_reader *rd, struct batch *b, int jobs, struct diag_sink *cut)
+{
+    const char *text;
+    size_t len;
+    unsigned line;
+    while (b->n < jobs) {
+        struct part *p = &b->parts[b->n];
+        int rc = pmn_reader_next_text(rd, &text, &len, &line);
+        if (rc > 0 && add_piece(p, text, len, line) < 0) {
+            report(cut, PMN_F002, line, 0, "out of memory");
+            rc = -1;
+        }
+        if (rc > 0 && p->len < PART_SIZE)
+            continue;
+        b->n += p->len > 0;
+        if (rc <= 0)
+            return -1;
+    }
+    return 0;
 }
 
 static void read_jobs(FILE *f, struct diag_sink *s, const struct job_command *jc, void *ctx,
                       int jobs)
 {
     struct run r = { jc, ctx, s };
-    struct part parts[MAX_JOBS];
-    memset(parts, 0, sizeof parts);
+    struct batch *b = calloc(2, sizeof *b);
     /* The cutting reader reports what stops it (a line too long, a read
      * error): held, and said after the parts before it. */
     struct diag_sink cut = { .file = s->file, .show_notes = 1, .hold = 1 };
-    pmn_reader *rd = pmn_reader_new(f, print_diag, &cut);
-    const char *text;
-    size_t len;
-    unsigned line;
-    int n = 0, rc = rd ? 1 : -1;
-    if (!rd)
+    pmn_reader *rd = b ? pmn_reader_new(f, print_diag, &cut) : NULL;
+    if (!rd) {
         report(s, PMN_F002, 0, 0, "out of memory");
-    while (rc > 0) {
-        rc = pmn_reader_next_text(rd, &text, &len, &line);
-        if (rc > 0 && add_piece(&parts[n], text, len, line) < 0) {
-            report(&cut, PMN_F002, line, 0, "out of memory");
-            rc = -1;
-        }
-        if (rc > 0 && parts[n].len < PART_SIZE)
-            continue;
-        if (rc <= 0 && parts[n].len == 0 && n == 0)
-            break;
-        n += parts[n].len > 0;
-        if (n == jobs || rc <= 0) {
-            run_parts(parts, n, &r);
-            n = 0;
+    } else {
+        int more = cut_batch(rd, &b[0], jobs, &cut) == 0;
+        for (int cur = 0; b[cur].n > 0; cur = !cur) {
+            start_batch(&b[cur], &r);
+            if (more)
+                more = cut_batch(rd, &b[!cur], jobs, &cut) == 0;
+            finish_batch(&b[cur], &r);
         }
     }
     pmn_reader_free(rd);
@@ -186,8 +209,10 @@ static void read_jobs(FILE *f, struct diag_sink *s, const struct job_command *jc
         print_diag(s, &cut.held[i].d);
     s->hold = 1;
     free(cut.held);
-    for (int i = 0; i < MAX_JOBS; i++)
-        free(parts[i].text);
+    for (int k = 0; b && k < 2; k++)
+        for (int i = 0; i < MAX_JOBS; i++)
+            free(b[k].parts[i].text);
+    free(b);
 }
 
 struct jobs_input {

@@ -43,28 +43,44 @@ int quick_init(struct quick *q, const pmn_setup_options *o)
     return 1;
 }
 
-/* Blanks between tokens: the text is read up to the NUL that ends it (the
- * reader's chunk has one), so that no test of the end is needed; a NUL
- * inside the text stops the scan there, and the game takes the full path. */
-static const unsigned char blank[256] = { [' '] = 1, ['\n'] = 1, ['\t'] = 1, ['\r'] = 1 };
+/* The text is read up to the NUL that ends it (the reader's chunk has
+ * one), so that no test of the end is needed; a NUL inside the text stops
+ * the scan there, and the game takes the full path.  What a character may
+ * be, as bits: */
+enum {
+    BLANK = 1,                /* between tokens */
+    ENDS_TOKEN = 2,           /* after a judgement or a result: a blank, ';' or the end */
+    ENDS_MOVE = 4,            /* after a letter or a count: a judgement may follow at once */
+    ENDS_VALUE = 8,           /* what a tag's value taken here stops at */
+};
+
+static const unsigned char kind[256] = {
+    [' '] = BLANK | ENDS_TOKEN | ENDS_MOVE, ['\n'] = BLANK | ENDS_TOKEN | ENDS_MOVE | ENDS_VALUE,
+    ['\t'] = BLANK | ENDS_TOKEN | ENDS_MOVE, ['\r'] = BLANK | ENDS_TOKEN | ENDS_MOVE,
+    [';'] = ENDS_TOKEN | ENDS_MOVE, ['\0'] = ENDS_TOKEN | ENDS_MOVE | ENDS_VALUE,
+    ['!'] = ENDS_MOVE, ['?'] = ENDS_MOVE, ['"'] = ENDS_VALUE, ['\\'] = ENDS_VALUE,
+};
+
+static int is(const char *s, int k)
+{
+    return kind[(unsigned char)*s] & k;
+}
 
 static const char *skip_blanks(const char *s)
 {
-    while (blank[(unsigned char)*s])
+    while (is(s, BLANK))
         s++;
     return s;
 }
 
-/* After a judgement or a result: what the lexer takes as its end. */
 static int ends_token(const char *s)
 {
-    return blank[(unsigned char)*s] || *s == ';' || *s == '\0';
+    return is(s, ENDS_TOKEN);
 }
 
-/* After a letter or a count: a judgement may follow at once. */
 static int ends_move(const char *s)
 {
-    return ends_token(s) || *s == '!' || *s == '?';
+    return is(s, ENDS_MOVE);
 }
 
 /* The result at s, as the Result tag would hold it, or NULL.  *after: where
@@ -97,7 +113,7 @@ static const char *tags(const char *s, const char **result)
         if (!len || s[0] != ' ' || s[1] != '"')
             return NULL;
         const char *value = s += 2;
-        while (*s != '"' && *s != '\\' && *s != '\n' && *s != '\0')
+        while (!is(s, ENDS_VALUE))
             s++;
         size_t vlen = (size_t)(s - value);
         if (s[0] != '"' || s[1] != ']')
@@ -217,7 +233,7 @@ int quick_game(struct quick *q, const char *text, size_t len, unsigned *moves)
                 v = 10 * v + (unsigned)(*s++ - '0');
             if (*s != '.')
                 break;    /* perhaps the result */
-            if (v != ply / 2 + 1 || *token == '0' || !blank[(unsigned char)s[1]])
+            if (v != ply / 2 + 1 || *token == '0' || !is(s + 1, BLANK))
                 return 0;
             s = skip_blanks(s + 1);
         }

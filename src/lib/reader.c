@@ -175,6 +175,8 @@ static const char *skip_blanks(const char *s, size_t n)
         size_t u;
         if (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\f' || *s == '\v')
             s++;
+        else if ((unsigned char)*s < 0xC2)
+            return s;   /* ASCII, most often: no space of Unicode */
         else if ((u = pmn_unicode_space(s, end)) > 0)
             s += u;
         else
@@ -236,8 +238,12 @@ static int load_chunk(pmn_reader *rd)
         if (tag_line)
             continue;
         /* Up to a NUL, as the lexer reads; outside comments memchr finds
-         * the next '{' (most lines have none). */
-        const char *e = s + strlen(s);
+         * the next '{' (most lines have none, and no NUL). */
+        const char *e = text + n;
+        if (in_comment || memchr(s, '{', (size_t)(e - s)))
+            e = s + strlen(s);
+        else
+            e = s;
         for (const char *c = s; c < e; c++) {
             if (!in_comment && !(c = memchr(c, '{', (size_t)(e - c))))
                 break;

@@ -5,9 +5,11 @@
 #   (perft 2 plays every first move, the endless one among them)
 #   perft of the two-row games: Kalah and (classical) Awale to depth 10,
 #   Anywoli to depth 7
-#   pmn check, convert, export and import on an archive of 131,072 games (the
-#   two samples, 2^16 times), with one job and with JOBS (default: the
-#   cores), each beside a reference measured in the same run: cat, pgn-extract
+#   pmn check, convert, export and import on an archive of GAMES (default
+#   150,000) random Hawalis games written by bench/games (97.8 MB, 13.0
+#   million moves for the default; some end by endless moves, as played
+#   games do), with one job and with JOBS (default: the cores), each beside
+#   a reference measured in the same run: cat, pgn-extract
 #   -r on a chess archive of the same size (apt-get install pgn-extract), and
 #   xmllint --stream; peak memory when GNU time is installed (apt-get install
 #   time)
@@ -39,11 +41,11 @@ best "kalah perft 10" -j 1 --rules kalah 10
 best "awale perft 10 (grand slams looked ahead)" -j 1 --rules awale 10
 best "anywoli perft 7 (relays round the board)" -j 1 --rules anywoli 7
 
-# An archive made by doubling the two sample games 16 times.
+# The archive: random games, the same on every machine (seed 1).
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cat samples/hawalis/tavares-gering-2009.pmn samples/hawalis/miumiu-rosenau-2009.pmn > "$tmp/a.pmn"
-for i in $(seq 16); do cat "$tmp/a.pmn" "$tmp/a.pmn" > "$tmp/b.pmn"; mv "$tmp/b.pmn" "$tmp/a.pmn"; done
+[ -x bench/games ] || make bench/games > /dev/null
+bench/games "${GAMES:-150000}" 1 > "$tmp/a.pmn"
 size=$(wc -c < "$tmp/a.pmn")
 JOBS=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 

@@ -2,11 +2,11 @@
  *
  * The main thread cuts the input into parts of whole games, where the
  * reader cuts it (pmn_reader_next_text), about PART_SIZE bytes each; each
- * part is read, replayed and written by a thread of its own, into memory;
+ * part is read, replayed and written by one of `jobs` threads, into memory;
  * the parts' outputs and diagnostics are then written in the input's order,
- * so that they are exactly what one job writes.  While a batch of `jobs`
- * parts is worked on, the main thread cuts the next: at most 2 * jobs parts
- * are in memory at once. */
+ * so that they are exactly what one job writes.  The main thread cuts
+ * while the workers work (struct queue): at most 2 * jobs parts are in
+ * memory at once. */
 #include "cli.h"
 
 #include <pthread.h>
@@ -71,9 +71,9 @@ static int add_piece(struct part *p, const char *text, size_t len, unsigned line
     return 0;
 }
 
-/* Before its thread starts: the part's streams, and its context, copied
- * from the command's while no thread runs (the main thread adds to that
- * context as parts end). */
+/* Before a thread takes it: the part's streams, and its context, copied
+ * from the command's by the main thread, which alone touches that context
+ * (it merges each part into it once the part is worked). */
 static void prepare(struct part *p, struct run *r)
 {
     p->in = fmemopen(p->text, p->len, "r");
@@ -83,11 +83,8 @@ static void prepare(struct part *p, struct run *r)
     p->failed = p->ctx == NULL;
 }
 
-static void *work(void *arg)
+static void work(struct part *p, struct run *r)
 {
-    void **args = arg;
-    struct part *p = args[0];
-    struct run *r = args[1];
     struct diag_sink ws = { .file = r->sink->file, .show_notes = r->sink->show_notes,
                             .hold = 1, .lines_before = p->first_line - 1, .err = p->errf };
     if (!p->failed) {
@@ -103,105 +100,160 @@ static void *work(void *arg)
     if (p->errf)
         fclose(p->errf);
     p->in = p->outf = p->errf = NULL;
-    return NULL;
 }
 
-/* A batch of parts being worked on, each by a thread of its own (or by
- * this one, when a thread cannot be started). */
-struct batch {
-    struct part parts[MAX_JOBS];
-    int n;
-    pthread_t tid[MAX_JOBS];
-    int started[MAX_JOBS];
-    void *args[MAX_JOBS][2];
-};
-
-static void start_batch(struct batch *b, struct run *r)
+/* Write a worked part's output and diagnostics, merge what it counted, and
+ * empty it. */
+static void finish(struct part *p, struct run *r)
 {
-    for (int i = 0; i < b->n; i++)
-        prepare(&b->parts[i], r);
-    for (int i = 0; i < b->n; i++) {
-        b->args[i][0] = &b->parts[i];
-        b->args[i][1] = r;
-        b->started[i] = pthread_create(&b->tid[i], NULL, work, b->args[i]) == 0;
-        if (!b->started[i])
-            work(b->args[i]);
+    if (p->failed) {
+        report(r->sink, PMN_F002, p->first_line, 0, "out of memory");
+    } else {
+        if (p->errlen)
+            progress_erase();
+        fwrite(p->err, 1, p->errlen, stderr);
+        r->jc->merge(r->ctx, p->ctx, p->out, p->outlen);
+        for (int k = 0; k <= PMN_FATAL; k++)
+            r->sink->count[k] += p->count[k];
     }
+    if (r->sink->progress)
+        progress_games(r->sink->progress, r->sink->file, r->jc->games(p->ctx));
+    free(p->ctx);
+    free(p->out);
+    free(p->err);
+    p->ctx = NULL;
+    p->out = p->err = NULL;
+    p->len = 0;
+    p->failed = 0;
 }
 
-/* Wait for the batch's parts, then write their outputs in order and merge
- * what they counted. */
-static void finish_batch(struct batch *b, struct run *r)
-{
-    for (int i = 0; i < b->n; i++) {
-        struct part *p = &b->parts[i];
-        if (b->started[i])
-            pthread_join(b->tid[i], NULL);
-        if (p->failed) {
-            report(r->sink, PMN_F002, p->first_line, 0, "out of memory");
-        } else {
-            if (p->errlen)
-                progress_erase();
-            fwrite(p->err, 1, p->errlen, stderr);
-            r->jc->merge(r->ctx, p->ctx, p->out, p->outlen);
-            for (int k = 0; k <= PMN_FATAL; k++)
-                r->sink->count[k] += p->count[k];
-        }
-        if (r->sink->progress)
-            progress_games(r->sink->progress, r->sink->file, r->jc->games(p->ctx));
-        free(p->ctx);
-        free(p->out);
-        free(p->err);
-        p->ctx = NULL;
-        p->out = p->err = NULL;
-        p->len = 0;
-        p->failed = 0;
-    }
-    b->n = 0;
-}
-
-/* Cut up to `jobs` parts of the input into b; returns 0, or -1 when the
- * input has ended (or failed: reported into cut). */
-static int cut_batch(pmn_reader *rd, struct batch *b, int jobs, struct diag_sink *cut)
+/* Cut the next part of the input into p: 1 if input may follow, 0 at its
+ * end (or when it fails: reported into cut). */
+static int cut_part(pmn_reader *rd, struct part *p, struct diag_sink *cut)
 {
     const char *text;
     size_t len;
     unsigned line;
-    while (b->n < jobs) {
-        struct part *p = &b->parts[b->n];
+    while (p->len < PART_SIZE) {
         int rc = pmn_reader_next_text(rd, &text, &len, &line);
-        if (rc > 0 && add_piece(p, text, len, line) < 0) {
-            report(cut, PMN_F002, line, 0, "out of memory");
-            rc = -1;
-        }
-        if (rc > 0 && p->len < PART_SIZE)
-            continue;
-        b->n += p->len > 0;
         if (rc <= 0)
-            return -1;
+            return 0;
+        if (add_piece(p, text, len, line) < 0) {
+            report(cut, PMN_F002, line, 0, "out of memory");
+            return 0;
+        }
     }
-    return 0;
+    return 1;
+}
+
+/* The parts in flight, a ring of 2 * jobs slots: the main thread cuts them
+ * in the input's order, the workers take them in that order, each as soon
+ * as it is free (a part of long endless moves holds up no other), and the
+ * main thread writes them in that order once worked. */
+enum { FREE, CUT, TAKEN, WORKED };
+
+struct queue {
+    struct part part[2 * MAX_JOBS];
+    int state[2 * MAX_JOBS];
+    unsigned nslots;
+    unsigned long cut, taken, written;   /* parts so far */
+    int ended;                /* no part will be cut any more */
+    pthread_mutex_t lock;
+    pthread_cond_t ready, worked;
+    struct run *r;
+};
+
+static void *worker(void *arg)
+{
+    struct queue *q = arg;
+    pthread_mutex_lock(&q->lock);
+    for (;;) {
+        while (q->taken == q->cut && !q->ended)
+            pthread_cond_wait(&q->ready, &q->lock);
+        if (q->taken == q->cut)
+            break;
+        unsigned i = (unsigned)(q->taken++ % q->nslots);
+        q->state[i] = TAKEN;
+        pthread_mutex_unlock(&q->lock);
+        work(&q->part[i], q->r);
+        pthread_mutex_lock(&q->lock);
+        q->state[i] = WORKED;
+        pthread_cond_signal(&q->worked);
+    }
+    pthread_mutex_unlock(&q->lock);
+    return NULL;
+}
+
+/* The main thread: write what is worked, in order; else cut a part into a
+ * free slot; else wait. */
+static void feed(struct queue *q, pmn_reader *rd, struct diag_sink *cut)
+{
+    int more = 1;
+    pthread_mutex_lock(&q->lock);
+    for (;;) {
+        unsigned w = (unsigned)(q->written % q->nslots), c = (unsigned)(q->cut % q->nslots);
+        if (q->written < q->cut && q->state[w] == WORKED) {
+            pthread_mutex_unlock(&q->lock);
+            finish(&q->part[w], q->r);
+            pthread_mutex_lock(&q->lock);
+            q->state[w] = FREE;
+            q->written++;
+        } else if (more && q->cut - q->written < q->nslots) {
+            pthread_mutex_unlock(&q->lock);
+            more = cut_part(rd, &q->part[c], cut);
+            if (q->part[c].len)
+                prepare(&q->part[c], q->r);
+            pthread_mutex_lock(&q->lock);
+            if (q->part[c].len) {
+                q->state[c] = CUT;
+                q->cut++;
+                pthread_cond_signal(&q->ready);
+            }
+        } else if (!more && q->written == q->cut) {
+            break;
+        } else {
+            pthread_cond_wait(&q->worked, &q->lock);
+        }
+    }
+    q->ended = 1;
+    pthread_cond_broadcast(&q->ready);
+    pthread_mutex_unlock(&q->lock);
 }
 
 static void read_jobs(FILE *f, struct diag_sink *s, const struct job_command *jc, void *ctx,
                       int jobs)
 {
     struct run r = { jc, ctx, s };
-    struct batch *b = calloc(2, sizeof *b);
+    struct queue *q = calloc(1, sizeof *q);
     /* The cutting reader reports what stops it (a line too long, a read
      * error): held, and said after the parts before it. */
     struct diag_sink cut = { .file = s->file, .show_notes = 1, .hold = 1 };
-    pmn_reader *rd = b ? pmn_reader_new(f, print_diag, &cut) : NULL;
+    pmn_reader *rd = q ? pmn_reader_new(f, print_diag, &cut) : NULL;
+    pthread_t tid[MAX_JOBS];
+    int started = 0;
     if (!rd) {
         report(s, PMN_F002, 0, 0, "out of memory");
     } else {
-        int more = cut_batch(rd, &b[0], jobs, &cut) == 0;
-        for (int cur = 0; b[cur].n > 0; cur = !cur) {
-            start_batch(&b[cur], &r);
-            if (more)
-                more = cut_batch(rd, &b[!cur], jobs, &cut) == 0;
-            finish_batch(&b[cur], &r);
-        }
+        q->nslots = 2 * (unsigned)jobs;
+        q->r = &r;
+        pthread_mutex_init(&q->lock, NULL);
+        pthread_cond_init(&q->ready, NULL);
+        pthread_cond_init(&q->worked, NULL);
+        for (; started < jobs; started++)
+            if (pthread_create(&tid[started], NULL, worker, q) != 0)
+                break;
+    }
+    if (rd && !started) {
+        jc->fn(f, s, ctx);   /* no thread to be had: one job, from here */
+    } else if (rd) {
+        feed(q, rd, &cut);
+        for (int i = 0; i < started; i++)
+            pthread_join(tid[i], NULL);
+    }
+    if (q && rd) {
+        pthread_mutex_destroy(&q->lock);
+        pthread_cond_destroy(&q->ready);
+        pthread_cond_destroy(&q->worked);
     }
     pmn_reader_free(rd);
     s->hold = 0;
@@ -209,10 +261,9 @@ static void read_jobs(FILE *f, struct diag_sink *s, const struct job_command *jc
         print_diag(s, &cut.held[i].d);
     s->hold = 1;
     free(cut.held);
-    for (int k = 0; b && k < 2; k++)
-        for (int i = 0; i < MAX_JOBS; i++)
-            free(b[k].parts[i].text);
-    free(b);
+    for (unsigned i = 0; q && i < 2 * MAX_JOBS; i++)
+        free(q->part[i].text);
+    free(q);
 }
 
 struct jobs_input {

@@ -114,7 +114,13 @@ size_t pmn_hole_name(const pmn_rules *r, pmn_notation n, int side, int hole, cha
     case PMN_NOTATION_COORDINATES:
         pmn_hole_coordinates(r, side, hole, &file, &rank);
         return (size_t)snprintf(buf, size, "%c%d", 'a' + file, rank + 1);
-    default:
-        return (size_t)snprintf(buf, size, "%c", pmn_hole_letter(side, hole));
+    default:   /* most often, for every move written: no snprintf */
+        if (size >= 2) {
+            buf[0] = pmn_hole_letter(side, hole);
+            buf[1] = '\0';
+        } else if (size == 1) {
+            buf[0] = '\0';
+        }
+        return 1;
     }
 }

@@ -120,6 +120,23 @@ static void comment(struct out *w, const char *text)
 
 static void write_line(struct out *w, const pmn_line *l, const pmn_played_line *pl);
 
+/* prefix, the decimal digits of n, and suffix, into buf (room for 32):
+ * for every move, where snprintf cost the writer a fifth of its time. */
+static const char *decimal(char *buf, const char *prefix, unsigned n, const char *suffix)
+{
+    char digits[12];
+    int k = 0;
+    do
+        digits[k++] = (char)('0' + n % 10);
+    while ((n /= 10) != 0 && k < 11);
+    size_t len = strlen(prefix);
+    memcpy(buf, prefix, len);
+    while (k)
+        buf[len++] = digits[--k];
+    strcpy(buf + len, suffix);
+    return buf;
+}
+
 /* A move's number, its hole and its annotations stay on one line. */
 static void move(struct out *w, const pmn_move *m, const pmn_played *pl, int need_number)
 {
@@ -128,8 +145,7 @@ static void move(struct out *w, const pmn_move *m, const pmn_played *pl, int nee
     if (pl->continues)
         put(w, "-", 1);
     if (numbered) {
-        snprintf(buf, sizeof buf, pl->mover == PMN_SOUTH ? "%u." : "%u...", pl->number);
-        put(w, buf, 0);
+        put(w, decimal(buf, "", pl->number, pl->mover == PMN_SOUTH ? "." : "..."), 0);
     }
     if (m->hole >= 0 && (unsigned)m->hole < w->rules->pits)
         pmn_hole_name(w->rules, w->o->notation, pl->side, m->hole, buf, sizeof buf);
@@ -141,12 +157,11 @@ static void move(struct out *w, const pmn_move *m, const pmn_played *pl, int nee
         put(w, buf, pl->continues);
     put(w, m->judgement, 1);
     if (m->claim >= 0) {
-        snprintf(buf, sizeof buf, "(%c%d)", w->o->capture_style, m->claim);
-        join(w, buf);
+        char open[3] = { '(', w->o->capture_style, '\0' };
+        join(w, decimal(buf, open, (unsigned)m->claim, ")"));
     }
     for (unsigned i = 0; i < m->nnags; i++) {
-        snprintf(buf, sizeof buf, "$%u", m->nags[i]);
-        join(w, buf);
+        join(w, decimal(buf, "$", m->nags[i], ""));
     }
     for (size_t i = 0; i < m->ncomments; i++)
         comment(w, m->comments[i]);

@@ -22,6 +22,9 @@
 /* libxml2's messages about one archive, at most: the rest are counted. */
 #define MAX_XML_ERRORS 20
 
+/* The attributes that attributes() takes at once, at most. */
+#define MAX_ATTRIBUTES 8
+
 struct pmn_xml_reader {
     xmlTextReaderPtr r;
     xmlRelaxNGPtr schema;
@@ -43,6 +46,7 @@ struct pmn_xml_reader {
     struct pmn_xml_decoder dec;
     size_t utf8_off;          /* converted text handed out so far */
     const xmlChar *ns;        /* PMN_XML_NS in the reader's dictionary, or NULL */
+    xmlChar *copied[MAX_ATTRIBUTES];   /* attributes() */
 };
 
 /* The line of the current node.  (The parser's own position runs ahead of
@@ -234,6 +238,8 @@ void pmn_xml_reader_free(pmn_xml_reader *x)
         return;
     xmlFreeTextReader(x->r);
     xmlRelaxNGFree(x->schema);
+    for (int i = 0; i < MAX_ATTRIBUTES; i++)
+        xmlFree(x->copied[i]);
     pmn_xml_decoder_end(&x->dec);
     free(x);
 }
@@ -270,6 +276,15 @@ static int next(pmn_xml_reader *x)
 static int type_of(pmn_xml_reader *x)
 {
     return xmlTextReaderNodeType(x->r);
+}
+
+/* The local name of the current element when it is of PMN's namespace,
+ * else "": a loop over children asks once, then compares. */
+static const char *pmn_name(pmn_xml_reader *x)
+{
+    const xmlChar *n = xmlTextReaderConstLocalName(x->r);
+    const xmlChar *ns = n ? xmlTextReaderConstNamespaceUri(x->r) : NULL;
+    return ns && (ns == x->ns || strcmp((const char *)ns, PMN_XML_NS) == 0) ? (const char *)n : "";
 }
 
 static int is(pmn_xml_reader *x, const char *name)
@@ -387,6 +402,40 @@ static char *attribute(pmn_xml_reader *x, const char *name)
     return (char *)xmlTextReaderGetAttribute(x->r, BAD_CAST name);
 }
 
+/* The values of the current element's attributes names[0..n) (of no
+ * namespace, as GetAttribute takes them), NULL where absent, read in one
+ * walk over them without copies: valid until the reader moves on.  (A
+ * value that is not a single text, which libxml2 builds only around entity
+ * references, is copied, and freed at the next call.) */
+static void attributes(pmn_xml_reader *x, const char *const *names, int n, const char **values)
+{
+    for (int i = 0; i < MAX_ATTRIBUTES; i++) {
+        xmlFree(x->copied[i]);
+        x->copied[i] = NULL;
+    }
+    for (int i = 0; i < n; i++)
+        values[i] = NULL;
+    xmlNodePtr node = xmlTextReaderCurrentNode(x->r);
+    if (!node || node->type != XML_ELEMENT_NODE)
+        return;
+    for (xmlAttrPtr a = node->properties; a; a = a->next) {
+        if (a->ns)
+            continue;
+        for (int i = 0; i < n; i++) {
+            if (values[i] || strcmp((const char *)a->name, names[i]) != 0)
+                continue;
+            if (!a->children)
+                values[i] = "";
+            else if (a->children->type == XML_TEXT_NODE && !a->children->next)
+                values[i] = (const char *)a->children->content;
+            else
+                values[i] = (const char *)(x->copied[i] = xmlNodeListGetString(node->doc,
+                                                                              a->children, 1));
+            break;
+        }
+    }
+}
+
 static int parse_number(const char *s, unsigned long max, unsigned long *v)
 {
     char *end;
@@ -401,7 +450,10 @@ static int read_line(pmn_xml_reader *x, pmn_line *l, const char *where);
 /* claim -> <claim style= seeds=/> */
 static void read_claim(pmn_xml_reader *x, pmn_move *m)
 {
-    char *style = attribute(x, "style"), *seeds = attribute(x, "seeds");
+    static const char *const names[] = { "style", "seeds" };
+    const char *v[2];
+    attributes(x, names, 2, v);
+    const char *style = v[0], *seeds = v[1];
     unsigned long n;
     if (!style || (strcmp(style, "+") != 0 && strcmp(style, "x") != 0))
         bad_value(x, "claim style", style);
@@ -411,8 +463,6 @@ static void read_claim(pmn_xml_reader *x, pmn_move *m)
         m->claim = (int)n;
         m->claim_style = style[0];
     }
-    xmlFree(style);
-    xmlFree(seeds);
     skip_element(x);
 }
 
@@ -463,10 +513,12 @@ static void read_move_hole(pmn_xml_reader *x, pmn_move *m, const char *side, con
 
 static void read_move_attributes(pmn_xml_reader *x, pmn_move *m)
 {
-    char *text = attribute(x, "text"), *notation = attribute(x, "notation");
-    char *side = attribute(x, "side"), *hole = attribute(x, "hole");
-    char *number = attribute(x, "number"), *dots = attribute(x, "dots");
-    char *joined = attribute(x, "joined");
+    static const char *const names[] = { "text", "notation", "side", "hole", "number", "dots",
+                                         "joined" };
+    const char *v[7];
+    attributes(x, names, 7, v);
+    const char *text = v[0], *notation = v[1], *side = v[2], *hole = v[3], *number = v[4];
+    const char *dots = v[5], *joined = v[6];
     unsigned long n;
 
     if (!text || !*text || strlen(text) >= sizeof m->text)
@@ -499,13 +551,6 @@ static void read_move_attributes(pmn_xml_reader *x, pmn_move *m)
     else if (dots && !number && !too_many(x))
         pmn_report(x->fn, x->ctx, PMN_E306, line_of(x), 0,
                    "dots \"%s\" is not valid: the move has no number", dots);
-    xmlFree(text);
-    xmlFree(notation);
-    xmlFree(side);
-    xmlFree(hole);
-    xmlFree(number);
-    xmlFree(joined);
-    xmlFree(dots);
 }
 
 /* move -> <move ...> [claim] [judgement] {nag} {comment} {variation} [computed] */
@@ -520,16 +565,17 @@ static int read_move(pmn_xml_reader *x, pmn_line *l)
         return 0;
     int depth = xmlTextReaderDepth(x->r), rc;
     while ((rc = next_child(x, depth)) > 0) {
-        if (is(x, "claim")) {
+        const char *el = pmn_name(x);
+        if (!strcmp(el, "claim")) {
             read_claim(x, m);
-        } else if (is(x, "judgement")) {
+        } else if (!strcmp(el, "judgement")) {
             char *j = element_text(x);
             if (j && strlen(j) <= 2 && strspn(j, "!?") == strlen(j) && *j)
                 strcpy(m->judgement, j);
             else if (j)
                 bad_value(x, "judgement", j);
             free(j);
-        } else if (is(x, "nag")) {
+        } else if (!strcmp(el, "nag")) {
             char *s = element_text(x);
             unsigned long n;
             if (s && parse_number(s, 255, &n) == 0 && m->nnags < PMN_MAX_NAGS)
@@ -537,18 +583,18 @@ static int read_move(pmn_xml_reader *x, pmn_line *l)
             else if (s)
                 bad_value(x, "NAG", s);
             free(s);
-        } else if (is(x, "comment")) {
+        } else if (!strcmp(el, "comment")) {
             char *s = element_text(x);
             if (s && pmn_move_add_comment(m, s, strlen(s)) < 0) {
                 free(s);
                 return -1;
             }
             free(s);
-        } else if (is(x, "variation")) {
+        } else if (!strcmp(el, "variation")) {
             pmn_line *v = pmn_move_add_variation(m);
             if (!v || read_line(x, v, "a variation") < 0)
                 return -1;
-        } else if (is(x, "computed")) {
+        } else if (!strcmp(el, "computed")) {
             skip_element(x);   /* the engine's, not the record's */
         } else {
             unknown(x, "a move");
@@ -565,13 +611,14 @@ static int read_line(pmn_xml_reader *x, pmn_line *l, const char *where)
         return 0;
     int depth = xmlTextReaderDepth(x->r), rc;
     while ((rc = next_child(x, depth)) > 0) {
-        if (is(x, "comment")) {
+        const char *el = pmn_name(x);
+        if (!strcmp(el, "comment")) {
             char *s = element_text(x);
             int added = s ? pmn_line_add_lead(l, s, strlen(s)) : 0;
             free(s);
             if (added < 0)
                 return -1;
-        } else if (is(x, "move")) {
+        } else if (!strcmp(el, "move")) {
             if (read_move(x, l) < 0)
                 return -1;
         } else {
@@ -590,7 +637,8 @@ static int read_game(pmn_xml_reader *x, pmn_record *rec)
         return 0;
     int depth = xmlTextReaderDepth(x->r), rc;
     while ((rc = next_child(x, depth)) > 0) {
-        if (is(x, "tag")) {
+        const char *el = pmn_name(x);
+        if (!strcmp(el, "tag")) {
             unsigned line = line_of(x), col = 0;
             char *name = attribute(x, "name"), *value = element_text(x);
             size_t n = name ? strlen(name) : 0;
@@ -605,10 +653,10 @@ static int read_game(pmn_xml_reader *x, pmn_record *rec)
             }
             xmlFree(name);
             free(value);
-        } else if (is(x, "moves")) {
+        } else if (!strcmp(el, "moves")) {
             if (read_line(x, &rec->main, "the moves") < 0)
                 return -1;
-        } else if (is(x, "result")) {
+        } else if (!strcmp(el, "result")) {
             char *token = attribute(x, "token");
             if (token && pmn_outcome_parse(token, NULL) == 0)
                 strcpy(rec->result, token);
@@ -616,7 +664,7 @@ static int read_game(pmn_xml_reader *x, pmn_record *rec)
                 bad_value(x, "result", token);
             xmlFree(token);
             skip_element(x);
-        } else if (is(x, "computed")) {
+        } else if (!strcmp(el, "computed")) {
             skip_element(x);
         } else {
             unknown(x, "a game");

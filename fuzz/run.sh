@@ -1,7 +1,8 @@
 #!/bin/sh
 # fuzz/run.sh [SECONDS] - fuzz, with libFuzzer under AddressSanitizer and
 # UndefinedBehaviorSanitizer, the PMN reader, checker and writer
-# (fuzz_check), the convert round trip (fuzz_roundtrip: converting the
+# (fuzz_check), check's quick pass against the full path (fuzz_quick),
+# the convert round trip (fuzz_roundtrip: converting the
 # output again gives the same bytes), the XML archive reader (fuzz_import), the rule-file reader
 # (fuzz_rules), and rule specifications with position strings (fuzz_spec),
 # SECONDS each (default 60), starting from the samples, the
@@ -19,6 +20,8 @@ printf 'kalah(6,4)\n4,4,4,4,4,4/4,4,4,4,4,4 S 0:0\n' > "$out/spec/2"
 printf 'awale,grand-slam=allowed\n0,5,5,5,5,4/4,4,4,4,4,4 N 1:0\n' > "$out/spec/3"
 i=0; for f in samples/*/*.pmn samples/*/*.txt; do i=$((i + 1)); cp "$f" "$out/pmn/s$i.pmn"; done
 i=0; for f in rules/*.xml tests/cli/*/*.xml; do i=$((i + 1)); cp "$f" "$out/rules/r$i.xml"; done
+# Games as programs write them, which the quick pass takes.
+for i in $(seq 20); do [ -x bench/games ] && bench/games 1 "$i" > "$out/pmn/g$i.pmn"; done
 i=0; for f in tests/cli/*/in.pmn tests/cli/*/stdin; do i=$((i + 1)); cp "$f" "$out/pmn/t$i.pmn"; done
 i=0; for f in tests/cli/*/in.xml; do i=$((i + 1)); cp "$f" "$out/xml/t$i.xml"; done
 for f in samples/*/*.pmn; do i=$((i + 1)); ./src/pmn export "$f" > "$out/xml/s$i.xml" 2>/dev/null || true; done
@@ -26,11 +29,13 @@ FLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I s
 LIBS="$(pkg-config --libs libpcre2-8 libxml-2.0)"
 CFLAGS_DEPS="$(pkg-config --cflags libpcre2-8 libxml-2.0)"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_check.c src/lib/*.c $LIBS -o "$out/fuzz_check"
+clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_quick.c src/lib/*.c $LIBS -o "$out/fuzz_quick"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_roundtrip.c src/lib/*.c $LIBS -o "$out/fuzz_roundtrip"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_import.c src/lib/*.c $LIBS -o "$out/fuzz_import"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_rules.c src/lib/*.c $LIBS -o "$out/fuzz_rules"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_spec.c src/lib/*.c $LIBS -o "$out/fuzz_spec"
 "$out/fuzz_check" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
+"$out/fuzz_quick" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
 "$out/fuzz_roundtrip" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
 "$out/fuzz_import" -max_total_time="$seconds" -max_len=8192 -artifact_prefix=fuzz/crash- "$out/xml"
 "$out/fuzz_rules" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/rules"

@@ -10,11 +10,11 @@
  * tags and moves in the shape the writer and the sample games use, every
  * move legal and numbered as it should be, every capture written and
  * exact, the game ended by rule (or unfinished, marked '*') with its result
- * the same in the Result tag and after the moves.  Anything else — a
- * comment, a variation, a note to make (an endless move, a repetition) —
+ * the same in the Result tag and after the moves.  Anything else (a
+ * comment, a variation, a note to make: an endless move, a repetition)
  * returns 0, and the full path reads the game as if this did not exist, so
- * that diagnostics are the same by construction.  test_check compares the
- * two paths on every game of the samples and on mutated games. */
+ * that diagnostics are the same by construction.  test_quick and
+ * fuzz_quick compare the two paths game by game. */
 #include "quick.h"
 
 #include <string.h>

@@ -83,7 +83,7 @@ static uint64_t last_two(const struct relay *f, struct sown *memo, holes mine, h
             unsigned hole = (unsigned)__builtin_ctz(set);
             holes m = mine;
             memo->hole[memo->n] = (uint8_t)hole;
-            memo->end[memo->n++] = (int8_t)relay_sow(f, &m, hole);
+            memo->end[memo->n++] = (int8_t)relay_sow(f, &m, hole, RELAY_LAP_LIMIT);
         }
     }
     uint64_t total = 0;
@@ -108,7 +108,7 @@ static uint64_t relay_perft(const struct relay *f, struct sown *memo, holes mine
     for (uint32_t set = legal_set(f, mine); set; set &= set - 1) {
         unsigned hole = (unsigned)__builtin_ctz(set);
         holes m = mine;
-        int end = relay_sow(f, &m, hole);
+        int end = relay_sow(f, &m, hole, RELAY_LAP_LIMIT);
         total += end < 0 ? general_below(f, memo, mine, theirs, hole, depth - 1)
                          : relay_perft(f, memo, captured(f, theirs, (unsigned)end), m, depth - 1);
     }

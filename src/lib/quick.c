@@ -21,6 +21,11 @@
 
 #ifdef PMN_RELAY
 
+/* A sowing longer than this takes the full path, which proves it endless or
+ * sows it to its end: an endless move is given up on soon, before it costs
+ * the pass more than the full path's proof. */
+#define QUICK_LAPS 256
+
 /* Positions kept for the repetition test, since the last capture; a game
  * that goes longer without one takes the full path. */
 #define SEEN_MAX (SEEN_SLOTS / 2)
@@ -246,7 +251,7 @@ int quick_game(struct quick *q, const char *text, size_t len, unsigned *moves)
         s++;
         if (!(unsigned)(legal >> (8 * hole + 7) & 1))
             return 0;
-        int at = relay_sow(f, &mine, hole);
+        int at = relay_sow(f, &mine, hole, QUICK_LAPS);
         if (at < 0)
             return 0;   /* perhaps endless: the full path proves it, in a note */
         unsigned taken = 0;

@@ -124,9 +124,9 @@ static inline holes legal_bytes(const struct relay *f, holes x)
 }
 
 /* Sow from hole a of the side to move, relaying.  Returns the hole where
- * the sowing ends, or -1 if it has not ended after RELAY_LAP_LIMIT laps.  The
+ * the sowing ends, or -1 if it has not ended after `limit` laps.  The
  * holes stay in two 64-bit registers. */
-static inline int relay_sow(const struct relay *f, holes *mine, unsigned a)
+static inline int relay_sow(const struct relay *f, holes *mine, unsigned a, unsigned limit)
 {
     unsigned n = f->n;
     uint64_t lo = (uint64_t)*mine, hi = (uint64_t)(*mine >> 64);
@@ -135,7 +135,7 @@ static inline int relay_sow(const struct relay *f, holes *mine, unsigned a)
         unsigned at = 8 * (a & 7), h = (unsigned)(word >> at) & 0xFF;
         if (lap && h == 1)
             break;
-        if (lap == RELAY_LAP_LIMIT)
+        if (lap == limit)
             return -1;
         uint64_t lifted = (uint64_t)h << at;
         lo -= a < 8 ? lifted : 0;

@@ -191,26 +191,12 @@ static void print_text(const struct request *rq, const struct target *t, const p
            a->seconds, a->stopped ? " (stopped by a limit)" : "");
 }
 
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            printf("\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            printf("\\u%04x", *s);
-        else
-            putchar(*s);
-    }
-    putchar('"');
-}
-
 static void json_value(const pmn_value *v)
 {
     static const char *const outcome[] = { "loss", "draw", "win" };
     printf("\"outcome\": ");
     if (v->exact)
-        json_string(outcome[v->outcome + 1]);
+        json_string(stdout, outcome[v->outcome + 1]);
     else
         printf("null");
     printf(", \"margin\": ");
@@ -233,16 +219,16 @@ static void print_json(const struct request *rq, const struct target *t, const p
     int side = t->pos.to_move;
     printf("{\"position\": ");
     pmn_position_format(r, &t->pos, buf, sizeof buf);
-    json_string(buf);
+    json_string(stdout, buf);
     printf(", \"rules\": ");
     pmn_rules_format(r, buf, sizeof buf);
-    json_string(buf);
+    json_string(stdout, buf);
     printf(", \"side\": \"%s\", ", side == PMN_SOUTH ? "south" : "north");
     json_value(&a->value);
     printf(", \"best\": ");
     if (a->best >= 0) {
         hole_text(rq, r, side, a->best, buf, sizeof buf);
-        json_string(buf);
+        json_string(stdout, buf);
     } else {
         printf("null");
     }
@@ -252,7 +238,7 @@ static void print_json(const struct request *rq, const struct target *t, const p
         pmn_move_report rep;
         hole_text(rq, r, q.to_move, a->pv[i], buf, sizeof buf);
         printf("%s", i ? ", " : "");
-        json_string(buf);
+        json_string(stdout, buf);
         pmn_play(r, &q, a->pv[i], &rep);
     }
     printf("]");
@@ -261,7 +247,7 @@ static void print_json(const struct request *rq, const struct target *t, const p
         for (int i = 0; i < a->nmoves; i++) {
             hole_text(rq, r, side, a->moves[i].hole, buf, sizeof buf);
             printf("%s{\"move\": ", i ? ", " : "");
-            json_string(buf);
+            json_string(stdout, buf);
             printf(", ");
             json_value(&a->moves[i].value);
             printf("}");

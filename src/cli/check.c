@@ -19,7 +19,7 @@ static void list_codes(void)
 struct totals {
     unsigned long games, moves, lines;
     const struct rules_options *ro;
-    int verbose, running_totals, solve;
+    int verbose, running_totals, solve, jsonl;
 };
 
 /* --solve: each move of the main line of a game set up from a position (a
@@ -103,6 +103,55 @@ static void describe_game(const char *file, const pmn_record *rec, unsigned long
     }
 }
 
+/* How a game's replay ended, in a word or two. */
+static const char *state_of(const pmn_check_result *res)
+{
+    switch (res->setup) {
+    case PMN_SETUP_UNKNOWN_RULES: return "unknown rules";
+    case PMN_SETUP_BAD_START: return "bad start";
+    case PMN_SETUP_NO_START: return "no start";
+    default: break;
+    }
+    return res->stopped ? "stopped" : res->ending != PMN_END_NONE ? "ended" : "not over";
+}
+
+static void json_or_null(const char *s)
+{
+    if (s)
+        json_string(stdout, s);
+    else
+        fputs("null", stdout);
+}
+
+/* --format jsonl: the game as one JSON object on a line, after its
+ * diagnostics; before: the counts of the sink before the game was read. */
+static void game_json(const struct diag_sink *sink, const pmn_record *rec, unsigned long n,
+                      const pmn_replay *replay, const unsigned before[PMN_FATAL + 1])
+{
+    const pmn_check_result *res = pmn_replay_result(replay);
+    const char *result = pmn_record_tag(rec, "Result");
+    fputs("{\"type\":\"game\",\"file\":", stdout);
+    json_string(stdout, sink->file);
+    printf(",\"game\":%lu,\"line\":%u,\"south\":", n, rec->line);
+    json_or_null(pmn_record_tag(rec, "South"));
+    fputs(",\"north\":", stdout);
+    json_or_null(pmn_record_tag(rec, "North"));
+    fputs(",\"result\":", stdout);
+    json_or_null(result ? result : rec->result[0] ? rec->result : NULL);
+    printf(",\"moves\":%u,\"state\":\"%s\",\"outcome\":", res->written, state_of(res));
+    char how[128];
+    int ended = res->setup == PMN_SETUP_READY && !res->stopped && res->ending != PMN_END_NONE;
+    if (ended)
+        pmn_ending_explain(&pmn_replay_setup(replay)->rules, res->ending, &res->end, how,
+                           sizeof how);
+    json_or_null(ended ? pmn_outcome_string(res->outcome) : NULL);
+    fputs(",\"ending\":", stdout);
+    json_or_null(ended ? how : NULL);
+    printf(",\"errors\":%u,\"warnings\":%u,\"notes\":%u}\n",
+           sink->count[PMN_ERROR] + sink->count[PMN_FATAL] - before[PMN_ERROR] - before[PMN_FATAL],
+           sink->count[PMN_WARNING] - before[PMN_WARNING], sink->count[PMN_NOTE] - before[PMN_NOTE]);
+}
+
 static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
     struct totals *t = ctx;
@@ -112,8 +161,11 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
     unsigned moves;
     int rc;
     /* Games proved clean by the reader's quick pass are only counted; but
-     * --verbose describes each game, and --running-totals rewrites them. */
-    int quick = !t->verbose && !t->running_totals;
+     * --verbose and jsonl describe each game, and --running-totals rewrites
+     * them. */
+    int quick = !t->verbose && !t->running_totals && !t->jsonl;
+    unsigned before[PMN_FATAL + 1];
+    memcpy(before, sink->count, sizeof before);
     while (rd && (rc = quick ? pmn_reader_next_checked(rd, &rec, &moves)
                              : pmn_reader_next(rd, &rec)) > 0) {
         if (rc == 2) {
@@ -137,6 +189,9 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
                 describe_game(sink->file, &rec, n, replay);
         }
         release_diags(sink);
+        if (replay && t->jsonl)
+            game_json(sink, &rec, n, replay, before);
+        memcpy(before, sink->count, sizeof before);
         pmn_replay_free(replay);
         pmn_record_free(&rec);
         progress_game(sink->progress, sink->file);
@@ -180,7 +235,7 @@ static const char *plural(unsigned long n)
     return n == 1 ? "" : "s";
 }
 
-enum { OPT_LIST_CODES = 256, OPT_SOLVE, OPT_SUMMARY_FORMAT };
+enum { OPT_LIST_CODES = 256, OPT_SOLVE, OPT_SUMMARY_FORMAT, OPT_FORMAT };
 
 static const struct cli_option options[] = {
     OPT_RULES_OVER,
@@ -192,6 +247,9 @@ static const struct cli_option options[] = {
       "with the engine that every move is best play, and\nnote duals" },
     OPT_JOBS,
     { "list-codes", OPT_LIST_CODES, NULL, "list every diagnostic code, its severity and meaning" },
+    { "format", OPT_FORMAT, "FORMAT", "text (the default), or jsonl: on standard output,\n"
+      "each diagnostic and each game as a JSON object on a\nline, and the summary last "
+      "(one job reads)" },
     { "summary-format", OPT_SUMMARY_FORMAT, "FORMAT", "text (the default), or json: one object\n"
       "with the counts and the lines read, which parts of\nan archive checked apart add up "
       "(pmn-combine)" },
@@ -203,7 +261,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct rules_options ro;
     memset(&ro, 0, sizeof ro);
     struct diag_sink sink = { .file = "-", .show_notes = 1 };
-    struct totals t = { 0, 0, 0, &ro, 0, 0, 0 };
+    struct totals t = { 0, 0, 0, &ro, 0, 0, 0, 0 };
     struct cli_args a;
     struct progress progress;
     int c, rc, quiet = 0, json = 0, jobs = default_jobs();
@@ -226,6 +284,11 @@ static int run(const struct command *cmd, int argc, char **argv)
                 return usage_error(cmd->name, "unknown summary format '%s' (text, json)", a.arg);
             json = strcmp(a.arg, "json") == 0;
             break;
+        case OPT_FORMAT:
+            if (strcmp(a.arg, "jsonl") != 0 && strcmp(a.arg, "text") != 0)
+                return usage_error(cmd->name, "unknown format '%s' (text, jsonl)", a.arg);
+            t.jsonl = strcmp(a.arg, "jsonl") == 0;
+            break;
         case OPT_LIST_CODES: list_codes(); return EXIT_CLEAN;
         case OPT_SOLVE: t.solve = 1; break;
         case 'T' + 256: t.running_totals = 1; break;
@@ -234,8 +297,21 @@ static int run(const struct command *cmd, int argc, char **argv)
     }
     progress_begin(&progress, "pmn check", quiet);
     sink.progress = &progress;
-    /* --verbose numbers the games of a file: one job reads them in order. */
-    each_input_jobs(argv + optind, argc - optind, &sink, &check_job, &t, t.verbose ? 1 : jobs);
+    if (t.jsonl) {
+        sink.err = stdout;   /* one stream of objects, for a program to read */
+        sink.json = 1;
+    }
+    /* --verbose and jsonl number the games of a file: one job reads them
+     * in order. */
+    each_input_jobs(argv + optind, argc - optind, &sink, &check_job, &t,
+                    t.verbose || t.jsonl ? 1 : jobs);
+    if (t.jsonl) {
+        printf("{\"type\":\"summary\",\"games\":%lu,\"moves\":%lu,\"errors\":%u,"
+               "\"warnings\":%u,\"notes\":%u,\"fatal\":%u,\"lines\":%lu}\n", t.games, t.moves,
+               sink.count[PMN_ERROR], sink.count[PMN_WARNING], sink.count[PMN_NOTE],
+               sink.count[PMN_FATAL], t.lines);
+        return exit_status(&sink);
+    }
     if (json) {
         printf("{\"games\":%lu,\"moves\":%lu,\"errors\":%u,\"warnings\":%u,\"notes\":%u,"
                "\"fatal\":%u,\"lines\":%lu}\n", t.games, t.moves, sink.count[PMN_ERROR],

@@ -187,10 +187,13 @@ struct diag_sink {
     size_t nheld, held_cap;
     struct progress *progress;   /* of the command, or NULL */
     FILE *err;                /* where diagnostics go: NULL for standard error */
+    int json;                 /* each as a JSON object on a line (check --format jsonl) */
     unsigned lines_before;    /* the input is a part of its file after so many lines */
 };
 
 void print_diag(void *sink, const pmn_diag *d);   /* a pmn_diag_fn */
+/* s as a JSON string, quotes and escapes written. */
+void json_string(FILE *f, const char *s);
 /* Print the diagnostics held, in the order of their place in the file. */
 void release_diags(struct diag_sink *s);
 /* Print diagnostic `code` (the table's severity) of the command's own. */

@@ -153,11 +153,50 @@ int finish_stdout(int status)
  * memory. */
 #define MAX_HELD 4096
 
+void json_string(FILE *f, const char *s)
+{
+    putc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", *s);
+        else
+            putc(*s, f);
+    }
+    putc('"', f);
+}
+
+/* A diagnostic as one JSON object on a line (check --format jsonl). */
+static void show_json(FILE *e, const struct diag_sink *s, const pmn_diag *d)
+{
+    char code[8];
+    pmn_diag_code_name(d->code, code);
+    fputs("{\"type\":\"diagnostic\",\"file\":", e);
+    json_string(e, s->file);
+    if (d->line)
+        fprintf(e, ",\"line\":%u", d->line);
+    else
+        fputs(",\"line\":null", e);
+    if (d->col)
+        fprintf(e, ",\"col\":%u", d->col);
+    else
+        fputs(",\"col\":null", e);
+    fprintf(e, ",\"severity\":\"%s\",\"code\":\"%s\",\"message\":",
+            pmn_severity_string(d->severity), code);
+    json_string(e, d->message);
+    fputs("}\n", e);
+}
+
 static void show_diag(const struct diag_sink *s, const pmn_diag *d)
 {
     FILE *e = s->err ? s->err : stderr;
     if (!s->err)
         progress_erase();
+    if (s->json) {
+        show_json(e, s, d);
+        return;
+    }
     char code[8];
     pmn_diag_code_name(d->code, code);
     char file[1024];

@@ -32,18 +32,19 @@
 
 int quick_init(struct quick *q, const pmn_setup_options *o)
 {
+    pmn_position start;
     memset(q, 0, sizeof *q);
     if (o && (o->rules || o->nspecs))
         return 0;   /* rules from the command line: the full path sets them up */
     if (pmn_rules_init(&q->rules, NULL, NULL) < 0)
         return 0;
-    pmn_position_start(&q->rules, &q->start);
-    if (q->start.to_move != PMN_SOUTH || strcmp(q->rules.name, "hawalis") != 0
-        || pmn_position_ending(&q->rules, &q->start, NULL) != PMN_END_NONE
-        || !relay_fits(&q->rules, &q->start, &q->f))
+    pmn_position_start(&q->rules, &start);
+    if (start.to_move != PMN_SOUTH || strcmp(q->rules.name, "hawalis") != 0
+        || pmn_position_ending(&q->rules, &start, NULL) != PMN_END_NONE
+        || !relay_fits(&q->rules, &start, &q->f))
         return 0;
-    q->south = pack(&q->f, q->start.pit[PMN_SOUTH]);
-    q->north = pack(&q->f, q->start.pit[PMN_NORTH]);
+    q->south = pack(&q->f, start.pit[PMN_SOUTH]);
+    q->north = pack(&q->f, start.pit[PMN_NORTH]);
     q->usable = 1;
     return 1;
 }

@@ -11,7 +11,6 @@
 struct quick {
     int usable;               /* the games are set up as Hawalis by default */
     pmn_rules rules;
-    pmn_position start;
 #ifdef PMN_RELAY
     struct relay f;           /* keeps a pointer to rules: q must not move */
     holes south, north;       /* the start */

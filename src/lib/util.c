@@ -123,3 +123,13 @@ char *pmn_strndup(const char *s, size_t n)
     }
     return p;
 }
+
+char *pmn_digits(char buf[PMN_DIGITS], unsigned long long v)
+{
+    char *d = buf + PMN_DIGITS;
+    *--d = '\0';
+    do
+        *--d = (char)('0' + v % 10);
+    while ((v /= 10) > 0);
+    return d;
+}

@@ -53,5 +53,10 @@ unsigned long pmn_utf8_decode(const unsigned char *s, int len);
 /* Allocation that reports failure by returning NULL, like malloc; strdup of
  * n bytes. */
 char *pmn_strndup(const char *s, size_t n);
+/* The decimal digits of v, written at the end of buf[0..PMN_DIGITS) with
+ * their NUL, without printf (writers call it for every move); returns
+ * where they begin. */
+#define PMN_DIGITS 24
+char *pmn_digits(char buf[PMN_DIGITS], unsigned long long v);
 
 #endif

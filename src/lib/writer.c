@@ -124,17 +124,10 @@ static void write_line(struct out *w, const pmn_line *l, const pmn_played_line *
  * for every move, where snprintf cost the writer a fifth of its time. */
 static const char *decimal(char *buf, const char *prefix, unsigned n, const char *suffix)
 {
-    char digits[12];
-    int k = 0;
-    do
-        digits[k++] = (char)('0' + n % 10);
-    while ((n /= 10) != 0 && k < 11);
-    size_t len = strlen(prefix);
-    memcpy(buf, prefix, len);
-    while (k)
-        buf[len++] = digits[--k];
-    strcpy(buf + len, suffix);
-    return buf;
+    char digits[PMN_DIGITS];
+    strcpy(buf, prefix);
+    strcat(buf, pmn_digits(digits, n));
+    return strcat(buf, suffix);
 }
 
 /* A move's number, its hole and its annotations stay on one line. */

@@ -209,12 +209,8 @@ static void attr(pmn_xml_writer *w, const char *name, const char *v)
 
 static void attr_u(pmn_xml_writer *w, const char *name, unsigned long long v)
 {
-    char buf[32], *d = buf + sizeof buf;   /* digits, without printf */
-    *--d = '\0';
-    do
-        *--d = (char)('0' + v % 10);
-    while ((v /= 10) > 0);
-    attr(w, name, d);
+    char buf[PMN_DIGITS];
+    attr(w, name, pmn_digits(buf, v));
 }
 
 /* Text content of the element open. */

@@ -24,17 +24,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pmn_reader *b = fb ? pmn_reader_new(fb, count, &nb) : NULL;
     while (a && b) {
         pmn_record ra, rb;
-        unsigned moves = 0;
+        pmn_game_facts facts = { 0 };
         nb = 0;
-        int rca = pmn_reader_next_checked(a, &ra, &moves), rcb = pmn_reader_next(b, &rb);
+        int rca = pmn_reader_next_checked(a, &ra, &facts), rcb = pmn_reader_next(b, &rb);
         if ((rca > 0) != (rcb > 0))
             abort();   /* the two readers must see the same games */
         if (rcb > 0) {
             pmn_setup s;
             pmn_setup_record(&rb, NULL, &s, count, &nb);
             pmn_replay *r = pmn_replay_new(&rb, &s, count, &nb);
-            if (rca == 2 && (nb != 0 || !r || pmn_replay_result(r)->written != moves))
-                abort();   /* counted clean, but it is not */
+            const pmn_check_result *res = r ? pmn_replay_result(r) : NULL;
+            if (rca == 2 && (nb != 0 || !r || res->written != facts.moves
+                             || res->ending != facts.ending || res->outcome != facts.outcome
+                             || res->captured[0] != facts.captured[0]
+                             || res->captured[1] != facts.captured[1]))
+                abort();   /* counted clean, but it is not, or not as the replay is */
             pmn_replay_free(r);
         }
         pmn_record_free(&ra);

@@ -731,14 +731,28 @@ void pmn_reader_free(pmn_reader *rd);
  * Faults in the text are reported and the game is kept as far as it could
  * be understood. */
 int pmn_reader_next(pmn_reader *rd, pmn_record *rec);
+/* What a replay proves of a game, as the quick pass below gives it (and
+ * pmn_replay_result() holds it for any game). */
+typedef struct pmn_game_facts {
+    unsigned moves;           /* main-line moves */
+    pmn_ending ending;        /* how it ended on the board; PMN_END_NONE: not over */
+    pmn_outcome outcome;      /* PMN_ONGOING unless it ended */
+    uint32_t captured[2];     /* seeds each side captured */
+} pmn_game_facts;
+
 /* As pmn_reader_next, for a checker: a game that a quick pass over its text
  * proves clean -- a Hawalis game written as the sample games are, every move
  * legal and numbered, every capture written and exact, its end and its
  * results agreeing, nothing that pmn_setup_record or pmn_replay_new would
- * report -- is not parsed: 2 is returned, *rec is left empty and *moves
- * holds the game's moves.  Any other game is read as pmn_reader_next reads
- * it (1).  pmn check counts games this way at several times the speed. */
-int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, unsigned *moves);
+ * report -- is not parsed: 2 is returned, *rec is left empty, and *facts
+ * holds what its replay proves (pmn_reader_game_text gives its tags).  Any
+ * other game is read as pmn_reader_next reads it (1).  pmn check counts
+ * games this way at several times the speed. */
+int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts);
+/* The text of the game the reader returned last, as it is in the input:
+ * from its first token to the next game's, blanks at its end left out (a
+ * game proved clean: its whole text).  Valid until the next read. */
+void pmn_reader_game_text(const pmn_reader *rd, const char **text, size_t *len);
 /* The line the reader has reached, for diagnostics about the stream. */
 unsigned pmn_reader_line(const pmn_reader *rd);
 /* The stream begins after `lines` lines of its file (a part of it read

@@ -158,7 +158,7 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
     pmn_reader *rd = open_reader(f, sink, t->ro);
     pmn_record rec;
     unsigned long n = 0;
-    unsigned moves;
+    pmn_game_facts facts;
     int rc;
     /* Games proved clean by the reader's quick pass are only counted; but
      * --verbose and jsonl describe each game, and --running-totals rewrites
@@ -166,11 +166,11 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
     int quick = !t->verbose && !t->running_totals && !t->jsonl;
     unsigned before[PMN_FATAL + 1];
     memcpy(before, sink->count, sizeof before);
-    while (rd && (rc = quick ? pmn_reader_next_checked(rd, &rec, &moves)
+    while (rd && (rc = quick ? pmn_reader_next_checked(rd, &rec, &facts)
                              : pmn_reader_next(rd, &rec)) > 0) {
         if (rc == 2) {
             t->games++;
-            t->moves += moves;
+            t->moves += facts.moves;
             n++;
             progress_game(sink->progress, sink->file);
             continue;

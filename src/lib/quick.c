@@ -214,7 +214,7 @@ static void forget_seen(struct quick *q)
     q->nseen = 0;
 }
 
-int quick_game(struct quick *q, const char *text, size_t len, unsigned *moves)
+int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *facts)
 {
     const struct relay *f = &q->f;
     const char *s, *end = text + len, *tagged, *written;
@@ -223,6 +223,7 @@ int quick_game(struct quick *q, const char *text, size_t len, unsigned *moves)
     /* mine: the holes of the side to move, which is mover. */
     holes mine = q->south, theirs = q->north, legal = legal_bytes(f, mine);
     unsigned ply = 0;
+    uint32_t took[2] = { 0, 0 };
     int mover = PMN_SOUTH, ended = 0, writes_claims = 0, unwritten = 0;
     forget_seen(q);
     seen_before(q, key_of(mine, theirs, mover));
@@ -259,6 +260,7 @@ int quick_game(struct quick *q, const char *text, size_t len, unsigned *moves)
         if (theirs & f->facing[at]) {
             taken = seeds_of(theirs & f->taken[at]);
             theirs &= ~f->taken[at];
+            took[mover] += taken;
         }
         s = skip_blanks(s);
         if (*s == '(') {
@@ -302,7 +304,11 @@ int quick_game(struct quick *q, const char *text, size_t len, unsigned *moves)
     if (strcmp(written, proved) != 0 || (tagged && strcmp(tagged, written) != 0)
         || (writes_claims && unwritten))
         return 0;
-    *moves = ply;
+    facts->moves = ply;
+    facts->ending = !ended ? PMN_END_NONE : seeds_of(mine) ? PMN_END_NO_MOVE : PMN_END_NO_SEEDS;
+    facts->outcome = !ended ? PMN_ONGOING : mover == PMN_SOUTH ? PMN_NORTH_WINS : PMN_SOUTH_WINS;
+    facts->captured[PMN_SOUTH] = took[PMN_SOUTH];
+    facts->captured[PMN_NORTH] = took[PMN_NORTH];
     return 1;
 }
 
@@ -315,9 +321,9 @@ int quick_init(struct quick *q, const pmn_setup_options *o)
     return 0;
 }
 
-int quick_game(struct quick *q, const char *text, size_t len, unsigned *moves)
+int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *facts)
 {
-    (void)q, (void)text, (void)len, (void)moves;
+    (void)q, (void)text, (void)len, (void)facts;
     return 0;
 }
 

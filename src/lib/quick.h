@@ -25,8 +25,8 @@ struct quick {
 int quick_init(struct quick *q, const pmn_setup_options *o);
 
 /* Is text[0..len), one chunk of the reader, a single game that the full
- * path would read, replay and check without a word?  Then 1, and *moves
- * its moves; else 0.  text[len] must be '\0'. */
-int quick_game(struct quick *q, const char *text, size_t len, unsigned *moves);
+ * path would read, replay and check without a word?  Then 1, and *facts
+ * what its replay proves; else 0.  text[len] must be '\0'. */
+int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *facts);
 
 #endif

@@ -42,6 +42,7 @@ struct pmn_reader {
     char in[1 << 16];
     int failed;
     struct parser p;
+    size_t game_off, game_len;   /* the text of the game returned last */
     int quick_ready;          /* quick has been set up for p.setup */
     struct quick quick;       /* for pmn_reader_next_checked */
 };
@@ -290,6 +291,21 @@ static int chunk_done(const pmn_reader *rd)
     return !rd->parsing || rd->p.tok.type == T_EOF;
 }
 
+/* The game just read ends before `end`, blanks left out. */
+static void game_ends(pmn_reader *rd, size_t end)
+{
+    while (end > rd->game_off && (rd->chunk[end - 1] == ' ' || rd->chunk[end - 1] == '\t'
+                                  || rd->chunk[end - 1] == '\n' || rd->chunk[end - 1] == '\r'))
+        end--;
+    rd->game_len = end - rd->game_off;
+}
+
+void pmn_reader_game_text(const pmn_reader *rd, const char **text, size_t *len)
+{
+    *text = rd->chunk ? rd->chunk + rd->game_off : "";
+    *len = rd->chunk ? rd->game_len : 0;
+}
+
 int pmn_reader_next(pmn_reader *rd, pmn_record *rec)
 {
     pmn_record_init(rec);
@@ -304,17 +320,20 @@ int pmn_reader_next(pmn_reader *rd, pmn_record *rec)
                 return -1;
         }
         rd->game_diags = 0;
+        rd->game_off = rd->p.tok.off;
         if (parser_game(&rd->p, rec) < 0 || rd->p.nomem) {
             pmn_record_free(rec);
             return fatal(rd, 2, "out of memory");
         }
-        if (!parser_game_is_empty(rec))
+        if (!parser_game_is_empty(rec)) {
+            game_ends(rd, rd->p.tok.type == T_EOF ? rd->len : rd->p.tok.off);
             return 1;
+        }
         pmn_record_free(rec);   /* text between games, already reported */
     }
 }
 
-int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, unsigned *moves)
+int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts)
 {
     if (!rd->quick_ready) {
         quick_init(&rd->quick, rd->p.setup);
@@ -326,8 +345,10 @@ int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, unsigned *moves)
             pmn_record_init(rec);
             return rc;
         }
-        if (quick_game(&rd->quick, rd->chunk, rd->len, moves)) {
+        if (quick_game(&rd->quick, rd->chunk, rd->len, facts)) {
             pmn_record_init(rec);
+            rd->game_off = 0;
+            game_ends(rd, rd->len);
             return 2;
         }
         if (start_chunk(rd) < 0) {

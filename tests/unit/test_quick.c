@@ -32,10 +32,11 @@ static struct tally compare(const char *text, size_t len)
     pmn_reader *a = pmn_reader_new(fa, collect, &da), *b = pmn_reader_new(fb, collect, &db);
     for (;;) {
         pmn_record ra, rb;
-        unsigned moves = 0;
+        pmn_game_facts facts;
+        memset(&facts, 0, sizeof facts);
         memset(&da, 0, sizeof da);
         memset(&db, 0, sizeof db);
-        int rca = pmn_reader_next_checked(a, &ra, &moves);
+        int rca = pmn_reader_next_checked(a, &ra, &facts);
         int rcb = pmn_reader_next(b, &rb);
         assert_int_equal(rca > 0, rcb > 0);
         if (rcb <= 0) {
@@ -56,8 +57,21 @@ static struct tally compare(const char *text, size_t len)
                          "%c%03d at %u:%u: %s\n--- the text:\n%.*s", "NWEF"[db.d[0].severity],
                          db.d[0].code, db.d[0].line, db.d[0].col, db.d[0].message, (int)len,
                          text);
-            assert_int_equal(moves, pmn_replay_result(r)->written);
+            /* What the pass proves is what the replay finds. */
+            const pmn_check_result *res = pmn_replay_result(r);
+            assert_int_equal(facts.moves, res->written);
+            assert_int_equal(facts.ending, res->ending);
+            assert_int_equal(facts.outcome, res->outcome);
+            assert_int_equal(facts.captured[0], res->captured[0]);
+            assert_int_equal(facts.captured[1], res->captured[1]);
             assert_int_equal(ra.ntags, 0);
+            /* And both readers cut the same text for the game. */
+            const char *ta, *tb;
+            size_t la, lb;
+            pmn_reader_game_text(a, &ta, &la);
+            pmn_reader_game_text(b, &tb, &lb);
+            assert_int_equal(la, lb);
+            assert_memory_equal(ta, tb, la);
         }
         pmn_replay_free(r);
         pmn_record_free(&ra);

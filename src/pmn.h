@@ -750,9 +750,17 @@ typedef struct pmn_game_facts {
  * games this way at several times the speed. */
 int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts);
 /* The text of the game the reader returned last, as it is in the input:
- * from its first token to the next game's, blanks at its end left out (a
- * game proved clean: its whole text).  Valid until the next read. */
-void pmn_reader_game_text(const pmn_reader *rd, const char **text, size_t *len);
+ * from its first token (at line *line) to the next game's, blanks at its
+ * end left out (a game proved clean: its whole text).  Valid until the next
+ * read. */
+void pmn_reader_game_text(const pmn_reader *rd, const char **text, size_t *len,
+                          unsigned *line);
+/* Leave out, unread and unreported, the games of each piece of text
+ * (whole games, as pmn_reader_next_text cuts them: one, or several without
+ * tags between them) for which keep(ctx, text, len) says 0 -- a selection
+ * by tags, which needs no game it rules out parsed.  NULL: none. */
+void pmn_reader_set_filter(pmn_reader *rd, int (*keep)(void *ctx, const char *text, size_t len),
+                           void *ctx);
 /* The line the reader has reached, for diagnostics about the stream. */
 unsigned pmn_reader_line(const pmn_reader *rd);
 /* The stream begins after `lines` lines of its file (a part of it read

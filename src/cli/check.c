@@ -125,7 +125,7 @@ static void json_or_null(const char *s)
 
 /* --format jsonl: the game as one JSON object on a line, after its
  * diagnostics; before: the counts of the sink before the game was read. */
-static void game_json(const struct diag_sink *sink, const pmn_record *rec, unsigned long n,
+static void game_object(const struct diag_sink *sink, const pmn_record *rec, unsigned long n,
                       const pmn_replay *replay, const unsigned before[PMN_FATAL + 1])
 {
     const pmn_check_result *res = pmn_replay_result(replay);
@@ -190,7 +190,7 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
         }
         release_diags(sink);
         if (replay && t->jsonl)
-            game_json(sink, &rec, n, replay, before);
+            game_object(sink, &rec, n, replay, before);
         memcpy(before, sink->count, sizeof before);
         pmn_replay_free(replay);
         pmn_record_free(&rec);

@@ -74,9 +74,9 @@ struct command {
 
 extern const struct command check_command, replay_command, convert_command,
     export_command, import_command, perft_command, position_command, rules_command,
-    analyse_command, annotate_command;
+    analyse_command, annotate_command, select_command;
 
-#define CLI_MAX_OPTIONS 16
+#define CLI_MAX_OPTIONS 48
 
 /* Parsing a subcommand's arguments:
  *     cli_begin(&a, cmd, argc, argv);
@@ -189,6 +189,7 @@ struct diag_sink {
     FILE *err;                /* where diagnostics go: NULL for standard error */
     int json;                 /* each as a JSON object on a line (check --format jsonl) */
     unsigned lines_before;    /* the input is a part of its file after so many lines */
+    int part;                 /* the input is a part of its file (--jobs) */
 };
 
 void print_diag(void *sink, const pmn_diag *d);   /* a pmn_diag_fn */
@@ -275,5 +276,155 @@ pmn_reader *open_reader(FILE *f, struct diag_sink *s, const struct rules_options
  * NULL when memory runs out (reported). */
 pmn_replay *replay_record(const pmn_record *rec, const struct rules_options *o,
                           struct diag_sink *s);
+
+/* ---- archives: games read for select, duplicates, split, stats (archive.c) */
+
+enum game_state { GAME_ENDED, GAME_NOT_OVER, GAME_STOPPED, GAME_UNKNOWN_RULES, GAME_BAD_START,
+                  GAME_NO_START };
+
+#define MAX_DIAG_CODE 1000
+
+/* A game of an archive as these commands see it. */
+struct game {
+    const char *file;
+    struct diag_sink *sink;   /* its file's */
+    unsigned long number;     /* in its file, from 1 */
+    unsigned line;
+    const char *text;         /* as written (PMN input); NULL from an XML archive */
+    size_t len;
+    const pmn_tag *tags;      /* the record's, or read from text (quick pass) */
+    size_t ntags;
+    const pmn_record *rec;    /* NULL: proved clean by the reader's quick pass */
+    const pmn_replay *replay; /* with rec */
+    const char *rules;        /* the name of its rule set */
+    pmn_game_facts facts;     /* ending and outcome only where it ended */
+    enum game_state state;
+    unsigned count[PMN_FATAL + 1];   /* its diagnostics */
+    unsigned char codes[MAX_DIAG_CODE / 8];
+};
+
+/* What a command does with an archive.  Its context begins with this
+ * struct, which archive_file (a job_command's fn) is given. */
+struct archive {
+    /* Each game: 0 to read on, 1 to stop reading the input, -1 out of memory. */
+    int (*game)(struct archive *a, struct game *g);
+    int need_moves;           /* every game's record and replay: no quick pass */
+    /* NULL, or the filter of pmn_reader_set_filter (its ctx: the archive). */
+    int (*keep)(void *a, const char *text, size_t len);
+    const struct rules_options *ro;
+};
+
+void archive_file(FILE *f, struct diag_sink *s, void *archive);
+/* Does f (its next byte '<') hold XML rather than PMN? */
+int is_xml_input(FILE *f);
+
+const char *game_tag(const struct game *g, const char *name);
+/* Its Result tag, else the result after its moves; NULL: none. */
+const char *game_result(const struct game *g);
+int game_has_code(const struct game *g, int code);
+const char *game_state_name(enum game_state s);
+/* How it ended, in words ("North has no legal move"), or its state. */
+void game_ending_text(const struct game *g, char *buf, size_t size);
+/* g as a JSON object on a line. */
+void game_json(FILE *f, const struct game *g);
+
+/* The identity of a game for duplicates: a hash of its rules and start,
+ * then of each ply in turn (game_hash_ply), so that a game's hash after
+ * k plies is the hash of a game of those k plies.  Needs the replay. */
+uint64_t game_hash_start(const struct game *g);
+uint64_t game_hash_ply(uint64_t h, const pmn_move *m, const pmn_played *pl);
+
+/* Games written out: as read (verbatim; a game of an XML archive as
+ * canonical PMN), canonical PMN, an XML archive, a line each, or JSON Lines. */
+enum { OUT_VERBATIM, OUT_PMN, OUT_XML, OUT_LIST, OUT_JSONL };
+struct game_output {
+    int format;
+    FILE *f;
+    pmn_write_options wo;
+    pmn_xml_writer *xml;
+    unsigned long games;
+    int failed;
+};
+#define OPT_OUTPUT_FORMAT { "format", 'F' + 256, "FORMAT", \
+    "verbatim (the games as read; the default), pmn\n" \
+    "(canonical), xml, list (a line a game) or jsonl" }
+int output_format_option(const char *cmd, const char *arg, int *format);
+/* Which formats need each game's record (no quick pass). */
+#define OUTPUT_NEEDS_RECORD(fmt) ((fmt) == OUT_PMN || (fmt) == OUT_XML)
+int output_begin(struct game_output *o);
+int output_game(struct game_output *o, const struct game *g);
+int output_end(struct game_output *o);
+
+/* ---- criteria: which games a command takes (criteria.c) ----------------- */
+
+enum {
+    KEY_GAME = 1000, KEY_TAG, KEY_PLAYER, KEY_SOUTH, KEY_NORTH, KEY_EVENT, KEY_DATE,
+    KEY_RESULT, KEY_WINNER, KEY_RULE_SET, KEY_ENDING, KEY_MOVES, KEY_OPENING, KEY_CONTAINS,
+    KEY_POSITION, KEY_CLEAN, KEY_ERRORS, KEY_CODE,
+    KEY_INVERT, KEY_ANY_SIDE, KEY_IGNORE_CAPTURED, KEY_CRITERIA
+};
+
+/* The options of the criteria, for the commands that take them all. */
+#define OPT_CRITERIA \
+    { "game", KEY_GAME, "RANGES", "games of these numbers in their file (12, 3-7,20-)" }, \
+    { "tag", KEY_TAG, "NAME=VALUE", "a tag's value: =VALUE, ~PATTERN (PCRE2), !=VALUE,\n" \
+      "!~PATTERN, <VALUE, <=, >, >= (numbers, else text)" }, \
+    { "player", KEY_PLAYER, "NAME", "NAME plays either side (~PATTERN: a pattern; so\n" \
+      "too for --south, --north, --event, --winner)" }, \
+    { "south", KEY_SOUTH, "NAME", "NAME plays South" }, \
+    { "north", KEY_NORTH, "NAME", "NAME plays North" }, \
+    { "event", KEY_EVENT, "NAME", "the Event tag" }, \
+    { "date", KEY_DATE, "FROM..TO", "the Date tag in this range (1990..1995.06; either\n" \
+      "bound may be left out; 1990: that year)" }, \
+    { "result", KEY_RESULT, "RESULT", "the result written: 1-0, 0-1, 1/2-1/2 or *" }, \
+    { "winner", KEY_WINNER, "WHO", "south, north, draw, or the player who won" }, \
+    { "rule-set", KEY_RULE_SET, "NAME", "games played under this rule set (hawalis, kalah,\n" \
+      "oware, ...)" }, \
+    { "ending", KEY_ENDING, "KINDS", "how the game ended: no-seeds, no-move, endless,\n" \
+      "repetition, majority, last-seeds, resigned (a\nresult the board did not make), " \
+      "unfinished;\nseveral with commas" }, \
+    { "moves", KEY_MOVES, "RANGE", "games of so many moves (40-60, -30, 100-)" }, \
+    { "opening", KEY_OPENING, "MOVES", "the main line begins with these plies, in letters\n" \
+      "('a B c', move numbers allowed)" }, \
+    { "contains", KEY_CONTAINS, "MOVES", "these plies follow each other somewhere in the\n" \
+      "main line" }, \
+    { "position", KEY_POSITION, "STRING", "the main line reaches this position (a position\n" \
+      "string, as pmn position takes)" }, \
+    { "any-side", KEY_ANY_SIDE, NULL, "--position: whoever is to move" }, \
+    { "ignore-captured", KEY_IGNORE_CAPTURED, NULL, "--position: whatever has been captured" }, \
+    { "clean", KEY_CLEAN, NULL, "games with no error or warning" }, \
+    { "errors", KEY_ERRORS, NULL, "games with errors" }, \
+    { "code", KEY_CODE, "CODES", "games with one of these diagnostics (E205,W118)" }, \
+    { "invert", KEY_INVERT, NULL, "take the games that do not match" }, \
+    { "criteria", KEY_CRITERIA, "FILE", "criteria from FILE, a line each: a long option\n" \
+      "without dashes and its value (player Gering), or\n" \
+      "a tag as pgn-extract writes them (Event \"Open\")" }
+
+#define MAX_CRITERIA 256
+#define MAX_CRITERIA_FILES 16
+struct criterion;
+struct criteria {
+    struct criterion *list[MAX_CRITERIA];
+    unsigned n;
+    int invert, any_side, ignore_captured;
+    char **texts;             /* read from criteria files */
+    size_t ntexts, textcap;
+    unsigned nfiles;
+};
+
+/* One option of OPT_CRITERIA: 0, 1 if key is none of them, or the usage
+ * error's exit status (a bad value is named). */
+int criteria_option(struct criteria *c, const char *cmd, int key, const char *arg);
+int criteria_file(struct criteria *c, const char *cmd, const char *path);
+void criteria_free(struct criteria *c);
+/* Does g meet every criterion (none, with invert)? */
+int criteria_match(const struct criteria *c, const struct game *g);
+/* Do they look at moves and positions (the record and replay of every game)?
+ * At game numbers (one job reads)? */
+int criteria_need_moves(const struct criteria *c);
+int criteria_need_numbers(const struct criteria *c);
+/* For pmn_reader_set_filter: 0 only where the tags of text prove the
+ * games there fail a criterion. */
+int criteria_keep(const struct criteria *c, const char *text, size_t len);
 
 #endif

@@ -86,7 +86,8 @@ static void prepare(struct part *p, struct run *r)
 static void work(struct part *p, struct run *r)
 {
     struct diag_sink ws = { .file = r->sink->file, .show_notes = r->sink->show_notes,
-                            .hold = 1, .lines_before = p->first_line - 1, .err = p->errf };
+                            .hold = 1, .lines_before = p->first_line - 1, .err = p->errf,
+                            .part = 1 };
     if (!p->failed) {
         r->jc->fn(p->in, &ws, p->ctx);
         release_diags(&ws);
@@ -275,7 +276,10 @@ struct jobs_input {
 static void read_file(FILE *f, struct diag_sink *s, void *arg)
 {
     struct jobs_input *ji = arg;
-    read_jobs(f, s, ji->jc, ji->ctx, ji->jobs);
+    if (is_xml_input(f))
+        ji->jc->fn(f, s, ji->ctx);   /* an XML archive is read whole, by one job */
+    else
+        read_jobs(f, s, ji->jc, ji->ctx, ji->jobs);
 }
 
 void each_input_jobs(char **names, int n, struct diag_sink *s, const struct job_command *jc,

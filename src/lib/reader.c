@@ -43,6 +43,9 @@ struct pmn_reader {
     int failed;
     struct parser p;
     size_t game_off, game_len;   /* the text of the game returned last */
+    unsigned game_line;
+    int (*keep)(void *ctx, const char *text, size_t len);   /* pmn_reader_set_filter */
+    void *keep_ctx;
     int quick_ready;          /* quick has been set up for p.setup */
     struct quick quick;       /* for pmn_reader_next_checked */
 };
@@ -300,10 +303,28 @@ static void game_ends(pmn_reader *rd, size_t end)
     rd->game_len = end - rd->game_off;
 }
 
-void pmn_reader_game_text(const pmn_reader *rd, const char **text, size_t *len)
+void pmn_reader_game_text(const pmn_reader *rd, const char **text, size_t *len,
+                          unsigned *line)
 {
+    *line = rd->game_line;
     *text = rd->chunk ? rd->chunk + rd->game_off : "";
     *len = rd->chunk ? rd->game_len : 0;
+}
+
+void pmn_reader_set_filter(pmn_reader *rd, int (*keep)(void *ctx, const char *text, size_t len),
+                           void *ctx)
+{
+    rd->keep = keep;
+    rd->keep_ctx = ctx;
+}
+
+/* The next chunk the filter keeps. */
+static int next_chunk(pmn_reader *rd)
+{
+    int rc;
+    while ((rc = load_chunk(rd)) > 0 && rd->keep && !rd->keep(rd->keep_ctx, rd->chunk, rd->len))
+        ;
+    return rc;
 }
 
 int pmn_reader_next(pmn_reader *rd, pmn_record *rec)
@@ -313,7 +334,7 @@ int pmn_reader_next(pmn_reader *rd, pmn_record *rec)
         return -1;
     for (;;) {
         while (chunk_done(rd)) {
-            int rc = load_chunk(rd);
+            int rc = next_chunk(rd);
             if (rc <= 0)
                 return rc;
             if (start_chunk(rd) < 0)
@@ -321,6 +342,7 @@ int pmn_reader_next(pmn_reader *rd, pmn_record *rec)
         }
         rd->game_diags = 0;
         rd->game_off = rd->p.tok.off;
+        rd->game_line = rd->p.tok.line;
         if (parser_game(&rd->p, rec) < 0 || rd->p.nomem) {
             pmn_record_free(rec);
             return fatal(rd, 2, "out of memory");
@@ -340,7 +362,7 @@ int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, pmn_game_facts *fac
         rd->quick_ready = 1;
     }
     if (rd->quick.usable && !rd->failed && chunk_done(rd)) {
-        int rc = load_chunk(rd);
+        int rc = next_chunk(rd);
         if (rc <= 0) {
             pmn_record_init(rec);
             return rc;
@@ -348,6 +370,7 @@ int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, pmn_game_facts *fac
         if (quick_game(&rd->quick, rd->chunk, rd->len, facts)) {
             pmn_record_init(rec);
             rd->game_off = 0;
+            rd->game_line = rd->chunk_line;
             game_ends(rd, rd->len);
             return 2;
         }

@@ -1,0 +1,413 @@
+/* archive.c - the games of PMN or XML archives, one at a time, for the
+ * commands that work on whole archives (select, duplicates, split, stats).
+ *
+ * Each game is read once and replayed once; where a command needs no more
+ * than a game's tags and what its replay proves, the reader's quick pass
+ * proves most games clean without parsing them (as pmn check does), and a
+ * command that selects by tags alone has the games its tags rule out left
+ * unread (pmn_reader_set_filter).  Games are written back in the format a
+ * command asks for (struct game_output). */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* What reading one input needs besides the command's context: the per-game
+ * diagnostics counter, and room for the tags of games read by the quick
+ * pass (which leaves the record empty). */
+struct reading {
+    struct archive *a;
+    struct diag_sink *sink;
+    struct game g;
+    char *tagtext;
+    size_t tagcap;
+    pmn_tag *tags;
+    size_t tagscap;
+};
+
+/* The diagnostics of a game: counted and their codes kept, then shown. */
+static void game_diag(void *ctx, const pmn_diag *d)
+{
+    struct reading *r = ctx;
+    if (d->severity <= PMN_FATAL)
+        r->g.count[d->severity]++;
+    if (d->code > 0 && d->code < MAX_DIAG_CODE)
+        r->g.codes[d->code / 8] |= (unsigned char)(1u << (d->code % 8));
+    print_diag(r->sink, d);
+}
+
+int game_has_code(const struct game *g, int code)
+{
+    return code > 0 && code < MAX_DIAG_CODE && (g->codes[code / 8] >> (code % 8) & 1);
+}
+
+const char *game_tag(const struct game *g, const char *name)
+{
+    for (size_t i = 0; i < g->ntags; i++)
+        if (strcmp(g->tags[i].name, name) == 0)
+            return g->tags[i].value;
+    return NULL;
+}
+
+const char *game_result(const struct game *g)
+{
+    const char *r = game_tag(g, "Result");
+    if (r)
+        return r;
+    if (!g->rec)
+        return pmn_outcome_string(g->facts.outcome);   /* the pass proved it written */
+    return g->rec->result[0] ? g->rec->result : NULL;
+}
+
+const char *game_state_name(enum game_state s)
+{
+    static const char *const names[] = {
+        [GAME_ENDED] = "ended", [GAME_NOT_OVER] = "not over", [GAME_STOPPED] = "stopped",
+        [GAME_UNKNOWN_RULES] = "unknown rules", [GAME_BAD_START] = "bad start",
+        [GAME_NO_START] = "no start",
+    };
+    return names[s];
+}
+
+void game_ending_text(const struct game *g, char *buf, size_t size)
+{
+    if (g->state != GAME_ENDED) {
+        snprintf(buf, size, "%s", game_state_name(g->state));
+    } else if (g->replay) {
+        const pmn_check_result *res = pmn_replay_result(g->replay);
+        pmn_ending_explain(&pmn_replay_setup(g->replay)->rules, g->facts.ending, &res->end, buf,
+                           size);
+    } else {
+        /* The quick pass: Hawalis, ended by the loser having no move. */
+        int loser = g->facts.outcome == PMN_SOUTH_WINS ? PMN_NORTH : PMN_SOUTH;
+        snprintf(buf, size, "%s has %s", pmn_side_name(loser),
+                 g->facts.ending == PMN_END_NO_SEEDS ? "no seeds left" : "no legal move");
+    }
+}
+
+/* The tags of a game the quick pass proved clean, from its text: it takes
+ * only tags of the shape [Name "value"] with no escape in the value, one to
+ * a line, so that they are read here as the parser reads them. */
+static int quick_tags(struct reading *r)
+{
+    const char *s = r->g.text, *end = s + r->g.len;
+    size_t n = 0, bytes = 0;
+    for (const char *t = s; t < end && *t == '['; n++) {
+        const char *nl = memchr(t, '\n', (size_t)(end - t));
+        bytes += (size_t)((nl ? nl : end) - t) + 1;
+        t = nl ? nl + 1 : end;
+    }
+    if (n > r->tagscap) {
+        pmn_tag *t = realloc(r->tags, n * sizeof *t);
+        if (!t)
+            return -1;
+        r->tags = t;
+        r->tagscap = n;
+    }
+    if (bytes > r->tagcap) {
+        char *t = realloc(r->tagtext, bytes);
+        if (!t)
+            return -1;
+        r->tagtext = t;
+        r->tagcap = bytes;
+    }
+    char *out = r->tagtext;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = s + 1, *sp = strchr(name, ' '), *value = sp + 2;
+        const char *close = strchr(value, '"');
+        pmn_tag *tag = &r->tags[i];
+        memset(tag, 0, sizeof *tag);
+        tag->name = out;
+        memcpy(out, name, (size_t)(sp - name));
+        out += sp - name;
+        *out++ = '\0';
+        tag->value = out;
+        memcpy(out, value, (size_t)(close - value));
+        out += close - value;
+        *out++ = '\0';
+        s = strchr(close, '\n') + 1;
+    }
+    r->g.tags = r->tags;
+    r->g.ntags = n;
+    return 0;
+}
+
+static enum game_state state_of(const pmn_check_result *res)
+{
+    switch (res->setup) {
+    case PMN_SETUP_UNKNOWN_RULES: return GAME_UNKNOWN_RULES;
+    case PMN_SETUP_BAD_START: return GAME_BAD_START;
+    case PMN_SETUP_NO_START: return GAME_NO_START;
+    default: break;
+    }
+    return res->stopped ? GAME_STOPPED : res->ending != PMN_END_NONE ? GAME_ENDED : GAME_NOT_OVER;
+}
+
+/* Set a game read in full up, replay it, and hand it to the command. */
+static int full_game(struct reading *r, pmn_record *rec)
+{
+    struct archive *a = r->a;
+    pmn_setup setup;
+    pmn_setup_record(rec, a->ro ? &a->ro->setup : NULL, &setup, game_diag, r);
+    pmn_replay *replay = pmn_replay_new(rec, &setup, game_diag, r);
+    if (!replay)
+        return -1;
+    const pmn_check_result *res = pmn_replay_result(replay);
+    r->g.rec = rec;
+    r->g.replay = replay;
+    r->g.tags = rec->tags;
+    r->g.ntags = rec->ntags;
+    r->g.line = rec->line;
+    r->g.rules = pmn_replay_setup(replay)->rules.name;
+    r->g.state = state_of(res);
+    r->g.facts.moves = res->written;
+    r->g.facts.ending = r->g.state == GAME_ENDED ? res->ending : PMN_END_NONE;
+    r->g.facts.outcome = r->g.state == GAME_ENDED ? res->outcome : PMN_ONGOING;
+    memcpy(r->g.facts.captured, res->captured, sizeof res->captured);
+    release_diags(r->sink);
+    int stop = a->game(a, &r->g);
+    pmn_replay_free(replay);
+    return stop;
+}
+
+static void new_game(struct reading *r)
+{
+    unsigned long n = r->g.number;
+    memset(&r->g, 0, sizeof r->g);
+    r->g.file = r->sink->file;
+    r->g.sink = r->sink;
+    r->g.number = n + 1;
+}
+
+static void read_pmn(FILE *f, struct reading *r)
+{
+    struct archive *a = r->a;
+    pmn_reader *rd = pmn_reader_new(f, game_diag, r);
+    pmn_record rec;
+    int rc;
+    if (!rd) {
+        report(r->sink, PMN_F002, 0, 0, "out of memory");
+        return;
+    }
+    if (a->ro)
+        pmn_reader_set_setup(rd, &a->ro->setup);
+    if (r->sink->lines_before)
+        pmn_reader_set_lines_before(rd, r->sink->lines_before);
+    if (a->keep)
+        pmn_reader_set_filter(rd, a->keep, a);
+    new_game(r);
+    while ((rc = a->need_moves ? pmn_reader_next(rd, &rec)
+                               : pmn_reader_next_checked(rd, &rec, &r->g.facts)) > 0) {
+        int stop;
+        pmn_reader_game_text(rd, &r->g.text, &r->g.len, &r->g.line);
+        if (rc == 2) {
+            r->g.rules = "hawalis";
+            r->g.state = r->g.facts.ending ? GAME_ENDED : GAME_NOT_OVER;
+            stop = quick_tags(r) < 0 ? -1 : (release_diags(r->sink), a->game(a, &r->g));
+        } else {
+            stop = full_game(r, &rec);
+        }
+        pmn_record_free(&rec);
+        progress_game(r->sink->progress, r->sink->file);
+        if (stop < 0)
+            report(r->sink, PMN_F002, 0, 0, "out of memory");
+        if (stop)
+            break;
+        new_game(r);
+    }
+    pmn_reader_free(rd);
+}
+
+static void read_xml(FILE *f, struct reading *r)
+{
+    pmn_xml_reader *x = pmn_xml_reader_new(f, r->sink->file, 0, game_diag, r);
+    pmn_record rec;
+    if (!x) {
+        report(r->sink, PMN_F002, 0, 0, "out of memory");
+        return;
+    }
+    new_game(r);
+    while (pmn_xml_reader_next(x, &rec) > 0) {
+        int stop = full_game(r, &rec);
+        pmn_record_free(&rec);
+        progress_game(r->sink->progress, r->sink->file);
+        if (stop < 0)
+            report(r->sink, PMN_F002, 0, 0, "out of memory");
+        if (stop)
+            break;
+        new_game(r);
+    }
+    pmn_xml_reader_free(x);
+}
+
+int is_xml_input(FILE *f)
+{
+    int c = getc(f);
+    if (c != EOF)
+        ungetc(c, f);
+    return c == '<';
+}
+
+void archive_file(FILE *f, struct diag_sink *s, void *ctx)
+{
+    struct reading r = { .a = ctx, .sink = s };
+    /* A part of a file (--jobs) is PMN: the file was looked at whole. */
+    if (!s->part && is_xml_input(f))
+        read_xml(f, &r);
+    else
+        read_pmn(f, &r);
+    free(r.tagtext);
+    free(r.tags);
+}
+
+/* ---- writing games ------------------------------------------------------ */
+
+int output_format_option(const char *cmd, const char *arg, int *format)
+{
+    static const char *const names[] = { "verbatim", "pmn", "xml", "list", "jsonl" };
+    for (int i = 0; i < 5; i++)
+        if (strcmp(arg, names[i]) == 0) {
+            *format = i;
+            return 0;
+        }
+    char buf[256];
+    return usage_error(cmd, "unknown format '%s' (verbatim, pmn, xml, list, jsonl)",
+                       escaped(arg, buf, sizeof buf));
+}
+
+int output_begin(struct game_output *o)
+{
+    if (o->format == OUT_XML && !(o->xml = pmn_xml_writer_new(o->f)))
+        return -1;
+    return 0;
+}
+
+int output_end(struct game_output *o)
+{
+    if (o->xml && pmn_xml_writer_close(o->xml) < 0)
+        o->failed = 1;
+    o->xml = NULL;
+    return o->failed ? -1 : 0;
+}
+
+static void json_or_null(FILE *f, const char *s)
+{
+    if (s)
+        json_string(f, s);
+    else
+        fputs("null", f);
+}
+
+static void list_line(FILE *f, const struct game *g)
+{
+    const char *south = game_tag(g, "South"), *north = game_tag(g, "North");
+    const char *result = game_result(g);
+    char how[160], buf[3][256];
+    game_ending_text(g, how, sizeof how);
+    fprintf(f, "%s:%u: game %lu: %s - %s %s, %u move%s, %s", g->file, g->line, g->number,
+            escaped(south ? south : "?", buf[0], sizeof buf[0]),
+            escaped(north ? north : "?", buf[1], sizeof buf[1]), result ? result : "(no result)",
+            g->facts.moves, g->facts.moves == 1 ? "" : "s", how);
+    static const char *const more[] = { "Event", "Round", "Date" };
+    const char *sep = "; ";
+    for (int i = 0; i < 3; i++) {
+        const char *v = game_tag(g, more[i]);
+        if (v && strcmp(v, "?") != 0 && strcmp(v, "????.??.??") != 0) {
+            fprintf(f, "%s%s", sep, escaped(v, buf[2], sizeof buf[2]));
+            sep = ", ";
+        }
+    }
+    fputc('\n', f);
+}
+
+void game_json(FILE *f, const struct game *g)
+{
+    char how[160];
+    fputs("{\"type\":\"game\",\"file\":", f);
+    json_string(f, g->file);
+    fprintf(f, ",\"game\":%lu,\"line\":%u,\"tags\":{", g->number, g->line);
+    for (size_t i = 0; i < g->ntags; i++) {
+        if (i)
+            fputc(',', f);
+        json_string(f, g->tags[i].name);
+        fputc(':', f);
+        json_string(f, g->tags[i].value);
+    }
+    fputs("},\"result\":", f);
+    json_or_null(f, game_result(g));
+    fprintf(f, ",\"rules\":\"%s\",\"moves\":%u,\"state\":\"%s\",\"outcome\":", g->rules,
+            g->facts.moves, game_state_name(g->state));
+    int ended = g->state == GAME_ENDED;
+    if (ended)
+        game_ending_text(g, how, sizeof how);
+    json_or_null(f, ended ? pmn_outcome_string(g->facts.outcome) : NULL);
+    fputs(",\"ending\":", f);
+    json_or_null(f, ended ? how : NULL);
+    fprintf(f, ",\"captured\":[%u,%u],\"errors\":%u,\"warnings\":%u,\"notes\":%u}\n",
+            (unsigned)g->facts.captured[0], (unsigned)g->facts.captured[1],
+            g->count[PMN_ERROR] + g->count[PMN_FATAL], g->count[PMN_WARNING],
+            g->count[PMN_NOTE]);
+}
+
+int output_game(struct game_output *o, const struct game *g)
+{
+    FILE *f = o->f;
+    int rc = 0;
+    switch (o->format) {
+    case OUT_VERBATIM:
+        if (g->text) {
+            if (o->games)
+                fputc('\n', f);
+            rc = fwrite(g->text, 1, g->len, f) == g->len && fputc('\n', f) != EOF ? 0 : -1;
+            break;
+        }
+        /* A game of an XML archive has no text but its PMN: */
+        /* fall through */
+    case OUT_PMN:
+        if (o->games)
+            fputc('\n', f);
+        rc = pmn_write_record(f, g->rec, g->replay, &o->wo);
+        break;
+    case OUT_XML:
+        rc = pmn_xml_write_game(o->xml, g->rec, g->replay, print_diag, g->sink);
+        break;
+    case OUT_LIST:
+        list_line(f, g);
+        break;
+    case OUT_JSONL:
+        game_json(f, g);
+        break;
+    }
+    o->games++;
+    if (rc < 0 || ferror(f))
+        o->failed = 1;
+    return o->failed ? -1 : 0;
+}
+
+/* ---- one game's identity, for duplicates ------------------------------- */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    h *= 0xFF51AFD7ED558CCDULL;
+    return h ^ (h >> 33);
+}
+
+uint64_t game_hash_start(const struct game *g)
+{
+    const pmn_setup *s = pmn_replay_setup(g->replay);
+    char buf[512];
+    uint64_t h = 0x243F6A8885A308D3ULL;
+    size_t n = pmn_rules_format(&s->rules, buf, sizeof buf);
+    for (size_t i = 0; i < n && buf[i]; i++)
+        h = mix(h, (unsigned char)buf[i]);
+    n = pmn_position_format(&s->rules, &pmn_replay_result(g->replay)->start, buf, sizeof buf);
+    for (size_t i = 0; i < n && buf[i]; i++)
+        h = mix(h, (unsigned char)buf[i]);
+    return h;
+}
+
+uint64_t game_hash_ply(uint64_t h, const pmn_move *m, const pmn_played *pl)
+{
+    return mix(h, (uint64_t)(pl->side * 64 + m->hole + 1) | (uint64_t)pl->continues << 8);
+}

@@ -1,0 +1,732 @@
+/* criteria.c - which games of an archive a command takes (select, and the
+ * commands that take the same options: duplicates, split, stats): game
+ * numbers, tags exact or by PCRE2 pattern, players, dates, results, rule
+ * sets, how a game ended, its length, its moves and positions, and what
+ * checking it found.  A game is taken when every criterion holds (or none,
+ * with --invert). */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "cli.h"
+
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum kind {
+    K_GAMES, K_TAG, K_WINNER, K_DATE, K_RULE_SET, K_ENDING, K_MOVES, K_OPENING,
+    K_CONTAINS, K_POSITION, K_CLEAN, K_ERRORS, K_CODE
+};
+
+/* How a tag's value is compared with the criterion's. */
+enum op { OP_EQ, OP_NE, OP_MATCH, OP_NOMATCH, OP_LT, OP_LE, OP_GT, OP_GE };
+
+/* The ways a game ends, as --ending names them (bits). */
+static const char *const endings[] = {
+    "no-seeds", "no-move", "endless", "repetition", "majority", "last-seeds", "resigned",
+    "unfinished", NULL
+};
+
+#define MAX_RANGES 32
+#define MAX_PLIES 64
+
+struct criterion {
+    enum kind kind;
+    const char *text;         /* as given, for messages */
+    const char *tags[2];      /* K_TAG: the tag (a player: South and North) */
+    char *name;               /* --tag: its name, which tags[0] points to */
+    enum op op;
+    char *value;
+    pcre2_code *re;
+    unsigned long lo[MAX_RANGES], hi[MAX_RANGES];   /* K_GAMES, K_MOVES */
+    unsigned nranges;
+    unsigned bits;            /* K_ENDING */
+    int winner;               /* K_WINNER: a pmn_outcome, or -1: the player `value` */
+    char *from, *to;          /* K_DATE */
+    char plies[MAX_PLIES][4]; /* K_OPENING, K_CONTAINS: letters */
+    unsigned nplies;
+    int codes[32];            /* K_CODE */
+    unsigned ncodes;
+    int pos_captured;         /* K_POSITION: the string gives the seeds captured */
+};
+
+static int bad(const char *cmd, const char *option, const char *arg, const char *why)
+{
+    char buf[256];
+    return usage_error(cmd, "--%s '%s': %s", option, escaped(arg, buf, sizeof buf), why);
+}
+
+static struct criterion *add(struct criteria *c, const char *cmd, enum kind k,
+                             const char *text)
+{
+    if (c->n == MAX_CRITERIA) {
+        usage_error(cmd, "more than %d criteria", MAX_CRITERIA);
+        return NULL;
+    }
+    struct criterion *cr = calloc(1, sizeof *cr);
+    if (!cr) {
+        usage_error(cmd, "out of memory");
+        return NULL;
+    }
+    cr->kind = k;
+    cr->text = text;
+    c->list[c->n++] = cr;
+    return cr;
+}
+
+/* ranges -> range {',' range};  range -> N | N '-' [N] | '-' N */
+static int parse_ranges(struct criterion *cr, const char *s)
+{
+    while (*s) {
+        char *end;
+        unsigned long lo = 0, hi = (unsigned long)-1;
+        if (cr->nranges == MAX_RANGES)
+            return -1;
+        if (*s >= '0' && *s <= '9') {
+            lo = strtoul(s, &end, 10);
+            s = end;
+            if (*s != '-')
+                hi = lo;
+        } else if (*s != '-') {
+            return -1;
+        }
+        if (*s == '-') {
+            s++;
+            if (*s >= '0' && *s <= '9') {
+                hi = strtoul(s, &end, 10);
+                s = end;
+            } else if (lo == 0) {
+                return -1;   /* "-" alone */
+            }
+        }
+        if (lo > hi || (*s && *s != ','))
+            return -1;
+        cr->lo[cr->nranges] = lo;
+        cr->hi[cr->nranges++] = hi;
+        if (*s == ',' && !*++s)
+            return -1;
+    }
+    return cr->nranges ? 0 : -1;
+}
+
+static int in_ranges(const struct criterion *cr, unsigned long v)
+{
+    for (unsigned i = 0; i < cr->nranges; i++)
+        if (v >= cr->lo[i] && v <= cr->hi[i])
+            return 1;
+    return 0;
+}
+
+static int compile(struct criterion *cr, const char *cmd, const char *option, const char *pattern)
+{
+    int code;
+    PCRE2_SIZE at;
+    cr->re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &code, &at,
+                           NULL);
+    if (cr->re)
+        return 0;
+    char why[256], msg[300];
+    pcre2_get_error_message(code, (PCRE2_UCHAR *)why, sizeof why);
+    snprintf(msg, sizeof msg, "bad pattern at offset %lu: %s", (unsigned long)at, why);
+    return bad(cmd, option, pattern, msg);
+}
+
+/* A value of a shorthand: exact, or with a leading '~' a pattern. */
+static int value_of(struct criterion *cr, const char *cmd, const char *option, const char *arg)
+{
+    if (arg[0] == '~') {
+        cr->op = OP_MATCH;
+        return compile(cr, cmd, option, arg + 1);
+    }
+    cr->op = OP_EQ;
+    cr->value = strdup(arg);
+    return cr->value ? 0 : usage_error(cmd, "out of memory");
+}
+
+/* tag -> NAME OP VALUE;  OP -> '=' | '!=' | '~' | '!~' | '<' | '<=' | '>' | '>=' */
+static int parse_tag(struct criterion *cr, const char *cmd, const char *arg)
+{
+    size_t n = 0;
+    while ((arg[n] >= 'A' && arg[n] <= 'Z') || (arg[n] >= 'a' && arg[n] <= 'z')
+           || (arg[n] >= '0' && arg[n] <= '9') || arg[n] == '_')
+        n++;
+    static const struct { const char *s; enum op op; } ops[] = {
+        { "!=", OP_NE }, { "!~", OP_NOMATCH }, { "<=", OP_LE }, { ">=", OP_GE },
+        { "=", OP_EQ }, { "~", OP_MATCH }, { "<", OP_LT }, { ">", OP_GT },
+    };
+    const char *s = arg + n;
+    size_t k = 0;
+    while (k < sizeof ops / sizeof ops[0] && strncmp(s, ops[k].s, strlen(ops[k].s)) != 0)
+        k++;
+    if (n == 0 || k == sizeof ops / sizeof ops[0])
+        return bad(cmd, "tag", arg, "expected NAME=VALUE, NAME~PATTERN, NAME!=VALUE, "
+                   "NAME!~PATTERN, or NAME<VALUE (<=, >, >=)");
+    if (!(cr->name = strndup(arg, n)))
+        return usage_error(cmd, "out of memory");
+    cr->tags[0] = cr->name;
+    cr->op = ops[k].op;
+    s += strlen(ops[k].s);
+    if (cr->op == OP_MATCH || cr->op == OP_NOMATCH)
+        return compile(cr, cmd, "tag", s);
+    cr->value = strdup(s);
+    return cr->value ? 0 : usage_error(cmd, "out of memory");
+}
+
+/* moves -> { [NUMBER '.' ['..']] LETTER } with blanks, ';', ',' or '-'
+ * between: the plies of a line, in the letter notation. */
+static int parse_plies(struct criterion *cr, const char *cmd, const char *option,
+                       const char *arg)
+{
+    const char *s = arg;
+    for (;;) {
+        while (*s == ' ' || *s == ';' || *s == ',' || *s == '-' || *s == '\t')
+            s++;
+        if (!*s)
+            break;
+        const char *t = s;
+        while (*s >= '0' && *s <= '9')
+            s++;
+        if (s > t) {   /* a move number */
+            if (*s != '.')
+                return bad(cmd, option, arg, "expected holes in the letter notation "
+                           "(a-n, A-N for Hawalis), with or without move numbers");
+            while (*s == '.')
+                s++;
+            continue;
+        }
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'))
+            || (s[1] && !strchr(" ;,-\t", s[1])))
+            return bad(cmd, option, arg, "expected holes in the letter notation "
+                       "(a-n, A-N for Hawalis), with or without move numbers");
+        if (cr->nplies == MAX_PLIES)
+            return bad(cmd, option, arg, "more than 64 plies");
+        cr->plies[cr->nplies][0] = *s++;
+        cr->plies[cr->nplies++][1] = '\0';
+    }
+    return cr->nplies ? 0 : bad(cmd, option, arg, "no moves given");
+}
+
+/* A position string must read under some rule set pmn knows. */
+static int check_position(const char *cmd, const char *arg)
+{
+    char names[256];
+    pmn_rules_builtin_names(names, sizeof names);
+    pmn_error first = { 0 };
+    for (char *name = strtok(names, ", "); name; name = strtok(NULL, ", ")) {
+        pmn_rules r;
+        pmn_position p;
+        pmn_error err;
+        if (pmn_rules_builtin(name, &r) < 0)
+            continue;
+        if (pmn_position_parse(&r, arg, &p, &err) == 0)
+            return 0;
+        if (!first.message[0])
+            first = err;
+    }
+    return usage_error_at(cmd, "--position", arg, &first);
+}
+
+static int parse_codes(struct criterion *cr, const char *cmd, const char *arg)
+{
+    const char *s = arg;
+    while (*s) {
+        char *end;
+        if (strchr("EWNFewnf", *s) && s[1])
+            s++;
+        long v = strtol(s, &end, 10);
+        if (end == s || v <= 0 || v >= MAX_DIAG_CODE || !pmn_diag_lookup((int)v)
+            || (*end && *end != ',') || cr->ncodes == 32)
+            return bad(cmd, "code", arg, "expected diagnostic codes such as E205,W118 "
+                       "(pmn check --list-codes)");
+        cr->codes[cr->ncodes++] = (int)v;
+        s = *end ? end + 1 : end;
+    }
+    return cr->ncodes ? 0 : bad(cmd, "code", arg, "no code given");
+}
+
+static int parse_endings(struct criterion *cr, const char *cmd, const char *arg)
+{
+    const char *s = arg;
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        unsigned k = 0;
+        while (endings[k] && (strlen(endings[k]) != n || strncmp(endings[k], s, n) != 0))
+            k++;
+        if (!endings[k])
+            return bad(cmd, "ending", arg, "expected no-seeds, no-move, endless, repetition, "
+                       "majority, last-seeds, resigned or unfinished");
+        cr->bits |= 1u << k;
+        s += n + (s[n] == ',');
+    }
+    return cr->bits ? 0 : bad(cmd, "ending", arg, "no ending given");
+}
+
+static int parse_date(struct criterion *cr, const char *cmd, const char *arg)
+{
+    const char *dots = strstr(arg, "..");
+    size_t n = dots ? (size_t)(dots - arg) : strlen(arg);
+    cr->from = strndup(arg, n);
+    cr->to = strdup(dots ? dots + 2 : arg);
+    if (!cr->from || !cr->to)
+        return usage_error(cmd, "out of memory");
+    for (const char *s = arg; *s; s++)
+        if (!((*s >= '0' && *s <= '9') || *s == '.'))
+            return bad(cmd, "date", arg, "expected YYYY[.MM[.DD]], or FROM..TO with either "
+                       "left out");
+    if (!cr->from[0] && !cr->to[0])
+        return bad(cmd, "date", arg, "no date given");
+    return 0;
+}
+
+int criteria_option(struct criteria *c, const char *cmd, int key, const char *arg)
+{
+    struct criterion *cr;
+    switch (key) {
+    case KEY_INVERT: c->invert = 1; return 0;
+    case KEY_ANY_SIDE: c->any_side = 1; return 0;
+    case KEY_IGNORE_CAPTURED: c->ignore_captured = 1; return 0;
+    case KEY_CRITERIA: return criteria_file(c, cmd, arg);
+    case KEY_GAME: case KEY_TAG: case KEY_PLAYER: case KEY_SOUTH: case KEY_NORTH:
+    case KEY_EVENT: case KEY_DATE: case KEY_RESULT: case KEY_WINNER: case KEY_RULE_SET:
+    case KEY_ENDING: case KEY_MOVES: case KEY_OPENING: case KEY_CONTAINS: case KEY_POSITION:
+    case KEY_CLEAN: case KEY_ERRORS: case KEY_CODE:
+        break;
+    default:
+        return 1;
+    }
+    static const enum kind kinds[] = {
+        [KEY_GAME - KEY_GAME] = K_GAMES, [KEY_TAG - KEY_GAME] = K_TAG,
+        [KEY_PLAYER - KEY_GAME] = K_TAG, [KEY_SOUTH - KEY_GAME] = K_TAG,
+        [KEY_NORTH - KEY_GAME] = K_TAG, [KEY_EVENT - KEY_GAME] = K_TAG,
+        [KEY_DATE - KEY_GAME] = K_DATE, [KEY_RESULT - KEY_GAME] = K_TAG,
+        [KEY_WINNER - KEY_GAME] = K_WINNER, [KEY_RULE_SET - KEY_GAME] = K_RULE_SET,
+        [KEY_ENDING - KEY_GAME] = K_ENDING, [KEY_MOVES - KEY_GAME] = K_MOVES,
+        [KEY_OPENING - KEY_GAME] = K_OPENING, [KEY_CONTAINS - KEY_GAME] = K_CONTAINS,
+        [KEY_POSITION - KEY_GAME] = K_POSITION, [KEY_CLEAN - KEY_GAME] = K_CLEAN,
+        [KEY_ERRORS - KEY_GAME] = K_ERRORS, [KEY_CODE - KEY_GAME] = K_CODE,
+    };
+    if (!(cr = add(c, cmd, kinds[key - KEY_GAME], arg)))
+        return EXIT_USAGE;
+    switch (key) {
+    case KEY_GAME:
+        return parse_ranges(cr, arg) == 0 ? 0
+             : bad(cmd, "game", arg, "expected game numbers and ranges, such as 12 or 3-7,20-");
+    case KEY_MOVES:
+        return parse_ranges(cr, arg) == 0 ? 0
+             : bad(cmd, "moves", arg, "expected a number of moves or a range, such as 40-60");
+    case KEY_TAG: return parse_tag(cr, cmd, arg);
+    case KEY_PLAYER:
+        cr->tags[1] = "North";
+        /* fall through */
+    case KEY_SOUTH:
+        cr->tags[0] = "South";
+        return value_of(cr, cmd, key == KEY_PLAYER ? "player" : "south", arg);
+    case KEY_NORTH: cr->tags[0] = "North"; return value_of(cr, cmd, "north", arg);
+    case KEY_EVENT: cr->tags[0] = "Event"; return value_of(cr, cmd, "event", arg);
+    case KEY_RESULT:
+        cr->tags[0] = "Result";
+        if (!strcmp(arg, "1-0") || !strcmp(arg, "0-1") || !strcmp(arg, "1/2-1/2")
+            || !strcmp(arg, "*"))
+            return value_of(cr, cmd, "result", arg);
+        return bad(cmd, "result", arg, "expected 1-0, 0-1, 1/2-1/2 or *");
+    case KEY_WINNER:
+        cr->winner = !strcmp(arg, "south") ? PMN_SOUTH_WINS : !strcmp(arg, "north")
+                   ? PMN_NORTH_WINS : !strcmp(arg, "draw") ? PMN_DRAWN : -1;
+        if (cr->winner < 0 && !arg[0])
+            return bad(cmd, "winner", arg, "expected south, north, draw or a player");
+        return cr->winner < 0 ? value_of(cr, cmd, "winner", arg) : 0;
+    case KEY_DATE: return parse_date(cr, cmd, arg);
+    case KEY_RULE_SET:
+        if (!(cr->value = strdup(arg)))
+            return usage_error(cmd, "out of memory");
+        return 0;
+    case KEY_ENDING: return parse_endings(cr, cmd, arg);
+    case KEY_OPENING: return parse_plies(cr, cmd, "opening", arg);
+    case KEY_CONTAINS: return parse_plies(cr, cmd, "contains", arg);
+    case KEY_POSITION: {
+        int rc = check_position(cmd, arg);
+        const char *sp = strchr(arg, ' ');
+        cr->pos_captured = sp && strchr(sp + 1, ' ') != NULL;   /* the string gives them */
+        return rc;
+    }
+    case KEY_CODE: return parse_codes(cr, cmd, arg);
+    default: return 0;   /* KEY_CLEAN, KEY_ERRORS */
+    }
+}
+
+/* Text that criteria point into, freed with them; NULL if s is, or no
+ * room is left. */
+static char *kept(struct criteria *c, char *s)
+{
+    if (s && c->ntexts == c->textcap) {
+        size_t cap = c->textcap ? 2 * c->textcap : 16;
+        char **t = realloc(c->texts, cap * sizeof *t);
+        if (!t) {
+            free(s);
+            return NULL;
+        }
+        c->texts = t;
+        c->textcap = cap;
+    }
+    if (s)
+        c->texts[c->ntexts++] = s;
+    return s;
+}
+
+/* The long option of a criterion named in a criteria file. */
+static const struct cli_option criteria_options[] = { OPT_CRITERIA, OPT_END };
+
+int criteria_file(struct criteria *c, const char *cmd, const char *path)
+{
+    struct diag_sink sink = { .file = path, .show_notes = 1 };
+    FILE *f = open_input(path, &sink);
+    char line[4096];
+    unsigned n = 0;
+    int rc = 0;
+    if (!f)
+        return EXIT_USAGE;
+    if (c->nfiles == MAX_CRITERIA_FILES) {
+        close_input(f);
+        return usage_error(cmd, "more than %d criteria files", MAX_CRITERIA_FILES);
+    }
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        n++;
+        char *s = line, *e = line + strlen(line);
+        while (e > s && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+            *--e = '\0';
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (!*s || *s == '#')
+            continue;
+        /* Kept: criteria point into it. */
+        char *keep = kept(c, strdup(s));
+        if (!keep) {
+            rc = usage_error(cmd, "out of memory");
+            break;
+        }
+        char *arg = keep + strcspn(keep, " \t");
+        if (*arg)
+            *arg++ = '\0';
+        while (*arg == ' ' || *arg == '\t')
+            arg++;
+        /* pgn-extract's tag files: Name "value", or Name OP "value" */
+        size_t vlen = strlen(arg);
+        if (keep[0] >= 'A' && keep[0] <= 'Z' && vlen >= 2 && arg[vlen - 1] == '"') {
+            char *q = strchr(arg, '"');
+            char *tag = kept(c, malloc(strlen(keep) + vlen + 3));
+            if (!tag) {
+                rc = usage_error(cmd, "out of memory");
+                break;
+            }
+            arg[vlen - 1] = '\0';
+            *q = '\0';
+            char *op = arg;
+            while (*op == ' ')
+                op++;
+            char *ope = op + strlen(op);
+            while (ope > op && ope[-1] == ' ')
+                *--ope = '\0';
+            sprintf(tag, "%s%s%s", keep, *op ? op : "=", q + 1);
+            rc = criteria_option(c, cmd, KEY_TAG, tag);
+            continue;
+        }
+        const struct cli_option *o = NULL;
+        for (size_t i = 0; criteria_options[i].name; i++)
+            if (strcmp(criteria_options[i].name, keep) == 0)
+                o = &criteria_options[i];
+        if (!o || o->key == KEY_CRITERIA) {
+            rc = usage_error(cmd, "%s:%u: '%s' is not a criterion (a long option of pmn "
+                             "select, without its dashes, or Tag \"value\")", path, n, keep);
+        } else if (!o->arg != !*arg) {
+            rc = usage_error(cmd, "%s:%u: %s %s", path, n, keep,
+                             o->arg ? "needs a value" : "takes no value");
+        } else {
+            rc = criteria_option(c, cmd, o->key, o->arg ? arg : NULL);
+        }
+    }
+    close_input(f);
+    c->nfiles++;
+    return rc;
+}
+
+void criteria_free(struct criteria *c)
+{
+    for (unsigned i = 0; i < c->n; i++) {
+        struct criterion *cr = c->list[i];
+        free(cr->name);
+        free(cr->value);
+        free(cr->from);
+        free(cr->to);
+        pcre2_code_free(cr->re);
+        free(cr);
+    }
+    for (size_t i = 0; i < c->ntexts; i++)
+        free(c->texts[i]);
+    free(c->texts);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- matching ------------------------------------------------------------ */
+
+static int matches(const struct criterion *cr, const char *s)
+{
+    pcre2_match_data *md = pcre2_match_data_create_from_pattern(cr->re, NULL);
+    int rc = md ? pcre2_match(cr->re, (PCRE2_SPTR)s, strlen(s), 0, 0, md, NULL) : -1;
+    pcre2_match_data_free(md);
+    return rc >= 0;
+}
+
+static int is_number(const char *s, double *v)
+{
+    char *end;
+    if (!*s)
+        return 0;
+    *v = strtod(s, &end);
+    return *end == '\0' && ((*s >= '0' && *s <= '9') || *s == '-' || *s == '+');
+}
+
+static int compare_value(const struct criterion *cr, const char *v)
+{
+    if (cr->op == OP_NE)
+        return !v || strcmp(v, cr->value) != 0;
+    if (cr->op == OP_NOMATCH)
+        return !v || !matches(cr, v);
+    if (!v)
+        return 0;
+    if (cr->op == OP_EQ)
+        return strcmp(v, cr->value) == 0;
+    if (cr->op == OP_MATCH)
+        return matches(cr, v);
+    double a, b;
+    int d = is_number(v, &a) && is_number(cr->value, &b) ? (a > b) - (a < b)
+          : strcmp(v, cr->value);
+    return cr->op == OP_LT ? d < 0 : cr->op == OP_LE ? d <= 0 : cr->op == OP_GT ? d > 0 : d >= 0;
+}
+
+static int tag_holds(const struct criterion *cr, const struct game *g)
+{
+    const char *v = strcmp(cr->tags[0], "Result") == 0 ? game_result(g) : game_tag(g, cr->tags[0]);
+    if (compare_value(cr, v))
+        return 1;
+    return cr->tags[1] && compare_value(cr, game_tag(g, cr->tags[1]));
+}
+
+/* The date, compared on as many characters as the bound gives: a date
+ * with unknown parts there ('?') is in no range. */
+static int date_holds(const struct criterion *cr, const struct game *g)
+{
+    const char *d = game_tag(g, "Date");
+    if (!d)
+        return 0;
+    const char *bounds[2] = { cr->from, cr->to };
+    for (int i = 0; i < 2; i++) {
+        size_t n = strlen(bounds[i]);
+        if (!n)
+            continue;
+        if (strlen(d) < n || memchr(d, '?', n))
+            return 0;
+        int c = strncmp(d, bounds[i], n);
+        if (i == 0 ? c < 0 : c > 0)
+            return 0;
+    }
+    return 1;
+}
+
+static pmn_outcome written_outcome(const struct game *g)
+{
+    pmn_outcome o;
+    const char *r = game_result(g);
+    return r && pmn_outcome_parse(r, &o) == 0 ? o : PMN_ONGOING;
+}
+
+static int winner_holds(const struct criterion *cr, const struct game *g)
+{
+    pmn_outcome o = written_outcome(g);
+    if (cr->winner >= 0)
+        return (int)o == cr->winner;
+    if (o != PMN_SOUTH_WINS && o != PMN_NORTH_WINS)
+        return 0;
+    const char *who = game_tag(g, o == PMN_SOUTH_WINS ? "South" : "North");
+    return compare_value(cr, who);
+}
+
+static int ending_holds(const struct criterion *cr, const struct game *g)
+{
+    unsigned k;
+    if (g->state == GAME_ENDED) {
+        static const pmn_ending order[] = { PMN_END_NO_SEEDS, PMN_END_NO_MOVE, PMN_END_ENDLESS,
+                                            PMN_END_REPETITION, PMN_END_MAJORITY,
+                                            PMN_END_LAST_SEEDS };
+        for (k = 0; k < 6 && order[k] != g->facts.ending; k++)
+            ;
+    } else {
+        k = written_outcome(g) != PMN_ONGOING ? 6 : 7;   /* resigned, unfinished */
+    }
+    return cr->bits >> k & 1;
+}
+
+/* Does ply i of the main line name the hole of cr->plies[j]? */
+static int same_ply(const struct game *g, size_t i, const char *letter)
+{
+    const pmn_played *pl = &pmn_replay_main(g->replay)->moves[i];
+    char name[8];
+    pmn_hole_name(&pmn_replay_setup(g->replay)->rules, PMN_NOTATION_LETTERS, pl->side,
+                  g->rec->main.moves[i].hole, name, sizeof name);
+    return strcmp(name, letter) == 0;
+}
+
+static int plies_hold(const struct criterion *cr, const struct game *g)
+{
+    size_t n = g->rec->main.nmoves;
+    size_t last = cr->kind == K_OPENING ? 0 : n < cr->nplies ? 0 : n - cr->nplies;
+    for (size_t at = 0; at <= last && at + cr->nplies <= n; at++) {
+        unsigned j = 0;
+        while (j < cr->nplies && same_ply(g, at + j, cr->plies[j]))
+            j++;
+        if (j == cr->nplies)
+            return 1;
+    }
+    return 0;
+}
+
+static int same_position(const struct criteria *c, const struct criterion *cr,
+                         const pmn_rules *r, const pmn_position *want, const pmn_position *p)
+{
+    if (!c->any_side && p->to_move != want->to_move)
+        return 0;
+    if (cr->pos_captured && !c->ignore_captured
+        && (p->captured[0] != want->captured[0] || p->captured[1] != want->captured[1]))
+        return 0;
+    return memcmp(p->pit[0], want->pit[0], sizeof p->pit[0][0] * r->pits) == 0
+        && memcmp(p->pit[1], want->pit[1], sizeof p->pit[0][0] * r->pits) == 0;
+}
+
+/* The string is read under each game's rules (threads share criteria). */
+static int position_holds(const struct criteria *c, const struct criterion *cr,
+                          const struct game *g)
+{
+    const pmn_rules *r = &pmn_replay_setup(g->replay)->rules;
+    pmn_position want;
+    pmn_error err;
+    if (g->state >= GAME_UNKNOWN_RULES || pmn_position_parse(r, cr->text, &want, &err) < 0)
+        return 0;
+    const pmn_played_line *line = pmn_replay_main(g->replay);
+    if (same_position(c, cr, r, &want, &pmn_replay_result(g->replay)->start))
+        return 1;
+    for (size_t i = 0; i < line->nmoves && line->moves[i].replayed; i++)
+        if (same_position(c, cr, r, &want, &line->moves[i].after))
+            return 1;
+    return 0;
+}
+
+static int holds(const struct criteria *c, const struct criterion *cr, const struct game *g)
+{
+    switch (cr->kind) {
+    case K_GAMES: return in_ranges(cr, g->number);
+    case K_TAG: return tag_holds(cr, g);
+    case K_WINNER: return winner_holds(cr, g);
+    case K_DATE: return date_holds(cr, g);
+    case K_RULE_SET: return strcmp(g->rules, cr->value) == 0;
+    case K_ENDING: return ending_holds(cr, g);
+    case K_MOVES: return in_ranges(cr, g->facts.moves);
+    case K_OPENING: case K_CONTAINS: return plies_hold(cr, g);
+    case K_POSITION: return position_holds(c, cr, g);
+    case K_CLEAN: return !g->count[PMN_ERROR] && !g->count[PMN_WARNING] && !g->count[PMN_FATAL];
+    case K_ERRORS: return g->count[PMN_ERROR] + g->count[PMN_FATAL] > 0;
+    case K_CODE:
+        for (unsigned i = 0; i < cr->ncodes; i++)
+            if (game_has_code(g, cr->codes[i]))
+                return 1;
+        return 0;
+    }
+    return 0;
+}
+
+int criteria_match(const struct criteria *c, const struct game *g)
+{
+    for (unsigned i = 0; i < c->n; i++)
+        if (!holds(c, c->list[i], g))
+            return c->invert;
+    return !c->invert;
+}
+
+int criteria_need_moves(const struct criteria *c)
+{
+    for (unsigned i = 0; i < c->n; i++)
+        if (c->list[i]->kind == K_OPENING || c->list[i]->kind == K_CONTAINS
+            || c->list[i]->kind == K_POSITION)
+            return 1;
+    return 0;
+}
+
+int criteria_need_numbers(const struct criteria *c)
+{
+    for (unsigned i = 0; i < c->n; i++)
+        if (c->list[i]->kind == K_GAMES)
+            return 1;
+    return 0;
+}
+
+/* ---- before reading: a game's tags from its text ----------------------- */
+
+/* The value of tag `name` in text whose tags are all of the shape the quick
+ * pass takes ([Name "value"] alone on a line, no escape); into buf.
+ * Returns 1 found, 0 not there, -1 the tags are in another shape. */
+static int simple_tag(const char *text, size_t len, const char *name, char *buf, size_t size)
+{
+    const char *s = text, *end = text + len;
+    size_t nlen = strlen(name);
+    int found = 0;
+    while (s < end && *s == '[') {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const char *e = nl ? nl : end;
+        while (e > s && e[-1] == '\r')
+            e--;
+        const char *sp = memchr(s, ' ', (size_t)(e - s));
+        if (!sp || e - sp < 4 || sp[1] != '"' || e[-1] != ']' || e[-2] != '"')
+            return -1;
+        const char *v = sp + 2, *ve = e - 2;
+        if (memchr(v, '"', (size_t)(ve - v)) || memchr(v, '\\', (size_t)(ve - v))
+            || memchr(v, '\0', (size_t)(ve - v))
+            || memchr(v, '{', (size_t)(ve - v)))
+            return -1;
+        for (const char *n = s + 1; n < sp; n++)
+            if (!((*n >= 'A' && *n <= 'Z') || (*n >= 'a' && *n <= 'z')
+                  || (*n >= '0' && *n <= '9') || *n == '_'))
+                return -1;
+        if (!found && (size_t)(sp - s - 1) == nlen && memcmp(s + 1, name, nlen) == 0) {
+            if ((size_t)(ve - v) >= size)
+                return -1;
+            memcpy(buf, v, (size_t)(ve - v));
+            buf[ve - v] = '\0';
+            found = 1;
+        }
+        s = nl ? nl + 1 : end;
+    }
+    /* The movetext must follow: a text of tags alone is not judged here. */
+    return s == text || s >= end ? -1 : found;
+}
+
+int criteria_keep(const struct criteria *c, const char *text, size_t len)
+{
+    char buf[1024];
+    if (c->invert)
+        return 1;
+    for (unsigned i = 0; i < c->n; i++) {
+        const struct criterion *cr = c->list[i];
+        /* Only tests that a missing tag fails: tagless games after the
+         * first of a piece fail them too. */
+        if (cr->kind != K_TAG || cr->op == OP_NE || cr->op == OP_NOMATCH
+            || strcmp(cr->tags[0], "Result") == 0)
+            continue;
+        int any = 0, shaped = 1;
+        for (int k = 0; k < 2 && cr->tags[k]; k++) {
+            int rc = simple_tag(text, len, cr->tags[k], buf, sizeof buf);
+            if (rc < 0)
+                shaped = 0;
+            else if (rc == 1 && compare_value(cr, buf))
+                any = 1;
+        }
+        if (shaped && !any)
+            return 0;
+    }
+    return 1;
+}

@@ -1,0 +1,168 @@
+/* select.c - pmn select: the games of archives that meet criteria. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct select {
+    struct archive a;         /* first: archive_file is given the context */
+    const struct criteria *c;
+    struct game_output out;
+    int count_only;
+    unsigned long matched;
+    int write_errno;
+};
+
+static int each_game(struct archive *a, struct game *g)
+{
+    struct select *sel = (struct select *)a;
+    if (!criteria_match(sel->c, g))
+        return 0;
+    sel->matched++;
+    if (!sel->count_only && output_game(&sel->out, g) < 0)
+        return 1;   /* a write failed: said once, by close_output */
+    return 0;
+}
+
+static int keep(void *a, const char *text, size_t len)
+{
+    return criteria_keep(((struct select *)a)->c, text, len);
+}
+
+/* --jobs: a part's games, written after the parts before it. */
+static void *clone_select(const void *ctx, FILE *out)
+{
+    struct select *sel = malloc(sizeof *sel);
+    if (sel) {
+        *sel = *(const struct select *)ctx;
+        sel->out.f = out;
+        sel->out.games = 0;
+        sel->out.failed = 0;
+        sel->matched = 0;
+    }
+    return sel;
+}
+
+static void merge_select(void *ctx, const void *part, const char *out, size_t len)
+{
+    struct select *sel = ctx;
+    const struct select *p = part;
+    if (!sel->out.failed && p->out.games && write_pmn_part(sel->out.f, sel->out.games, out, len) < 0) {
+        sel->out.failed = 1;
+        sel->write_errno = errno;
+    }
+    sel->out.games += p->out.games;
+    sel->out.failed |= p->out.failed;
+    sel->matched += p->matched;
+}
+
+static unsigned long selected(const void *part)
+{
+    return ((const struct select *)part)->matched;
+}
+
+static const struct job_command select_job = { archive_file, clone_select, merge_select,
+                                                selected };
+
+static const struct cli_option options[] = {
+    OPT_CRITERIA,
+    OPT_OUTPUT_FORMAT,
+    { "count", 'c', NULL, "write only the number of games selected" },
+    OPT_NOTATION,
+    OPT_RULES_OVER,
+    OPT_OUTPUT,
+    OPT_QUIET_PROGRESS,
+    OPT_JOBS,
+    OPT_END,
+};
+
+static int run(const struct command *cmd, int argc, char **argv)
+{
+    struct select sel;
+    struct rules_options ro;
+    struct criteria c;
+    struct diag_sink sink = { .file = "-", .show_notes = 0 };
+    const char *output = NULL;
+    int opt, rc, quiet = 0, jobs = default_jobs();
+    struct cli_args a;
+    struct progress progress;
+    memset(&sel, 0, sizeof sel);
+    memset(&ro, 0, sizeof ro);
+    memset(&c, 0, sizeof c);
+    pmn_write_options_init(&sel.out.wo);
+
+    cli_begin(&a, cmd, argc, argv);
+    while ((opt = cli_next(&a)) != CLI_END) {
+        if (opt >= KEY_GAME && (rc = criteria_option(&c, cmd->name, opt, a.arg)) != 1) {
+            if (rc) {
+                criteria_free(&c);
+                return rc;
+            }
+            continue;
+        }
+        switch (opt) {
+        case 'F' + 256: rc = output_format_option(cmd->name, a.arg, &sel.out.format); break;
+        case 'c': sel.count_only = 1; rc = 0; break;
+        case 'n': rc = notation_option(cmd->name, a.arg, &sel.out.wo); break;
+        case 'r': rc = add_rules_option(cmd->name, &ro, a.arg); break;
+        case 'o': output = a.arg; rc = 0; break;
+        case 'q': quiet = 1; rc = 0; break;
+        case 'j': rc = jobs_option(cmd->name, a.arg, &jobs); break;
+        default: rc = a.status; break;
+        }
+        if (rc) {
+            criteria_free(&c);
+            return rc;
+        }
+    }
+    struct output out;
+    if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0) {
+        criteria_free(&c);
+        return rc;
+    }
+    sel.a.game = each_game;
+    sel.a.ro = &ro;
+    sel.a.need_moves = criteria_need_moves(&c) || (!sel.count_only
+                                                   && OUTPUT_NEEDS_RECORD(sel.out.format));
+    /* Game numbers (criteria, list, jsonl) count the games of a file, which
+     * the filter would leave uncounted and a part cannot know. */
+    int numbered = criteria_need_numbers(&c)
+                || (!sel.count_only && (sel.out.format == OUT_LIST || sel.out.format == OUT_JSONL));
+    if (!numbered)
+        sel.a.keep = keep;
+    if (numbered || (!sel.count_only && sel.out.format == OUT_XML))
+        jobs = 1;
+    sel.c = &c;
+    sel.out.f = out.f;
+    if (!sel.count_only && output_begin(&sel.out) < 0)
+        sel.out.failed = 1;
+    progress_begin(&progress, "pmn select", quiet);
+    sink.progress = &progress;
+    each_input_jobs(argv + optind, argc - optind, &sink, &select_job, &sel, jobs);
+    if (!sel.count_only)
+        output_end(&sel.out);
+    else
+        fprintf(out.f, "%lu\n", sel.matched);
+    if (sel.out.failed && sel.write_errno)
+        errno = sel.write_errno;
+    criteria_free(&c);
+    return close_output(&out, sel.out.failed, exit_status(&sink));
+}
+
+const struct command select_command = {
+    "select", "write the games of archives that meet criteria",
+    "[OPTIONS] [FILE...]",
+    "Write the games of PMN files or XML archives (standard input if none, or -)\n"
+    "that meet every criterion given: their numbers, tags, players, dates,\n"
+    "results, rule set, how they ended, their length, their moves, a position\n"
+    "they reach, what checking them finds.  Values of --player, --south,\n"
+    "--north, --event and --winner beginning with '~' are PCRE2 patterns.\n"
+    "Games are written as read (verbatim), or in the format asked for.\n"
+    "Problems in the games read are reported on standard error as by pmn\n"
+    "check; games that tag criteria rule out are not read further.",
+    options,
+    "Exit status: 0, or as pmn check's for the problems of the games read;\n"
+    "64 a wrong command line or criterion.",
+    run,
+};

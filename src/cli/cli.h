@@ -358,10 +358,11 @@ int output_end(struct game_output *o);
 /* ---- criteria: which games a command takes (criteria.c) ----------------- */
 
 enum {
-    KEY_GAME = 1000, KEY_TAG, KEY_PLAYER, KEY_SOUTH, KEY_NORTH, KEY_EVENT, KEY_DATE,
-    KEY_RESULT, KEY_WINNER, KEY_RULE_SET, KEY_ENDING, KEY_MOVES, KEY_OPENING, KEY_CONTAINS,
-    KEY_POSITION, KEY_CLEAN, KEY_ERRORS, KEY_CODE,
-    KEY_INVERT, KEY_ANY_SIDE, KEY_IGNORE_CAPTURED, KEY_CRITERIA
+    KEY_GAME = 'g', KEY_TAG = 't', KEY_PLAYER = 'p', KEY_EVENT = 'e', KEY_WINNER = 'w',
+    KEY_INVERT = 'v', KEY_CRITERIA = 'f',
+    KEY_SOUTH = 1000, KEY_NORTH, KEY_DATE, KEY_RESULT, KEY_RULE_SET, KEY_ENDING, KEY_MOVES,
+    KEY_OPENING, KEY_CONTAINS, KEY_POSITION, KEY_CLEAN, KEY_ERRORS, KEY_CODE, KEY_ANY_SIDE,
+    KEY_IGNORE_CAPTURED
 };
 
 /* The options of the criteria, for the commands that take them all. */

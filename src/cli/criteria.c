@@ -276,6 +276,25 @@ static int parse_date(struct criterion *cr, const char *cmd, const char *arg)
     return 0;
 }
 
+static enum kind kind_of(int key)
+{
+    switch (key) {
+    case KEY_GAME: return K_GAMES;
+    case KEY_DATE: return K_DATE;
+    case KEY_WINNER: return K_WINNER;
+    case KEY_RULE_SET: return K_RULE_SET;
+    case KEY_ENDING: return K_ENDING;
+    case KEY_MOVES: return K_MOVES;
+    case KEY_OPENING: return K_OPENING;
+    case KEY_CONTAINS: return K_CONTAINS;
+    case KEY_POSITION: return K_POSITION;
+    case KEY_CLEAN: return K_CLEAN;
+    case KEY_ERRORS: return K_ERRORS;
+    case KEY_CODE: return K_CODE;
+    default: return K_TAG;   /* tag, player, south, north, event, result */
+    }
+}
+
 int criteria_option(struct criteria *c, const char *cmd, int key, const char *arg)
 {
     struct criterion *cr;
@@ -292,18 +311,7 @@ int criteria_option(struct criteria *c, const char *cmd, int key, const char *ar
     default:
         return 1;
     }
-    static const enum kind kinds[] = {
-        [KEY_GAME - KEY_GAME] = K_GAMES, [KEY_TAG - KEY_GAME] = K_TAG,
-        [KEY_PLAYER - KEY_GAME] = K_TAG, [KEY_SOUTH - KEY_GAME] = K_TAG,
-        [KEY_NORTH - KEY_GAME] = K_TAG, [KEY_EVENT - KEY_GAME] = K_TAG,
-        [KEY_DATE - KEY_GAME] = K_DATE, [KEY_RESULT - KEY_GAME] = K_TAG,
-        [KEY_WINNER - KEY_GAME] = K_WINNER, [KEY_RULE_SET - KEY_GAME] = K_RULE_SET,
-        [KEY_ENDING - KEY_GAME] = K_ENDING, [KEY_MOVES - KEY_GAME] = K_MOVES,
-        [KEY_OPENING - KEY_GAME] = K_OPENING, [KEY_CONTAINS - KEY_GAME] = K_CONTAINS,
-        [KEY_POSITION - KEY_GAME] = K_POSITION, [KEY_CLEAN - KEY_GAME] = K_CLEAN,
-        [KEY_ERRORS - KEY_GAME] = K_ERRORS, [KEY_CODE - KEY_GAME] = K_CODE,
-    };
-    if (!(cr = add(c, cmd, kinds[key - KEY_GAME], arg)))
+    if (!(cr = add(c, cmd, kind_of(key), arg)))
         return EXIT_USAGE;
     switch (key) {
     case KEY_GAME:

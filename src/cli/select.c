@@ -94,7 +94,7 @@ static int run(const struct command *cmd, int argc, char **argv)
 
     cli_begin(&a, cmd, argc, argv);
     while ((opt = cli_next(&a)) != CLI_END) {
-        if (opt >= KEY_GAME && (rc = criteria_option(&c, cmd->name, opt, a.arg)) != 1) {
+        if ((rc = criteria_option(&c, cmd->name, opt, a.arg)) != 1) {
             if (rc) {
                 criteria_free(&c);
                 return rc;

@@ -74,7 +74,7 @@ struct command {
 
 extern const struct command check_command, replay_command, convert_command,
     export_command, import_command, perft_command, position_command, rules_command,
-    analyse_command, annotate_command, select_command;
+    analyse_command, annotate_command, select_command, stats_command;
 
 #define CLI_MAX_OPTIONS 48
 
@@ -427,5 +427,26 @@ int criteria_need_numbers(const struct criteria *c);
 /* For pmn_reader_set_filter: 0 only where the tags of text prove the
  * games there fail a criterion. */
 int criteria_keep(const struct criteria *c, const char *text, size_t len);
+
+/* ---- tables of reports (table.c) --------------------------------------- */
+
+enum { TABLE_TEXT, TABLE_CSV, TABLE_JSONL };
+struct table {
+    const char *name;         /* the report's, in JSON Lines */
+    const char *const *head;  /* the columns' names, NULL-terminated */
+    size_t ncols;
+    unsigned numeric;         /* bit c: column c holds numbers (right-aligned) */
+    char **cell;              /* row after row */
+    size_t ncells, cap;
+    int failed;               /* out of memory */
+    int no_header;            /* CSV: rows under another table's header */
+};
+int table_init(struct table *t, const char *name, const char *const *head, unsigned numeric);
+/* The next cell, rows filled left to right; -1 out of memory (t->failed). */
+int table_cell(struct table *t, const char *fmt, ...) CLI_PRINTF(2, 3);
+/* As aligned text under a title, CSV (a header line first), or JSON Lines
+ * (an object a row, with "report"). */
+void table_write(FILE *f, const struct table *t, int format, const char *title);
+void table_free(struct table *t);
 
 #endif

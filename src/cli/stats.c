@@ -1,0 +1,1046 @@
+/* stats.c - pmn stats: what an archive holds, and who did what in it --
+ * totals, players, crosstables, matches, Elo ratings, an opening tree.
+ *
+ * Each game read leaves a row (its tags, result, length, ending, captures,
+ * first plies); the reports are tables made from the rows at the end, so
+ * that ratings can take the games in date order and crosstables can rank
+ * players by their final scores.  Memory: a row per game. */
+#include "cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How a game ended, as the reports count it: the board's endings, then
+ * games the board did not end. */
+enum { END_RESIGNED = 6, END_UNFINISHED, END_NOT_REPLAYED, NENDINGS };
+static const char *const ending_names[NENDINGS] = {
+    "no seeds left", "no legal move", "endless move", "repetition",
+    "more than half captured", "last seeds", "resigned or adjudicated", "unfinished",
+    "not replayed to its end",
+};
+
+struct row {
+    char *event, *round, *match, *date, *south, *north, *rules, *opening;
+    pmn_outcome result;       /* as written; PMN_ONGOING: none, or '*' */
+    unsigned ending;          /* of ending_names */
+    unsigned moves;
+    uint32_t captured[2];
+};
+
+enum { R_SUMMARY = 1, R_PLAYERS = 2, R_CROSSTABLE = 4, R_MATCHES = 8, R_RATINGS = 16,
+       R_OPENINGS = 32 };
+static const char *const report_names[] = { "summary", "players", "crosstable", "matches",
+                                            "ratings", "openings", NULL };
+
+struct stats {
+    struct archive a;         /* first: archive_file is given the context */
+    const struct criteria *c;
+    unsigned reports;
+    unsigned depth;           /* plies of the opening tree */
+    unsigned min_games;       /* of a line of the opening tree */
+    double k, start;          /* Elo */
+    struct row *rows;
+    size_t n, cap;
+    int failed;               /* out of memory */
+};
+
+static char *copy(const char *s, int *failed)
+{
+    char *c = strdup(s ? s : "?");
+    if (!c)
+        *failed = 1;
+    return c;
+}
+
+static pmn_outcome written(const struct game *g)
+{
+    pmn_outcome o;
+    const char *r = game_result(g);
+    return r && pmn_outcome_parse(r, &o) == 0 ? o : PMN_ONGOING;
+}
+
+static unsigned ending_of(const struct game *g)
+{
+    static const pmn_ending order[] = { PMN_END_NO_SEEDS, PMN_END_NO_MOVE, PMN_END_ENDLESS,
+                                        PMN_END_REPETITION, PMN_END_MAJORITY,
+                                        PMN_END_LAST_SEEDS };
+    if (g->state == GAME_ENDED) {
+        for (unsigned k = 0; k < 6; k++)
+            if (order[k] == g->facts.ending)
+                return k;
+    }
+    if (g->state != GAME_NOT_OVER && g->state != GAME_ENDED)
+        return END_NOT_REPLAYED;
+    return written(g) != PMN_ONGOING ? END_RESIGNED : END_UNFINISHED;
+}
+
+/* The first `depth` plies of the main line, in letters: "a B c". */
+static char *opening_of(const struct game *g, unsigned depth, int *failed)
+{
+    char buf[256] = "";
+    size_t n = 0;
+    const pmn_played_line *line = pmn_replay_main(g->replay);
+    const pmn_rules *r = &pmn_replay_setup(g->replay)->rules;
+    for (size_t i = 0; i < line->nmoves && i < depth && n + 8 < sizeof buf; i++) {
+        char name[8];
+        pmn_hole_name(r, PMN_NOTATION_LETTERS, line->moves[i].side, g->rec->main.moves[i].hole,
+                      name, sizeof name);
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? " " : "", name);
+    }
+    return copy(buf, failed);
+}
+
+static int each_game(struct archive *a, struct game *g)
+{
+    struct stats *st = (struct stats *)a;
+    if (!criteria_match(st->c, g))
+        return 0;
+    if (st->n == st->cap) {
+        size_t cap = st->cap ? 2 * st->cap : 1024;
+        struct row *r = realloc(st->rows, cap * sizeof *r);
+        if (!r)
+            return st->failed = 1, -1;
+        st->rows = r;
+        st->cap = cap;
+    }
+    struct row *r = &st->rows[st->n++];
+    memset(r, 0, sizeof *r);
+    const char *match = game_tag(g, "Match");
+    r->event = copy(game_tag(g, "Event"), &st->failed);
+    r->round = copy(game_tag(g, "Round"), &st->failed);
+    r->match = match ? copy(match, &st->failed) : NULL;
+    r->date = copy(game_tag(g, "Date"), &st->failed);
+    r->south = copy(game_tag(g, "South"), &st->failed);
+    r->north = copy(game_tag(g, "North"), &st->failed);
+    r->rules = copy(g->rules, &st->failed);
+    r->opening = st->reports & R_OPENINGS ? opening_of(g, st->depth, &st->failed) : NULL;
+    r->result = written(g);
+    r->ending = ending_of(g);
+    r->moves = g->facts.moves;
+    memcpy(r->captured, g->facts.captured, sizeof r->captured);
+    return st->failed ? -1 : 0;
+}
+
+static void free_rows(struct row *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct row *r = &rows[i];
+        free(r->event), free(r->round), free(r->match), free(r->date);
+        free(r->south), free(r->north), free(r->rules), free(r->opening);
+    }
+    free(rows);
+}
+
+/* --jobs: a part's rows, after the parts before it. */
+static void *clone_stats(const void *ctx, FILE *out)
+{
+    (void)out;
+    struct stats *st = malloc(sizeof *st);
+    if (st) {
+        *st = *(const struct stats *)ctx;
+        st->rows = NULL;
+        st->n = st->cap = 0;
+        st->failed = 0;
+    }
+    return st;
+}
+
+static void merge_stats(void *ctx, const void *part, const char *out, size_t len)
+{
+    struct stats *st = ctx;
+    struct stats *p = (struct stats *)part;   /* its rows move here */
+    (void)out, (void)len;
+    if (st->n + p->n > st->cap) {
+        size_t cap = st->cap ? st->cap : 1024;
+        while (cap < st->n + p->n)
+            cap *= 2;
+        struct row *r = realloc(st->rows, cap * sizeof *r);
+        if (!r) {
+            st->failed = 1;
+            free_rows(p->rows, p->n);
+            p->rows = NULL;
+            return;
+        }
+        st->rows = r;
+        st->cap = cap;
+    }
+    if (p->n)
+        memcpy(st->rows + st->n, p->rows, p->n * sizeof *p->rows);
+    st->n += p->n;
+    st->failed |= p->failed;
+    free(p->rows);
+    p->rows = NULL;
+}
+
+static unsigned long rows_of(const void *part)
+{
+    return ((const struct stats *)part)->n;
+}
+
+static const struct job_command stats_job = { archive_file, clone_stats, merge_stats, rows_of };
+
+/* ---- names ------------------------------------------------------------- */
+
+/* Names to numbers, in the order first met. */
+struct names {
+    char **name;              /* by number */
+    size_t n, cap;
+    size_t *slot;             /* hash table of numbers + 1; 0: free */
+    size_t nslots;
+};
+
+static size_t hash(const char *s)
+{
+    size_t h = 5381;
+    while (*s)
+        h = h * 33 + (unsigned char)*s++;
+    return h;
+}
+
+/* The number of name, added if new; -1 out of memory. */
+static long name_id(struct names *t, char *name)
+{
+    if (2 * (t->n + 1) > t->nslots) {
+        size_t ns = t->nslots ? 2 * t->nslots : 64, *slot = calloc(ns, sizeof *slot);
+        if (!slot)
+            return -1;
+        for (size_t i = 0; i < t->n; i++) {
+            size_t h = hash(t->name[i]) & (ns - 1);
+            while (slot[h])
+                h = (h + 1) & (ns - 1);
+            slot[h] = i + 1;
+        }
+        free(t->slot);
+        t->slot = slot;
+        t->nslots = ns;
+    }
+    size_t h = hash(name) & (t->nslots - 1);
+    for (; t->slot[h]; h = (h + 1) & (t->nslots - 1))
+        if (strcmp(t->name[t->slot[h] - 1], name) == 0)
+            return (long)t->slot[h] - 1;
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        char **nm = realloc(t->name, cap * sizeof *nm);
+        if (!nm)
+            return -1;
+        t->name = nm;
+        t->cap = cap;
+    }
+    t->name[t->n] = name;   /* the row's string: rows outlive the table */
+    t->slot[h] = ++t->n;
+    return (long)t->n - 1;
+}
+
+static void names_free(struct names *t)
+{
+    free(t->name);
+    free(t->slot);
+}
+
+/* A player of a game who counts: named, not "?". */
+static int known(const char *name)
+{
+    return name[0] && strcmp(name, "?") != 0;
+}
+
+/* South's points for a result: 1, 1/2 or 0, as halves; -1 not played out. */
+static int south_halves(pmn_outcome o)
+{
+    return o == PMN_SOUTH_WINS ? 2 : o == PMN_DRAWN ? 1 : o == PMN_NORTH_WINS ? 0 : -1;
+}
+
+/* A score in halves (or a tie-break in quarters), without trailing zeros. */
+static const char *points(double p, char *buf, size_t size)
+{
+    snprintf(buf, size, "%.2f", p);
+    char *e = buf + strlen(buf);
+    while (e[-1] == '0')
+        *--e = '\0';
+    if (e[-1] == '.')
+        e[-1] = '\0';
+    return buf;
+}
+
+static const char *percent(double part, double whole, char *buf, size_t size)
+{
+    if (whole <= 0)
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%.1f", 100 * part / whole);
+    return buf;
+}
+
+/* ---- summary -------------------------------------------------------------- */
+
+static int summary(const struct stats *st, FILE *f, int format)
+{
+    static const char *const head[] = { "rules", "games", "moves", "mean", "shortest",
+                                         "longest", "1-0", "0-1", "1/2-1/2", "unfinished",
+                                         "captured S", "captured N", NULL };
+    static const char *const ehead[] = { "ending", "games", "%", NULL };
+    struct table t, e;
+    struct names rules = { 0 };
+    table_init(&t, "summary", head, 0xFFE);
+    table_init(&e, "endings", ehead, 6);
+    /* A line per rule set, then all (when there are several). */
+    for (size_t i = 0; i < st->n; i++)
+        if (name_id(&rules, st->rows[i].rules) < 0)
+            t.failed = 1;
+    size_t lines = rules.n > 1 ? rules.n + 1 : rules.n;
+    for (size_t k = 0; k < lines && !t.failed; k++) {
+        unsigned long games = 0, moves = 0, res[4] = { 0 }, cap[2] = { 0 };
+        unsigned lo = 0, hi = 0;
+        for (size_t i = 0; i < st->n; i++) {
+            const struct row *r = &st->rows[i];
+            if (k < rules.n && strcmp(r->rules, rules.name[k]) != 0)
+                continue;
+            if (!games || r->moves < lo)
+                lo = r->moves;
+            if (r->moves > hi)
+                hi = r->moves;
+            games++;
+            moves += r->moves;
+            res[r->result]++;
+            cap[0] += r->captured[0];
+            cap[1] += r->captured[1];
+        }
+        table_cell(&t, "%s", k < rules.n ? rules.name[k] : "all");
+        table_cell(&t, "%lu", games);
+        table_cell(&t, "%lu", moves);
+        table_cell(&t, "%.1f", games ? (double)moves / (double)games : 0.0);
+        table_cell(&t, "%u", lo);
+        table_cell(&t, "%u", hi);
+        table_cell(&t, "%lu", res[PMN_SOUTH_WINS]);
+        table_cell(&t, "%lu", res[PMN_NORTH_WINS]);
+        table_cell(&t, "%lu", res[PMN_DRAWN]);
+        table_cell(&t, "%lu", res[PMN_ONGOING]);
+        table_cell(&t, "%.1f", games ? (double)cap[0] / (double)games : 0.0);
+        table_cell(&t, "%.1f", games ? (double)cap[1] / (double)games : 0.0);
+    }
+    for (unsigned k = 0; k < NENDINGS; k++) {
+        unsigned long n = 0;
+        char buf[32];
+        for (size_t i = 0; i < st->n; i++)
+            n += st->rows[i].ending == k;
+        if (!n)
+            continue;
+        table_cell(&e, "%s", ending_names[k]);
+        table_cell(&e, "%lu", n);
+        table_cell(&e, "%s", percent((double)n, (double)st->n, buf, sizeof buf));
+    }
+    int failed = t.failed || e.failed;
+    if (!failed) {
+        table_write(f, &t, format, "Games (results as written; captured: mean seeds a game)");
+        if (format != TABLE_JSONL)
+            fputc('\n', f);
+        table_write(f, &e, format, "How the games ended");
+    }
+    table_free(&t);
+    table_free(&e);
+    names_free(&rules);
+    return failed ? -1 : 0;
+}
+
+/* ---- players and ratings ---------------------------------------------------- */
+
+struct player {
+    unsigned long games, wins, draws, losses, unfinished;
+    double rating, peak, opp_rating;   /* opp_rating: summed, over games played out */
+    unsigned long rated;      /* games played out */
+};
+
+/* Games in date order (the Date tag as written; '?' after digits, so that a
+ * date known only to the year comes after that year's known dates), games
+ * of one date in the order read. */
+static const struct row *by_date_rows;
+static int by_date(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    int c = strcmp(by_date_rows[i].date, by_date_rows[j].date);
+    return c ? c : (i > j) - (i < j);
+}
+
+/* The players of the rows, their counts and their Elo ratings after the
+ * games in date order.  Returns the number of players, or -1. */
+static long rate(const struct stats *st, struct names *names, struct player **out)
+{
+    size_t *order = malloc((st->n ? st->n : 1) * sizeof *order);
+    struct player *p = NULL;
+    size_t cap = 0;
+    if (!order)
+        return -1;
+    for (size_t i = 0; i < st->n; i++)
+        order[i] = i;
+    by_date_rows = st->rows;
+    qsort(order, st->n, sizeof *order, by_date);
+    for (size_t k = 0; k < st->n; k++) {
+        const struct row *r = &st->rows[order[k]];
+        if (!known(r->south) || !known(r->north) || strcmp(r->south, r->north) == 0)
+            continue;
+        long s = name_id(names, r->south), n = name_id(names, r->north);
+        if (s < 0 || n < 0)
+            goto nomem;
+        if (names->n > cap) {
+            size_t c = cap ? 2 * cap : 64;
+            struct player *q = realloc(p, c * sizeof *q);
+            if (!q)
+                goto nomem;
+            memset(q + cap, 0, (c - cap) * sizeof *q);
+            for (size_t i = cap; i < c; i++)
+                q[i].rating = q[i].peak = st->start;
+            p = q;
+            cap = c;
+        }
+        p[s].games++;
+        p[n].games++;
+        int h = south_halves(r->result);
+        if (h < 0) {
+            p[s].unfinished++;
+            p[n].unfinished++;
+            continue;
+        }
+        p[s].wins += h == 2, p[s].draws += h == 1, p[s].losses += h == 0;
+        p[n].wins += h == 0, p[n].draws += h == 1, p[n].losses += h == 2;
+        p[s].opp_rating += p[n].rating;
+        p[n].opp_rating += p[s].rating;
+        p[s].rated++, p[n].rated++;
+        double expect = 1 / (1 + pow(10, (p[n].rating - p[s].rating) / 400));
+        double delta = st->k * (h / 2.0 - expect);
+        p[s].rating += delta;
+        p[n].rating -= delta;
+        if (p[s].rating > p[s].peak)
+            p[s].peak = p[s].rating;
+        if (p[n].rating > p[n].peak)
+            p[n].peak = p[n].rating;
+    }
+    free(order);
+    *out = p;
+    return (long)names->n;
+nomem:
+    free(order);
+    free(p);
+    return -1;
+}
+
+static const struct player *sort_players;
+static const struct names *sort_names;
+static int by_score(const void *a, const void *b)
+{
+    const struct player *x = &sort_players[*(const size_t *)a];
+    const struct player *y = &sort_players[*(const size_t *)b];
+    double sx = x->wins + x->draws / 2.0, sy = y->wins + y->draws / 2.0;
+    if (sx != sy)
+        return sx < sy ? 1 : -1;
+    if (x->rated != y->rated)   /* the same score in fewer games first */
+        return x->rated < y->rated ? -1 : 1;
+    return strcmp(sort_names->name[*(const size_t *)a], sort_names->name[*(const size_t *)b]);
+}
+
+static int by_rating(const void *a, const void *b)
+{
+    const struct player *x = &sort_players[*(const size_t *)a];
+    const struct player *y = &sort_players[*(const size_t *)b];
+    if (x->rating != y->rating)
+        return x->rating < y->rating ? 1 : -1;
+    return strcmp(sort_names->name[*(const size_t *)a], sort_names->name[*(const size_t *)b]);
+}
+
+static int players(const struct stats *st, FILE *f, int format, int ratings)
+{
+    static const char *const phead[] = { "#", "player", "games", "won", "drawn", "lost",
+                                         "unfinished", "score", "%", "performance", NULL };
+    static const char *const rhead[] = { "#", "player", "rating", "change", "peak", "games",
+                                         "score", NULL };
+    struct names names = { 0 };
+    struct player *p = NULL;
+    long n = rate(st, &names, &p);
+    struct table t;
+    table_init(&t, ratings ? "ratings" : "players", ratings ? rhead : phead,
+               ratings ? 0x7D : 0x3FD);
+    size_t *order = n >= 0 ? malloc(((size_t)n + 1) * sizeof *order) : NULL;
+    if (!order)
+        t.failed = 1;
+    for (long i = 0; order && i < n; i++)
+        order[i] = (size_t)i;
+    sort_players = p;
+    sort_names = &names;
+    if (order)
+        qsort(order, (size_t)n, sizeof *order, ratings ? by_rating : by_score);
+    for (long k = 0; order && k < n; k++) {
+        const struct player *q = &p[order[k]];
+        double score = q->wins + q->draws / 2.0;
+        char a[32], b[32];
+        table_cell(&t, "%ld", k + 1);
+        table_cell(&t, "%s", names.name[order[k]]);
+        if (ratings) {
+            table_cell(&t, "%.0f", q->rating);
+            table_cell(&t, "%+.0f", q->rating - st->start);
+            table_cell(&t, "%.0f", q->peak);
+            table_cell(&t, "%lu", q->rated);
+            table_cell(&t, "%s", points(score, a, sizeof a));
+            continue;
+        }
+        table_cell(&t, "%lu", q->games);
+        table_cell(&t, "%lu", q->wins);
+        table_cell(&t, "%lu", q->draws);
+        table_cell(&t, "%lu", q->losses);
+        table_cell(&t, "%lu", q->unfinished);
+        table_cell(&t, "%s", points(score, a, sizeof a));
+        table_cell(&t, "%s", percent(score, (double)q->rated, b, sizeof b));
+        /* Linear performance: the opponents' mean rating (before each game)
+         * and 400 points for each win more than losses, a game. */
+        if (q->rated)
+            table_cell(&t, "%.0f", q->opp_rating / (double)q->rated
+                       + 400.0 * ((double)q->wins - (double)q->losses) / (double)q->rated);
+        else
+            table_cell(&t, "-");
+    }
+    int failed = t.failed;
+    if (!failed) {
+        char title[160];
+        if (ratings)
+            snprintf(title, sizeof title, "Elo ratings (games in date order; start %.0f, K %g)",
+                     st->start, st->k);
+        table_write(f, &t, format, ratings ? title
+                    : "Players (score: a win 1, a draw 1/2; %: of games played out)");
+    }
+    table_free(&t);
+    free(order);
+    free(p);
+    names_free(&names);
+    return failed ? -1 : 0;
+}
+
+static int players_table(const struct stats *st, FILE *f, int format)
+{
+    return players(st, f, format, 0);
+}
+
+static int ratings_table(const struct stats *st, FILE *f, int format)
+{
+    return players(st, f, format, 1);
+}
+
+static int stats_keep(void *a, const char *text, size_t len)
+{
+    return criteria_keep(((struct stats *)a)->c, text, len);
+}
+
+/* ---- crosstables ---------------------------------------------------------- */
+
+/* One event: its players by score, Sonneborn-Berger tie-break (the scores
+ * of the opponents a player beat, and half of those drawn with), then
+ * name; a cell per opponent with the results against him in the order
+ * played: 1 a win, = a draw, 0 a loss. */
+static int crosstable(const struct stats *st, const char *event, FILE *f, int format,
+                      unsigned maxp, int *first)
+{
+    struct names names = { 0 };
+    int failed = 0;
+    for (size_t i = 0; i < st->n; i++) {
+        const struct row *r = &st->rows[i];
+        if (strcmp(r->event, event) == 0 && known(r->south) && known(r->north)
+            && strcmp(r->south, r->north) != 0
+            && (name_id(&names, r->south) < 0 || name_id(&names, r->north) < 0))
+            failed = 1;
+    }
+    size_t n = names.n;
+    double *score = calloc(n + 1, sizeof *score), *sb = calloc(n + 1, sizeof *sb);
+    unsigned *games = calloc(n + 1, sizeof *games);
+    char **cell = calloc(n * n + 1, sizeof *cell);
+    size_t *order = calloc(n + 1, sizeof *order);
+    if (failed || !score || !sb || !games || !cell || !order)
+        failed = 1;
+    for (size_t pass = 0; pass < 2 && !failed; pass++) {
+        for (size_t i = 0; i < st->n; i++) {
+            const struct row *r = &st->rows[i];
+            int h = south_halves(r->result);
+            if (strcmp(r->event, event) != 0 || !known(r->south) || !known(r->north)
+                || strcmp(r->south, r->north) == 0 || h < 0)
+                continue;
+            size_t s = (size_t)name_id(&names, r->south), m = (size_t)name_id(&names, r->north);
+            if (pass == 0) {
+                score[s] += h / 2.0;
+                score[m] += (2 - h) / 2.0;
+                games[s]++, games[m]++;
+                for (int k = 0; k < 2; k++) {
+                    size_t me = k ? m : s, them = k ? s : m;
+                    char **c = &cell[me * n + them];
+                    size_t len = *c ? strlen(*c) : 0;
+                    char *grown = realloc(*c, len + 2);
+                    if (!grown) {
+                        failed = 1;
+                        break;
+                    }
+                    int mine = k ? 2 - h : h;
+                    grown[len] = mine == 2 ? '1' : mine == 1 ? '=' : '0';
+                    grown[len + 1] = '\0';
+                    *c = grown;
+                }
+            } else {
+                sb[s] += score[m] * h / 2.0;
+                sb[m] += score[s] * (2 - h) / 2.0;
+            }
+        }
+    }
+    for (size_t i = 0; i < n && !failed; i++)
+        order[i] = i;
+    /* by score, then Sonneborn-Berger, then name */
+    for (size_t i = 1; i < n && !failed; i++)
+        for (size_t j = i; j > 0; j--) {
+            size_t a = order[j - 1], b = order[j];
+            int swap = score[b] > score[a] || (score[b] == score[a] && (sb[b] > sb[a]
+                       || (sb[b] == sb[a] && strcmp(names.name[b], names.name[a]) < 0)));
+            if (!swap)
+                break;
+            order[j - 1] = b;
+            order[j] = a;
+        }
+    if (!failed && n) {
+        /* The columns: "event # player score SB games" and one per rank. */
+        const char **head = calloc(7 + maxp, sizeof *head);
+        char (*num)[12] = calloc(maxp + 1, sizeof *num);
+        struct table t;
+        if (!head || !num) {
+            failed = 1;
+        } else {
+            static const char *const fixed[] = { "event", "#", "player", "score", "SB", "games" };
+            memcpy(head, fixed, sizeof fixed);
+            for (unsigned i = 0; i < maxp; i++) {
+                snprintf(num[i], sizeof num[i], "%u", i + 1);
+                head[6 + i] = num[i];
+            }
+            /* text: the event is the title, not a column */
+            table_init(&t, "crosstable", format == TABLE_TEXT ? head + 1 : head,
+                       format == TABLE_TEXT ? 0x1D : 0x3A);
+            if (format == TABLE_TEXT)
+                t.ncols = 5 + n;
+            for (size_t i = 0; i < n; i++) {
+                size_t p = order[i];
+                char a[32], b[32];
+                if (format != TABLE_TEXT)
+                    table_cell(&t, "%s", event);
+                table_cell(&t, "%zu", i + 1);
+                table_cell(&t, "%s", names.name[p]);
+                table_cell(&t, "%s", points(score[p], a, sizeof a));
+                table_cell(&t, "%s", points(sb[p], b, sizeof b));
+                table_cell(&t, "%u", games[p]);
+                for (size_t j = 0; j < (format == TABLE_TEXT ? n : maxp); j++) {
+                    const char *c = j >= n ? "" : j == i ? "x" : cell[p * n + order[j]];
+                    table_cell(&t, "%s", c ? c : ".");
+                }
+            }
+            failed = t.failed;
+            if (!failed) {
+                char title[300], buf[256];
+                snprintf(title, sizeof title, "Crosstable: %s (SB: Sonneborn-Berger; 1 won, "
+                         "= drawn, 0 lost, . not played)", escaped(event, buf, sizeof buf));
+                if (format == TABLE_TEXT && !*first)
+                    fputc('\n', f);
+                t.no_header = format == TABLE_CSV && !*first;   /* CSV: one header */
+                table_write(f, &t, format, title);
+                *first = 0;
+            }
+            table_free(&t);
+        }
+        free(head);
+        free(num);
+    }
+    for (size_t i = 0; cell && i < n * n; i++)
+        free(cell[i]);
+    free(cell), free(score), free(sb), free(games), free(order);
+    names_free(&names);
+    return failed ? -1 : 0;
+}
+
+static int crosstables(const struct stats *st, FILE *f, int format)
+{
+    struct names events = { 0 };
+    unsigned maxp = 0;
+    int first = 1, rc = 0;
+    for (size_t i = 0; i < st->n; i++)
+        if (name_id(&events, st->rows[i].event) < 0)
+            rc = -1;
+    /* The widest event gives CSV its columns. */
+    for (size_t e = 0; e < events.n && rc == 0; e++) {
+        struct names pl = { 0 };
+        for (size_t i = 0; i < st->n; i++) {
+            const struct row *r = &st->rows[i];
+            if (strcmp(r->event, events.name[e]) == 0 && known(r->south) && known(r->north)
+                && strcmp(r->south, r->north) != 0
+                && (name_id(&pl, r->south) < 0 || name_id(&pl, r->north) < 0))
+                rc = -1;
+        }
+        if (pl.n > maxp)
+            maxp = (unsigned)pl.n;
+        names_free(&pl);
+    }
+    for (size_t e = 0; e < events.n && rc == 0; e++)
+        rc = crosstable(st, events.name[e], f, format, maxp, &first);
+    names_free(&events);
+    return rc;
+}
+
+/* ---- matches -------------------------------------------------------------- */
+
+/* Games of one match: its Match tag, else the same two players in one
+ * event. */
+static char *match_key(const struct row *r, int *failed)
+{
+    if (r->match)
+        return copy(r->match, failed);
+    const char *a = strcmp(r->south, r->north) < 0 ? r->south : r->north;
+    const char *b = a == r->south ? r->north : r->south;
+    size_t n = strlen(r->event) + strlen(a) + strlen(b) + 8;
+    char *k = malloc(n);
+    if (!k)
+        return *failed = 1, NULL;
+    snprintf(k, n, "%s: %s - %s", r->event, a, b);
+    return k;
+}
+
+static int matches(const struct stats *st, FILE *f, int format)
+{
+    static const char *const head[] = { "match", "player", "opponent", "games", "score",
+                                        "opponent's", "results", NULL };
+    struct names keys = { 0 };
+    int failed = 0;
+    char **key = calloc(st->n + 1, sizeof *key);
+    long *id = calloc(st->n + 1, sizeof *id);
+    if (!key || !id)
+        failed = 1;
+    for (size_t i = 0; i < st->n && !failed; i++) {
+        const struct row *r = &st->rows[i];
+        id[i] = -1;
+        if (!known(r->south) || !known(r->north) || strcmp(r->south, r->north) == 0)
+            continue;
+        if (!(key[i] = match_key(r, &failed)) || (id[i] = name_id(&keys, key[i])) < 0)
+            failed = 1;
+    }
+    struct table t;
+    table_init(&t, "matches", head, 0x38);
+    unsigned *count = calloc(keys.n + 1, sizeof *count);
+    failed |= !count;
+    for (size_t i = 0; i < st->n && !failed; i++)
+        if (id[i] >= 0)
+            count[id[i]]++;
+    for (size_t m = 0; m < keys.n && !failed; m++) {
+        if (count[m] < 2)
+            continue;   /* a game, not a match */
+        /* The player is the first game's South; each game's score is his. */
+        const char *me = NULL, *them = NULL;
+        double mine = 0, theirs = 0;
+        unsigned games = 0;
+        char results[512] = "", a[32], b[32];
+        size_t len = 0;
+        for (size_t i = 0; i < st->n; i++) {
+            if (id[i] != (long)m)
+                continue;
+            const struct row *r = &st->rows[i];
+            if (!me) {
+                me = r->south;
+                them = r->north;
+            }
+            int h = south_halves(r->result), as_south = strcmp(r->south, me) == 0;
+            const char *word = h < 0 ? "*" : (as_south ? h : 2 - h) == 2 ? "1"
+                             : h == 1 ? "=" : "0";
+            if (h >= 0) {
+                mine += (as_south ? h : 2 - h) / 2.0;
+                theirs += (as_south ? 2 - h : h) / 2.0;
+            }
+            games++;
+            if (len + 3 < sizeof results)
+                len += (size_t)snprintf(results + len, sizeof results - len, "%s%s",
+                                        len ? " " : "", word);
+        }
+        table_cell(&t, "%s", keys.name[m]);
+        table_cell(&t, "%s", me ? me : "?");
+        table_cell(&t, "%s", them ? them : "?");
+        table_cell(&t, "%u", games);
+        table_cell(&t, "%s", points(mine, a, sizeof a));
+        table_cell(&t, "%s", points(theirs, b, sizeof b));
+        table_cell(&t, "%s", results);
+    }
+    failed |= t.failed;
+    if (!failed)
+        table_write(f, &t, format, "Matches (two games or more; results: the player's, game "
+                    "by game: 1 won, = drawn, 0 lost, * unfinished)");
+    table_free(&t);
+    for (size_t i = 0; key && i < st->n; i++)
+        free(key[i]);
+    free(count);
+    free(key);
+    free(id);
+    names_free(&keys);
+    return failed ? -1 : 0;
+}
+
+/* ---- openings ----------------------------------------------------------- */
+
+static int by_line(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every line of the first `depth` plies played in at least min_games
+ * games, under the line it continues, in the order of the holes' letters. */
+static int openings(const struct stats *st, FILE *f, int format)
+{
+    static const char *const head[] = { "line", "plies", "games", "1-0", "1/2-1/2", "0-1",
+                                        "unfinished", "South %", NULL };
+    struct table t;
+    table_init(&t, "openings", head, 0xFE);
+    /* Each prefix of each game's opening, sorted, counted in runs. */
+    size_t n = 0, cap = 0;
+    char **pre = NULL;
+    int failed = 0;
+    for (size_t i = 0; i < st->n && !failed; i++) {
+        const char *o = st->rows[i].opening;
+        for (size_t k = 0; o && o[k] != '\0' && !failed; k++) {
+            if (o[k + 1] != ' ' && o[k + 1] != '\0')
+                continue;
+            if (n == cap) {
+                cap = cap ? 2 * cap : 1024;
+                char **p = realloc(pre, cap * sizeof *p);
+                if (!p) {
+                    failed = 1;
+                    break;
+                }
+                pre = p;
+            }
+            /* "a B" for game i: the prefix and the game's number after a NUL */
+            char *s = malloc(k + 2 + sizeof(size_t));
+            if (!s) {
+                failed = 1;
+                break;
+            }
+            memcpy(s, o, k + 1);
+            s[k + 1] = '\0';
+            memcpy(s + k + 2, &i, sizeof i);
+            pre[n++] = s;
+        }
+    }
+    if (!failed)
+        qsort(pre, n, sizeof *pre, by_line);
+    /* The tree depth-first: in text, indented; else a row per line. */
+    for (size_t i = 0; i < n && !failed;) {
+        size_t j = i;
+        unsigned long res[4] = { 0 };
+        while (j < n && strcmp(pre[j], pre[i]) == 0) {
+            size_t g;
+            memcpy(&g, pre[j] + strlen(pre[j]) + 1, sizeof g);
+            res[st->rows[g].result]++;
+            j++;
+        }
+        unsigned long games = (unsigned long)(j - i);
+        if (games >= st->min_games) {
+            unsigned plies = 1;
+            for (const char *c = pre[i]; *c; c++)
+                plies += *c == ' ';
+            char buf[32];
+            double played = (double)(res[PMN_SOUTH_WINS] + res[PMN_NORTH_WINS] + res[PMN_DRAWN]);
+            if (format == TABLE_TEXT)
+                table_cell(&t, "%*s%s", 2 * (int)(plies - 1), "", strrchr(pre[i], ' ')
+                           ? strrchr(pre[i], ' ') + 1 : pre[i]);
+            else
+                table_cell(&t, "%s", pre[i]);
+            table_cell(&t, "%u", plies);
+            table_cell(&t, "%lu", games);
+            table_cell(&t, "%lu", res[PMN_SOUTH_WINS]);
+            table_cell(&t, "%lu", res[PMN_DRAWN]);
+            table_cell(&t, "%lu", res[PMN_NORTH_WINS]);
+            table_cell(&t, "%lu", res[PMN_ONGOING]);
+            table_cell(&t, "%s", percent(res[PMN_SOUTH_WINS] + res[PMN_DRAWN] / 2.0, played,
+                                         buf, sizeof buf));
+        }
+        i = j;
+    }
+    failed |= t.failed;
+    if (!failed) {
+        char title[160];
+        snprintf(title, sizeof title, "Openings (the first %u plies; lines of %u game%s or "
+                 "more; South %%: South's score)", st->depth, st->min_games,
+                 st->min_games == 1 ? "" : "s");
+        table_write(f, &t, format, title);
+    }
+    table_free(&t);
+    for (size_t i = 0; i < n; i++)
+        free(pre[i]);
+    free(pre);
+    return failed ? -1 : 0;
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+static int report_option(const char *cmd, const char *arg, unsigned *reports)
+{
+    const char *s = arg;
+    char buf[256];
+    *reports = 0;
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        unsigned k = 0;
+        if (n == 3 && strncmp(s, "all", 3) == 0) {
+            *reports = R_SUMMARY | R_PLAYERS | R_CROSSTABLE | R_MATCHES | R_RATINGS | R_OPENINGS;
+        } else {
+            while (report_names[k] && (strlen(report_names[k]) != n
+                                       || strncmp(report_names[k], s, n) != 0))
+                k++;
+            if (!report_names[k])
+                return usage_error(cmd, "--report '%s': expected summary, players, crosstable, "
+                                   "matches, ratings, openings or all, with commas between",
+                                   escaped(arg, buf, sizeof buf));
+            *reports |= 1u << k;
+        }
+        s += n + (s[n] == ',');
+    }
+    return *reports ? 0 : usage_error(cmd, "--report: no report named");
+}
+
+static int number_option(const char *cmd, const char *option, const char *arg, double lo,
+                         double hi, double *v)
+{
+    char *end, buf[256];
+    *v = strtod(arg, &end);
+    if (end == arg || *end || !(*v >= lo && *v <= hi))
+        return usage_error(cmd, "--%s takes a number from %g to %g, not '%s'", option, lo, hi,
+                           escaped(arg, buf, sizeof buf));
+    return 0;
+}
+
+enum { OPT_REPORT = 2000, OPT_TABLE_FORMAT, OPT_K, OPT_START, OPT_DEPTH, OPT_MIN_GAMES };
+
+static const struct cli_option options[] = {
+    { "report", OPT_REPORT, "LIST", "summary, players, crosstable, matches, ratings,\n"
+      "openings, or all; with commas (default:\nsummary,players)" },
+    { "format", OPT_TABLE_FORMAT, "FORMAT", "text (aligned; the default), csv or jsonl" },
+    { "k-factor", OPT_K, "K", "Elo: points a game is worth (default 20)" },
+    { "start-rating", OPT_START, "R", "Elo: every player's first rating (default 1500)" },
+    { "depth", OPT_DEPTH, "PLIES", "openings: the tree's depth (default 4)" },
+    { "min-games", OPT_MIN_GAMES, "N", "openings: lines played in N games or more\n"
+      "(default 1)" },
+    OPT_CRITERIA,
+    OPT_RULES_OVER,
+    OPT_OUTPUT,
+    OPT_QUIET_PROGRESS,
+    OPT_JOBS,
+    OPT_END,
+};
+
+static int run(const struct command *cmd, int argc, char **argv)
+{
+    struct stats st;
+    struct rules_options ro;
+    struct criteria c;
+    struct diag_sink sink = { .file = "-", .show_notes = 0 };
+    const char *output = NULL;
+    int opt, rc, quiet = 0, format = TABLE_TEXT, jobs = default_jobs();
+    double v;
+    struct cli_args a;
+    struct progress progress;
+    memset(&st, 0, sizeof st);
+    memset(&ro, 0, sizeof ro);
+    memset(&c, 0, sizeof c);
+    st.reports = R_SUMMARY | R_PLAYERS;
+    st.k = 20;
+    st.start = 1500;
+    st.depth = 4;
+    st.min_games = 1;
+
+    cli_begin(&a, cmd, argc, argv);
+    while ((opt = cli_next(&a)) != CLI_END) {
+        if ((rc = criteria_option(&c, cmd->name, opt, a.arg)) != 1) {
+            if (rc)
+                break;
+            continue;
+        }
+        rc = 0;
+        switch (opt) {
+        case OPT_REPORT: rc = report_option(cmd->name, a.arg, &st.reports); break;
+        case OPT_TABLE_FORMAT:
+            if (strcmp(a.arg, "text") == 0)
+                format = TABLE_TEXT;
+            else if (strcmp(a.arg, "csv") == 0)
+                format = TABLE_CSV;
+            else if (strcmp(a.arg, "jsonl") == 0)
+                format = TABLE_JSONL;
+            else
+                rc = usage_error(cmd->name, "unknown format '%s' (text, csv, jsonl)", a.arg);
+            break;
+        case OPT_K: rc = number_option(cmd->name, "k-factor", a.arg, 0, 1000, &st.k); break;
+        case OPT_START:
+            rc = number_option(cmd->name, "start-rating", a.arg, 0, 10000, &st.start);
+            break;
+        case OPT_DEPTH:
+            if ((rc = number_option(cmd->name, "depth", a.arg, 1, 32, &v)) == 0)
+                st.depth = (unsigned)v;
+            if (rc == 0 && v != (unsigned)v)
+                rc = usage_error(cmd->name, "--depth takes a whole number of plies");
+            break;
+        case OPT_MIN_GAMES:
+            if ((rc = number_option(cmd->name, "min-games", a.arg, 1, 1e9, &v)) == 0)
+                st.min_games = (unsigned)v;
+            break;
+        case 'r': rc = add_rules_option(cmd->name, &ro, a.arg); break;
+        case 'o': output = a.arg; break;
+        case 'q': quiet = 1; break;
+        case 'j': rc = jobs_option(cmd->name, a.arg, &jobs); break;
+        default: rc = a.status; break;
+        }
+        if (rc)
+            break;
+    }
+    struct output out;
+    if (rc || (rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0) {
+        criteria_free(&c);
+        return rc;
+    }
+    st.a.game = each_game;
+    st.a.ro = &ro;
+    st.a.need_moves = criteria_need_moves(&c) || (st.reports & R_OPENINGS);
+    if (criteria_need_numbers(&c))
+        jobs = 1;
+    else
+        st.a.keep = stats_keep;
+    st.c = &c;
+    progress_begin(&progress, "pmn stats", quiet);
+    sink.progress = &progress;
+    each_input_jobs(argv + optind, argc - optind, &sink, &stats_job, &st, jobs);
+    int failed = st.failed, first = 1;
+    static int (*const make[])(const struct stats *, FILE *, int) = {
+        summary, players_table, crosstables, matches, ratings_table, openings,
+    };
+    for (unsigned k = 0; k < 6 && !failed; k++) {
+        if (!(st.reports >> k & 1))
+            continue;
+        if (!first && format != TABLE_JSONL)
+            fputc('\n', out.f);
+        first = 0;
+        failed = make[k](&st, out.f, format) < 0;
+    }
+    if (failed)
+        report(&sink, PMN_F002, 0, 0, "out of memory");
+    free_rows(st.rows, st.n);
+    criteria_free(&c);
+    return close_output(&out, 0, exit_status(&sink));
+}
+
+const struct command stats_command = {
+    "stats", "totals, players, crosstables, matches, ratings and openings of archives",
+    "[OPTIONS] [FILE...]",
+    "Read the games of PMN files or XML archives (standard input if none, or -)\n"
+    "that meet the criteria given (as pmn select takes them; none: every game)\n"
+    "and write reports on them: the games, their results, lengths, endings and\n"
+    "captures by rule set (summary); each player's games, wins, draws, losses,\n"
+    "score and performance (players); a crosstable of each event, ranked by score\n"
+    "then Sonneborn-Berger (crosstable); the games of each match, by its Match\n"
+    "tag, or the same two players in an event (matches); Elo ratings, the games\n"
+    "taken in date order (ratings); the first plies played and how they scored\n"
+    "(openings).  Results are those written in the records; a player named '?'\n"
+    "or not at all is left out of the player reports.",
+    options,
+    "Exit status: 0, or as pmn check's for the problems of the games read;\n"
+    "64 a wrong command line or criterion.",
+    run,
+};

@@ -1,0 +1,346 @@
+/* duplicates.c - pmn duplicates: the games of archives that are the same
+ * game (same rules, start and moves, whatever their tags say), and games
+ * that are the start of another.
+ *
+ * A game is known by a hash of its rules and start, extended ply by ply
+ * (game_hash_ply), so that the hash of a game's first k plies is the hash
+ * of a game of those k plies.  The first reading keeps each game's hash and
+ * length (memory: an entry per game) and finds the games before each that
+ * it continues; the second walks each game's prefixes against the hashes of
+ * all the games, which finds those after it -- so that when a game is
+ * written, whatever continues it is known -- and writes the report or the
+ * games asked for.  Standard input, read twice, is kept in a
+ * temporary file. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct entry {
+    uint64_t hash;
+    unsigned plies;
+    unsigned line;
+    const char *file;
+    unsigned long number;
+    long first;               /* the first game of its hash (itself if none before) */
+    long longer;              /* a game that this one is the start of; -1: none
+                                 (kept by the first copy of a game) */
+};
+
+enum { REPORT, DROP, REPEATS };
+
+struct dups {
+    struct archive a;         /* first: archive_file is given the context */
+    const struct criteria *c;
+    int pass;                 /* 1, 2 */
+    int mode, prefixes;
+    struct entry *e;
+    size_t n, cap, at;        /* entries; the game of pass 2 */
+    long *slot;               /* entries by hash: index + 1, 0 free */
+    size_t nslots;
+    struct game_output out;
+    unsigned long repeats, starts, groups;
+    int failed;
+};
+
+static long find(const struct dups *d, uint64_t h)
+{
+    for (size_t i = (size_t)(h >> 7) & (d->nslots - 1); d->slot[i]; i = (i + 1) & (d->nslots - 1))
+        if (d->e[d->slot[i] - 1].hash == h)
+            return d->slot[i] - 1;
+    return -1;
+}
+
+static int grow_table(struct dups *d)
+{
+    size_t ns = d->nslots ? 2 * d->nslots : 1024;
+    long *slot = calloc(ns, sizeof *slot);
+    if (!slot)
+        return -1;
+    free(d->slot);
+    d->slot = slot;
+    d->nslots = ns;
+    for (size_t k = 0; k < d->n; k++) {
+        if (d->e[k].first != (long)k)
+            continue;
+        size_t i = (size_t)(d->e[k].hash >> 7) & (ns - 1);
+        while (slot[i])
+            i = (i + 1) & (ns - 1);
+        slot[i] = (long)k + 1;
+    }
+    return 0;
+}
+
+/* The hash of the game's first `plies` plies (all: (size_t)-1). */
+static uint64_t hash_of(const struct game *g, size_t plies, size_t *n)
+{
+    const pmn_played_line *line = pmn_replay_main(g->replay);
+    uint64_t h = game_hash_start(g);
+    size_t i;
+    for (i = 0; i < line->nmoves && i < plies; i++)
+        h = game_hash_ply(h, &g->rec->main.moves[i], &line->moves[i]);
+    if (n)
+        *n = i;
+    return h;
+}
+
+/* Which games this one continues: each prefix that is the whole of a game. */
+static void find_starts(struct dups *d, const struct game *g, size_t me)
+{
+    const pmn_played_line *line = pmn_replay_main(g->replay);
+    uint64_t h = game_hash_start(g);
+    for (size_t i = 0; i < line->nmoves && i + 1 < d->e[me].plies; i++) {
+        h = game_hash_ply(h, &g->rec->main.moves[i], &line->moves[i]);
+        long f = find(d, h);
+        if (f >= 0 && d->e[f].plies == i + 1 && d->e[f].longer < 0)
+            d->e[f].longer = d->e[me].first;   /* kept by the first copies */
+    }
+}
+
+static int first_pass(struct dups *d, struct game *g)
+{
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 1024;
+        struct entry *e = realloc(d->e, cap * sizeof *e);
+        if (!e)
+            return -1;
+        d->e = e;
+        d->cap = cap;
+    }
+    if (2 * (d->n + 1) > d->nslots && grow_table(d) < 0)
+        return -1;
+    size_t plies;
+    struct entry *e = &d->e[d->n];
+    e->hash = hash_of(g, (size_t)-1, &plies);
+    e->plies = (unsigned)plies;
+    e->line = g->line;
+    e->file = g->file;
+    e->number = g->number;
+    e->longer = -1;
+    long f = find(d, e->hash);
+    e->first = f >= 0 ? f : (long)d->n;
+    if (f < 0) {
+        size_t i = (size_t)(e->hash >> 7) & (d->nslots - 1);
+        while (d->slot[i])
+            i = (i + 1) & (d->nslots - 1);
+        d->slot[i] = (long)d->n + 1;
+    }
+    d->n++;
+    find_starts(d, g, d->n - 1);   /* the games before it that it continues */
+    return 0;
+}
+
+static int each_game(struct archive *a, struct game *g)
+{
+    struct dups *d = (struct dups *)a;
+    if (!criteria_match(d->c, g))
+        return 0;
+    if (d->pass == 1)
+        return first_pass(d, g) < 0 ? (d->failed = 1, -1) : 0;
+    size_t me = d->at++;
+    if (me >= d->n)
+        return 1;   /* the input changed between the readings */
+    if (d->mode == REPORT)
+        return 0;
+    const struct entry *e = &d->e[me];
+    int repeat = e->first != (long)me || (d->prefixes && d->e[e->first].longer >= 0);
+    if ((d->mode == DROP) != repeat && output_game(&d->out, g) < 0)
+        return 1;
+    return 0;
+}
+
+/* Pass 2: each game's prefixes against every game, before it is written. */
+static int walk_game(struct archive *a, struct game *g)
+{
+    struct dups *d = (struct dups *)a;
+    if (!criteria_match(d->c, g))
+        return 0;
+    size_t me = d->at;
+    if (me < d->n)
+        find_starts(d, g, me);
+    return each_game(a, g);
+}
+
+static void say(FILE *f, const struct entry *e)
+{
+    fprintf(f, "%s:%u: game %lu", e->file, e->line, e->number);
+}
+
+static void write_report(struct dups *d, FILE *f)
+{
+    for (size_t k = 0; k < d->n; k++) {
+        const struct entry *e = &d->e[k];
+        if (e->first == (long)k) {
+            int more = 0;
+            for (size_t j = k + 1; j < d->n; j++) {
+                if (d->e[j].first != (long)k)
+                    continue;
+                if (!more++) {
+                    say(f, e);
+                    fprintf(f, " (%u plies) is repeated by ", e->plies);
+                } else {
+                    fputs(", ", f);
+                }
+                say(f, &d->e[j]);
+            }
+            if (more) {
+                fputc('\n', f);
+                d->groups++;
+                d->repeats += (unsigned long)more;
+            }
+        }
+        if (e->longer >= 0 && e->first == (long)k) {
+            say(f, e);
+            fprintf(f, " (%u plies) is the start of ", e->plies);
+            say(f, &d->e[e->longer]);
+            fprintf(f, " (%u plies)\n", d->e[e->longer].plies);
+        }
+        d->starts += d->e[e->first].longer >= 0;
+    }
+    fprintf(f, "%zu game%s: %lu repeated (%lu repeat%s), %lu the start of another\n", d->n,
+            d->n == 1 ? "" : "s", d->groups, d->repeats, d->repeats == 1 ? "" : "s", d->starts);
+}
+
+/* Standard input is read twice: if it cannot be sought back to its start,
+ * it is copied to a temporary file first.  Returns 0, or -1 (reported). */
+static int rewindable_stdin(struct diag_sink *s)
+{
+    if (fseek(stdin, 0, SEEK_CUR) == 0)
+        return 0;
+    FILE *t = tmpfile();
+    char buf[1 << 16];
+    size_t n;
+    if (!t) {
+        report(s, PMN_F003, 0, 0, "cannot make a temporary file for standard input: %s",
+               strerror(errno));
+        return -1;
+    }
+    while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
+        if (fwrite(buf, 1, n, t) != n)
+            break;
+    if (ferror(stdin) || ferror(t) || fflush(t) != 0 || dup2(fileno(t), 0) < 0) {
+        report(s, PMN_F003, 0, 0, "cannot keep standard input in a temporary file: %s",
+               strerror(errno ? errno : EIO));
+        fclose(t);
+        return -1;
+    }
+    fclose(t);
+    clearerr(stdin);
+    return fseek(stdin, 0, SEEK_SET) == 0 ? 0 : -1;
+}
+
+enum { OPT_DROP = 2100, OPT_REPEATS, OPT_DROP_PREFIXES };
+
+static const struct cli_option options[] = {
+    { "drop", OPT_DROP, NULL, "write the games, each only once (its first copy)" },
+    { "repeats", OPT_REPEATS, NULL, "write only the games --drop leaves out" },
+    { "prefixes", OPT_DROP_PREFIXES, NULL, "with --drop, leave out too a game that is the\n"
+      "start of another; with --repeats, write it" },
+    OPT_OUTPUT_FORMAT,
+    OPT_CRITERIA,
+    OPT_RULES_OVER,
+    OPT_OUTPUT,
+    OPT_QUIET_PROGRESS,
+    OPT_END,
+};
+
+static int run(const struct command *cmd, int argc, char **argv)
+{
+    struct dups d;
+    struct rules_options ro;
+    struct criteria c;
+    struct diag_sink sink = { .file = "-", .show_notes = 0 };
+    const char *output = NULL;
+    int opt, rc = 0, quiet = 0;
+    struct cli_args a;
+    struct progress progress;
+    memset(&d, 0, sizeof d);
+    memset(&ro, 0, sizeof ro);
+    memset(&c, 0, sizeof c);
+    pmn_write_options_init(&d.out.wo);
+
+    cli_begin(&a, cmd, argc, argv);
+    while ((opt = cli_next(&a)) != CLI_END) {
+        if ((rc = criteria_option(&c, cmd->name, opt, a.arg)) != 1) {
+            if (rc)
+                break;
+            continue;
+        }
+        rc = 0;
+        switch (opt) {
+        case OPT_DROP: d.mode = DROP; break;
+        case OPT_REPEATS: d.mode = REPEATS; break;
+        case OPT_DROP_PREFIXES: d.prefixes = 1; break;
+        case 'F' + 256: rc = output_format_option(cmd->name, a.arg, &d.out.format); break;
+        case 'r': rc = add_rules_option(cmd->name, &ro, a.arg); break;
+        case 'o': output = a.arg; break;
+        case 'q': quiet = 1; break;
+        default: rc = a.status; break;
+        }
+        if (rc)
+            break;
+    }
+    struct output out;
+    if (rc || (rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0) {
+        criteria_free(&c);
+        return rc;
+    }
+    int reads_stdin = argc == optind;
+    for (int i = optind; i < argc; i++)
+        reads_stdin |= strcmp(argv[i], "-") == 0;
+    d.a.ro = &ro;
+    d.a.need_moves = 1;
+    d.c = &c;
+    d.out.f = out.f;
+    progress_begin(&progress, "pmn duplicates", quiet);
+    sink.progress = &progress;
+    if (!reads_stdin || rewindable_stdin(&sink) == 0) {
+        d.pass = 1;
+        d.a.game = each_game;
+        each_input(argv + optind, argc - optind, &sink, archive_file, &d);
+        /* The second reading says nothing the first has not said. */
+        FILE *quiet_err = fopen("/dev/null", "w");
+        struct diag_sink again = { .file = "-", .err = quiet_err };
+        if (reads_stdin)
+            fseek(stdin, 0, SEEK_SET);
+        d.pass = 2;
+        d.a.game = walk_game;
+        if (d.mode != REPORT && output_begin(&d.out) < 0)
+            d.out.failed = 1;
+        if (quiet_err && !d.failed)
+            each_input(argv + optind, argc - optind, &again, archive_file, &d);
+        else if (!d.failed)
+            report(&sink, PMN_F003, 0, 0, "cannot open /dev/null: %s", strerror(errno));
+        if (quiet_err)
+            fclose(quiet_err);
+        if (d.mode != REPORT)
+            output_end(&d.out);
+        else if (!d.failed)
+            write_report(&d, out.f);
+    }
+    if (d.failed)
+        report(&sink, PMN_F002, 0, 0, "out of memory");
+    free(d.e);
+    free(d.slot);
+    criteria_free(&c);
+    return close_output(&out, d.out.failed, exit_status(&sink));
+}
+
+const struct command duplicates_command = {
+    "duplicates", "find the games of archives that are the same game",
+    "[OPTIONS] [FILE...]",
+    "Find the games of PMN files or XML archives (standard input if none, or -)\n"
+    "that are the same game -- the same rules, start and moves, whatever their\n"
+    "tags say -- and the games that are the start of another (a game left\n"
+    "unfinished, or cut short, and the whole of it).  The report gives each\n"
+    "game that is repeated with its repeats, and each game that another\n"
+    "continues; --drop and --repeats write games instead.  The input is read\n"
+    "twice (standard input is kept in a temporary file); memory holds an\n"
+    "entry per game.",
+    options,
+    "Exit status: 0, or as pmn check's for the problems of the games read;\n"
+    "64 a wrong command line.",
+    run,
+};

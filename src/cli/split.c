@@ -1,0 +1,309 @@
+/* split.c - pmn split: an archive cut into files, by count or by a tag.
+ *
+ * File names are made from tag values with nothing but ASCII letters,
+ * digits, '.', '_' and '-' (no directory, no hidden file, no option), and
+ * two values that make the same name get a number after it.  A file is
+ * created by the run or not at all: one that exists already is left alone
+ * unless --force.  At most MAX_OPEN files are open at once; the others are
+ * reopened to append when their next game comes. */
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_OPEN 32
+#define MAX_NAME 100
+
+struct part_file {
+    char *key;                /* the tag's value (or the part's number) */
+    char *path;
+    struct game_output out;   /* out.f: NULL while closed */
+    unsigned long used;       /* when last written, for closing the oldest */
+};
+
+struct split {
+    struct archive a;         /* first: archive_file is given the context */
+    const struct criteria *c;
+    unsigned long per_file;   /* --games */
+    const char *by;           /* --by */
+    const char *prefix;
+    int force, format;
+    pmn_write_options wo;
+    struct part_file *files;
+    size_t n, cap, open;
+    unsigned long games, clock;
+    int failed;               /* a file could not be made or written: stop */
+    struct diag_sink *sink;
+};
+
+/* The file name part for a value: safe characters, runs of others as one
+ * '_', no '.' or '-' first, at most MAX_NAME bytes. */
+static void safe_name(const char *value, char *buf)
+{
+    size_t n = 0;
+    for (const char *s = value; *s && n < MAX_NAME; s++) {
+        char c = *s;
+        int ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+              || ((c == '.' || c == '-') && n > 0) || c == '_';
+        if (!ok)
+            c = '_';
+        if (c == '_' && n > 0 && buf[n - 1] == '_')
+            continue;
+        buf[n++] = c;
+    }
+    while (n > 1 && buf[n - 1] == '_')
+        n--;
+    if (n == 0)
+        buf[n++] = '_';
+    buf[n] = '\0';
+}
+
+static int path_taken(const struct split *sp, const char *path)
+{
+    for (size_t i = 0; i < sp->n; i++)
+        if (strcmp(sp->files[i].path, path) == 0)
+            return 1;
+    return 0;
+}
+
+static void close_oldest(struct split *sp)
+{
+    struct part_file *old = NULL;
+    for (size_t i = 0; i < sp->n; i++)
+        if (sp->files[i].out.f && (!old || sp->files[i].used < old->used))
+            old = &sp->files[i];
+    if (old) {
+        if (fclose(old->out.f) != 0)
+            old->out.failed = 1;
+        old->out.f = NULL;
+        sp->open--;
+    }
+}
+
+/* The file of key, made when first asked for; NULL if it cannot be. */
+static struct part_file *file_for(struct split *sp, const char *key)
+{
+    struct part_file *pf = NULL;
+    for (size_t i = 0; i < sp->n && !pf; i++)
+        if (strcmp(sp->files[i].key, key) == 0)
+            pf = &sp->files[i];
+    if (!pf) {
+        char name[MAX_NAME + 1], path[4096];
+        safe_name(key, name);
+        const char *sep = sp->prefix[0] ? "-" : "";
+        snprintf(path, sizeof path, "%s%s%s.pmn", sp->prefix, sep, name);
+        for (unsigned k = 2; path_taken(sp, path); k++)
+            snprintf(path, sizeof path, "%s%s%s-%u.pmn", sp->prefix, sep, name, k);
+        if (sp->n == sp->cap) {
+            size_t cap = sp->cap ? 2 * sp->cap : 16;
+            struct part_file *f = realloc(sp->files, cap * sizeof *f);
+            if (!f)
+                return NULL;
+            sp->files = f;
+            sp->cap = cap;
+        }
+        pf = &sp->files[sp->n];
+        memset(pf, 0, sizeof *pf);
+        pf->key = strdup(key);
+        pf->path = strdup(path);
+        if (!pf->key || !pf->path) {
+            free(pf->key), free(pf->path);
+            return NULL;
+        }
+        pf->out.format = sp->format;
+        pf->out.wo = sp->wo;
+        sp->n++;
+        if (sp->open == MAX_OPEN)
+            close_oldest(sp);
+        /* Made by this run, or not at all (--force: replaced). */
+        int fd = open(path, O_WRONLY | O_CREAT | (sp->force ? O_TRUNC : O_EXCL), 0666);
+        if (fd < 0 || !(pf->out.f = fdopen(fd, "w"))) {
+            report(sp->sink, PMN_F003, 0, 0, "%s: cannot make it: %s%s", path, strerror(errno),
+                   errno == EEXIST ? " (--force replaces it)" : "");
+            if (fd >= 0)
+                close(fd);
+            sp->failed = 1;
+            return pf;
+        }
+        sp->open++;
+    } else if (!pf->out.f) {
+        if (sp->open == MAX_OPEN)
+            close_oldest(sp);
+        if (!(pf->out.f = fopen(pf->path, "a"))) {
+            report(sp->sink, PMN_F003, 0, 0, "%s: cannot open it again: %s", pf->path,
+                   strerror(errno));
+            sp->failed = 1;
+            return pf;
+        }
+        sp->open++;
+    }
+    pf->used = ++sp->clock;
+    return pf;
+}
+
+static int write_to(struct split *sp, const char *key, const struct game *g)
+{
+    if (sp->failed)
+        return 1;
+    struct part_file *pf = file_for(sp, key);
+    if (!pf) {
+        report(sp->sink, PMN_F002, 0, 0, "out of memory");
+        sp->failed = 1;
+    }
+    if (sp->failed)
+        return 1;
+    if (output_game(&pf->out, g) < 0) {
+        report(sp->sink, PMN_F003, 0, 0, "%s: cannot write: %s", pf->path, strerror(errno));
+        sp->failed = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static int each_game(struct archive *a, struct game *g)
+{
+    struct split *sp = (struct split *)a;
+    char key[32];
+    if (!criteria_match(sp->c, g))
+        return 0;
+    sp->sink = g->sink;
+    sp->games++;
+    if (!sp->by) {
+        snprintf(key, sizeof key, "%04lu", (sp->games - 1) / sp->per_file + 1);
+        return write_to(sp, key, g);
+    }
+    if (strcmp(sp->by, "player") == 0) {
+        const char *s = game_tag(g, "South"), *n = game_tag(g, "North");
+        int rc = write_to(sp, s ? s : "unknown", g);
+        if (!rc && !(s && n && strcmp(s, n) == 0))
+            rc = write_to(sp, n ? n : "unknown", g);
+        return rc;
+    }
+    if (strcmp(sp->by, "rule-set") == 0)
+        return write_to(sp, g->rules, g);
+    const char *v = game_tag(g, sp->by);
+    return write_to(sp, v && v[0] ? v : "unknown", g);
+}
+
+enum { OPT_GAMES = 2200, OPT_BY, OPT_PREFIX, OPT_FORCE };
+
+static const struct cli_option options[] = {
+    { "games", OPT_GAMES, "N", "N games a file: PREFIX-0001.pmn, PREFIX-0002.pmn, ..." },
+    { "by", OPT_BY, "TAG", "a file for each value of TAG (Event, Round, ...);\n"
+      "player: a file for each player, with the games he\nplays; rule-set: for each rule set" },
+    { "prefix", OPT_PREFIX, "PREFIX", "file names begin with PREFIX and '-' (it may name a\n"
+      "directory; default: games with --games, none\nwith --by)" },
+    { "force", OPT_FORCE, NULL, "replace files that exist (else they are left alone,\n"
+      "and the split stops)" },
+    { "format", 'F' + 256, "FORMAT", "verbatim (the games as read; the default) or pmn\n"
+      "(canonical)" },
+    OPT_CRITERIA,
+    OPT_RULES_OVER,
+    OPT_QUIET_PROGRESS,
+    OPT_END,
+};
+
+static int run(const struct command *cmd, int argc, char **argv)
+{
+    struct split sp;
+    struct rules_options ro;
+    struct criteria c;
+    struct diag_sink sink = { .file = "-", .show_notes = 0 };
+    int opt, rc = 0, quiet = 0;
+    unsigned long n;
+    struct cli_args a;
+    struct progress progress;
+    char buf[256];
+    memset(&sp, 0, sizeof sp);
+    memset(&ro, 0, sizeof ro);
+    memset(&c, 0, sizeof c);
+    pmn_write_options_init(&sp.wo);
+    sp.prefix = NULL;
+
+    cli_begin(&a, cmd, argc, argv);
+    while ((opt = cli_next(&a)) != CLI_END) {
+        if ((rc = criteria_option(&c, cmd->name, opt, a.arg)) != 1) {
+            if (rc)
+                break;
+            continue;
+        }
+        rc = 0;
+        switch (opt) {
+        case OPT_GAMES:
+            if (parse_number(a.arg, 1000000000UL, &n) < 0 || n == 0)
+                rc = usage_error(cmd->name, "--games takes a number of games, not '%s'",
+                                 escaped(a.arg, buf, sizeof buf));
+            sp.per_file = n;
+            break;
+        case OPT_BY: sp.by = a.arg; break;
+        case OPT_PREFIX: sp.prefix = a.arg; break;
+        case OPT_FORCE: sp.force = 1; break;
+        case 'F' + 256:
+            if ((rc = output_format_option(cmd->name, a.arg, &sp.format)) == 0
+                && sp.format != OUT_VERBATIM && sp.format != OUT_PMN)
+                rc = usage_error(cmd->name, "split writes PMN files: --format verbatim or pmn");
+            break;
+        case 'r': rc = add_rules_option(cmd->name, &ro, a.arg); break;
+        case 'q': quiet = 1; break;
+        default: rc = a.status; break;
+        }
+        if (rc)
+            break;
+    }
+    if (rc == 0 && !sp.per_file == !sp.by)
+        rc = usage_error(cmd->name, "say how to split: --games N or --by TAG");
+    if (rc == 0 && sp.by && strcmp(sp.by, "player") && strcmp(sp.by, "rule-set")) {
+        for (const char *s = sp.by; *s && rc == 0; s++)
+            if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')
+                  || (*s >= '0' && *s <= '9') || *s == '_'))
+                rc = usage_error(cmd->name, "--by '%s' is not a tag name",
+                                 escaped(sp.by, buf, sizeof buf));
+    }
+    if (rc) {
+        criteria_free(&c);
+        return rc;
+    }
+    if (!sp.prefix)
+        sp.prefix = sp.by ? "" : "games";
+    sp.a.game = each_game;
+    sp.a.ro = &ro;
+    sp.a.need_moves = sp.format == OUT_PMN || criteria_need_moves(&c);
+    sp.c = &c;
+    sp.sink = &sink;
+    progress_begin(&progress, "pmn split", quiet);
+    sink.progress = &progress;
+    each_input(argv + optind, argc - optind, &sink, archive_file, &sp);
+    for (size_t i = 0; i < sp.n; i++) {
+        struct part_file *pf = &sp.files[i];
+        if (pf->out.f && fclose(pf->out.f) != 0 && !pf->out.failed) {
+            report(&sink, PMN_F003, 0, 0, "%s: cannot write: %s", pf->path, strerror(errno));
+        }
+        if (pf->out.games)
+            printf("%s: %lu game%s\n", escaped(pf->path, buf, sizeof buf), pf->out.games,
+                   pf->out.games == 1 ? "" : "s");
+        free(pf->key);
+        free(pf->path);
+    }
+    free(sp.files);
+    criteria_free(&c);
+    return exit_status(&sink);
+}
+
+const struct command split_command = {
+    "split", "cut archives into files by count or by a tag",
+    "[OPTIONS] --games N | --by TAG [FILE...]",
+    "Write the games of PMN files or XML archives (standard input if none, or -)\n"
+    "into files of N games each, or a file for each value of a tag, a player or\n"
+    "a rule set, and list the files written with their games on standard\n"
+    "output.  Names are made safe (ASCII letters, digits, '.', '_', '-'; two\n"
+    "values that make one name are numbered), and no file that exists is\n"
+    "replaced unless --force.",
+    options,
+    "Exit status: 0, or as pmn check's for the problems of the games read;\n"
+    "3 a file could not be made or written; 64 a wrong command line.",
+    run,
+};

@@ -277,7 +277,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'r': rc = add_rules_option(cmd->name, &ro, a.arg); break;
         case 'o': output = a.arg; break;
         case 'q': quiet = 1; break;
-        default: rc = a.status; break;
+        default: criteria_free(&c); return a.status;   /* --help, or a bad option */
         }
         if (rc)
             break;

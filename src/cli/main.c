@@ -19,7 +19,7 @@ static void usage(FILE *f)
                "Reads, replays and validates records of mancala games.\n\n"
                "Subcommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
-        fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+        fprintf(f, "  %-11s %s\n", commands[i]->name, commands[i]->summary);
     fprintf(f, "\n'pmn SUBCOMMAND --help' describes each.  See pmn(1).\n");
 }
 

@@ -79,7 +79,7 @@ static int run(const struct command *cmd, int argc, char **argv)
 #define STR(x) STR_(x)
 
 const struct command perft_command = {
-    "perft", "count legal ply sequences from a position (engine self-test, benchmark)",
+    "perft", "count legal ply sequences from a position (self-test, benchmark)",
     "[OPTIONS] DEPTH",
     "Count the legal sequences of DEPTH plies (0 to " STR(MAX_DEPTH) ") from a position: a ply is\n"
     "one sowing, so a move of several sowings is as many plies.  A ply that ends\n"

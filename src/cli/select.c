@@ -109,7 +109,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'o': output = a.arg; rc = 0; break;
         case 'q': quiet = 1; rc = 0; break;
         case 'j': rc = jobs_option(cmd->name, a.arg, &jobs); break;
-        default: rc = a.status; break;
+        default: criteria_free(&c); return a.status;   /* --help, or a bad option */
         }
         if (rc) {
             criteria_free(&c);

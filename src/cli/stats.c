@@ -986,7 +986,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'o': output = a.arg; break;
         case 'q': quiet = 1; break;
         case 'j': rc = jobs_option(cmd->name, a.arg, &jobs); break;
-        default: rc = a.status; break;
+        default: criteria_free(&c); return a.status;   /* --help, or a bad option */
         }
         if (rc)
             break;
@@ -1027,7 +1027,7 @@ static int run(const struct command *cmd, int argc, char **argv)
 }
 
 const struct command stats_command = {
-    "stats", "totals, players, crosstables, matches, ratings and openings of archives",
+    "stats", "players, crosstables, matches, ratings, openings of archives",
     "[OPTIONS] [FILE...]",
     "Read the games of PMN files or XML archives (standard input if none, or -)\n"
     "that meet the criteria given (as pmn select takes them; none: every game)\n"

@@ -183,12 +183,62 @@ static void many_games_stream(void **state)
     fclose(f);
 }
 
+/* Each game's text as written, several in one piece among them; and the
+ * filter leaves out whole pieces unread and unreported. */
+static int no_event_two(void *ctx, const char *text, size_t len)
+{
+    (*(int *)ctx)++;
+    return !(len > 14 && memcmp(text, "[Event \"two\"]", 13) == 0);
+}
+
+static void game_texts_and_filter(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "[Event \"one\"]\n\n1. i (+4) L (+6) *\n\n\n"
+        "[Event \"two\"]\n1. h (+4) K (+6) 1-0 1. a  0-1\n\n"
+        "[Event \"three\"]\n1. b ?? *\n";
+    static const char *const want[] = {
+        "[Event \"one\"]\n\n1. i (+4) L (+6) *", "[Event \"two\"]\n1. h (+4) K (+6) 1-0",
+        "1. a  0-1", "[Event \"three\"]\n1. b ?? *",
+    };
+    static const unsigned lines[] = { 1, 6, 7, 9 };
+    for (int filtered = 0; filtered < 2; filtered++) {
+        FILE *f = fmemopen((void *)text, sizeof text - 1, "r");
+        struct diags ds;
+        memset(&ds, 0, sizeof ds);
+        pmn_reader *rd = pmn_reader_new(f, collect, &ds);
+        int pieces = 0, n = 0;
+        pmn_record rec;
+        if (filtered)
+            pmn_reader_set_filter(rd, no_event_two, &pieces);
+        while (pmn_reader_next(rd, &rec) > 0) {
+            const char *t;
+            size_t len;
+            unsigned line;
+            int k = filtered && n > 0 ? n + 2 : n;   /* the piece of "two" is left out */
+            pmn_reader_game_text(rd, &t, &len, &line);
+            assert_int_equal(len, strlen(want[k]));
+            assert_memory_equal(t, want[k], len);
+            assert_int_equal(line, lines[k]);
+            pmn_record_free(&rec);
+            n++;
+        }
+        assert_int_equal(n, filtered ? 2 : 4);
+        assert_int_equal(pieces, filtered ? 3 : 0);
+        assert_int_equal(ds.n, 0);   /* ?? after a move is a judgement, not a fault */
+        pmn_reader_free(rd);
+        fclose(f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tags_and_moves),
         cmocka_unit_test(variations_nest),
         cmocka_unit_test(games_one_at_a_time),
+        cmocka_unit_test(game_texts_and_filter),
         cmocka_unit_test(faults_are_reported_and_the_rest_kept),
         cmocka_unit_test(empty_input),
         cmocka_unit_test(many_games_stream),

@@ -19,6 +19,7 @@ struct reading {
     struct archive *a;
     struct diag_sink *sink;
     struct game g;
+    int stop;                 /* the command said to stop (tags_only) */
     char *tagtext;
     size_t tagcap;
     pmn_tag *tags;
@@ -64,7 +65,7 @@ const char *game_state_name(enum game_state s)
     static const char *const names[] = {
         [GAME_ENDED] = "ended", [GAME_NOT_OVER] = "not over", [GAME_STOPPED] = "stopped",
         [GAME_UNKNOWN_RULES] = "unknown rules", [GAME_BAD_START] = "bad start",
-        [GAME_NO_START] = "no start",
+        [GAME_NO_START] = "no start", [GAME_TAGS_ONLY] = "not read",
     };
     return names[s];
 }
@@ -85,18 +86,25 @@ void game_ending_text(const struct game *g, char *buf, size_t size)
     }
 }
 
-/* The tags of a game the quick pass proved clean, from its text: it takes
- * only tags of the shape [Name "value"] with no escape in the value, one to
- * a line, so that they are read here as the parser reads them. */
-static int quick_tags(struct reading *r)
+/* The tags at the start of text when each is of the shape the quick pass
+ * takes -- [Name "value"] alone on a line, no escape, quote, brace or NUL
+ * in the value -- so that they are read here as the parser reads them,
+ * into r->g.tags; movetext must follow them.  Returns 0, 1 if the tags are
+ * in another shape, -1 out of memory.  trusted: the quick pass has read
+ * them already. */
+static int simple_tags(struct reading *r, const char *text, size_t len, int trusted)
 {
-    const char *s = r->g.text, *end = s + r->g.len;
+    const char *s = text, *end = text + len;
     size_t n = 0, bytes = 0;
     for (const char *t = s; t < end && *t == '['; n++) {
         const char *nl = memchr(t, '\n', (size_t)(end - t));
         bytes += (size_t)((nl ? nl : end) - t) + 1;
         t = nl ? nl + 1 : end;
+        if (t == end || *t == '\0')
+            return 1;   /* tags alone: not a game to read this way */
     }
+    if (!n)
+        return 1;
     if (n > r->tagscap) {
         pmn_tag *t = realloc(r->tags, n * sizeof *t);
         if (!t)
@@ -113,8 +121,24 @@ static int quick_tags(struct reading *r)
     }
     char *out = r->tagtext;
     for (size_t i = 0; i < n; i++) {
-        const char *name = s + 1, *sp = strchr(name, ' '), *value = sp + 2;
-        const char *close = strchr(value, '"');
+        const char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl;
+        while (e > s && e[-1] == '\r')
+            e--;
+        const char *name = s + 1, *sp = name;
+        if (trusted) {
+            sp = memchr(name, ' ', (size_t)(e - name));
+        } else {
+            while (sp < e && ((*sp >= 'A' && *sp <= 'Z') || (*sp >= 'a' && *sp <= 'z')
+                              || (*sp >= '0' && *sp <= '9') || *sp == '_'))
+                sp++;
+            if (sp == name || e - sp < 4 || sp[0] != ' ' || sp[1] != '"' || e[-1] != ']'
+                || e[-2] != '"')
+                return 1;
+        }
+        const char *value = sp + 2, *close = e - 2;
+        for (const char *v = value; !trusted && v < close; v++)
+            if (*v == '"' || *v == '\\' || *v == '{' || *v == '\0')
+                return 1;
         pmn_tag *tag = &r->tags[i];
         memset(tag, 0, sizeof *tag);
         tag->name = out;
@@ -125,7 +149,7 @@ static int quick_tags(struct reading *r)
         memcpy(out, value, (size_t)(close - value));
         out += close - value;
         *out++ = '\0';
-        s = strchr(close, '\n') + 1;
+        s = nl + 1;
     }
     r->g.tags = r->tags;
     r->g.ntags = n;
@@ -179,6 +203,29 @@ static void new_game(struct reading *r)
     r->g.number = n + 1;
 }
 
+/* A->tags_only: a piece of text whose tags are in the simple shape is
+ * taken as one game of those tags, and not read further (games without tags
+ * after the first in a piece are left out: they have no players).  Others
+ * are read as usual. */
+static int tags_only(void *ctx, const char *text, size_t len)
+{
+    struct reading *r = ctx;
+    struct archive *a = r->a;
+    if (a->keep && !a->keep(a, text, len))
+        return 0;
+    new_game(r);
+    int rc = simple_tags(r, text, len, 0);
+    if (rc == 1 || (rc == 0 && !game_tag(&r->g, "Result")))
+        return 1;   /* the parser reads it (and the result after the moves) */
+    r->g.state = GAME_TAGS_ONLY;
+    r->g.rules = "?";
+    r->stop = rc < 0 ? -1 : a->game(a, &r->g);
+    progress_game(r->sink->progress, r->sink->file);
+    if (r->stop < 0)
+        report(r->sink, PMN_F002, 0, 0, "out of memory");
+    return 0;
+}
+
 static void read_pmn(FILE *f, struct reading *r)
 {
     struct archive *a = r->a;
@@ -193,17 +240,21 @@ static void read_pmn(FILE *f, struct reading *r)
         pmn_reader_set_setup(rd, &a->ro->setup);
     if (r->sink->lines_before)
         pmn_reader_set_lines_before(rd, r->sink->lines_before);
-    if (a->keep)
+    if (a->tags_only)
+        pmn_reader_set_filter(rd, tags_only, r);
+    else if (a->keep)
         pmn_reader_set_filter(rd, a->keep, a);
     new_game(r);
-    while ((rc = a->need_moves ? pmn_reader_next(rd, &rec)
-                               : pmn_reader_next_checked(rd, &rec, &r->g.facts)) > 0) {
+    while (!r->stop && (rc = a->need_moves ? pmn_reader_next(rd, &rec)
+                                           : pmn_reader_next_checked(rd, &rec, &r->g.facts)) > 0) {
         int stop;
         pmn_reader_game_text(rd, &r->g.text, &r->g.len, &r->g.line);
         if (rc == 2) {
             r->g.rules = "hawalis";
             r->g.state = r->g.facts.ending ? GAME_ENDED : GAME_NOT_OVER;
-            stop = quick_tags(r) < 0 ? -1 : (release_diags(r->sink), a->game(a, &r->g));
+            /* The pass takes only tags in this shape. */
+            stop = !a->no_tags && simple_tags(r, r->g.text, r->g.len, 1) < 0 ? -1
+                 : (release_diags(r->sink), a->game(a, &r->g));
         } else {
             stop = full_game(r, &rec);
         }

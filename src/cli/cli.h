@@ -281,7 +281,8 @@ pmn_replay *replay_record(const pmn_record *rec, const struct rules_options *o,
 /* ---- archives: games read for select, duplicates, split, stats (archive.c) */
 
 enum game_state { GAME_ENDED, GAME_NOT_OVER, GAME_STOPPED, GAME_UNKNOWN_RULES, GAME_BAD_START,
-                  GAME_NO_START };
+                  GAME_NO_START,
+                  GAME_TAGS_ONLY   /* only its tags were read (archive.tags_only) */ };
 
 #define MAX_DIAG_CODE 1000
 
@@ -310,6 +311,12 @@ struct archive {
     /* Each game: 0 to read on, 1 to stop reading the input, -1 out of memory. */
     int (*game)(struct archive *a, struct game *g);
     int need_moves;           /* every game's record and replay: no quick pass */
+    /* Only tags are needed: a game whose tags are simple and give its Result
+     * is read no further (GAME_TAGS_ONLY; no facts, numbers or text). */
+    int tags_only;
+    /* No tag is looked at: games the quick pass proves clean come without
+     * them (their result is what the pass proved, as written). */
+    int no_tags;
     /* NULL, or the filter of pmn_reader_set_filter (its ctx: the archive). */
     int (*keep)(void *a, const char *text, size_t len);
     const struct rules_options *ro;
@@ -425,6 +432,8 @@ int criteria_match(const struct criteria *c, const struct game *g);
  * At game numbers (one job reads)? */
 int criteria_need_moves(const struct criteria *c);
 int criteria_need_numbers(const struct criteria *c);
+/* Do they look at tags alone (and the result written)? */
+int criteria_tags_only(const struct criteria *c);
 /* For pmn_reader_set_filter: 0 only where the tags of text prove the
  * games there fail a criterion. */
 int criteria_keep(const struct criteria *c, const char *text, size_t len);

@@ -21,7 +21,7 @@ static const char *const ending_names[NENDINGS] = {
 };
 
 struct row {
-    char *event, *round, *match, *date, *south, *north, *rules, *opening;
+    const char *event, *match, *date, *south, *north, *rules, *opening;   /* in arenas */
     pmn_outcome result;       /* as written; PMN_ONGOING: none, or '*' */
     unsigned ending;          /* of ending_names */
     unsigned moves;
@@ -33,8 +33,17 @@ enum { R_SUMMARY = 1, R_PLAYERS = 2, R_CROSSTABLE = 4, R_MATCHES = 8, R_RATINGS 
 static const char *const report_names[] = { "summary", "players", "crosstable", "matches",
                                             "ratings", "openings", NULL };
 
+/* The rows' strings, in blocks that live as long as the rows: no malloc
+ * a string, and a part's blocks move with its rows (--jobs). */
+struct arena {
+    struct arena *next;
+    size_t used, size;
+    char text[];
+};
+
 struct stats {
     struct archive a;         /* first: archive_file is given the context */
+    struct arena *arena;
     const struct criteria *c;
     unsigned reports;
     unsigned depth;           /* plies of the opening tree */
@@ -45,12 +54,34 @@ struct stats {
     int failed;               /* out of memory */
 };
 
-static char *copy(const char *s, int *failed)
+static const char *copy(struct stats *st, const char *s)
 {
-    char *c = strdup(s ? s : "?");
-    if (!c)
-        *failed = 1;
+    size_t n = strlen(s ? s : "?") + 1;
+    struct arena *a = st->arena;
+    if (!a || a->used + n > a->size) {
+        size_t size = n > 65536 ? n : 65536;
+        if (!(a = malloc(sizeof *a + size))) {
+            st->failed = 1;
+            return "?";
+        }
+        a->next = st->arena;
+        a->used = 0;
+        a->size = size;
+        st->arena = a;
+    }
+    char *c = a->text + a->used;
+    memcpy(c, s ? s : "?", n);
+    a->used += n;
     return c;
+}
+
+static void free_arenas(struct arena *a)
+{
+    while (a) {
+        struct arena *next = a->next;
+        free(a);
+        a = next;
+    }
 }
 
 static pmn_outcome written(const struct game *g)
@@ -76,7 +107,7 @@ static unsigned ending_of(const struct game *g)
 }
 
 /* The first `depth` plies of the main line, in letters: "a B c". */
-static char *opening_of(const struct game *g, unsigned depth, int *failed)
+static const char *opening_of(struct stats *st, const struct game *g, unsigned depth)
 {
     char buf[256] = "";
     size_t n = 0;
@@ -88,7 +119,7 @@ static char *opening_of(const struct game *g, unsigned depth, int *failed)
                       name, sizeof name);
         n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? " " : "", name);
     }
-    return copy(buf, failed);
+    return copy(st, buf);
 }
 
 static int each_game(struct archive *a, struct game *g)
@@ -106,30 +137,22 @@ static int each_game(struct archive *a, struct game *g)
     }
     struct row *r = &st->rows[st->n++];
     memset(r, 0, sizeof *r);
-    const char *match = game_tag(g, "Match");
-    r->event = copy(game_tag(g, "Event"), &st->failed);
-    r->round = copy(game_tag(g, "Round"), &st->failed);
-    r->match = match ? copy(match, &st->failed) : NULL;
-    r->date = copy(game_tag(g, "Date"), &st->failed);
-    r->south = copy(game_tag(g, "South"), &st->failed);
-    r->north = copy(game_tag(g, "North"), &st->failed);
-    r->rules = copy(g->rules, &st->failed);
-    r->opening = st->reports & R_OPENINGS ? opening_of(g, st->depth, &st->failed) : NULL;
+    const char *match = st->a.no_tags ? NULL : game_tag(g, "Match");
+    r->rules = copy(st, g->rules);
+    r->event = r->date = r->south = r->north = "?";
+    if (!st->a.no_tags) {
+        r->event = copy(st, game_tag(g, "Event"));
+        r->match = match ? copy(st, match) : NULL;
+        r->date = copy(st, game_tag(g, "Date"));
+        r->south = copy(st, game_tag(g, "South"));
+        r->north = copy(st, game_tag(g, "North"));
+    }
+    r->opening = st->reports & R_OPENINGS ? opening_of(st, g, st->depth) : NULL;
     r->result = written(g);
     r->ending = ending_of(g);
     r->moves = g->facts.moves;
     memcpy(r->captured, g->facts.captured, sizeof r->captured);
     return st->failed ? -1 : 0;
-}
-
-static void free_rows(struct row *rows, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        struct row *r = &rows[i];
-        free(r->event), free(r->round), free(r->match), free(r->date);
-        free(r->south), free(r->north), free(r->rules), free(r->opening);
-    }
-    free(rows);
 }
 
 /* --jobs: a part's rows, after the parts before it. */
@@ -140,6 +163,7 @@ static void *clone_stats(const void *ctx, FILE *out)
     if (st) {
         *st = *(const struct stats *)ctx;
         st->rows = NULL;
+        st->arena = NULL;
         st->n = st->cap = 0;
         st->failed = 0;
     }
@@ -151,6 +175,13 @@ static void merge_stats(void *ctx, const void *part, const char *out, size_t len
     struct stats *st = ctx;
     struct stats *p = (struct stats *)part;   /* its rows move here */
     (void)out, (void)len;
+    /* The part's strings join ours. */
+    struct arena **tail = &p->arena;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = st->arena;
+    st->arena = p->arena;
+    p->arena = NULL;
     if (st->n + p->n > st->cap) {
         size_t cap = st->cap ? st->cap : 1024;
         while (cap < st->n + p->n)
@@ -158,7 +189,7 @@ static void merge_stats(void *ctx, const void *part, const char *out, size_t len
         struct row *r = realloc(st->rows, cap * sizeof *r);
         if (!r) {
             st->failed = 1;
-            free_rows(p->rows, p->n);
+            free(p->rows);
             p->rows = NULL;
             return;
         }
@@ -184,7 +215,7 @@ static const struct job_command stats_job = { archive_file, clone_stats, merge_s
 
 /* Names to numbers, in the order first met. */
 struct names {
-    char **name;              /* by number */
+    const char **name;        /* by number */
     size_t n, cap;
     size_t *slot;             /* hash table of numbers + 1; 0: free */
     size_t nslots;
@@ -199,7 +230,7 @@ static size_t hash(const char *s)
 }
 
 /* The number of name, added if new; -1 out of memory. */
-static long name_id(struct names *t, char *name)
+static long name_id(struct names *t, const char *name)
 {
     if (2 * (t->n + 1) > t->nslots) {
         size_t ns = t->nslots ? 2 * t->nslots : 64, *slot = calloc(ns, sizeof *slot);
@@ -221,7 +252,7 @@ static long name_id(struct names *t, char *name)
             return (long)t->slot[h] - 1;
     if (t->n == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 64;
-        char **nm = realloc(t->name, cap * sizeof *nm);
+        const char **nm = realloc(t->name, cap * sizeof *nm);
         if (!nm)
             return -1;
         t->name = nm;
@@ -527,22 +558,56 @@ static int stats_keep(void *a, const char *text, size_t len)
     return criteria_keep(((struct stats *)a)->c, text, len);
 }
 
+/* Rows grouped by id (id[i] < 0: in no group): group k's rows are
+ * idx[start[k]..start[k + 1]), in the order read.  Returns 0 or -1. */
+struct groups {
+    size_t *idx, *start;
+};
+
+static int group_rows(size_t nrows, const long *id, size_t ngroups, struct groups *gr)
+{
+    gr->idx = malloc((nrows + 1) * sizeof *gr->idx);
+    gr->start = calloc(ngroups + 2, sizeof *gr->start);
+    if (!gr->idx || !gr->start)
+        return -1;
+    for (size_t i = 0; i < nrows; i++)
+        if (id[i] >= 0)
+            gr->start[id[i] + 2]++;
+    for (size_t k = 2; k < ngroups + 2; k++)
+        gr->start[k] += gr->start[k - 1];
+    /* start[k + 1] is now where group k begins: fill, moving it on */
+    for (size_t i = 0; i < nrows; i++)
+        if (id[i] >= 0)
+            gr->idx[gr->start[id[i] + 1]++] = i;
+    return 0;
+}
+
+static void groups_free(struct groups *gr)
+{
+    free(gr->idx);
+    free(gr->start);
+}
+
 /* ---- crosstables ---------------------------------------------------------- */
 
 /* One event: its players by score, Sonneborn-Berger tie-break (the scores
  * of the opponents a player beat, and half of those drawn with), then
  * name; a cell per opponent with the results against him in the order
  * played: 1 a win, = a draw, 0 a loss. */
-static int crosstable(const struct stats *st, const char *event, FILE *f, int format,
-                      unsigned maxp, int *first)
+/* A pair of named players, who count in the reports on players. */
+static int pair(const struct row *r)
+{
+    return known(r->south) && known(r->north) && strcmp(r->south, r->north) != 0;
+}
+
+static int crosstable(const struct stats *st, const size_t *rows, size_t nrows,
+                      const char *event, FILE *f, int format, unsigned maxp, int *first)
 {
     struct names names = { 0 };
     int failed = 0;
-    for (size_t i = 0; i < st->n; i++) {
-        const struct row *r = &st->rows[i];
-        if (strcmp(r->event, event) == 0 && known(r->south) && known(r->north)
-            && strcmp(r->south, r->north) != 0
-            && (name_id(&names, r->south) < 0 || name_id(&names, r->north) < 0))
+    for (size_t k = 0; k < nrows; k++) {
+        const struct row *r = &st->rows[rows[k]];
+        if (pair(r) && (name_id(&names, r->south) < 0 || name_id(&names, r->north) < 0))
             failed = 1;
     }
     size_t n = names.n;
@@ -553,19 +618,18 @@ static int crosstable(const struct stats *st, const char *event, FILE *f, int fo
     if (failed || !score || !sb || !games || !cell || !order)
         failed = 1;
     for (size_t pass = 0; pass < 2 && !failed; pass++) {
-        for (size_t i = 0; i < st->n; i++) {
-            const struct row *r = &st->rows[i];
+        for (size_t k = 0; k < nrows; k++) {
+            const struct row *r = &st->rows[rows[k]];
             int h = south_halves(r->result);
-            if (strcmp(r->event, event) != 0 || !known(r->south) || !known(r->north)
-                || strcmp(r->south, r->north) == 0 || h < 0)
+            if (!pair(r) || h < 0)
                 continue;
             size_t s = (size_t)name_id(&names, r->south), m = (size_t)name_id(&names, r->north);
             if (pass == 0) {
                 score[s] += h / 2.0;
                 score[m] += (2 - h) / 2.0;
                 games[s]++, games[m]++;
-                for (int k = 0; k < 2; k++) {
-                    size_t me = k ? m : s, them = k ? s : m;
+                for (int side = 0; side < 2; side++) {
+                    size_t me = side ? m : s, them = side ? s : m;
                     char **c = &cell[me * n + them];
                     size_t len = *c ? strlen(*c) : 0;
                     char *grown = realloc(*c, len + 2);
@@ -573,7 +637,7 @@ static int crosstable(const struct stats *st, const char *event, FILE *f, int fo
                         failed = 1;
                         break;
                     }
-                    int mine = k ? 2 - h : h;
+                    int mine = side ? 2 - h : h;
                     grown[len] = mine == 2 ? '1' : mine == 1 ? '=' : '0';
                     grown[len + 1] = '\0';
                     *c = grown;
@@ -657,19 +721,21 @@ static int crosstable(const struct stats *st, const char *event, FILE *f, int fo
 static int crosstables(const struct stats *st, FILE *f, int format)
 {
     struct names events = { 0 };
+    struct groups gr = { 0 };
     unsigned maxp = 0;
     int first = 1, rc = 0;
-    for (size_t i = 0; i < st->n; i++)
-        if (name_id(&events, st->rows[i].event) < 0)
+    long *id = malloc((st->n + 1) * sizeof *id);
+    for (size_t i = 0; id && i < st->n && rc == 0; i++)
+        if ((id[i] = name_id(&events, st->rows[i].event)) < 0)
             rc = -1;
+    if (!id || rc || group_rows(st->n, id, events.n, &gr) < 0)
+        rc = -1;
     /* The widest event gives CSV its columns. */
     for (size_t e = 0; e < events.n && rc == 0; e++) {
         struct names pl = { 0 };
-        for (size_t i = 0; i < st->n; i++) {
-            const struct row *r = &st->rows[i];
-            if (strcmp(r->event, events.name[e]) == 0 && known(r->south) && known(r->north)
-                && strcmp(r->south, r->north) != 0
-                && (name_id(&pl, r->south) < 0 || name_id(&pl, r->north) < 0))
+        for (size_t k = gr.start[e]; k < gr.start[e + 1]; k++) {
+            const struct row *r = &st->rows[gr.idx[k]];
+            if (pair(r) && (name_id(&pl, r->south) < 0 || name_id(&pl, r->north) < 0))
                 rc = -1;
         }
         if (pl.n > maxp)
@@ -677,7 +743,10 @@ static int crosstables(const struct stats *st, FILE *f, int format)
         names_free(&pl);
     }
     for (size_t e = 0; e < events.n && rc == 0; e++)
-        rc = crosstable(st, events.name[e], f, format, maxp, &first);
+        rc = crosstable(st, gr.idx + gr.start[e], gr.start[e + 1] - gr.start[e], events.name[e],
+                        f, format, maxp, &first);
+    groups_free(&gr);
+    free(id);
     names_free(&events);
     return rc;
 }
@@ -688,8 +757,12 @@ static int crosstables(const struct stats *st, FILE *f, int format)
  * event. */
 static char *match_key(const struct row *r, int *failed)
 {
-    if (r->match)
-        return copy(r->match, failed);
+    if (r->match) {
+        char *k = strdup(r->match);
+        if (!k)
+            *failed = 1;
+        return k;
+    }
     const char *a = strcmp(r->south, r->north) < 0 ? r->south : r->north;
     const char *b = a == r->south ? r->north : r->south;
     size_t n = strlen(r->event) + strlen(a) + strlen(b) + 8;
@@ -713,20 +786,18 @@ static int matches(const struct stats *st, FILE *f, int format)
     for (size_t i = 0; i < st->n && !failed; i++) {
         const struct row *r = &st->rows[i];
         id[i] = -1;
-        if (!known(r->south) || !known(r->north) || strcmp(r->south, r->north) == 0)
+        if (!pair(r))
             continue;
         if (!(key[i] = match_key(r, &failed)) || (id[i] = name_id(&keys, key[i])) < 0)
             failed = 1;
     }
     struct table t;
     table_init(&t, "matches", head, 0x38);
-    unsigned *count = calloc(keys.n + 1, sizeof *count);
-    failed |= !count;
-    for (size_t i = 0; i < st->n && !failed; i++)
-        if (id[i] >= 0)
-            count[id[i]]++;
+    struct groups gr = { 0 };
+    if (!failed && group_rows(st->n, id, keys.n, &gr) < 0)
+        failed = 1;
     for (size_t m = 0; m < keys.n && !failed; m++) {
-        if (count[m] < 2)
+        if (gr.start[m + 1] - gr.start[m] < 2)
             continue;   /* a game, not a match */
         /* The player is the first game's South; each game's score is his. */
         const char *me = NULL, *them = NULL;
@@ -734,10 +805,8 @@ static int matches(const struct stats *st, FILE *f, int format)
         unsigned games = 0;
         char results[512] = "", a[32], b[32];
         size_t len = 0;
-        for (size_t i = 0; i < st->n; i++) {
-            if (id[i] != (long)m)
-                continue;
-            const struct row *r = &st->rows[i];
+        for (size_t k = gr.start[m]; k < gr.start[m + 1]; k++) {
+            const struct row *r = &st->rows[gr.idx[k]];
             if (!me) {
                 me = r->south;
                 them = r->north;
@@ -769,7 +838,7 @@ static int matches(const struct stats *st, FILE *f, int format)
     table_free(&t);
     for (size_t i = 0; key && i < st->n; i++)
         free(key[i]);
-    free(count);
+    groups_free(&gr);
     free(key);
     free(id);
     names_free(&keys);
@@ -999,6 +1068,10 @@ static int run(const struct command *cmd, int argc, char **argv)
     st.a.game = each_game;
     st.a.ro = &ro;
     st.a.need_moves = criteria_need_moves(&c) || (st.reports & R_OPENINGS);
+    /* Players, crosstables, matches and ratings need tags alone. */
+    st.a.tags_only = !(st.reports & (R_SUMMARY | R_OPENINGS)) && criteria_tags_only(&c);
+    /* The summary and the openings need none. */
+    st.a.no_tags = !(st.reports & ~(R_SUMMARY | R_OPENINGS)) && c.n == 0;
     if (criteria_need_numbers(&c))
         jobs = 1;
     else
@@ -1021,7 +1094,8 @@ static int run(const struct command *cmd, int argc, char **argv)
     }
     if (failed)
         report(&sink, PMN_F002, 0, 0, "out of memory");
-    free_rows(st.rows, st.n);
+    free(st.rows);
+    free_arenas(st.arena);
     criteria_free(&c);
     return close_output(&out, 0, exit_status(&sink));
 }

@@ -5,14 +5,14 @@
 #   (perft 2 plays every first move, the endless one among them)
 #   perft of the two-row games: Kalah and (classical) Awale to depth 10,
 #   Anywoli to depth 7
-#   pmn check, convert, export and import on an archive of GAMES (default
-#   150,000) random Hawalis games written by bench/games (97.8 MB, 13.0
-#   million moves for the default; some end by endless moves, as played
-#   games do), with one job and with JOBS (default: the cores), each beside
-#   a reference measured in the same run: cat, pgn-extract
-#   -r on a chess archive of the same size (apt-get install pgn-extract), and
-#   xmllint --stream; peak memory when GNU time is installed (apt-get install
-#   time)
+#   pmn check, select, stats, convert, export and import on an archive of
+#   GAMES (default 150,000) random Hawalis games written by bench/games
+#   (97.8 MB, 13.0 million moves for the default; some end by endless
+#   moves, as played games do), with one job and with JOBS (default: the
+#   cores), each beside a reference measured in the same run: cat,
+#   pgn-extract -r and -Tw on a chess archive of the same size (apt-get
+#   install pgn-extract), pmn check for select and stats, and xmllint
+#   --stream; peak memory when GNU time is installed (apt-get install time)
 # Run from the top of the source tree after `make`: sh bench/run.sh
 set -e
 PMN=${PMN:-./src/pmn}
@@ -103,9 +103,28 @@ PGN
     tp=$(wall "$PGNX" -s -r "$tmp/chess.pgn")
     rate "pgn-extract -r, chess of the same size" "$tp" "$(wc -c < "$tmp/chess.pgn")"
     rate "pmn check, 1 job (beside pgn-extract)" "$t1" "$size" "$tp" "pgn-extract"
+    # Selection by a tag that no game has: the reading alone.
+    tpt=$(wall "$PGNX" -s -TwNobody "$tmp/chess.pgn")
+    rate "pgn-extract -Tw (select by player), chess" "$tpt" "$(wc -c < "$tmp/chess.pgn")"
+    tst=$(wall "$PMN" select -q -j 1 -c --player Nobody "$tmp/a.pmn")
+    rate "pmn select --player, 1 job (beside it)" "$tst" "$size" "$tpt" "pgn-extract"
 else
     echo "(pgn-extract is not installed: apt-get install pgn-extract)"
 fi
+# Selection and statistics, beside check: by tags the games ruled out are
+# not read further; by what the replay proves (a winner, an ending) every
+# game takes check's quick pass; the tag reports (players, crosstables,
+# matches, ratings) read tags alone, the summary replays every game.
+ts=$(wall "$PMN" select -q -j 1 --player "Ali Hamad" "$tmp/a.pmn")
+rate "pmn select --player (2 in 12 games), 1 job" "$ts" "$size" "$t1" "check, 1 job"
+ts=$(wall "$PMN" select -q -j 1 -c --winner south --ending no-seeds "$tmp/a.pmn")
+rate "pmn select --winner --ending, 1 job" "$ts" "$size" "$t1" "check, 1 job"
+ts=$(wall "$PMN" stats -q -j 1 --report summary "$tmp/a.pmn")
+rate "pmn stats --report summary, 1 job" "$ts" "$size" "$t1" "check, 1 job"
+ts=$(wall "$PMN" stats -q -j 1 --report players,ratings,crosstable,matches "$tmp/a.pmn")
+rate "pmn stats players..matches, 1 job" "$ts" "$size" "$t1" "check, 1 job"
+ts=$(wall "$PMN" stats -q -j "$JOBS" "$tmp/a.pmn")
+rate "pmn stats (summary, players), $JOBS jobs" "$ts" "$size" "$tn" "check, $JOBS jobs"
 tc=$(wall "$PMN" convert -q -j 1 "$tmp/a.pmn")
 rate "pmn convert, 1 job" "$tc" "$size"
 tcn=$(wall "$PMN" convert -q -j "$JOBS" "$tmp/a.pmn")

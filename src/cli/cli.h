@@ -432,6 +432,8 @@ int criteria_match(const struct criteria *c, const struct game *g);
  * At game numbers (one job reads)? */
 int criteria_need_moves(const struct criteria *c);
 int criteria_need_numbers(const struct criteria *c);
+/* Do they look at tags (other than the result written)? */
+int criteria_need_tags(const struct criteria *c);
 /* Do they look at tags alone (and the result written)? */
 int criteria_tags_only(const struct criteria *c);
 /* For pmn_reader_set_filter: 0 only where the tags of text prove the

@@ -674,6 +674,15 @@ int criteria_tags_only(const struct criteria *c)
     return 1;
 }
 
+int criteria_need_tags(const struct criteria *c)
+{
+    for (unsigned i = 0; i < c->n; i++)
+        if (c->list[i]->kind == K_TAG || c->list[i]->kind == K_DATE
+            || (c->list[i]->kind == K_WINNER && c->list[i]->winner < 0))
+            return 1;
+    return 0;
+}
+
 int criteria_need_numbers(const struct criteria *c)
 {
     for (unsigned i = 0; i < c->n; i++)

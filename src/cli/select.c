@@ -133,6 +133,8 @@ static int run(const struct command *cmd, int argc, char **argv)
         sel.a.keep = keep;
     if (numbered || (!sel.count_only && sel.out.format == OUT_XML))
         jobs = 1;
+    sel.a.no_tags = !criteria_need_tags(&c)
+                 && (sel.count_only || sel.out.format == OUT_VERBATIM);
     sel.c = &c;
     sel.out.f = out.f;
     if (!sel.count_only && output_begin(&sel.out) < 0)

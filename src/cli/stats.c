@@ -138,7 +138,9 @@ static int each_game(struct archive *a, struct game *g)
     struct row *r = &st->rows[st->n++];
     memset(r, 0, sizeof *r);
     const char *match = st->a.no_tags ? NULL : game_tag(g, "Match");
-    r->rules = copy(st, g->rules);
+    /* One rule set, most often: its name is kept once. */
+    r->rules = st->n > 1 && strcmp(r[-1].rules, g->rules) == 0 ? r[-1].rules
+             : copy(st, g->rules);
     r->event = r->date = r->south = r->north = "?";
     if (!st->a.no_tags) {
         r->event = copy(st, game_tag(g, "Event"));
@@ -404,7 +406,11 @@ static long rate(const struct stats *st, struct names *names, struct player **ou
     for (size_t i = 0; i < st->n; i++)
         order[i] = i;
     by_date_rows = st->rows;
-    qsort(order, st->n, sizeof *order, by_date);
+    size_t sorted = 1;
+    while (sorted < st->n && by_date(&order[sorted - 1], &order[sorted]) < 0)
+        sorted++;
+    if (sorted < st->n)   /* an archive in date order needs no sort */
+        qsort(order, st->n, sizeof *order, by_date);
     for (size_t k = 0; k < st->n; k++) {
         const struct row *r = &st->rows[order[k]];
         if (!known(r->south) || !known(r->north) || strcmp(r->south, r->north) == 0)

@@ -144,8 +144,8 @@ static void write_jsonl(FILE *f, const struct table *t)
             fputc(',', f);
             json_string(f, t->head[c]);
             fputc(':', f);
-            if ((t->numeric >> c & 1) && is_number(s))
-                fputs(s, f);
+            if ((t->numeric >> c & 1) && is_number(s + (*s == '+')))
+                fputs(s + (*s == '+'), f);   /* "+27", a change: 27 in JSON */
             else if (!*s)
                 fputs("null", f);
             else

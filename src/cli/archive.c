@@ -203,23 +203,35 @@ static void new_game(struct reading *r)
     r->g.number = n + 1;
 }
 
-/* A->tags_only: a piece of text whose tags are in the simple shape is
- * taken as one game of those tags, and not read further (games without tags
- * after the first in a piece are left out: they have no players).  Others
- * are read as usual. */
-static int tags_only(void *ctx, const char *text, size_t len)
+/* Each piece of text the reader cuts, before it is read: when its tags
+ * are in the simple shape, a->ruled_out may leave it unread (the games of
+ * the piece after the first have no tags: what a missing tag fails, they
+ * fail too), and with a->tags_only the piece is taken as one game of those
+ * tags and read no further (the games after the first have no players,
+ * which the commands that ask this leave out).  Other pieces are read as
+ * usual. */
+static int piece(void *ctx, const char *text, size_t len)
 {
     struct reading *r = ctx;
     struct archive *a = r->a;
-    if (a->keep && !a->keep(a, text, len))
-        return 0;
+    unsigned long number = r->g.number;
     new_game(r);
+    r->g.number = number;   /* not counted: the commands that filter show none */
     int rc = simple_tags(r, text, len, 0);
-    if (rc == 1 || (rc == 0 && !game_tag(&r->g, "Result")))
-        return 1;   /* the parser reads it (and the result after the moves) */
+    if (rc < 0) {
+        r->stop = -1;
+        report(r->sink, PMN_F002, 0, 0, "out of memory");
+        return 0;
+    }
+    if (rc == 1)
+        return 1;
     r->g.state = GAME_TAGS_ONLY;
     r->g.rules = "?";
-    r->stop = rc < 0 ? -1 : a->game(a, &r->g);
+    if (a->ruled_out && a->ruled_out(a, &r->g))
+        return 0;
+    if (!a->tags_only || !game_tag(&r->g, "Result"))
+        return 1;   /* the parser reads it (and the result after the moves) */
+    r->stop = a->game(a, &r->g);
     progress_game(r->sink->progress, r->sink->file);
     if (r->stop < 0)
         report(r->sink, PMN_F002, 0, 0, "out of memory");
@@ -240,10 +252,8 @@ static void read_pmn(FILE *f, struct reading *r)
         pmn_reader_set_setup(rd, &a->ro->setup);
     if (r->sink->lines_before)
         pmn_reader_set_lines_before(rd, r->sink->lines_before);
-    if (a->tags_only)
-        pmn_reader_set_filter(rd, tags_only, r);
-    else if (a->keep)
-        pmn_reader_set_filter(rd, a->keep, a);
+    if (a->tags_only || a->ruled_out)
+        pmn_reader_set_filter(rd, piece, r);
     new_game(r);
     while (!r->stop && (rc = a->need_moves ? pmn_reader_next(rd, &rec)
                                            : pmn_reader_next_checked(rd, &rec, &r->g.facts)) > 0) {

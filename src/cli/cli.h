@@ -317,8 +317,10 @@ struct archive {
     /* No tag is looked at: games the quick pass proves clean come without
      * them (their result is what the pass proved, as written). */
     int no_tags;
-    /* NULL, or the filter of pmn_reader_set_filter (its ctx: the archive). */
-    int (*keep)(void *a, const char *text, size_t len);
+    /* NULL, or a test of a game's tags (state GAME_TAGS_ONLY, nothing else
+     * known) that is true when the game is not wanted, nor any game without
+     * tags: the games it rules out are left unread. */
+    int (*ruled_out)(struct archive *a, const struct game *g);
     const struct rules_options *ro;
 };
 
@@ -436,9 +438,9 @@ int criteria_need_numbers(const struct criteria *c);
 int criteria_need_tags(const struct criteria *c);
 /* Do they look at tags alone (and the result written)? */
 int criteria_tags_only(const struct criteria *c);
-/* For pmn_reader_set_filter: 0 only where the tags of text prove the
- * games there fail a criterion. */
-int criteria_keep(const struct criteria *c, const char *text, size_t len);
+/* Do g's tags alone (g may hold nothing else) fail a criterion that a
+ * game without tags fails too?  For archive.ruled_out. */
+int criteria_rule_out(const struct criteria *c, const struct game *g);
 
 /* ---- tables of reports (table.c) --------------------------------------- */
 

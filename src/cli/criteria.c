@@ -691,68 +691,19 @@ int criteria_need_numbers(const struct criteria *c)
     return 0;
 }
 
-/* ---- before reading: a game's tags from its text ----------------------- */
+/* ---- before reading: a game's tags alone ------------------------------- */
 
-/* The value of tag `name` in text whose tags are all of the shape the quick
- * pass takes ([Name "value"] alone on a line, no escape); into buf.
- * Returns 1 found, 0 not there, -1 the tags are in another shape. */
-static int simple_tag(const char *text, size_t len, const char *name, char *buf, size_t size)
+int criteria_rule_out(const struct criteria *c, const struct game *g)
 {
-    const char *s = text, *end = text + len;
-    size_t nlen = strlen(name);
-    int found = 0;
-    while (s < end && *s == '[') {
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
-        const char *e = nl ? nl : end;
-        while (e > s && e[-1] == '\r')
-            e--;
-        const char *sp = memchr(s, ' ', (size_t)(e - s));
-        if (!sp || e - sp < 4 || sp[1] != '"' || e[-1] != ']' || e[-2] != '"')
-            return -1;
-        const char *v = sp + 2, *ve = e - 2;
-        if (memchr(v, '"', (size_t)(ve - v)) || memchr(v, '\\', (size_t)(ve - v))
-            || memchr(v, '\0', (size_t)(ve - v))
-            || memchr(v, '{', (size_t)(ve - v)))
-            return -1;
-        for (const char *n = s + 1; n < sp; n++)
-            if (!((*n >= 'A' && *n <= 'Z') || (*n >= 'a' && *n <= 'z')
-                  || (*n >= '0' && *n <= '9') || *n == '_'))
-                return -1;
-        if (!found && (size_t)(sp - s - 1) == nlen && memcmp(s + 1, name, nlen) == 0) {
-            if ((size_t)(ve - v) >= size)
-                return -1;
-            memcpy(buf, v, (size_t)(ve - v));
-            buf[ve - v] = '\0';
-            found = 1;
-        }
-        s = nl ? nl + 1 : end;
-    }
-    /* The movetext must follow: a text of tags alone is not judged here. */
-    return s == text || s >= end ? -1 : found;
-}
-
-int criteria_keep(const struct criteria *c, const char *text, size_t len)
-{
-    char buf[1024];
     if (c->invert)
-        return 1;
+        return 0;
     for (unsigned i = 0; i < c->n; i++) {
         const struct criterion *cr = c->list[i];
-        /* Only tests that a missing tag fails: tagless games after the
-         * first of a piece fail them too. */
-        if (cr->kind != K_TAG || cr->op == OP_NE || cr->op == OP_NOMATCH
-            || strcmp(cr->tags[0], "Result") == 0)
-            continue;
-        int any = 0, shaped = 1;
-        for (int k = 0; k < 2 && cr->tags[k]; k++) {
-            int rc = simple_tag(text, len, cr->tags[k], buf, sizeof buf);
-            if (rc < 0)
-                shaped = 0;
-            else if (rc == 1 && compare_value(cr, buf))
-                any = 1;
-        }
-        if (shaped && !any)
-            return 0;
+        /* Only tests that a missing tag fails; the result may be written
+         * after the moves instead. */
+        if (cr->kind == K_TAG && cr->op != OP_NE && cr->op != OP_NOMATCH
+            && strcmp(cr->tags[0], "Result") != 0 && !tag_holds(cr, g))
+            return 1;
     }
-    return 1;
+    return 0;
 }

@@ -25,9 +25,9 @@ static int each_game(struct archive *a, struct game *g)
     return 0;
 }
 
-static int keep(void *a, const char *text, size_t len)
+static int ruled_out(struct archive *a, const struct game *g)
 {
-    return criteria_keep(((struct select *)a)->c, text, len);
+    return criteria_rule_out(((struct select *)a)->c, g);
 }
 
 /* --jobs: a part's games, written after the parts before it. */
@@ -129,8 +129,8 @@ static int run(const struct command *cmd, int argc, char **argv)
      * the filter would leave uncounted and a part cannot know. */
     int numbered = criteria_need_numbers(&c)
                 || (!sel.count_only && (sel.out.format == OUT_LIST || sel.out.format == OUT_JSONL));
-    if (!numbered)
-        sel.a.keep = keep;
+    if (!numbered && criteria_need_tags(&c))
+        sel.a.ruled_out = ruled_out;
     if (numbered || (!sel.count_only && sel.out.format == OUT_XML))
         jobs = 1;
     sel.a.no_tags = !criteria_need_tags(&c)

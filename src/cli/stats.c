@@ -559,9 +559,9 @@ static int ratings_table(const struct stats *st, FILE *f, int format)
     return players(st, f, format, 1);
 }
 
-static int stats_keep(void *a, const char *text, size_t len)
+static int ruled_out(struct archive *a, const struct game *g)
 {
-    return criteria_keep(((struct stats *)a)->c, text, len);
+    return criteria_rule_out(((struct stats *)a)->c, g);
 }
 
 /* Rows grouped by id (id[i] < 0: in no group): group k's rows are
@@ -1080,8 +1080,8 @@ static int run(const struct command *cmd, int argc, char **argv)
     st.a.no_tags = !(st.reports & ~(R_SUMMARY | R_OPENINGS)) && c.n == 0;
     if (criteria_need_numbers(&c))
         jobs = 1;
-    else
-        st.a.keep = stats_keep;
+    else if (criteria_need_tags(&c))
+        st.a.ruled_out = ruled_out;
     st.c = &c;
     progress_begin(&progress, "pmn stats", quiet);
     sink.progress = &progress;

@@ -121,8 +121,10 @@ ts=$(wall "$PMN" select -q -j 1 -c --winner south --ending no-seeds "$tmp/a.pmn"
 rate "pmn select --winner --ending, 1 job" "$ts" "$size" "$t1" "check, 1 job"
 ts=$(wall "$PMN" stats -q -j 1 --report summary "$tmp/a.pmn")
 rate "pmn stats --report summary, 1 job" "$ts" "$size" "$t1" "check, 1 job"
-ts=$(wall "$PMN" stats -q -j 1 --report players,ratings,crosstable,matches "$tmp/a.pmn")
-rate "pmn stats players..matches, 1 job" "$ts" "$size" "$t1" "check, 1 job"
+ts=$(wall "$PMN" stats -q -j 1 --report players "$tmp/a.pmn")
+rate "pmn stats --report players, 1 job" "$ts" "$size" "$t1" "check, 1 job"
+ts=$(wall "$PMN" stats -q -j 1 --report crosstable "$tmp/a.pmn")
+rate "pmn stats --report crosstable (1500), 1 job" "$ts" "$size" "$t1" "check, 1 job"
 ts=$(wall "$PMN" stats -q -j "$JOBS" "$tmp/a.pmn")
 rate "pmn stats (summary, players), $JOBS jobs" "$ts" "$size" "$tn" "check, $JOBS jobs"
 tc=$(wall "$PMN" convert -q -j 1 "$tmp/a.pmn")

@@ -22,6 +22,7 @@ static const char *const ending_names[NENDINGS] = {
 
 struct row {
     const char *event, *match, *date, *south, *north, *rules, *opening;   /* in arenas */
+    unsigned south_hash, north_hash;   /* of the names (name_hash), made by the jobs */
     pmn_outcome result;       /* as written; PMN_ONGOING: none, or '*' */
     unsigned ending;          /* of ending_names */
     unsigned moves;
@@ -73,6 +74,24 @@ static const char *copy(struct stats *st, const char *s)
     memcpy(c, s ? s : "?", n);
     a->used += n;
     return c;
+}
+
+static unsigned name_hash(const char *s)
+{
+    unsigned h = 5381;
+    while (*s)
+        h = h * 33 + (unsigned char)*s++;
+    return h;
+}
+
+/* Dates in the order of their text (strcmp) on their first 8 bytes, as one
+ * number. */
+static uint64_t date_key(const char *d)
+{
+    uint64_t k = 0;
+    for (int i = 0; i < 8; i++)
+        k = k << 8 | (unsigned char)(*d ? *d++ : 0);
+    return k;
 }
 
 static void free_arenas(struct arena *a)
@@ -149,6 +168,8 @@ static int each_game(struct archive *a, struct game *g)
         r->south = copy(st, game_tag(g, "South"));
         r->north = copy(st, game_tag(g, "North"));
     }
+    r->south_hash = name_hash(r->south);
+    r->north_hash = name_hash(r->north);
     r->opening = st->reports & R_OPENINGS ? opening_of(st, g, st->depth) : NULL;
     r->result = written(g);
     r->ending = ending_of(g);
@@ -218,28 +239,22 @@ static const struct job_command stats_job = { archive_file, clone_stats, merge_s
 /* Names to numbers, in the order first met. */
 struct names {
     const char **name;        /* by number */
+    unsigned *hash;           /* of each name */
     size_t n, cap;
     size_t *slot;             /* hash table of numbers + 1; 0: free */
     size_t nslots;
 };
 
-static size_t hash(const char *s)
-{
-    size_t h = 5381;
-    while (*s)
-        h = h * 33 + (unsigned char)*s++;
-    return h;
-}
-
-/* The number of name, added if new; -1 out of memory. */
-static long name_id(struct names *t, const char *name)
+/* The number of name (of hash h, name_hash), added if new; -1 out of
+ * memory. */
+static long name_id_hashed(struct names *t, const char *name, unsigned h0)
 {
     if (2 * (t->n + 1) > t->nslots) {
         size_t ns = t->nslots ? 2 * t->nslots : 64, *slot = calloc(ns, sizeof *slot);
         if (!slot)
             return -1;
         for (size_t i = 0; i < t->n; i++) {
-            size_t h = hash(t->name[i]) & (ns - 1);
+            size_t h = t->hash[i] & (ns - 1);
             while (slot[h])
                 h = (h + 1) & (ns - 1);
             slot[h] = i + 1;
@@ -248,25 +263,35 @@ static long name_id(struct names *t, const char *name)
         t->slot = slot;
         t->nslots = ns;
     }
-    size_t h = hash(name) & (t->nslots - 1);
+    size_t h = h0 & (t->nslots - 1);
     for (; t->slot[h]; h = (h + 1) & (t->nslots - 1))
-        if (strcmp(t->name[t->slot[h] - 1], name) == 0)
+        if (t->hash[t->slot[h] - 1] == h0 && strcmp(t->name[t->slot[h] - 1], name) == 0)
             return (long)t->slot[h] - 1;
     if (t->n == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 64;
         const char **nm = realloc(t->name, cap * sizeof *nm);
-        if (!nm)
+        if (nm)
+            t->name = nm;
+        unsigned *hs = nm ? realloc(t->hash, cap * sizeof *hs) : NULL;
+        if (!hs)
             return -1;
-        t->name = nm;
+        t->hash = hs;
         t->cap = cap;
     }
+    t->hash[t->n] = h0;
     t->name[t->n] = name;   /* the row's string: rows outlive the table */
     t->slot[h] = ++t->n;
     return (long)t->n - 1;
 }
 
+static long name_id(struct names *t, const char *name)
+{
+    return name_id_hashed(t, name, name_hash(name));
+}
+
 static void names_free(struct names *t)
 {
+    free(t->hash);
     free(t->name);
     free(t->slot);
 }
@@ -275,6 +300,12 @@ static void names_free(struct names *t)
 static int known(const char *name)
 {
     return name[0] && strcmp(name, "?") != 0;
+}
+
+/* A pair of named players, who count in the reports on players. */
+static int pair(const struct row *r)
+{
+    return known(r->south) && known(r->north) && strcmp(r->south, r->north) != 0;
 }
 
 /* South's points for a result: 1, 1/2 or 0, as halves; -1 not played out. */
@@ -383,79 +414,93 @@ struct player {
     unsigned long rated;      /* games played out */
 };
 
-/* Games in date order (the Date tag as written; '?' after digits, so that a
- * date known only to the year comes after that year's known dates), games
- * of one date in the order read. */
+/* A game as the ratings take it, small enough that the games sort and are
+ * walked in date order without touching the rows again. */
+struct rated_game {
+    uint64_t when[2];         /* the date's first 16 bytes (date_key) */
+    size_t row;               /* the order read, the last tie-break */
+    long south, north;        /* player numbers */
+    int halves;               /* south_halves of the result */
+};
+
+/* Games in date order (the Date tag as written, strcmp's order; '?' comes
+ * after digits, so that a date known only to the year comes after that
+ * year's known dates), games of one date in the order read. */
 static const struct row *by_date_rows;
 static int by_date(const void *a, const void *b)
 {
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    int c = strcmp(by_date_rows[i].date, by_date_rows[j].date);
-    return c ? c : (i > j) - (i < j);
+    const struct rated_game *x = a, *y = b;
+    for (int k = 0; k < 2; k++)
+        if (x->when[k] != y->when[k])
+            return x->when[k] < y->when[k] ? -1 : 1;
+    /* 16 bytes alike: the rest of the dates, where there is any */
+    const char *dx = by_date_rows[x->row].date, *dy = by_date_rows[y->row].date;
+    int c = (x->when[1] & 0xFF) && (y->when[1] & 0xFF) ? strcmp(dx, dy) : 0;
+    return c ? c : (x->row > y->row) - (x->row < y->row);
 }
 
 /* The players of the rows, their counts and their Elo ratings after the
  * games in date order.  Returns the number of players, or -1. */
 static long rate(const struct stats *st, struct names *names, struct player **out)
 {
-    size_t *order = malloc((st->n ? st->n : 1) * sizeof *order);
+    struct rated_game *g = malloc((st->n ? st->n : 1) * sizeof *g);
     struct player *p = NULL;
-    size_t cap = 0;
-    if (!order)
+    size_t n = 0;
+    if (!g)
         return -1;
-    for (size_t i = 0; i < st->n; i++)
-        order[i] = i;
+    for (size_t i = 0; i < st->n; i++) {
+        const struct row *r = &st->rows[i];
+        if (!pair(r))
+            continue;
+        g[n].row = i;
+        g[n].when[0] = date_key(r->date);
+        g[n].when[1] = strlen(r->date) > 8 ? date_key(r->date + 8) : 0;
+        g[n].south = name_id_hashed(names, r->south, r->south_hash);
+        g[n].north = name_id_hashed(names, r->north, r->north_hash);
+        g[n].halves = south_halves(r->result);
+        if (g[n].south < 0 || g[n].north < 0)
+            goto nomem;
+        n++;
+    }
+    if (!(p = calloc(names->n + 1, sizeof *p)))
+        goto nomem;
+    for (size_t i = 0; i < names->n; i++)
+        p[i].rating = p[i].peak = st->start;
     by_date_rows = st->rows;
     size_t sorted = 1;
-    while (sorted < st->n && by_date(&order[sorted - 1], &order[sorted]) < 0)
+    while (sorted < n && by_date(&g[sorted - 1], &g[sorted]) < 0)
         sorted++;
-    if (sorted < st->n)   /* an archive in date order needs no sort */
-        qsort(order, st->n, sizeof *order, by_date);
-    for (size_t k = 0; k < st->n; k++) {
-        const struct row *r = &st->rows[order[k]];
-        if (!known(r->south) || !known(r->north) || strcmp(r->south, r->north) == 0)
-            continue;
-        long s = name_id(names, r->south), n = name_id(names, r->north);
-        if (s < 0 || n < 0)
-            goto nomem;
-        if (names->n > cap) {
-            size_t c = cap ? 2 * cap : 64;
-            struct player *q = realloc(p, c * sizeof *q);
-            if (!q)
-                goto nomem;
-            memset(q + cap, 0, (c - cap) * sizeof *q);
-            for (size_t i = cap; i < c; i++)
-                q[i].rating = q[i].peak = st->start;
-            p = q;
-            cap = c;
-        }
-        p[s].games++;
-        p[n].games++;
-        int h = south_halves(r->result);
+    if (sorted < n)   /* an archive in date order needs no sort */
+        qsort(g, n, sizeof *g, by_date);
+    for (size_t k = 0; k < n; k++) {
+        struct player *ps = &p[g[k].south], *pn = &p[g[k].north];
+        int h = g[k].halves;
+        ps->games++;
+        pn->games++;
         if (h < 0) {
-            p[s].unfinished++;
-            p[n].unfinished++;
+            ps->unfinished++;
+            pn->unfinished++;
             continue;
         }
-        p[s].wins += h == 2, p[s].draws += h == 1, p[s].losses += h == 0;
-        p[n].wins += h == 0, p[n].draws += h == 1, p[n].losses += h == 2;
-        p[s].opp_rating += p[n].rating;
-        p[n].opp_rating += p[s].rating;
-        p[s].rated++, p[n].rated++;
-        double expect = 1 / (1 + pow(10, (p[n].rating - p[s].rating) / 400));
+        ps->wins += h == 2, ps->draws += h == 1, ps->losses += h == 0;
+        pn->wins += h == 0, pn->draws += h == 1, pn->losses += h == 2;
+        ps->opp_rating += pn->rating;
+        pn->opp_rating += ps->rating;
+        ps->rated++, pn->rated++;
+        double expect = 1 / (1 + pow(10, (pn->rating - ps->rating) / 400));
         double delta = st->k * (h / 2.0 - expect);
-        p[s].rating += delta;
-        p[n].rating -= delta;
-        if (p[s].rating > p[s].peak)
-            p[s].peak = p[s].rating;
-        if (p[n].rating > p[n].peak)
-            p[n].peak = p[n].rating;
+        ps->rating += delta;
+        pn->rating -= delta;
+        if (ps->rating > ps->peak)
+            ps->peak = ps->rating;
+        if (pn->rating > pn->peak)
+            pn->peak = pn->rating;
     }
-    free(order);
+    free(g);
     *out = p;
     return (long)names->n;
 nomem:
-    free(order);
+    free(g);
     free(p);
     return -1;
 }
@@ -600,12 +645,6 @@ static void groups_free(struct groups *gr)
  * of the opponents a player beat, and half of those drawn with), then
  * name; a cell per opponent with the results against him in the order
  * played: 1 a win, = a draw, 0 a loss. */
-/* A pair of named players, who count in the reports on players. */
-static int pair(const struct row *r)
-{
-    return known(r->south) && known(r->north) && strcmp(r->south, r->north) != 0;
-}
-
 static int crosstable(const struct stats *st, const size_t *rows, size_t nrows,
                       const char *event, FILE *f, int format, unsigned maxp, int *first)
 {

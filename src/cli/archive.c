@@ -156,7 +156,7 @@ static int simple_tags(struct reading *r, const char *text, size_t len, int trus
     return 0;
 }
 
-static enum game_state state_of(const pmn_check_result *res)
+enum game_state game_state_of(const pmn_check_result *res)
 {
     switch (res->setup) {
     case PMN_SETUP_UNKNOWN_RULES: return GAME_UNKNOWN_RULES;
@@ -183,7 +183,7 @@ static int full_game(struct reading *r, pmn_record *rec)
     r->g.ntags = rec->ntags;
     r->g.line = rec->line;
     r->g.rules = pmn_replay_setup(replay)->rules.name;
-    r->g.state = state_of(res);
+    r->g.state = game_state_of(res);
     r->g.facts.moves = res->written;
     r->g.facts.ending = r->g.state == GAME_ENDED ? res->ending : PMN_END_NONE;
     r->g.facts.outcome = r->g.state == GAME_ENDED ? res->outcome : PMN_ONGOING;
@@ -349,14 +349,6 @@ int output_end(struct game_output *o)
         o->failed = 1;
     o->xml = NULL;
     return o->failed ? -1 : 0;
-}
-
-static void json_or_null(FILE *f, const char *s)
-{
-    if (s)
-        json_string(f, s);
-    else
-        fputs("null", f);
 }
 
 static void list_line(FILE *f, const struct game *g)

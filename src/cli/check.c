@@ -103,26 +103,6 @@ static void describe_game(const char *file, const pmn_record *rec, unsigned long
     }
 }
 
-/* How a game's replay ended, in a word or two. */
-static const char *state_of(const pmn_check_result *res)
-{
-    switch (res->setup) {
-    case PMN_SETUP_UNKNOWN_RULES: return "unknown rules";
-    case PMN_SETUP_BAD_START: return "bad start";
-    case PMN_SETUP_NO_START: return "no start";
-    default: break;
-    }
-    return res->stopped ? "stopped" : res->ending != PMN_END_NONE ? "ended" : "not over";
-}
-
-static void json_or_null(const char *s)
-{
-    if (s)
-        json_string(stdout, s);
-    else
-        fputs("null", stdout);
-}
-
 /* --format jsonl: the game as one JSON object on a line, after its
  * diagnostics; before: the counts of the sink before the game was read. */
 static void game_object(const struct diag_sink *sink, const pmn_record *rec, unsigned long n,
@@ -133,20 +113,21 @@ static void game_object(const struct diag_sink *sink, const pmn_record *rec, uns
     fputs("{\"type\":\"game\",\"file\":", stdout);
     json_string(stdout, sink->file);
     printf(",\"game\":%lu,\"line\":%u,\"south\":", n, rec->line);
-    json_or_null(pmn_record_tag(rec, "South"));
+    json_or_null(stdout, pmn_record_tag(rec, "South"));
     fputs(",\"north\":", stdout);
-    json_or_null(pmn_record_tag(rec, "North"));
+    json_or_null(stdout, pmn_record_tag(rec, "North"));
     fputs(",\"result\":", stdout);
-    json_or_null(result ? result : rec->result[0] ? rec->result : NULL);
-    printf(",\"moves\":%u,\"state\":\"%s\",\"outcome\":", res->written, state_of(res));
+    json_or_null(stdout, result ? result : rec->result[0] ? rec->result : NULL);
+    printf(",\"moves\":%u,\"state\":\"%s\",\"outcome\":", res->written,
+           game_state_name(game_state_of(res)));
     char how[128];
     int ended = res->setup == PMN_SETUP_READY && !res->stopped && res->ending != PMN_END_NONE;
     if (ended)
         pmn_ending_explain(&pmn_replay_setup(replay)->rules, res->ending, &res->end, how,
                            sizeof how);
-    json_or_null(ended ? pmn_outcome_string(res->outcome) : NULL);
+    json_or_null(stdout, ended ? pmn_outcome_string(res->outcome) : NULL);
     fputs(",\"ending\":", stdout);
-    json_or_null(ended ? how : NULL);
+    json_or_null(stdout, ended ? how : NULL);
     printf(",\"errors\":%u,\"warnings\":%u,\"notes\":%u}\n",
            sink->count[PMN_ERROR] + sink->count[PMN_FATAL] - before[PMN_ERROR] - before[PMN_FATAL],
            sink->count[PMN_WARNING] - before[PMN_WARNING], sink->count[PMN_NOTE] - before[PMN_NOTE]);

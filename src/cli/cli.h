@@ -196,6 +196,8 @@ struct diag_sink {
 void print_diag(void *sink, const pmn_diag *d);   /* a pmn_diag_fn */
 /* s as a JSON string, quotes and escapes written. */
 void json_string(FILE *f, const char *s);
+/* s as a JSON string, or null if s is NULL. */
+void json_or_null(FILE *f, const char *s);
 /* Print the diagnostics held, in the order of their place in the file. */
 void release_diags(struct diag_sink *s);
 /* Print diagnostic `code` (the table's severity) of the command's own. */
@@ -333,6 +335,8 @@ const char *game_tag(const struct game *g, const char *name);
 const char *game_result(const struct game *g);
 int game_has_code(const struct game *g, int code);
 const char *game_state_name(enum game_state s);
+/* How a replay went, as a state. */
+enum game_state game_state_of(const pmn_check_result *res);
 /* How it ended, in words ("North has no legal move"), or its state. */
 void game_ending_text(const struct game *g, char *buf, size_t size);
 /* g as a JSON object on a line. */

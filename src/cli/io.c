@@ -153,6 +153,14 @@ int finish_stdout(int status)
  * memory. */
 #define MAX_HELD 4096
 
+void json_or_null(FILE *f, const char *s)
+{
+    if (s)
+        json_string(f, s);
+    else
+        fputs("null", f);
+}
+
 void json_string(FILE *f, const char *s)
 {
     putc('"', f);

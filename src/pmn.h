@@ -393,6 +393,28 @@ size_t pmn_hole_name(const pmn_rules *r, pmn_notation n, int side, int hole, cha
 size_t pmn_board_format(const pmn_rules *r, const pmn_position *p, char *buf,
                         size_t size);
 
+/* ---- the board as SVG ------------------------------------------------- */
+
+typedef struct pmn_svg_options {
+    pmn_notation notation;        /* of the holes' names */
+    int lifted_side, lifted_hole; /* the hole the last ply lifted; -1: none */
+    int end_side, end_hole;       /* where its last seed fell (end_hole -1 with a
+                                     side: that side's store); -1: none */
+    const char *title;            /* the picture's title; NULL: the rules and who moves */
+} pmn_svg_options;
+
+void pmn_svg_options_init(pmn_svg_options *o);   /* letters, nothing marked */
+/* The board as a standalone SVG 1.1 document, laid out as pmn_board_format
+ * lays it out: each hole with its seeds as dots (up to 12; past that, the
+ * count in it), its count and its name; the stores or the seeds captured;
+ * the side to move; the last ply's holes marked by outline (width and dash,
+ * not colour alone) and said in words; a title and a description (the
+ * position string) for readers that do not see it.  o NULL: defaults.
+ * Returns the length it needed (excluding the NUL), truncating to fit
+ * size, as snprintf does. */
+size_t pmn_board_svg(const pmn_rules *r, const pmn_position *p, const pmn_svg_options *o,
+                     char *buf, size_t size);
+
 /* ---- perft ------------------------------------------------------------- */
 
 /* Number of legal move sequences of exactly `depth` moves from p.  A move

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void print_position(const pmn_rules *r, const pmn_position *p)
@@ -37,22 +38,48 @@ static void print_position(const pmn_rules *r, const pmn_position *p)
 
 static const struct cli_option options[] = {
     OPT_RULES_SET,
+    { "svg", 'S' + 256, NULL, "the board as an SVG 1.1 picture instead" },
+    OPT_NOTATION,
     OPT_END,
 };
+
+static int svg(const pmn_rules *r, const pmn_position *p, pmn_notation notation)
+{
+    pmn_svg_options o;
+    pmn_svg_options_init(&o);
+    o.notation = notation;
+    size_t len = pmn_board_svg(r, p, &o, NULL, 0);
+    char *buf = malloc(len + 1);
+    if (!buf) {
+        fprintf(stderr, "pmn position: fatal[F002]: out of memory\n");
+        return EXIT_FATAL;
+    }
+    pmn_board_svg(r, p, &o, buf, len + 1);
+    fputs(buf, stdout);
+    free(buf);
+    return EXIT_CLEAN;
+}
 
 static int run(const struct command *cmd, int argc, char **argv)
 {
     pmn_rules rules;
     pmn_position pos;
-    int c, rc;
+    int c, rc, want_svg = 0;
     struct cli_args a;
+    pmn_write_options wo;
     pmn_rules_init(&rules, NULL, NULL);
+    pmn_write_options_init(&wo);
 
     cli_begin(&a, cmd, argc, argv);
     while ((c = cli_next(&a)) != CLI_END) {
         switch (c) {
         case 'r':
             if ((rc = apply_rules_option(cmd->name, &rules, a.arg)) != 0)
+                return rc;
+            break;
+        case 'S' + 256: want_svg = 1; break;
+        case 'n':
+            if ((rc = notation_option(cmd->name, a.arg, &wo)) != 0)
                 return rc;
             break;
         default: return a.status;
@@ -63,6 +90,8 @@ static int run(const struct command *cmd, int argc, char **argv)
                            argc - optind);
     if ((rc = position_option(cmd->name, "STRING", &rules, optind < argc ? argv[optind] : NULL, &pos)) != 0)
         return rc;
+    if (want_svg)
+        return svg(&rules, &pos, wo.notation);
     print_position(&rules, &pos);
     return EXIT_CLEAN;
 }

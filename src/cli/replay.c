@@ -63,10 +63,50 @@ static void show_end(const pmn_rules *rules, const pmn_check_result *res)
            how, res->captured[PMN_SOUTH], res->captured[PMN_NORTH]);
 }
 
+/* --svg: the board after ply K (0: the start) as an SVG document, its last
+ * ply marked. */
+static int draw(const pmn_record *rec, const pmn_replay *replay, long ply, pmn_notation notation)
+{
+    const pmn_setup *setup = pmn_replay_setup(replay);
+    const char *south = pmn_record_tag(rec, "South"), *north = pmn_record_tag(rec, "North");
+    const pmn_position *p = &setup->start;
+    pmn_svg_options o;
+    char title[512];
+    pmn_svg_options_init(&o);
+    o.notation = notation;
+    int n = snprintf(title, sizeof title, "%s - %s, ", south ? south : "?", north ? north : "?");
+    if (ply == 0) {
+        snprintf(title + n, sizeof title - (size_t)n, "the start");
+    } else {
+        const pmn_played *pl = &pmn_replay_main(replay)->moves[ply - 1];
+        const pmn_move_report *rep = &pl->report;
+        p = &pl->after;
+        o.lifted_side = pl->side;
+        o.lifted_hole = rep->hole;
+        if (rep->ending != PMN_END_ENDLESS) {
+            o.end_side = rep->end_hole >= 0 ? rep->end_side : rep->side;
+            o.end_hole = rep->end_hole;
+        }
+        snprintf(title + n, sizeof title - (size_t)n, "after ply %ld (%u%s %s%s)", ply,
+                 pl->number, pl->mover == PMN_SOUTH ? "." : "...", pl->continues ? "-" : "",
+                 rec->main.moves[ply - 1].text);
+    }
+    o.title = title;
+    size_t len = pmn_board_svg(&setup->rules, p, &o, NULL, 0);
+    char *buf = malloc(len + 1);
+    if (!buf)
+        return -1;
+    pmn_board_svg(&setup->rules, p, &o, buf, len + 1);
+    fputs(buf, stdout);
+    free(buf);
+    return 0;
+}
+
 /* Show game n: every ply of its main line, or (ply >= 0) the board after
- * that many plies.  Returns -1 if there are fewer. */
+ * that many plies (svg: as an SVG document).  Returns -1 if there are
+ * fewer. */
 static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink *sink,
-                       const struct rules_options *ro, long ply)
+                       const struct rules_options *ro, long ply, int svg, pmn_notation notation)
 {
     char spec[512];
     const char *south = pmn_record_tag(rec, "South"), *north = pmn_record_tag(rec, "North");
@@ -80,6 +120,11 @@ static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink 
     if (setup->status == PMN_SETUP_UNKNOWN_RULES) {
         pmn_replay_free(replay);
         return 0;
+    }
+    if (svg && setup->status == PMN_SETUP_READY && (unsigned long)ply <= res->plies) {
+        int rc = draw(rec, replay, ply, notation);
+        pmn_replay_free(replay);
+        return rc < 0 ? 0 : 0;
     }
     pmn_rules_format(&setup->rules, spec, sizeof spec);
     printf("Game %lu: %s - %s (%s:%u)\nRules: %s\n", n, south ? south : "?",
@@ -111,6 +156,9 @@ static const struct cli_option options[] = {
     { "game", 'g', "N", "only the N-th game of the file (from 1)" },
     { "ply", 'p', "K", "only the board after K plies (0: the start position);\n"
       "a ply is one sowing: a move of several sowings\nis as many plies" },
+    { "svg", 'S' + 256, NULL, "with --ply, the board as an SVG 1.1 picture (of the\n"
+      "first game, or the one --game names)" },
+    OPT_NOTATION,
     OPT_RULES_OVER,
     OPT_RUNNING_TOTALS,
     OPT_END,
@@ -123,8 +171,10 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct diag_sink sink = { .file = "-", .show_notes = 1 };
     unsigned long game = 0, plies;
     long ply = -1;
-    int c, rc, status = EXIT_CLEAN, totals = 0;
+    int c, rc, status = EXIT_CLEAN, totals = 0, svg = 0;
+    pmn_write_options wo;
     struct cli_args a;
+    pmn_write_options_init(&wo);
 
     cli_begin(&a, cmd, argc, argv);
     while ((c = cli_next(&a)) != CLI_END) {
@@ -145,9 +195,18 @@ static int run(const struct command *cmd, int argc, char **argv)
                 return rc;
             break;
         case 'T' + 256: totals = 1; break;
+        case 'S' + 256: svg = 1; break;
+        case 'n':
+            if ((rc = notation_option(cmd->name, a.arg, &wo)) != 0)
+                return rc;
+            break;
         default: return a.status;
         }
     }
+    if (svg && ply < 0)
+        return usage_error(cmd->name, "--svg draws one board: say which with --ply K");
+    if (svg && game == 0)
+        game = 1;   /* one picture: the first game */
     if (argc - optind > 1)
         return usage_error(cmd->name, "expected one FILE, got %d", argc - optind);
     FILE *f = open_input(optind < argc ? argv[optind] : "-", &sink);
@@ -165,7 +224,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         if (game == 0 || game == n) {
             if (found++)
                 printf("\n");
-            if (replay_game(&rec, n, &sink, &ro, ply) < 0)
+            if (replay_game(&rec, n, &sink, &ro, ply, svg, wo.notation) < 0)
                 status = EXIT_USAGE;
         }
         pmn_record_free(&rec);

@@ -897,8 +897,65 @@ static int by_line(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A line of the opening tree: its plies, games and results; the lines
+ * that continue it are lines[i + 1 .. end). */
+struct line {
+    const char *text;
+    unsigned plies;
+    unsigned long games, res[4];
+    size_t end;
+};
+
+static const struct line *sort_lines;
+static int most_played(const void *a, const void *b)
+{
+    const struct line *x = &sort_lines[*(const size_t *)a], *y = &sort_lines[*(const size_t *)b];
+    if (x->games != y->games)
+        return x->games > y->games ? -1 : 1;
+    return strcmp(x->text, y->text);
+}
+
+/* The lines of lines[from..to) that begin there (one ply deeper than the
+ * line before from), most played first, each followed by its own. */
+static int tree(const struct stats *st, struct table *t, const struct line *lines, size_t from,
+                size_t to, int format)
+{
+    size_t n = 0, *kids = malloc((to - from + 1) * sizeof *kids);
+    if (!kids)
+        return -1;
+    for (size_t i = from; i < to; i = lines[i].end)
+        kids[n++] = i;
+    sort_lines = lines;
+    qsort(kids, n, sizeof *kids, most_played);
+    int rc = 0;
+    for (size_t k = 0; k < n && rc == 0; k++) {
+        const struct line *l = &lines[kids[k]];
+        if (l->games < st->min_games)
+            continue;   /* nor any line after it: they are played less */
+        char buf[32];
+        double played = (double)(l->res[PMN_SOUTH_WINS] + l->res[PMN_NORTH_WINS]
+                                 + l->res[PMN_DRAWN]);
+        const char *last = strrchr(l->text, ' ');
+        if (format == TABLE_TEXT)
+            table_cell(t, "%*s%s", 2 * (int)(l->plies - 1), "", last ? last + 1 : l->text);
+        else
+            table_cell(t, "%s", l->text);
+        table_cell(t, "%u", l->plies);
+        table_cell(t, "%lu", l->games);
+        table_cell(t, "%lu", l->res[PMN_SOUTH_WINS]);
+        table_cell(t, "%lu", l->res[PMN_DRAWN]);
+        table_cell(t, "%lu", l->res[PMN_NORTH_WINS]);
+        table_cell(t, "%lu", l->res[PMN_ONGOING]);
+        table_cell(t, "%s", percent(l->res[PMN_SOUTH_WINS] + l->res[PMN_DRAWN] / 2.0, played,
+                                    buf, sizeof buf));
+        rc = tree(st, t, lines, kids[k] + 1, l->end, format);
+    }
+    free(kids);
+    return rc;
+}
+
 /* Every line of the first `depth` plies played in at least min_games
- * games, under the line it continues, in the order of the holes' letters. */
+ * games, under the line it continues, most played first. */
 static int openings(const struct stats *st, FILE *f, int format)
 {
     static const char *const head[] = { "line", "plies", "games", "1-0", "1/2-1/2", "0-1",
@@ -937,39 +994,40 @@ static int openings(const struct stats *st, FILE *f, int format)
     }
     if (!failed)
         qsort(pre, n, sizeof *pre, by_line);
-    /* The tree depth-first: in text, indented; else a row per line. */
+    /* The lines, each once, in the order of their text: a line's subtree
+     * follows it (a tree depth-first). */
+    struct line *lines = calloc(n + 1, sizeof *lines);
+    size_t nl = 0;
+    failed |= !lines;
     for (size_t i = 0; i < n && !failed;) {
-        size_t j = i;
-        unsigned long res[4] = { 0 };
-        while (j < n && strcmp(pre[j], pre[i]) == 0) {
+        struct line *l = &lines[nl++];
+        l->text = pre[i];
+        l->plies = 1;
+        for (const char *c = pre[i]; *c; c++)
+            l->plies += *c == ' ';
+        for (; i < n && strcmp(pre[i], l->text) == 0; i++) {
             size_t g;
-            memcpy(&g, pre[j] + strlen(pre[j]) + 1, sizeof g);
-            res[st->rows[g].result]++;
-            j++;
+            memcpy(&g, pre[i] + strlen(pre[i]) + 1, sizeof g);
+            l->res[st->rows[g].result]++;
+            l->games++;
         }
-        unsigned long games = (unsigned long)(j - i);
-        if (games >= st->min_games) {
-            unsigned plies = 1;
-            for (const char *c = pre[i]; *c; c++)
-                plies += *c == ' ';
-            char buf[32];
-            double played = (double)(res[PMN_SOUTH_WINS] + res[PMN_NORTH_WINS] + res[PMN_DRAWN]);
-            if (format == TABLE_TEXT)
-                table_cell(&t, "%*s%s", 2 * (int)(plies - 1), "", strrchr(pre[i], ' ')
-                           ? strrchr(pre[i], ' ') + 1 : pre[i]);
-            else
-                table_cell(&t, "%s", pre[i]);
-            table_cell(&t, "%u", plies);
-            table_cell(&t, "%lu", games);
-            table_cell(&t, "%lu", res[PMN_SOUTH_WINS]);
-            table_cell(&t, "%lu", res[PMN_DRAWN]);
-            table_cell(&t, "%lu", res[PMN_NORTH_WINS]);
-            table_cell(&t, "%lu", res[PMN_ONGOING]);
-            table_cell(&t, "%s", percent(res[PMN_SOUTH_WINS] + res[PMN_DRAWN] / 2.0, played,
-                                         buf, sizeof buf));
-        }
-        i = j;
     }
+    /* Where each subtree ends: at the next line no deeper than it. */
+    size_t *open = calloc(st->depth + 2, sizeof *open);
+    failed |= !open;
+    for (size_t i = 0; i < nl && !failed; i++)
+        lines[i].end = nl;
+    for (size_t i = 0; i < nl && !failed; i++) {
+        for (unsigned d = lines[i].plies; d <= st->depth; d++)
+            if (open[d])
+                lines[open[d] - 1].end = i, open[d] = 0;
+        open[lines[i].plies] = i + 1;
+    }
+    free(open);
+    /* Written depth-first, the lines after a line most played first. */
+    if (!failed)
+        failed = tree(st, &t, lines, 0, nl, format) < 0;
+    free(lines);
     failed |= t.failed;
     if (!failed) {
         char title[160];

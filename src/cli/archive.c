@@ -203,6 +203,16 @@ static void new_game(struct reading *r)
     r->g.number = n + 1;
 }
 
+/* After a game the command was given: the progress line, and out of
+ * memory said.  Returns `stop` (nonzero: read no more). */
+static int game_done(struct reading *r, int stop)
+{
+    progress_game(r->sink->progress, r->sink->file);
+    if (stop < 0)
+        report(r->sink, PMN_F002, 0, 0, "out of memory");
+    return stop;
+}
+
 /* Each piece of text the reader cuts, before it is read: when its tags
  * are in the simple shape, a->ruled_out may leave it unread (the games of
  * the piece after the first have no tags: what a missing tag fails, they
@@ -231,10 +241,7 @@ static int piece(void *ctx, const char *text, size_t len)
         return 0;
     if (!a->tags_only || !game_tag(&r->g, "Result"))
         return 1;   /* the parser reads it (and the result after the moves) */
-    r->stop = a->game(a, &r->g);
-    progress_game(r->sink->progress, r->sink->file);
-    if (r->stop < 0)
-        report(r->sink, PMN_F002, 0, 0, "out of memory");
+    r->stop = game_done(r, a->game(a, &r->g));
     return 0;
 }
 
@@ -269,10 +276,7 @@ static void read_pmn(FILE *f, struct reading *r)
             stop = full_game(r, &rec);
         }
         pmn_record_free(&rec);
-        progress_game(r->sink->progress, r->sink->file);
-        if (stop < 0)
-            report(r->sink, PMN_F002, 0, 0, "out of memory");
-        if (stop)
+        if (game_done(r, stop))
             break;
         new_game(r);
     }
@@ -291,10 +295,7 @@ static void read_xml(FILE *f, struct reading *r)
     while (pmn_xml_reader_next(x, &rec) > 0) {
         int stop = full_game(r, &rec);
         pmn_record_free(&rec);
-        progress_game(r->sink->progress, r->sink->file);
-        if (stop < 0)
-            report(r->sink, PMN_F002, 0, 0, "out of memory");
-        if (stop)
+        if (game_done(r, stop))
             break;
         new_game(r);
     }

@@ -114,6 +114,13 @@ int usage_error(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
 /* A whole number of at most `max`, digits only; returns 0, or -1 if s is
  * not one. */
 int parse_number(const char *s, unsigned long max, unsigned long *v);
+/* Is s all a decimal number (a sign, digits, a point, an exponent)?  Then 1
+ * and its value in *v. */
+int is_decimal(const char *s, double *v);
+/* p (an array of *cap elements of `size` bytes) with room for element n:
+ * grown to twice (or `first` elements) when full.  NULL when memory runs
+ * out, p then left as it was. */
+void *grown(void *p, size_t *cap, size_t n, size_t size, size_t first);
 
 /* One of OPT_SEARCH_LIMITS into *l and *hash_mb: 0, 1 if key is none of
  * them, or the usage error. */

@@ -482,15 +482,6 @@ static int matches(const struct criterion *cr, const char *s)
     return rc >= 0;
 }
 
-static int is_number(const char *s, double *v)
-{
-    char *end;
-    if (!*s)
-        return 0;
-    *v = strtod(s, &end);
-    return *end == '\0' && ((*s >= '0' && *s <= '9') || *s == '-' || *s == '+');
-}
-
 static int compare_value(const struct criterion *cr, const char *v)
 {
     if (cr->op == OP_NE)
@@ -504,7 +495,7 @@ static int compare_value(const struct criterion *cr, const char *v)
     if (cr->op == OP_MATCH)
         return matches(cr, v);
     double a, b;
-    int d = is_number(v, &a) && is_number(cr->value, &b) ? (a > b) - (a < b)
+    int d = is_decimal(v, &a) && is_decimal(cr->value, &b) ? (a > b) - (a < b)
           : strcmp(v, cr->value);
     return cr->op == OP_LT ? d < 0 : cr->op == OP_LE ? d <= 0 : cr->op == OP_GT ? d > 0 : d >= 0;
 }

@@ -101,14 +101,10 @@ static void find_starts(struct dups *d, const struct game *g, size_t me)
 
 static int first_pass(struct dups *d, struct game *g)
 {
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? 2 * d->cap : 1024;
-        struct entry *e = realloc(d->e, cap * sizeof *e);
-        if (!e)
-            return -1;
-        d->e = e;
-        d->cap = cap;
-    }
+    struct entry *entries = grown(d->e, &d->cap, d->n, sizeof *entries, 1024);
+    if (!entries)
+        return -1;
+    d->e = entries;
     if (2 * (d->n + 1) > d->nslots && grow_table(d) < 0)
         return -1;
     size_t plies;

@@ -268,14 +268,10 @@ static int hold_diag(struct diag_sink *s, const pmn_diag *d)
 {
     if (s->nheld == MAX_HELD)
         release_diags(s);
-    if (s->nheld == s->held_cap) {
-        size_t cap = s->held_cap ? 2 * s->held_cap : 16;
-        struct held_diag *h = realloc(s->held, cap * sizeof *h);
-        if (!h)
-            return -1;
-        s->held = h;
-        s->held_cap = cap;
-    }
+    struct held_diag *h = grown(s->held, &s->held_cap, s->nheld, sizeof *h, 16);
+    if (!h)
+        return -1;
+    s->held = h;
     s->held[s->nheld].d = *d;
     s->held[s->nheld].seq = s->nheld;
     s->nheld++;

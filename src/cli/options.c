@@ -160,6 +160,28 @@ int usage_error_at(const char *cmd, const char *option, const char *text,
     return EXIT_USAGE;
 }
 
+int is_decimal(const char *s, double *v)
+{
+    char *end;
+    if (!*s || !strchr("+-0123456789", *s))
+        return 0;
+    *v = strtod(s, &end);
+    return *end == '\0';
+}
+
+void *grown(void *p, size_t *cap, size_t n, size_t size, size_t first)
+{
+    if (n < *cap)
+        return p;
+    size_t c = *cap ? 2 * *cap : first;
+    while (c <= n)
+        c *= 2;
+    void *q = realloc(p, c * size);
+    if (q)
+        *cap = c;
+    return q;
+}
+
 int parse_number(const char *s, unsigned long max, unsigned long *v)
 {
     char *end;

@@ -98,14 +98,10 @@ static struct part_file *file_for(struct split *sp, const char *key)
         snprintf(path, sizeof path, "%s%s%s.pmn", sp->prefix, sep, name);
         for (unsigned k = 2; path_taken(sp, path); k++)
             snprintf(path, sizeof path, "%s%s%s-%u.pmn", sp->prefix, sep, name, k);
-        if (sp->n == sp->cap) {
-            size_t cap = sp->cap ? 2 * sp->cap : 16;
-            struct part_file *f = realloc(sp->files, cap * sizeof *f);
-            if (!f)
-                return NULL;
-            sp->files = f;
-            sp->cap = cap;
-        }
+        struct part_file *files = grown(sp->files, &sp->cap, sp->n, sizeof *files, 16);
+        if (!files)
+            return NULL;
+        sp->files = files;
         pf = &sp->files[sp->n];
         memset(pf, 0, sizeof *pf);
         pf->key = strdup(key);

@@ -146,14 +146,10 @@ static int each_game(struct archive *a, struct game *g)
     struct stats *st = (struct stats *)a;
     if (!criteria_match(st->c, g))
         return 0;
-    if (st->n == st->cap) {
-        size_t cap = st->cap ? 2 * st->cap : 1024;
-        struct row *r = realloc(st->rows, cap * sizeof *r);
-        if (!r)
-            return st->failed = 1, -1;
-        st->rows = r;
-        st->cap = cap;
-    }
+    struct row *rows = grown(st->rows, &st->cap, st->n, sizeof *rows, 1024);
+    if (!rows)
+        return st->failed = 1, -1;
+    st->rows = rows;
     struct row *r = &st->rows[st->n++];
     memset(r, 0, sizeof *r);
     const char *match = st->a.no_tags ? NULL : game_tag(g, "Match");
@@ -205,22 +201,17 @@ static void merge_stats(void *ctx, const void *part, const char *out, size_t len
     *tail = st->arena;
     st->arena = p->arena;
     p->arena = NULL;
-    if (st->n + p->n > st->cap) {
-        size_t cap = st->cap ? st->cap : 1024;
-        while (cap < st->n + p->n)
-            cap *= 2;
-        struct row *r = realloc(st->rows, cap * sizeof *r);
-        if (!r) {
-            st->failed = 1;
-            free(p->rows);
-            p->rows = NULL;
-            return;
-        }
-        st->rows = r;
-        st->cap = cap;
+    struct row *r = p->n ? grown(st->rows, &st->cap, st->n + p->n - 1, sizeof *r, 1024) : NULL;
+    if (p->n && !r) {
+        st->failed = 1;
+        free(p->rows);
+        p->rows = NULL;
+        return;
     }
-    if (p->n)
+    if (p->n) {
+        st->rows = r;
         memcpy(st->rows + st->n, p->rows, p->n * sizeof *p->rows);
+    }
     st->n += p->n;
     st->failed |= p->failed;
     free(p->rows);
@@ -971,15 +962,12 @@ static int openings(const struct stats *st, FILE *f, int format)
         for (size_t k = 0; o && o[k] != '\0' && !failed; k++) {
             if (o[k + 1] != ' ' && o[k + 1] != '\0')
                 continue;
-            if (n == cap) {
-                cap = cap ? 2 * cap : 1024;
-                char **p = realloc(pre, cap * sizeof *p);
-                if (!p) {
-                    failed = 1;
-                    break;
-                }
-                pre = p;
+            char **p = grown(pre, &cap, n, sizeof *p, 1024);
+            if (!p) {
+                failed = 1;
+                break;
             }
+            pre = p;
             /* "a B" for game i: the prefix and the game's number after a NUL */
             char *s = malloc(k + 2 + sizeof(size_t));
             if (!s) {

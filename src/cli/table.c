@@ -30,16 +30,12 @@ int table_cell(struct table *t, const char *fmt, ...)
 {
     if (t->failed)
         return -1;
-    if (t->ncells == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 64;
-        char **c = realloc(t->cell, cap * sizeof *c);
-        if (!c) {
-            t->failed = 1;
-            return -1;
-        }
-        t->cell = c;
-        t->cap = cap;
+    char **cells = grown(t->cell, &t->cap, t->ncells, sizeof *cells, 64);
+    if (!cells) {
+        t->failed = 1;
+        return -1;
     }
+    t->cell = cells;
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
@@ -125,15 +121,6 @@ static void write_csv(FILE *f, const struct table *t)
     }
 }
 
-static int is_number(const char *s)
-{
-    char *end;
-    if (!*s || !strchr("-0123456789", *s))
-        return 0;
-    strtod(s, &end);
-    return *end == '\0';
-}
-
 static void write_jsonl(FILE *f, const struct table *t)
 {
     for (size_t r = 0; r < t->ncells / t->ncols; r++) {
@@ -141,11 +128,13 @@ static void write_jsonl(FILE *f, const struct table *t)
         json_string(f, t->name);
         for (size_t c = 0; c < t->ncols; c++) {
             const char *s = t->cell[r * t->ncols + c];
+            double v;
             fputc(',', f);
             json_string(f, t->head[c]);
             fputc(':', f);
-            if ((t->numeric >> c & 1) && is_number(s + (*s == '+')))
-                fputs(s + (*s == '+'), f);   /* "+27", a change: 27 in JSON */
+            const char *num = s + (*s == '+');   /* "+27", a change: 27 in JSON */
+            if ((t->numeric >> c & 1) && *num != '+' && is_decimal(num, &v))
+                fputs(num, f);
             else if (!*s)
                 fputs("null", f);
             else

@@ -33,8 +33,9 @@ struct split {
     const char *prefix;
     int force, format;
     pmn_write_options wo;
-    struct part_file *files;
+    struct part_file *files;  /* by the number of their key in keys */
     size_t n, cap, open;
+    struct names keys, paths; /* of the files */
     unsigned long games, clock;
     int failed;               /* a file could not be made or written: stop */
     struct diag_sink *sink;
@@ -62,14 +63,6 @@ static void safe_name(const char *value, char *buf)
     buf[n] = '\0';
 }
 
-static int path_taken(const struct split *sp, const char *path)
-{
-    for (size_t i = 0; i < sp->n; i++)
-        if (strcmp(sp->files[i].path, path) == 0)
-            return 1;
-    return 0;
-}
-
 static void close_oldest(struct split *sp)
 {
     struct part_file *old = NULL;
@@ -87,17 +80,15 @@ static void close_oldest(struct split *sp)
 /* The file of key, made when first asked for; NULL if it cannot be. */
 static struct part_file *file_for(struct split *sp, const char *key)
 {
-    struct part_file *pf = NULL;
-    for (size_t i = 0; i < sp->n && !pf; i++)
-        if (strcmp(sp->files[i].key, key) == 0)
-            pf = &sp->files[i];
+    long k = name_find(&sp->keys, key);
+    struct part_file *pf = k >= 0 ? &sp->files[k] : NULL;
     if (!pf) {
         char name[MAX_NAME + 1], path[4096];
         safe_name(key, name);
         const char *sep = sp->prefix[0] ? "-" : "";
         snprintf(path, sizeof path, "%s%s%s.pmn", sp->prefix, sep, name);
-        for (unsigned k = 2; path_taken(sp, path); k++)
-            snprintf(path, sizeof path, "%s%s%s-%u.pmn", sp->prefix, sep, name, k);
+        for (unsigned k2 = 2; name_find(&sp->paths, path) >= 0; k2++)
+            snprintf(path, sizeof path, "%s%s%s-%u.pmn", sp->prefix, sep, name, k2);
         struct part_file *files = grown(sp->files, &sp->cap, sp->n, sizeof *files, 16);
         if (!files)
             return NULL;
@@ -106,7 +97,8 @@ static struct part_file *file_for(struct split *sp, const char *key)
         memset(pf, 0, sizeof *pf);
         pf->key = strdup(key);
         pf->path = strdup(path);
-        if (!pf->key || !pf->path) {
+        if (!pf->key || !pf->path || name_id(&sp->keys, pf->key) < 0
+            || name_id(&sp->paths, pf->path) < 0) {
             free(pf->key), free(pf->path);
             return NULL;
         }
@@ -285,6 +277,8 @@ static int run(const struct command *cmd, int argc, char **argv)
         free(pf->path);
     }
     free(sp.files);
+    names_free(&sp.keys);
+    names_free(&sp.paths);
     criteria_free(&c);
     return exit_status(&sink);
 }

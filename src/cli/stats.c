@@ -76,14 +76,6 @@ static const char *copy(struct stats *st, const char *s)
     return c;
 }
 
-static unsigned name_hash(const char *s)
-{
-    unsigned h = 5381;
-    while (*s)
-        h = h * 33 + (unsigned char)*s++;
-    return h;
-}
-
 /* Dates in the order of their text (strcmp) on their first 8 bytes, as one
  * number. */
 static uint64_t date_key(const char *d)
@@ -224,68 +216,6 @@ static unsigned long rows_of(const void *part)
 }
 
 static const struct job_command stats_job = { archive_file, clone_stats, merge_stats, rows_of };
-
-/* ---- names ------------------------------------------------------------- */
-
-/* Names to numbers, in the order first met. */
-struct names {
-    const char **name;        /* by number */
-    unsigned *hash;           /* of each name */
-    size_t n, cap;
-    size_t *slot;             /* hash table of numbers + 1; 0: free */
-    size_t nslots;
-};
-
-/* The number of name (of hash h, name_hash), added if new; -1 out of
- * memory. */
-static long name_id_hashed(struct names *t, const char *name, unsigned h0)
-{
-    if (2 * (t->n + 1) > t->nslots) {
-        size_t ns = t->nslots ? 2 * t->nslots : 64, *slot = calloc(ns, sizeof *slot);
-        if (!slot)
-            return -1;
-        for (size_t i = 0; i < t->n; i++) {
-            size_t h = t->hash[i] & (ns - 1);
-            while (slot[h])
-                h = (h + 1) & (ns - 1);
-            slot[h] = i + 1;
-        }
-        free(t->slot);
-        t->slot = slot;
-        t->nslots = ns;
-    }
-    size_t h = h0 & (t->nslots - 1);
-    for (; t->slot[h]; h = (h + 1) & (t->nslots - 1))
-        if (t->hash[t->slot[h] - 1] == h0 && strcmp(t->name[t->slot[h] - 1], name) == 0)
-            return (long)t->slot[h] - 1;
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 64;
-        const char **nm = realloc(t->name, cap * sizeof *nm);
-        if (nm)
-            t->name = nm;
-        unsigned *hs = nm ? realloc(t->hash, cap * sizeof *hs) : NULL;
-        if (!hs)
-            return -1;
-        t->hash = hs;
-        t->cap = cap;
-    }
-    t->hash[t->n] = h0;
-    t->name[t->n] = name;   /* the row's string: rows outlive the table */
-    t->slot[h] = ++t->n;
-    return (long)t->n - 1;
-}
-
-static long name_id(struct names *t, const char *name)
-{
-    return name_id_hashed(t, name, name_hash(name));
-}
-
-static void names_free(struct names *t)
-{
-    free(t->hash);
-    free(t->name);
-    free(t->slot);
-}
 
 /* A player of a game who counts: named, not "?". */
 static int known(const char *name)

@@ -326,6 +326,27 @@ int pmn_legal_moves(const pmn_rules *r, const pmn_position *p,
 int pmn_play(const pmn_rules *r, pmn_position *p, int hole,
              pmn_move_report *rep);
 
+/* One lap of a sowing, to show a move step by step. */
+typedef struct pmn_lap {
+    pmn_position board;       /* after the lap: its last seed sown, and the hole
+                                 it fell into not yet lifted for the next lap;
+                                 seeds stored or taken on the way counted */
+    int side, hole;           /* the hole lifted for the lap (side: its owner) */
+    unsigned seeds;           /* the seeds lifted and sown */
+    int end_side, end_hole;   /* the hole of its last seed; end_hole -1: the
+                                 store of that side */
+    uint32_t fours[2];        /* [side]: its holes emptied by a four on the way
+                                 (bit h: hole h) */
+} pmn_lap;
+
+/* Sow `hole` for the side to move lap by lap, as pmn_play sows it, into
+ * laps[0..*n): the sowing alone, without the captures of its last seed or
+ * what follows the move (the next side to move is not set).  Returns 0 when
+ * the sowing ended within max laps, 1 when it goes on past them (an endless
+ * move always does), -1 (and *n 0) for a move that is not legal. */
+int pmn_sowing_laps(const pmn_rules *r, const pmn_position *p, int hole, pmn_lap *laps,
+                    size_t max, size_t *n);
+
 /* Has the game already ended in this position: the side to move unable to
  * play, a majority, the last seeds?  Returns the ending (PMN_END_NONE if
  * none) and sets *outcome accordingly. */

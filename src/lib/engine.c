@@ -25,6 +25,7 @@ struct sow {
     uint32_t took[2];   /* seeds taken on the way: by the mover, by the other */
     int last_four;      /* the last seed made four: the mover took them */
     int last_taker;     /* who took last on the way: 0 mover, 1 other, -1 none */
+    uint8_t *fours_at;  /* NULL, or a flag a hole: a four was taken there */
 };
 
 /* Sow the seeds in hand from the hole after `at`.  Returns 1 if the last seed
@@ -61,6 +62,8 @@ static int sow_lap(struct sow *s)
                 int taker = h == 0 ? 0 : a >= s->m;
                 s->took[taker] += 4;
                 s->last_taker = taker;
+                if (s->fours_at)
+                    s->fours_at[a] = 1;
                 if (h == 0) {
                     s->last_four = 1;
                     s->at = a;
@@ -192,6 +195,7 @@ static void load(const pmn_rules *r, const pmn_position *p, int side, int hole,
     s->took[0] = s->took[1] = 0;
     s->last_four = 0;
     s->last_taker = -1;
+    s->fours_at = NULL;
     s->at = (unsigned)hole;
     s->hand = s->pit[hole];
     s->pit[hole] = 0;
@@ -660,6 +664,65 @@ int pmn_play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep
 int pmn_play_general(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep)
 {
     return play(r, p, hole, rep, 0);
+}
+
+/* A cycle index as a side and a hole (hole -1: the mover's store). */
+static void cycle_hole(const pmn_rules *r, const struct sow *s, int side, unsigned a,
+                       int *at_side, int *at_hole)
+{
+    unsigned m = r->pits, other = m + (s->store < s->n);
+    *at_side = a < m || a == s->store ? side : !side;
+    *at_hole = a == s->store ? -1 : a < m ? (int)a : (int)(a - other);
+}
+
+/* The sowing state as a board: the seeds in hand back in the hole they are
+ * lifted from, the seeds taken on the way with their takers. */
+static void lap_board(const pmn_rules *r, const pmn_position *p, const struct sow *s,
+                      int side, pmn_lap *lap)
+{
+    pmn_move_report rep;
+    struct sow shown = *s;
+    if (shown.hand)
+        shown.pit[shown.at] = (uint16_t)(shown.pit[shown.at] + shown.hand);
+    lap->board = *p;
+    unload(r, &shown, side, &lap->board, &rep);
+    lap->board.captured[side] += rep.stored + s->took[0];
+    lap->board.captured[!side] += s->took[1];
+}
+
+int pmn_sowing_laps(const pmn_rules *r, const pmn_position *p, int hole, pmn_lap *laps,
+                    size_t max, size_t *n)
+{
+    *n = 0;
+    if (pmn_move_legality(r, p, hole) != PMN_LEGAL)
+        return -1;
+    int side = p->to_move;
+    struct sow s;
+    uint8_t fours_at[2 * PMN_MAX_SIDE_PITS + 1];
+    load(r, p, side, hole, &s);
+    s.fours_at = fours_at;
+    for (;;) {
+        if (*n == max)
+            return 1;
+        pmn_lap *lap = &laps[(*n)++];
+        memset(fours_at, 0, sizeof fours_at);
+        cycle_hole(r, &s, side, s.at, &lap->side, &lap->hole);
+        lap->seeds = s.hand;
+        int more = sow_lap(&s);
+        cycle_hole(r, &s, side, s.at, &lap->end_side, &lap->end_hole);
+        lap->fours[0] = lap->fours[1] = 0;
+        for (unsigned a = 0; a < s.n; a++) {
+            int fs, fh;
+            if (!fours_at[a])
+                continue;
+            cycle_hole(r, &s, side, a, &fs, &fh);
+            if (fh >= 0)
+                lap->fours[fs] |= 1u << fh;
+        }
+        lap_board(r, p, &s, side, lap);
+        if (!more || r->laps != PMN_LAPS_RELAY)
+            return 0;
+    }
 }
 
 const char *pmn_legality_string(pmn_legality l)

@@ -84,6 +84,99 @@ static void sample_game_1(void **state)
     assert_int_equal(pmn_position_seeds(&r, &p, PMN_NORTH), 1);
 }
 
+/* pmn_sowing_laps sows as pmn_play does: as many laps, ending where the
+ * move ends, each lap lifting the hole the last one ended in with the
+ * seeds it holds, seeds neither made nor lost; what the last lap leaves is
+ * the board after the move but for the captures of its last seed (seeds
+ * only leave holes, for the mover).  An endless move goes on past any
+ * number of laps; an illegal one is refused. */
+static void laps_sow_as_play_does(void **state)
+{
+    (void)state;
+    static const char *const sets[] = {
+        "hawalis", "hawalis,capture=front", "hawalis,min-lift=1", "hawalis,holes=5,seeds=3",
+        "kalah", "kalah(6,3)", "oware", "awale", "anywoli",
+    };
+    static pmn_lap laps[4096];
+    unsigned long seed = 777;
+    for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
+        pmn_rules r = rules_with(sets[k]);
+        for (int trial = 0; trial < 300; trial++) {
+            pmn_position p = random_position(&r, 1 + (unsigned)trial % 40, &seed);
+            unsigned total = pmn_position_seeds(&r, &p, 0) + pmn_position_seeds(&r, &p, 1)
+                           + p.captured[0] + p.captured[1];
+            for (unsigned i = 0; i < r.pits; i++) {
+                pmn_position after = p;
+                pmn_move_report rep;
+                size_t n;
+                int side = p.to_move;
+                int played = pmn_play(&r, &after, (int)i, &rep);
+                int rc = pmn_sowing_laps(&r, &p, (int)i, laps, 4096, &n);
+                if (played != 0) {
+                    assert_int_equal(rc, -1);
+                    assert_int_equal(n, 0);
+                    continue;
+                }
+                if (rep.ending == PMN_END_ENDLESS) {
+                    assert_int_equal(rc, 1);
+                    assert_int_equal(n, 4096);
+                    continue;
+                }
+                assert_int_equal(rc, 0);
+                assert_int_equal(n, rep.laps);
+                assert_int_equal(laps[0].side, side);
+                assert_int_equal(laps[0].hole, (int)i);
+                assert_int_equal(laps[0].seeds, p.pit[side][i]);
+                for (size_t l = 0; l < n; l++) {
+                    const pmn_position *b = &laps[l].board;
+                    assert_int_equal(pmn_position_seeds(&r, b, 0) + pmn_position_seeds(&r, b, 1)
+                                     + b->captured[0] + b->captured[1], total);
+                    if (l + 1 < n) {
+                        assert_int_equal(laps[l + 1].side, laps[l].end_side);
+                        assert_int_equal(laps[l + 1].hole, laps[l].end_hole);
+                        assert_int_equal(laps[l + 1].seeds,
+                                         b->pit[laps[l].end_side][laps[l].end_hole]);
+                    }
+                }
+                const pmn_lap *last = &laps[n - 1];
+                assert_int_equal(last->end_side, rep.end_side);
+                assert_int_equal(last->end_hole, rep.end_hole);
+                unsigned taken = 0;
+                for (int s = 0; s < 2; s++)
+                    for (unsigned h = 0; h < r.pits; h++) {
+                        assert_true(last->board.pit[s][h] >= after.pit[s][h]);
+                        taken += last->board.pit[s][h] - after.pit[s][h];
+                    }
+                assert_int_equal(last->board.captured[side] + taken, after.captured[side]);
+                assert_int_equal(last->board.captured[!side], after.captured[!side]);
+            }
+        }
+    }
+}
+
+/* Anywoli's fours taken on the way are said, hole by hole, by owner. */
+static void laps_name_the_fours(void **state)
+{
+    (void)state;
+    pmn_rules r = rules_with("anywoli");
+    pmn_position p;
+    pmn_error err;
+    pmn_lap laps[64];
+    size_t n;
+    /* South sows 3 from hole 0: holes 1 and 2 (South's) and 3 reach 4 on the
+     * way and the last seed, so hole 3's four is South's by the last seed. */
+    memset(&p, 0, sizeof p);
+    assert_int_equal(pmn_position_parse(&r, "3,3,3,3,1,1,1,1,1,1,1,1/"
+                                        "2,2,2,2,2,2,2,2,2,2,2,2 S", &p, &err), 0);
+    assert_int_equal(pmn_sowing_laps(&r, &p, 0, laps, 64, &n), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(laps[0].fours[PMN_SOUTH], 0xeu);
+    assert_int_equal(laps[0].fours[PMN_NORTH], 0);
+    assert_int_equal(laps[0].end_side, PMN_SOUTH);
+    assert_int_equal(laps[0].end_hole, 3);
+    assert_int_equal(laps[0].board.captured[PMN_SOUTH], 12);
+}
+
 static void sample_game_2_endless(void **state)
 {
     (void)state;
@@ -466,6 +559,8 @@ int main(void)
         cmocka_unit_test(legal_moves_agree_with_legality),
         cmocka_unit_test(no_grand_slam_past_a_four),
         cmocka_unit_test(quick_relay_plays_as_the_general_engine),
+        cmocka_unit_test(laps_sow_as_play_does),
+        cmocka_unit_test(laps_name_the_fours),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -422,6 +422,10 @@ typedef struct pmn_svg_options {
     int end_side, end_hole;       /* where its last seed fell (end_hole -1 with a
                                      side: that side's store); -1: none */
     const char *title;            /* the picture's title; NULL: the rules and who moves */
+    int html;                     /* 1: for an HTML5 page: no XML declaration, and
+                                     each hole, store and captured total carries
+                                     data-side, data-hole and data-seeds (its
+                                     count); the dots of a hole are grouped */
 } pmn_svg_options;
 
 void pmn_svg_options_init(pmn_svg_options *o);   /* letters, nothing marked */

@@ -34,6 +34,8 @@ static void game_diag(void *ctx, const pmn_diag *d)
         r->g.count[d->severity]++;
     if (d->code > 0 && d->code < MAX_DIAG_CODE)
         r->g.codes[d->code / 8] |= (unsigned char)(1u << (d->code % 8));
+    if (r->a->diag)
+        r->a->diag(r->a, d);
     print_diag(r->sink, d);
 }
 

@@ -75,7 +75,7 @@ struct command {
 extern const struct command check_command, replay_command, convert_command,
     export_command, import_command, perft_command, position_command, rules_command,
     analyse_command, annotate_command, select_command, stats_command,
-    duplicates_command, split_command;
+    duplicates_command, split_command, html_command;
 
 #define CLI_MAX_OPTIONS 48
 
@@ -330,6 +330,9 @@ struct archive {
      * known) that is true when the game is not wanted, nor any game without
      * tags: the games it rules out are left unread. */
     int (*ruled_out)(struct archive *a, const struct game *g);
+    /* NULL, or each diagnostic of a game (notes too), before the game is
+     * given to game(); standard error has them all the same. */
+    void (*diag)(struct archive *a, const pmn_diag *d);
     const struct rules_options *ro;
 };
 

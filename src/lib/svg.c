@@ -25,6 +25,7 @@ void pmn_svg_options_init(pmn_svg_options *o)
     o->notation = PMN_NOTATION_LETTERS;
     o->lifted_side = o->end_side = -1;
     o->lifted_hole = o->end_hole = -1;
+    o->html = 0;
 }
 
 /* Text with XML's five special characters escaped. */
@@ -66,14 +67,21 @@ static void hole(pmn_text *t, const pmn_rules *r, const pmn_position *p,
     int last = side == o->end_side && h == o->end_hole;
     pmn_hole_name(r, o->notation, side, h, name, sizeof name);
     double cx = x + CELL / 2.0, cy = y + 34;
-    pmn_text_add(t, "<g class=\"hole %s\">", side == PMN_SOUTH ? "south" : "north");
+    pmn_text_add(t, "<g class=\"hole %s\"", side == PMN_SOUTH ? "south" : "north");
+    if (o->html)
+        pmn_text_add(t, " data-side=\"%d\" data-hole=\"%d\" data-seeds=\"%u\"", side, h, n);
+    pmn_text_add(t, ">");
     pmn_text_add(t, "<text x=\"%.1f\" y=\"%.1f\" class=\"name\">%s</text>", cx, y + 11, name);
     pmn_text_add(t, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"21\" class=\"pit%s%s\"/>", cx, cy,
                  lifted ? " lifted" : "", last ? " last" : "");
+    if (o->html)
+        pmn_text_add(t, "<g class=\"seeds\" data-x=\"%.1f\" data-y=\"%.1f\">", cx, cy);
     if (n <= MAX_DOTS)
         dots(t, cx, cy, n);
     else
         pmn_text_add(t, "<text x=\"%.1f\" y=\"%.1f\" class=\"many\">%u</text>", cx, cy + 5, n);
+    if (o->html)
+        pmn_text_add(t, "</g>");
     pmn_text_add(t, "<text x=\"%.1f\" y=\"%.1f\" class=\"count\">%u</text></g>\n", cx, y + 70, n);
 }
 
@@ -86,10 +94,14 @@ static void row(pmn_text *t, const pmn_rules *r, const pmn_position *p,
         hole(t, r, p, o, side, first + step * (int)i, x + i * CELL, y);
 }
 
-static void store(pmn_text *t, int side, unsigned seeds, int last, double x, double y)
+static void store(pmn_text *t, const pmn_svg_options *o, int side, unsigned seeds, int last,
+                  double x, double y)
 {
-    pmn_text_add(t, "<g class=\"store %s\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" "
-                 "height=\"%d\" rx=\"24\" class=\"pit%s\"/>", side == PMN_SOUTH ? "south" : "north",
+    pmn_text_add(t, "<g class=\"store %s\"", side == PMN_SOUTH ? "south" : "north");
+    if (o->html)
+        pmn_text_add(t, " data-side=\"%d\" data-seeds=\"%u\"", side, seeds);
+    pmn_text_add(t, "><rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" "
+                 "height=\"%d\" rx=\"24\" class=\"pit%s\"/>",
                  x + 8, y + 10, CELL - 16, 2 * (CELL + 16) - 20, last ? " last" : "");
     pmn_text_add(t, "<text x=\"%.1f\" y=\"%.1f\" class=\"many\">%u</text></g>\n", x + CELL / 2.0,
                  y + CELL + 21, seeds);
@@ -112,8 +124,9 @@ size_t pmn_board_svg(const pmn_rules *r, const pmn_position *p, const pmn_svg_op
     double board_x = LEFT + (stores ? CELL : 0), row_h = CELL + 16;
     double width = board_x + w * CELL + (stores ? CELL : 0) + 16;
     double height = TOP + rows * row_h + 72;
-    pmn_text_add(&t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                 "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+    if (!o->html)
+        pmn_text_add(&t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    pmn_text_add(&t, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
                  "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
                  "font-family=\"DejaVu Sans, Verdana, sans-serif\">\n",
                  width, height, width, height);
@@ -156,24 +169,31 @@ size_t pmn_board_svg(const pmn_rules *r, const pmn_position *p, const pmn_svg_op
         if (stores) {
             int north_last = o->end_side == PMN_NORTH && o->end_hole < 0 && o->lifted_hole >= 0;
             int south_last = o->end_side == PMN_SOUTH && o->end_hole < 0 && o->lifted_hole >= 0;
-            store(&t, PMN_NORTH, p->captured[PMN_NORTH], north_last, board_x - CELL, y);
-            store(&t, PMN_SOUTH, p->captured[PMN_SOUTH], south_last, board_x + w * CELL, y);
+            store(&t, o, PMN_NORTH, p->captured[PMN_NORTH], north_last, board_x - CELL, y);
+            store(&t, o, PMN_SOUTH, p->captured[PMN_SOUTH], south_last, board_x + w * CELL, y);
         }
     }
     /* The sides: names by their rows, the one to move marked in words. */
     double north_y = y + (four ? row_h : row_h / 2) + 6;
     double south_y = y + (four ? 3 * row_h : row_h * 1.5) + 6;
     for (int s = 0; s < 2; s++)
-        pmn_text_add(&t, "<text x=\"8\" y=\"%.1f\" class=\"side\">%s%s</text>\n",
-                     s == PMN_SOUTH ? south_y : north_y, pmn_side_name(s),
+        pmn_text_add(&t, "<text x=\"8\" y=\"%.1f\" class=\"side %s\">%s<tspan class=\"mover\">"
+                     "%s</tspan></text>\n", s == PMN_SOUTH ? south_y : north_y,
+                     s == PMN_SOUTH ? "south" : "north", pmn_side_name(s),
                      p->to_move == s ? " \xe2\x96\xb6" : "");
     /* Under the board: who moves, what was captured, what the last ply did. */
     double note_y = TOP + rows * row_h + 28;
-    pmn_text_add(&t, "<text x=\"8\" y=\"%.1f\" class=\"note\">%s to move", note_y,
-                 pmn_side_name(p->to_move));
+    pmn_text_add(&t, "<text x=\"8\" y=\"%.1f\" class=\"note\"><tspan class=\"to-move\">%s"
+                 "</tspan> to move", note_y, pmn_side_name(p->to_move));
     if (!stores)
-        pmn_text_add(&t, "; captured: South %u, North %u", (unsigned)p->captured[PMN_SOUTH],
-                     (unsigned)p->captured[PMN_NORTH]);
+        for (int s = 0; s < 2; s++) {
+            pmn_text_add(&t, "%s %s <tspan class=\"captured\"", s ? "," : "; captured:",
+                         pmn_side_name(s));
+            if (o->html)
+                pmn_text_add(&t, " data-side=\"%d\" data-seeds=\"%u\"", s,
+                             (unsigned)p->captured[s]);
+            pmn_text_add(&t, ">%u</tspan>", (unsigned)p->captured[s]);
+        }
     if (o->lifted_hole >= 0) {
         char a[16], b[16] = "";
         pmn_hole_name(r, o->notation, o->lifted_side, o->lifted_hole, a, sizeof a);
@@ -181,10 +201,13 @@ size_t pmn_board_svg(const pmn_rules *r, const pmn_position *p, const pmn_svg_op
             pmn_hole_name(r, o->notation, o->end_side, o->end_hole, b, sizeof b);
         else if (o->end_side >= 0)
             snprintf(b, sizeof b, "%s's store", pmn_side_name(o->end_side));
-        pmn_text_add(&t, "</text>\n<text x=\"8\" y=\"%.1f\" class=\"note\">Last ply: %s "
-                     "(thick outline)", note_y + 20, a);
+        pmn_text_add(&t, "</text>\n<text x=\"8\" y=\"%.1f\" class=\"note last-ply\">Last ply: "
+                     "%s (thick outline)", note_y + 20, a);
         if (b[0])
             pmn_text_add(&t, "; its last seed in %s (dashed outline)", b);
+    } else if (o->html) {
+        pmn_text_add(&t, "</text>\n<text x=\"8\" y=\"%.1f\" class=\"note last-ply\">",
+                     note_y + 20);
     }
     pmn_text_add(&t, "</text>\n</svg>\n");
     return t.n;

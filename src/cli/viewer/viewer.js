@@ -1,0 +1,489 @@
+/* viewer.js - the page of pmn html: steps through the games it holds.
+ *
+ * It knows no rules.  Every board it shows is one pmn computed and wrote
+ * into the page: after each ply, and after each lap of a ply's sowing (as
+ * the counts that changed since the lap before).  Each game's JSON block
+ * is parsed when the game is first opened. */
+"use strict";
+(function () {
+  var SVG = "http://www.w3.org/2000/svg";
+  var MAX_DOTS = 12;
+  var blocks = Array.prototype.slice.call(document.querySelectorAll("script.game"));
+  var games = [];
+  var G = null;             /* the game open */
+  var at = { game: 0, line: 0, idx: -1, lap: null };
+  var view = null;          /* the board's elements */
+  var sowing = null;        /* the timer of P */
+
+  function $(id) { return document.getElementById(id); }
+
+  function el(name, cls, text) {
+    var e = document.createElement(name);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  /* ---- a game's data --------------------------------------------- */
+
+  function game(n) {
+    if (!games[n]) {
+      var g = JSON.parse(blocks[n].textContent);
+      g.lineOf = [];
+      g.idxOf = [];
+      g.lines.forEach(function (l, li) {
+        for (var i = 0; i < l.n; i++) {
+          g.lineOf[l.first + i] = li;
+          g.idxOf[l.first + i] = i;
+        }
+      });
+      games[n] = g;
+    }
+    return games[n];
+  }
+
+  function node(l, i) { return G.nodes[G.lines[l].first + i]; }
+
+  /* The board before the move at (l, i): after the one before it in its
+   * line, or, at a line's start, before the move it is an alternative to. */
+  function before(l, i) {
+    if (i > 0) return after(l, i - 1);
+    var p = G.lines[l].parent;
+    if (p < 0) return G.start;
+    return before(G.lineOf[p], G.idxOf[p]);
+  }
+
+  function after(l, i) {
+    if (i < 0) return before(l, 0);
+    var n = node(l, i);
+    return n.board || before(l, i);
+  }
+
+  /* A ply's boards lap by lap, from the differences pmn wrote. */
+  function frames(l, i) {
+    var n = node(l, i);
+    if (!n.frames) {
+      var b = before(l, i).slice();
+      n.frames = (n.laps || []).map(function (lap) {
+        for (var k = 0; k < lap.d.length; k += 2) b[lap.d[k]] = lap.d[k + 1];
+        return b.slice();
+      });
+    }
+    return n.frames;
+  }
+
+  /* ---- the board --------------------------------------------------- */
+
+  function buildBoard() {
+    var box = $("board");
+    box.textContent = "";
+    var t = document.getElementById("board-" + G.layout);
+    box.appendChild(document.importNode(t.content, true));
+    var svg = box.querySelector("svg");
+    svg.setAttribute("role", "img");
+    view = { svg: svg, holes: [[], []], stores: [null, null], captured: [null, null],
+             movers: [null, null], title: svg.querySelector("title"),
+             desc: svg.querySelector("desc"), toMove: svg.querySelector(".to-move"),
+             lastPly: svg.querySelector(".last-ply") };
+    svg.querySelectorAll("g.hole").forEach(function (g) {
+      view.holes[+g.getAttribute("data-side")][+g.getAttribute("data-hole")] = {
+        g: g, pit: g.querySelector(".pit"), seeds: g.querySelector(".seeds"),
+        count: g.querySelector(".count"), name: g.querySelector(".name").textContent };
+    });
+    svg.querySelectorAll("g.store").forEach(function (g) {
+      view.stores[+g.getAttribute("data-side")] = { g: g, pit: g.querySelector(".pit"),
+                                                    count: g.querySelector(".many") };
+    });
+    svg.querySelectorAll(".captured").forEach(function (t) {
+      view.captured[+t.getAttribute("data-side")] = t;
+    });
+    view.movers[0] = svg.querySelector(".side.south .mover");
+    view.movers[1] = svg.querySelector(".side.north .mover");
+  }
+
+  /* The dots of a hole, as pmn_board_svg draws them: rows of four. */
+  function drawSeeds(h, n) {
+    var grp = h.seeds, x = +grp.getAttribute("data-x"), y = +grp.getAttribute("data-y");
+    while (grp.firstChild) grp.removeChild(grp.firstChild);
+    if (n > MAX_DOTS) {
+      var t = document.createElementNS(SVG, "text");
+      t.setAttribute("x", x);
+      t.setAttribute("y", y + 5);
+      t.setAttribute("class", "many");
+      t.textContent = n;
+      grp.appendChild(t);
+      return;
+    }
+    var rows = Math.floor((n + 3) / 4);
+    for (var i = 0; i < n; i++) {
+      var row = Math.floor(i / 4), inRow = row + 1 < rows ? 4 : n - 4 * row, col = i % 4;
+      var c = document.createElementNS(SVG, "circle");
+      c.setAttribute("cx", (x + (col - (inRow - 1) / 2) * 10).toFixed(1));
+      c.setAttribute("cy", (y + (row - (rows - 1) / 2) * 10).toFixed(1));
+      c.setAttribute("r", "3.5");
+      c.setAttribute("class", "seed");
+      grp.appendChild(c);
+    }
+  }
+
+  function holeName(side, hole) {
+    if (hole < 0) return (side ? "North" : "South") + "'s store";
+    return view.holes[side][hole].name;
+  }
+
+  function sideName(s) { return s ? "North" : "South"; }
+
+  /* Show board b with marks: lifted and last ([side, hole]; hole -1 a
+   * store), taken and fours (lists of [side, hole]). */
+  function setBoard(b, marks, title) {
+    var m = G.pits, words = [];
+    for (var s = 0; s < 2; s++) {
+      var names = [];
+      for (var h = 0; h < m; h++) {
+        var v = view.holes[s][h], n = b[s * m + h];
+        if (v.g.getAttribute("data-seeds") !== String(n)) {
+          v.g.setAttribute("data-seeds", n);
+          v.count.textContent = n;
+          drawSeeds(v, n);
+        }
+        names.push(v.name + " " + n);
+      }
+      words.push(sideName(s) + ": " + names.join(", "));
+      var c = b[2 * m + s];
+      if (view.stores[s]) {
+        view.stores[s].g.setAttribute("data-seeds", c);
+        view.stores[s].count.textContent = c;
+      }
+      if (view.captured[s]) {
+        view.captured[s].setAttribute("data-seeds", c);
+        view.captured[s].textContent = c;
+      }
+    }
+    var mover = b[2 * m + 2];
+    view.movers[0].textContent = mover === 0 ? " \u25B6" : "";
+    view.movers[1].textContent = mover === 1 ? " \u25B6" : "";
+    view.toMove.textContent = sideName(mover);
+    view.svg.querySelectorAll(".pit").forEach(function (p) {
+      p.classList.remove("lifted", "last", "taken", "four");
+    });
+    function mark(sh, cls) {
+      if (!sh) return;
+      var v = sh[1] < 0 ? view.stores[sh[0]] : view.holes[sh[0]][sh[1]];
+      if (v) v.pit.classList.add(cls);
+    }
+    var said = "";
+    if (marks.lifted) {
+      mark(marks.lifted, "lifted");
+      said = "Lifted: " + holeName(marks.lifted[0], marks.lifted[1]) + " (thick outline)";
+      if (marks.last) {
+        mark(marks.last, "last");
+        said += "; last seed in " + holeName(marks.last[0], marks.last[1]) + " (dashed outline)";
+      }
+    }
+    (marks.taken || []).forEach(function (sh) { mark(sh, "taken"); });
+    (marks.fours || []).forEach(function (sh) { mark(sh, "four"); });
+    if (marks.taken && marks.taken.length)
+      said += "; captured from " + marks.taken.map(function (sh) {
+        return holeName(sh[0], sh[1]); }).join(", ") + " (dotted outline)";
+    if (marks.fours && marks.fours.length)
+      said += "; fours taken in " + marks.fours.map(function (sh) {
+        return holeName(sh[0], sh[1]); }).join(", ") + " (dash-dot outline)";
+    if (view.lastPly) view.lastPly.textContent = said;
+    view.title.textContent = title;
+    view.desc.textContent = title + ". " + words.join("; ") + ". Captured or stored: South "
+      + b[2 * m] + ", North " + b[2 * m + 1] + ". " + sideName(mover) + " to move."
+      + (said ? " " + said + "." : "");
+  }
+
+  function foursOf(lap) {
+    var out = [];
+    for (var s = 0; s < 2; s++)
+      for (var h = 0; h < G.pits; h++)
+        if (lap.fours[s] & (1 << h)) out.push([s, h]);
+    return out;
+  }
+
+  /* ---- the move list ----------------------------------------------- */
+
+  function href(l, i) {
+    var g = "#game=" + (at.game + 1);
+    if (l === 0) return g + "&ply=" + (i + 1);
+    return g + "&line=" + l + "&move=" + (i + 1);
+  }
+
+  function moveNumber(n, first) {
+    if (n.joined) return "-";
+    if (n.side === 0) return n.no + ". ";
+    return first ? n.no + "... " : "";
+  }
+
+  function renderLine(parent, l) {
+    var line = G.lines[l], first = true;
+    (line.lead || []).forEach(function (c) { parent.appendChild(el("span", "comment", " {" + c + "} ")); });
+    for (var i = 0; i < line.n; i++) {
+      var n = node(l, i), id = line.first + i;
+      var no = moveNumber(n, first);
+      if (no === "-") {
+        parent.appendChild(document.createTextNode("-"));
+      } else {
+        if (!first) parent.appendChild(document.createTextNode(" "));
+        if (no) parent.appendChild(el("span", "no", no));
+      }
+      var a = el("a", "mv" + (n.board ? "" : " unplayed"), n.t);
+      a.href = href(l, i);
+      a.setAttribute("data-node", id);
+      if (!n.board) a.title = "not replayed";
+      parent.appendChild(a);
+      if (n.claim !== undefined)
+        parent.appendChild(el("span", "claim", " (" + (n.style === "x" ? "x" : "+") + n.claim + ")"));
+      if (n.judgement) parent.appendChild(el("span", "judgement", n.judgement));
+      (n.nags || []).forEach(function (g) { parent.appendChild(el("span", "nag", " $" + g)); });
+      first = false;
+      (n.comments || []).forEach(function (c) {
+        parent.appendChild(el("span", "comment", " {" + c + "}"));
+        first = true;
+      });
+      (n.vars || []).forEach(function (v) {
+        var span = el("span", "var");
+        span.appendChild(document.createTextNode(" ("));
+        renderLine(span, v);
+        span.appendChild(document.createTextNode(")"));
+        parent.appendChild(span);
+        first = true;
+      });
+    }
+  }
+
+  function renderGame() {
+    $("game-title").textContent = G.title;
+    var moves = $("moves");
+    moves.textContent = "";
+    renderLine(moves, 0);
+    if (G.result) moves.appendChild(el("span", "result", " " + G.result));
+    $("state").textContent = G.file + ", game " + G.number + " (line " + G.line + "), "
+      + G.rules + ": " + G.state + (G.result ? "; result written " + G.result : "") + ".";
+    var tb = $("tags").tBodies[0];
+    tb.textContent = "";
+    G.tags.forEach(function (t) {
+      var tr = el("tr");
+      tr.appendChild(el("th", "", t[0]));
+      tr.appendChild(el("td", "", t[1]));
+      tb.appendChild(tr);
+    });
+    var ul = $("diags");
+    ul.textContent = "";
+    G.diags.forEach(function (d) {
+      var li = el("li", d.severity);
+      var where = d.at[0] ? d.at[0] + ":" + (d.at[1] ? d.at[1] + ": " : " ") : "";
+      li.textContent = where + d.severity + "[" + d.code + "]: " + d.message;
+      ul.appendChild(li);
+    });
+    var errors = G.diags.filter(function (d) { return d.severity !== "note"; }).length;
+    $("diag-summary").textContent = G.diags.length
+      ? "Problems: " + G.diags.length + " (" + errors + " errors or warnings)" : "No problems";
+    $("diag-box").open = errors > 0;
+    document.querySelectorAll("#game-list a").forEach(function (a, k) {
+      if (k === at.game) a.setAttribute("aria-current", "true");
+      else a.removeAttribute("aria-current");
+    });
+    buildBoard();
+  }
+
+  /* ---- where we are ------------------------------------------------ */
+
+  function diagAt(n) {
+    var d = G.diags.filter(function (d) { return d.at[0] === n.at[0] && d.at[1] === n.at[1]; });
+    return d.map(function (x) { return x.severity + "[" + x.code + "]: " + x.message; }).join(" ");
+  }
+
+  function show() {
+    var l = at.line, i = at.idx, n = i >= 0 ? node(l, i) : null, status, lapText = "";
+    var box = $("board");
+    box.classList.toggle("unplayed", !!(n && !n.board));
+    var where = i < 0 ? "the start" : "after " + (n.joined ? "" : n.no + (n.side ? "... " : ". "))
+      + n.t + (l ? " (variation " + l + ")" : ", ply " + (i + 1));
+    if (n && at.lap !== null) {
+      var lap = n.laps[at.lap], fr = frames(l, i)[at.lap];
+      setBoard(fr, { lifted: lap.from, last: lap.end, fours: foursOf(lap) },
+               G.title + ": " + where + ", lap " + (at.lap + 1));
+      lapText = "Lap " + (at.lap + 1) + " of " + n.laps.length + (n.cut ? "+" : "") + ": "
+        + lap.seeds + " seed" + (lap.seeds === 1 ? "" : "s") + " from "
+        + holeName(lap.from[0], lap.from[1]) + ", the last into "
+        + holeName(lap.end[0], lap.end[1]) + ".";
+      if (n.proof && at.lap === n.laps.length - 1) lapText += " " + n.proof;
+      status = "Sowing " + n.t + ".";
+    } else if (n && n.board) {
+      setBoard(n.board, { lifted: n.hole || (n.laps && n.laps.length ? n.laps[0].from : null),
+                          last: n.proof ? null : n.last, taken: n.taken },
+               G.title + ": " + where);
+      status = where.charAt(0).toUpperCase() + where.slice(1) + ": " + (n.proof || n.says) + ".";
+      if (n.ending) status += " The game ends: " + n.ending + " (" + n.outcome + ").";
+    } else {
+      setBoard(after(l, i), {}, G.title + ": " + where);
+      status = n ? "Not replayed: " + n.t + ". " + (diagAt(n) || "A ply before it was not.")
+                 : "The start. " + sideName(G.start[2 * G.pits + 2]) + " to move.";
+    }
+    if (n && n.comments) status += " {" + n.comments.join("} {") + "}";
+    $("status").textContent = status;
+    $("lap-status").textContent = lapText;
+    document.querySelectorAll("#moves a.cur").forEach(function (a) {
+      a.classList.remove("cur");
+      a.removeAttribute("aria-current");
+    });
+    if (n) {
+      var a = document.querySelector('#moves a[data-node="' + (G.lines[l].first + i) + '"]');
+      if (a) {
+        a.classList.add("cur");
+        a.setAttribute("aria-current", "step");
+        if (a.scrollIntoView) a.scrollIntoView({ block: "nearest" });
+      }
+    }
+    var b = $("board");
+    b.setAttribute("data-game", at.game + 1);
+    b.setAttribute("data-line", l);
+    b.setAttribute("data-move", i + 1);
+    b.setAttribute("data-lap", at.lap === null ? "" : at.lap + 1);
+    var frag = i < 0 ? "#game=" + (at.game + 1) + "&ply=0" : href(l, i);
+    if (at.lap !== null) frag += "&lap=" + (at.lap + 1);
+    if (location.hash !== frag && history.replaceState) history.replaceState(null, "", frag);
+  }
+
+  function open(g, l, i, lap) {
+    stopSowing();
+    g = Math.max(0, Math.min(blocks.length - 1, g));
+    if (g !== at.game || !G) {
+      at.game = g;
+      G = game(g);
+      renderGame();
+    }
+    l = l >= 0 && l < G.lines.length ? l : 0;
+    var n = G.lines[l].n;
+    i = Math.max(l ? 0 : -1, Math.min(n - 1, i));
+    at.line = l;
+    at.idx = i;
+    at.lap = null;
+    if (lap !== null && lap !== undefined && i >= 0) {
+      var laps = node(l, i).laps || [];
+      if (laps.length) at.lap = Math.max(0, Math.min(laps.length - 1, lap));
+    }
+    show();
+  }
+
+  /* ---- moving ------------------------------------------------------ */
+
+  function forward() {
+    if (at.idx + 1 < G.lines[at.line].n) open(at.game, at.line, at.idx + 1);
+  }
+
+  function back() {
+    if (at.idx > 0 || (at.line === 0 && at.idx === 0)) return open(at.game, at.line, at.idx - 1);
+    leave();
+  }
+
+  /* Out of a variation: to the position before the move it replaces. */
+  function leave() {
+    var p = G.lines[at.line].parent;
+    if (p < 0) return;
+    open(at.game, G.lineOf[p], G.idxOf[p] - 1);
+  }
+
+  /* Into the first variation of the next move. */
+  function enter() {
+    if (at.idx + 1 >= G.lines[at.line].n) return;
+    var n = node(at.line, at.idx + 1);
+    if (n.vars && n.vars.length) open(at.game, n.vars[0], 0);
+  }
+
+  function lapForward() {
+    var n = at.idx >= 0 ? node(at.line, at.idx) : null;
+    if (n && at.lap !== null) {
+      if (at.lap + 1 < n.laps.length) return open(at.game, at.line, at.idx, at.lap + 1);
+      return open(at.game, at.line, at.idx);
+    }
+    if (at.idx + 1 >= G.lines[at.line].n) return;
+    var next = node(at.line, at.idx + 1);
+    open(at.game, at.line, at.idx + 1, next.laps && next.laps.length ? 0 : null);
+  }
+
+  function lapBack() {
+    var n = at.idx >= 0 ? node(at.line, at.idx) : null;
+    if (!n) return;
+    if (at.lap === null && n.laps && n.laps.length)
+      return open(at.game, at.line, at.idx, n.laps.length - 1);
+    if (at.lap > 0) return open(at.game, at.line, at.idx, at.lap - 1);
+    back();
+  }
+
+  function stopSowing() {
+    if (sowing) clearInterval(sowing);
+    sowing = null;
+  }
+
+  /* The next move's sowing, a lap every 700 ms. */
+  function sow() {
+    stopSowing();
+    lapForward();
+    sowing = setInterval(function () {
+      var keep = at.lap !== null;
+      var timer = sowing;
+      lapForward();
+      sowing = timer;
+      if (!keep || at.lap === null) stopSowing();
+    }, 700);
+  }
+
+  function fromHash() {
+    var q = {};
+    location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
+      var p = kv.split("=");
+      if (p.length === 2) q[p[0]] = parseInt(p[1], 10);
+    });
+    var g = (q.game || 1) - 1;
+    if (q.line) return open(g, q.line, (q.move || 1) - 1, q.lap ? q.lap - 1 : null);
+    open(g, 0, (isNaN(q.ply) ? 0 : q.ply) - 1, q.lap ? q.lap - 1 : null);
+  }
+
+  function keys(e) {
+    if (e.ctrlKey || e.altKey || e.metaKey || !G) return;
+    var t = e.target && e.target.tagName;
+    if (t === "INPUT" || t === "TEXTAREA" || t === "SELECT") return;
+    var act = {
+      ArrowRight: forward, ArrowLeft: back, ArrowDown: enter, ArrowUp: leave,
+      Home: function () { open(at.game, at.line, at.line ? 0 : -1); },
+      End: function () { open(at.game, at.line, G.lines[at.line].n - 1); },
+      PageDown: function () { open(at.game + 1, 0, -1); },
+      PageUp: function () { open(at.game - 1, 0, -1); },
+      "]": lapForward, "[": lapBack, p: sow, P: sow
+    }[e.key];
+    if (!act) return;
+    e.preventDefault();
+    act();
+  }
+
+  function init() {
+    var list = $("game-list");
+    blocks.forEach(function (b, k) {
+      var li = el("li"), a = el("a", "", b.getAttribute("data-title"));
+      a.href = "#game=" + (k + 1) + "&ply=0";
+      li.appendChild(a);
+      list.appendChild(li);
+    });
+    $("games-heading").textContent = "Games (" + blocks.length + ")";
+    if (!blocks.length) {
+      $("game-title").textContent = "No games";
+      return;
+    }
+    $("first").onclick = function () { open(at.game, at.line, at.line ? 0 : -1); };
+    $("back").onclick = back;
+    $("forward").onclick = forward;
+    $("last").onclick = function () { open(at.game, at.line, G.lines[at.line].n - 1); };
+    $("lap-back").onclick = lapBack;
+    $("lap-forward").onclick = lapForward;
+    $("play-laps").onclick = sow;
+    document.addEventListener("keydown", keys);
+    window.addEventListener("hashchange", fromHash);
+    fromHash();
+  }
+
+  init();
+})();

@@ -1,7 +1,8 @@
 /* games.c - an archive of random Hawalis games for bench/run.sh, the same
  * for a given seed on every machine.
  *
- *   bench/games [GAMES [SEED]]     (default: 150000 games, seed 1)
+ *   bench/games [GAMES [SEED [RULES]]]     (default: 150000 games, seed 1,
+ *                                           hawalis)
  *
  * Each game is played to its end by the engine, each move chosen at random
  * among the legal ones, and written as the Mancala World sample games are:
@@ -93,8 +94,8 @@ static void game(const pmn_rules *r, unsigned long number)
                    % (sizeof players / sizeof *players);
     printf("[Event \"Bench Club %lu\"]\n[Site \"Muscat\"]\n[Date \"2026.%02u.%02u\"]\n"
            "[Round \"%lu\"]\n[South \"%s\"]\n[North \"%s\"]\n[Result \"%s\"]\n"
-           "[Game \"Hawalis\"]\n\n", number / 1000 + 1, 1 + below(12), 1 + below(28),
-           number % 1000 + 1, players[south], players[north], result);
+           "[Game \"%s\"]\n\n", number / 1000 + 1, 1 + below(12), 1 + below(28),
+           number % 1000 + 1, players[south], players[north], result, r->name);
     /* Words: a move number and its move stay apart only where a line ends. */
     struct out o = { .len = 0 };
     for (char *w = strtok(text, " "); w; w = strtok(NULL, " "))
@@ -110,9 +111,11 @@ int main(int argc, char **argv)
     state = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
     if (state == 0)
         state = 1;
+    const char *rules = argc > 3 ? argv[3] : "hawalis";
     pmn_rules r;
-    if (pmn_rules_init(&r, "hawalis", NULL) < 0) {
-        fprintf(stderr, "games: no Hawalis rules\n");
+    /* Rules whose moves alternate: the movetext numbers them by turns. */
+    if (pmn_rules_init(&r, rules, NULL) < 0 || r.extra != PMN_EXTRA_NONE) {
+        fprintf(stderr, "games: no rules '%s' whose moves alternate\n", rules);
         return 1;
     }
     for (unsigned long i = 0; i < games; i++)

@@ -439,7 +439,7 @@ static int each_game(struct archive *a, struct game *g)
     game_ending_text(g, ending, sizeof ending);
     fputs(",\"state\":", f);
     jstr(f, ending);
-    fputs(",\"start\":", f);
+    fprintf(f, ",\"ready\":%d,\"start\":", setup->status == PMN_SETUP_READY);
     jboard(f, &setup->rules, &setup->start);
     jdiags(h);
     h->ndiags = 0;

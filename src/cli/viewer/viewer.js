@@ -299,7 +299,7 @@
   function show() {
     var l = at.line, i = at.idx, n = i >= 0 ? node(l, i) : null, status, lapText = "";
     var box = $("board");
-    box.classList.toggle("unplayed", !!(n && !n.board));
+    box.classList.toggle("unplayed", !G.ready || !!(n && !n.board));
     var where = i < 0 ? "the start" : "after " + (n.joined ? "" : n.no + (n.side ? "... " : ". "))
       + n.t + (l ? " (variation " + l + ")" : ", ply " + (i + 1));
     if (n && at.lap !== null) {
@@ -320,8 +320,12 @@
       if (n.ending) status += " The game ends: " + n.ending + " (" + n.outcome + ").";
     } else {
       setBoard(after(l, i), {}, G.title + ": " + where);
-      status = n ? "Not replayed: " + n.t + ". " + (diagAt(n) || "A ply before it was not.")
-                 : "The start. " + sideName(G.start[2 * G.pits + 2]) + " to move.";
+      if (!G.ready)
+        status = "Not replayed (" + G.state + "): the board is the opening position, not "
+          + "the game's.";
+      else
+        status = n ? "Not replayed: " + n.t + ". " + (diagAt(n) || "A ply before it was not.")
+                   : "The start. " + sideName(G.start[2 * G.pits + 2]) + " to move.";
     }
     if (n && n.comments) status += " {" + n.comments.join("} {") + "}";
     $("status").textContent = status;

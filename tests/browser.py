@@ -56,10 +56,11 @@ def run(args, stdin=None):
     return r.returncode, r.stdout.decode(), r.stderr.decode()
 
 
-def page(name, *args, stdin=None):
+def page(name, *args, stdin=None, title=None):
     """pmn html ARGS -o WORK/NAME.html; its path."""
     path = os.path.join(WORK, name + ".html")
-    status, _, err = run([PMN, "html", "-q", *args, "-o", path], stdin)
+    status, _, err = run([PMN, "html", "-q", *(["--title", title] if title else []), *args,
+                          "-o", path], stdin)
     if status > 2:
         print("pmn html %s: exit %d: %s" % (" ".join(args), status, err))
     return path
@@ -439,15 +440,17 @@ def large(d):
 def screenshots(d, where):
     os.makedirs(where, exist_ok=True)
     shots = [
-        ("samples/hawalis/tavares-gering-2009.pmn", "#game=1&ply=14", None, "viewer-hawalis.png"),
+        ("samples/hawalis/tavares-gering-2009.pmn", "#game=1&ply=14", None, "viewer-hawalis.png",
+         "Mancala World sample game 1"),
         ("samples/hawalis/miumiu-rosenau-2009.pmn", "#game=1&ply=26", "[",
-         "viewer-endless.png"),
-        ("samples/anywoli/selfplay-3.pmn", "#game=1&ply=2&lap=3", None, "viewer-anywoli.png"),
+         "viewer-endless.png", "Mancala World sample game 2: an endless move"),
+        ("samples/anywoli/selfplay-3.pmn", "#game=1&ply=7&lap=1", None, "viewer-anywoli.png",
+         "Anywoli: fours taken during a sowing"),
         ("samples/hawalis/problem-1.pmn", "#game=1&line=1&move=3", None,
-         "viewer-variation.png"),
+         "viewer-variation.png", "Hawalis endgame problem 1"),
     ]
-    for rel, frag, key, name in shots:
-        url = page(name, os.path.join(TOP, rel))
+    for rel, frag, key, name, title in shots:
+        url = page(name, os.path.join(TOP, rel), title=title)
         go(d, url, frag)
         if key:
             keys(d, key)
@@ -458,7 +461,7 @@ def screenshots(d, where):
 def main():
     o = webdriver.ChromeOptions()
     for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-              "--window-size=1280,900", "--force-device-scale-factor=1"):
+              "--window-size=1280,1000", "--force-device-scale-factor=1"):
         o.add_argument(a)
     o.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     o.set_capability("goog:loggingPrefs", {"browser": "ALL"})

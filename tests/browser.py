@@ -25,6 +25,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
@@ -241,6 +242,20 @@ def keys_and_clicks(d):
     ok(at(d)[3] == str(laps), "[ back into the last lap: at %s" % at(d))
     keys(d, "[", *(["["] * (laps - 1)))
     ok(at(d)[2] == "0", "[ back out of the first lap: at %s" % at(d))
+    # P sows the next ply lap by lap, by itself, and stops when it is made.
+    keys(d, Keys.HOME, "p")
+    seen = set()
+    for _ in range(60):
+        b = board(d)
+        seen.add(b["at"][3])
+        if b["at"][2] == "1" and b["at"][3] == "":
+            break
+        time.sleep(0.2)
+    ok(seen >= set(str(k) for k in range(1, laps + 1)) and at(d)[2:] == ["1", ""],
+       "P: the laps of ply 1 shown one after another, then the ply: saw %s, at %s"
+       % (sorted(seen), at(d)))
+    time.sleep(1)
+    ok(at(d)[2:] == ["1", ""], "P stops at the end of the ply: at %s" % at(d))
     # games: Page Down, Page Up
     rel = "samples/tournament/zanzibar-2026.pmn"
     url = page("games", os.path.join(TOP, rel))

@@ -45,6 +45,7 @@ struct pending {
     long parent;              /* the node it is an alternative to; -1: main */
     pmn_position before;
     int replayed;             /* its first move could be replayed */
+    long first;               /* the number of its first node, once written */
 };
 
 struct writing {
@@ -247,7 +248,7 @@ static int enqueue(struct writing *w, const pmn_line *line, const pmn_played_lin
     if (!q)
         return -1;
     w->queue = q;
-    q[w->nqueue++] = (struct pending){ line, played, parent, *before, replayed };
+    q[w->nqueue++] = (struct pending){ line, played, parent, *before, replayed, -1 };
     return 0;
 }
 
@@ -322,7 +323,7 @@ static long jnodes(struct writing *w, const pmn_record *rec, const pmn_replay *r
         struct pending line = w->queue[q];
         pmn_position before = line.before;
         int replayed = line.replayed;
-        w->queue[q].replayed = (int)w->nodes;   /* now: the line's first node */
+        w->queue[q].first = w->nodes;
         for (size_t i = 0; i < line.line->nmoves; i++) {
             const pmn_played *pl = &line.played->moves[i];
             if (w->nodes)
@@ -338,8 +339,8 @@ static long jnodes(struct writing *w, const pmn_record *rec, const pmn_replay *r
     fputs("],\"lines\":[", f);
     for (size_t q = 0; q < w->nqueue; q++) {
         const struct pending *l = &w->queue[q];
-        fprintf(f, "%s{\"parent\":%ld,\"first\":%d,\"n\":%zu", q ? "," : "", l->parent,
-                l->replayed, l->line->nmoves);
+        fprintf(f, "%s{\"parent\":%ld,\"first\":%ld,\"n\":%zu", q ? "," : "", l->parent,
+                l->first, l->line->nmoves);
         jcomments(f, "lead", l->line->lead, l->line->nlead);
         fputc('}', f);
     }

@@ -76,6 +76,44 @@ static void marks_and_stores(void **state)
     free(svg);
 }
 
+/* For a page (html): no XML declaration; every hole, store and captured
+ * total says its count in data-seeds, and a hole its side and index; the
+ * dots of a hole grouped with their centre.  Not in a standalone picture,
+ * where data-* is not SVG 1.1. */
+static void html_data_attributes(void **state)
+{
+    (void)state;
+    pmn_rules r;
+    pmn_position p;
+    pmn_svg_options o;
+    assert_int_equal(pmn_rules_init(&r, "kalah", NULL), 0);
+    pmn_position_start(&r, &p);
+    p.pit[PMN_NORTH][5] = 9;
+    p.captured[PMN_NORTH] = 3;
+    pmn_svg_options_init(&o);
+    char *plain = draw(&r, &p, &o);
+    assert_int_equal(count(plain, "data-"), 0);
+    assert_non_null(strstr(plain, "<?xml"));
+    free(plain);
+    o.html = 1;
+    char *svg = draw(&r, &p, &o);
+    assert_null(strstr(svg, "<?xml"));
+    assert_int_equal(count(svg, "data-seeds="), 12 + 2);
+    assert_int_equal(count(svg, "data-hole="), 12);
+    assert_int_equal(count(svg, "<g class=\"seeds\" data-x="), 12);
+    assert_non_null(strstr(svg, "data-side=\"1\" data-hole=\"5\" data-seeds=\"9\""));
+    assert_non_null(strstr(svg, "<g class=\"store north\" data-side=\"1\" data-seeds=\"3\""));
+    free(svg);
+    /* Hawalis: no stores, its captured totals carry the counts. */
+    assert_int_equal(pmn_rules_init(&r, "hawalis", NULL), 0);
+    pmn_position_start(&r, &p);
+    p.captured[PMN_SOUTH] = 4;
+    svg = draw(&r, &p, &o);
+    assert_int_equal(count(svg, "data-seeds="), 28 + 2);
+    assert_non_null(strstr(svg, "class=\"captured\" data-side=\"0\" data-seeds=\"4\">4<"));
+    free(svg);
+}
+
 static void truncated_as_snprintf(void **state)
 {
     (void)state;
@@ -96,6 +134,7 @@ int main(void)
         cmocka_unit_test(holes_dots_and_counts),
         cmocka_unit_test(marks_and_stores),
         cmocka_unit_test(truncated_as_snprintf),
+        cmocka_unit_test(html_data_attributes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -353,7 +353,6 @@
   }
 
   function open(g, l, i, lap) {
-    stopSowing();
     g = Math.max(0, Math.min(blocks.length - 1, g));
     if (g !== at.game || !G) {
       at.game = g;
@@ -423,20 +422,28 @@
     sowing = null;
   }
 
-  /* The next move's sowing, a lap every 700 ms. */
+  /* The next move's sowing (or the rest of this one's), a lap every
+   * 700 ms, until the move is made; any other step stops it. */
   function sow() {
     stopSowing();
     lapForward();
+    if (at.lap === null) return;
     sowing = setInterval(function () {
-      var keep = at.lap !== null;
-      var timer = sowing;
       lapForward();
-      sowing = timer;
-      if (!keep || at.lap === null) stopSowing();
+      if (at.lap === null) stopSowing();
     }, 700);
   }
 
+  /* What the user does stops a sowing shown lap by lap. */
+  function user(act) {
+    return function () {
+      stopSowing();
+      act();
+    };
+  }
+
   function fromHash() {
+    stopSowing();
     var q = {};
     location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
       var p = kv.split("=");
@@ -461,6 +468,7 @@
     }[e.key];
     if (!act) return;
     e.preventDefault();
+    if (act !== sow) stopSowing();
     act();
   }
 
@@ -477,12 +485,12 @@
       $("game-title").textContent = "No games";
       return;
     }
-    $("first").onclick = function () { open(at.game, at.line, at.line ? 0 : -1); };
-    $("back").onclick = back;
-    $("forward").onclick = forward;
-    $("last").onclick = function () { open(at.game, at.line, G.lines[at.line].n - 1); };
-    $("lap-back").onclick = lapBack;
-    $("lap-forward").onclick = lapForward;
+    $("first").onclick = user(function () { open(at.game, at.line, at.line ? 0 : -1); });
+    $("back").onclick = user(back);
+    $("forward").onclick = user(forward);
+    $("last").onclick = user(function () { open(at.game, at.line, G.lines[at.line].n - 1); });
+    $("lap-back").onclick = user(lapBack);
+    $("lap-forward").onclick = user(lapForward);
     $("play-laps").onclick = sow;
     document.addEventListener("keydown", keys);
     window.addEventListener("hashchange", fromHash);

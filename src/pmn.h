@@ -489,6 +489,11 @@ typedef struct pmn_search_limits {
     double seconds;           /* 0: no limit */
     int solve;                /* search until the value is exact */
     int all_moves;            /* value every legal move, not only the best */
+    /* NULL, or asked now and then (every 1024 positions): nonzero stops the
+     * search, as a limit would.  With it and no limit, a search deepens
+     * until it is stopped or its value is exact (an engine's "go infinite"). */
+    int (*stop)(void *ctx);
+    void *stop_ctx;
 } pmn_search_limits;
 
 typedef struct pmn_move_value {

@@ -1,9 +1,10 @@
 #!/bin/sh
 # docs.sh - run the examples of the README and the man pages as written.
 #
-# An example is a line "$ pmn ..." in an indented block of the README (four
-# spaces) or between .EX and .EE in a man page; the lines after it, up to the
-# next "$ " line or the end of the block, are its expected standard output.
+# An example is a line "$ pmn ..." (or "$ printf ... | pmn ...") in an
+# indented block of the README (four spaces) or between .EX and .EE in a man
+# page; the lines after it, up to the next "$ " line or the end of the
+# block, are its expected standard output.
 # Commands run from the top of the source tree.
 set -u
 . "${top_srcdir:-.}/tests/common.sh"
@@ -30,7 +31,7 @@ examples() {
             line = unroff($0)
             if (line ~ /^[ \t]*$/) { if (collecting) blanks++; next }
         }
-        line ~ /^\$ pmn/ {
+        line ~ /^\$ (pmn|printf [^|]*\| pmn)/ {
             n++
             print substr(line, 3) > (dir "/ex." n ".cmd"); close(dir "/ex." n ".cmd")
             printf "" > (dir "/ex." n ".out")

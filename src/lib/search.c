@@ -78,6 +78,8 @@ struct search {
     const pmn_rules *r;
     uint64_t nodes, max_nodes;
     double deadline;          /* 0: none */
+    int (*stop)(void *ctx);   /* the caller's stop, or NULL */
+    void *stop_ctx;
     int stopped;
     uint64_t path[MAX_PLY + 1];   /* hashes of the positions on the path */
     unsigned since[MAX_PLY + 1];  /* the first ply since the last capture */
@@ -215,7 +217,8 @@ static int out_of_budget(struct search *x)
         return 1;
     if (x->max_nodes && x->nodes >= x->max_nodes)
         x->stopped = 1;
-    else if (x->deadline > 0 && (x->nodes & 1023) == 0 && now() >= x->deadline)
+    else if ((x->nodes & 1023) == 0 && ((x->deadline > 0 && now() >= x->deadline)
+                                        || (x->stop && x->stop(x->stop_ctx))))
         x->stopped = 1;
     return x->stopped;
 }
@@ -356,7 +359,11 @@ static int32_t search(struct search *x, const pmn_position *p, int depth, int pl
         int32_t v = from_table(e->score, ply);
         int bound = e->flags & BOUND_EXACT, proved = (e->flags & EXACT_VALUE) != 0;
         tt_best = e->best;
-        if (proved || e->depth >= depth) {
+        /* Never at the root, which must name its best move and line: a
+         * searcher that searched this position before (an engine asked
+         * again, annotate meeting a position it solved) would answer
+         * with a value and no move. */
+        if (ply > 0 && (proved || e->depth >= depth)) {
             if (bound == BOUND_EXACT || (bound == BOUND_LOWER && v >= beta)
                 || (bound == BOUND_UPPER && v <= alpha)) {
                 *exact = proved;
@@ -620,6 +627,8 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
     x->r = &s->rules;
     x->max_nodes = l->nodes;
     x->deadline = l->seconds > 0 ? start + l->seconds : 0;
+    x->stop = l->stop;
+    x->stop_ctx = l->stop_ctx;
     for (size_t i = 0; i < nhistory; i++)
         before[i] = board_hash(x->r, &history[i]);
     x->before = before;
@@ -663,11 +672,13 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
             /* The first iteration always completes: there is a move to give. */
             uint64_t saved_nodes = x->max_nodes;
             double saved_deadline = x->deadline;
+            int (*saved_stop)(void *) = x->stop;
             if (d == 1)
-                x->max_nodes = 0, x->deadline = 0;
+                x->max_nodes = 0, x->deadline = 0, x->stop = NULL;
             int complete = iterate(x, p, (int)d, l->all_moves, &next);
             x->max_nodes = saved_nodes;
             x->deadline = saved_deadline;
+            x->stop = saved_stop;
             if (!complete) {
                 done.stopped = 1;
                 break;
@@ -679,7 +690,7 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
                 fn(ctx, &done);
             if (done.value.exact)
                 break;
-            if (!l->solve && !l->depth && !l->nodes && l->seconds <= 0)
+            if (!l->solve && !l->depth && !l->nodes && l->seconds <= 0 && !l->stop)
                 break;
         }
         *a = done;

@@ -156,6 +156,53 @@ static void all_moves_are_valued(void **state)
     pmn_searcher_free(s);
 }
 
+/* A searcher asked again about a position it has solved (an engine's
+ * second "go", annotate meeting a position twice) still names the best
+ * move and its line, with the same value; and a stop asked for ends a
+ * search that has no limit once its first iteration is done. */
+static int stop_after(void *ctx)
+{
+    return --*(int *)ctx <= 0;
+}
+
+static void asked_again_and_stopped(void **state)
+{
+    (void)state;
+    pmn_rules r;
+    pmn_position p;
+    pmn_analysis a, b;
+    pmn_search_limits l = { 0 };
+    uint32_t seed = 5;
+    assert_int_equal(pmn_rules_init(&r, "kalah(4,2)", NULL), 0);
+    pmn_searcher *s = pmn_searcher_new(&r, 1);
+    for (int t = 0; t < 30; t++) {
+        pmn_outcome o;
+        random_position(&r, 8, &seed, &p);
+        if (pmn_position_ending(&r, &p, &o) != PMN_END_NONE)
+            continue;
+        l.solve = 1;
+        assert_int_equal(pmn_analyse(s, &p, NULL, 0, &l, NULL, NULL, &a), 0);
+        assert_int_equal(pmn_analyse(s, &p, NULL, 0, &l, NULL, NULL, &b), 0);
+        assert_true(a.best >= 0 && b.best >= 0);
+        assert_true(b.npv >= 1);
+        assert_int_equal(a.value.score, b.value.score);
+        assert_int_equal(b.pv[0], b.best);
+    }
+    pmn_searcher_free(s);
+    assert_int_equal(pmn_rules_init(&r, "oware", NULL), 0);
+    s = pmn_searcher_new(&r, 1);
+    pmn_position_start(&r, &p);
+    int calls = 50;
+    memset(&l, 0, sizeof l);
+    l.stop = stop_after;
+    l.stop_ctx = &calls;
+    assert_int_equal(pmn_analyse(s, &p, NULL, 0, &l, NULL, NULL, &a), 0);
+    assert_true(a.stopped);
+    assert_true(a.best >= 0);
+    assert_true(a.depth >= 1 && a.depth < 40);
+    pmn_searcher_free(s);
+}
+
 /* Small Kalah boards solved from the opening, by the engine and by the
  * plain minimax, under both capture rules. */
 static void solve(const char *spec)
@@ -286,6 +333,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(engine_agrees_with_minimax),
         cmocka_unit_test(all_moves_are_valued),
+        cmocka_unit_test(asked_again_and_stopped),
         cmocka_unit_test(solved_kalah_boards),
         cmocka_unit_test(hawalis_problems),
         cmocka_unit_test(limits),

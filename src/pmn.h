@@ -587,6 +587,8 @@ typedef enum pmn_severity {
     X(W, 129, WARNING, "a capture count written without '+', read as one") \
     X(W, 130, WARNING, "a NUL byte in a tag value or comment, kept as U+FFFD") \
     X(N, 131, NOTE, "a fix made by convert --fix") \
+    X(W, 132, WARNING, "what OGN cannot hold, written as near as it can") \
+    X(N, 133, NOTE, "the input's format, found from its name") \
     X(E, 201, ERROR, "illegal move: the hole is empty") \
     X(E, 202, ERROR, "illegal move: a single seed while a hole holds two or more") \
     X(E, 203, ERROR, "illegal move: a single seed into an occupied hole") \
@@ -607,6 +609,7 @@ typedef enum pmn_severity {
     X(W, 218, WARNING, "an earned sowing written as a move of its own, not joined by '-'") \
     X(W, 219, WARNING, "a move of a set-up game that is not best play (check --solve)") \
     X(N, 220, NOTE, "a dual: another move as good as the one played (check --solve)") \
+    X(E, 221, ERROR, "the final score written differs from the seeds the game ended with") \
     X(W, 301, WARNING, "text that XML cannot hold, written as U+FFFD") \
     X(E, 302, ERROR, "malformed XML") \
     X(E, 303, ERROR, "a document type declaration (DTD), refused") \
@@ -848,6 +851,30 @@ void pmn_write_options_init(pmn_write_options *o);   /* letters, '+', 80 */
  * the same bytes.  Returns 0, or -1 on a write error. */
 int pmn_write_record(FILE *out, const pmn_record *rec, const pmn_replay *replay,
                      const pmn_write_options *o);
+
+/* ---- OGN: Aualé's Oware Game Notation ----------------------------------- */
+
+/* OGN games (PGN-like: a Variant tag first, a FEN tag
+ * "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S" of the houses, stores and side to move,
+ * South's houses A-F and North's a-f -- the other case from PMN's letters
+ * --, "+N" captures, {comments}, (variations), a final score "25-20" as
+ * the result) read as records: Variant is the Game tag ("Oware Abapa":
+ * Oware), FEN the SetUp and Position tags, a score the result it gives
+ * with the score kept in a Score tag; each move keeps its OGN letter as
+ * written.  One game in memory at a time, as pmn_reader. */
+typedef struct pmn_ogn_reader pmn_ogn_reader;
+pmn_ogn_reader *pmn_ogn_reader_new(FILE *f, pmn_diag_fn fn, void *ctx);
+/* As pmn_reader_next: 1 a game, 0 the end, -1 a read error or no memory. */
+int pmn_ogn_reader_next(pmn_ogn_reader *rd, pmn_record *rec);
+void pmn_ogn_reader_free(pmn_ogn_reader *rd);
+/* Write rec as OGN, as its replay numbers and names its moves: the tags
+ * (Variant, the roster, Result as the final score where the board ended
+ * the game and the rules count seeds, FEN for a set-up start, then the
+ * others), the moves with their captures as written, judgements and NAGs
+ * (which Aualé passes over), comments and variations.  What OGN cannot
+ * hold is said through fn (W132).  Returns 0, or -1 on a write error. */
+int pmn_write_ogn(FILE *out, const pmn_record *rec, const pmn_replay *replay, pmn_diag_fn fn,
+                  void *ctx);
 
 /* ---- XML archives ------------------------------------------------------ */
 

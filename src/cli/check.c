@@ -20,6 +20,7 @@ struct totals {
     unsigned long games, moves, lines;
     const struct rules_options *ro;
     int verbose, running_totals, solve, jsonl;
+    int from;                 /* FORMAT_* of the input, or FORMAT_AUTO */
 };
 
 /* --solve: each move of the main line of a game set up from a position (a
@@ -136,7 +137,8 @@ static void game_object(const struct diag_sink *sink, const pmn_record *rec, uns
 static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
     struct totals *t = ctx;
-    pmn_reader *rd = open_reader(f, sink, t->ro);
+    struct source src;
+    pmn_reader *rd = source_open(&src, f, sink, t->ro, t->from) == 0 ? src.pmn : NULL;
     pmn_record rec;
     unsigned long n = 0;
     pmn_game_facts facts;
@@ -144,11 +146,11 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
     /* Games proved clean by the reader's quick pass are only counted; but
      * --verbose and jsonl describe each game, and --running-totals rewrites
      * them. */
-    int quick = !t->verbose && !t->running_totals && !t->jsonl;
+    int quick = !t->verbose && !t->running_totals && !t->jsonl && rd;
     unsigned before[PMN_FATAL + 1];
     memcpy(before, sink->count, sizeof before);
-    while (rd && (rc = quick ? pmn_reader_next_checked(rd, &rec, &facts)
-                             : pmn_reader_next(rd, &rec)) > 0) {
+    while ((rd || src.ogn) && (rc = quick ? pmn_reader_next_checked(rd, &rec, &facts)
+                                          : source_next(&src, &rec)) > 0) {
         if (rc == 2) {
             t->games++;
             t->moves += facts.moves;
@@ -159,6 +161,8 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
         if (t->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
         pmn_replay *replay = replay_record(&rec, t->ro, sink);
+        if (replay)
+            check_score(&rec, replay, sink, 0);
         t->games++;
         n++;
         if (replay && t->solve && pmn_record_find_tag(&rec, "Position")
@@ -179,7 +183,7 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
     }
     if (rd)
         t->lines += pmn_reader_line(rd);
-    pmn_reader_free(rd);
+    source_close(&src);
 }
 
 /* --jobs: a part's totals, merged in order. */
@@ -224,6 +228,7 @@ static const struct cli_option options[] = {
     { "quiet", 'q', NULL, "leave out notes (endless moves, unproved results),\n"
       "and the progress line on a terminal" },
     OPT_RUNNING_TOTALS,
+    OPT_FROM,
     { "solve", OPT_SOLVE, NULL, "in games set up from a position (problems), check\n"
       "with the engine that every move is best play, and\nnote duals" },
     OPT_JOBS,
@@ -242,7 +247,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct rules_options ro;
     memset(&ro, 0, sizeof ro);
     struct diag_sink sink = { .file = "-", .show_notes = 1 };
-    struct totals t = { 0, 0, 0, &ro, 0, 0, 0, 0 };
+    struct totals t = { 0, 0, 0, &ro, 0, 0, 0, 0, FORMAT_AUTO };
     struct cli_args a;
     struct progress progress;
     int c, rc, quiet = 0, json = 0, jobs = default_jobs();
@@ -273,6 +278,10 @@ static int run(const struct command *cmd, int argc, char **argv)
         case OPT_LIST_CODES: list_codes(); return EXIT_CLEAN;
         case OPT_SOLVE: t.solve = 1; break;
         case 'T' + 256: t.running_totals = 1; break;
+        case 'I' + 256:
+            if ((rc = format_option(cmd->name, "from", a.arg, &t.from)) != 0)
+                return rc;
+            break;
         default: return a.status;
         }
     }
@@ -284,6 +293,8 @@ static int run(const struct command *cmd, int argc, char **argv)
     }
     /* --verbose and jsonl number the games of a file: one job reads them
      * in order. */
+    if (t.from == FORMAT_OGN || names_ogn(argv + optind, argc - optind))
+        jobs = 1;   /* --jobs cuts PMN text */
     each_input_jobs(argv + optind, argc - optind, &sink, &check_job, &t,
                     t.verbose || t.jsonl ? 1 : jobs);
     if (t.jsonl) {
@@ -313,11 +324,11 @@ static int run(const struct command *cmd, int argc, char **argv)
 const struct command check_command = {
     "check", "replay every game of PMN files and report what is wrong",
     "[OPTIONS] [FILE...]",
-    "Replay every game of the PMN files (standard input if none, or -) against\n"
-    "the rules, and report every problem as FILE:LINE:COL: severity[CODE]: message\n"
-    "on standard error; a summary line ends the run on standard output: the\n"
-    "games, their moves (a move is a player's turn, its sowings joined by '-'),\n"
-    "and the problems found.",
+    "Replay every game of the PMN files (or OGN: --from; standard input if none,\n"
+    "or -) against the rules, and report every problem as FILE:LINE:COL:\n"
+    "severity[CODE]: message on standard error; a summary line ends the run on\n"
+    "standard output: the games, their moves (a move is a player's turn, its\n"
+    "sowings joined by '-'), and the problems found.",
     options,
     "Exit status: 0 no problem, 1 warnings only, 2 errors, 3 fatal (a file could\n"
     "not be read), 64 a wrong command line.  pmn(1) lists every code.",

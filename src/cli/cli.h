@@ -278,6 +278,27 @@ struct rules_options {
     pmn_setup_options setup;  /* points into the above */
 };
 int add_rules_option(const char *cmd, struct rules_options *o, const char *spec);
+/* The formats records are read from and written in (--from, --to). */
+enum { FORMAT_AUTO = -1, FORMAT_PMN, FORMAT_OGN };
+#define OPT_FROM { "from", 'I' + 256, "FORMAT", \
+    "pmn, or ogn (Aual\xc3\xa9's); default: ogn for a file whose\n" \
+    "name ends in .ogn (said in a note), else pmn" }
+int format_option(const char *cmd, const char *option, const char *arg, int *format);
+/* Does a name end in .ogn (read by one job: --jobs cuts PMN text only)? */
+int names_ogn(char **names, int n);
+/* The records of an input, PMN or OGN (FORMAT_AUTO: by its name). */
+struct source {
+    pmn_reader *pmn;
+    pmn_ogn_reader *ogn;
+};
+int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct rules_options *o,
+                int format);
+int source_next(struct source *src, pmn_record *rec);
+/* A Score tag (an OGN result: "25-20") against the seeds the replay ended
+ * with: E221 where they differ; where they agree and drop is set, the tag
+ * goes (the replay proves it).  Returns 1 if it differed. */
+int check_score(pmn_record *rec, const pmn_replay *replay, struct diag_sink *s, int drop);
+void source_close(struct source *src);
 
 /* A reader of f whose games are set up with o (NULL: none); NULL when
  * memory runs out (reported). */

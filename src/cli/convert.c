@@ -9,6 +9,7 @@ struct convert {
     pmn_write_options wo;
     struct rules_options ro;
     int fix_result, fix, running_totals;
+    int from, to;             /* FORMAT_*: of the input (or AUTO), of the output */
     int failed;               /* a write failed: the rest is not read */
     int write_errno;          /* why (--jobs: said at the end, by close_output) */
     FILE *out;
@@ -39,9 +40,10 @@ static int fix_record(pmn_record *rec, const struct rules_options *ro, struct di
 static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
     struct convert *cv = ctx;
-    pmn_reader *rd = open_reader(f, sink, &cv->ro);
+    struct source src;
     pmn_record rec;
-    while (rd && !cv->failed && pmn_reader_next(rd, &rec) > 0) {
+    int open = source_open(&src, f, sink, &cv->ro, cv->from) == 0;
+    while (open && !cv->failed && source_next(&src, &rec) > 0) {
         if (cv->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
         if (cv->fix && fix_record(&rec, &cv->ro, sink) < 0) {
@@ -50,19 +52,23 @@ static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
             break;
         }
         pmn_replay *replay = replay_record(&rec, &cv->ro, sink);
+        if (replay)
+            check_score(&rec, replay, sink, 1);
         release_diags(sink);
         if (replay) {
             cv->wo.result = cv->fix_result || cv->fix ? proved_result(replay) : NULL;
             if (cv->games++)
                 fputc('\n', cv->out);
-            if (pmn_write_record(cv->out, &rec, replay, &cv->wo) < 0)
+            if ((cv->to == FORMAT_OGN ? pmn_write_ogn(cv->out, &rec, replay, print_diag, sink)
+                                      : pmn_write_record(cv->out, &rec, replay, &cv->wo)) < 0)
                 cv->failed = 1;   /* said once, by close_output */
+            release_diags(sink);
         }
         pmn_replay_free(replay);
         pmn_record_free(&rec);
         progress_game(sink->progress, sink->file);
     }
-    pmn_reader_free(rd);
+    source_close(&src);
 }
 
 /* --jobs: a part's output, written after the parts before it. */
@@ -108,6 +114,8 @@ static const struct cli_option options[] = {
     { "fix", 'X' + 256, NULL, "make the fixes the replay proves, and say each: a\n"
       "letter of the wrong case, captures the record leaves\nout, the result" },
     OPT_RUNNING_TOTALS,
+    OPT_FROM,
+    { "to", 'O' + 256, "FORMAT", "pmn (the default), or ogn (Aual\xc3\xa9's)" },
     OPT_RULES_OVER,
     OPT_OUTPUT,
     OPT_QUIET_PROGRESS,
@@ -117,7 +125,7 @@ static const struct cli_option options[] = {
 
 static int run(const struct command *cmd, int argc, char **argv)
 {
-    struct convert cv = { .out = stdout };
+    struct convert cv = { .out = stdout, .from = FORMAT_AUTO, .to = FORMAT_PMN };
     struct diag_sink sink = { .file = "-", .show_notes = 1 };
     const char *output = NULL;
     int c, rc, quiet = 0, jobs = default_jobs();
@@ -139,6 +147,14 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'F' + 256: cv.fix_result = 1; break;
         case 'X' + 256: cv.fix = 1; break;
         case 'T' + 256: cv.running_totals = 1; break;
+        case 'I' + 256:
+            if ((rc = format_option(cmd->name, "from", a.arg, &cv.from)) != 0)
+                return rc;
+            break;
+        case 'O' + 256:
+            if ((rc = format_option(cmd->name, "to", a.arg, &cv.to)) != 0)
+                return rc;
+            break;
         case 'r':
             if ((rc = add_rules_option(cmd->name, &cv.ro, a.arg)) != 0)
                 return rc;
@@ -159,6 +175,8 @@ static int run(const struct command *cmd, int argc, char **argv)
     if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0)
         return rc;
     cv.out = out.f;
+    if (cv.from == FORMAT_OGN || names_ogn(argv + optind, argc - optind))
+        jobs = 1;
     progress_begin(&progress, "pmn convert", quiet);
     sink.progress = &progress;
     each_input_jobs(argv + optind, argc - optind, &sink, &convert_job, &cv, jobs);
@@ -170,11 +188,11 @@ static int run(const struct command *cmd, int argc, char **argv)
 const struct command convert_command = {
     "convert", "write games as canonical PMN, in any notation",
     "[OPTIONS] [FILE...]",
-    "Write the games of PMN files (standard input if none, or -) as canonical\n"
-    "PMN: the tag roster first, move numbers, ';' between full moves, the sowings\n"
-    "of a move joined by '-', one capture style, comments in braces, lines\n"
-    "wrapped at 80 columns.  Nothing read is dropped; converting the output again\n"
-    "gives the same bytes.  Problems in the input are reported on standard error\n"
-    "as by pmn check.",
+    "Write the games of PMN files (or OGN: --from; standard input if none, or\n"
+    "-) as canonical PMN (or OGN: --to): the tag roster first, move numbers,\n"
+    "';' between full moves, the sowings of a move joined by '-', one capture\n"
+    "style, comments in braces, lines wrapped at 80 columns.  Nothing read is\n"
+    "dropped; converting the output again gives the same bytes.  Problems in\n"
+    "the input are reported on standard error as by pmn check.",
     options, NULL, run,
 };

@@ -4,7 +4,9 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int is_rule_file(const char *spec)
 {
@@ -83,6 +85,87 @@ pmn_reader *open_reader(FILE *f, struct diag_sink *s, const struct rules_options
     if (rd && s->lines_before)
         pmn_reader_set_lines_before(rd, s->lines_before);
     return rd;
+}
+
+int format_option(const char *cmd, const char *option, const char *arg, int *format)
+{
+    if (strcmp(arg, "pmn") == 0)
+        *format = FORMAT_PMN;
+    else if (strcmp(arg, "ogn") == 0)
+        *format = FORMAT_OGN;
+    else
+        return usage_error(cmd, "--%s takes pmn or ogn, not '%s'", option, arg);
+    return 0;
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && strcasecmp(s + n - t, tail) == 0;
+}
+
+int names_ogn(char **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (ends_with(names[i], ".ogn"))
+            return 1;
+    return 0;
+}
+
+int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct rules_options *o,
+                int format)
+{
+    memset(src, 0, sizeof *src);
+    if (format == FORMAT_AUTO && ends_with(s->file, ".ogn")) {
+        report(s, PMN_N133, 0, 0, "read as OGN (Aual\xc3\xa9's Oware Game Notation): its name "
+               "ends in .ogn");
+        format = FORMAT_OGN;
+    }
+    if (format == FORMAT_OGN) {
+        if (!(src->ogn = pmn_ogn_reader_new(f, print_diag, s)))
+            report(s, PMN_F002, 0, 0, "out of memory");
+        return src->ogn ? 0 : -1;
+    }
+    src->pmn = open_reader(f, s, o);
+    return src->pmn ? 0 : -1;
+}
+
+int source_next(struct source *src, pmn_record *rec)
+{
+    return src->ogn ? pmn_ogn_reader_next(src->ogn, rec) : pmn_reader_next(src->pmn, rec);
+}
+
+void source_close(struct source *src)
+{
+    pmn_ogn_reader_free(src->ogn);
+    pmn_reader_free(src->pmn);
+}
+
+int check_score(pmn_record *rec, const pmn_replay *replay, struct diag_sink *s, int drop)
+{
+    const pmn_tag *t = pmn_record_find_tag(rec, "Score");
+    const pmn_setup *setup = pmn_replay_setup(replay);
+    const pmn_check_result *res = pmn_replay_result(replay);
+    unsigned long seeds[2];
+    if (!t || setup->status != PMN_SETUP_READY || res->stopped || res->ending == PMN_END_NONE
+        || !pmn_final_seeds(&setup->rules, res->ending, &res->end, seeds))
+        return 0;
+    char score[64];
+    snprintf(score, sizeof score, "%lu-%lu", seeds[0], seeds[1]);
+    if (strcmp(score, t->value) != 0) {
+        char v[128];
+        report(s, PMN_E221, t->line, t->value_col, "the score written is %s, but the game "
+               "ended with the seeds %s", escaped(t->value, v, sizeof v), score);
+        return 1;
+    }
+    if (drop) {
+        size_t i = (size_t)(t - rec->tags);
+        free(rec->tags[i].name);
+        free(rec->tags[i].value);
+        memmove(&rec->tags[i], &rec->tags[i + 1], (rec->ntags - i - 1) * sizeof rec->tags[0]);
+        rec->ntags--;
+    }
+    return 0;
 }
 
 pmn_replay *replay_record(const pmn_record *rec, const struct rules_options *o,

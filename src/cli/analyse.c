@@ -77,11 +77,12 @@ static int from_file(const struct request *rq, struct target *t)
     FILE *f = open_input(rq->file, &sink);
     if (!f)
         return EXIT_FATAL;
-    pmn_reader *rd = open_reader(f, &sink, &rq->ro);
+    struct source src;
+    pmn_reader *rd = source_open(&src, f, &sink, &rq->ro, FORMAT_AUTO) == 0 ? src.pmn : NULL;
     pmn_record rec;
     unsigned long n = 0, want = rq->game ? rq->game : 1;
     int status = -1;
-    while (rd && status < 0 && pmn_reader_next(rd, &rec) > 0) {
+    while ((rd || src.ogn) && status < 0 && source_next(&src, &rec) > 0) {
         if (++n == want) {
             pmn_replay *replay = replay_record(&rec, &rq->ro, &sink);
             const pmn_check_result *res = replay ? pmn_replay_result(replay) : NULL;
@@ -108,7 +109,7 @@ static int from_file(const struct request *rq, struct target *t)
         }
         pmn_record_free(&rec);
     }
-    pmn_reader_free(rd);
+    source_close(&src);
     close_input(f);
     if (status < 0) {
         if (sink.count[PMN_FATAL])

@@ -35,9 +35,10 @@ struct annotate {
 static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
     struct annotate *an = ctx;
-    pmn_reader *rd = open_reader(f, sink, &an->ro);
+    struct source src;
+    pmn_reader *rd = source_open(&src, f, sink, &an->ro, FORMAT_AUTO) == 0 ? src.pmn : NULL;
     pmn_record rec;
-    while (rd && pmn_reader_next(rd, &rec) > 0) {
+    while ((rd || src.ogn) && source_next(&src, &rec) > 0) {
         if (an->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
         /* Problems are said once, by a replay of the record as read, whose
@@ -67,7 +68,7 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
     }
     if (isatty(2))
         fprintf(stderr, "\r\033[K");
-    pmn_reader_free(rd);
+    source_close(&src);
 }
 
 static int run(const struct command *cmd, int argc, char **argv)

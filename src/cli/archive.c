@@ -304,6 +304,23 @@ static void read_xml(FILE *f, struct reading *r)
     pmn_xml_reader_free(x);
 }
 
+static void read_ogn(FILE *f, struct reading *r)
+{
+    struct source src;
+    pmn_record rec;
+    if (source_open(&src, f, r->sink, r->a->ro, FORMAT_AUTO) < 0)
+        return;
+    new_game(r);
+    while (source_next(&src, &rec) > 0) {
+        int stop = full_game(r, &rec);
+        pmn_record_free(&rec);
+        if (game_done(r, stop))
+            break;
+        new_game(r);
+    }
+    source_close(&src);
+}
+
 int is_xml_input(FILE *f)
 {
     int c = getc(f);
@@ -318,6 +335,8 @@ void archive_file(FILE *f, struct diag_sink *s, void *ctx)
     /* A part of a file (--jobs) is PMN: the file was looked at whole. */
     if (!s->part && is_xml_input(f))
         read_xml(f, &r);
+    else if (!s->part && is_ogn_name(s->file))
+        read_ogn(f, &r);   /* its note N133 comes from source_open */
     else
         read_pmn(f, &r);
     free(r.tagtext);

@@ -284,7 +284,9 @@ enum { FORMAT_AUTO = -1, FORMAT_PMN, FORMAT_OGN };
     "pmn, or ogn (Aual\xc3\xa9's); default: ogn for a file whose\n" \
     "name ends in .ogn (said in a note), else pmn" }
 int format_option(const char *cmd, const char *option, const char *arg, int *format);
-/* Does a name end in .ogn (read by one job: --jobs cuts PMN text only)? */
+/* Does a name end in .ogn (read by one job: --jobs cuts PMN text only)?
+ * Does one of these? */
+int is_ogn_name(const char *name);
 int names_ogn(char **names, int n);
 /* The records of an input, PMN or OGN (FORMAT_AUTO: by its name). */
 struct source {

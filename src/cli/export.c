@@ -19,11 +19,12 @@ struct export {
 static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
     struct export *ex = ctx;
-    pmn_reader *rd = open_reader(f, sink, &ex->ro);
+    struct source src;
+    pmn_reader *rd = source_open(&src, f, sink, &ex->ro, FORMAT_AUTO) == 0 ? src.pmn : NULL;
     pmn_record rec;
     pmn_write_options wo;
     pmn_write_options_init(&wo);
-    while (rd && !ex->failed && pmn_reader_next(rd, &rec) > 0) {
+    while ((rd || src.ogn) && !ex->failed && source_next(&src, &rec) > 0) {
         int rc = -1;
         if (ex->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
@@ -43,7 +44,7 @@ static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
         pmn_replay_free(replay);
         pmn_record_free(&rec);
     }
-    pmn_reader_free(rd);
+    source_close(&src);
 }
 
 /* --jobs: a part's games, added to the archive after the parts before it. */

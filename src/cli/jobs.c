@@ -276,8 +276,8 @@ struct jobs_input {
 static void read_file(FILE *f, struct diag_sink *s, void *arg)
 {
     struct jobs_input *ji = arg;
-    if (is_xml_input(f))
-        ji->jc->fn(f, s, ji->ctx);   /* an XML archive is read whole, by one job */
+    if (is_xml_input(f) || is_ogn_name(s->file))
+        ji->jc->fn(f, s, ji->ctx);   /* XML and OGN are read whole, by one job */
     else
         read_jobs(f, s, ji->jc, ji->ctx, ji->jobs);
 }

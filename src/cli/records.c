@@ -98,16 +98,16 @@ int format_option(const char *cmd, const char *option, const char *arg, int *for
     return 0;
 }
 
-static int ends_with(const char *s, const char *tail)
+int is_ogn_name(const char *name)
 {
-    size_t n = strlen(s), t = strlen(tail);
-    return n >= t && strcasecmp(s + n - t, tail) == 0;
+    size_t n = strlen(name);
+    return n >= 4 && strcasecmp(name + n - 4, ".ogn") == 0;
 }
 
 int names_ogn(char **names, int n)
 {
     for (int i = 0; i < n; i++)
-        if (ends_with(names[i], ".ogn"))
+        if (is_ogn_name(names[i]))
             return 1;
     return 0;
 }
@@ -116,7 +116,7 @@ int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct r
                 int format)
 {
     memset(src, 0, sizeof *src);
-    if (format == FORMAT_AUTO && ends_with(s->file, ".ogn")) {
+    if (format == FORMAT_AUTO && is_ogn_name(s->file)) {
         report(s, PMN_N133, 0, 0, "read as OGN (Aual\xc3\xa9's Oware Game Notation): its name "
                "ends in .ogn");
         format = FORMAT_OGN;

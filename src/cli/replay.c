@@ -212,12 +212,13 @@ static int run(const struct command *cmd, int argc, char **argv)
     FILE *f = open_input(optind < argc ? argv[optind] : "-", &sink);
     if (!f)
         return EXIT_FATAL;
-    pmn_reader *rd = open_reader(f, &sink, &ro);
+    struct source src;
+    pmn_reader *rd = source_open(&src, f, &sink, &ro, FORMAT_AUTO) == 0 ? src.pmn : NULL;
     pmn_record rec;
     unsigned long n = 0;
     int found = 0;
     sink.hold = 1;
-    while (rd && pmn_reader_next(rd, &rec) > 0) {
+    while ((rd || src.ogn) && source_next(&src, &rec) > 0) {
         n++;
         if (totals)
             pmn_record_totals_to_counts(&rec, print_diag, &sink);
@@ -231,7 +232,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         if (game && game == n)
             break;
     }
-    pmn_reader_free(rd);
+    source_close(&src);
     release_diags(&sink);
     free(sink.held);
     close_input(f);

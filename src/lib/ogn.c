@@ -624,9 +624,11 @@ int pmn_write_ogn(FILE *f, const pmn_record *rec, const pmn_replay *replay, pmn_
         snprintf(result, sizeof result, "%s", pmn_record_tag(rec, "Score"));
     else
         snprintf(result, sizeof result, "%s", written);
+    /* Aualé's name of its rules, where the Game tag is the one it reads
+     * back as; any other Game tag as written. */
     const char *game = pmn_record_tag(rec, "Game");
-    write_tag(f, "Variant", strcmp(r->name, "oware") == 0 ? "Oware Abapa"
-                            : game ? game : r->name);
+    write_tag(f, "Variant", game && strcmp(game, "Oware") != 0 ? game
+                            : strcmp(r->name, "oware") == 0 ? "Oware Abapa" : game ? game : r->name);
     for (size_t i = 0; i < COUNT(roster); i++) {
         const char *v = pmn_record_tag(rec, roster[i]);
         write_tag(f, roster[i], v ? v : "?");

@@ -588,7 +588,7 @@ typedef enum pmn_severity {
     X(W, 130, WARNING, "a NUL byte in a tag value or comment, kept as U+FFFD") \
     X(N, 131, NOTE, "a fix made by convert --fix") \
     X(W, 132, WARNING, "what OGN cannot hold, written as near as it can") \
-    X(N, 133, NOTE, "the input's format, found from its name") \
+    X(N, 133, NOTE, "the input's format, found from its name or its first tag") \
     X(E, 201, ERROR, "illegal move: the hole is empty") \
     X(E, 202, ERROR, "illegal move: a single seed while a hole holds two or more") \
     X(E, 203, ERROR, "illegal move: a single seed into an occupied hole") \

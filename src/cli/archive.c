@@ -335,7 +335,7 @@ void archive_file(FILE *f, struct diag_sink *s, void *ctx)
     /* A part of a file (--jobs) is PMN: the file was looked at whole. */
     if (!s->part && is_xml_input(f))
         read_xml(f, &r);
-    else if (!s->part && is_ogn_name(s->file))
+    else if (!s->part && (is_ogn_name(s->file) || is_ogn_content(f)))
         read_ogn(f, &r);   /* its note N133 comes from source_open */
     else
         read_pmn(f, &r);

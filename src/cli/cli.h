@@ -282,11 +282,15 @@ int add_rules_option(const char *cmd, struct rules_options *o, const char *spec)
 enum { FORMAT_AUTO = -1, FORMAT_PMN, FORMAT_OGN };
 #define OPT_FROM { "from", 'I' + 256, "FORMAT", \
     "pmn, or ogn (Aual\xc3\xa9's); default: ogn for a file whose\n" \
-    "name ends in .ogn (said in a note), else pmn" }
+    "name ends in .ogn or whose first tag is Variant or\n" \
+    "FEN (said in a note), else pmn" }
 int format_option(const char *cmd, const char *option, const char *arg, int *format);
 /* Does a name end in .ogn (read by one job: --jobs cuts PMN text only)?
  * Does one of these? */
 int is_ogn_name(const char *name);
+/* Does a seekable f begin with OGN's first tag (Variant, or FEN)?  It is
+ * left where it was. */
+int is_ogn_content(FILE *f);
 int names_ogn(char **names, int n);
 /* The records of an input, PMN or OGN (FORMAT_AUTO: by its name). */
 struct source {

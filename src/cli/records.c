@@ -104,6 +104,24 @@ int is_ogn_name(const char *name)
     return n >= 4 && strcasecmp(name + n - 4, ".ogn") == 0;
 }
 
+int is_ogn_content(FILE *f)
+{
+    long at = ftell(f);
+    char buf[256];
+    if (at < 0)
+        return 0;   /* not seekable (a pipe): only --from or the name say */
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    clearerr(f);
+    if (fseek(f, at, SEEK_SET) != 0)
+        return 0;
+    buf[n] = '\0';
+    const char *s = buf;
+    if (strncmp(s, "\xef\xbb\xbf", 3) == 0)
+        s += 3;
+    s += strspn(s, " \t\r\n");
+    return strncmp(s, "[Variant ", 9) == 0 || strncmp(s, "[FEN ", 5) == 0;
+}
+
 int names_ogn(char **names, int n)
 {
     for (int i = 0; i < n; i++)
@@ -119,6 +137,10 @@ int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct r
     if (format == FORMAT_AUTO && is_ogn_name(s->file)) {
         report(s, PMN_N133, 0, 0, "read as OGN (Aual\xc3\xa9's Oware Game Notation): its name "
                "ends in .ogn");
+        format = FORMAT_OGN;
+    } else if (format == FORMAT_AUTO && !s->part && is_ogn_content(f)) {
+        report(s, PMN_N133, 0, 0, "read as OGN (Aual\xc3\xa9's Oware Game Notation): its first "
+               "tag is OGN's Variant or FEN");
         format = FORMAT_OGN;
     }
     if (format == FORMAT_OGN) {

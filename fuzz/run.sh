@@ -3,7 +3,9 @@
 # UndefinedBehaviorSanitizer, the PMN reader, checker and writer
 # (fuzz_check), check's quick pass against the full path (fuzz_quick),
 # the convert round trip (fuzz_roundtrip: converting the
-# output again gives the same bytes), the XML archive reader (fuzz_import), the rule-file reader
+# output again gives the same bytes), the OGN reader and writer (fuzz_ogn:
+# what pmn writes as OGN reads back to the same bytes), the XML archive
+# reader (fuzz_import), the rule-file reader
 # (fuzz_rules), and rule specifications with position strings (fuzz_spec),
 # SECONDS each (default 60), starting from the samples, the
 # test records and the rule files.  Needs clang (apt-get install
@@ -14,7 +16,8 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-mkdir "$out/pmn" "$out/xml" "$out/rules" "$out/spec"
+mkdir "$out/pmn" "$out/xml" "$out/rules" "$out/spec" "$out/ogn"
+i=0; for f in samples/*/*.ogn tests/cli/*/in.ogn; do i=$((i + 1)); cp "$f" "$out/ogn/o$i.ogn"; done
 printf 'hawalis\n2,2,2,2,2,2,2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2,2,2,2,2,2,2 S\n' > "$out/spec/1"
 printf 'kalah(6,4)\n4,4,4,4,4,4/4,4,4,4,4,4 S 0:0\n' > "$out/spec/2"
 printf 'awale,grand-slam=allowed\n0,5,5,5,5,4/4,4,4,4,4,4 N 1:0\n' > "$out/spec/3"
@@ -32,11 +35,13 @@ clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_check.c src/lib/*.c $LIBS -o "$out/fuzz_chec
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_quick.c src/lib/*.c $LIBS -o "$out/fuzz_quick"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_roundtrip.c src/lib/*.c $LIBS -o "$out/fuzz_roundtrip"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_import.c src/lib/*.c $LIBS -o "$out/fuzz_import"
+clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_ogn.c src/lib/*.c $LIBS -o "$out/fuzz_ogn"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_rules.c src/lib/*.c $LIBS -o "$out/fuzz_rules"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_spec.c src/lib/*.c $LIBS -o "$out/fuzz_spec"
 "$out/fuzz_check" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
 "$out/fuzz_quick" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
 "$out/fuzz_roundtrip" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
 "$out/fuzz_import" -max_total_time="$seconds" -max_len=8192 -artifact_prefix=fuzz/crash- "$out/xml"
+"$out/fuzz_ogn" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/ogn"
 "$out/fuzz_rules" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/rules"
 "$out/fuzz_spec" -max_total_time="$seconds" -max_len=512 -artifact_prefix=fuzz/crash- "$out/spec"

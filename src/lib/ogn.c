@@ -82,6 +82,23 @@ static int add_text(pmn_ogn_reader *rd, const char *s, size_t n)
     return 0;
 }
 
+/* A line of the game, a NUL byte (which would end its text) kept as
+ * U+FFFD and said, as the PMN reader does. */
+static int add_line(pmn_ogn_reader *rd, const char *s, size_t n)
+{
+    const char *nul;
+    while ((nul = memchr(s, '\0', n)) != NULL) {
+        size_t k = (size_t)(nul - s);
+        pmn_report(rd->fn, rd->ctx, PMN_W130, rd->ahead_line, (unsigned)k + 1,
+                   "a NUL byte, kept as U+FFFD");
+        if (add_text(rd, s, k) < 0 || add_text(rd, "\xef\xbf\xbd", 3) < 0)
+            return -1;
+        s += k + 1;
+        n -= k + 1;
+    }
+    return add_text(rd, s, n);
+}
+
 static const char *skip_blanks(const char *s)
 {
     while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
@@ -245,7 +262,9 @@ static void map_tags(struct cursor *c, pmn_record *rec)
         } else if (strcmp(t.name, "Result") == 0) {
             unsigned long s, no;
             if (score_of(t.value, &s, &no) == 0) {
-                rc = set_tag(rec, "Score", t.value, &t);
+                /* A Score tag of the record's own stays as it is. */
+                if (!pmn_record_tag(rec, "Score"))
+                    rc = set_tag(rec, "Score", t.value, &t);
                 char *r = pmn_strndup(result_of_score(s, no), strlen(result_of_score(s, no)));
                 if (!r)
                     rc = -1;
@@ -459,15 +478,25 @@ int pmn_ogn_reader_next(pmn_ogn_reader *rd, pmn_record *rec)
         return 0;
     }
     unsigned first = rd->ahead_line;
-    int moves = 0;
-    /* A game: its lines up to one that opens a tag after its moves. */
+    int moves = 0, tags = 0, ended = 0, in_comment = 0;
+    /* A game: its lines up to one that opens a tag after its moves, or
+     * after the blank line that ends its tags (a game without moves) --
+     * not inside a comment, which may hold a '[' at a line's start. */
     while (rd->ahead_len >= 0) {
         const char *s = skip_blanks(rd->ahead);
-        if (*s == '[' && moves)
+        if (*s == '[' && !in_comment && (moves || ended))
             break;
-        if (*s && *s != '[')
+        int text = in_comment || (*s && *s != '[');
+        if (text)
             moves = 1;
-        if (add_text(rd, rd->ahead, (size_t)rd->ahead_len) < 0) {
+        else if (*s == '[')
+            tags = 1;
+        else if (tags)
+            ended = 1;
+        for (long i = 0; text && i < rd->ahead_len; i++)
+            if (in_comment ? rd->ahead[i] == '}' : rd->ahead[i] == '{')
+                in_comment = !in_comment;
+        if (add_line(rd, rd->ahead, (size_t)rd->ahead_len) < 0) {
             pmn_report(rd->fn, rd->ctx, PMN_F002, rd->ahead_line, 0, "out of memory");
             return -1;
         }
@@ -531,9 +560,19 @@ static void write_comment(struct out *o, const char *text, unsigned line)
     if (changed)
         pmn_report(o->fn, o->ctx, PMN_W132, line, 0,
                    "a '}' inside a comment, which OGN cannot hold, written as ')'");
+    /* Words apart as the reader trims them: at any space isspace knows. */
     word(o, "{");
-    for (char *w = strtok(t, " \t\r\n"); w; w = strtok(NULL, " \t\r\n"))
-        word(o, w);
+    for (char *p = t; *p;) {
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        char *w = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        if (*p)
+            *p++ = '\0';
+        if (*w)
+            word(o, w);
+    }
     word(o, "}");
     free(t);
 }
@@ -612,16 +651,21 @@ int pmn_write_ogn(FILE *f, const pmn_record *rec, const pmn_replay *replay, pmn_
     const pmn_check_result *res = pmn_replay_result(replay);
     char result[64];
     unsigned long seeds[2];
-    /* The result as OGN writes it: the final score where the board ended
-     * the game and the rules count seeds. */
+    /* The result as OGN writes it: the score the record writes (an OGN
+     * record's, kept as written, right or wrong), else the final score
+     * where the board ended the game and the rules count seeds, else the
+     * result. */
     const char *written = pmn_record_tag(rec, "Result");
     if (!written)
         written = rec->result[0] ? rec->result : "*";
-    if (setup->status == PMN_SETUP_READY && res->ending != PMN_END_NONE && !res->stopped
-        && pmn_final_seeds(r, res->ending, &res->end, seeds))
+    const char *score = pmn_record_tag(rec, "Score");
+    unsigned long ss, sn;
+    int own_score = score && score_of(score, &ss, &sn) == 0;
+    if (own_score)
+        snprintf(result, sizeof result, "%s", score);
+    else if (setup->status == PMN_SETUP_READY && res->ending != PMN_END_NONE && !res->stopped
+             && pmn_final_seeds(r, res->ending, &res->end, seeds))
         snprintf(result, sizeof result, "%lu-%lu", seeds[0], seeds[1]);
-    else if (pmn_record_tag(rec, "Score"))
-        snprintf(result, sizeof result, "%s", pmn_record_tag(rec, "Score"));
     else
         snprintf(result, sizeof result, "%s", written);
     /* Aualé's name of its rules, where the Game tag is the one it reads
@@ -634,7 +678,9 @@ int pmn_write_ogn(FILE *f, const pmn_record *rec, const pmn_replay *replay, pmn_
         write_tag(f, roster[i], v ? v : "?");
     }
     write_tag(f, "Result", result);
-    if (pmn_record_tag(rec, "Position")) {
+    if (pmn_record_tag(rec, "Position") && setup->status != PMN_SETUP_READY) {
+        write_tag(f, "FEN", pmn_record_tag(rec, "Position"));   /* as written: not understood */
+    } else if (pmn_record_tag(rec, "Position")) {
         char fen[PMN_MAX_SIDE_PITS * 2 * 12 + 32], *o = fen;
         const pmn_position *p = &setup->start;
         for (int s = 0; s < 2; s++)
@@ -648,17 +694,23 @@ int pmn_write_ogn(FILE *f, const pmn_record *rec, const pmn_replay *replay, pmn_
         const char *n = rec->tags[i].name;
         int skip = strcmp(n, "Game") == 0 || strcmp(n, "Result") == 0
                 || strcmp(n, "Position") == 0 || strcmp(n, "SetUp") == 0
-                || (strcmp(n, "Score") == 0 && strcmp(result, rec->tags[i].value) == 0);
+                || (strcmp(n, "Score") == 0 && own_score);
         for (size_t k = 0; k < COUNT(roster) && !skip; k++)
             skip = strcmp(n, roster[k]) == 0;
         if (!skip)
             write_tag(f, n, rec->tags[i].value);
     }
-    if (rec->main.nmoves || rec->main.nlead || strcmp(result, "*") != 0) {
+    /* After the moves, a result the reader takes for one (a score, 1-0,
+     * 0-1, 1/2-1/2); '*' and anything else stay in the tag alone. */
+    unsigned long s, n;
+    pmn_outcome oc;
+    int token = score_of(result, &s, &n) == 0
+             || (pmn_outcome_parse(result, &oc) == 0 && oc != PMN_ONGOING);
+    if (rec->main.nmoves || rec->main.nlead || token) {
         struct out o = { f, 0, fn, ctx, 0 };
         fputc('\n', f);
         write_line(&o, r, &rec->main, pmn_replay_main(replay));
-        if (strcmp(result, "*") != 0)
+        if (token)
             word(&o, result);
         if (o.col)
             fputc('\n', f);

@@ -127,12 +127,16 @@ static void faults(void **state)
     pmn_record_free(&rec);
 }
 
-/* Games one after another: a tag after moves begins the next. */
+/* Games one after another: a tag after moves begins the next, and one
+ * after the blank line that ends the tags of a game without moves; not a
+ * '[' inside a comment. */
 static void several_games(void **state)
 {
     (void)state;
-    static const char text[] = "[Variant \"Oware Abapa\"]\n\n1. A b\n\n\n"
-                               "[Variant \"Oware Abapa\"]\n[Result \"*\"]\n1. C\n";
+    static const char text[] = "[Variant \"Oware Abapa\"]\n\n1. A b {a comment of\n"
+                               "[two] lines}\n\n\n"
+                               "[Variant \"Oware Abapa\"]\n[Result \"*\"]\n1. C\n"
+                               "[Variant \"Oware Abapa\"]\n\n[Variant \"Awale\"]\n";
     FILE *f = fmemopen((void *)text, strlen(text), "r");
     struct seen seen = { 0 };
     pmn_ogn_reader *rd = pmn_ogn_reader_new(f, collect, &seen);
@@ -140,11 +144,19 @@ static void several_games(void **state)
     assert_int_equal(pmn_ogn_reader_next(rd, &rec), 1);
     assert_int_equal(rec.main.nmoves, 2);
     assert_int_equal(rec.line, 1);
+    assert_string_equal(rec.main.moves[1].comments[0], "a comment of\n[two] lines");
     pmn_record_free(&rec);
     assert_int_equal(pmn_ogn_reader_next(rd, &rec), 1);
     assert_int_equal(rec.main.nmoves, 1);
-    assert_int_equal(rec.line, 6);
-    assert_int_equal(rec.main.moves[0].line, 8);
+    assert_int_equal(rec.line, 7);
+    assert_int_equal(rec.main.moves[0].line, 9);
+    pmn_record_free(&rec);
+    assert_int_equal(pmn_ogn_reader_next(rd, &rec), 1);
+    assert_int_equal(rec.main.nmoves, 0);
+    assert_string_equal(pmn_record_tag(&rec, "Game"), "Oware");
+    pmn_record_free(&rec);
+    assert_int_equal(pmn_ogn_reader_next(rd, &rec), 1);
+    assert_string_equal(pmn_record_tag(&rec, "Game"), "Awale");
     pmn_record_free(&rec);
     assert_int_equal(pmn_ogn_reader_next(rd, &rec), 0);
     assert_int_equal(seen.n, 0);

@@ -98,13 +98,70 @@ static int parse_captured(const char *text, const char **pos, pmn_position *q,
     return 0;
 }
 
-/* position -> counts '/' counts ' ' ('S' | 'N') [captured] */
+/* kgp -> '<' COUNT ',' COUNT ',' COUNT {',' COUNT} '>' [' ' ('S' | 'N')]:
+ * a board literal of the Kalah Game Protocol -- the holes a side, South's
+ * store (or captures), North's, South's holes in sowing order, North's --
+ * and the side to move, which KGP leaves out (South by default). */
+static int parse_kgp(const pmn_rules *r, const char *text, pmn_position *q, pmn_error *err)
+{
+    unsigned long v[2 * PMN_MAX_SIDE_PITS + 3];
+    unsigned n = 0;
+    const char *s = text + 1;
+    for (;;) {
+        if (*s < '0' || *s > '9')
+            return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
+                            "expected a count in the board literal");
+        unsigned long x = 0;
+        while (*s >= '0' && *s <= '9')
+            if ((x = x * 10 + (unsigned long)(*s++ - '0')) > PMN_MAX_SEEDS)
+                return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text),
+                                "a count of more than %u seeds", PMN_MAX_SEEDS);
+        if (n == 2 * PMN_MAX_SIDE_PITS + 3)
+            return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text), "a board literal of more "
+                            "than %u counts", 2 * PMN_MAX_SIDE_PITS + 3);
+        v[n++] = x;
+        if (*s == '>')
+            break;
+        if (*s++ != ',')
+            return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text),
+                            "expected ',' or '>' in the board literal");
+    }
+    s++;
+    if (v[0] != r->pits)
+        return pmn_fail(err, PMN_ERR_RANGE, 2, "a board of %lu holes a side; %s has %u",
+                        v[0], r->name, r->pits);
+    if (n != 2 * r->pits + 3)
+        return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text), "%u counts, expected %u: the "
+                        "holes a side, the two stores, and each hole", n, 2 * r->pits + 3);
+    q->captured[PMN_SOUTH] = (uint32_t)v[1];
+    q->captured[PMN_NORTH] = (uint32_t)v[2];
+    for (unsigned i = 0; i < r->pits; i++) {
+        q->pit[PMN_SOUTH][i] = (uint16_t)v[3 + i];
+        q->pit[PMN_NORTH][i] = (uint16_t)v[3 + r->pits + i];
+    }
+    q->to_move = PMN_SOUTH;
+    if (*s == ' ' && (s[1] == 'S' || s[1] == 'N')) {
+        q->to_move = s[1] == 'S' ? PMN_SOUTH : PMN_NORTH;
+        s += 2;
+    }
+    if (*s != '\0')
+        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
+                        "unexpected text after the board literal");
+    return 0;
+}
+
+/* position -> counts '/' counts ' ' ('S' | 'N') [captured]  |  kgp */
 int pmn_position_parse(const pmn_rules *r, const char *text, pmn_position *p,
                        pmn_error *err)
 {
     pmn_position q;
     const char *s = text;
     memset(&q, 0, sizeof q);
+    if (*text == '<') {
+        if (parse_kgp(r, text, &q, err) < 0)
+            return -1;
+        goto counted;
+    }
     if (parse_counts(r, text, &s, q.pit[0], PMN_SOUTH, err) < 0)
         return -1;
     if (*s != '/')
@@ -127,6 +184,7 @@ int pmn_position_parse(const pmn_rules *r, const char *text, pmn_position *p,
     if (*s != '\0')
         return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
                         "unexpected text after the side to move");
+counted:;
     unsigned long total = (unsigned long)pmn_position_seeds(r, &q, PMN_SOUTH)
                         + pmn_position_seeds(r, &q, PMN_NORTH) + q.captured[0] + q.captured[1];
     if (total > PMN_MAX_SEEDS)

@@ -111,6 +111,31 @@ static void rejections(void **state)
     }
 }
 
+/* A KGP board literal is the position it describes, stores as captures,
+ * South to move unless said; a literal of another size is refused. */
+static void kgp_board_literal(void **state)
+{
+    (void)state;
+    pmn_rules r;
+    pmn_position a, b;
+    pmn_error err;
+    assert_int_equal(pmn_rules_init(&r, "kalah", NULL), 0);
+    assert_int_equal(pmn_position_parse(&r, "<6,1,2,4,4,4,4,4,0,5,5,4,4,4,3>", &a, &err), 0);
+    assert_int_equal(pmn_position_parse(&r, "4,4,4,4,4,0/5,5,4,4,4,3 S 1:2", &b, &err), 0);
+    assert_memory_equal(&a, &b, sizeof a);
+    assert_int_equal(pmn_position_parse(&r, "<6,1,2,4,4,4,4,4,0,5,5,4,4,4,3> N", &a, &err), 0);
+    assert_int_equal(a.to_move, PMN_NORTH);
+    assert_int_equal(pmn_position_parse(&r, "<4,0,0,1,1,1,1,1,1,1,1>", &a, &err), -1);
+    assert_int_equal(err.column, 2);
+    assert_int_equal(pmn_position_parse(&r, "<6,1,2,4,4>", &a, &err), -1);
+    assert_int_equal(pmn_position_parse(&r, "<6,1,2,4,4,4,4,4,0,5,5,4,4,4,3", &a, &err), -1);
+    assert_int_equal(pmn_position_parse(&r, "<6,1,2,4,4,4,4,4,0,5,5,4,4,4,3> X", &a, &err), -1);
+    assert_int_equal(pmn_rules_init(&r, "oware", NULL), 0);
+    assert_int_equal(pmn_position_parse(&r, "<6,24,0,0,0,0,0,0,12,0,0,0,0,0,12>", &a, &err), 0);
+    assert_int_equal(a.captured[PMN_SOUTH], 24);
+    assert_int_equal(a.pit[PMN_NORTH][5], 12);
+}
+
 static void board_diagram(void **state)
 {
     (void)state;
@@ -139,6 +164,7 @@ int main(void)
         cmocka_unit_test(format_truncates),
         cmocka_unit_test(rejections),
         cmocka_unit_test(board_diagram),
+        cmocka_unit_test(kgp_board_literal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

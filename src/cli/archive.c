@@ -285,30 +285,13 @@ static void read_pmn(FILE *f, struct reading *r)
     pmn_reader_free(rd);
 }
 
-static void read_xml(FILE *f, struct reading *r)
-{
-    pmn_xml_reader *x = pmn_xml_reader_new(f, r->sink->file, 0, game_diag, r);
-    pmn_record rec;
-    if (!x) {
-        report(r->sink, PMN_F002, 0, 0, "out of memory");
-        return;
-    }
-    new_game(r);
-    while (pmn_xml_reader_next(x, &rec) > 0) {
-        int stop = full_game(r, &rec);
-        pmn_record_free(&rec);
-        if (game_done(r, stop))
-            break;
-        new_game(r);
-    }
-    pmn_xml_reader_free(x);
-}
-
-static void read_ogn(FILE *f, struct reading *r)
+/* An XML archive or OGN games: each read whole and replayed, no quick
+ * pass; the reader's diagnostics are the game's, as the PMN reader's are. */
+static void read_records(FILE *f, struct reading *r, int format)
 {
     struct source src;
     pmn_record rec;
-    if (source_open(&src, f, r->sink, r->a->ro, FORMAT_AUTO) < 0)
+    if (source_open_to(&src, f, r->sink, r->a->ro, format, game_diag, r) < 0)
         return;
     new_game(r);
     while (source_next(&src, &rec) > 0) {
@@ -334,9 +317,9 @@ void archive_file(FILE *f, struct diag_sink *s, void *ctx)
     struct reading r = { .a = ctx, .sink = s };
     /* A part of a file (--jobs) is PMN: the file was looked at whole. */
     if (!s->part && is_xml_input(f))
-        read_xml(f, &r);
+        read_records(f, &r, FORMAT_XML);
     else if (!s->part && (is_ogn_name(s->file) || is_ogn_content(f)))
-        read_ogn(f, &r);   /* its note N133 comes from source_open */
+        read_records(f, &r, FORMAT_AUTO);   /* OGN, said by N133 */
     else
         read_pmn(f, &r);
     free(r.tagtext);

@@ -279,7 +279,7 @@ struct rules_options {
 };
 int add_rules_option(const char *cmd, struct rules_options *o, const char *spec);
 /* The formats records are read from and written in (--from, --to). */
-enum { FORMAT_AUTO = -1, FORMAT_PMN, FORMAT_OGN };
+enum { FORMAT_AUTO = -1, FORMAT_PMN, FORMAT_OGN, FORMAT_XML };
 #define OPT_FROM { "from", 'I' + 256, "FORMAT", \
     "pmn, or ogn (Aual\xc3\xa9's); default: ogn for a file whose\n" \
     "name ends in .ogn or whose first tag is Variant or\n" \
@@ -292,13 +292,19 @@ int is_ogn_name(const char *name);
  * left where it was. */
 int is_ogn_content(FILE *f);
 int names_ogn(char **names, int n);
-/* The records of an input, PMN or OGN (FORMAT_AUTO: by its name). */
+/* The records of an input, PMN, OGN or XML (FORMAT_AUTO: PMN or OGN, by its
+ * name or first tag, said by N133), their diagnostics through print_diag
+ * to s (source_open) or through fn (source_open_to); failures to s.
+ * 0, or -1 (reported) when memory runs out. */
 struct source {
     pmn_reader *pmn;
     pmn_ogn_reader *ogn;
+    pmn_xml_reader *xml;
 };
 int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct rules_options *o,
                 int format);
+int source_open_to(struct source *src, FILE *f, struct diag_sink *s,
+                   const struct rules_options *o, int format, pmn_diag_fn fn, void *ctx);
 int source_next(struct source *src, pmn_record *rec);
 /* A Score tag (an OGN result: "25-20") against the seeds the replay ended
  * with: E221 where they differ; where they agree and drop is set, the tag

@@ -77,14 +77,8 @@ int add_rules_option(const char *cmd, struct rules_options *o, const char *spec)
 
 pmn_reader *open_reader(FILE *f, struct diag_sink *s, const struct rules_options *o)
 {
-    pmn_reader *rd = pmn_reader_new(f, print_diag, s);
-    if (!rd)
-        report(s, PMN_F002, 0, 0, "out of memory");
-    else if (o)
-        pmn_reader_set_setup(rd, &o->setup);
-    if (rd && s->lines_before)
-        pmn_reader_set_lines_before(rd, s->lines_before);
-    return rd;
+    struct source src;
+    return source_open_to(&src, f, s, o, FORMAT_PMN, print_diag, s) == 0 ? src.pmn : NULL;
 }
 
 int format_option(const char *cmd, const char *option, const char *arg, int *format)
@@ -133,6 +127,12 @@ int names_ogn(char **names, int n)
 int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct rules_options *o,
                 int format)
 {
+    return source_open_to(src, f, s, o, format, print_diag, s);
+}
+
+int source_open_to(struct source *src, FILE *f, struct diag_sink *s,
+                   const struct rules_options *o, int format, pmn_diag_fn fn, void *ctx)
+{
     memset(src, 0, sizeof *src);
     if (format == FORMAT_AUTO && is_ogn_name(s->file)) {
         report(s, PMN_N133, 0, 0, "read as OGN (Aual\xc3\xa9's Oware Game Notation): its name "
@@ -143,23 +143,33 @@ int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct r
                "tag is OGN's Variant or FEN");
         format = FORMAT_OGN;
     }
-    if (format == FORMAT_OGN) {
-        if (!(src->ogn = pmn_ogn_reader_new(f, print_diag, s)))
-            report(s, PMN_F002, 0, 0, "out of memory");
-        return src->ogn ? 0 : -1;
+    if (format == FORMAT_OGN)
+        src->ogn = pmn_ogn_reader_new(f, fn, ctx);
+    else if (format == FORMAT_XML)
+        src->xml = pmn_xml_reader_new(f, s->file, 0, fn, ctx);
+    else if ((src->pmn = pmn_reader_new(f, fn, ctx)) != NULL) {
+        if (o)
+            pmn_reader_set_setup(src->pmn, &o->setup);
+        if (s->lines_before)
+            pmn_reader_set_lines_before(src->pmn, s->lines_before);
     }
-    src->pmn = open_reader(f, s, o);
-    return src->pmn ? 0 : -1;
+    if (!src->ogn && !src->xml && !src->pmn) {
+        report(s, PMN_F002, 0, 0, "out of memory");
+        return -1;
+    }
+    return 0;
 }
 
 int source_next(struct source *src, pmn_record *rec)
 {
-    return src->ogn ? pmn_ogn_reader_next(src->ogn, rec) : pmn_reader_next(src->pmn, rec);
+    return src->ogn ? pmn_ogn_reader_next(src->ogn, rec)
+         : src->xml ? pmn_xml_reader_next(src->xml, rec) : pmn_reader_next(src->pmn, rec);
 }
 
 void source_close(struct source *src)
 {
     pmn_ogn_reader_free(src->ogn);
+    pmn_xml_reader_free(src->xml);
     pmn_reader_free(src->pmn);
 }
 

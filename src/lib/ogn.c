@@ -631,17 +631,6 @@ static void write_line(struct out *o, const pmn_rules *r, const pmn_line *line,
     }
 }
 
-static void write_tag(FILE *f, const char *name, const char *value)
-{
-    fprintf(f, "[%s \"", name);
-    for (; *value; value++) {
-        if (*value == '"' || *value == '\\')
-            fputc('\\', f);
-        fputc(*value, f);
-    }
-    fputs("\"]\n", f);
-}
-
 int pmn_write_ogn(FILE *f, const pmn_record *rec, const pmn_replay *replay, pmn_diag_fn fn,
                   void *ctx)
 {
@@ -671,15 +660,15 @@ int pmn_write_ogn(FILE *f, const pmn_record *rec, const pmn_replay *replay, pmn_
     /* Aualé's name of its rules, where the Game tag is the one it reads
      * back as; any other Game tag as written. */
     const char *game = pmn_record_tag(rec, "Game");
-    write_tag(f, "Variant", game && strcmp(game, "Oware") != 0 ? game
+    pmn_write_tag(f, "Variant", game && strcmp(game, "Oware") != 0 ? game
                             : strcmp(r->name, "oware") == 0 ? "Oware Abapa" : game ? game : r->name);
     for (size_t i = 0; i < COUNT(roster); i++) {
         const char *v = pmn_record_tag(rec, roster[i]);
-        write_tag(f, roster[i], v ? v : "?");
+        pmn_write_tag(f, roster[i], v ? v : "?");
     }
-    write_tag(f, "Result", result);
+    pmn_write_tag(f, "Result", result);
     if (pmn_record_tag(rec, "Position") && setup->status != PMN_SETUP_READY) {
-        write_tag(f, "FEN", pmn_record_tag(rec, "Position"));   /* as written: not understood */
+        pmn_write_tag(f, "FEN", pmn_record_tag(rec, "Position"));   /* as written: not understood */
     } else if (pmn_record_tag(rec, "Position")) {
         char fen[PMN_MAX_SIDE_PITS * 2 * 12 + 32], *o = fen;
         const pmn_position *p = &setup->start;
@@ -688,7 +677,7 @@ int pmn_write_ogn(FILE *f, const pmn_record *rec, const pmn_replay *replay, pmn_
                 o += sprintf(o, "%u-", p->pit[s][i]);
         sprintf(o, "%u-%u-%c", (unsigned)p->captured[0], (unsigned)p->captured[1],
                 p->to_move == PMN_SOUTH ? 'S' : 'N');
-        write_tag(f, "FEN", fen);
+        pmn_write_tag(f, "FEN", fen);
     }
     for (size_t i = 0; i < rec->ntags; i++) {
         const char *n = rec->tags[i].name;
@@ -698,7 +687,7 @@ int pmn_write_ogn(FILE *f, const pmn_record *rec, const pmn_replay *replay, pmn_
         for (size_t k = 0; k < COUNT(roster) && !skip; k++)
             skip = strcmp(n, roster[k]) == 0;
         if (!skip)
-            write_tag(f, n, rec->tags[i].value);
+            pmn_write_tag(f, n, rec->tags[i].value);
     }
     /* After the moves, a result the reader takes for one (a score, 1-0,
      * 0-1, 1/2-1/2); '*' and anything else stay in the tag alone. */

@@ -50,6 +50,9 @@ size_t pmn_unicode_space(const char *s, const char *end);
 /* The code point of the UTF-8 sequence at s, which pmn_utf8_length took. */
 unsigned long pmn_utf8_decode(const unsigned char *s, int len);
 
+/* A tag pair on its line, its value's '"' and '\\' escaped: PMN's and OGN's. */
+void pmn_write_tag(FILE *f, const char *name, const char *value);
+
 /* Allocation that reports failure by returning NULL, like malloc; strdup of
  * n bytes. */
 char *pmn_strndup(const char *s, size_t n);

@@ -187,7 +187,7 @@ static void write_line(struct out *w, const pmn_line *l, const pmn_played_line *
     }
 }
 
-static void tag(FILE *f, const char *name, const char *value)
+void pmn_write_tag(FILE *f, const char *name, const char *value)
 {
     fprintf(f, "[%s \"", name);
     for (const char *s = value; *s; s++) {
@@ -238,23 +238,23 @@ static void write_tags(FILE *f, const pmn_record *rec, const char *result)
     const pmn_tag *first[COUNT(setup)];
     for (size_t i = 0; i < COUNT(roster); i++) {
         const char *v = pmn_record_tag(rec, roster[i]);
-        tag(f, roster[i], v ? v : "?");
+        pmn_write_tag(f, roster[i], v ? v : "?");
     }
-    tag(f, "Result", result);
+    pmn_write_tag(f, "Result", result);
     for (size_t i = 0; i < COUNT(setup); i++)
         first[i] = pmn_record_find_tag(rec, setup[i]);
-    tag(f, "Game", first[0] ? first[0]->value : "Hawalis");
+    pmn_write_tag(f, "Game", first[0] ? first[0]->value : "Hawalis");
     if (first[1])
-        tag(f, "Rules", first[1]->value);
+        pmn_write_tag(f, "Rules", first[1]->value);
     if (first[2] || first[3])
-        tag(f, "SetUp", first[2] ? first[2]->value : "1");
+        pmn_write_tag(f, "SetUp", first[2] ? first[2]->value : "1");
     if (first[3])
-        tag(f, "Position", first[3]->value);
+        pmn_write_tag(f, "Position", first[3]->value);
     /* Every other tag, and the second of any tag given twice, in order. */
     for (size_t i = 0; i < rec->ntags; i++) {
         const pmn_tag *t = &rec->tags[i];
         if (!is_placed(t->name) || pmn_record_find_tag(rec, t->name) != t)
-            tag(f, t->name, t->value);
+            pmn_write_tag(f, t->name, t->value);
     }
 }
 

@@ -147,8 +147,19 @@ def at(d):
     return board(d)["at"]
 
 
+def until(cond, seconds=5):
+    """Wait for cond() to hold: following a link or an address changes
+    the page in its hashchange handler, after the click or get returns."""
+    end = time.time() + seconds
+    while not cond() and time.time() < end:
+        time.sleep(0.05)
+
+
 def go(d, url, frag):
     d.get("file://" + url + frag)
+    q = dict(kv.split("=") for kv in frag.lstrip("#").split("&"))
+    want = [q["game"], q.get("line", "0"), q.get("move", q.get("ply")), q.get("lap", "")]
+    until(lambda: at(d) == want)
 
 
 def keys(d, *ks):
@@ -209,6 +220,7 @@ def keys_and_clicks(d):
        % board(d)["status"])
     # a click on a move goes to it, and the address follows
     d.find_element(By.CSS_SELECTOR, '#moves a.mv[data-node="9"]').click()
+    until(lambda: at(d)[2] == "10")
     ok(at(d)[2] == "10", "click on the 10th ply: at %s" % at(d))
     same_board(d, path, 10, "click on the 10th ply")
     ok(d.execute_script("return location.hash") == "#game=1&ply=10",
@@ -266,6 +278,7 @@ def keys_and_clicks(d):
     same_board(d, os.path.join(TOP, rel), 4, "game 2, Right x4", game=2)
     items = d.find_elements(By.CSS_SELECTOR, "#game-list a")
     items[13].click()
+    until(lambda: at(d)[0] == "14")
     ok(at(d)[0] == "14", "a click on game 14 in the list: game %s" % at(d)[0])
     no_errors(d, "keys and clicks")
 
@@ -296,6 +309,7 @@ def variations(d):
     keys(d, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
     same_board(d, path, 2, "main line after Up, Right x2")
     d.find_element(By.CSS_SELECTOR, '#moves .var a.mv[data-node="%d"]' % (41 + 5)).click()
+    until(lambda: at(d)[1:3] == ["1", "6"])
     ok(at(d)[1:3] == ["1", "6"], "a click on a move of the variation: %s" % at(d))
     same_board(d, var, 6, "a click in the variation")
     ok(d.execute_script("return location.hash") == "#game=1&line=1&move=6",

@@ -236,7 +236,20 @@ int pmn_position_equal(const pmn_rules *r, const pmn_position *a,
  * Formatting writes them for the games won by seeds, when not both 0. */
 int pmn_position_parse(const pmn_rules *r, const char *text, pmn_position *p,
                        pmn_error *err);
+/* Other programs' position strings are read too: a KGP board literal
+ * "<6,0,0,4,4,4,4,4,4,4,4,4,4,4,4>" (holes a side, South's store, North's,
+ * South's holes, North's; then " S" or " N", South by default), Aualé's
+ * FEN "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S" (South's holes, North's, the stores,
+ * the side to move) and PlayStrategy's "4S,4S,4S,4S,4S,4S/4S,4S,4S,4S,4S,4S
+ * 0 0 S 1" (rows from South's seat: North's a2-f2, then South's a1-f1;
+ * "4S" four seeds, "2" two empty holes; the captures, the side to move,
+ * the move number). */
+typedef enum pmn_position_form {
+    PMN_POSITION_PMN, PMN_POSITION_KGP, PMN_POSITION_OGN, PMN_POSITION_PLAYSTRATEGY
+} pmn_position_form;
 /* Returns the length written (excluding the NUL); truncates to fit size. */
+size_t pmn_position_format_as(const pmn_rules *r, const pmn_position *p,
+                              pmn_position_form form, char *buf, size_t size);
 size_t pmn_position_format(const pmn_rules *r, const pmn_position *p,
                            char *buf, size_t size);
 
@@ -587,8 +600,8 @@ typedef enum pmn_severity {
     X(W, 129, WARNING, "a capture count written without '+', read as one") \
     X(W, 130, WARNING, "a NUL byte in a tag value or comment, kept as U+FFFD") \
     X(N, 131, NOTE, "a fix made by convert --fix") \
-    X(W, 132, WARNING, "what OGN cannot hold, written as near as it can") \
-    X(N, 133, NOTE, "the input's format, found from its name or its first tag") \
+    X(W, 132, WARNING, "what the output's format cannot hold, written as near as it can") \
+    X(N, 133, NOTE, "the input's format, found from its name or its first tag and move") \
     X(E, 201, ERROR, "illegal move: the hole is empty") \
     X(E, 202, ERROR, "illegal move: a single seed while a hole holds two or more") \
     X(E, 203, ERROR, "illegal move: a single seed into an occupied hole") \
@@ -610,6 +623,8 @@ typedef enum pmn_severity {
     X(W, 219, WARNING, "a move of a set-up game that is not best play (check --solve)") \
     X(N, 220, NOTE, "a dual: another move as good as the one played (check --solve)") \
     X(E, 221, ERROR, "the final score written differs from the seeds the game ended with") \
+    X(E, 222, ERROR, "the hole written for the last seed differs from where it falls") \
+    X(E, 223, ERROR, "the seeds written as sown differ from the seeds the hole held") \
     X(W, 301, WARNING, "text that XML cannot hold, written as U+FFFD") \
     X(E, 302, ERROR, "malformed XML") \
     X(E, 303, ERROR, "a document type declaration (DTD), refused") \
@@ -743,8 +758,13 @@ struct pmn_move {
     size_t ncomments;
     pmn_line *variations;     /* alternatives to this move */
     size_t nvariations;
+    int claim_sown;           /* seeds the record says it sowed (Awari); -1: none */
+    int claim_end_side, claim_end;   /* where the record says its last seed
+                                 fell (PlayStrategy, Mancala World); side -1:
+                                 either; claim_end -1: not said, 99: no hole */
     unsigned line, col;       /* where the move is written */
     unsigned claim_line, claim_col;
+    unsigned claim_end_line, claim_end_col;
 };
 
 typedef struct pmn_record {
@@ -852,29 +872,55 @@ void pmn_write_options_init(pmn_write_options *o);   /* letters, '+', 80 */
 int pmn_write_record(FILE *out, const pmn_record *rec, const pmn_replay *replay,
                      const pmn_write_options *o);
 
-/* ---- OGN: Aualé's Oware Game Notation ----------------------------------- */
+/* ---- other programs' notations ----------------------------------------- */
 
-/* OGN games (PGN-like: a Variant tag first, a FEN tag
- * "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S" of the houses, stores and side to move,
- * South's houses A-F and North's a-f -- the other case from PMN's letters
- * --, "+N" captures, {comments}, (variations), a final score "25-20" as
- * the result) read as records: Variant is the Game tag ("Oware Abapa":
- * Oware), FEN the SetUp and Position tags, a score the result it gives
- * with the score kept in a Score tag; each move keeps its OGN letter as
- * written.  One game in memory at a time, as pmn_reader. */
-typedef struct pmn_ogn_reader pmn_ogn_reader;
-pmn_ogn_reader *pmn_ogn_reader_new(FILE *f, pmn_diag_fn fn, void *ctx);
+/* Games in the notations of other programs and pages, PGN-like all four:
+ *   OGN (Aualé)           [Variant "Oware Abapa"] [FEN "4-...-0-0-S"]
+ *                         1. D d+2 ... 25-20: South's houses A-F, North's
+ *                         a-f (the other case from PMN's), +N a capture, the
+ *                         final score as the result
+ *   PlayStrategy's PGN    [P1 ..] [P2 ..] [Variant "Oware"] 1. d1e2 c2a1:
+ *                         the square sown and the square of its last seed,
+ *                         a1-f1 South's row, a2-f2 North's, from South's left
+ *   Mancala World         1. 64 64 2. 53 (20): the mover's hole and the hole
+ *                         of the last seed, 1-6 from each owner's left; the
+ *                         mover's running total of captures in parentheses
+ *   Awari notation        1. D4 d5 x 2: as OGN, with the seeds sown; x N a
+ *                         capture
+ * read as records: Variant is the Game tag ("Oware Abapa": Oware), FEN the
+ * SetUp and Position tags (in pmn's form where the rules are known), P1
+ * and P2 South and North, a score result the result it gives with the score
+ * kept in a Score tag; games without rules of their own are Oware's
+ * (Mancala World) or Awale's (Awari).  Each move keeps its text as written,
+ * with what it claims (capture, last seed's hole, seeds sown) for the
+ * replay to check.  One game in memory at a time, as pmn_reader. */
+typedef enum pmn_format {
+    PMN_FORMAT_OGN, PMN_FORMAT_PLAYSTRATEGY, PMN_FORMAT_MANCALA_WORLD, PMN_FORMAT_AWARI
+} pmn_format;
+const char *pmn_format_name(pmn_format f);    /* "ogn", "playstrategy", ... */
+const char *pmn_format_title(pmn_format f);   /* in words, for messages */
+int pmn_format_from_name(const char *name, pmn_format *f);   /* 0, or -1 */
+/* Which format a file's first bytes are in: 1 (and *f) for one of these,
+ * 0 for PMN or anything else.  By its first tags and first move. */
+int pmn_format_sniff(const char *text, size_t len, pmn_format *f);
+typedef struct pmn_format_reader pmn_format_reader;
+pmn_format_reader *pmn_format_reader_new(FILE *f, pmn_format format, pmn_diag_fn fn,
+                                         void *ctx);
+/* As pmn_reader_set_setup: the rules name the squares and numbers. */
+void pmn_format_reader_set_setup(pmn_format_reader *rd, const pmn_setup_options *o);
 /* As pmn_reader_next: 1 a game, 0 the end, -1 a read error or no memory. */
-int pmn_ogn_reader_next(pmn_ogn_reader *rd, pmn_record *rec);
-void pmn_ogn_reader_free(pmn_ogn_reader *rd);
-/* Write rec as OGN, as its replay numbers and names its moves: the tags
- * (Variant, the roster, Result as the final score where the board ended
- * the game and the rules count seeds, FEN for a set-up start, then the
- * others), the moves with their captures as written, judgements and NAGs
- * (which Aualé passes over), comments and variations.  What OGN cannot
- * hold is said through fn (W132).  Returns 0, or -1 on a write error. */
-int pmn_write_ogn(FILE *out, const pmn_record *rec, const pmn_replay *replay, pmn_diag_fn fn,
-                  void *ctx);
+int pmn_format_reader_next(pmn_format_reader *rd, pmn_record *rec);
+void pmn_format_reader_free(pmn_format_reader *rd);
+/* Write rec in a format, as its replay numbers and names its moves: the
+ * tags (the roster, in the format's names; OGN's Result the final score
+ * where the board ended the game and the rules count seeds; FEN for a
+ * set-up start in OGN and PlayStrategy), the moves with numbers, what the
+ * format writes of each (from the replay: the last seed's hole, totals,
+ * seeds sown), judgements and NAGs, comments and variations.  What the
+ * format cannot hold is said (W132), once a game.  0, or -1 on a write
+ * error. */
+int pmn_write_format(FILE *out, pmn_format format, const pmn_record *rec,
+                     const pmn_replay *replay, pmn_diag_fn fn, void *ctx);
 
 /* ---- XML archives ------------------------------------------------------ */
 

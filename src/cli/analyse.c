@@ -82,7 +82,7 @@ static int from_file(const struct request *rq, struct target *t)
     pmn_record rec;
     unsigned long n = 0, want = rq->game ? rq->game : 1;
     int status = -1;
-    while ((rd || src.ogn) && status < 0 && source_next(&src, &rec) > 0) {
+    while ((rd || src.foreign) && status < 0 && source_next(&src, &rec) > 0) {
         if (++n == want) {
             pmn_replay *replay = replay_record(&rec, &rq->ro, &sink);
             const pmn_check_result *res = replay ? pmn_replay_result(replay) : NULL;

@@ -38,7 +38,7 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
     struct source src;
     pmn_reader *rd = source_open(&src, f, sink, &an->ro, FORMAT_AUTO) == 0 ? src.pmn : NULL;
     pmn_record rec;
-    while ((rd || src.ogn) && source_next(&src, &rec) > 0) {
+    while ((rd || src.foreign) && source_next(&src, &rec) > 0) {
         if (an->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
         /* Problems are said once, by a replay of the record as read, whose

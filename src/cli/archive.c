@@ -315,11 +315,12 @@ int is_xml_input(FILE *f)
 void archive_file(FILE *f, struct diag_sink *s, void *ctx)
 {
     struct reading r = { .a = ctx, .sink = s };
+    const char *why;
     /* A part of a file (--jobs) is PMN: the file was looked at whole. */
     if (!s->part && is_xml_input(f))
         read_records(f, &r, FORMAT_XML);
-    else if (!s->part && (is_ogn_name(s->file) || is_ogn_content(f)))
-        read_records(f, &r, FORMAT_AUTO);   /* OGN, said by N133 */
+    else if (!s->part && detect_format(f, s->file, &why) != FORMAT_PMN)
+        read_records(f, &r, FORMAT_AUTO);   /* another program's, said by N133 */
     else
         read_pmn(f, &r);
     free(r.tagtext);

@@ -149,7 +149,7 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
     int quick = !t->verbose && !t->running_totals && !t->jsonl && rd;
     unsigned before[PMN_FATAL + 1];
     memcpy(before, sink->count, sizeof before);
-    while ((rd || src.ogn) && (rc = quick ? pmn_reader_next_checked(rd, &rec, &facts)
+    while ((rd || src.foreign) && (rc = quick ? pmn_reader_next_checked(rd, &rec, &facts)
                                           : source_next(&src, &rec)) > 0) {
         if (rc == 2) {
             t->games++;
@@ -293,7 +293,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     }
     /* --verbose and jsonl number the games of a file: one job reads them
      * in order. */
-    if (t.from == FORMAT_OGN || names_ogn(argv + optind, argc - optind))
+    if (t.from >= FORMAT_OGN || names_foreign(argv + optind, argc - optind))
         jobs = 1;   /* --jobs cuts PMN text */
     each_input_jobs(argv + optind, argc - optind, &sink, &check_job, &t,
                     t.verbose || t.jsonl ? 1 : jobs);
@@ -324,11 +324,11 @@ static int run(const struct command *cmd, int argc, char **argv)
 const struct command check_command = {
     "check", "replay every game of PMN files and report what is wrong",
     "[OPTIONS] [FILE...]",
-    "Replay every game of the PMN files (or OGN: --from; standard input if none,\n"
-    "or -) against the rules, and report every problem as FILE:LINE:COL:\n"
-    "severity[CODE]: message on standard error; a summary line ends the run on\n"
-    "standard output: the games, their moves (a move is a player's turn, its\n"
-    "sowings joined by '-'), and the problems found.",
+    "Replay every game of the PMN files (or other programs' notations: --from;\n"
+    "standard input if none, or -) against the rules, and report every problem\n"
+    "as FILE:LINE:COL: severity[CODE]: message on standard error; a summary\n"
+    "line ends the run on standard output: the games, their moves (a move is a\n"
+    "player's turn, its sowings joined by '-'), and the problems found.",
     options,
     "Exit status: 0 no problem, 1 warnings only, 2 errors, 3 fatal (a file could\n"
     "not be read), 64 a wrong command line.  pmn(1) lists every code.",

@@ -278,27 +278,31 @@ struct rules_options {
     pmn_setup_options setup;  /* points into the above */
 };
 int add_rules_option(const char *cmd, struct rules_options *o, const char *spec);
-/* The formats records are read from and written in (--from, --to). */
-enum { FORMAT_AUTO = -1, FORMAT_PMN, FORMAT_OGN, FORMAT_XML };
+/* The formats records are read from and written in (--from, --to): PMN,
+ * XML, and other programs' (FORMAT_OGN on, in pmn_format's order). */
+enum { FORMAT_AUTO = -1, FORMAT_PMN, FORMAT_XML, FORMAT_OGN, FORMAT_PLAYSTRATEGY,
+       FORMAT_MANCALA_WORLD, FORMAT_AWARI };
+#define FOREIGN_FORMAT(format) ((pmn_format)((format) - FORMAT_OGN))
+#define FORMAT_NAMES "pmn, ogn, playstrategy, mancala-world or awari"
 #define OPT_FROM { "from", 'I' + 256, "FORMAT", \
-    "pmn, or ogn (Aual\xc3\xa9's); default: ogn for a file whose\n" \
-    "name ends in .ogn or whose first tag is Variant or\n" \
-    "FEN (said in a note), else pmn" }
+    FORMAT_NAMES "; default: found\n" \
+    "from the input's name (.ogn, .pgn) or its first tag\n" \
+    "and move, said in a note; else pmn" }
 int format_option(const char *cmd, const char *option, const char *arg, int *format);
-/* Does a name end in .ogn (read by one job: --jobs cuts PMN text only)?
- * Does one of these? */
-int is_ogn_name(const char *name);
-/* Does a seekable f begin with OGN's first tag (Variant, or FEN)?  It is
- * left where it was. */
-int is_ogn_content(FILE *f);
-int names_ogn(char **names, int n);
-/* The records of an input, PMN, OGN or XML (FORMAT_AUTO: PMN or OGN, by its
- * name or first tag, said by N133), their diagnostics through print_diag
- * to s (source_open) or through fn (source_open_to); failures to s.
- * 0, or -1 (reported) when memory runs out. */
+/* The format an input is in, by its name (.ogn: OGN, .pgn: PlayStrategy's)
+ * or, seekable, its first bytes (f is left where it was); FORMAT_PMN when
+ * neither says otherwise.  *why: how it was found. */
+int detect_format(FILE *f, const char *name, const char **why);
+/* Does one of these names say a format other than PMN (read by one job:
+ * --jobs cuts PMN text only)? */
+int names_foreign(char **names, int n);
+/* The records of an input, in any format (FORMAT_AUTO: found by
+ * detect_format, said by N133), their diagnostics through print_diag to s
+ * (source_open) or through fn (source_open_to); failures to s.  0, or -1
+ * (reported) when memory runs out. */
 struct source {
     pmn_reader *pmn;
-    pmn_ogn_reader *ogn;
+    pmn_format_reader *foreign;
     pmn_xml_reader *xml;
 };
 int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct rules_options *o,

@@ -59,7 +59,8 @@ static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
             cv->wo.result = cv->fix_result || cv->fix ? proved_result(replay) : NULL;
             if (cv->games++)
                 fputc('\n', cv->out);
-            if ((cv->to == FORMAT_OGN ? pmn_write_ogn(cv->out, &rec, replay, print_diag, sink)
+            if ((cv->to >= FORMAT_OGN ? pmn_write_format(cv->out, FOREIGN_FORMAT(cv->to), &rec,
+                                                         replay, print_diag, sink)
                                       : pmn_write_record(cv->out, &rec, replay, &cv->wo)) < 0)
                 cv->failed = 1;   /* said once, by close_output */
             release_diags(sink);
@@ -115,7 +116,7 @@ static const struct cli_option options[] = {
       "letter of the wrong case, captures the record leaves\nout, the result" },
     OPT_RUNNING_TOTALS,
     OPT_FROM,
-    { "to", 'O' + 256, "FORMAT", "pmn (the default), or ogn (Aual\xc3\xa9's)" },
+    { "to", 'O' + 256, "FORMAT", FORMAT_NAMES "\n(default: pmn)" },
     OPT_RULES_OVER,
     OPT_OUTPUT,
     OPT_QUIET_PROGRESS,
@@ -175,7 +176,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0)
         return rc;
     cv.out = out.f;
-    if (cv.from == FORMAT_OGN || names_ogn(argv + optind, argc - optind))
+    if (cv.from >= FORMAT_OGN || names_foreign(argv + optind, argc - optind))
         jobs = 1;
     progress_begin(&progress, "pmn convert", quiet);
     sink.progress = &progress;
@@ -188,11 +189,12 @@ static int run(const struct command *cmd, int argc, char **argv)
 const struct command convert_command = {
     "convert", "write games as canonical PMN, in any notation",
     "[OPTIONS] [FILE...]",
-    "Write the games of PMN files (or OGN: --from; standard input if none, or\n"
-    "-) as canonical PMN (or OGN: --to): the tag roster first, move numbers,\n"
-    "';' between full moves, the sowings of a move joined by '-', one capture\n"
-    "style, comments in braces, lines wrapped at 80 columns.  Nothing read is\n"
-    "dropped; converting the output again gives the same bytes.  Problems in\n"
-    "the input are reported on standard error as by pmn check.",
+    "Write the games of PMN files (or of other programs' notations: --from;\n"
+    "standard input if none, or -) as canonical PMN (or another notation:\n"
+    "--to): the tag roster first, move numbers, ';' between full moves, the\n"
+    "sowings of a move joined by '-', one capture style, comments in braces,\n"
+    "lines wrapped at 80 columns.  Nothing read is dropped; converting the\n"
+    "output again gives the same bytes.  What another notation cannot hold is\n"
+    "said (W132).  Problems in the input are reported as by pmn check.",
     options, NULL, run,
 };

@@ -24,7 +24,7 @@ static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
     pmn_record rec;
     pmn_write_options wo;
     pmn_write_options_init(&wo);
-    while ((rd || src.ogn) && !ex->failed && source_next(&src, &rec) > 0) {
+    while ((rd || src.foreign) && !ex->failed && source_next(&src, &rec) > 0) {
         int rc = -1;
         if (ex->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);

@@ -276,8 +276,9 @@ struct jobs_input {
 static void read_file(FILE *f, struct diag_sink *s, void *arg)
 {
     struct jobs_input *ji = arg;
-    if (is_xml_input(f) || is_ogn_name(s->file) || is_ogn_content(f))
-        ji->jc->fn(f, s, ji->ctx);   /* XML and OGN are read whole, by one job */
+    const char *why;
+    if (is_xml_input(f) || detect_format(f, s->file, &why) != FORMAT_PMN)
+        ji->jc->fn(f, s, ji->ctx);   /* XML and other formats are read whole, by one job */
     else
         read_jobs(f, s, ji->jc, ji->ctx, ji->jobs);
 }

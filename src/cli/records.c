@@ -83,43 +83,50 @@ pmn_reader *open_reader(FILE *f, struct diag_sink *s, const struct rules_options
 
 int format_option(const char *cmd, const char *option, const char *arg, int *format)
 {
+    pmn_format f;
     if (strcmp(arg, "pmn") == 0)
         *format = FORMAT_PMN;
-    else if (strcmp(arg, "ogn") == 0)
-        *format = FORMAT_OGN;
+    else if (pmn_format_from_name(arg, &f) == 0)
+        *format = FORMAT_OGN + (int)f;
     else
-        return usage_error(cmd, "--%s takes pmn or ogn, not '%s'", option, arg);
+        return usage_error(cmd, "--%s takes " FORMAT_NAMES ", not '%s'", option, arg);
     return 0;
 }
 
-int is_ogn_name(const char *name)
+static int name_ends(const char *name, const char *ext)
 {
-    size_t n = strlen(name);
-    return n >= 4 && strcasecmp(name + n - 4, ".ogn") == 0;
+    size_t n = strlen(name), e = strlen(ext);
+    return n > e && strcasecmp(name + n - e, ext) == 0;
 }
 
-int is_ogn_content(FILE *f)
+int detect_format(FILE *f, const char *name, const char **why)
 {
+    char buf[4096];
+    pmn_format found;
+    *why = "";
+    if (name_ends(name, ".ogn")) {
+        *why = "its name ends in .ogn";
+        return FORMAT_OGN;
+    }
+    if (name_ends(name, ".pgn")) {
+        *why = "its name ends in .pgn";
+        return FORMAT_PLAYSTRATEGY;
+    }
     long at = ftell(f);
-    char buf[256];
     if (at < 0)
-        return 0;   /* not seekable (a pipe): only --from or the name say */
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
+        return FORMAT_PMN;   /* not seekable (a pipe): only --from or the name say */
+    size_t n = fread(buf, 1, sizeof buf, f);
     clearerr(f);
-    if (fseek(f, at, SEEK_SET) != 0)
-        return 0;
-    buf[n] = '\0';
-    const char *s = buf;
-    if (strncmp(s, "\xef\xbb\xbf", 3) == 0)
-        s += 3;
-    s += strspn(s, " \t\r\n");
-    return strncmp(s, "[Variant ", 9) == 0 || strncmp(s, "[FEN ", 5) == 0;
+    if (fseek(f, at, SEEK_SET) != 0 || !pmn_format_sniff(buf, n, &found))
+        return FORMAT_PMN;
+    *why = "its first tags and moves are written so";
+    return FORMAT_OGN + (int)found;
 }
 
-int names_ogn(char **names, int n)
+int names_foreign(char **names, int n)
 {
     for (int i = 0; i < n; i++)
-        if (is_ogn_name(names[i]))
+        if (name_ends(names[i], ".ogn") || name_ends(names[i], ".pgn"))
             return 1;
     return 0;
 }
@@ -134,18 +141,18 @@ int source_open_to(struct source *src, FILE *f, struct diag_sink *s,
                    const struct rules_options *o, int format, pmn_diag_fn fn, void *ctx)
 {
     memset(src, 0, sizeof *src);
-    if (format == FORMAT_AUTO && is_ogn_name(s->file)) {
-        report(s, PMN_N133, 0, 0, "read as OGN (Aual\xc3\xa9's Oware Game Notation): its name "
-               "ends in .ogn");
-        format = FORMAT_OGN;
-    } else if (format == FORMAT_AUTO && !s->part && is_ogn_content(f)) {
-        report(s, PMN_N133, 0, 0, "read as OGN (Aual\xc3\xa9's Oware Game Notation): its first "
-               "tag is OGN's Variant or FEN");
-        format = FORMAT_OGN;
+    if (format == FORMAT_AUTO && !s->part) {
+        const char *why;
+        format = detect_format(f, s->file, &why);
+        if (format >= FORMAT_OGN)
+            report(s, PMN_N133, 0, 0, "read as %s: %s", pmn_format_title(FOREIGN_FORMAT(format)),
+                   why);
     }
-    if (format == FORMAT_OGN)
-        src->ogn = pmn_ogn_reader_new(f, fn, ctx);
-    else if (format == FORMAT_XML)
+    if (format >= FORMAT_OGN) {
+        src->foreign = pmn_format_reader_new(f, FOREIGN_FORMAT(format), fn, ctx);
+        if (src->foreign && o)
+            pmn_format_reader_set_setup(src->foreign, &o->setup);
+    } else if (format == FORMAT_XML)
         src->xml = pmn_xml_reader_new(f, s->file, 0, fn, ctx);
     else if ((src->pmn = pmn_reader_new(f, fn, ctx)) != NULL) {
         if (o)
@@ -153,7 +160,7 @@ int source_open_to(struct source *src, FILE *f, struct diag_sink *s,
         if (s->lines_before)
             pmn_reader_set_lines_before(src->pmn, s->lines_before);
     }
-    if (!src->ogn && !src->xml && !src->pmn) {
+    if (!src->foreign && !src->xml && !src->pmn) {
         report(s, PMN_F002, 0, 0, "out of memory");
         return -1;
     }
@@ -162,13 +169,13 @@ int source_open_to(struct source *src, FILE *f, struct diag_sink *s,
 
 int source_next(struct source *src, pmn_record *rec)
 {
-    return src->ogn ? pmn_ogn_reader_next(src->ogn, rec)
+    return src->foreign ? pmn_format_reader_next(src->foreign, rec)
          : src->xml ? pmn_xml_reader_next(src->xml, rec) : pmn_reader_next(src->pmn, rec);
 }
 
 void source_close(struct source *src)
 {
-    pmn_ogn_reader_free(src->ogn);
+    pmn_format_reader_free(src->foreign);
     pmn_xml_reader_free(src->xml);
     pmn_reader_free(src->pmn);
 }

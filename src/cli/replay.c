@@ -218,7 +218,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     unsigned long n = 0;
     int found = 0;
     sink.hold = 1;
-    while ((rd || src.ogn) && source_next(&src, &rec) > 0) {
+    while ((rd || src.foreign) && source_next(&src, &rec) > 0) {
         n++;
         if (totals)
             pmn_record_totals_to_counts(&rec, print_diag, &sink);

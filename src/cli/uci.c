@@ -61,38 +61,6 @@ static char move_letter(int side, int hole)
     return (char)((side == PMN_SOUTH ? 'A' : 'a') + hole);
 }
 
-/* "fen": 2 * pits + 2 numbers and the side to move, '-' between them. */
-static int parse_fen(const pmn_rules *r, const char *s, pmn_position *p)
-{
-    unsigned n = 2 * r->pits + 2;
-    unsigned long v[2 * PMN_MAX_SIDE_PITS + 2];
-    memset(p, 0, sizeof *p);
-    for (unsigned i = 0; i < n; i++) {
-        char *end;
-        if (!isdigit((unsigned char)*s))
-            return -1;
-        v[i] = strtoul(s, &end, 10);
-        if (*end != '-' || v[i] > PMN_MAX_SEEDS)
-            return -1;
-        s = end + 1;
-    }
-    if ((*s != 'S' && *s != 'N') || s[1])
-        return -1;
-    unsigned long total = 0;
-    for (unsigned i = 0; i < n; i++)
-        total += v[i];
-    if (total > PMN_MAX_SEEDS)
-        return -1;
-    for (unsigned i = 0; i < r->pits; i++) {
-        p->pit[PMN_SOUTH][i] = (uint16_t)v[i];
-        p->pit[PMN_NORTH][i] = (uint16_t)v[r->pits + i];
-    }
-    p->captured[PMN_SOUTH] = (uint32_t)v[2 * r->pits];
-    p->captured[PMN_NORTH] = (uint32_t)v[2 * r->pits + 1];
-    p->to_move = *s == 'S' ? PMN_SOUTH : PMN_NORTH;
-    return 0;
-}
-
 /* Play the letters of s (blanks between them or not) from u->pos. */
 static int play_moves(struct uci *u, const char *s)
 {
@@ -136,9 +104,15 @@ static void position(struct uci *u, char *args)
     pmn_position p;
     if (word && strcmp(word, "fen") == 0) {
         char *fen = strtok(NULL, " \t");
-        if (!fen || parse_fen(&u->rules, fen, &p) < 0) {
-            say(u, "info string a position is %u counts and S or N, joined by '-'",
+        pmn_error err;
+        if (!fen) {
+            say(u, "info string fen takes a position: %u counts and S or N, joined by '-'",
                 2 * u->rules.pits + 2);
+            return;
+        }
+        /* Aualé's FEN, or any position string pmn reads. */
+        if (pmn_position_parse(&u->rules, fen, &p, &err) < 0) {
+            say(u, "info string fen, column %zu: %s", err.column, err.message);
             return;
         }
     } else if (!word || strcmp(word, "startpos") == 0) {

@@ -150,18 +150,160 @@ static int parse_kgp(const pmn_rules *r, const char *text, pmn_position *q, pmn_
     return 0;
 }
 
-/* position -> counts '/' counts ' ' ('S' | 'N') [captured]  |  kgp */
+/* A count of the foreign forms, *s at a digit; -1 (reported) when it is
+ * no count or too large. */
+static long count_at(const char *text, const char **pos, const char *what, pmn_error *err)
+{
+    const char *s = *pos;
+    unsigned long v = 0;
+    if (*s < '0' || *s > '9')
+        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1, "expected %s", what);
+    while (*s >= '0' && *s <= '9')
+        if ((v = v * 10 + (unsigned long)(*s++ - '0')) > PMN_MAX_SEEDS)
+            return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text), "%s larger than %u", what,
+                            PMN_MAX_SEEDS);
+    *pos = s;
+    return (long)v;
+}
+
+/* ogn -> count {'-' count} '-' ('S' | 'N'): Aualé's FEN, every hole of
+ * South's in sowing order (its A-F), North's (a-f), South's store, North's,
+ * and the side to move. */
+static int parse_ogn(const pmn_rules *r, const char *text, pmn_position *q, pmn_error *err)
+{
+    unsigned long v[2 * PMN_MAX_SIDE_PITS + 2];
+    unsigned n = 0, want = 2 * r->pits + 2;
+    const char *s = text;
+    while (*s >= '0' && *s <= '9') {
+        long x = count_at(text, &s, "a count", err);
+        if (x < 0)
+            return -1;
+        if (n == want)
+            return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text), "more than %u counts: "
+                            "%s has %u holes a side, and two stores", want, r->name, r->pits);
+        v[n++] = (unsigned long)x;
+        if (*s++ != '-')
+            return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text), "expected '-' after a "
+                            "count");
+    }
+    if (n != want)
+        return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text) + 1, "%u counts, expected %u: "
+                        "each hole, South's first, then the two stores", n, want);
+    if ((*s != 'S' && *s != 'N') || s[1])
+        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1, "expected the side to "
+                        "move, S or N, at the end");
+    for (unsigned i = 0; i < r->pits; i++) {
+        q->pit[PMN_SOUTH][i] = (uint16_t)v[i];
+        q->pit[PMN_NORTH][i] = (uint16_t)v[r->pits + i];
+    }
+    q->captured[PMN_SOUTH] = (uint32_t)v[2 * r->pits];
+    q->captured[PMN_NORTH] = (uint32_t)v[2 * r->pits + 1];
+    q->to_move = *s == 'S' ? PMN_SOUTH : PMN_NORTH;
+    return 0;
+}
+
+/* psrow -> cell {',' cell};  cell -> count 'S' | count (that many empty
+ * holes).  A row as PlayStrategy's board shows it, left to right from
+ * South's seat: South's holes in sowing order, North's in reverse. */
+static int parse_psrow(const pmn_rules *r, const char *text, const char **pos, uint16_t *pit,
+                       int side, pmn_error *err)
+{
+    const char *s = *pos;
+    unsigned file = 0;
+    for (;;) {
+        long x = count_at(text, &s, "a seed count ('4S') or a run of empty holes ('2')", err);
+        if (x < 0)
+            return -1;
+        unsigned long k = *s == 'S' ? 1 : (unsigned long)x;
+        if (k == 0 || file + k > r->pits)
+            return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text), "%s's row has more than "
+                            "%u holes", side_name[side], r->pits);
+        for (unsigned long i = 0; i < k; i++, file++) {
+            unsigned hole = side == PMN_SOUTH ? file : r->pits - 1 - file;
+            pit[hole] = *s == 'S' ? (uint16_t)x : 0;
+        }
+        if (*s == 'S')
+            s++;
+        if (*s != ',')
+            break;
+        s++;
+    }
+    if (file != r->pits)
+        return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text) + 1, "%s's row has %u holes, "
+                        "expected %u", side_name[side], file, r->pits);
+    *pos = s;
+    return 0;
+}
+
+/* playstrategy -> psrow '/' psrow ' ' count ' ' count ' ' ('S' | 'N')
+ *                 [' ' count]: PlayStrategy's FEN, North's row first (a2-f2),
+ * South's (a1-f1), the seeds each has captured, the side to move and the
+ * move number (not kept: pmn numbers the moves from the record). */
+static int parse_playstrategy(const pmn_rules *r, const char *text, pmn_position *q,
+                              pmn_error *err)
+{
+    const char *s = text;
+    if (parse_psrow(r, text, &s, q->pit[PMN_NORTH], PMN_NORTH, err) < 0)
+        return -1;
+    if (*s++ != '/')
+        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text), "expected '/' between "
+                        "North's row and South's");
+    if (parse_psrow(r, text, &s, q->pit[PMN_SOUTH], PMN_SOUTH, err) < 0)
+        return -1;
+    for (int side = 0; side < 2; side++) {
+        if (*s++ != ' ')
+            return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text), "expected a space and "
+                            "%s's captured seeds", side_name[side]);
+        long x = count_at(text, &s, "a count of captured seeds", err);
+        if (x < 0)
+            return -1;
+        q->captured[side] = (uint32_t)x;
+    }
+    if (s[0] != ' ' || (s[1] != 'S' && s[1] != 'N'))
+        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1, "expected a space and "
+                        "the side to move, S or N");
+    q->to_move = s[1] == 'S' ? PMN_SOUTH : PMN_NORTH;
+    s += 2;
+    if (*s == ' ') {
+        s++;
+        if (count_at(text, &s, "the move number", err) < 0)
+            return -1;
+    }
+    if (*s)
+        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1, "unexpected text after "
+                        "the move number");
+    return 0;
+}
+
+/* Which form a position string is in: KGP's opens with '<', Aualé's has
+ * '-' between its counts, PlayStrategy's a count after its first space
+ * (pmn's has the side to move there). */
+static int parse_foreign(const pmn_rules *r, const char *text, pmn_position *q, pmn_error *err)
+{
+    const char *s = text + strspn(text, "0123456789");
+    if (*text == '<')
+        return parse_kgp(r, text, q, err);
+    if (*s == '-')
+        return parse_ogn(r, text, q, err);
+    const char *space = strchr(text, ' ');
+    if (*s == 'S' || (space && space[1] >= '0' && space[1] <= '9'))
+        return parse_playstrategy(r, text, q, err);
+    return 1;
+}
+
+/* position -> counts '/' counts ' ' ('S' | 'N') [captured]
+ *           | kgp | ogn | playstrategy */
 int pmn_position_parse(const pmn_rules *r, const char *text, pmn_position *p,
                        pmn_error *err)
 {
     pmn_position q;
     const char *s = text;
     memset(&q, 0, sizeof q);
-    if (*text == '<') {
-        if (parse_kgp(r, text, &q, err) < 0)
-            return -1;
+    int foreign = parse_foreign(r, text, &q, err);
+    if (foreign < 0)
+        return -1;
+    if (foreign == 0)
         goto counted;
-    }
     if (parse_counts(r, text, &s, q.pit[0], PMN_SOUTH, err) < 0)
         return -1;
     if (*s != '/')
@@ -192,6 +334,51 @@ counted:;
                         total, PMN_MAX_SEEDS);
     *p = q;
     return 0;
+}
+
+size_t pmn_position_format_as(const pmn_rules *r, const pmn_position *p,
+                              pmn_position_form form, char *buf, size_t size)
+{
+    pmn_text t;
+    pmn_text_init(&t, buf, size);
+    switch (form) {
+    case PMN_POSITION_KGP:
+        pmn_text_add(&t, "<%u,%u,%u", r->pits, p->captured[0], p->captured[1]);
+        for (int s = 0; s < 2; s++)
+            for (unsigned i = 0; i < r->pits; i++)
+                pmn_text_add(&t, ",%u", p->pit[s][i]);
+        pmn_text_add(&t, "> %c", side_letter[p->to_move]);
+        return t.n;
+    case PMN_POSITION_OGN:
+        for (int s = 0; s < 2; s++)
+            for (unsigned i = 0; i < r->pits; i++)
+                pmn_text_add(&t, "%u-", p->pit[s][i]);
+        pmn_text_add(&t, "%u-%u-%c", p->captured[0], p->captured[1], side_letter[p->to_move]);
+        return t.n;
+    case PMN_POSITION_PLAYSTRATEGY:
+        /* Rows from South's seat, North's first; empty holes run together. */
+        for (int row = 0; row < 2; row++) {
+            int side = row ? PMN_SOUTH : PMN_NORTH;
+            const char *sep = row ? "/" : "";
+            for (unsigned f = 0; f < r->pits;) {
+                unsigned v = p->pit[side][side == PMN_SOUTH ? f : r->pits - 1 - f], run = 0;
+                while (v == 0 && f + run < r->pits
+                       && p->pit[side][side == PMN_SOUTH ? f + run : r->pits - 1 - f - run] == 0)
+                    run++;
+                if (run)
+                    pmn_text_add(&t, "%s%u", sep, run);
+                else
+                    pmn_text_add(&t, "%s%uS", sep, v);
+                f += run ? run : 1;
+                sep = ",";
+            }
+        }
+        pmn_text_add(&t, " %u %u %c 1", p->captured[0], p->captured[1],
+                     side_letter[p->to_move]);
+        return t.n;
+    default:
+        return pmn_position_format(r, p, buf, size);
+    }
 }
 
 size_t pmn_position_format(const pmn_rules *r, const pmn_position *p,

@@ -128,8 +128,8 @@ pmn_move *pmn_line_add_move(pmn_line *l)
     }
     pmn_move *m = &l->moves[l->nmoves++];
     memset(m, 0, sizeof *m);
-    m->claim = m->claim_total = -1;
-    m->side = m->hole = -1;
+    m->claim = m->claim_total = m->claim_sown = m->claim_end = -1;
+    m->side = m->hole = m->claim_end_side = -1;
     return m;
 }
 

@@ -213,6 +213,39 @@ static void say_claim(struct replayer *c, const pmn_move *m, const pmn_played *p
                  rep->captured == 1 ? "" : "s");
 }
 
+/* What else a record may say of a move, which other programs write: the
+ * hole its last seed fell in, the seeds it sowed. */
+static void say_sowing(struct replayer *c, const pmn_move *m, const pmn_played *pl,
+                       unsigned held)
+{
+    const pmn_move_report *rep = &pl->report;
+    if (m->claim_end >= 0 && (rep->end_hole != m->claim_end
+                              || (m->claim_end_side >= 0 && rep->end_side != m->claim_end_side))) {
+        char said[16] = "no hole", fell[32] = "its sowing never ends";
+        if (m->claim_end < (int)c->rules->pits)
+            pmn_hole_name(c->rules, m->notation, m->claim_end_side >= 0 ? m->claim_end_side
+                                                                        : rep->end_side,
+                          m->claim_end, said, sizeof said);
+        if (rep->end_hole >= 0) {
+            char h[16];
+            pmn_hole_name(c->rules, m->notation, rep->end_side, rep->end_hole, h, sizeof h);
+            if (m->notation == PMN_NOTATION_NUMBERS)   /* numbers name no side */
+                snprintf(fell, sizeof fell, "it falls in %s's %s", pmn_side_name(rep->end_side),
+                         h);
+            else
+                snprintf(fell, sizeof fell, "it falls in %s", h);
+        } else if (rep->ending != PMN_END_ENDLESS) {
+            snprintf(fell, sizeof fell, "it falls into %s's store", pmn_side_name(rep->end_side));
+        }
+        say_move(c, PMN_E222, m->claim_end_line, m->claim_end_col, m, pl,
+                 "the record says the last seed falls in %s, but %s", said, fell);
+    }
+    if (m->claim_sown >= 0 && (unsigned)m->claim_sown != held)
+        say_move(c, PMN_E223, m->line, m->col, m, pl,
+                 "the record says %d seed%s sown, but the hole held %u", m->claim_sown,
+                 m->claim_sown == 1 ? "" : "s", held);
+}
+
 static const char *who_wins(pmn_outcome o)
 {
     return o == PMN_DRAWN ? "the game is drawn" : o == PMN_SOUTH_WINS ? "South wins"
@@ -301,6 +334,7 @@ static int play_move(struct replayer *c, pmn_game *g, const pmn_move *m, const s
     pl->replayed = 1;
     pl->after = *pmn_game_position(g);
     say_claim(c, m, pl, before);
+    say_sowing(c, m, pl, held);
     say_ending(c, m, pl);
     return 0;
 }

@@ -1,0 +1,1203 @@
+/* formats.c - other programs' and pages' game notations, read into
+ * records and written from them: OGN (Aualé), PlayStrategy's PGN, the
+ * Mancala World Oware nomenclature and the Awari notation.
+ *
+ * All four are PGN-like: tags, numbered moves, {comments}, (variations),
+ * judgements, a result.  They differ in how a move is written, and the
+ * tags are mapped onto pmn's the same way for each: Variant is the Game tag
+ * ("Oware Abapa", Aualé's name, is Oware), FEN the SetUp and Position tags
+ * (pmn_position_parse reads every FEN; written in pmn's form where the
+ * rules are known), P1 and P2 (PlayStrategy's) South and North, a score
+ * result ("25-20", OGN's) the result it gives, with the score kept in a
+ * Score tag.  A move keeps its text as written, with the side and hole it
+ * names and what it claims: its capture, the hole its last seed fell in
+ * (PlayStrategy, Mancala World), the seeds it sowed (Awari); the replay
+ * checks each.
+ *
+ *   OGN            D d+2          South A-F, North a-f; +N its capture
+ *   PlayStrategy   d1e2 c2a1      from and to: a1-f1 South's row, a2-f2
+ *                                 North's, files from South's left
+ *   Mancala World  64 53 (20)     start and end hole, 1-6 from each
+ *                                 player's left; (N) the mover's total
+ *   Awari          D4 d5 x 2      as OGN, with the seeds sown; x N its
+ *                                 capture */
+#include "pmn.h"
+#include "record.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH 100
+
+struct pmn_format_reader {
+    pmn_format format;
+    const pmn_setup_options *setup;
+    FILE *f;
+    pmn_diag_fn fn;
+    void *ctx;
+    char *text;               /* the game's lines */
+    size_t len, cap;
+    char *ahead;              /* a line read that begins the next game */
+    size_t ahead_cap;
+    long ahead_len;
+    unsigned lines;           /* lines read */
+    unsigned ahead_line;
+};
+
+/* Where the parser is in a game's text. */
+struct cursor {
+    const char *s, *end;
+    unsigned line, col;
+    pmn_diag_fn fn;
+    void *ctx;
+    int nomem;
+    pmn_format format;
+    const pmn_rules *rules;   /* the game's, as its tags set it up */
+};
+
+static const char *const format_names[] = { "ogn", "playstrategy", "mancala-world", "awari" };
+static const char *const format_titles[] = {
+    "OGN (Aual\xc3\xa9's Oware Game Notation)", "PlayStrategy's PGN",
+    "the Mancala World Oware nomenclature", "the Awari notation"
+};
+
+const char *pmn_format_name(pmn_format f)
+{
+    return (unsigned)f < COUNT(format_names) ? format_names[f] : "ogn";
+}
+
+const char *pmn_format_title(pmn_format f)
+{
+    return (unsigned)f < COUNT(format_titles) ? format_titles[f] : format_titles[0];
+}
+
+int pmn_format_from_name(const char *name, pmn_format *f)
+{
+    for (unsigned i = 0; i < COUNT(format_names); i++)
+        if (strcmp(name, format_names[i]) == 0) {
+            *f = (pmn_format)i;
+            return 0;
+        }
+    return -1;
+}
+
+pmn_format_reader *pmn_format_reader_new(FILE *f, pmn_format format, pmn_diag_fn fn,
+                                         void *ctx)
+{
+    pmn_format_reader *rd = calloc(1, sizeof *rd);
+    if (rd) {
+        rd->format = format;
+        rd->f = f;
+        rd->fn = fn;
+        rd->ctx = ctx;
+        rd->ahead_len = -1;
+    }
+    return rd;
+}
+
+void pmn_format_reader_set_setup(pmn_format_reader *rd, const pmn_setup_options *o)
+{
+    rd->setup = o;
+}
+
+void pmn_format_reader_free(pmn_format_reader *rd)
+{
+    if (!rd)
+        return;
+    free(rd->text);
+    free(rd->ahead);
+    free(rd);
+}
+
+static int add_text(pmn_format_reader *rd, const char *s, size_t n)
+{
+    if (rd->len + n + 1 > rd->cap) {
+        size_t cap = rd->cap ? rd->cap : 4096;
+        while (cap < rd->len + n + 1)
+            cap *= 2;
+        char *t = realloc(rd->text, cap);
+        if (!t)
+            return -1;
+        rd->text = t;
+        rd->cap = cap;
+    }
+    memcpy(rd->text + rd->len, s, n);
+    rd->len += n;
+    rd->text[rd->len] = '\0';
+    return 0;
+}
+
+/* A line of the game, a NUL byte (which would end its text) kept as
+ * U+FFFD and said, as the PMN reader does. */
+static int add_line(pmn_format_reader *rd, const char *s, size_t n)
+{
+    const char *nul;
+    while ((nul = memchr(s, '\0', n)) != NULL) {
+        size_t k = (size_t)(nul - s);
+        pmn_report(rd->fn, rd->ctx, PMN_W130, rd->ahead_line, (unsigned)k + 1,
+                   "a NUL byte, kept as U+FFFD");
+        if (add_text(rd, s, k) < 0 || add_text(rd, "\xef\xbf\xbd", 3) < 0)
+            return -1;
+        s += k + 1;
+        n -= k + 1;
+    }
+    return add_text(rd, s, n);
+}
+
+static const char *skip_blanks(const char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+        s++;
+    return s;
+}
+
+/* ---- the parts of a game ---------------------------------------------- */
+
+static void advance(struct cursor *c, size_t n)
+{
+    for (; n && c->s < c->end; n--, c->s++) {
+        if (*c->s == '\n') {
+            c->line++;
+            c->col = 1;
+        } else if (((unsigned char)*c->s & 0xc0) != 0x80) {
+            c->col++;   /* columns count characters */
+        }
+    }
+}
+
+static void blanks(struct cursor *c)
+{
+    while (c->s < c->end && isspace((unsigned char)*c->s))
+        advance(c, 1);
+}
+
+static void nomem(struct cursor *c)
+{
+    if (!c->nomem)
+        pmn_report(c->fn, c->ctx, PMN_F002, c->line, c->col, "out of memory");
+    c->nomem = 1;
+}
+
+/* tag -> '[' NAME '"' value '"' ']', value with \" and \\ escaped */
+static void tag(struct cursor *c, pmn_record *rec)
+{
+    unsigned line = c->line, col = c->col;
+    const char *p = c->s + 1, *name;
+    while (p < c->end && (*p == ' ' || *p == '\t'))
+        p++;
+    name = p;
+    while (p < c->end && (isalnum((unsigned char)*p) || *p == '_'))
+        p++;
+    size_t nlen = (size_t)(p - name);
+    while (p < c->end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (!nlen || p >= c->end || *p != '"') {
+        pmn_report(c->fn, c->ctx, PMN_E105, line, col, "a malformed tag pair: a name and a "
+                   "quoted value in brackets are expected");
+        while (c->s < c->end && *c->s != '\n')
+            advance(c, 1);
+        return;
+    }
+    const char *v = ++p;
+    char *value = malloc((size_t)(c->end - v) + 1);
+    size_t n = 0;
+    if (!value) {
+        nomem(c);
+        return;
+    }
+    while (p < c->end && *p != '"' && *p != '\n') {
+        if (*p == '\\' && p + 1 < c->end && (p[1] == '"' || p[1] == '\\'))
+            p++;
+        value[n++] = *p++;
+    }
+    const char *close = p < c->end && *p == '"' ? p + 1 : NULL;
+    while (close && close < c->end && (*close == ' ' || *close == '\t'))
+        close++;
+    if (!close || close >= c->end || *close != ']') {
+        pmn_report(c->fn, c->ctx, PMN_E105, line, col, "a malformed tag pair: its value or "
+                   "its ']' is missing");
+        free(value);
+        while (c->s < c->end && *c->s != '\n')
+            advance(c, 1);
+        return;
+    }
+    value[n] = '\0';
+    unsigned value_col = col + (unsigned)(v - c->s);
+    if (pmn_record_add_tag(rec, name, nlen, value, n, line, col, value_col) < 0)
+        nomem(c);
+    free(value);
+    advance(c, (size_t)(close + 1 - c->s));
+}
+
+/* The tags that pmn names otherwise: Variant is the Game tag, FEN the
+ * SetUp and Position tags, P1 and P2 South and North, a score the result
+ * it gives and a Score tag. */
+static int score_of(const char *s, unsigned long *south, unsigned long *north)
+{
+    char *end;
+    if (!isdigit((unsigned char)*s) || strcmp(s, "1-0") == 0 || strcmp(s, "0-1") == 0)
+        return -1;   /* results, as every PGN writes them */
+    *south = strtoul(s, &end, 10);
+    if (*end != '-' || !isdigit((unsigned char)end[1]))
+        return -1;
+    *north = strtoul(end + 1, &end, 10);
+    return *end ? -1 : 0;
+}
+
+static const char *result_of_score(unsigned long south, unsigned long north)
+{
+    return south > north ? "1-0" : south < north ? "0-1" : "1/2-1/2";
+}
+
+static int set_tag(pmn_record *rec, const char *name, const char *value, const pmn_tag *at)
+{
+    for (size_t i = 0; i < rec->ntags; i++)
+        if (strcmp(rec->tags[i].name, name) == 0) {
+            char *v = pmn_strndup(value, strlen(value));
+            if (!v)
+                return -1;
+            free(rec->tags[i].value);
+            rec->tags[i].value = v;
+            return 0;
+        }
+    return pmn_record_add_tag(rec, name, strlen(name), value, strlen(value), at->line, at->col,
+                              at->value_col);
+}
+
+static int drop_tag(pmn_record *rec, const char *name)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < rec->ntags; i++) {
+        if (strcmp(rec->tags[i].name, name) == 0) {
+            free(rec->tags[i].name);
+            free(rec->tags[i].value);
+        } else {
+            rec->tags[k++] = rec->tags[i];
+        }
+    }
+    rec->ntags = k;
+    return 0;
+}
+
+/* The rules a format's games are played by when their tags do not say:
+ * the Mancala World nomenclature is Oware's; the Awari notation's rules
+ * (the Computer Olympiad's) refuse a grand slam, as Awale's do. */
+static const char *default_game(pmn_format f)
+{
+    return f == PMN_FORMAT_MANCALA_WORLD ? "Oware" : f == PMN_FORMAT_AWARI ? "Awale" : NULL;
+}
+
+static void map_tags(struct cursor *c, pmn_record *rec)
+{
+    static const char *const renamed[][2] = { { "P1", "South" }, { "P2", "North" } };
+    size_t n = rec->ntags;
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        pmn_tag t = rec->tags[i];
+        if (strcmp(t.name, "Variant") == 0) {
+            rc |= set_tag(rec, "Game", strcmp(t.value, "Oware Abapa") == 0 ? "Oware" : t.value,
+                          &t);
+        } else if (strcmp(t.name, "FEN") == 0) {
+            rc |= set_tag(rec, "SetUp", "1", &t);
+            /* As written: pmn reads every FEN; put in pmn's form once the
+             * rules are known (canonical_position). */
+            rc |= set_tag(rec, "Position", t.value, &rec->tags[i]);
+        } else if (strcmp(t.name, "Result") == 0) {
+            unsigned long s, no;
+            if (score_of(t.value, &s, &no) == 0) {
+                /* A Score tag of the record's own stays as it is. */
+                if (!pmn_record_tag(rec, "Score"))
+                    rc |= set_tag(rec, "Score", t.value, &t);
+                rc |= set_tag(rec, "Result", result_of_score(s, no), &t);
+            }
+        }
+        for (size_t k = 0; k < COUNT(renamed); k++)
+            if (strcmp(t.name, renamed[k][0]) == 0 && !pmn_record_tag(rec, renamed[k][1]))
+                rc |= set_tag(rec, renamed[k][1], rec->tags[i].value, &rec->tags[i]);
+    }
+    /* Now pmn's own: not kept twice. */
+    rc |= drop_tag(rec, "Variant") | drop_tag(rec, "FEN");
+    for (size_t k = 0; k < COUNT(renamed); k++)
+        if (pmn_record_tag(rec, renamed[k][1]))
+            rc |= drop_tag(rec, renamed[k][0]);
+    const char *game = default_game(c->format);
+    if (game && !pmn_record_tag(rec, "Game")) {
+        pmn_tag at = { NULL, NULL, rec->line, rec->col, rec->col };
+        rc |= set_tag(rec, "Game", game, &at);
+    }
+    if (rc < 0)
+        nomem(c);
+}
+
+/* A Position read from a FEN in pmn's form, where the rules are known (a
+ * position they cannot hold stays as written, for the set-up to report). */
+static void canonical_position(struct cursor *c, pmn_record *rec, const pmn_setup *setup)
+{
+    const pmn_tag *t = pmn_record_find_tag(rec, "Position");
+    pmn_position p;
+    char buf[PMN_MAX_SIDE_PITS * 2 * 7 + 32];
+    if (!t || setup->status == PMN_SETUP_UNKNOWN_RULES
+        || pmn_position_parse(&setup->rules, t->value, &p, NULL) < 0)
+        return;
+    pmn_position_format(&setup->rules, &p, buf, sizeof buf);
+    if (set_tag(rec, "Position", buf, t) < 0)
+        nomem(c);
+}
+
+/* ---- movetext ---------------------------------------------------------- */
+
+static void unreadable(struct cursor *c, const char *what)
+{
+    size_t n = 1;
+    while (c->s + n < c->end && ((unsigned char)c->s[n] & 0xc0) == 0x80)
+        n++;
+    char text[8] = "";
+    memcpy(text, c->s, n < sizeof text ? n : sizeof text - 1);
+    pmn_report(c->fn, c->ctx, PMN_E101, c->line, c->col, "'%s' %s: skipped", text, what);
+    advance(c, n);
+}
+
+static int comment(struct cursor *c, pmn_line *line, pmn_move *last)
+{
+    unsigned l = c->line, col = c->col;
+    const char *close = memchr(c->s, '}', (size_t)(c->end - c->s));
+    if (!close) {
+        pmn_report(c->fn, c->ctx, PMN_E102, l, col, "a comment '{' that is never closed");
+        close = c->end;
+    }
+    const char *text = c->s + 1;
+    size_t n = (size_t)(close - text);
+    while (n && isspace((unsigned char)*text))
+        text++, n--;
+    while (n && isspace((unsigned char)text[n - 1]))
+        n--;
+    if ((last ? pmn_move_add_comment(last, text, n) : pmn_line_add_lead(line, text, n)) < 0)
+        nomem(c);
+    advance(c, (size_t)(close - c->s) + (close < c->end));
+    return 0;
+}
+
+/* A count after the cursor's digits: capped where no game goes. */
+static int count(struct cursor *c)
+{
+    unsigned long v = 0;
+    while (c->s < c->end && isdigit((unsigned char)*c->s)) {
+        v = v < 1000000 ? 10 * v + (unsigned long)(*c->s - '0') : v;
+        advance(c, 1);
+    }
+    return v > 65535 ? 65535 : (int)v;
+}
+
+static int digits_at(const struct cursor *c, size_t k)
+{
+    return c->s + k < c->end && isdigit((unsigned char)c->s[k]);
+}
+
+/* The text of the move from `from` to the cursor, as written. */
+static void move_text(pmn_move *m, const char *from, const char *to)
+{
+    size_t n = (size_t)(to - from) < sizeof m->text - 1 ? (size_t)(to - from)
+                                                         : sizeof m->text - 1;
+    memcpy(m->text, from, n);
+    m->text[n] = '\0';
+}
+
+static pmn_move *new_move(struct cursor *c, pmn_line *line)
+{
+    pmn_move *m = pmn_line_add_move(line);
+    if (!m) {
+        nomem(c);
+        return NULL;
+    }
+    m->line = c->line;
+    m->col = c->col;
+    return m;
+}
+
+/* ogn_move -> LETTER ['+' count];  awari_move -> LETTER [count] ['x' count]
+ * Upper case South's (A-F), lower case North's. */
+static pmn_move *letter_move(struct cursor *c, pmn_line *line)
+{
+    const char *from = c->s;
+    pmn_move *m = new_move(c, line);
+    if (!m)
+        return NULL;
+    unsigned char ch = (unsigned char)*c->s;
+    m->notation = PMN_NOTATION_LETTERS;
+    m->side = isupper(ch) ? PMN_SOUTH : PMN_NORTH;
+    m->hole = tolower(ch) - 'a';
+    advance(c, 1);
+    if (c->format == PMN_FORMAT_AWARI && digits_at(c, 0))
+        m->claim_sown = count(c);
+    move_text(m, from, c->s);
+    if (c->format == PMN_FORMAT_OGN && c->s < c->end && *c->s == '+' && digits_at(c, 1)) {
+        m->claim_line = c->line;
+        m->claim_col = c->col;
+        m->claim_style = '+';
+        advance(c, 1);
+        m->claim = count(c);
+    }
+    if (c->format == PMN_FORMAT_AWARI) {
+        /* " x 7" apart or "x7" joined */
+        const char *p = c->s;
+        while (p < c->end && (*p == ' ' || *p == '\t'))
+            p++;
+        const char *q = p + 1;
+        while (q < c->end && (*q == ' ' || *q == '\t'))
+            q++;
+        if (p < c->end && *p == 'x' && q < c->end && isdigit((unsigned char)*q)) {
+            advance(c, (size_t)(p - c->s));
+            m->claim_line = c->line;
+            m->claim_col = c->col;
+            m->claim_style = 'x';
+            advance(c, (size_t)(q - c->s));
+            m->claim = count(c);
+        }
+    }
+    return m;
+}
+
+/* A hole in PlayStrategy's squares: a file a-f from South's left, rank 1
+ * South's row, 2 North's. */
+static int square(struct cursor *c, int *side, int *hole)
+{
+    if (c->s + 1 >= c->end || !islower((unsigned char)c->s[0]) || !digits_at(c, 1))
+        return -1;
+    int file = c->s[0] - 'a';
+    advance(c, 1);
+    int rank = count(c) - 1;
+    if (pmn_hole_from_coordinates(c->rules, file, rank, side, hole) < 0) {
+        *side = rank == 1 ? PMN_NORTH : PMN_SOUTH;
+        *hole = -1;
+    }
+    return 0;
+}
+
+/* ps_move -> square [square]: the hole sown and the hole its last seed
+ * falls in. */
+static pmn_move *square_move(struct cursor *c, pmn_line *line)
+{
+    const char *from = c->s;
+    pmn_move *m = new_move(c, line);
+    if (!m)
+        return NULL;
+    m->notation = PMN_NOTATION_COORDINATES;
+    square(c, &m->side, &m->hole);
+    if (c->s < c->end && islower((unsigned char)*c->s) && digits_at(c, 1)) {
+        m->claim_end_line = c->line;
+        m->claim_end_col = c->col;
+        square(c, &m->claim_end_side, &m->claim_end);
+        if (m->claim_end < 0)
+            m->claim_end = 99;   /* no hole: never where a seed falls */
+    }
+    move_text(m, from, c->s);
+    return m;
+}
+
+/* mw_move -> DIGIT [DIGIT] | count '-' count: the mover's hole and the hole
+ * the last seed falls in, on either side, each numbered 1-6 from its
+ * owner's left (holes past 9 take the form with '-'). */
+static pmn_move *number_move(struct cursor *c, pmn_line *line, int side)
+{
+    const char *from = c->s;
+    size_t run = 0;
+    while (digits_at(c, run))
+        run++;
+    pmn_move *m = new_move(c, line);
+    if (!m)
+        return NULL;
+    m->notation = PMN_NOTATION_NUMBERS;
+    m->side = side;
+    int start, end = -1;
+    int dashed = c->s + run < c->end && c->s[run] == '-' && digits_at(c, run + 1);
+    if (run <= 2 && !dashed) {
+        start = *c->s - '0';
+        advance(c, 1);
+        if (run == 2) {
+            m->claim_end_line = c->line;
+            m->claim_end_col = c->col;
+            end = *c->s - '0';
+            advance(c, 1);
+        }
+    } else {
+        start = count(c);
+        if (dashed) {
+            advance(c, 1);
+            m->claim_end_line = c->line;
+            m->claim_end_col = c->col;
+            end = count(c);
+        }
+    }
+    m->hole = start >= 1 && start <= (int)c->rules->pits ? start - 1 : -1;
+    m->claim_end = end < 0 ? -1 : end >= 1 && end <= (int)c->rules->pits ? end - 1 : 99;
+    move_text(m, from, c->s);
+    return m;
+}
+
+/* number -> count '.' {'.'}: move numbers, not kept (pmn numbers the moves
+ * itself); "N..." says North plays next, "N." South. */
+static int number_ahead(struct cursor *c, int *side)
+{
+    size_t k = 0;
+    while (digits_at(c, k))
+        k++;
+    if (c->s + k >= c->end || c->s[k] != '.')
+        return 0;
+    size_t dots = 0;
+    while (c->s + k + dots < c->end && c->s[k + dots] == '.')
+        dots++;
+    *side = dots >= 3 ? PMN_NORTH : PMN_SOUTH;
+    advance(c, k + dots);
+    return 1;
+}
+
+/* Is a result here ("1-0", "0-1", "1/2-1/2"), where a digit may also begin
+ * a move? */
+static int result_ahead(const struct cursor *c)
+{
+    static const char *const results[] = { "1-0", "0-1", "1/2-1/2" };
+    for (size_t i = 0; i < COUNT(results); i++) {
+        size_t n = strlen(results[i]);
+        if ((size_t)(c->end - c->s) >= n && strncmp(c->s, results[i], n) == 0
+            && (c->s + n == c->end || isspace((unsigned char)c->s[n])))
+            return 1;
+    }
+    return 0;
+}
+
+/* result -> "1-0" | "0-1" | "1/2-1/2" | count '-' count (a score) */
+static void result(struct cursor *c, pmn_record *rec, int depth)
+{
+    const char *p = c->s;
+    while (p < c->end && isdigit((unsigned char)*p))
+        p++;
+    const char *q = p;
+    if (q < c->end && *q == '/' && c->end - c->s >= 7 && strncmp(c->s, "1/2-1/2", 7) == 0)
+        q = c->s + 7;
+    else if (q < c->end && *q == '-') {
+        q++;
+        while (q < c->end && isdigit((unsigned char)*q))
+            q++;
+    }
+    if (q == p || depth > 0) {
+        if (depth > 0 && q != p)
+            pmn_report(c->fn, c->ctx, PMN_E107, c->line, c->col, "a result inside a variation");
+        advance(c, (size_t)(q - c->s));
+        if (q == p) {
+            char what[80];
+            snprintf(what, sizeof what, "is no move, number or result of %s",
+                     pmn_format_title(c->format));
+            unreadable(c, what);
+        }
+        return;
+    }
+    char score[32];
+    size_t n = (size_t)(q - c->s) < sizeof score - 1 ? (size_t)(q - c->s) : sizeof score - 1;
+    memcpy(score, c->s, n);
+    score[n] = '\0';
+    unsigned long s, no;
+    const char *r = score_of(score, &s, &no) == 0 ? result_of_score(s, no) : score;
+    size_t rn = strlen(r) < sizeof rec->result - 1 ? strlen(r) : sizeof rec->result - 1;
+    memcpy(rec->result, r, rn);
+    rec->result[rn] = '\0';
+    rec->result_line = c->line;
+    rec->result_col = c->col;
+    advance(c, (size_t)(q - c->s));
+}
+
+/* Is the cursor at "(N)", a Mancala World total, rather than a variation? */
+static int total_at(const struct cursor *c)
+{
+    const char *p = c->s + 1;
+    while (p < c->end && *p == ' ')
+        p++;
+    if (p >= c->end || !isdigit((unsigned char)*p))
+        return 0;
+    while (p < c->end && isdigit((unsigned char)*p))
+        p++;
+    while (p < c->end && *p == ' ')
+        p++;
+    return p < c->end && *p == ')';
+}
+
+static void total(struct cursor *c, pmn_move *last)
+{
+    if (!last) {
+        pmn_report(c->fn, c->ctx, PMN_E106, c->line, c->col, "a total that follows no move");
+    } else {
+        last->claim_line = c->line;
+        last->claim_col = c->col;
+    }
+    advance(c, 1);
+    blanks(c);
+    int v = count(c);
+    if (last)
+        last->claim = v;   /* a running total, made counts when the game is read */
+    blanks(c);
+    advance(c, 1);
+}
+
+/* Does a move begin here, in the format's syntax? */
+static int move_at(const struct cursor *c)
+{
+    unsigned char ch = (unsigned char)*c->s;
+    switch (c->format) {
+    case PMN_FORMAT_PLAYSTRATEGY:
+        return islower(ch) && digits_at(c, 1);
+    case PMN_FORMAT_MANCALA_WORLD:
+        return isdigit(ch);   /* numbers "N." are read before */
+    default:
+        return isalpha(ch) && ch != 'x';
+    }
+}
+
+/* line -> { number | move {judgement | nag} | total | comment | '(' line ')'
+ *         | result };  side: who plays the line's first move, by turns */
+static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int depth, int side)
+{
+    pmn_move *last = NULL;
+    for (;;) {
+        blanks(c);
+        if (c->s >= c->end || c->nomem)
+            break;
+        unsigned char ch = (unsigned char)*c->s;
+        if (ch == ')') {
+            if (depth > 0)
+                return;
+            pmn_report(c->fn, c->ctx, PMN_E104, c->line, c->col, "a ')' with no '(' to close");
+            advance(c, 1);
+        } else if (ch == '(' && c->format == PMN_FORMAT_MANCALA_WORLD && total_at(c)) {
+            total(c, last);
+        } else if (ch == '(') {
+            unsigned l = c->line, col = c->col;
+            if (!last) {
+                pmn_report(c->fn, c->ctx, PMN_E106, l, col, "a variation that follows no move");
+                last = NULL;
+            }
+            pmn_line *v = last && depth < MAX_DEPTH ? pmn_move_add_variation(last) : NULL;
+            pmn_line scratch = { 0 };
+            if (last && depth < MAX_DEPTH && !v)
+                nomem(c);
+            if (depth >= MAX_DEPTH)
+                pmn_report(c->fn, c->ctx, PMN_E115, l, col, "variations nested deeper than %d",
+                           MAX_DEPTH);
+            advance(c, 1);
+            /* Its first move replaces the last: the same side plays it. */
+            movetext(c, v ? v : &scratch, rec, depth + 1, !side);
+            pmn_line_free(&scratch);
+            if (c->s < c->end && *c->s == ')')
+                advance(c, 1);
+            else
+                pmn_report(c->fn, c->ctx, PMN_E103, l, col, "a '(' that is never closed");
+        } else if (ch == '{') {
+            comment(c, line, last);
+        } else if (isdigit(ch) && number_ahead(c, &side)) {
+            continue;
+        } else if (isdigit(ch) && c->format != PMN_FORMAT_MANCALA_WORLD) {
+            result(c, rec, depth);
+        } else if (isdigit(ch) && result_ahead(c)) {
+            result(c, rec, depth);
+        } else if (ch == '*' && depth == 0) {
+            snprintf(rec->result, sizeof rec->result, "*");
+            rec->result_line = c->line;
+            rec->result_col = c->col;
+            advance(c, 1);
+        } else if (move_at(c)) {
+            pmn_move *m = c->format == PMN_FORMAT_PLAYSTRATEGY ? square_move(c, line)
+                        : c->format == PMN_FORMAT_MANCALA_WORLD ? number_move(c, line, side)
+                                                                 : letter_move(c, line);
+            if (!m)
+                return;
+            side = !side;
+            last = m;
+        } else if ((ch == '!' || ch == '?') && last) {
+            size_t n = c->s + 1 < c->end && (c->s[1] == '!' || c->s[1] == '?') ? 2 : 1;
+            memcpy(last->judgement, c->s, n);
+            last->judgement[n] = '\0';
+            advance(c, n);
+        } else if (ch == '$' && last && digits_at(c, 1)) {
+            advance(c, 1);
+            int v = count(c);
+            if (last->nnags < PMN_MAX_NAGS)
+                last->nags[last->nnags++] = v > 255 ? 255 : (unsigned)v;
+        } else {
+            char what[64];
+            snprintf(what, sizeof what, "is not %s", pmn_format_title(c->format));
+            unreadable(c, what);
+        }
+    }
+}
+
+/* ---- reading a stream -------------------------------------------------- */
+
+/* The next line into rd->ahead; its length, or -1 at the end. */
+static long next_line(pmn_format_reader *rd)
+{
+    ssize_t n = getline(&rd->ahead, &rd->ahead_cap, rd->f);
+    if (n < 0)
+        return -1;
+    rd->lines++;
+    rd->ahead_line = rd->lines;
+    return (long)n;
+}
+
+int pmn_format_reader_next(pmn_format_reader *rd, pmn_record *rec)
+{
+    pmn_record_init(rec);
+    rd->len = 0;
+    if (rd->ahead_len < 0)
+        rd->ahead_len = next_line(rd);
+    /* Blank lines before the game. */
+    while (rd->ahead_len >= 0 && *skip_blanks(rd->ahead) == '\0')
+        rd->ahead_len = next_line(rd);
+    if (rd->ahead_len < 0) {
+        if (ferror(rd->f)) {
+            pmn_report(rd->fn, rd->ctx, PMN_F001, rd->lines, 0, "read error");
+            return -1;
+        }
+        return 0;
+    }
+    unsigned first = rd->ahead_line;
+    int moves = 0, tags = 0, ended = 0, in_comment = 0;
+    /* A game: its lines up to one that opens a tag after its moves, or
+     * after the blank line that ends its tags (a game without moves) --
+     * not inside a comment, which may hold a '[' at a line's start. */
+    while (rd->ahead_len >= 0) {
+        const char *s = skip_blanks(rd->ahead);
+        if (*s == '[' && !in_comment && (moves || ended))
+            break;
+        int text = in_comment || (*s && *s != '[');
+        if (text)
+            moves = 1;
+        else if (*s == '[')
+            tags = 1;
+        else if (tags)
+            ended = 1;
+        for (long i = 0; text && i < rd->ahead_len; i++)
+            if (in_comment ? rd->ahead[i] == '}' : rd->ahead[i] == '{')
+                in_comment = !in_comment;
+        if (add_line(rd, rd->ahead, (size_t)rd->ahead_len) < 0) {
+            pmn_report(rd->fn, rd->ctx, PMN_F002, rd->ahead_line, 0, "out of memory");
+            return -1;
+        }
+        rd->ahead_len = next_line(rd);
+    }
+    struct cursor c = { rd->text, rd->text + rd->len, first, 1, rd->fn, rd->ctx, 0,
+                        rd->format, NULL };
+    rec->line = first;
+    rec->col = 1;
+    for (;;) {
+        blanks(&c);
+        if (c.s >= c.end || *c.s != '[')
+            break;
+        tag(&c, rec);
+    }
+    map_tags(&c, rec);
+    /* The rules name the holes of squares and numbers (Oware's where the
+     * tags name none pmn knows: the replay says so); the start, who moves
+     * first.  Said by the replay, not here. */
+    pmn_setup setup;
+    pmn_rules oware;
+    pmn_setup_record(rec, rd->setup, &setup, NULL, NULL);
+    pmn_rules_init(&oware, "oware", NULL);
+    c.rules = setup.status == PMN_SETUP_UNKNOWN_RULES ? &oware : &setup.rules;
+    canonical_position(&c, rec, &setup);
+    movetext(&c, &rec->main, rec, 0,
+             setup.status == PMN_SETUP_READY ? setup.start.to_move : PMN_SOUTH);
+    if (rd->format == PMN_FORMAT_MANCALA_WORLD)
+        pmn_record_totals_to_counts(rec, rd->fn, rd->ctx);
+    if (c.nomem) {
+        pmn_record_free(rec);
+        return -1;
+    }
+    return 1;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+/* What a format cannot hold, said once a game each. */
+enum { LOST_JOINS, LOST_CLAIMS, LOST_END, LOST_BIG, LOST_SEEDS, LOST_KINDS };
+
+struct out {
+    FILE *f;
+    unsigned col;
+    pmn_diag_fn fn;
+    void *ctx;
+    pmn_format format;
+    const pmn_rules *r;
+    int said[LOST_KINDS];
+};
+
+static void cannot_hold(struct out *o, int kind, unsigned line, unsigned col, const char *what)
+{
+    if (o->said[kind]++)
+        return;
+    pmn_report(o->fn, o->ctx, PMN_W132, line, col, "%s, which %s cannot hold%s", what,
+               pmn_format_title(o->format), kind == LOST_CLAIMS ? ": the replay gives them back"
+                                                                : "");
+}
+
+/* A word, lines cut before 80 columns as Aualé cuts them. */
+static void word(struct out *o, const char *w)
+{
+    size_t n = strlen(w);
+    if (o->col && o->col + 1 + n >= 80) {
+        fputc('\n', o->f);
+        o->col = 0;
+    }
+    if (o->col) {
+        fputc(' ', o->f);
+        o->col++;
+    }
+    fputs(w, o->f);
+    o->col += (unsigned)n;
+}
+
+static void write_comment(struct out *o, const char *text, unsigned line)
+{
+    char *t = pmn_strndup(text, strlen(text));
+    if (!t)
+        return;
+    int changed = 0;
+    for (char *p = t; *p; p++)
+        if (*p == '}') {
+            *p = ')';
+            changed = 1;
+        }
+    if (changed) {
+        char what[128];
+        snprintf(what, sizeof what, "a '}' inside a comment, written as ')'");
+        pmn_report(o->fn, o->ctx, PMN_W132, line, 0, "%s, which %s cannot hold", what,
+                   pmn_format_title(o->format));
+    }
+    /* Words apart as the reader trims them: at any space isspace knows. */
+    word(o, "{");
+    for (char *p = t; *p;) {
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        char *w = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        if (*p)
+            *p++ = '\0';
+        if (*w)
+            word(o, w);
+    }
+    word(o, "}");
+    free(t);
+}
+
+/* The capture a move makes: the replay's, else the record's claim. */
+static int captured_by(const pmn_move *m, const pmn_played *pl)
+{
+    return pl && pl->replayed ? (int)pl->report.captured : m->claim;
+}
+
+/* Where the last seed fell, side and hole: the replay's, else the record's
+ * claim; 0, or -1 where neither says (or it fell into a store). */
+static int end_of(const pmn_move *m, const pmn_played *pl, int *side, int *hole)
+{
+    if (pl && pl->replayed && pl->report.end_hole >= 0) {
+        *side = pl->report.end_side;
+        *hole = pl->report.end_hole;
+        return 0;
+    }
+    if (!(pl && pl->replayed) && m->claim_end >= 0 && m->claim_end < PMN_MAX_SIDE_PITS
+        && m->claim_end_side >= 0) {
+        *side = m->claim_end_side;
+        *hole = m->claim_end;
+        return 0;
+    }
+    return -1;
+}
+
+/* The move's hole in the format's syntax, with what the format writes of
+ * it, into w. */
+static void move_word(struct out *o, const pmn_move *m, const pmn_played *pl, int side,
+                      const pmn_position *before, int *total, char *w, size_t size)
+{
+    const pmn_rules *r = o->r;
+    int hole = m->hole, es, eh, got = captured_by(m, pl);
+    pmn_text t;
+    pmn_text_init(&t, w, size);
+    if (hole < 0 || hole >= (int)r->pits || side < 0) {
+        pmn_text_add(&t, "%s", m->text);   /* names no hole: as written */
+        return;
+    }
+    switch (o->format) {
+    case PMN_FORMAT_OGN:
+        pmn_text_add(&t, "%c", (side == PMN_SOUTH ? 'A' : 'a') + hole);
+        if (m->claim > 0)
+            pmn_text_add(&t, "+%d", m->claim);
+        break;
+    case PMN_FORMAT_AWARI:
+        pmn_text_add(&t, "%c", (side == PMN_SOUTH ? 'A' : 'a') + hole);
+        if (before)
+            pmn_text_add(&t, "%u", before->pit[side][hole]);
+        else if (m->claim_sown >= 0)
+            pmn_text_add(&t, "%d", m->claim_sown);
+        else
+            cannot_hold(o, LOST_SEEDS, m->line, m->col, "a move whose seeds are not known "
+                        "(it was not replayed), written without them");
+        if (got > 0)
+            pmn_text_add(&t, " x %d", got);
+        break;
+    case PMN_FORMAT_PLAYSTRATEGY: {
+        char a[8], b[8];
+        pmn_hole_name(r, PMN_NOTATION_COORDINATES, side, hole, a, sizeof a);
+        if (end_of(m, pl, &es, &eh) == 0) {
+            pmn_hole_name(r, PMN_NOTATION_COORDINATES, es, eh, b, sizeof b);
+            pmn_text_add(&t, "%s%s", a, b);
+        } else {
+            pmn_text_add(&t, "%s", a);
+            cannot_hold(o, LOST_END, m->line, m->col, "a move whose last seed's hole is not "
+                        "known (a store, or not replayed), written with its first square "
+                        "alone");
+        }
+        if (m->claim >= 0)
+            cannot_hold(o, LOST_CLAIMS, m->claim_line, m->claim_col, "capture counts");
+        break;
+    }
+    case PMN_FORMAT_MANCALA_WORLD: {
+        int big = r->pits > 9;
+        if (big)
+            cannot_hold(o, LOST_BIG, m->line, m->col, "holes numbered past 9, written with "
+                        "'-' between start and end (12-3)");
+        pmn_text_add(&t, "%d", hole + 1);
+        if (end_of(m, pl, &es, &eh) == 0)
+            pmn_text_add(&t, "%s%d", big ? "-" : "", eh + 1);
+        else
+            cannot_hold(o, LOST_END, m->line, m->col, "a move whose last seed's hole is not "
+                        "known (a store, or not replayed), written with its start alone");
+        break;
+    }
+    }
+    pmn_text_add(&t, "%s", m->judgement);
+    for (unsigned k = 0; k < m->nnags; k++)
+        pmn_text_add(&t, " $%u", m->nags[k]);
+    if (o->format == PMN_FORMAT_MANCALA_WORLD && got > 0 && pl) {
+        total[pl->mover] += got;
+        pmn_text_add(&t, " (%d)", total[pl->mover]);
+    }
+}
+
+/* Moves numbered as PMN numbers them ("N." before South's, "N..." before
+ * North's where the line begins again); each in the format's syntax, its
+ * judgement and NAGs (which Aualé passes over), comments and variations.
+ * before: the position the line starts from (NULL: not replayed); total:
+ * each side's captures so far (Mancala World writes them). */
+static void write_line(struct out *o, const pmn_line *line, const pmn_played_line *played,
+                       const pmn_position *before, const int total_in[2])
+{
+    int number_next = 1, total[2] = { total_in[0], total_in[1] };
+    for (size_t c = 0; c < line->nlead; c++)
+        write_comment(o, line->lead[c], line->nmoves ? line->moves[0].line : 0);
+    for (size_t i = 0; i < line->nmoves; i++) {
+        const pmn_move *m = &line->moves[i];
+        const pmn_played *pl = played && i < played->nmoves ? &played->moves[i] : NULL;
+        char w[96];
+        int side = pl ? pl->side : m->side, total_before[2] = { total[0], total[1] };
+        if (pl && pl->continues)
+            cannot_hold(o, LOST_JOINS, m->line, m->col, "a turn of several sowings, written "
+                        "as moves of their own, without '-'");
+        if (pl && !pl->continues && (pl->mover == PMN_SOUTH || number_next)) {
+            snprintf(w, sizeof w, "%u%s", pl->number, pl->mover == PMN_SOUTH ? "." : "...");
+            word(o, w);
+        }
+        number_next = 0;
+        move_word(o, m, pl, side, pl && pl->replayed ? before : NULL, total, w, sizeof w);
+        word(o, w);
+        for (size_t c = 0; c < m->ncomments; c++) {
+            write_comment(o, m->comments[c], m->line);
+            number_next = 1;
+        }
+        for (size_t v = 0; v < m->nvariations; v++) {
+            word(o, "(");
+            write_line(o, &m->variations[v], pl && v < pl->nvariations ? &pl->variations[v]
+                                                                      : NULL,
+                       before, total_before);
+            word(o, ")");
+            number_next = 1;
+        }
+        before = pl && pl->replayed ? &pl->after : NULL;
+    }
+}
+
+/* The tags: the roster first, in the names of the format. */
+static void write_tags(FILE *f, pmn_format format, const pmn_record *rec, const pmn_rules *r,
+                       const pmn_setup *setup, const char *result, int own_score)
+{
+    static const char *const roster[] = { "Event", "Site", "Date", "Round", "South", "North" };
+    const char *game = pmn_record_tag(rec, "Game");
+    const char *position = pmn_record_tag(rec, "Position");
+    int ps = format == PMN_FORMAT_PLAYSTRATEGY, ogn = format == PMN_FORMAT_OGN;
+    int fen = ps || ogn;
+    /* Aualé's name of its rules, PlayStrategy's Oware, where the Game tag is
+     * the one they read back as; any other Game tag as written. */
+    const char *variant = game && strcmp(game, "Oware") != 0 ? game
+                        : strcmp(r->name, "oware") == 0 ? (ogn ? "Oware Abapa" : "Oware")
+                        : game ? game : r->name;
+    if (ogn)
+        pmn_write_tag(f, "Variant", variant);
+    for (size_t i = 0; i < COUNT(roster); i++) {
+        const char *v = pmn_record_tag(rec, roster[i]);
+        const char *name = ps && i == 4 ? "P1" : ps && i == 5 ? "P2" : roster[i];
+        pmn_write_tag(f, name, v ? v : "?");
+    }
+    pmn_write_tag(f, "Result", result);
+    if (ps)
+        pmn_write_tag(f, "Variant", variant);
+    if (fen && position && setup->status != PMN_SETUP_READY) {
+        pmn_write_tag(f, "FEN", position);   /* as written: not understood */
+    } else if (fen && position) {
+        char buf[PMN_MAX_SIDE_PITS * 2 * 12 + 32];
+        pmn_position_format_as(r, &setup->start, ogn ? PMN_POSITION_OGN
+                                                     : PMN_POSITION_PLAYSTRATEGY,
+                               buf, sizeof buf);
+        pmn_write_tag(f, "FEN", buf);
+        if (ps)
+            pmn_write_tag(f, "SetUp", "1");
+    }
+    for (size_t i = 0; i < rec->ntags; i++) {
+        const char *n = rec->tags[i].name;
+        int skip = strcmp(n, "Result") == 0 || (strcmp(n, "Score") == 0 && own_score)
+                || (fen && (strcmp(n, "Game") == 0 || strcmp(n, "Position") == 0
+                            || strcmp(n, "SetUp") == 0));
+        for (size_t k = 0; k < COUNT(roster) && !skip; k++)
+            skip = strcmp(n, roster[k]) == 0;
+        if (!skip)
+            pmn_write_tag(f, n, rec->tags[i].value);
+    }
+}
+
+int pmn_write_format(FILE *f, pmn_format format, const pmn_record *rec,
+                     const pmn_replay *replay, pmn_diag_fn fn, void *ctx)
+{
+    const pmn_setup *setup = pmn_replay_setup(replay);
+    const pmn_rules *r = &setup->rules;
+    const pmn_check_result *res = pmn_replay_result(replay);
+    char result[64];
+    unsigned long seeds[2];
+    /* The result: OGN's is the score the record writes (an OGN record's,
+     * kept as written, right or wrong), else the final score where the
+     * board ended the game and the rules count seeds; else the result. */
+    const char *written = pmn_record_tag(rec, "Result");
+    if (!written)
+        written = rec->result[0] ? rec->result : "*";
+    const char *score = pmn_record_tag(rec, "Score");
+    unsigned long ss, sn;
+    int own_score = format == PMN_FORMAT_OGN && score && score_of(score, &ss, &sn) == 0;
+    if (own_score)
+        snprintf(result, sizeof result, "%s", score);
+    else if (format == PMN_FORMAT_OGN && setup->status == PMN_SETUP_READY
+             && res->ending != PMN_END_NONE && !res->stopped
+             && pmn_final_seeds(r, res->ending, &res->end, seeds))
+        snprintf(result, sizeof result, "%lu-%lu", seeds[0], seeds[1]);
+    else
+        snprintf(result, sizeof result, "%s", written);
+    write_tags(f, format, rec, r, setup, result, own_score);
+    /* After the moves, a result the reader takes for one (a score, 1-0,
+     * 0-1, 1/2-1/2); '*' and anything else stay in the tag alone. */
+    unsigned long s, n;
+    pmn_outcome oc;
+    int token = (format == PMN_FORMAT_OGN && score_of(result, &s, &n) == 0)
+             || (pmn_outcome_parse(result, &oc) == 0 && oc != PMN_ONGOING);
+    if (rec->main.nmoves || rec->main.nlead || token) {
+        struct out o = { f, 0, fn, ctx, format, r, { 0 } };
+        static const int zero[2] = { 0, 0 };
+        fputc('\n', f);
+        write_line(&o, &rec->main, pmn_replay_main(replay),
+                   setup->status == PMN_SETUP_READY ? &setup->start : NULL, zero);
+        if (token)
+            word(&o, result);
+        if (o.col)
+            fputc('\n', f);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+/* ---- which format ------------------------------------------------------- */
+
+/* sniff -> {tag} first_move: the first tag's name, whether P1 is a tag,
+ * and the shape of the first move past numbers and comments decide:
+ *   d1e2 (two squares) or a P1 tag    PlayStrategy
+ *   64 (two digits, 1-9 each)         Mancala World, if no ';' is near
+ *   D19 (a letter, then digits)       Awari, if no ';' is near
+ *   a Variant or FEN tag first        OGN
+ * anything else is PMN's.  A PMN record never has two squares together, a
+ * P1 tag, or a Variant or FEN tag first; its numbers and coordinates stand
+ * between ';' (the writer puts them there), which the others never write. */
+int pmn_format_sniff(const char *text, size_t len, pmn_format *f)
+{
+    const char *s = text, *end = text + len;
+    char first[16] = "";
+    int p1 = 0, semicolon = memchr(text, ';', len) != NULL;
+    if (len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
+        s += 3;
+    for (;;) {
+        while (s < end && isspace((unsigned char)*s))
+            s++;
+        if (s >= end || *s != '[')
+            break;
+        const char *name = ++s;
+        while (s < end && isalnum((unsigned char)*s))
+            s++;
+        size_t n = (size_t)(s - name);
+        if (!first[0] && n && n < sizeof first) {
+            memcpy(first, name, n);
+            first[n] = '\0';
+        }
+        p1 |= n == 2 && memcmp(name, "P1", 2) == 0;
+        const char *close = memchr(s, '\n', (size_t)(end - s));
+        s = close ? close : end;
+    }
+    /* The first move: past numbers ("1.", "1...") and comments. */
+    for (;;) {
+        while (s < end && isspace((unsigned char)*s))
+            s++;
+        if (s < end && *s == '{') {
+            const char *close = memchr(s, '}', (size_t)(end - s));
+            s = close ? close + 1 : end;
+            continue;
+        }
+        const char *d = s;
+        while (d < end && isdigit((unsigned char)*d))
+            d++;
+        if (d > s && d < end && *d == '.') {
+            while (d < end && *d == '.')
+                d++;
+            s = d;
+            continue;
+        }
+        break;
+    }
+    size_t n = 0;
+    while (s + n < end && isalnum((unsigned char)s[n]))
+        n++;
+    int after = s + n >= end || !isalnum((unsigned char)s[n]);
+    if (p1 || (n == 4 && after && islower((unsigned char)s[0]) && isdigit((unsigned char)s[1])
+               && islower((unsigned char)s[2]) && isdigit((unsigned char)s[3]))) {
+        *f = PMN_FORMAT_PLAYSTRATEGY;
+        return 1;
+    }
+    if (!semicolon && n == 2 && s[0] >= '1' && s[0] <= '9' && s[1] >= '1' && s[1] <= '9') {
+        *f = PMN_FORMAT_MANCALA_WORLD;
+        return 1;
+    }
+    if (!semicolon && n >= 2 && isalpha((unsigned char)s[0]) && isdigit((unsigned char)s[1])) {
+        size_t k = 1;
+        while (k < n && isdigit((unsigned char)s[k]))
+            k++;
+        if (k == n) {
+            *f = PMN_FORMAT_AWARI;
+            return 1;
+        }
+    }
+    if (strcmp(first, "Variant") == 0 || strcmp(first, "FEN") == 0) {
+        *f = PMN_FORMAT_OGN;
+        return 1;
+    }
+    return 0;
+}

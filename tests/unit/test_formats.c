@@ -1,0 +1,338 @@
+/* test_formats.c - other programs' notations (formats.c): what a game read
+ * holds, the faults said with their places, games written back as they were
+ * read, and which format a text is in. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "pmn.h"
+
+struct seen {
+    int codes[16];
+    unsigned lines[16], cols[16];
+    int n;
+};
+
+static void collect(void *ctx, const pmn_diag *d)
+{
+    struct seen *s = ctx;
+    if (s->n < 16) {
+        s->codes[s->n] = d->code;
+        s->lines[s->n] = d->line;
+        s->cols[s->n] = d->col;
+        s->n++;
+    }
+}
+
+static int read_as(pmn_format format, const char *text, pmn_record *rec, struct seen *seen)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    assert_non_null(f);
+    memset(seen, 0, sizeof *seen);
+    pmn_format_reader *rd = pmn_format_reader_new(f, format, collect, seen);
+    int rc = pmn_format_reader_next(rd, rec);
+    pmn_format_reader_free(rd);
+    fclose(f);
+    return rc;
+}
+
+static int read_one(const char *text, pmn_record *rec, struct seen *seen)
+{
+    return read_as(PMN_FORMAT_OGN, text, rec, seen);
+}
+
+/* Replay rec silently; the codes it reports into seen. */
+static pmn_replay *replayed(const pmn_record *rec, struct seen *seen)
+{
+    pmn_setup setup;
+    memset(seen, 0, sizeof *seen);
+    pmn_setup_record(rec, NULL, &setup, collect, seen);
+    pmn_replay *replay = pmn_replay_new(rec, &setup, collect, seen);
+    assert_non_null(replay);
+    return replay;
+}
+
+static char *written(pmn_format format, const pmn_record *rec, const pmn_replay *replay)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    assert_int_equal(pmn_write_format(f, format, rec, replay, NULL, NULL), 0);
+    fclose(f);
+    return out;
+}
+
+static const char game[] =
+    "[Variant \"Oware Abapa\"]\n"
+    "[Event \"A \\\"quoted\\\" event\"]\n"
+    "[Result \"26-21\"]\n"
+    "[FEN \"0-0-0-0-0-1-1-1-0-0-0-0-24-21-S\"]\n"
+    "\n"
+    "{ lead } 1. F+2! $1 { takes two } ( 1. F { again } ) 26-21\n";
+
+static void tags_moves_and_result(void **state)
+{
+    (void)state;
+    pmn_record rec;
+    struct seen seen;
+    assert_int_equal(read_one(game, &rec, &seen), 1);
+    assert_int_equal(seen.n, 0);
+    assert_string_equal(pmn_record_tag(&rec, "Game"), "Oware");
+    assert_null(pmn_record_tag(&rec, "Variant"));
+    assert_null(pmn_record_tag(&rec, "FEN"));
+    assert_string_equal(pmn_record_tag(&rec, "Event"), "A \"quoted\" event");
+    assert_string_equal(pmn_record_tag(&rec, "Result"), "1-0");
+    assert_string_equal(pmn_record_tag(&rec, "Score"), "26-21");
+    assert_string_equal(pmn_record_tag(&rec, "SetUp"), "1");
+    assert_string_equal(pmn_record_tag(&rec, "Position"), "0,0,0,0,0,1/1,1,0,0,0,0 S 24:21");
+    assert_string_equal(rec.result, "1-0");
+    assert_int_equal(rec.main.nlead, 1);
+    assert_string_equal(rec.main.lead[0], "lead");
+    assert_int_equal(rec.main.nmoves, 1);
+    const pmn_move *m = &rec.main.moves[0];
+    assert_string_equal(m->text, "F");
+    assert_int_equal(m->side, PMN_SOUTH);
+    assert_int_equal(m->hole, 5);
+    assert_int_equal(m->claim, 2);
+    assert_string_equal(m->judgement, "!");
+    assert_int_equal(m->nnags, 1);
+    assert_int_equal(m->nags[0], 1);
+    assert_int_equal(m->ncomments, 1);
+    assert_string_equal(m->comments[0], "takes two");
+    assert_int_equal(m->nvariations, 1);
+    assert_int_equal(m->variations[0].nmoves, 1);
+    assert_int_equal(m->line, 6);
+    assert_int_equal(m->col, 13);
+
+    /* Written back: the same game, the score from the replay. */
+    pmn_setup setup;
+    assert_int_equal(pmn_setup_record(&rec, NULL, &setup, NULL, NULL), 0);
+    pmn_replay *replay = pmn_replay_new(&rec, &setup, NULL, NULL);
+    assert_non_null(replay);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    assert_int_equal(pmn_write_format(f, PMN_FORMAT_OGN, &rec, replay, NULL, NULL), 0);
+    fclose(f);
+    assert_non_null(strstr(out, "[Variant \"Oware Abapa\"]\n"));
+    assert_non_null(strstr(out, "[Event \"A \\\"quoted\\\" event\"]\n"));
+    assert_non_null(strstr(out, "[Result \"26-21\"]\n"));
+    assert_non_null(strstr(out, "[FEN \"0-0-0-0-0-1-1-1-0-0-0-0-24-21-S\"]\n"));
+    assert_null(strstr(out, "Score"));
+    assert_non_null(strstr(out, "{ lead } 1. F+2! $1 { takes two } ( 1. F { again } ) 26-21\n"));
+    free(out);
+    pmn_replay_free(replay);
+    pmn_record_free(&rec);
+}
+
+/* Each fault said where it is, and the game kept as far as it goes. */
+static void faults(void **state)
+{
+    (void)state;
+    pmn_record rec;
+    struct seen seen;
+    assert_int_equal(read_one("[Variant \"Oware Abapa\"]\n[Event]\n\n1. A % b ) { open",
+                              &rec, &seen), 1);
+    assert_int_equal(seen.n, 4);
+    assert_int_equal(seen.codes[0], PMN_E105);
+    assert_int_equal(seen.lines[0], 2);
+    assert_int_equal(seen.codes[1], PMN_E101);
+    assert_int_equal(seen.lines[1], 4);
+    assert_int_equal(seen.cols[1], 6);
+    assert_int_equal(seen.codes[2], PMN_E104);
+    assert_int_equal(seen.codes[3], PMN_E102);
+    assert_int_equal(rec.main.nmoves, 2);
+    pmn_record_free(&rec);
+    assert_int_equal(read_one("1. A ( b\n", &rec, &seen), 1);
+    assert_int_equal(seen.n, 1);
+    assert_int_equal(seen.codes[0], PMN_E103);
+    pmn_record_free(&rec);
+}
+
+/* Games one after another: a tag after moves begins the next, and one
+ * after the blank line that ends the tags of a game without moves; not a
+ * '[' inside a comment. */
+static void several_games(void **state)
+{
+    (void)state;
+    static const char text[] = "[Variant \"Oware Abapa\"]\n\n1. A b {a comment of\n"
+                               "[two] lines}\n\n\n"
+                               "[Variant \"Oware Abapa\"]\n[Result \"*\"]\n1. C\n"
+                               "[Variant \"Oware Abapa\"]\n\n[Variant \"Awale\"]\n";
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    struct seen seen = { 0 };
+    pmn_format_reader *rd = pmn_format_reader_new(f, PMN_FORMAT_OGN, collect, &seen);
+    pmn_record rec;
+    assert_int_equal(pmn_format_reader_next(rd, &rec), 1);
+    assert_int_equal(rec.main.nmoves, 2);
+    assert_int_equal(rec.line, 1);
+    assert_string_equal(rec.main.moves[1].comments[0], "a comment of\n[two] lines");
+    pmn_record_free(&rec);
+    assert_int_equal(pmn_format_reader_next(rd, &rec), 1);
+    assert_int_equal(rec.main.nmoves, 1);
+    assert_int_equal(rec.line, 7);
+    assert_int_equal(rec.main.moves[0].line, 9);
+    pmn_record_free(&rec);
+    assert_int_equal(pmn_format_reader_next(rd, &rec), 1);
+    assert_int_equal(rec.main.nmoves, 0);
+    assert_string_equal(pmn_record_tag(&rec, "Game"), "Oware");
+    pmn_record_free(&rec);
+    assert_int_equal(pmn_format_reader_next(rd, &rec), 1);
+    assert_string_equal(pmn_record_tag(&rec, "Game"), "Awale");
+    pmn_record_free(&rec);
+    assert_int_equal(pmn_format_reader_next(rd, &rec), 0);
+    assert_int_equal(seen.n, 0);
+    pmn_format_reader_free(rd);
+    fclose(f);
+}
+
+/* PlayStrategy's PGN: P1/P2, Variant, FEN; squares from and to, the second
+ * checked by the replay (E222); clock comments kept. */
+static void playstrategy(void **state)
+{
+    (void)state;
+    pmn_record rec;
+    struct seen seen;
+    static const char text[] =
+        "[Event \"Rated Oware game\"]\n[Site \"https://playstrategy.org/abcd1234\"]\n"
+        "[P1 \"amy\"]\n[P2 \"bo\"]\n[Result \"*\"]\n[Variant \"Oware\"]\n\n"
+        "1. d1e2 { [%clk 0:04:58] } c2b1 2. a1f1 b2c1 *\n";
+    assert_int_equal(read_as(PMN_FORMAT_PLAYSTRATEGY, text, &rec, &seen), 1);
+    assert_int_equal(seen.n, 0);
+    assert_string_equal(pmn_record_tag(&rec, "South"), "amy");
+    assert_string_equal(pmn_record_tag(&rec, "North"), "bo");
+    assert_string_equal(pmn_record_tag(&rec, "Game"), "Oware");
+    assert_null(pmn_record_tag(&rec, "P1"));
+    assert_int_equal(rec.main.nmoves, 4);
+    const pmn_move *m = &rec.main.moves[0];
+    assert_string_equal(m->text, "d1e2");
+    assert_int_equal(m->side, PMN_SOUTH);
+    assert_int_equal(m->hole, 3);
+    assert_int_equal(m->claim_end_side, PMN_NORTH);
+    assert_int_equal(m->claim_end, 1);   /* e2: North's second hole in sowing order */
+    assert_string_equal(m->comments[0], "[%clk 0:04:58]");
+    m = &rec.main.moves[1];
+    assert_int_equal(m->side, PMN_NORTH);
+    assert_int_equal(m->hole, 3);        /* c2: North's D, f2 being his first */
+    /* b2c1 is wrong: b2's five seeds end in d1; said at its second square. */
+    pmn_replay *replay = replayed(&rec, &seen);
+    assert_int_equal(seen.n, 1);
+    assert_int_equal(seen.codes[0], 222);
+    assert_int_equal(seen.lines[0], 8);
+    assert_int_equal(seen.cols[0], 43);
+    char *out = written(PMN_FORMAT_PLAYSTRATEGY, &rec, replay);
+    assert_non_null(strstr(out, "[P1 \"amy\"]\n[P2 \"bo\"]\n[Result \"*\"]\n[Variant \"Oware\"]\n"));
+    assert_non_null(strstr(out, "1. d1e2 { [%clk 0:04:58] } 1... c2b1 2. a1f1 b2d1\n"));
+    free(out);
+    pmn_replay_free(replay);
+    pmn_record_free(&rec);
+}
+
+/* The Mancala World nomenclature: the page's own example, holes by turns,
+ * totals made counts; a wrong end digit said. */
+static void mancala_world(void **state)
+{
+    (void)state;
+    pmn_record rec;
+    struct seen seen;
+    assert_int_equal(read_as(PMN_FORMAT_MANCALA_WORLD, "1. 64 64\n2. 21 32\n", &rec, &seen), 1);
+    assert_int_equal(seen.n, 0);
+    assert_string_equal(pmn_record_tag(&rec, "Game"), "Oware");
+    assert_int_equal(rec.main.nmoves, 4);
+    assert_int_equal(rec.main.moves[1].side, PMN_NORTH);
+    assert_int_equal(rec.main.moves[1].hole, 5);
+    assert_int_equal(rec.main.moves[3].hole, 2);
+    assert_int_equal(rec.main.moves[3].claim_end, 1);
+    pmn_replay *replay = replayed(&rec, &seen);
+    assert_int_equal(seen.n, 0);
+    pmn_replay_free(replay);
+    pmn_record_free(&rec);
+
+    /* (N): a running total, made the move's count */
+    assert_int_equal(read_as(PMN_FORMAT_MANCALA_WORLD,
+                             "1. 64 64 2. 21 32 3. 43 (9) 52\n", &rec, &seen), 1);
+    assert_int_equal(rec.main.moves[4].claim_total, 9);
+    assert_int_equal(rec.main.moves[4].claim, 9);
+    replay = replayed(&rec, &seen);
+    /* 43 ends in North's 4th hole, and takes nothing; 52 in South's 4th. */
+    assert_int_equal(seen.n, 3);
+    assert_int_equal(seen.codes[0], 222);
+    assert_int_equal(seen.cols[0], 23);
+    assert_int_equal(seen.codes[1], 205);
+    assert_int_equal(seen.cols[1], 25);
+    assert_int_equal(seen.codes[2], 222);
+    assert_int_equal(seen.cols[2], 30);
+    pmn_replay_free(replay);
+    pmn_record_free(&rec);
+}
+
+/* The Awari notation: the seeds sown checked (E223), x N a capture. */
+static void awari(void **state)
+{
+    (void)state;
+    pmn_record rec;
+    struct seen seen;
+    assert_int_equal(read_as(PMN_FORMAT_AWARI, "[Game \"Oware\"]\n\n1. D4 d4 2. A5 e6 x 3\n",
+                             &rec, &seen), 1);
+    assert_int_equal(seen.n, 0);
+    const pmn_move *m = &rec.main.moves[3];
+    assert_string_equal(m->text, "e6");
+    assert_int_equal(m->side, PMN_NORTH);
+    assert_int_equal(m->hole, 4);
+    assert_int_equal(m->claim_sown, 6);
+    assert_int_equal(m->claim, 3);
+    assert_int_equal(m->claim_style, 'x');
+    pmn_replay *replay = replayed(&rec, &seen);
+    assert_int_equal(seen.n, 2);    /* e held 5, and took 2 */
+    assert_int_equal(seen.codes[0], 205);
+    assert_int_equal(seen.cols[0], 19);
+    assert_int_equal(seen.codes[1], 223);
+    assert_int_equal(seen.cols[1], 16);
+    char *out = written(PMN_FORMAT_AWARI, &rec, replay);
+    assert_non_null(strstr(out, "1. D4 d4 2. A5 e5 x 2\n"));
+    free(out);
+    pmn_replay_free(replay);
+    pmn_record_free(&rec);
+}
+
+static void sniff(void **state)
+{
+    (void)state;
+    static const struct { const char *text; int found; pmn_format f; } cases[] = {
+        { "[Variant \"Oware Abapa\"]\n\n1. D d\n", 1, PMN_FORMAT_OGN },
+        { "[Event \"x\"]\n[P1 \"a\"]\n\n1. d1e2\n", 1, PMN_FORMAT_PLAYSTRATEGY },
+        { "\xef\xbb\xbf" "1. d1e2 c2b1\n", 1, PMN_FORMAT_PLAYSTRATEGY },
+        { "{ a game } 1. 64 64 2. 21 32\n", 1, PMN_FORMAT_MANCALA_WORLD },
+        { "1. D4 d5 x 2\n", 1, PMN_FORMAT_AWARI },
+        { "[Game \"Oware\"]\n\n1. d D; 2. a E (+2);\n", 0, PMN_FORMAT_OGN },
+        { "[Game \"Oware\"]\n\n1. 4 4; 2. 1 5;\n", 0, PMN_FORMAT_OGN },
+        { "[Event \"x\"]\n\n1. d4 D4; 2. c1 C2;\n", 0, PMN_FORMAT_OGN },
+        { "1. a b; 2. c d; 0-1\n", 0, PMN_FORMAT_OGN },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pmn_format f = (pmn_format)-1;
+        assert_int_equal(pmn_format_sniff(cases[i].text, strlen(cases[i].text), &f),
+                         cases[i].found);
+        if (cases[i].found)
+            assert_int_equal(f, cases[i].f);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(tags_moves_and_result),
+        cmocka_unit_test(faults),
+        cmocka_unit_test(several_games),
+        cmocka_unit_test(playstrategy),
+        cmocka_unit_test(mancala_world),
+        cmocka_unit_test(awari),
+        cmocka_unit_test(sniff),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

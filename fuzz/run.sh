@@ -2,9 +2,10 @@
 # fuzz/run.sh [SECONDS] - fuzz, with libFuzzer under AddressSanitizer and
 # UndefinedBehaviorSanitizer, the PMN reader, checker and writer
 # (fuzz_check), check's quick pass against the full path (fuzz_quick),
-# the convert round trip (fuzz_roundtrip: converting the
-# output again gives the same bytes), the OGN reader and writer (fuzz_ogn:
-# what pmn writes as OGN reads back to the same bytes), the XML archive
+# the convert round trip (fuzz_roundtrip: converting the output again
+# gives the same bytes), the readers and writers of other programs'
+# notations (fuzz_formats: what pmn writes in one reads back to the same
+# bytes), the XML archive
 # reader (fuzz_import), the rule-file reader
 # (fuzz_rules), and rule specifications with position strings (fuzz_spec),
 # SECONDS each (default 60), starting from the samples, the
@@ -17,7 +18,12 @@ seconds=${1:-60}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 mkdir "$out/pmn" "$out/xml" "$out/rules" "$out/spec" "$out/ogn"
-i=0; for f in samples/*/*.ogn tests/cli/*/in.ogn; do i=$((i + 1)); cp "$f" "$out/ogn/o$i.ogn"; done
+# A notation's seeds open with the byte that chooses it (0 OGN, 1 PlayStrategy,
+# 2 Mancala World, 3 Awari).
+i=0; for f in samples/*/*.ogn tests/cli/*/in.ogn; do i=$((i + 1)); { printf '\000'; cat "$f"; } > "$out/ogn/o$i"; done
+{ printf '\001'; cat samples/oware/playstrategy.pgn; } > "$out/ogn/ps"
+{ printf '\002'; cat samples/oware/mancala-world.txt; } > "$out/ogn/mw"
+{ printf '\003'; cat samples/awale/awari.txt; } > "$out/ogn/awari"
 printf 'hawalis\n2,2,2,2,2,2,2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2,2,2,2,2,2,2 S\n' > "$out/spec/1"
 printf 'kalah(6,4)\n4,4,4,4,4,4/4,4,4,4,4,4 S 0:0\n' > "$out/spec/2"
 printf 'awale,grand-slam=allowed\n0,5,5,5,5,4/4,4,4,4,4,4 N 1:0\n' > "$out/spec/3"
@@ -35,13 +41,13 @@ clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_check.c src/lib/*.c $LIBS -o "$out/fuzz_chec
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_quick.c src/lib/*.c $LIBS -o "$out/fuzz_quick"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_roundtrip.c src/lib/*.c $LIBS -o "$out/fuzz_roundtrip"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_import.c src/lib/*.c $LIBS -o "$out/fuzz_import"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_ogn.c src/lib/*.c $LIBS -o "$out/fuzz_ogn"
+clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_formats.c src/lib/*.c $LIBS -o "$out/fuzz_formats"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_rules.c src/lib/*.c $LIBS -o "$out/fuzz_rules"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_spec.c src/lib/*.c $LIBS -o "$out/fuzz_spec"
 "$out/fuzz_check" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
 "$out/fuzz_quick" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
 "$out/fuzz_roundtrip" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
 "$out/fuzz_import" -max_total_time="$seconds" -max_len=8192 -artifact_prefix=fuzz/crash- "$out/xml"
-"$out/fuzz_ogn" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/ogn"
+"$out/fuzz_formats" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/ogn"
 "$out/fuzz_rules" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/rules"
 "$out/fuzz_spec" -max_total_time="$seconds" -max_len=512 -artifact_prefix=fuzz/crash- "$out/spec"

@@ -87,7 +87,7 @@ expect "a finished game" '^bestmove \(none\)$'
 # What is wrong is said, and the session goes on.
 printf 'position fen 1-2-3\nposition startpos moves Az\nposition startpos moves a\nfly\nsetoption name Hash value 0\ngo depth x\nisready\n' |
     "$PMN" uci > "$work/out"
-expect "bad fen" '^info string a position is 14 counts and S or N'
+expect "bad fen" '^info string fen, column 6: 3 counts, expected 14'
 expect "bad move" '^info string no such move: z'
 expect "wrong side" "^info string a: it is South's turn"
 expect "unknown command" '^info string unknown command: fly'

@@ -285,9 +285,10 @@ enum { FORMAT_AUTO = -1, FORMAT_PMN, FORMAT_XML, FORMAT_OGN, FORMAT_PLAYSTRATEGY
 #define FOREIGN_FORMAT(format) ((pmn_format)((format) - FORMAT_OGN))
 #define FORMAT_NAMES "pmn, ogn, playstrategy, mancala-world or awari"
 #define OPT_FROM { "from", 'I' + 256, "FORMAT", \
-    FORMAT_NAMES "; default: found\n" \
-    "from the input's name (.ogn, .pgn) or its first tag\n" \
-    "and move, said in a note; else pmn" }
+    "pmn, ogn, playstrategy, mancala-world or\n" \
+    "awari; default: found from the input's name (.ogn,\n" \
+    ".pgn) or its first tags and move, said in a note;\n" \
+    "else pmn" }
 int format_option(const char *cmd, const char *option, const char *arg, int *format);
 /* The format an input is in, by its name (.ogn: OGN, .pgn: PlayStrategy's)
  * or, seekable, its first bytes (f is left where it was); FORMAT_PMN when

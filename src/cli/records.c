@@ -119,7 +119,7 @@ int detect_format(FILE *f, const char *name, const char **why)
     clearerr(f);
     if (fseek(f, at, SEEK_SET) != 0 || !pmn_format_sniff(buf, n, &found))
         return FORMAT_PMN;
-    *why = "its first tags and moves are written so";
+    *why = "its tags and first move are written in it";
     return FORMAT_OGN + (int)found;
 }
 

@@ -830,13 +830,13 @@ struct out {
     int said[LOST_KINDS];
 };
 
-static void cannot_hold(struct out *o, int kind, unsigned line, unsigned col, const char *what)
+static void cannot_hold(struct out *o, int kind, unsigned line, unsigned col, const char *what,
+                        const char *how)
 {
     if (o->said[kind]++)
         return;
-    pmn_report(o->fn, o->ctx, PMN_W132, line, col, "%s, which %s cannot hold%s", what,
-               pmn_format_title(o->format), kind == LOST_CLAIMS ? ": the replay gives them back"
-                                                                : "");
+    pmn_report(o->fn, o->ctx, PMN_W132, line, col, "%s, which %s cannot hold: %s", what,
+               pmn_format_title(o->format), how);
 }
 
 /* A word, lines cut before 80 columns as Aualé cuts them. */
@@ -867,10 +867,8 @@ static void write_comment(struct out *o, const char *text, unsigned line)
             changed = 1;
         }
     if (changed) {
-        char what[128];
-        snprintf(what, sizeof what, "a '}' inside a comment, written as ')'");
-        pmn_report(o->fn, o->ctx, PMN_W132, line, 0, "%s, which %s cannot hold", what,
-                   pmn_format_title(o->format));
+        pmn_report(o->fn, o->ctx, PMN_W132, line, 0, "a '}' inside a comment, which %s "
+                   "cannot hold: written as ')'", pmn_format_title(o->format));
     }
     /* Words apart as the reader trims them: at any space isspace knows. */
     word(o, "{");
@@ -939,8 +937,8 @@ static void move_word(struct out *o, const pmn_move *m, const pmn_played *pl, in
         else if (m->claim_sown >= 0)
             pmn_text_add(&t, "%d", m->claim_sown);
         else
-            cannot_hold(o, LOST_SEEDS, m->line, m->col, "a move whose seeds are not known "
-                        "(it was not replayed), written without them");
+            cannot_hold(o, LOST_SEEDS, m->line, m->col, "a move not replayed, whose seeds "
+                        "are not known", "written without them");
         if (got > 0)
             pmn_text_add(&t, " x %d", got);
         break;
@@ -953,24 +951,25 @@ static void move_word(struct out *o, const pmn_move *m, const pmn_played *pl, in
         } else {
             pmn_text_add(&t, "%s", a);
             cannot_hold(o, LOST_END, m->line, m->col, "a move whose last seed's hole is not "
-                        "known (a store, or not replayed), written with its first square "
+                        "known (a store, or not replayed)", "written with its first square "
                         "alone");
         }
         if (m->claim >= 0)
-            cannot_hold(o, LOST_CLAIMS, m->claim_line, m->claim_col, "capture counts");
+            cannot_hold(o, LOST_CLAIMS, m->claim_line, m->claim_col, "capture counts",
+                        "left out (the replay gives them back)");
         break;
     }
     case PMN_FORMAT_MANCALA_WORLD: {
         int big = r->pits > 9;
         if (big)
-            cannot_hold(o, LOST_BIG, m->line, m->col, "holes numbered past 9, written with "
-                        "'-' between start and end (12-3)");
+            cannot_hold(o, LOST_BIG, m->line, m->col, "holes numbered past 9",
+                        "written with '-' between start and end (12-3)");
         pmn_text_add(&t, "%d", hole + 1);
         if (end_of(m, pl, &es, &eh) == 0)
             pmn_text_add(&t, "%s%d", big ? "-" : "", eh + 1);
         else
             cannot_hold(o, LOST_END, m->line, m->col, "a move whose last seed's hole is not "
-                        "known (a store, or not replayed), written with its start alone");
+                        "known (a store, or not replayed)", "written with its start alone");
         break;
     }
     }
@@ -1000,8 +999,8 @@ static void write_line(struct out *o, const pmn_line *line, const pmn_played_lin
         char w[96];
         int side = pl ? pl->side : m->side, total_before[2] = { total[0], total[1] };
         if (pl && pl->continues)
-            cannot_hold(o, LOST_JOINS, m->line, m->col, "a turn of several sowings, written "
-                        "as moves of their own, without '-'");
+            cannot_hold(o, LOST_JOINS, m->line, m->col, "a turn of several sowings",
+                        "written as moves of their own, without '-'");
         if (pl && !pl->continues && (pl->mover == PMN_SOUTH || number_next)) {
             snprintf(w, sizeof w, "%u%s", pl->number, pl->mover == PMN_SOUTH ? "." : "...");
             word(o, w);
@@ -1127,13 +1126,14 @@ int pmn_write_format(FILE *f, pmn_format format, const pmn_record *rec,
  *   D19 (a letter, then digits)       Awari, if no ';' is near
  *   a Variant or FEN tag first        OGN
  * anything else is PMN's.  A PMN record never has two squares together, a
- * P1 tag, or a Variant or FEN tag first; its numbers and coordinates stand
- * between ';' (the writer puts them there), which the others never write. */
+ * P1 tag, or a Variant or FEN tag first; its numbers and coordinates are
+ * followed by ';' after the first full move (the writer puts it there),
+ * which the others never write. */
 int pmn_format_sniff(const char *text, size_t len, pmn_format *f)
 {
     const char *s = text, *end = text + len;
     char first[16] = "";
-    int p1 = 0, semicolon = memchr(text, ';', len) != NULL;
+    int p1 = 0;
     if (len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
         s += 3;
     for (;;) {
@@ -1176,6 +1176,10 @@ int pmn_format_sniff(const char *text, size_t len, pmn_format *f)
     size_t n = 0;
     while (s + n < end && isalnum((unsigned char)s[n]))
         n++;
+    /* PMN puts ';' after the first full move. */
+    int semicolon = 0;
+    for (const char *p = s; p < end && p < s + 40 && *p != '{'; p++)
+        semicolon |= *p == ';';
     int after = s + n >= end || !isalnum((unsigned char)s[n]);
     if (p1 || (n == 4 && after && islower((unsigned char)s[0]) && isdigit((unsigned char)s[1])
                && islower((unsigned char)s[2]) && isdigit((unsigned char)s[3]))) {

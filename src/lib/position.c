@@ -182,9 +182,9 @@ static int parse_ogn(const pmn_rules *r, const char *text, pmn_position *q, pmn_
             return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text), "more than %u counts: "
                             "%s has %u holes a side, and two stores", want, r->name, r->pits);
         v[n++] = (unsigned long)x;
-        if (*s++ != '-')
-            return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text), "expected '-' after a "
-                            "count");
+        if (*s != '-')
+            break;
+        s++;
     }
     if (n != want)
         return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text) + 1, "%u counts, expected %u: "
@@ -283,10 +283,15 @@ static int parse_foreign(const pmn_rules *r, const char *text, pmn_position *q, 
     const char *s = text + strspn(text, "0123456789");
     if (*text == '<')
         return parse_kgp(r, text, q, err);
-    if (*s == '-')
+    if (s > text && *s == '-')
         return parse_ogn(r, text, q, err);
+    /* PlayStrategy's: a count 'S' on its board, or two counts and the side
+     * after it (pmn's has the side first). */
     const char *space = strchr(text, ' ');
-    if (*s == 'S' || (space && space[1] >= '0' && space[1] <= '9'))
+    size_t board = space ? (size_t)(space - text) : strlen(text);
+    if (s > text && (memchr(text, 'S', board)
+                     || (space && strspn(space + 1, "0123456789") && strchr(space + 1, ' ')
+                         && space[1 + strspn(space + 1, "0123456789")] == ' ')))
         return parse_playstrategy(r, text, q, err);
     return 1;
 }

@@ -136,6 +136,43 @@ static void kgp_board_literal(void **state)
     assert_int_equal(a.pit[PMN_NORTH][5], 12);
 }
 
+/* Aualé's and PlayStrategy's FENs read, and each form written and read back
+ * to the same position. */
+static void other_programs_fens(void **state)
+{
+    (void)state;
+    pmn_rules r;
+    pmn_position a, b;
+    pmn_error err;
+    char buf[256];
+    assert_int_equal(pmn_rules_init(&r, "oware", NULL), 0);
+    assert_int_equal(pmn_position_parse(&r, "1,2,0,0,0,6/7,8,9,10,0,0 N 3:2", &a, &err), 0);
+    assert_int_equal(pmn_position_parse(&r, "1-2-0-0-0-6-7-8-9-10-0-0-3-2-N", &b, &err), 0);
+    assert_memory_equal(&a, &b, sizeof a);
+    /* PlayStrategy: North's row a2-f2 is his holes F..A; "3" three empty. */
+    assert_int_equal(pmn_position_parse(&r, "2,10S,9S,8S,7S/1S,2S,3,6S 3 2 N 17", &b, &err), 0);
+    assert_memory_equal(&a, &b, sizeof a);
+    static const pmn_position_form forms[] = { PMN_POSITION_PMN, PMN_POSITION_KGP,
+                                               PMN_POSITION_OGN, PMN_POSITION_PLAYSTRATEGY };
+    static const char *const texts[] = { "1,2,0,0,0,6/7,8,9,10,0,0 N 3:2",
+                                         "<6,3,2,1,2,0,0,0,6,7,8,9,10,0,0> N",
+                                         "1-2-0-0-0-6-7-8-9-10-0-0-3-2-N",
+                                         "2,10S,9S,8S,7S/1S,2S,3,6S 3 2 N 1" };
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        pmn_position_format_as(&r, &a, forms[i], buf, sizeof buf);
+        assert_string_equal(buf, texts[i]);
+        assert_int_equal(pmn_position_parse(&r, buf, &b, &err), 0);
+        assert_memory_equal(&a, &b, sizeof a);
+    }
+    /* Faults, with their columns. */
+    assert_int_equal(pmn_position_parse(&r, "1-2-0-0-0-6-7-8-9-10-0-0-3-N", &b, &err), -1);
+    assert_int_equal(err.column, 28);
+    assert_int_equal(pmn_position_parse(&r, "3S,5S/6 0 0 S 1", &b, &err), -1);
+    assert_string_equal(err.message, "North's row has 2 holes, expected 6");
+    assert_int_equal(pmn_position_parse(&r, "6/6 0 0 W 1", &b, &err), -1);
+    assert_int_equal(err.column, 8);
+}
+
 static void board_diagram(void **state)
 {
     (void)state;
@@ -165,6 +202,7 @@ int main(void)
         cmocka_unit_test(rejections),
         cmocka_unit_test(board_diagram),
         cmocka_unit_test(kgp_board_literal),
+        cmocka_unit_test(other_programs_fens),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

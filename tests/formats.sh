@@ -1,0 +1,78 @@
+#!/bin/sh
+# formats.sh - other programs' notations both ways: every Oware and Awale
+# sample and 300 generated games of each go PMN -> FORMAT -> PMN and come
+# back as the same canonical PMN, and FORMAT -> PMN -> FORMAT gives the same
+# FORMAT, for OGN, PlayStrategy's PGN, the Mancala World nomenclature and
+# the Awari notation; pmn check finds them as clean in each as in PMN.
+# PlayStrategy's PGN writes no captures (said by W132): its games come back
+# as the same moves, tags, comments and variations (the same Mancala World
+# text, which writes the captures the replay makes), without the counts.
+set -u
+. "${top_srcdir:-.}/tests/common.sh"
+pass=0 fail=0
+
+same() {   # WHAT A B
+    if cmp -s "$2" "$3"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL $1:"
+        diff -u "$2" "$3" | head -20
+    fi
+}
+
+round_trip() {   # NAME PMN-FILE FORMAT
+    f=$3
+    "$PMN" convert -q "$2" > "$work/canonical.pmn" 2>/dev/null
+    "$PMN" convert -q --to $f "$2" > "$work/a.$f" 2> "$work/err"
+    "$PMN" convert -q --from $f "$work/a.$f" > "$work/back.pmn" 2>> "$work/err"
+    if [ $f = playstrategy ]; then
+        # The one W132 a game for its capture counts, and nothing else.
+        grep -v 'warning\[W132\]: capture counts' "$work/err" > "$work/err2"
+        mv "$work/err2" "$work/err"
+        "$PMN" convert -q --to mancala-world "$work/canonical.pmn" > "$work/canonical.mw"
+        "$PMN" convert -q --to mancala-world "$work/back.pmn" > "$work/back.mw"
+        same "$1: PMN -> $f -> PMN (as Mancala World text)" "$work/canonical.mw" "$work/back.mw"
+    else
+        same "$1: PMN -> $f -> PMN" "$work/canonical.pmn" "$work/back.pmn"
+    fi
+    "$PMN" convert -q --to $f "$work/back.pmn" > "$work/b.$f" 2>> "$work/err"
+    [ $f = playstrategy ] && grep -v 'warning\[W132\]: capture counts' "$work/err" > "$work/err2" \
+        && mv "$work/err2" "$work/err"
+    same "$1: $f -> PMN -> $f" "$work/a.$f" "$work/b.$f"
+    if [ -s "$work/err" ]; then
+        fail=$((fail + 1)); echo "FAIL $1 ($f): said something:"; cat "$work/err"
+    else
+        pass=$((pass + 1))
+    fi
+    a=$("$PMN" check -q "$2" 2>&1 | tail -1)
+    b=$("$PMN" check -q --from $f "$work/a.$f" 2>&1 | tail -1)
+    if [ "$a" = "$b" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL $1: check says '$a' of PMN, '$b' of $f"
+    fi
+}
+
+# opening.ogn: comments, nested variations, judgements and NAGs.
+"$PMN" convert -q "$top_srcdir/samples/oware/opening.ogn" > "$work/opening.pmn"
+for f in ogn playstrategy mancala-world awari; do
+    round_trip opening "$work/opening.pmn" $f
+    round_trip oware-sample "$top_srcdir/samples/oware/selfplay-2.pmn" $f
+    round_trip awale-sample "$top_srcdir/samples/awale/selfplay-4.pmn" $f
+done
+for rules in oware awale; do
+    "${BENCH_GAMES:-./bench/games}" 300 11 $rules > "$work/$rules.pmn"
+    for f in ogn playstrategy mancala-world awari; do
+        round_trip "300 $rules games" "$work/$rules.pmn" $f
+    done
+done
+
+# The samples in OGN are the samples in PMN, written as Aualé writes them.
+for f in oware/selfplay-2 awale/selfplay-4; do
+    "$PMN" convert -q --to ogn "$top_srcdir/samples/$f.pmn" > "$work/s.ogn"
+    same "samples/$f.ogn is pmn's OGN of samples/$f.pmn" "$top_srcdir/samples/$f.ogn" "$work/s.ogn"
+done
+
+echo "formats: $pass passed, $fail failed"
+[ $fail = 0 ] && [ $pass -gt 0 ]

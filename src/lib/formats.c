@@ -282,11 +282,12 @@ static int drop_tag(pmn_record *rec, const char *name)
 }
 
 /* The rules a format's games are played by when their tags do not say:
- * the Mancala World nomenclature is Oware's; the Awari notation's rules
- * (the Computer Olympiad's) refuse a grand slam, as Awale's do. */
+ * Aualé, PlayStrategy and the Mancala World nomenclature play Oware; the
+ * Awari notation's rules (the Computer Olympiad's) refuse a grand slam, as
+ * Awale's do. */
 static const char *default_game(pmn_format f)
 {
-    return f == PMN_FORMAT_MANCALA_WORLD ? "Oware" : f == PMN_FORMAT_AWARI ? "Awale" : NULL;
+    return f == PMN_FORMAT_AWARI ? "Awale" : "Oware";
 }
 
 static void map_tags(struct cursor *c, pmn_record *rec)
@@ -348,14 +349,21 @@ static void canonical_position(struct cursor *c, pmn_record *rec, const pmn_setu
 
 /* ---- movetext ---------------------------------------------------------- */
 
+/* Text that is none of the format's: the word it is in, said once and
+ * skipped (up to a blank, a comment or a variation). */
 static void unreadable(struct cursor *c, const char *what)
 {
     size_t n = 1;
-    while (c->s + n < c->end && ((unsigned char)c->s[n] & 0xc0) == 0x80)
+    while (c->s + n < c->end && !isspace((unsigned char)c->s[n]) && !strchr("{}()", c->s[n]))
         n++;
-    char text[8] = "";
-    memcpy(text, c->s, n < sizeof text ? n : sizeof text - 1);
-    pmn_report(c->fn, c->ctx, PMN_E101, c->line, c->col, "'%s' %s: skipped", text, what);
+    size_t shown = n;
+    if (shown > 24) {   /* cut at a character's start */
+        shown = 24;
+        while (shown && ((unsigned char)c->s[shown] & 0xc0) == 0x80)
+            shown--;
+    }
+    pmn_report(c->fn, c->ctx, PMN_E101, c->line, c->col, "'%.*s%s' %s: skipped", (int)shown,
+               c->s, shown < n ? "..." : "", what);
     advance(c, n);
 }
 
@@ -469,7 +477,7 @@ static int square(struct cursor *c, int *side, int *hole)
     advance(c, 1);
     int rank = count(c) - 1;
     if (pmn_hole_from_coordinates(c->rules, file, rank, side, hole) < 0) {
-        *side = rank == 1 ? PMN_NORTH : PMN_SOUTH;
+        *side = -1;   /* no hole: whose move it is goes by turns */
         *hole = -1;
     }
     return 0;
@@ -560,11 +568,22 @@ static int result_ahead(const struct cursor *c)
     static const char *const results[] = { "1-0", "0-1", "1/2-1/2" };
     for (size_t i = 0; i < COUNT(results); i++) {
         size_t n = strlen(results[i]);
-        if ((size_t)(c->end - c->s) >= n && strncmp(c->s, results[i], n) == 0
-            && (c->s + n == c->end || isspace((unsigned char)c->s[n])))
-            return 1;
+        if ((size_t)(c->end - c->s) >= n && strncmp(c->s, results[i], n) == 0)
+            return 1;   /* never a move: no hole is 0, nor "1/2" */
     }
     return 0;
+}
+
+/* A final score ("25-21") where a Mancala World move could stand: two
+ * counts the first of which names no hole. */
+static int score_ahead(const struct cursor *c)
+{
+    size_t k = 0;
+    unsigned long v = 0;
+    while (digits_at(c, k) && k < 6)
+        v = 10 * v + (unsigned long)(c->s[k++] - '0');
+    return k && c->s + k < c->end && c->s[k] == '-' && digits_at(c, k + 1)
+        && v > c->rules->pits;
 }
 
 /* result -> "1-0" | "0-1" | "1/2-1/2" | count '-' count (a score) */
@@ -581,16 +600,18 @@ static void result(struct cursor *c, pmn_record *rec, int depth)
         while (q < c->end && isdigit((unsigned char)*q))
             q++;
     }
-    if (q == p || depth > 0) {
-        if (depth > 0 && q != p)
-            pmn_report(c->fn, c->ctx, PMN_E107, c->line, c->col, "a result inside a variation");
+    if (q == p) {
+        /* Digits that are none of these: said whole, and skipped. */
+        int n = (int)(p - c->s);
+        pmn_report(c->fn, c->ctx, PMN_E101, c->line, c->col, "'%.*s%s' is no move, number or "
+                   "result of %s: skipped", n > 12 ? 12 : n, c->s, n > 12 ? "..." : "",
+                   pmn_format_title(c->format));
+        advance(c, (size_t)n);
+        return;
+    }
+    if (depth > 0) {
+        pmn_report(c->fn, c->ctx, PMN_E107, c->line, c->col, "a result inside a variation");
         advance(c, (size_t)(q - c->s));
-        if (q == p) {
-            char what[80];
-            snprintf(what, sizeof what, "is no move, number or result of %s",
-                     pmn_format_title(c->format));
-            unreadable(c, what);
-        }
         return;
     }
     char score[32];
@@ -598,7 +619,12 @@ static void result(struct cursor *c, pmn_record *rec, int depth)
     memcpy(score, c->s, n);
     score[n] = '\0';
     unsigned long s, no;
-    const char *r = score_of(score, &s, &no) == 0 ? result_of_score(s, no) : score;
+    int is_score = score_of(score, &s, &no) == 0;
+    const char *r = is_score ? result_of_score(s, no) : score;
+    /* The score kept, as a Result tag's is (checked: E221). */
+    pmn_tag at = { NULL, NULL, c->line, c->col, c->col };
+    if (is_score && !pmn_record_tag(rec, "Score") && set_tag(rec, "Score", score, &at) < 0)
+        nomem(c);
     size_t rn = strlen(r) < sizeof rec->result - 1 ? strlen(r) : sizeof rec->result - 1;
     memcpy(rec->result, r, rn);
     rec->result[rn] = '\0';
@@ -639,6 +665,19 @@ static void total(struct cursor *c, pmn_move *last)
     advance(c, 1);
 }
 
+/* A Mancala World move's shape: one or two digits, or two counts of at
+ * most three digits joined by '-'. */
+static int mw_shape(const struct cursor *c)
+{
+    size_t a = 0, b = 0;
+    while (digits_at(c, a))
+        a++;
+    if (c->s + a < c->end && c->s[a] == '-')
+        while (digits_at(c, a + 1 + b))
+            b++;
+    return b ? a <= 3 && b <= 3 : a <= 2;
+}
+
 /* Does a move begin here, in the format's syntax? */
 static int move_at(const struct cursor *c)
 {
@@ -647,7 +686,7 @@ static int move_at(const struct cursor *c)
     case PMN_FORMAT_PLAYSTRATEGY:
         return islower(ch) && digits_at(c, 1);
     case PMN_FORMAT_MANCALA_WORLD:
-        return isdigit(ch);   /* numbers "N." are read before */
+        return isdigit(ch) && mw_shape(c);   /* numbers "N." are read before */
     default:
         return isalpha(ch) && ch != 'x';
     }
@@ -697,7 +736,7 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
             continue;
         } else if (isdigit(ch) && c->format != PMN_FORMAT_MANCALA_WORLD) {
             result(c, rec, depth);
-        } else if (isdigit(ch) && result_ahead(c)) {
+        } else if (isdigit(ch) && (result_ahead(c) || score_ahead(c) || !mw_shape(c))) {
             result(c, rec, depth);
         } else if (ch == '*' && depth == 0) {
             snprintf(rec->result, sizeof rec->result, "*");
@@ -818,7 +857,7 @@ int pmn_format_reader_next(pmn_format_reader *rd, pmn_record *rec)
 /* ---- writing ------------------------------------------------------------ */
 
 /* What a format cannot hold, said once a game each. */
-enum { LOST_JOINS, LOST_CLAIMS, LOST_END, LOST_BIG, LOST_SEEDS, LOST_KINDS };
+enum { LOST_JOINS, LOST_CLAIMS, LOST_END, LOST_BIG, LOST_SEEDS, LOST_RULES, LOST_KINDS };
 
 struct out {
     FILE *f;
@@ -827,6 +866,7 @@ struct out {
     void *ctx;
     pmn_format format;
     const pmn_rules *r;
+    int rules_known;          /* else r names no hole: moves go as read */
     int said[LOST_KINDS];
 };
 
@@ -920,8 +960,13 @@ static void move_word(struct out *o, const pmn_move *m, const pmn_played *pl, in
     int hole = m->hole, es, eh, got = captured_by(m, pl);
     pmn_text t;
     pmn_text_init(&t, w, size);
-    if (hole < 0 || hole >= (int)r->pits || side < 0) {
-        pmn_text_add(&t, "%s", m->text);   /* names no hole: as written */
+    if (!o->rules_known)
+        cannot_hold(o, LOST_RULES, m->line, m->col, "a game whose rules pmn does not know",
+                    "its moves written as read");
+    if (!o->rules_known || hole < 0 || hole >= (int)r->pits || side < 0) {
+        pmn_text_add(&t, "%s%s", m->text, m->judgement);   /* names no hole: as written */
+        for (unsigned k = 0; k < m->nnags; k++)
+            pmn_text_add(&t, " $%u", m->nags[k]);
         return;
     }
     switch (o->format) {
@@ -990,7 +1035,7 @@ static void move_word(struct out *o, const pmn_move *m, const pmn_played *pl, in
 static void write_line(struct out *o, const pmn_line *line, const pmn_played_line *played,
                        const pmn_position *before, const int total_in[2])
 {
-    int number_next = 1, total[2] = { total_in[0], total_in[1] };
+    int number_next = 1, total[2] = { total_in[0], total_in[1] }, last_mover = -1;
     for (size_t c = 0; c < line->nlead; c++)
         write_comment(o, line->lead[c], line->nmoves ? line->moves[0].line : 0);
     for (size_t i = 0; i < line->nmoves; i++) {
@@ -1001,11 +1046,16 @@ static void write_line(struct out *o, const pmn_line *line, const pmn_played_lin
         if (pl && pl->continues)
             cannot_hold(o, LOST_JOINS, m->line, m->col, "a turn of several sowings",
                         "written as moves of their own, without '-'");
-        if (pl && !pl->continues && (pl->mover == PMN_SOUTH || number_next)) {
+        /* A number where the reader could not tell whose move it is:
+         * before South's, after a break, after a move of the same side
+         * (moves not replayed; Mancala World's name no side). */
+        if (pl && !pl->continues
+            && (pl->mover == PMN_SOUTH || number_next || last_mover == pl->mover)) {
             snprintf(w, sizeof w, "%u%s", pl->number, pl->mover == PMN_SOUTH ? "." : "...");
             word(o, w);
         }
         number_next = 0;
+        last_mover = pl ? pl->mover : -1;
         move_word(o, m, pl, side, pl && pl->replayed ? before : NULL, total, w, sizeof w);
         word(o, w);
         for (size_t c = 0; c < m->ncomments; c++) {
@@ -1104,7 +1154,8 @@ int pmn_write_format(FILE *f, pmn_format format, const pmn_record *rec,
     int token = (format == PMN_FORMAT_OGN && score_of(result, &s, &n) == 0)
              || (pmn_outcome_parse(result, &oc) == 0 && oc != PMN_ONGOING);
     if (rec->main.nmoves || rec->main.nlead || token) {
-        struct out o = { f, 0, fn, ctx, format, r, { 0 } };
+        struct out o = { f, 0, fn, ctx, format, r, setup->status != PMN_SETUP_UNKNOWN_RULES,
+                         { 0 } };
         static const int zero[2] = { 0, 0 };
         fputc('\n', f);
         write_line(&o, &rec->main, pmn_replay_main(replay),

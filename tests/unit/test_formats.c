@@ -253,6 +253,13 @@ static void mancala_world(void **state)
     pmn_replay_free(replay);
     pmn_record_free(&rec);
 
+    /* A final score after the moves: the result it gives, the score kept. */
+    assert_int_equal(read_as(PMN_FORMAT_MANCALA_WORLD, "1. 64 64 25-21\n", &rec, &seen), 1);
+    assert_int_equal(rec.main.nmoves, 2);
+    assert_string_equal(rec.result, "1-0");
+    assert_string_equal(pmn_record_tag(&rec, "Score"), "25-21");
+    pmn_record_free(&rec);
+
     /* (N): a running total, made the move's count */
     assert_int_equal(read_as(PMN_FORMAT_MANCALA_WORLD,
                              "1. 64 64 2. 21 32 3. 43 (9) 52\n", &rec, &seen), 1);
@@ -323,6 +330,52 @@ static void sniff(void **state)
     }
 }
 
+/* Read, replay and write; what that writes, read and written again, is the
+ * same bytes: inputs the fuzzer found otherwise. */
+static char *rewrite(pmn_format format, const char *text)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *in = fmemopen((void *)text, strlen(text), "r"), *o = open_memstream(&out, &len);
+    pmn_format_reader *rd = pmn_format_reader_new(in, format, NULL, NULL);
+    pmn_record rec;
+    while (pmn_format_reader_next(rd, &rec) > 0) {
+        pmn_setup setup;
+        pmn_setup_record(&rec, NULL, &setup, NULL, NULL);
+        pmn_replay *replay = pmn_replay_new(&rec, &setup, NULL, NULL);
+        pmn_write_format(o, format, &rec, replay, NULL, NULL);
+        pmn_replay_free(replay);
+        pmn_record_free(&rec);
+    }
+    pmn_format_reader_free(rd);
+    fclose(in);
+    fclose(o);
+    return out;
+}
+
+static void written_twice_the_same(void **state)
+{
+    (void)state;
+    static const struct { pmn_format f; const char *text; } cases[] = {
+        /* rules pmn does not know: moves as read */
+        { PMN_FORMAT_PLAYSTRATEGY, "[Variant \"Xware\"]\n\n1. d1e2 c9b1 2. a1f1 b2c1 *\n" },
+        /* moves not replayed, two of one side running: numbered so */
+        { PMN_FORMAT_MANCALA_WORLD, "1. 64 43 2. 16 65 3. 44 33 4. 24 5 67. 13 25 8. 12\n" },
+        /* squares that name no hole: whose they are goes by turns */
+        { PMN_FORMAT_PLAYSTRATEGY, "1. d12220000000000000828943 n2222222222222Even222 "
+                                   "n0000022222222 e b2c0 *\n" },
+        /* a result glued to what follows, in a variation */
+        { PMN_FORMAT_MANCALA_WORLD, "1. 64 43 ( 1. 0-1-110 2 ) 2. 16 65\n" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *once = rewrite(cases[i].f, cases[i].text);
+        char *twice = rewrite(cases[i].f, once);
+        assert_string_equal(once, twice);
+        free(once);
+        free(twice);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -333,6 +386,7 @@ int main(void)
         cmocka_unit_test(mancala_world),
         cmocka_unit_test(awari),
         cmocka_unit_test(sniff),
+        cmocka_unit_test(written_twice_the_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -678,15 +678,42 @@ static int mw_shape(const struct cursor *c)
     return b ? a <= 3 && b <= 3 : a <= 2;
 }
 
+/* A count of one to `most` digits at s[k], no leading zero: its length, or
+ * 0. */
+static size_t short_count(const struct cursor *c, size_t k, size_t most)
+{
+    size_t n = 0;
+    while (digits_at(c, k + n))
+        n++;
+    return n >= 1 && n <= most && c->s[k] != '0' ? n : 0;
+}
+
+/* A PlayStrategy move's shape: a square, or two, a square being a letter
+ * and a rank of one or two digits; then no letter or digit. */
+static int ps_shape(const struct cursor *c)
+{
+    size_t k = 0, n;
+    for (int sq = 0; sq < 2; sq++) {
+        if (c->s + k >= c->end || !islower((unsigned char)c->s[k]))
+            return sq == 1;
+        if (!(n = short_count(c, k + 1, 2)))
+            return 0;
+        k += 1 + n;
+    }
+    return c->s + k >= c->end || !isalnum((unsigned char)c->s[k]);
+}
+
 /* Does a move begin here, in the format's syntax? */
 static int move_at(const struct cursor *c)
 {
     unsigned char ch = (unsigned char)*c->s;
     switch (c->format) {
     case PMN_FORMAT_PLAYSTRATEGY:
-        return islower(ch) && digits_at(c, 1);
+        return islower(ch) && ps_shape(c);
     case PMN_FORMAT_MANCALA_WORLD:
         return isdigit(ch) && mw_shape(c);   /* numbers "N." are read before */
+    case PMN_FORMAT_AWARI:   /* the seeds sown: up to five digits */
+        return isalpha(ch) && ch != 'x' && (!digits_at(c, 1) || short_count(c, 1, 5));
     default:
         return isalpha(ch) && ch != 'x';
     }
@@ -1022,7 +1049,8 @@ static void move_word(struct out *o, const pmn_move *m, const pmn_played *pl, in
     for (unsigned k = 0; k < m->nnags; k++)
         pmn_text_add(&t, " $%u", m->nags[k]);
     if (o->format == PMN_FORMAT_MANCALA_WORLD && got > 0 && pl) {
-        total[pl->mover] += got;
+        /* As far as a count goes (claims of moves not replayed may be any) */
+        total[pl->mover] = got > 65535 - total[pl->mover] ? 65535 : total[pl->mover] + got;
         pmn_text_add(&t, " (%d)", total[pl->mover]);
     }
 }

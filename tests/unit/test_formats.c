@@ -364,6 +364,8 @@ static void written_twice_the_same(void **state)
         /* squares that name no hole: whose they are goes by turns */
         { PMN_FORMAT_PLAYSTRATEGY, "1. d12220000000000000828943 n2222222222222Even222 "
                                    "n0000022222222 e b2c0 *\n" },
+        /* a square with leading zeros: no square, said whole */
+        { PMN_FORMAT_PLAYSTRATEGY, "[Variant \"Oware\"]\n\n2. d0000011047004 b2c0 *\n" },
         /* a result glued to what follows, in a variation */
         { PMN_FORMAT_MANCALA_WORLD, "1. 64 43 ( 1. 0-1-110 2 ) 2. 16 65\n" },
     };

@@ -54,10 +54,13 @@ round_trip() {   # NAME PMN-FILE FORMAT
     fi
 }
 
-# opening.ogn: comments, nested variations, judgements and NAGs.
+# opening.ogn: comments, nested variations, judgements and NAGs;
+# set-up.ogn: a FEN start.
 "$PMN" convert -q "$top_srcdir/samples/oware/opening.ogn" > "$work/opening.pmn"
+"$PMN" convert -q "$top_srcdir/samples/oware/set-up.ogn" > "$work/set-up.pmn"
 for f in ogn playstrategy mancala-world awari; do
     round_trip opening "$work/opening.pmn" $f
+    round_trip set-up "$work/set-up.pmn" $f
     round_trip oware-sample "$top_srcdir/samples/oware/selfplay-2.pmn" $f
     round_trip awale-sample "$top_srcdir/samples/awale/selfplay-4.pmn" $f
 done

@@ -3,7 +3,8 @@
 # sample and 300 generated games of each go PMN -> FORMAT -> PMN and come
 # back as the same canonical PMN, and FORMAT -> PMN -> FORMAT gives the same
 # FORMAT, for OGN, PlayStrategy's PGN, the Mancala World nomenclature and
-# the Awari notation; pmn check finds them as clean in each as in PMN.
+# the Awari notation; pmn check finds them as clean in each as in PMN; the
+# samples in each go through XML unchanged.
 # PlayStrategy's PGN writes no captures (said by W132): its games come back
 # as the same moves, tags, comments and variations (the same Mancala World
 # text, which writes the captures the replay makes), without the counts.
@@ -75,6 +76,15 @@ done
 for f in oware/selfplay-2 awale/selfplay-4; do
     "$PMN" convert -q --to ogn "$top_srcdir/samples/$f.pmn" > "$work/s.ogn"
     same "samples/$f.ogn is pmn's OGN of samples/$f.pmn" "$top_srcdir/samples/$f.ogn" "$work/s.ogn"
+done
+
+# Through XML: the samples in every notation export and import to the
+# PMN that convert makes of them (OGN's letters go out as PMN's).
+for f in oware/opening.ogn oware/set-up.ogn oware/playstrategy.pgn oware/mancala-world.txt \
+         awale/awari.txt; do
+    "$PMN" convert -q "$top_srcdir/samples/$f" > "$work/direct.pmn" 2>/dev/null
+    "$PMN" export "$top_srcdir/samples/$f" 2>/dev/null | "$PMN" import > "$work/xml.pmn" 2>&1
+    same "samples/$f through XML" "$work/direct.pmn" "$work/xml.pmn"
 done
 
 echo "formats: $pass passed, $fail failed"

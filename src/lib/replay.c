@@ -4,6 +4,7 @@
 #include "pmn.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,6 +132,24 @@ static void check_number(struct replayer *c, const pmn_move *m, const pmn_played
                  pl->mover == PMN_NORTH ? "..." : ".");
 }
 
+/* Does the move's letter give South upper case, as OGN's and the Awari
+ * notation's do (the other case from PMN's)? */
+static int upper_south(const pmn_move *m)
+{
+    unsigned char t = (unsigned char)m->text[0];
+    return m->notation == PMN_NOTATION_LETTERS && isalpha(t) && m->side >= 0
+        && (isupper(t) != 0) == (m->side == PMN_SOUTH);
+}
+
+/* A hole named as the move names holes. */
+static void hole_name(const struct replayer *c, const pmn_move *m, int side, int hole,
+                      char *buf, size_t size)
+{
+    pmn_hole_name(c->rules, m->notation, side, hole, buf, size);
+    if (upper_south(m) && isalpha((unsigned char)buf[0]))
+        buf[0] = (char)(buf[0] ^ 0x20);
+}
+
 /* What to say after an illegal move or a wrong capture: the legal moves
  * in p, and which of them (other than the one played) captures what the
  * record claims.  Empty if there is nothing to add. */
@@ -142,7 +161,7 @@ static void hint_moves(const struct replayer *c, const pmn_position *p, const pm
     size_t nl = 0, nc = 0;
     for (int i = 0; i < n; i++) {
         char name[16];
-        pmn_hole_name(c->rules, m->notation, side, legal[i], name, sizeof name);
+        hole_name(c, m, side, legal[i], name, sizeof name);
         if (nl < sizeof list)
             nl += (size_t)snprintf(list + nl, sizeof list - nl, "%s%s", i ? " " : "", name);
         pmn_position after = *p;
@@ -179,9 +198,12 @@ static void say_hole_range(struct replayer *c, const pmn_move *m, const pmn_play
     else if (m->notation == PMN_NOTATION_COORDINATES)
         say_move(c, PMN_E110, m->line, m->col, m, pl, "'%s' names no hole of %s (a1-%c%u)%s",
                  m->text, r->name, 'a' + r->holes_per_row - 1, 2 * r->rows, hint);
-    else
-        say_move(c, PMN_E110, m->line, m->col, m, pl, "'%s' names no hole of %s (a-%c, A-%c)%s",
-                 m->text, r->name, 'a' + r->pits - 1, 'A' + r->pits - 1, hint);
+    else {   /* in the move's own case: OGN's South is upper case */
+        char south = upper_south(m) ? 'A' : 'a', north = (char)(south ^ 0x20);
+        say_move(c, PMN_E110, m->line, m->col, m, pl, "'%s' names no hole of %s (%c-%c, %c-%c)%s",
+                 m->text, r->name, south, south + (int)r->pits - 1, north,
+                 north + (int)r->pits - 1, hint);
+    }
 }
 
 static void say_claim(struct replayer *c, const pmn_move *m, const pmn_played *pl,
@@ -223,12 +245,11 @@ static void say_sowing(struct replayer *c, const pmn_move *m, const pmn_played *
                               || (m->claim_end_side >= 0 && rep->end_side != m->claim_end_side))) {
         char said[16] = "no hole", fell[32] = "its sowing never ends";
         if (m->claim_end < (int)c->rules->pits)
-            pmn_hole_name(c->rules, m->notation, m->claim_end_side >= 0 ? m->claim_end_side
-                                                                        : rep->end_side,
-                          m->claim_end, said, sizeof said);
+            hole_name(c, m, m->claim_end_side >= 0 ? m->claim_end_side : rep->end_side,
+                      m->claim_end, said, sizeof said);
         if (rep->end_hole >= 0) {
             char h[16];
-            pmn_hole_name(c->rules, m->notation, rep->end_side, rep->end_hole, h, sizeof h);
+            hole_name(c, m, rep->end_side, rep->end_hole, h, sizeof h);
             if (m->notation == PMN_NOTATION_NUMBERS)   /* numbers name no side */
                 snprintf(fell, sizeof fell, "it falls in %s's %s", pmn_side_name(rep->end_side),
                          h);

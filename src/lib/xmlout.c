@@ -275,7 +275,16 @@ static void write_move(pmn_xml_writer *w, const pmn_move *m, const pmn_played *p
 {
     char buf[16];
     start(w, "move");
-    attr(w, "text", m->text);
+    /* Letters read from another notation (OGN's and Awari's: South upper
+     * case) are written as PMN's, which the text of a letter is. */
+    if (m->notation == PMN_NOTATION_LETTERS && pl->side >= 0 && m->hole >= 0
+        && (unsigned)m->hole < w->rules->pits) {
+        buf[0] = pmn_hole_letter(pl->side, m->hole);
+        buf[1] = '\0';
+        attr(w, "text", buf);
+    } else {
+        attr(w, "text", m->text);
+    }
     attr(w, "notation", pmn_notation_name(m->notation));
     if (pl->side >= 0)
         attr(w, "side", side_name[pl->side]);

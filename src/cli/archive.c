@@ -317,7 +317,11 @@ void archive_file(FILE *f, struct diag_sink *s, void *ctx)
     struct reading r = { .a = ctx, .sink = s };
     const char *why;
     /* A part of a file (--jobs) is PMN: the file was looked at whole. */
-    if (!s->part && is_xml_input(f))
+    if (r.a->from >= FORMAT_OGN)
+        read_records(f, &r, r.a->from);
+    else if (r.a->from == FORMAT_PMN)
+        read_pmn(f, &r);
+    else if (!s->part && is_xml_input(f))
         read_records(f, &r, FORMAT_XML);
     else if (!s->part && detect_format(f, s->file, &why) != FORMAT_PMN)
         read_records(f, &r, FORMAT_AUTO);   /* another program's, said by N133 */

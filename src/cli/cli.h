@@ -372,6 +372,7 @@ struct archive {
      * given to game(); standard error has them all the same. */
     void (*diag)(struct archive *a, const pmn_diag *d);
     const struct rules_options *ro;
+    int from;                 /* FORMAT_* of the inputs (--from); FORMAT_AUTO: found */
 };
 
 void archive_file(FILE *f, struct diag_sink *s, void *archive);

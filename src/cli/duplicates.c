@@ -236,6 +236,7 @@ static const struct cli_option options[] = {
       "start of another; with --repeats, write it" },
     OPT_OUTPUT_FORMAT,
     OPT_CRITERIA,
+    OPT_FROM,
     OPT_RULES_OVER,
     OPT_OUTPUT,
     OPT_QUIET_PROGRESS,
@@ -253,6 +254,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct cli_args a;
     struct progress progress;
     memset(&d, 0, sizeof d);
+    d.a.from = FORMAT_AUTO;
     memset(&ro, 0, sizeof ro);
     memset(&c, 0, sizeof c);
     pmn_write_options_init(&d.out.wo);
@@ -271,6 +273,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         case OPT_DROP_PREFIXES: d.prefixes = 1; break;
         case 'F' + 256: rc = output_format_option(cmd->name, a.arg, &d.out.format); break;
         case 'r': rc = add_rules_option(cmd->name, &ro, a.arg); break;
+        case 'I' + 256: rc = format_option(cmd->name, "from", a.arg, &d.a.from); break;
         case 'o': output = a.arg; break;
         case 'q': quiet = 1; break;
         default: criteria_free(&c); return a.status;   /* --help, or a bad option */

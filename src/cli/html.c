@@ -526,6 +526,7 @@ static const struct cli_option options[] = {
     OPT_CRITERIA,
     { "title", 'T', "TEXT", "the page's title (default: the first input's name)" },
     OPT_NOTATION,
+    OPT_FROM,
     OPT_RULES_OVER,
     OPT_OUTPUT,
     OPT_QUIET_PROGRESS,
@@ -544,6 +545,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct progress progress;
     pmn_write_options wo;
     memset(&h, 0, sizeof h);
+    h.a.from = FORMAT_AUTO;
     memset(&ro, 0, sizeof ro);
     memset(&c, 0, sizeof c);
     pmn_write_options_init(&wo);
@@ -561,6 +563,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'T': title = a.arg; rc = 0; break;
         case 'n': rc = notation_option(cmd->name, a.arg, &wo); break;
         case 'r': rc = add_rules_option(cmd->name, &ro, a.arg); break;
+        case 'I' + 256: rc = format_option(cmd->name, "from", a.arg, &h.a.from); break;
         case 'o': output = a.arg; rc = 0; break;
         case 'q': quiet = 1; rc = 0; break;
         default: criteria_free(&c); return a.status;   /* --help, or a bad option */

@@ -70,6 +70,7 @@ static const struct cli_option options[] = {
     OPT_OUTPUT_FORMAT,
     { "count", 'c', NULL, "write only the number of games selected" },
     OPT_NOTATION,
+    OPT_FROM,
     OPT_RULES_OVER,
     OPT_OUTPUT,
     OPT_QUIET_PROGRESS,
@@ -88,6 +89,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct cli_args a;
     struct progress progress;
     memset(&sel, 0, sizeof sel);
+    sel.a.from = FORMAT_AUTO;
     memset(&ro, 0, sizeof ro);
     memset(&c, 0, sizeof c);
     pmn_write_options_init(&sel.out.wo);
@@ -106,6 +108,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'c': sel.count_only = 1; rc = 0; break;
         case 'n': rc = notation_option(cmd->name, a.arg, &sel.out.wo); break;
         case 'r': rc = add_rules_option(cmd->name, &ro, a.arg); break;
+        case 'I' + 256: rc = format_option(cmd->name, "from", a.arg, &sel.a.from); break;
         case 'o': output = a.arg; rc = 0; break;
         case 'q': quiet = 1; rc = 0; break;
         case 'j': rc = jobs_option(cmd->name, a.arg, &jobs); break;
@@ -123,6 +126,8 @@ static int run(const struct command *cmd, int argc, char **argv)
     }
     sel.a.game = each_game;
     sel.a.ro = &ro;
+    if (sel.a.from >= FORMAT_OGN)
+        jobs = 1;   /* --jobs cuts PMN text only */
     sel.a.need_moves = criteria_need_moves(&c) || (!sel.count_only
                                                    && OUTPUT_NEEDS_RECORD(sel.out.format));
     /* Game numbers (criteria, list, jsonl) count the games of a file, which

@@ -190,6 +190,7 @@ static const struct cli_option options[] = {
     { "format", 'F' + 256, "FORMAT", "verbatim (the games as read; the default) or pmn\n"
       "(canonical)" },
     OPT_CRITERIA,
+    OPT_FROM,
     OPT_RULES_OVER,
     OPT_QUIET_PROGRESS,
     OPT_END,
@@ -207,6 +208,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct progress progress;
     char buf[256];
     memset(&sp, 0, sizeof sp);
+    sp.a.from = FORMAT_AUTO;
     memset(&ro, 0, sizeof ro);
     memset(&c, 0, sizeof c);
     pmn_write_options_init(&sp.wo);
@@ -236,6 +238,7 @@ static int run(const struct command *cmd, int argc, char **argv)
                 rc = usage_error(cmd->name, "split writes PMN files: --format verbatim or pmn");
             break;
         case 'r': rc = add_rules_option(cmd->name, &ro, a.arg); break;
+        case 'I' + 256: rc = format_option(cmd->name, "from", a.arg, &sp.a.from); break;
         case 'q': quiet = 1; break;
         default: criteria_free(&c); return a.status;   /* --help, or a bad option */
         }

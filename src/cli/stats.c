@@ -1011,6 +1011,7 @@ static const struct cli_option options[] = {
     { "min-games", OPT_MIN_GAMES, "N", "openings: lines played in N games or more\n"
       "(default 1)" },
     OPT_CRITERIA,
+    OPT_FROM,
     OPT_RULES_OVER,
     OPT_OUTPUT,
     OPT_QUIET_PROGRESS,
@@ -1030,6 +1031,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct cli_args a;
     struct progress progress;
     memset(&st, 0, sizeof st);
+    st.a.from = FORMAT_AUTO;
     memset(&ro, 0, sizeof ro);
     memset(&c, 0, sizeof c);
     st.reports = R_SUMMARY | R_PLAYERS;
@@ -1073,6 +1075,7 @@ static int run(const struct command *cmd, int argc, char **argv)
                 st.min_games = (unsigned)v;
             break;
         case 'r': rc = add_rules_option(cmd->name, &ro, a.arg); break;
+        case 'I' + 256: rc = format_option(cmd->name, "from", a.arg, &st.a.from); break;
         case 'o': output = a.arg; break;
         case 'q': quiet = 1; break;
         case 'j': rc = jobs_option(cmd->name, a.arg, &jobs); break;
@@ -1088,6 +1091,8 @@ static int run(const struct command *cmd, int argc, char **argv)
     }
     st.a.game = each_game;
     st.a.ro = &ro;
+    if (st.a.from >= FORMAT_OGN)
+        jobs = 1;   /* --jobs cuts PMN text only */
     st.a.need_moves = criteria_need_moves(&c) || (st.reports & R_OPENINGS);
     /* Players, crosstables, matches and ratings need tags alone. */
     st.a.tags_only = !(st.reports & (R_SUMMARY | R_OPENINGS)) && criteria_tags_only(&c);

@@ -14,6 +14,7 @@ static const struct cli_option options[] = {
     { "game", 'g', "N", "the N-th game of FILE (from 1)" },
     { "ply", 'k', "K", "the position after K plies of its main line\n(default 0: its start)" },
     OPT_RULES_SET,
+    OPT_FROM,
     OPT_SEARCH_LIMITS,
     { "all-moves", 'a', NULL, "the value of every legal move, not only the best" },
     OPT_NOTATION,
@@ -32,6 +33,7 @@ struct request {
     unsigned long hash;
     pmn_notation notation;
     int json;
+    int from;                 /* FORMAT_* (--from), FORMAT_AUTO: found */
 };
 
 /* ---- the position to analyse --------------------------------------------- */
@@ -78,7 +80,7 @@ static int from_file(const struct request *rq, struct target *t)
     if (!f)
         return EXIT_FATAL;
     struct source src;
-    pmn_reader *rd = source_open(&src, f, &sink, &rq->ro, FORMAT_AUTO) == 0 ? src.pmn : NULL;
+    pmn_reader *rd = source_open(&src, f, &sink, &rq->ro, rq->from) == 0 ? src.pmn : NULL;
     pmn_record rec;
     unsigned long n = 0, want = rq->game ? rq->game : 1;
     int status = -1;
@@ -288,6 +290,10 @@ static int parse_options(const struct command *cmd, int argc, char **argv, struc
                 return usage_error(cmd->name, "--ply takes a number of plies from 0, not '%s'", a.arg);
             rq->have_ply = 1;
             break;
+        case 'I' + 256:
+            if ((rc = format_option(cmd->name, "from", a.arg, &rq->from)) != 0)
+                return rc;
+            break;
         case 'r':
             if ((rc = apply_rules_option(cmd->name, &rq->rules, a.arg)) != 0
                 || (rc = add_rules_option(cmd->name, &rq->ro, a.arg)) != 0)
@@ -332,6 +338,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct target t;
     int rc;
     memset(&rq, 0, sizeof rq);
+    rq.from = FORMAT_AUTO;
     memset(&t, 0, sizeof t);
     rq.hash = 64;
     pmn_rules_init(&rq.rules, NULL, NULL);

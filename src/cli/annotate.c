@@ -13,6 +13,7 @@ static const struct cli_option options[] = {
     OPT_SEARCH_LIMITS,
     { "threshold", OPT_THRESHOLD, "SEEDS", "seeds lost against the best move that make a\n"
       "'?' (twice as many a '?\?'; default 2)" },
+    OPT_FROM,
     OPT_RULES_OVER,
     OPT_NOTATION,
     OPT_CAPTURE_STYLE,
@@ -28,6 +29,7 @@ struct annotate {
     char annotator[128];
     unsigned long hash;
     int running_totals, failed;
+    int from;                 /* FORMAT_* (--from), FORMAT_AUTO: found */
     FILE *out;
     unsigned long games;
 };
@@ -36,7 +38,7 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
     struct annotate *an = ctx;
     struct source src;
-    pmn_reader *rd = source_open(&src, f, sink, &an->ro, FORMAT_AUTO) == 0 ? src.pmn : NULL;
+    pmn_reader *rd = source_open(&src, f, sink, &an->ro, an->from) == 0 ? src.pmn : NULL;
     pmn_record rec;
     while ((rd || src.foreign) && source_next(&src, &rec) > 0) {
         if (an->running_totals)
@@ -80,6 +82,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     unsigned long v;
     int c, rc;
     memset(&an, 0, sizeof an);
+    an.from = FORMAT_AUTO;
     pmn_write_options_init(&an.wo);
     an.hash = 64;
     an.ao.threshold = 2;
@@ -94,6 +97,10 @@ static int run(const struct command *cmd, int argc, char **argv)
             break;
         case 'r':
             if ((rc = add_rules_option(cmd->name, &an.ro, a.arg)) != 0)
+                return rc;
+            break;
+        case 'I' + 256:
+            if ((rc = format_option(cmd->name, "from", a.arg, &an.from)) != 0)
                 return rc;
             break;
         case 'n':

@@ -9,6 +9,7 @@
 struct export {
     struct rules_options ro;
     int running_totals, xml;
+    int from;                 /* FORMAT_* (--from), FORMAT_AUTO: found */
     pmn_xml_writer *w;
     FILE *out;
     unsigned long games;
@@ -20,7 +21,7 @@ static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
     struct export *ex = ctx;
     struct source src;
-    pmn_reader *rd = source_open(&src, f, sink, &ex->ro, FORMAT_AUTO) == 0 ? src.pmn : NULL;
+    pmn_reader *rd = source_open(&src, f, sink, &ex->ro, ex->from) == 0 ? src.pmn : NULL;
     pmn_record rec;
     pmn_write_options wo;
     pmn_write_options_init(&wo);
@@ -94,6 +95,7 @@ static const struct job_command export_job = { export_file, clone_export, merge_
 
 static const struct cli_option options[] = {
     { "format", 'f', "FORMAT", "xml (the default), or pmn (as pmn convert)" },
+    OPT_FROM,
     OPT_RULES_OVER,
     OPT_RUNNING_TOTALS,
     OPT_OUTPUT,
@@ -104,7 +106,7 @@ static const struct cli_option options[] = {
 
 static int run(const struct command *cmd, int argc, char **argv)
 {
-    struct export ex = { .xml = 1, .out = stdout };
+    struct export ex = { .xml = 1, .out = stdout, .from = FORMAT_AUTO };
     struct diag_sink sink = { .file = "-", .show_notes = 0 };
     const char *output = NULL;
     int c, rc, quiet = 0, jobs = default_jobs();
@@ -124,6 +126,10 @@ static int run(const struct command *cmd, int argc, char **argv)
             break;
         case 'r':
             if ((rc = add_rules_option(cmd->name, &ex.ro, a.arg)) != 0)
+                return rc;
+            break;
+        case 'I' + 256:
+            if ((rc = format_option(cmd->name, "from", a.arg, &ex.from)) != 0)
                 return rc;
             break;
         case 'T' + 256: ex.running_totals = 1; break;
@@ -146,6 +152,8 @@ static int run(const struct command *cmd, int argc, char **argv)
     }
     progress_begin(&progress, "pmn export", quiet);
     sink.progress = &progress;
+    if (ex.from >= FORMAT_OGN)
+        jobs = 1;   /* --jobs cuts PMN text only */
     each_input_jobs(argv + optind, argc - optind, &sink, &export_job, &ex, jobs);
     if (ex.xml && pmn_xml_writer_close(ex.w) < 0)
         ex.failed = 1;

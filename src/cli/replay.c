@@ -159,6 +159,7 @@ static const struct cli_option options[] = {
     { "svg", 'S' + 256, NULL, "with --ply, the board as an SVG 1.1 picture (of the\n"
       "first game, or the one --game names)" },
     OPT_NOTATION,
+    OPT_FROM,
     OPT_RULES_OVER,
     OPT_RUNNING_TOTALS,
     OPT_END,
@@ -171,7 +172,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct diag_sink sink = { .file = "-", .show_notes = 1 };
     unsigned long game = 0, plies;
     long ply = -1;
-    int c, rc, status = EXIT_CLEAN, totals = 0, svg = 0;
+    int c, rc, status = EXIT_CLEAN, totals = 0, svg = 0, from = FORMAT_AUTO;
     pmn_write_options wo;
     struct cli_args a;
     pmn_write_options_init(&wo);
@@ -194,6 +195,10 @@ static int run(const struct command *cmd, int argc, char **argv)
             if ((rc = add_rules_option(cmd->name, &ro, a.arg)) != 0)
                 return rc;
             break;
+        case 'I' + 256:
+            if ((rc = format_option(cmd->name, "from", a.arg, &from)) != 0)
+                return rc;
+            break;
         case 'T' + 256: totals = 1; break;
         case 'S' + 256: svg = 1; break;
         case 'n':
@@ -213,7 +218,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     if (!f)
         return EXIT_FATAL;
     struct source src;
-    pmn_reader *rd = source_open(&src, f, &sink, &ro, FORMAT_AUTO) == 0 ? src.pmn : NULL;
+    pmn_reader *rd = source_open(&src, f, &sink, &ro, from) == 0 ? src.pmn : NULL;
     pmn_record rec;
     unsigned long n = 0;
     int found = 0;

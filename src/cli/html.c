@@ -384,9 +384,25 @@ static void game_title(const struct game *g, char *buf, size_t size)
         snprintf(buf + n, size - (size_t)n, " (%s)", result);
 }
 
+/* A game's problems in the order of the file, as standard error has them
+ * (the parser's and the replay's come apart); stable, and few. */
+static void sort_diags(pmn_diag *d, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        pmn_diag x = d[i];
+        size_t j = i;
+        while (j && (d[j - 1].line > x.line || (d[j - 1].line == x.line && d[j - 1].col > x.col))) {
+            d[j] = d[j - 1];
+            j--;
+        }
+        d[j] = x;
+    }
+}
+
 static void jdiags(struct html *h)
 {
     FILE *f = h->f;
+    sort_diags(h->diags, h->ndiags);
     fputs(",\"diags\":[", f);
     for (size_t i = 0; i < h->ndiags; i++) {
         const pmn_diag *d = &h->diags[i];

@@ -648,6 +648,7 @@ static int total_at(const struct cursor *c)
     return p < c->end && *p == ')';
 }
 
+/* total -> '(' count ')': the mover's captures so far (Mancala World) */
 static void total(struct cursor *c, pmn_move *last)
 {
     if (!last) {

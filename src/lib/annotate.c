@@ -222,17 +222,7 @@ static int add_comment_text(pmn_move *m, const char *text)
 
 static int set_annotator(pmn_record *rec, const char *value)
 {
-    for (size_t i = 0; i < rec->ntags; i++)
-        if (strcmp(rec->tags[i].name, "Annotator") == 0) {
-            char *v = pmn_strndup(value, strlen(value));
-            if (!v)
-                return PMN_ERR_NOMEM;
-            free(rec->tags[i].value);
-            rec->tags[i].value = v;
-            return 0;
-        }
-    return pmn_record_add_tag(rec, "Annotator", 9, value, strlen(value), 0, 0, 0) < 0
-         ? PMN_ERR_NOMEM : 0;
+    return pmn_record_set_tag(rec, "Annotator", value, NULL) < 0 ? PMN_ERR_NOMEM : 0;
 }
 
 /* South's view of a position's value: +1 South wins, -1 North, 0 draw or

@@ -104,15 +104,9 @@ static int fix_result(pmn_record *rec, const pmn_replay *r, pmn_diag_fn fn, void
     snprintf(said, sizeof said, "%s", tag ? tag->value : rec->result);
     if (strcmp(said, proved) == 0 && (!rec->result[0] || strcmp(rec->result, proved) == 0))
         return 0;
-    if (tag) {
-        char *v = pmn_strndup(proved, strlen(proved));
-        if (!v)
-            return -1;
-        free(tag->value);
-        tag->value = v;
-    } else if (pmn_record_add_tag(rec, "Result", 6, proved, strlen(proved), 0, 0, 0) < 0) {
+    /* A Result tag in its place (tag stays valid), else a new one. */
+    if (pmn_record_set_tag(rec, "Result", proved, NULL) < 0)
         return -1;
-    }
     strcpy(rec->result, proved);
     pmn_report(fn, ctx, PMN_N131, tag ? tag->line : rec->line, tag ? tag->col : rec->col,
                "fixed: the result %s, which the board proves (the record said %s)", proved,

@@ -251,36 +251,6 @@ static const char *result_of_score(unsigned long south, unsigned long north)
     return south > north ? "1-0" : south < north ? "0-1" : "1/2-1/2";
 }
 
-static int set_tag(pmn_record *rec, const char *name, const char *value, const pmn_tag *at)
-{
-    for (size_t i = 0; i < rec->ntags; i++)
-        if (strcmp(rec->tags[i].name, name) == 0) {
-            char *v = pmn_strndup(value, strlen(value));
-            if (!v)
-                return -1;
-            free(rec->tags[i].value);
-            rec->tags[i].value = v;
-            return 0;
-        }
-    return pmn_record_add_tag(rec, name, strlen(name), value, strlen(value), at->line, at->col,
-                              at->value_col);
-}
-
-static int drop_tag(pmn_record *rec, const char *name)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < rec->ntags; i++) {
-        if (strcmp(rec->tags[i].name, name) == 0) {
-            free(rec->tags[i].name);
-            free(rec->tags[i].value);
-        } else {
-            rec->tags[k++] = rec->tags[i];
-        }
-    }
-    rec->ntags = k;
-    return 0;
-}
-
 /* The rules a format's games are played by when their tags do not say:
  * Aualé, PlayStrategy and the Mancala World nomenclature play Oware; the
  * Awari notation's rules (the Computer Olympiad's) refuse a grand slam, as
@@ -298,35 +268,38 @@ static void map_tags(struct cursor *c, pmn_record *rec)
     for (size_t i = 0; i < n; i++) {
         pmn_tag t = rec->tags[i];
         if (strcmp(t.name, "Variant") == 0) {
-            rc |= set_tag(rec, "Game", strcmp(t.value, "Oware Abapa") == 0 ? "Oware" : t.value,
-                          &t);
+            rc |= pmn_record_set_tag(rec, "Game",
+                                     strcmp(t.value, "Oware Abapa") == 0 ? "Oware" : t.value,
+                                     &t);
         } else if (strcmp(t.name, "FEN") == 0) {
-            rc |= set_tag(rec, "SetUp", "1", &t);
+            rc |= pmn_record_set_tag(rec, "SetUp", "1", &t);
             /* As written: pmn reads every FEN; put in pmn's form once the
              * rules are known (canonical_position). */
-            rc |= set_tag(rec, "Position", t.value, &rec->tags[i]);
+            rc |= pmn_record_set_tag(rec, "Position", t.value, &rec->tags[i]);
         } else if (strcmp(t.name, "Result") == 0) {
             unsigned long s, no;
             if (score_of(t.value, &s, &no) == 0) {
                 /* A Score tag of the record's own stays as it is. */
                 if (!pmn_record_tag(rec, "Score"))
-                    rc |= set_tag(rec, "Score", t.value, &t);
-                rc |= set_tag(rec, "Result", result_of_score(s, no), &t);
+                    rc |= pmn_record_set_tag(rec, "Score", t.value, &t);
+                rc |= pmn_record_set_tag(rec, "Result", result_of_score(s, no), &t);
             }
         }
         for (size_t k = 0; k < COUNT(renamed); k++)
             if (strcmp(t.name, renamed[k][0]) == 0 && !pmn_record_tag(rec, renamed[k][1]))
-                rc |= set_tag(rec, renamed[k][1], rec->tags[i].value, &rec->tags[i]);
+                rc |= pmn_record_set_tag(rec, renamed[k][1], rec->tags[i].value,
+                                         &rec->tags[i]);
     }
     /* Now pmn's own: not kept twice. */
-    rc |= drop_tag(rec, "Variant") | drop_tag(rec, "FEN");
+    pmn_record_drop_tags(rec, "Variant");
+    pmn_record_drop_tags(rec, "FEN");
     for (size_t k = 0; k < COUNT(renamed); k++)
         if (pmn_record_tag(rec, renamed[k][1]))
-            rc |= drop_tag(rec, renamed[k][0]);
+            pmn_record_drop_tags(rec, renamed[k][0]);
     const char *game = default_game(c->format);
     if (game && !pmn_record_tag(rec, "Game")) {
         pmn_tag at = { NULL, NULL, rec->line, rec->col, rec->col };
-        rc |= set_tag(rec, "Game", game, &at);
+        rc |= pmn_record_set_tag(rec, "Game", game, &at);
     }
     if (rc < 0)
         nomem(c);
@@ -343,7 +316,7 @@ static void canonical_position(struct cursor *c, pmn_record *rec, const pmn_setu
         || pmn_position_parse(&setup->rules, t->value, &p, NULL) < 0)
         return;
     pmn_position_format(&setup->rules, &p, buf, sizeof buf);
-    if (set_tag(rec, "Position", buf, t) < 0)
+    if (pmn_record_set_tag(rec, "Position", buf, t) < 0)
         nomem(c);
 }
 
@@ -623,7 +596,8 @@ static void result(struct cursor *c, pmn_record *rec, int depth)
     const char *r = is_score ? result_of_score(s, no) : score;
     /* The score kept, as a Result tag's is (checked: E221). */
     pmn_tag at = { NULL, NULL, c->line, c->col, c->col };
-    if (is_score && !pmn_record_tag(rec, "Score") && set_tag(rec, "Score", score, &at) < 0)
+    if (is_score && !pmn_record_tag(rec, "Score")
+        && pmn_record_set_tag(rec, "Score", score, &at) < 0)
         nomem(c);
     size_t rn = strlen(r) < sizeof rec->result - 1 ? strlen(r) : sizeof rec->result - 1;
     memcpy(rec->result, r, rn);

@@ -148,6 +148,37 @@ pmn_line *pmn_move_add_variation(pmn_move *m)
     return push((void **)&m->variations, &m->nvariations, sizeof(pmn_line));
 }
 
+int pmn_record_set_tag(pmn_record *rec, const char *name, const char *value,
+                       const pmn_tag *at)
+{
+    for (size_t i = 0; i < rec->ntags; i++)
+        if (strcmp(rec->tags[i].name, name) == 0) {
+            char *v = pmn_strndup(value, strlen(value));
+            if (!v)
+                return -1;
+            free(rec->tags[i].value);
+            rec->tags[i].value = v;
+            return 0;
+        }
+    /* at may point into rec->tags, which adding moves: read it first. */
+    unsigned line = at ? at->line : 0, col = at ? at->col : 0, vcol = at ? at->value_col : 0;
+    return pmn_record_add_tag(rec, name, strlen(name), value, strlen(value), line, col, vcol);
+}
+
+void pmn_record_drop_tags(pmn_record *rec, const char *name)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < rec->ntags; i++) {
+        if (strcmp(rec->tags[i].name, name) == 0) {
+            free(rec->tags[i].name);
+            free(rec->tags[i].value);
+        } else {
+            rec->tags[k++] = rec->tags[i];
+        }
+    }
+    rec->ntags = k;
+}
+
 /* Totals run on along a line; a variation starts from the totals before
  * the move it replaces. */
 static void totals_to_counts(pmn_line *l, const unsigned start[2], pmn_diag_fn fn, void *ctx)

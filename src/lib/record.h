@@ -8,6 +8,12 @@
 int pmn_record_add_tag(pmn_record *rec, const char *name, size_t nlen,
                        const char *value, size_t vlen, unsigned line, unsigned col,
                        unsigned value_col);
+/* The first tag of that name given this value, in its place; else a tag
+ * added, said to stand where `at` stands (NULL: nowhere). */
+int pmn_record_set_tag(pmn_record *rec, const char *name, const char *value,
+                       const pmn_tag *at);
+/* Every tag of that name dropped. */
+void pmn_record_drop_tags(pmn_record *rec, const char *name);
 /* A new move at the end of the line; NULL when memory runs out. */
 pmn_move *pmn_line_add_move(pmn_line *l);
 int pmn_line_add_lead(pmn_line *l, const char *text, size_t len);

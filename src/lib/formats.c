@@ -842,8 +842,11 @@ int pmn_format_reader_next(pmn_format_reader *rd, pmn_record *rec)
     pmn_setup setup;
     pmn_rules oware;
     pmn_setup_record(rec, rd->setup, &setup, NULL, NULL);
-    pmn_rules_init(&oware, "oware", NULL);
-    c.rules = setup.status == PMN_SETUP_UNKNOWN_RULES ? &oware : &setup.rules;
+    c.rules = &setup.rules;
+    if (setup.status == PMN_SETUP_UNKNOWN_RULES) {
+        pmn_rules_init(&oware, "oware", NULL);
+        c.rules = &oware;
+    }
     canonical_position(&c, rec, &setup);
     movetext(&c, &rec->main, rec, 0,
              setup.status == PMN_SETUP_READY ? setup.start.to_move : PMN_SOUTH);

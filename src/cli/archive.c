@@ -315,7 +315,7 @@ int is_xml_input(FILE *f)
 void archive_file(FILE *f, struct diag_sink *s, void *ctx)
 {
     struct reading r = { .a = ctx, .sink = s };
-    const char *why;
+    int format;
     /* A part of a file (--jobs) is PMN: the file was looked at whole. */
     if (r.a->from >= FORMAT_OGN)
         read_records(f, &r, r.a->from);
@@ -323,8 +323,8 @@ void archive_file(FILE *f, struct diag_sink *s, void *ctx)
         read_pmn(f, &r);
     else if (!s->part && is_xml_input(f))
         read_records(f, &r, FORMAT_XML);
-    else if (!s->part && detect_format(f, s->file, &why) != FORMAT_PMN)
-        read_records(f, &r, FORMAT_AUTO);   /* another program's, said by N133 */
+    else if (!s->part && (format = found_format(f, s)) != FORMAT_PMN)
+        read_records(f, &r, format);   /* another program's, said by N133 */
     else
         read_pmn(f, &r);
     free(r.tagtext);

@@ -294,6 +294,8 @@ int format_option(const char *cmd, const char *option, const char *arg, int *for
  * or, seekable, its first bytes (f is left where it was); FORMAT_PMN when
  * neither says otherwise.  *why: how it was found. */
 int detect_format(FILE *f, const char *name, const char **why);
+/* detect_format for an input, another program's format said by N133. */
+int found_format(FILE *f, struct diag_sink *s);
 /* Does one of these names say a format other than PMN (read by one job:
  * --jobs cuts PMN text only)? */
 int names_foreign(char **names, int n);

@@ -93,25 +93,34 @@ int format_option(const char *cmd, const char *option, const char *arg, int *for
     return 0;
 }
 
-static int name_ends(const char *name, const char *ext)
+/* The names that say a format, and how the note says it. */
+static const struct { const char *ext, *why; int format; } named[] = {
+    { ".ogn", "its name ends in .ogn", FORMAT_OGN },
+    { ".pgn", "its name ends in .pgn", FORMAT_PLAYSTRATEGY },
+};
+
+/* The format a name says (*why: how), or FORMAT_AUTO. */
+static int format_of_name(const char *name, const char **why)
 {
-    size_t n = strlen(name), e = strlen(ext);
-    return n > e && strcasecmp(name + n - e, ext) == 0;
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+        size_t e = strlen(named[i].ext);
+        if (n > e && strcasecmp(name + n - e, named[i].ext) == 0) {
+            *why = named[i].why;
+            return named[i].format;
+        }
+    }
+    return FORMAT_AUTO;
 }
 
 int detect_format(FILE *f, const char *name, const char **why)
 {
     char buf[4096];
     pmn_format found;
+    int by_name = format_of_name(name, why);
+    if (by_name != FORMAT_AUTO)
+        return by_name;
     *why = "";
-    if (name_ends(name, ".ogn")) {
-        *why = "its name ends in .ogn";
-        return FORMAT_OGN;
-    }
-    if (name_ends(name, ".pgn")) {
-        *why = "its name ends in .pgn";
-        return FORMAT_PLAYSTRATEGY;
-    }
     long at = ftell(f);
     if (at < 0)
         return FORMAT_PMN;   /* not seekable (a pipe): only --from or the name say */
@@ -125,10 +134,21 @@ int detect_format(FILE *f, const char *name, const char **why)
 
 int names_foreign(char **names, int n)
 {
+    const char *why;
     for (int i = 0; i < n; i++)
-        if (name_ends(names[i], ".ogn") || name_ends(names[i], ".pgn"))
+        if (format_of_name(names[i], &why) != FORMAT_AUTO)
             return 1;
     return 0;
+}
+
+int found_format(FILE *f, struct diag_sink *s)
+{
+    const char *why;
+    int format = detect_format(f, s->file, &why);
+    if (format >= FORMAT_OGN)
+        report(s, PMN_N133, 0, 0, "read as %s: %s", pmn_format_title(FOREIGN_FORMAT(format)),
+               why);
+    return format;
 }
 
 int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct rules_options *o,
@@ -141,13 +161,8 @@ int source_open_to(struct source *src, FILE *f, struct diag_sink *s,
                    const struct rules_options *o, int format, pmn_diag_fn fn, void *ctx)
 {
     memset(src, 0, sizeof *src);
-    if (format == FORMAT_AUTO && !s->part) {
-        const char *why;
-        format = detect_format(f, s->file, &why);
-        if (format >= FORMAT_OGN)
-            report(s, PMN_N133, 0, 0, "read as %s: %s", pmn_format_title(FOREIGN_FORMAT(format)),
-                   why);
-    }
+    if (format == FORMAT_AUTO && !s->part)
+        format = found_format(f, s);
     if (format >= FORMAT_OGN) {
         src->foreign = pmn_format_reader_new(f, FOREIGN_FORMAT(format), fn, ctx);
         if (src->foreign && o)

@@ -46,12 +46,13 @@ static int read_one(const char *text, pmn_record *rec, struct seen *seen)
     return read_as(PMN_FORMAT_OGN, text, rec, seen);
 }
 
-/* Replay rec silently; the codes it reports into seen. */
+/* Replay rec, set up from its tags (which must name its rules and start);
+ * the codes it reports into seen. */
 static pmn_replay *replayed(const pmn_record *rec, struct seen *seen)
 {
     pmn_setup setup;
     memset(seen, 0, sizeof *seen);
-    pmn_setup_record(rec, NULL, &setup, collect, seen);
+    assert_int_equal(pmn_setup_record(rec, NULL, &setup, collect, seen), PMN_SETUP_READY);
     pmn_replay *replay = pmn_replay_new(rec, &setup, collect, seen);
     assert_non_null(replay);
     return replay;
@@ -110,15 +111,8 @@ static void tags_moves_and_result(void **state)
     assert_int_equal(m->col, 13);
 
     /* Written back: the same game, the score from the replay. */
-    pmn_setup setup;
-    assert_int_equal(pmn_setup_record(&rec, NULL, &setup, NULL, NULL), 0);
-    pmn_replay *replay = pmn_replay_new(&rec, &setup, NULL, NULL);
-    assert_non_null(replay);
-    char *out = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&out, &len);
-    assert_int_equal(pmn_write_format(f, PMN_FORMAT_OGN, &rec, replay, NULL, NULL), 0);
-    fclose(f);
+    pmn_replay *replay = replayed(&rec, &seen);
+    char *out = written(PMN_FORMAT_OGN, &rec, replay);
     assert_non_null(strstr(out, "[Variant \"Oware Abapa\"]\n"));
     assert_non_null(strstr(out, "[Event \"A \\\"quoted\\\" event\"]\n"));
     assert_non_null(strstr(out, "[Result \"26-21\"]\n"));

@@ -18,6 +18,7 @@
 #include "quick.h"
 
 #include <string.h>
+#include <strings.h>
 
 #ifdef PMN_RELAY
 
@@ -104,8 +105,9 @@ static const char *result_at(const char *s, const char **after)
 
 /* tags -> { '[' NAME ' "' VALUE '"]' NEWLINE }, at least one; the value
  * with no '"', '\' or NUL, which the parser would unescape or report.  Of
- * the tags that set the game up, only [Game "Hawalis"] is taken.  Returns
- * where the tags end, or NULL; *result: the Result tag's value, if any. */
+ * the tags that set the game up, only [Game "Hawalis"] (in any case) is
+ * taken.  Returns where the tags end, or NULL; *result: the Result tag's
+ * value, if any. */
 static const char *tags(const char *s, const char **result)
 {
     int n = 0, game = 0;
@@ -130,7 +132,9 @@ static const char *tags(const char *s, const char **result)
         n++;
 #define IS(tag) (len == sizeof tag - 1 && memcmp(name, tag, len) == 0)
         if (IS("Game")) {
-            if (game++ || vlen != 7 || memcmp(value, "Hawalis", 7) != 0)
+            /* In any case, as the set-up reads it (bench/games writes
+             * "hawalis", the rule set's name). */
+            if (game++ || vlen != 7 || strncasecmp(value, "hawalis", 7) != 0)
                 return NULL;
         } else if (IS("Result")) {
             static const char *const results[] = { "1-0", "0-1", "1/2-1/2", "*" };

@@ -153,8 +153,10 @@ static void random_game(struct text *t, unsigned long *seed)
     add(t, "[South \"S\"]%s[North \"N\"]%s", nl, nl);
     if (random_below(seed, 5))
         add(t, "[Result \"%s\"]%s", result, nl);
-    if (random_below(seed, 3))
-        add(t, "[Game \"Hawalis\"]%s", nl);
+    if (random_below(seed, 3)) {
+        static const char *const names[] = { "Hawalis", "hawalis", "HAWALIS" };
+        add(t, "[Game \"%s\"]%s", names[random_below(seed, 3)], nl);
+    }
     add(t, "%s%s%s%s%s%s", nl, moves.s, random_below(seed, 2) ? " " : nl, result, nl, nl);
     free(moves.s);
     pmn_game_free(g);

@@ -485,7 +485,12 @@ typedef struct pmn_value {
     int outcome;              /* exact: 1 win, 0 draw, -1 loss; heuristic: its sign */
     int has_margin;           /* the rules score seeds */
     int margin;               /* seeds: exact, the final margin; else an estimate */
-    unsigned plies;           /* exact wins and losses: plies to the end */
+    unsigned plies;           /* exact wins and losses: plies to the end; 0 from
+                                 the margin solver, which does not count them */
+    int solved;               /* 1: from the margin solver: the margin is the value,
+                                 and lower..upper what is proved of it */
+    int lower, upper;         /* solved: the bounds proved (equal when exact) */
+    int tablebase;            /* 1: read from an endgame database */
 } pmn_value;
 
 /* The value of a score. */
@@ -500,7 +505,10 @@ typedef struct pmn_search_limits {
     unsigned depth;           /* plies a search may look ahead; 0: no limit */
     uint64_t nodes;           /* 0: no limit */
     double seconds;           /* 0: no limit */
-    int solve;                /* search until the value is exact */
+    int solve;                /* search until the value is exact: in games scored
+                                 by seeds, the final margin alone (the margin solver) */
+    int distance;             /* with solve: also the plies to the end, the winner
+                                 taking the quickest win (the slower full search) */
     int all_moves;            /* value every legal move, not only the best */
     /* NULL, or asked now and then (every 1024 positions): nonzero stops the
      * search, as a limit would.  With it and no limit, a search deepens
@@ -539,6 +547,49 @@ void pmn_searcher_clear(pmn_searcher *s);
 
 /* Called after each completed iteration of a search. */
 typedef void (*pmn_progress_fn)(void *ctx, const pmn_analysis *a);
+
+/* ---- endgame databases ------------------------------------------------ */
+
+/* Every position with at most N seeds in play of a game scored by seeds,
+ * valued exactly: the best final margin of the seeds still in play for the
+ * side to move.  Built layer by layer of seeds into files of a directory
+ * (one a layer, checked when opened: rules, format, size, checksum), and
+ * memory-mapped when opened.  A searcher given them answers from them. */
+#define PMN_TABLEBASE_MAX_SEEDS 64
+typedef struct pmn_tablebase pmn_tablebase;
+
+typedef struct pmn_tablebase_layer {
+    unsigned seeds;           /* seeds in play */
+    uint64_t positions;
+    uint64_t by_value[2 * PMN_TABLEBASE_MAX_SEEDS + 1];  /* [v + MAX_SEEDS]: how many
+                                                            are worth v */
+    int loaded;               /* 1: read from its file, not built */
+    double seconds;
+} pmn_tablebase_layer;
+
+typedef void (*pmn_tablebase_fn)(void *ctx, const pmn_tablebase_layer *layer);
+
+/* 0 if databases can be made for r; else -1, *err saying why. */
+int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err);
+/* The positions of a layer (both sides' holes, the side to move's first). */
+uint64_t pmn_tablebase_positions(const pmn_rules *r, unsigned seeds);
+/* Build (or read, where a sound file is there) every layer up to `seeds`
+ * in dir, on `threads` threads; fn is called after each layer. */
+int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, unsigned threads,
+                        pmn_tablebase_fn fn, void *ctx, pmn_error *err);
+/* The layers 0.. of r found in dir; NULL (with *err) if there are none or
+ * one is not sound. */
+pmn_tablebase *pmn_tablebase_open(const pmn_rules *r, const char *dir, pmn_error *err);
+void pmn_tablebase_close(pmn_tablebase *tb);
+unsigned pmn_tablebase_seeds(const pmn_tablebase *tb);   /* the largest layer held */
+int pmn_tablebase_layer_stats(const pmn_tablebase *tb, unsigned seeds,
+                              pmn_tablebase_layer *s);
+/* 1 with *margin (the margin still to be made by p's side to move), or 0
+ * when p has more seeds in play than the databases hold. */
+int pmn_tablebase_probe(const pmn_tablebase *tb, const pmn_position *p, int *margin);
+/* Let s answer from tb (kept, not owned; NULL: none).  Returns -1 if tb was
+ * built under other rules than s's. */
+int pmn_searcher_use_tablebase(pmn_searcher *s, const pmn_tablebase *tb);
 
 /* Search p by iterative deepening (principal variation search with a
  * transposition table) within the limits, and fill *a.  history, if not

@@ -16,6 +16,7 @@ static const struct cli_option options[] = {
     OPT_RULES_SET,
     OPT_FROM,
     OPT_SEARCH_LIMITS,
+    OPT_TABLEBASE,
     { "all-moves", 'a', NULL, "the value of every legal move, not only the best" },
     OPT_NOTATION,
     { "format", OPT_FORMAT, "FORMAT", "text (the default) or json" },
@@ -31,6 +32,7 @@ struct request {
     int rules_given;
     pmn_search_limits limits;
     unsigned long hash;
+    const char *tablebase;    /* --tablebase DIR, or NULL */
     pmn_notation notation;
     int json;
     int from;                 /* FORMAT_* (--from), FORMAT_AUTO: found */
@@ -308,6 +310,7 @@ static int parse_options(const struct command *cmd, int argc, char **argv, struc
             rq->notation = wo.notation;
             break;
         }
+        case KEY_TABLEBASE: rq->tablebase = a.arg; break;
         case OPT_FORMAT:
             if (strcmp(a.arg, "text") && strcmp(a.arg, "json"))
                 return usage_error(cmd->name, "unknown format '%s' (text, json)", a.arg);
@@ -355,12 +358,19 @@ static int run(const struct command *cmd, int argc, char **argv)
             return rc;
     }
     pmn_searcher *s = pmn_searcher_new(&t.rules, rq.hash);
+    pmn_tablebase *tb = NULL;
     pmn_analysis a;
+    if (s && (rc = tablebase_option(cmd->name, rq.tablebase, &t.rules, s, &tb)) != 0) {
+        pmn_searcher_free(s);
+        free(t.history);
+        return rc;
+    }
     if (!s || pmn_analyse(s, &t.pos, t.history, t.nhistory, &rq.limits,
                           isatty(2) ? progress : NULL, &t, &a) < 0) {
         struct diag_sink sink = { .file = "pmn analyse", .show_notes = 1 };
         report(&sink, PMN_F002, 0, 0, "out of memory (try a smaller --hash)");
         pmn_searcher_free(s);
+        pmn_tablebase_close(tb);
         free(t.history);
         return EXIT_FATAL;
     }
@@ -371,6 +381,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     else
         print_text(&rq, &t, &a);
     pmn_searcher_free(s);
+    pmn_tablebase_close(tb);
     free(t.history);
     return EXIT_CLEAN;   /* finish_stdout says whether it was written */
 }

@@ -51,14 +51,20 @@ struct cli_option {
     "plus for (+N) (the default), or x for (xN)" }
 /* The limits of a search (analyse, annotate): search_option parses them. */
 enum { KEY_NODES = 'N' + 256, KEY_TIME = 't' + 256, KEY_SOLVE = 'S' + 256,
-       KEY_HASH = 'H' + 256 };
+       KEY_HASH = 'H' + 256, KEY_DISTANCE = 'D' + 256, KEY_TABLEBASE = 'B' + 256 };
 #define OPT_SEARCH_LIMITS \
     { "depth", 'd', "D", "look D plies ahead" }, \
     { "nodes", KEY_NODES, "N", "stop after about N positions" }, \
     { "time", KEY_TIME, "SECONDS", "stop after SECONDS (the result then depends on\n" \
       "the machine)" }, \
-    { "solve", KEY_SOLVE, NULL, "search to the end of the game: exact values" }, \
+    { "solve", KEY_SOLVE, NULL, "search to the end of the game: exact values (where\n" \
+      "seeds score, the final margin)" }, \
+    { "distance", KEY_DISTANCE, NULL, "with --solve, also the plies to the end (the\n" \
+      "quickest win; slower)" }, \
     { "hash", KEY_HASH, "MB", "transposition table size (default 64)" }
+#define OPT_TABLEBASE { "tablebase", KEY_TABLEBASE, "DIR", \
+    "answer from the endgame databases in DIR ('pmn\n" \
+    "tablebase build')" }
 #define OPT_QUIET_PROGRESS { "quiet", 'q', NULL, "no progress line on a terminal" }
 #define OPT_END { NULL, 0, NULL, NULL }
 
@@ -75,7 +81,7 @@ struct command {
 extern const struct command check_command, replay_command, convert_command,
     export_command, import_command, perft_command, position_command, rules_command,
     analyse_command, annotate_command, select_command, stats_command,
-    duplicates_command, split_command, html_command, uci_command;
+    duplicates_command, split_command, html_command, uci_command, tablebase_command;
 
 #define CLI_MAX_OPTIONS 48
 
@@ -126,6 +132,10 @@ void *grown(void *p, size_t *cap, size_t n, size_t size, size_t first);
  * them, or the usage error. */
 int search_option(const char *cmd, int key, const char *arg, pmn_search_limits *l,
                   unsigned long *hash_mb);
+/* The endgame databases of DIR for s (whose rules are r), into *tb: 0, or
+ * the exit status after saying why they cannot serve. */
+int tablebase_option(const char *cmd, const char *dir, const pmn_rules *r, pmn_searcher *s,
+                     pmn_tablebase **tb);
 
 /* --notation NAME and --capture-style STYLE, for the commands that write
  * PMN: returns 0, or the usage error. */

@@ -240,6 +240,9 @@ int search_option(const char *cmd, int key, const char *arg, pmn_search_limits *
     case KEY_SOLVE:
         l->solve = 1;
         return 0;
+    case KEY_DISTANCE:
+        l->solve = l->distance = 1;
+        return 0;
     case KEY_HASH:
         if (parse_number(arg, 65536, hash_mb) < 0 || *hash_mb == 0)
             return usage_error(cmd, "--hash takes megabytes from 1 to 65536, not '%s'", arg);
@@ -247,4 +250,19 @@ int search_option(const char *cmd, int key, const char *arg, pmn_search_limits *
     default:
         return 1;
     }
+}
+
+int tablebase_option(const char *cmd, const char *dir, const pmn_rules *r, pmn_searcher *s,
+                     pmn_tablebase **tb)
+{
+    pmn_error err;
+    *tb = NULL;
+    if (!dir)
+        return 0;
+    if (!(*tb = pmn_tablebase_open(r, dir, &err))) {
+        fprintf(stderr, "pmn %s: error: --tablebase %s: %s\n", cmd, dir, err.message);
+        return EXIT_FATAL;
+    }
+    pmn_searcher_use_tablebase(s, *tb);
+    return 0;
 }

@@ -24,6 +24,8 @@
  * rules say.  A result that saw such an ending depends on the path, and is
  * not stored in the table. */
 #include "pmn.h"
+#include "solve.h"
+#include "tablebase.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -62,6 +64,9 @@ struct pmn_searcher {
     int seed_bounds;          /* the final margin lies within the captured
                                  difference, give or take the seeds on the board */
     int history_score[2][PMN_MAX_SIDE_PITS];
+    size_t bytes;             /* the table's size, and the margin solver's */
+    struct solve_table *solver;   /* made at the first solve that takes it */
+    const pmn_tablebase *tb;
 };
 
 /* ---- one search ------------------------------------------------------- */
@@ -430,6 +435,7 @@ pmn_searcher *pmn_searcher_new(const pmn_rules *r, size_t hash_mb)
     while (2 * n * BUCKET * sizeof(struct entry) <= bytes)
         n *= 2;
     s->nbuckets = n;
+    s->bytes = bytes;
     s->table = calloc(n * BUCKET, sizeof *s->table);
     if (!s->table) {
         free(s);
@@ -445,13 +451,26 @@ void pmn_searcher_free(pmn_searcher *s)
     if (!s)
         return;
     free(s->table);
+    solve_table_free(s->solver);
     free(s);
+}
+
+int pmn_searcher_use_tablebase(pmn_searcher *s, const pmn_tablebase *tb)
+{
+    if (tb && !tablebase_same_rules(tb, &s->rules))
+        return -1;
+    s->tb = tb;
+    if (s->solver)
+        solve_table_use(s->solver, tb);
+    return 0;
 }
 
 void pmn_searcher_clear(pmn_searcher *s)
 {
     memset(s->table, 0, s->nbuckets * BUCKET * sizeof *s->table);
     memset(s->history_score, 0, sizeof s->history_score);
+    if (s->solver)
+        solve_table_clear(s->solver);
 }
 
 /* ---- values ------------------------------------------------------------ */
@@ -483,8 +502,19 @@ size_t pmn_value_describe(const pmn_value *v, int side, char *buf, size_t size)
     pmn_text t;
     const char *who = pmn_side_name(side);
     pmn_text_init(&t, buf, size);
+    if (v->solved && !v->exact && v->tablebase) {
+        pmn_text_add(&t, "%+d seeds for %s by the endgame database (not proved here: a "
+                     "repetition of this position could change it)", v->margin, who);
+        return t.n;
+    }
+    if (v->solved && !v->exact) {
+        /* The margin solver stopped: what it proved. */
+        pmn_text_add(&t, "between %+d and %+d seeds for %s (not solved: stopped by a limit)",
+                     v->lower, v->upper, who);
+        return t.n;
+    }
     if (v->exact && v->outcome != 0) {
-        if (v->plies)
+        if (v->plies || v->solved)
             pmn_text_add(&t, "%s %s", who, v->outcome > 0 ? "wins" : "loses");
         else   /* the game is over */
             pmn_text_add(&t, "%s has %s", who, v->outcome > 0 ? "won" : "lost");
@@ -505,6 +535,8 @@ size_t pmn_value_describe(const pmn_value *v, int side, char *buf, size_t size)
                      abs(v->margin) == 1 ? "" : "s", who,
                      v->has_margin ? "" : " on the board");
     }
+    if (v->tablebase)
+        pmn_text_add(&t, " (endgame database)");
     return t.n;
 }
 
@@ -658,6 +690,18 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
                 fn(ctx, a);
         }
         return rc;
+    }
+    if (a->ending == PMN_END_NONE && l->solve && !l->distance && solve_applies(x->r)) {
+        /* The margin solver's: made with the searcher's size at its first use. */
+        free(x->children);
+        free(x);
+        free(before);
+        if (!s->solver) {
+            if (!(s->solver = solve_table_new(&s->rules, s->bytes)))
+                return PMN_ERR_NOMEM;
+            solve_table_use(s->solver, s->tb);
+        }
+        return solve_position(s->solver, &s->rules, p, history, nhistory, l, fn, ctx, a);
     }
     if (a->ending != PMN_END_NONE) {
         /* Nothing to play: the value is the game's end, seen by the side

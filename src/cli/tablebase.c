@@ -1,0 +1,186 @@
+/* tablebase.c - pmn tablebase: build endgame databases, say what they hold,
+ * look a position up in them. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct cli_option options[] = {
+    OPT_RULES_SET,
+    { "seeds", 's', "N", "build: every layer up to N seeds in play" },
+    { "dir", 'o', "DIR", "the databases' directory (default: pmn-tablebases)" },
+    { "position", 'p', "STRING", "probe: the position to look up" },
+    OPT_JOBS,
+    OPT_QUIET_PROGRESS,
+    OPT_END,
+};
+
+struct tb_request {
+    pmn_rules rules;
+    unsigned long seeds;
+    int have_seeds;
+    const char *dir, *position;
+    int jobs, quiet;
+};
+
+/* One line a layer: its seeds, positions, where it came from, and how many
+ * positions have each value (the best final margin of the seeds in play
+ * for the side to move), the values that none have left out. */
+static void print_layer(const pmn_tablebase_layer *s)
+{
+    printf("seeds %u: %llu positions", s->seeds, (unsigned long long)s->positions);
+    for (int v = -(int)s->seeds; v <= (int)s->seeds; v++) {
+        uint64_t c = s->by_value[v + PMN_TABLEBASE_MAX_SEEDS];
+        if (c)
+            printf(" %+d:%llu", v, (unsigned long long)c);
+    }
+    printf("\n");
+    fflush(stdout);
+}
+
+struct tb_progress {
+    int quiet;
+};
+
+static void built(void *ctx, const pmn_tablebase_layer *s)
+{
+    struct tb_progress *pr = ctx;
+    if (!pr->quiet && isatty(2))
+        fprintf(stderr, "\rlayer %u %s in %.1f s\033[K\n", s->seeds, s->loaded ? "read" : "built",
+                s->seconds);
+    print_layer(s);
+}
+
+static int build(const char *cmd, const struct tb_request *rq)
+{
+    pmn_error err;
+    struct tb_progress pr = { rq->quiet };
+    if (!rq->have_seeds)
+        return usage_error(cmd, "build needs --seeds N");
+    if (pmn_tablebase_check_rules(&rq->rules, &err) != 0) {
+        fprintf(stderr, "pmn %s: error: %s\n", cmd, err.message);
+        return EXIT_USAGE;
+    }
+    if (pmn_tablebase_build(&rq->rules, (unsigned)rq->seeds, rq->dir, (unsigned)rq->jobs, built,
+                            &pr, &err) != 0) {
+        fprintf(stderr, "pmn %s: error: %s\n", cmd, err.message);
+        return EXIT_FATAL;
+    }
+    return EXIT_CLEAN;
+}
+
+static int info(const char *cmd, const struct tb_request *rq)
+{
+    pmn_error err;
+    char spec[256];
+    pmn_tablebase *tb = pmn_tablebase_open(&rq->rules, rq->dir, &err);
+    if (!tb) {
+        fprintf(stderr, "pmn %s: error: %s\n", cmd, err.message);
+        return EXIT_FATAL;
+    }
+    pmn_rules_format(&rq->rules, spec, sizeof spec);
+    printf("Rules: %s\nLayers: 0 to %u seeds in play\n", spec, pmn_tablebase_seeds(tb));
+    for (unsigned n = 0; n <= pmn_tablebase_seeds(tb); n++) {
+        pmn_tablebase_layer s;
+        pmn_tablebase_layer_stats(tb, n, &s);
+        print_layer(&s);
+    }
+    pmn_tablebase_close(tb);
+    return EXIT_CLEAN;
+}
+
+static int probe(const char *cmd, const struct tb_request *rq)
+{
+    pmn_error err;
+    pmn_position p;
+    int rc, v;
+    if (!rq->position)
+        return usage_error(cmd, "probe needs --position STRING");
+    if ((rc = position_option(cmd, "--position", &rq->rules, rq->position, &p)) != 0)
+        return rc;
+    pmn_tablebase *tb = pmn_tablebase_open(&rq->rules, rq->dir, &err);
+    if (!tb) {
+        fprintf(stderr, "pmn %s: error: %s\n", cmd, err.message);
+        return EXIT_FATAL;
+    }
+    if (!pmn_tablebase_probe(tb, &p, &v)) {
+        unsigned n = pmn_position_seeds(&rq->rules, &p, 0) + pmn_position_seeds(&rq->rules, &p, 1);
+        fprintf(stderr, "pmn %s: error: %u seeds in play, the databases hold up to %u\n", cmd, n,
+                pmn_tablebase_seeds(tb));
+        pmn_tablebase_close(tb);
+        return EXIT_ERRORS;
+    }
+    int me = p.to_move;
+    long final = (long)p.captured[me] - (long)p.captured[!me] + v;
+    printf("%s: %+d of the seeds in play with best play; final margin %+ld: %s\n",
+           pmn_side_name(me), v, final,
+           final > 0 ? "a win" : final < 0 ? "a loss" : "a draw");
+    pmn_tablebase_close(tb);
+    return EXIT_CLEAN;
+}
+
+static int run(const struct command *cmd, int argc, char **argv)
+{
+    struct tb_request rq;
+    struct cli_args a;
+    int c, rc;
+    memset(&rq, 0, sizeof rq);
+    pmn_rules_init(&rq.rules, "kalah", NULL);
+    rq.dir = "pmn-tablebases";
+    rq.jobs = default_jobs();
+    cli_begin(&a, cmd, argc, argv);
+    while ((c = cli_next(&a)) != CLI_END) {
+        switch (c) {
+        case 'r':
+            if ((rc = apply_rules_option(cmd->name, &rq.rules, a.arg)) != 0)
+                return rc;
+            break;
+        case 's':
+            if (parse_number(a.arg, PMN_TABLEBASE_MAX_SEEDS, &rq.seeds) < 0)
+                return usage_error(cmd->name, "--seeds takes a number from 0 to %d, not '%s'",
+                                   PMN_TABLEBASE_MAX_SEEDS, a.arg);
+            rq.have_seeds = 1;
+            break;
+        case 'o': rq.dir = a.arg; break;
+        case 'p': rq.position = a.arg; break;
+        case 'j':
+            if ((rc = jobs_option(cmd->name, a.arg, &rq.jobs)) != 0)
+                return rc;
+            break;
+        case 'q': rq.quiet = 1; break;
+        default: return a.status;
+        }
+    }
+    if (optind != argc - 1)
+        return usage_error(cmd->name, "expected one of build, info, probe");
+    const char *what = argv[optind];
+    if (strcmp(what, "build") == 0)
+        return build(cmd->name, &rq);
+    if (strcmp(what, "info") == 0)
+        return info(cmd->name, &rq);
+    if (strcmp(what, "probe") == 0)
+        return probe(cmd->name, &rq);
+    return usage_error(cmd->name, "unknown action '%s' (build, info, probe)", what);
+}
+
+const struct command tablebase_command = {
+    "tablebase", "build endgame databases, and look positions up in them",
+    "build --rules SPEC --seeds N [--dir DIR]\ninfo --rules SPEC [--dir DIR]\n"
+    "probe --rules SPEC --position STRING [--dir DIR]",
+    "Endgame databases of a game scored by seeds (Kalah, Oware, Awale): every\n"
+    "position with at most N seeds in play, valued exactly by retrograde\n"
+    "analysis -- the best final margin of the seeds still in play for the side\n"
+    "to move.  'build' makes them layer by layer of seeds (a layer already in\n"
+    "DIR is read, not built again) and prints, for each layer, how many\n"
+    "positions have each value; 'info' prints the same of what DIR holds;\n"
+    "'probe' looks a position up.  'pmn analyse --tablebase DIR' answers from\n"
+    "them.  The rules must make the rest of the game depend on the seeds in play\n"
+    "alone: no majority win, and a repeated position that ends the game with the\n"
+    "seeds left uncounted (or none possible, as in Kalah).",
+    options,
+    "SPEC is a rule set ('pmn rules list'), with its sizes as in kalah(6,3) if\n"
+    "need be, or a rule file; then options KEY=VALUE, all separated by commas.\n"
+    "The default rules are kalah's.",
+    run,
+};

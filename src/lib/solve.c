@@ -1,0 +1,919 @@
+/* solve.c - the margin solver: exact values of the games scored by seeds.
+ *
+ * Values.  A position's value is the final margin of the game (the side to
+ * move's seeds less his opponent's, as the rules count them at the end)
+ * under best play: one number, where search.c's scores also order by the
+ * plies to the end.  Where seeds score, the margin orders every result (a
+ * win is a positive margin, a draw 0), so nothing is lost for the outcome;
+ * the quickest win is search.c's, asked for apart (pmn_search_limits'
+ * distance).
+ *
+ * Search.  Null-window alpha-beta tests "is the value at least gamma?",
+ * fail-soft, driven from the root by MTD(f): each test moves a bound, and
+ * the next gamma is the last result, until the bounds meet.  Every test
+ * goes to the end of the game, so every bound the table keeps is proved.
+ *
+ * The table.  What decides the rest of the game from a position is its
+ * holes and who is to move, as long as the rules look at nothing else (no
+ * majority, no last seeds given by who captured, no repetition drawn
+ * whatever the seeds): the table is keyed on the holes seen from the side
+ * to move (his first: the same key for South to move and for North to move
+ * on the turned board), and keeps bounds on the margin still to be made,
+ * the banked difference added outside.  Under rules that look at more, the
+ * key holds it too.  Before a child is searched, the table is asked about
+ * every child (enhanced transposition cut-offs).
+ *
+ * Repetitions.  As in search.c: the positions since the last capture on
+ * the path (and the game's before the root) are kept; a repeated one ends
+ * the game as the rules say; a result that saw such an ending depends on
+ * the path and is not stored.  One lap a sowing with a store on the way
+ * out of each side (Kalah) never repeats a position: a seed that leaves a
+ * side passes its store, and one that stays only moves on; such rules skip
+ * the check.
+ *
+ * Bounds.  Where every seed on the board is still to be won or lost (the
+ * rules count seeds at the end, and a repetition does not draw whatever
+ * they say), the final margin lies within the banked difference give or
+ * take the seeds on the board. */
+#include "pmn.h"
+#include "solve.h"
+#include "tablebase.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define SOLVE_MAX_PLY 1024
+#define NONE_LO (-32000)
+#define NONE_HI 32000
+
+struct entry {
+    uint64_t key;
+    int16_t lo, hi;           /* bounds on the margin still to be made */
+    int8_t best;              /* the move that proved lo, or -1 */
+    uint8_t generation;
+    uint8_t work;             /* log2 of the positions searched to find it */
+    uint8_t pad;
+};
+
+#define BUCKET 4
+
+struct solve_table {
+    struct entry *e;
+    size_t nbuckets;          /* a power of two */
+    uint8_t generation;
+    uint64_t zobrist[2 * PMN_MAX_SIDE_PITS][64];
+    int history[PMN_MAX_SIDE_PITS];
+    const pmn_tablebase *tb;
+};
+
+/* What the rules make the solver do. */
+struct shape {
+    int acyclic;              /* no position can repeat */
+    int dependent;            /* the rest of the game depends on more than the holes */
+    int bounded;              /* the final margin is within the banked difference,
+                                 give or take the board */
+};
+
+struct kid {
+    pmn_position pos;
+    pmn_move_report rep;
+    int hole;
+    int order;
+    int lo, hi;               /* what is known of the move's value, mover's view */
+};
+
+struct solver {
+    struct solve_table *t;
+    const pmn_rules *r;
+    struct shape sh;
+    uint64_t nodes, max_nodes;
+    double deadline;
+    int (*stop)(void *ctx);
+    void *stop_ctx;
+    int stopped;
+    uint64_t path[SOLVE_MAX_PLY + 1];
+    unsigned since[SOLVE_MAX_PLY + 1];
+    const uint64_t *before;
+    size_t nbefore;
+    struct kid (*kids)[PMN_MAX_SIDE_PITS];
+    int deep;                 /* a line went past SOLVE_MAX_PLY */
+};
+
+int solve_applies(const pmn_rules *r)
+{
+    return r->goal == PMN_GOAL_MOST_SEEDS && r->laps == PMN_LAPS_SINGLE;
+}
+
+static void shape_of(const pmn_rules *r, struct shape *sh)
+{
+    sh->acyclic = r->stores && r->cycle == PMN_CYCLE_BOTH_SIDES && r->laps == PMN_LAPS_SINGLE
+               && r->capture != PMN_CAPTURE_FOURS;
+    sh->dependent = r->majority || r->last_seeds != PMN_LAST_PLAY_ON
+                 || (r->repetition == PMN_REPETITION_DRAW && !sh->acyclic);
+    sh->bounded = !sh->dependent;
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+struct solve_table *solve_table_new(const pmn_rules *r, size_t bytes)
+{
+    (void)r;
+    struct solve_table *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    size_t n = 1;
+    while (2 * n * BUCKET * sizeof(struct entry) <= bytes)
+        n *= 2;
+    t->nbuckets = n;
+    /* A bucket is one cache line: probes are most of the solver's time. */
+    t->e = aligned_alloc(64, n * BUCKET * sizeof *t->e);
+    if (t->e)
+        memset(t->e, 0, n * BUCKET * sizeof *t->e);
+    if (!t->e) {
+        free(t);
+        return NULL;
+    }
+    uint64_t x = 0x5EED5EED1234ULL;
+    for (size_t i = 0; i < 2 * PMN_MAX_SIDE_PITS; i++)
+        for (size_t c = 0; c < 64; c++)
+            t->zobrist[i][c] = splitmix(&x);
+    return t;
+}
+
+void solve_table_free(struct solve_table *t)
+{
+    if (!t)
+        return;
+    free(t->e);
+    free(t);
+}
+
+void solve_table_clear(struct solve_table *t)
+{
+    memset(t->e, 0, t->nbuckets * BUCKET * sizeof *t->e);
+    memset(t->history, 0, sizeof t->history);
+}
+
+void solve_table_use(struct solve_table *t, const pmn_tablebase *tb)
+{
+    t->tb = tb;
+}
+
+/* ---- keys ---------------------------------------------------------------- */
+
+static uint64_t mix(uint64_t h)
+{
+    h ^= h >> 31;
+    h *= 0x7fb5d329728ea185ULL;
+    h ^= h >> 27;
+    h *= 0x81dadef4bc2dd44dULL;
+    return h ^ (h >> 33);
+}
+
+/* The holes from the side to move's seat: his, then his opponent's. */
+static uint64_t holes_key(const struct solver *x, const pmn_position *p)
+{
+    int me = p->to_move;
+    unsigned n = x->r->pits;
+    uint64_t h = 0;
+    for (int s = 0; s < 2; s++) {
+        const uint16_t *pit = p->pit[s ? !me : me];
+        for (unsigned i = 0; i < n; i++) {
+            unsigned c = pit[i];
+            h ^= c < 64 ? x->t->zobrist[s * PMN_MAX_SIDE_PITS + i][c]
+                        : mix(x->t->zobrist[s * PMN_MAX_SIDE_PITS + i][63] ^ c);
+        }
+    }
+    return h;
+}
+
+/* The table's key: the holes, and what else the rest of the game depends on. */
+static uint64_t key_of(const struct solver *x, const pmn_position *p)
+{
+    uint64_t h = holes_key(x, p);
+    if (x->sh.dependent) {
+        int me = p->to_move;
+        unsigned lc = p->last_capturer ? (p->last_capturer - 1u == (unsigned)me ? 1u : 2u) : 0u;
+        unsigned ft = p->first_three ? (p->first_three - 1u == (unsigned)me ? 1u : 2u) : 0u;
+        h = mix(h ^ ((uint64_t)p->captured[me] << 40 | (uint64_t)p->captured[!me] << 8
+                     | lc << 4 | ft));
+    }
+    return h;
+}
+
+/* The board and the side to move, South's view: what a repetition compares. */
+static uint64_t board_key(const struct solver *x, const pmn_position *p)
+{
+    return mix(holes_key(x, p) ^ (p->to_move ? 0x51ED2701ULL : 0));
+}
+
+static long banked(const pmn_position *p)
+{
+    int me = p->to_move;
+    return (long)p->captured[me] - (long)p->captured[!me];
+}
+
+static long on_board(const pmn_rules *r, const pmn_position *p)
+{
+    return (long)pmn_position_seeds(r, p, 0) + (long)pmn_position_seeds(r, p, 1);
+}
+
+/* ---- the table ------------------------------------------------------------- */
+
+static struct entry *probe(struct solve_table *t, uint64_t key)
+{
+    struct entry *b = &t->e[(key & (t->nbuckets - 1)) * BUCKET];
+    for (int i = 0; i < BUCKET; i++)
+        if (b[i].key == key && b[i].work)
+            return &b[i];
+    return NULL;
+}
+
+static int16_t clamp16(long v)
+{
+    return (int16_t)(v < NONE_LO ? NONE_LO : v > NONE_HI ? NONE_HI : v);
+}
+
+static unsigned log2_of(uint64_t n)
+{
+    unsigned l = 1;
+    while (n >>= 1)
+        l++;
+    return l > 255 ? 255 : l;
+}
+
+/* Keep bounds lo..hi (relative) for key, tightening what is kept. */
+static void store(struct solve_table *t, uint64_t key, long lo, long hi, int best, uint64_t work)
+{
+    struct entry *b = &t->e[(key & (t->nbuckets - 1)) * BUCKET], *v = NULL;
+    unsigned w = log2_of(work);
+    for (int i = 0; i < BUCKET; i++)
+        if (b[i].key == key && b[i].work) {
+            v = &b[i];
+            if (v->lo > lo)
+                lo = v->lo;
+            if (v->hi < hi)
+                hi = v->hi;
+            if (best < 0)
+                best = v->best;
+            if (v->work > w)
+                w = v->work;
+            break;
+        }
+    if (!v) {
+        int worst = 1 << 30;
+        for (int i = 0; i < BUCKET; i++) {
+            int keep = b[i].work + (b[i].generation == t->generation ? 256 : 0);
+            if (!b[i].work)
+                keep = -1;
+            if (keep < worst) {
+                worst = keep;
+                v = &b[i];
+            }
+        }
+    }
+    if (lo > hi)   /* cannot happen with proved bounds: keep the newer */
+        lo = hi;
+    v->key = key;
+    v->lo = clamp16(lo);
+    v->hi = clamp16(hi);
+    v->best = (int8_t)best;
+    v->generation = t->generation;
+    v->work = (uint8_t)(w ? w : 1);
+}
+
+/* ---- the search -------------------------------------------------------------- */
+
+static int out_of_budget(struct solver *x)
+{
+    if (x->stopped)
+        return 1;
+    if (x->max_nodes && x->nodes >= x->max_nodes)
+        x->stopped = 1;
+    else if ((x->nodes & 1023) == 0 && ((x->deadline > 0 && now() >= x->deadline)
+                                        || (x->stop && x->stop(x->stop_ctx))))
+        x->stopped = 1;
+    return x->stopped;
+}
+
+static int irreversible(const pmn_move_report *rep)
+{
+    return rep->captured || rep->given || rep->stored;
+}
+
+/* The final margin for `mover` of a game that ended after his move. */
+static long end_margin(const pmn_rules *r, pmn_ending e, pmn_outcome o, const pmn_position *end,
+                       int mover)
+{
+    unsigned long seeds[2];
+    if (o == PMN_DRAWN || o == PMN_ONGOING || !pmn_final_seeds(r, e, end, seeds))
+        return 0;
+    return (long)seeds[mover] - (long)seeds[!mover];
+}
+
+static int repeats(const struct solver *x, int ply, uint64_t h)
+{
+    for (int i = (int)x->since[ply]; i <= ply; i++)
+        if (x->path[i] == h)
+            return 1;
+    if (x->since[ply] == 0)
+        for (size_t i = 0; i < x->nbefore; i++)
+            if (x->before[i] == h)
+                return 1;
+    return 0;
+}
+
+static long test(struct solver *x, const pmn_position *p, int ply, long gamma, int *dep);
+
+/* Is the position at `ply` valued as a new game would value it: no
+ * position before it can come again (a capture came between, or none can
+ * repeat)?  Only then do the databases, which know no path, answer. */
+static int fresh(const struct solver *x, int ply)
+{
+    return x->sh.acyclic || (x->since[ply] == (unsigned)ply && (ply > 0 || x->nbefore == 0));
+}
+
+/* The value (mover's view) of the kid k of p at `ply`, tested against gamma. */
+static long kid_value(struct solver *x, const pmn_position *p, struct kid *k, int ply, long gamma,
+                      int *dep)
+{
+    *dep = 0;
+    if (k->lo == k->hi)
+        return k->lo;
+    if (ply + 1 >= SOLVE_MAX_PLY) {
+        x->deep = 1;
+        *dep = 1;
+        return gamma - 1;
+    }
+    x->since[ply + 1] = irreversible(&k->rep) ? (unsigned)ply + 1 : x->since[ply];
+    x->path[ply + 1] = x->sh.acyclic ? 0 : board_key(x, &k->pos);
+    if (k->pos.to_move == p->to_move)
+        return test(x, &k->pos, ply + 1, gamma, dep);
+    return -test(x, &k->pos, ply + 1, 1 - gamma, dep);
+}
+
+/* Is the value of p (not ended; the side to move has a move) at least
+ * gamma?  Fail-soft: a result at or above gamma is a lower bound, one below
+ * an upper bound.  *dep: the result depends on the path (a repetition), or
+ * was cut short by the budget, and is not to be kept. */
+static long test(struct solver *x, const pmn_position *p, int ply, long gamma, int *dep)
+{
+    *dep = 0;
+    if (out_of_budget(x)) {
+        *dep = 1;
+        return gamma - 1;
+    }
+    const pmn_rules *r = x->r;
+    long d = banked(p), board = 0;
+    if (x->sh.bounded) {
+        board = on_board(r, p);
+        if (d + board < gamma)
+            return d + board;
+        if (d - board >= gamma)
+            return d - board;
+    }
+    if (x->t->tb && fresh(x, ply)) {
+        int v;
+        if (tablebase_probe(x->t->tb, r, p, &v))
+            return d + v;
+    }
+    uint64_t key = key_of(x, p);
+    struct entry *e = probe(x->t, key);
+    int tt_best = -1;
+    if (e) {
+        if (e->lo + d >= gamma)
+            return e->lo + d;
+        if (e->hi + d < gamma)
+            return e->hi + d;
+        tt_best = e->best;
+    }
+    uint64_t nodes0 = x->nodes;
+    int me = p->to_move;
+    struct kid *kids = x->kids[ply];
+    int holes[PMN_MAX_SIDE_PITS];
+    int n = pmn_legal_moves(r, p, holes);
+    long best = -100000;
+    int best_hole = -1, dependent = 0, open = 0;
+    /* Play every move: the ends of the game, repetitions and what the table
+     * knows of each child may decide the test before any is searched. */
+    uint64_t keys[PMN_MAX_SIDE_PITS];
+    for (int i = 0; i < n; i++) {
+        struct kid *k = &kids[i];
+        k->pos = *p;
+        k->hole = holes[i];
+        pmn_play(r, &k->pos, holes[i], &k->rep);
+        x->nodes++;
+        if (k->rep.ending == PMN_END_NONE) {
+            keys[i] = key_of(x, &k->pos);
+            __builtin_prefetch(&x->t->e[(keys[i] & (x->t->nbuckets - 1)) * BUCKET]);
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (open != i)
+            kids[open] = kids[i];
+        struct kid *k = &kids[open];
+        k->lo = -100000;
+        k->hi = 100000;
+        if (k->rep.ending != PMN_END_NONE) {
+            k->lo = k->hi = (int)end_margin(r, k->rep.ending, k->rep.outcome, &k->pos, me);
+        } else if (!x->sh.acyclic && !irreversible(&k->rep)
+                   && repeats(x, ply, board_key(x, &k->pos))) {
+            k->lo = k->hi = (int)end_margin(r, PMN_END_REPETITION,
+                                            pmn_repetition_outcome(r, &k->pos), &k->pos, me);
+            dependent = 1;
+        } else {
+            struct entry *c = probe(x->t, keys[i]);
+            if (c) {
+                long cd = banked(&k->pos);
+                long lo = c->lo + cd, hi = c->hi + cd;
+                if (k->pos.to_move == me) {
+                    k->lo = (int)(c->lo <= NONE_LO ? -100000 : lo);
+                    k->hi = (int)(c->hi >= NONE_HI ? 100000 : hi);
+                } else {
+                    k->lo = (int)(c->hi >= NONE_HI ? -100000 : -hi);
+                    k->hi = (int)(c->lo <= NONE_LO ? 100000 : -lo);
+                }
+            }
+        }
+        if (k->lo >= gamma) {   /* a cut-off before any search */
+            best = k->lo;
+            best_hole = k->hole;
+            break;
+        }
+        if (k->hi > best && k->hi < gamma && k->lo == k->hi) {
+            best = k->hi;
+            best_hole = k->hole;
+        }
+        if (k->lo == k->hi)
+            continue;          /* decided, below gamma */
+        long gain = (long)k->rep.captured + (long)k->rep.stored - (long)k->rep.given;
+        k->order = (int)(gain * 64) + (k->rep.extra ? 512 : 0) + x->t->history[k->hole] / 16
+                 + (k->hole == tt_best ? 1 << 24 : 0);
+        open++;
+    }
+    if (best < gamma) {
+        /* Best-looking first: insertion sort of a handful. */
+        for (int i = 1; i < open; i++) {
+            struct kid tmp = kids[i];
+            int j = i;
+            while (j > 0 && kids[j - 1].order < tmp.order) {
+                kids[j] = kids[j - 1];
+                j--;
+            }
+            kids[j] = tmp;
+        }
+        for (int i = 0; i < open; i++) {
+            struct kid *k = &kids[i];
+            if (k->hi < gamma) {   /* the table says it fails: its bound is all we need */
+                if (k->hi > best) {
+                    best = k->hi;
+                    best_hole = k->hole;
+                }
+                continue;
+            }
+            int kd;
+            long v = kid_value(x, p, k, ply, gamma, &kd);
+            if (x->stopped) {
+                *dep = 1;
+                return gamma - 1;
+            }
+            dependent |= kd;
+            if (v > best) {
+                best = v;
+                best_hole = k->hole;
+            }
+            if (v >= gamma) {
+                x->t->history[k->hole] += 1 + (int)log2_of(x->nodes - nodes0);
+                break;
+            }
+        }
+    }
+    *dep = dependent;
+    if (!dependent) {
+        if (best >= gamma)
+            store(x->t, key, best - d, NONE_HI, best_hole, x->nodes - nodes0 + 1);
+        else
+            store(x->t, key, NONE_LO, best - d, -1, x->nodes - nodes0 + 1);
+    }
+    return best;
+}
+
+/* ---- the root ------------------------------------------------------------------ */
+
+/* The exact value of p (not ended, with a move) by MTD(f), from the guess
+ * g, within lo..hi.  Returns 0 when the budget ran out first (then *lo and
+ * *hi are the bounds proved), 1 when exact (*lo == *hi).  *best_hole: a
+ * move that proved the value, if a test found one. */
+static int mtd(struct solver *x, const pmn_position *p, long g, long *lo, long *hi,
+               int *best_hole)
+{
+    int steps = 0;
+    while (*lo < *hi) {
+        long gamma = g;
+        if (steps >= 4)   /* far from the guess: halve the interval */
+            gamma = *lo + (*hi - *lo + 1) / 2;
+        if (gamma <= *lo)
+            gamma = *lo + 1;
+        if (gamma > *hi)
+            gamma = *hi;
+        int dep;
+        long v = test(x, p, 0, gamma, &dep);
+        if (x->stopped)
+            return 0;
+        if (v >= gamma) {
+            *lo = v;
+            struct entry *e = probe(x->t, key_of(x, p));
+            *best_hole = e ? e->best : -1;   /* -1: not kept, found later */
+        } else {
+            *hi = v;
+        }
+        g = v;
+        steps++;
+    }
+    return 1;
+}
+
+/* The root's own bounds: the seeds, where they bound the margin. */
+static void root_bounds(const struct solver *x, const pmn_position *p, long *lo, long *hi)
+{
+    if (x->sh.bounded) {
+        long d = banked(p), board = on_board(x->r, p);
+        *lo = d - board;
+        *hi = d + board;
+    } else {
+        *lo = -100000;
+        *hi = 100000;
+    }
+}
+
+/* The exact value of the child c of root, for the root's mover. */
+static int child_exact(struct solver *x, const pmn_position *root, struct kid *k, long guess,
+                       long *lo, long *hi)
+{
+    if (k->rep.ending != PMN_END_NONE) {
+        *lo = *hi = end_margin(x->r, k->rep.ending, k->rep.outcome, &k->pos, root->to_move);
+        return 1;
+    }
+    x->since[1] = irreversible(&k->rep) ? 1 : 0;
+    x->path[1] = x->sh.acyclic ? 0 : board_key(x, &k->pos);
+    if (!x->sh.acyclic && !irreversible(&k->rep) && repeats(x, 0, x->path[1])) {
+        *lo = *hi = end_margin(x->r, PMN_END_REPETITION, pmn_repetition_outcome(x->r, &k->pos),
+                               &k->pos, root->to_move);
+        return 1;
+    }
+    /* Shift the root's view down one ply: the child's tests run at ply 1. */
+    long clo, chi;
+    root_bounds(x, &k->pos, &clo, &chi);
+    int same = k->pos.to_move == root->to_move;
+    long g = same ? guess : -guess;
+    int steps = 0;
+    while (clo < chi) {
+        long gamma = steps >= 4 ? clo + (chi - clo + 1) / 2 : g;
+        if (gamma <= clo)
+            gamma = clo + 1;
+        if (gamma > chi)
+            gamma = chi;
+        int dep;
+        long v = test(x, &k->pos, 1, gamma, &dep);
+        if (x->stopped)
+            break;
+        if (v >= gamma)
+            clo = v;
+        else
+            chi = v;
+        g = v;
+        steps++;
+    }
+    *lo = same ? clo : -chi;
+    *hi = same ? chi : -clo;
+    return !x->stopped;
+}
+
+static void set_value(const pmn_rules *r, long lo, long hi, pmn_value *v)
+{
+    memset(v, 0, sizeof *v);
+    v->has_margin = 1;
+    v->exact = lo == hi;
+    v->margin = (int)(v->exact ? lo : (lo + hi) / 2);
+    v->outcome = v->margin > 0 ? 1 : v->margin < 0 ? -1 : 0;
+    v->solved = 1;
+    v->lower = (int)lo;
+    v->upper = (int)hi;
+    v->score = v->margin * 4096;
+    (void)r;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    const pmn_move_value *x = a, *y = b;
+    return (y->value.margin > x->value.margin) - (y->value.margin < x->value.margin);
+}
+
+/* A line of best play from p, whose value is v: at each ply a move whose
+ * value is the position's, the table's best tried first.  The positions
+ * of the line since its last capture join the game's for repetitions. */
+static void best_line(struct solver *x, const pmn_position *root, long v, int first,
+                      pmn_analysis *a)
+{
+    pmn_position q = *root;
+    size_t cap = x->nbefore + PMN_MAX_PV + 1, n0 = x->nbefore;
+    uint64_t *line = malloc(cap * sizeof *line);
+    const uint64_t *saved = x->before;
+    a->npv = 0;
+    if (!line)
+        return;
+    if (n0)
+        memcpy(line, x->before, n0 * sizeof *line);
+    size_t nline = n0;
+    for (unsigned i = 0; i < PMN_MAX_PV && !x->stopped; i++) {
+        int holes[PMN_MAX_SIDE_PITS];
+        int n = pmn_legal_moves(x->r, &q, holes);
+        if (n == 0)
+            break;
+        x->before = line;
+        x->nbefore = nline;
+        x->since[0] = 0;
+        x->path[0] = x->sh.acyclic ? 0 : board_key(x, &q);
+        struct entry *e = probe(x->t, key_of(x, &q));
+        int pref = i == 0 && first >= 0 ? first : e ? e->best : -1;
+        int chosen = -1;
+        struct kid k, pick;
+        for (int pass = 0; pass < 2 && chosen < 0 && !x->stopped; pass++)
+            for (int j = 0; j < n && chosen < 0; j++) {
+                if ((pass == 0) != (holes[j] == pref))
+                    continue;
+                k.pos = q;
+                k.hole = holes[j];
+                pmn_play(x->r, &k.pos, holes[j], &k.rep);
+                x->nodes++;
+                long lo, hi;
+                if (!child_exact(x, &q, &k, v, &lo, &hi))
+                    break;
+                if (lo == v && hi == v) {
+                    chosen = holes[j];
+                    pick = k;
+                }
+            }
+        if (chosen < 0)
+            break;
+        a->pv[a->npv++] = chosen;
+        if (pick.rep.ending != PMN_END_NONE)
+            break;
+        if (pick.pos.to_move != q.to_move)
+            v = -v;
+        if (irreversible(&pick.rep))
+            nline = 0;
+        else if (!x->sh.acyclic)
+            line[nline++] = board_key(x, &q);
+        q = pick.pos;
+    }
+    x->before = saved;
+    x->nbefore = n0;
+    free(line);
+}
+
+/* The value of the move to k from p by the databases, for p's mover: 1
+ * and *v, or 0 when they do not hold where it leads. */
+static int tb_move(const struct solver *x, const pmn_position *p, const struct kid *k, long *v)
+{
+    int cv;
+    if (k->rep.ending != PMN_END_NONE) {
+        *v = end_margin(x->r, k->rep.ending, k->rep.outcome, &k->pos, p->to_move);
+        return 1;
+    }
+    if (!tablebase_probe(x->t->tb, x->r, &k->pos, &cv))
+        return 0;
+    long cd = (long)k->pos.captured[p->to_move] - (long)k->pos.captured[!p->to_move];
+    *v = k->pos.to_move == p->to_move ? cd + cv : cd - cv;
+    return 1;
+}
+
+/* A position the databases hold, as a new game: its value, its best move
+ * and a line of best play from them, each move's value with all_moves.
+ * The databases' best moves keep the value under the rules' repetitions
+ * too (a winner's never come back to a position; a holder's keep the
+ * value or repeat, worth 0 then); another move's value is the database's,
+ * proved only where no repetition of p could change it (a capture, or
+ * rules where none repeats).  Returns 0 if they do not hold p. */
+static int tb_answer(struct solver *x, const pmn_position *p, const pmn_search_limits *l,
+                     pmn_analysis *a)
+{
+    int pv;
+    if (!x->t->tb || !fresh(x, 0) || !tablebase_probe(x->t->tb, x->r, p, &pv))
+        return 0;
+    long value = banked(p) + pv;
+    set_value(x->r, value, value, &a->value);
+    a->value.tablebase = 1;
+    pmn_position q = *p;
+    long v = value;
+    uint64_t seen[PMN_MAX_PV + 1];
+    unsigned nseen = 0;
+    a->npv = 0;
+    for (unsigned i = 0; i < PMN_MAX_PV; i++) {
+        int holes[PMN_MAX_SIDE_PITS], here;
+        int n = pmn_legal_moves(x->r, &q, holes), nm = 0, chosen = -1;
+        long best_rank = 0;
+        struct kid k, pick;
+        tablebase_probe(x->t->tb, x->r, &q, &here);
+        seen[nseen++] = board_key(x, &q);
+        for (int j = 0; j < n; j++) {
+            long mv;
+            k.pos = q;
+            pmn_play(x->r, &k.pos, holes[j], &k.rep);
+            x->nodes++;
+            if (!tb_move(x, &q, &k, &mv))
+                continue;
+            if (i == 0 && l->all_moves) {
+                int proved = x->sh.acyclic || irreversible(&k.rep) || mv == value;
+                a->moves[nm].hole = holes[j];
+                set_value(x->r, mv, mv, &a->moves[nm].value);
+                a->moves[nm].value.exact = proved;
+                a->moves[nm].value.tablebase = 1;
+                nm++;
+            }
+            if (mv != v)
+                continue;
+            /* Which move of the value: the winner's out of the layer, or
+             * into a position nearer the way out; the loser's the slowest. */
+            long rank;
+            int cv;
+            unsigned depth;
+            if (k.rep.ending != PMN_END_NONE || irreversible(&k.rep)
+                || !tablebase_probe_depth(x->t->tb, x->r, &k.pos, &cv, &depth))
+                rank = here > 0 ? 1L << 20 : 0;
+            else
+                rank = here > 0 ? -(long)depth : (long)depth;
+            if (chosen < 0 || rank > best_rank) {
+                chosen = holes[j];
+                best_rank = rank;
+                pick = k;
+            }
+        }
+        if (i == 0) {
+            a->best = chosen;
+            if (l->all_moves) {
+                a->nmoves = nm;
+                qsort(a->moves, (size_t)nm, sizeof a->moves[0], by_value);
+            }
+        }
+        if (chosen < 0)
+            break;
+        a->pv[a->npv++] = chosen;
+        if (pick.rep.ending != PMN_END_NONE)
+            break;
+        if (pick.pos.to_move != q.to_move)
+            v = -v;
+        if (irreversible(&pick.rep))
+            nseen = 0;
+        q = pick.pos;
+        int again = 0;
+        for (unsigned j = 0; j < nseen && !x->sh.acyclic; j++)
+            again |= seen[j] == board_key(x, &q);
+        if (again)
+            break;   /* the rules end the game here: a repetition */
+    }
+    a->depth = a->npv;
+    return 1;
+}
+
+int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position *p,
+                   const pmn_position *history, size_t nhistory, const pmn_search_limits *l,
+                   pmn_progress_fn fn, void *ctx, pmn_analysis *a)
+{
+    struct solver *x = calloc(1, sizeof *x);
+    uint64_t *before = nhistory ? malloc(nhistory * sizeof *before) : NULL;
+    double start = now();
+    if (x)
+        x->kids = malloc((SOLVE_MAX_PLY + 1) * sizeof *x->kids);
+    if (!x || !x->kids || (nhistory && !before)) {
+        if (x)
+            free(x->kids);
+        free(x);
+        free(before);
+        return PMN_ERR_NOMEM;
+    }
+    x->t = t;
+    x->r = r;
+    shape_of(r, &x->sh);
+    x->max_nodes = l->nodes;
+    x->deadline = l->seconds > 0 ? start + l->seconds : 0;
+    x->stop = l->stop;
+    x->stop_ctx = l->stop_ctx;
+    for (size_t i = 0; i < nhistory; i++)
+        before[i] = board_key(x, &history[i]);
+    x->before = before;
+    x->nbefore = nhistory;
+    t->generation++;
+
+    x->since[0] = 0;
+    if (tb_answer(x, p, l, a)) {
+        a->nodes = x->nodes;
+        a->seconds = now() - start;
+        if (fn)
+            fn(ctx, a);
+        free(x->kids);
+        free(x);
+        free(before);
+        return 0;
+    }
+    long lo, hi;
+    root_bounds(x, p, &lo, &hi);
+    x->path[0] = x->sh.acyclic ? 0 : board_key(x, p);
+    int best = -1;
+    int exact = mtd(x, p, banked(p), &lo, &hi, &best);
+    set_value(r, lo, hi, &a->value);
+    a->stopped = !exact;
+    if (l->all_moves || best < 0) {
+        /* Every move's value (or, to name the best, enough of them). */
+        int holes[PMN_MAX_SIDE_PITS];
+        int n = pmn_legal_moves(r, p, holes), nm = 0;
+        for (int i = 0; i < n && !x->stopped; i++) {
+            struct kid k;
+            k.pos = *p;
+            k.hole = holes[i];
+            pmn_play(r, &k.pos, holes[i], &k.rep);
+            x->nodes++;
+            long mlo, mhi;
+            if (!l->all_moves && best < 0 && i + 1 < n) {
+                /* Naming the best: a null-window test against the value. */
+                long g = lo;
+                x->since[1] = irreversible(&k.rep) ? 1 : 0;
+                int dep;
+                long v;
+                if (k.rep.ending != PMN_END_NONE) {
+                    v = end_margin(r, k.rep.ending, k.rep.outcome, &k.pos, p->to_move);
+                } else {
+                    x->path[1] = x->sh.acyclic ? 0 : board_key(x, &k.pos);
+                    if (!x->sh.acyclic && !irreversible(&k.rep) && repeats(x, 0, x->path[1]))
+                        v = end_margin(r, PMN_END_REPETITION, pmn_repetition_outcome(r, &k.pos),
+                                       &k.pos, p->to_move);
+                    else if (k.pos.to_move == p->to_move)
+                        v = test(x, &k.pos, 1, g, &dep);
+                    else
+                        v = -test(x, &k.pos, 1, 1 - g, &dep);
+                }
+                if (!x->stopped && v >= g && exact) {
+                    best = holes[i];
+                    break;
+                }
+                continue;
+            }
+            if (!l->all_moves && best < 0) {
+                best = holes[i];   /* the last one left */
+                break;
+            }
+            int done = child_exact(x, p, &k, lo, &mlo, &mhi);
+            a->moves[nm].hole = holes[i];
+            set_value(r, mlo, mhi, &a->moves[nm].value);
+            nm++;
+            (void)done;
+        }
+        if (l->all_moves) {
+            a->nmoves = nm;
+            qsort(a->moves, (size_t)nm, sizeof a->moves[0], by_value);
+            if (nm && best < 0)
+                best = a->moves[0].hole;
+        }
+    }
+    if (best < 0) {
+        int holes[PMN_MAX_SIDE_PITS];
+        if (pmn_legal_moves(r, p, holes) > 0)
+            best = holes[0];   /* out of budget before any move was proved best */
+    }
+    a->best = best;
+    if (exact && !x->stopped)
+        best_line(x, p, lo, best, a);
+    if (a->npv == 0 && best >= 0) {
+        a->pv[0] = best;
+        a->npv = 1;
+    }
+    a->stopped = !exact || x->stopped;
+    a->depth = a->npv;
+    a->nodes = x->nodes;
+    a->seconds = now() - start;
+    if (x->deep && a->value.exact) {
+        /* A line went past the plies the solver follows: not proved. */
+        a->value.exact = 0;
+    }
+    if (fn)
+        fn(ctx, a);
+    free(x->kids);
+    free(x);
+    free(before);
+    return 0;
+}

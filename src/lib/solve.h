@@ -1,0 +1,34 @@
+/* solve.h - the margin solver, internal to libpmn: exact values of the
+ * games scored by seeds, by null-window tests of the final margin (MTD(f)).
+ * search.c calls it for pmn_analyse's solves; it keeps a table of its own,
+ * made by the searcher. */
+#ifndef PMN_SOLVE_H
+#define PMN_SOLVE_H
+
+#include "pmn.h"
+
+#include <stddef.h>
+
+struct solve_table;
+
+/* Can the margin solver value positions of these rules: the winner is who
+ * has more seeds (so that the final margin orders every result), one lap a
+ * sowing (no endless move)? */
+int solve_applies(const pmn_rules *r);
+
+/* A table of about `bytes` bytes; NULL when memory runs out. */
+struct solve_table *solve_table_new(const pmn_rules *r, size_t bytes);
+void solve_table_free(struct solve_table *t);
+void solve_table_clear(struct solve_table *t);
+/* The endgame databases it probes, or NULL: kept, not owned. */
+void solve_table_use(struct solve_table *t, const pmn_tablebase *tb);
+
+/* Solve p (not ended, with a legal move) as pmn_analyse does, within the
+ * limits (the depth is not one of them): the value, the best move, a line
+ * of best play and, with all_moves, every move's value.  history as
+ * pmn_analyse's.  Returns 0; PMN_ERR_NOMEM if memory runs out. */
+int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position *p,
+                   const pmn_position *history, size_t nhistory, const pmn_search_limits *l,
+                   pmn_progress_fn fn, void *ctx, pmn_analysis *a);
+
+#endif

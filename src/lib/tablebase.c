@@ -1,0 +1,752 @@
+/* tablebase.c - endgame databases of the games scored by seeds: every
+ * position with at most N seeds in play, valued exactly by retrograde
+ * analysis, layer by layer of seeds in play.
+ *
+ * Values.  A position is its holes seen from the side to move (his first,
+ * then his opponent's), whoever that is: the rules are the same for both.
+ * Its value is the best final margin of the seeds still in play for the
+ * side to move, what is banked already not counted; it lies in -n..n for a
+ * layer of n seeds, one signed byte.  The rules must make that margin
+ * depend on the holes alone (pmn_tablebase_check_rules says which do).
+ *
+ * Layers.  A move that banks seeds (a capture, a seed stored) goes to a
+ * lower layer, whose values are known; a move that banks none stays in the
+ * layer and hands the turn over.  Within a layer positions may form cycles
+ * (Oware, Awale): a repeated position ends the game with the seeds left
+ * uncounted, a margin of 0 for what is still in play, which is also what
+ * endless play inside a layer would be worth -- so a value is the rules'
+ * with or without the path, and the layer is solved as a graph:
+ *   E(P)  the best of P's moves that leave the layer (or end the game);
+ *   V(P)  = max(E(P), max over P's moves in the layer to C of -V(C)),
+ *         0 where both sides can keep play in the layer for ever.
+ * It is solved from the highest value down: at level v (n, n-1, ..., 1),
+ * the positions worth v are those with E = v, or with a move to a position
+ * worth -v; a position is worth -v when its best exit is at most -v and
+ * every move in the layer leads to a position worth v or more (counters of
+ * the moves not yet known to do so).  The predecessors of a position are
+ * found by playing every move forward once more, not by unplaying.
+ *
+ * Files.  One a layer, DIR/pmn-HASH-NN.tb (HASH: of the rules' spec, NN:
+ * the seeds): a header of 256 bytes -- "PMNTBASE", the format version, the
+ * header's size, the holes a side, the seeds, the positions, an FNV-1a
+ * checksum of the body, the rules' spec -- then the body: one signed byte
+ * a position (its value), in the order of the index below, and from the
+ * next even offset one 16-bit little-endian number a position (its depth:
+ * the plies in which the side that wins the value can force a move out of
+ * the layer, the side that holds it; 0 for a value no one can force).  A layer is written to a
+ * temporary file and renamed when whole, so an interrupted build leaves the
+ * finished layers, which the next build reads instead of computing again.
+ *
+ * Index.  The positions of a layer of n seeds in k holes are ranked in
+ * the lexicographic order of the counts, the first hole most significant:
+ * the rank adds, hole by hole, the number of ways to lay the seeds left
+ * when that hole holds fewer. */
+#include "pmn.h"
+#include "solve.h"
+#include "tablebase.h"
+#include "util.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TB_MAGIC "PMNTBASE"
+#define TB_VERSION 1
+#define TB_HEADER 256
+#define TB_SPEC 192
+#define TB_MAX_HOLES 16        /* both sides */
+#define TB_MAX_SEEDS 64
+
+struct pmn_tablebase {
+    pmn_rules rules;
+    char spec[TB_SPEC];
+    unsigned k;                /* holes, both sides */
+    unsigned seeds;            /* layers 0..seeds are held */
+    const int8_t *layer[TB_MAX_SEEDS + 1];
+    const uint16_t *depth[TB_MAX_SEEDS + 1];   /* plies to leave the layer: propagate() */
+    uint64_t size[TB_MAX_SEEDS + 1];
+    size_t mapped[TB_MAX_SEEDS + 1];   /* bytes mapped (header included); 0: malloc'd */
+    void *base[TB_MAX_SEEDS + 1];
+    /* cum[j][rem][c]: the ways to lay rem - c' seeds in j holes, summed over c' < c */
+    uint64_t cum[TB_MAX_HOLES][TB_MAX_SEEDS + 1][TB_MAX_SEEDS + 2];
+};
+
+/* ---- the index ------------------------------------------------------------ */
+
+/* The ways to lay s seeds in j holes: C(s + j - 1, j - 1). */
+static uint64_t ways(unsigned s, unsigned j)
+{
+    if (j == 0)
+        return s == 0;
+    uint64_t w = 1;
+    for (unsigned i = 1; i < j; i++)
+        w = w * (s + i) / i;   /* exact: a binomial at every step */
+    return w;
+}
+
+static void index_init(pmn_tablebase *tb)
+{
+    for (unsigned j = 0; j < TB_MAX_HOLES; j++)
+        for (unsigned rem = 0; rem <= TB_MAX_SEEDS; rem++) {
+            uint64_t sum = 0;
+            tb->cum[j][rem][0] = 0;
+            for (unsigned c = 0; c <= rem; c++) {
+                sum += ways(rem - c, j);
+                tb->cum[j][rem][c + 1] = sum;
+            }
+        }
+}
+
+/* The rank of the counts h[0..k) (n seeds) in their layer. */
+static uint64_t rank_of(const pmn_tablebase *tb, const unsigned *h, unsigned n)
+{
+    uint64_t r = 0;
+    unsigned rem = n, k = tb->k;
+    for (unsigned i = 0; i + 1 < k; i++) {
+        r += tb->cum[k - 1 - i][rem][h[i]];
+        rem -= h[i];
+    }
+    return r;
+}
+
+/* The counts of rank r in the layer of n seeds. */
+static void unrank(const pmn_tablebase *tb, uint64_t r, unsigned n, unsigned *h)
+{
+    unsigned rem = n, k = tb->k;
+    for (unsigned i = 0; i + 1 < k; i++) {
+        const uint64_t *c = tb->cum[k - 1 - i][rem];
+        unsigned x = 0;
+        while (x < rem && c[x + 1] <= r)
+            x++;
+        r -= c[x];
+        h[i] = x;
+        rem -= x;
+    }
+    h[k - 1] = rem;
+}
+
+/* The counts of the next rank (the lexicographic successor). */
+static void successor(unsigned *h, unsigned k)
+{
+    if (h[k - 1] > 0) {
+        h[k - 2]++;
+        h[k - 1]--;
+        return;
+    }
+    unsigned j = k - 2;
+    while (h[j] == 0)
+        j--;
+    h[j - 1]++;
+    h[k - 1] = h[j] - 1;
+    h[j] = 0;
+}
+
+/* The holes of p from its side to move's seat, and their seeds. */
+static unsigned counts_of(const pmn_rules *r, const pmn_position *p, unsigned *h)
+{
+    unsigned m = r->pits, n = 0;
+    int me = p->to_move;
+    for (unsigned i = 0; i < m; i++) {
+        h[i] = p->pit[me][i];
+        h[m + i] = p->pit[!me][i];
+        n += h[i] + h[m + i];
+    }
+    return n;
+}
+
+static void position_of(const pmn_rules *r, const unsigned *h, pmn_position *p)
+{
+    unsigned m = r->pits;
+    memset(p, 0, sizeof *p);
+    for (unsigned i = 0; i < m; i++) {
+        p->pit[0][i] = (uint16_t)h[i];
+        p->pit[1][i] = (uint16_t)h[m + i];
+    }
+}
+
+/* ---- the rules ------------------------------------------------------------- */
+
+int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err)
+{
+    if (!solve_applies(r) || r->cycle != PMN_CYCLE_BOTH_SIDES)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "databases are made for the games scored by "
+                        "seeds, sown one lap round the board (Kalah, Oware, Awale)");
+    if (r->majority)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "with majority=yes the rest of the game depends "
+                        "on the seeds captured, not only on the seeds in play: build them for "
+                        "majority=no (the game's winner is the same)");
+    if (r->last_seeds != PMN_LAST_PLAY_ON)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "the last seeds' rule looks at who captured: "
+                        "databases need last-seeds=play-on");
+    if (r->no_move == PMN_NO_MOVE_PASS)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "databases need a game that ends when the "
+                        "player to move cannot (no-move=collect or loses), not pass");
+    int acyclic = r->stores && r->capture != PMN_CAPTURE_FOURS;
+    if (!acyclic && r->repetition != PMN_REPETITION_UNCOUNTED)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "a repeated position that %s makes a value "
+                        "depend on the moves before it: databases need repetition=uncounted",
+                        r->repetition == PMN_REPETITION_DRAW ? "draws whatever the seeds"
+                                                             : "gives each side its own seeds");
+    if (2 * r->pits > TB_MAX_HOLES)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "databases hold boards of at most %u holes a "
+                        "side", TB_MAX_HOLES / 2);
+    return 0;
+}
+
+/* ---- values of one position ------------------------------------------------- */
+
+/* The best final margin still to be made by the side to move of the
+ * position with counts h (n seeds), from its moves that leave the layer
+ * or end the game (lower layers read from tb); the moves that stay are
+ * handed to `inner` with the rank of where they lead.  Returns the value,
+ * or INT8_MIN when no move leaves the layer. */
+static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h, unsigned n,
+                 void (*inner)(void *ctx, uint64_t child), void *ctx)
+{
+    pmn_position p;
+    pmn_outcome o;
+    int best = INT8_MIN;
+    position_of(r, h, &p);
+    pmn_ending e = pmn_position_ending(r, &p, &o);
+    if (e != PMN_END_NONE) {
+        unsigned long seeds[2];
+        if (o == PMN_DRAWN || !pmn_final_seeds(r, e, &p, seeds))
+            return 0;
+        return (int)((long)seeds[0] - (long)seeds[1]);
+    }
+    int holes[PMN_MAX_SIDE_PITS];
+    int nm = pmn_legal_moves(r, &p, holes);
+    for (int i = 0; i < nm; i++) {
+        pmn_position q = p;
+        pmn_move_report rep;
+        unsigned c[TB_MAX_HOLES];
+        int v;
+        pmn_play(r, &q, holes[i], &rep);
+        if (rep.ending != PMN_END_NONE) {
+            unsigned long seeds[2];
+            v = rep.outcome == PMN_DRAWN || !pmn_final_seeds(r, rep.ending, &q, seeds)
+              ? 0 : (int)((long)seeds[0] - (long)seeds[1]);
+        } else {
+            unsigned left = counts_of(r, &q, c);
+            int gain = (int)q.captured[0] - (int)q.captured[1];
+            if (left == n) {
+                assert(q.to_move == 1 && gain == 0);
+                inner(ctx, rank_of(tb, c, n));
+                continue;
+            }
+            int cv = tb->layer[left][rank_of(tb, c, left)];
+            v = q.to_move == 0 ? gain + cv : gain - cv;
+        }
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+/* ---- building a layer ----------------------------------------------------- */
+
+/* A layer's body: a signed byte a position, then (from an even offset) a
+ * 16-bit depth a position, little-endian. */
+static uint64_t depth_offset(uint64_t size)
+{
+    return (size + 1) & ~(uint64_t)1;
+}
+
+static uint64_t body_bytes(uint64_t size)
+{
+    return depth_offset(size) + 2 * size + (size == 0);
+}
+
+struct layer {
+    pmn_tablebase *tb;
+    const pmn_rules *r;
+    unsigned n;
+    uint64_t size;
+    int8_t *exit;              /* E: the best move out, or INT8_MIN */
+    uint8_t *open;             /* moves in the layer not yet known to lead to v or more */
+    uint32_t *cursor;          /* in-degree, then where each predecessor list ends */
+    uint32_t *pred;            /* the predecessors of each position, one list after another */
+    int pass;                  /* 1: count the moves in the layer; 2: list them */
+};
+
+struct worker {
+    struct layer *L;
+    uint64_t from, to, here;
+};
+
+static void inner_move(void *ctx, uint64_t child)
+{
+    struct worker *w = ctx;
+    struct layer *L = w->L;
+    if (L->pass == 1) {
+        L->open[w->here]++;
+        __atomic_fetch_add(&L->cursor[child], 1, __ATOMIC_RELAXED);
+    } else {
+        uint32_t at = __atomic_fetch_add(&L->cursor[child], 1, __ATOMIC_RELAXED);
+        L->pred[at] = (uint32_t)w->here;
+    }
+}
+
+static void *work(void *arg)
+{
+    struct worker *w = arg;
+    struct layer *L = w->L;
+    unsigned h[TB_MAX_HOLES];
+    if (w->from >= w->to)
+        return NULL;
+    unrank(L->tb, w->from, L->n, h);
+    for (w->here = w->from; w->here < w->to; w->here++) {
+        int e = exits(L->tb, L->r, h, L->n, inner_move, w);
+        if (L->pass == 1)
+            L->exit[w->here] = (int8_t)e;
+        if (w->here + 1 < w->to)
+            successor(h, L->tb->k);
+    }
+    return NULL;
+}
+
+/* Every position of the layer through work(), on `threads` threads. */
+static int run_pass(struct layer *L, int pass, unsigned threads)
+{
+    pthread_t t[16];
+    struct worker w[16];
+    unsigned nt = threads < 1 ? 1 : threads > 16 ? 16 : threads, started = 0;
+    L->pass = pass;
+    for (unsigned i = 0; i < nt; i++) {
+        w[i].L = L;
+        w[i].from = L->size * i / nt;
+        w[i].to = L->size * (i + 1) / nt;
+    }
+    for (unsigned i = 1; i < nt; i++) {
+        if (pthread_create(&t[i], NULL, work, &w[i]) != 0)
+            break;
+        started = i;
+    }
+    work(&w[0]);
+    for (unsigned i = 1; i <= started; i++)
+        pthread_join(t[i], NULL);
+    for (unsigned i = started + 1; i < nt; i++)   /* threads that could not start */
+        work(&w[i]);
+    return 0;
+}
+
+enum { UNKNOWN = 0, AT_LEAST = 1, AT_MOST = 2 };
+
+/* Solve the layer's graph from the highest value down (the file's comment). */
+static void propagate(struct layer *L, int8_t *value, uint16_t *depth)
+{
+    uint64_t M = L->size;
+    uint8_t *state = calloc(M, 1);
+    uint32_t *queue = malloc(M * sizeof *queue);
+    if (!state || !queue) {
+        free(state);
+        free(queue);
+        return;
+    }
+    memset(value, 0, M);
+    memset(depth, 0, M * sizeof *depth);
+    uint64_t head = 0, tail = 0;
+    for (int v = (int)L->n; v >= 1; v--) {
+        for (uint64_t i = 0; i < M; i++) {
+            if (state[i] != UNKNOWN)
+                continue;
+            if (L->exit[i] == v) {
+                state[i] = AT_LEAST;
+                value[i] = (int8_t)v;
+                queue[tail++] = (uint32_t)i;
+            } else if (L->exit[i] == -v && L->open[i] == 0) {
+                state[i] = AT_MOST;
+                value[i] = (int8_t)-v;
+                queue[tail++] = (uint32_t)i;
+            }
+        }
+        while (head < tail) {
+            uint32_t x = queue[head++];
+            uint16_t next = depth[x] < UINT16_MAX ? (uint16_t)(depth[x] + 1) : UINT16_MAX;
+            uint32_t from = x ? L->cursor[x - 1] : 0, to = L->cursor[x];
+            for (uint32_t j = from; j < to; j++) {
+                uint32_t p = L->pred[j];
+                if (state[x] == AT_LEAST) {
+                    /* p has one move fewer that might lead below v */
+                    if (--L->open[p] == 0 && state[p] == UNKNOWN && L->exit[p] <= -v) {
+                        state[p] = AT_MOST;
+                        value[p] = (int8_t)-v;
+                        depth[p] = next;
+                        queue[tail++] = p;
+                    }
+                } else if (state[p] == UNKNOWN) {
+                    state[p] = AT_LEAST;
+                    value[p] = (int8_t)v;
+                    depth[p] = next;
+                    queue[tail++] = p;
+                }
+            }
+        }
+    }
+    /* The rest: both sides can keep the game in the layer (a repetition,
+     * worth 0), or an exit worth 0 is the best. */
+    free(state);
+    free(queue);
+}
+
+static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t **out,
+                       pmn_error *err)
+{
+    struct layer L;
+    memset(&L, 0, sizeof L);
+    L.tb = tb;
+    L.r = &tb->rules;
+    L.n = n;
+    L.size = tb->size[n];
+    L.exit = malloc(L.size);
+    L.open = calloc(L.size, 1);
+    L.cursor = calloc(L.size, sizeof *L.cursor);
+    /* The values, then the depths, in one block as in the file. */
+    int8_t *value = malloc(body_bytes(L.size));
+    uint16_t *depth = (uint16_t *)(void *)(value + depth_offset(L.size));
+    if (!L.exit || !L.open || !L.cursor || !value)
+        goto nomem;
+    run_pass(&L, 1, threads);
+    uint64_t edges = 0;
+    for (uint64_t i = 0; i < L.size; i++) {
+        edges += L.cursor[i];
+        L.cursor[i] = (uint32_t)(edges - L.cursor[i]);   /* where its list starts */
+    }
+    if (edges >= UINT32_MAX) {
+        free(L.exit), free(L.open), free(L.cursor), free(value);
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "the layer of %u seeds has too many moves "
+                        "(%llu) for this format", n, (unsigned long long)edges);
+    }
+    L.pred = malloc((edges ? edges : 1) * sizeof *L.pred);
+    if (!L.pred)
+        goto nomem;
+    run_pass(&L, 2, threads);   /* each cursor ends where the next list starts */
+    propagate(&L, value, depth);
+    free(L.exit);
+    free(L.open);
+    free(L.cursor);
+    free(L.pred);
+    *out = value;
+    return 0;
+nomem:
+    free(L.exit);
+    free(L.open);
+    free(L.cursor);
+    free(L.pred);
+    free(value);
+    return pmn_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
+                    "(%llu positions)", n, (unsigned long long)tb->size[n]);
+}
+
+/* ---- files ------------------------------------------------------------------ */
+
+static uint64_t fnv(const void *data, size_t n, uint64_t h)
+{
+    const unsigned char *s = data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 0x100000001B3ULL;
+    return h;
+}
+
+#define FNV_START 0xCBF29CE484222325ULL
+
+static void layer_path(const pmn_tablebase *tb, const char *dir, unsigned n, char *buf,
+                       size_t size)
+{
+    uint64_t h = fnv(tb->spec, strlen(tb->spec), FNV_START);
+    snprintf(buf, size, "%s/pmn-%016llx-%02u.tb", dir, (unsigned long long)h, n);
+}
+
+static void put32(unsigned char *b, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        b[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put64(unsigned char *b, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint32_t get32(const unsigned char *b)
+{
+    uint32_t v = 0;
+    for (int i = 3; i >= 0; i--)
+        v = v << 8 | b[i];
+    return v;
+}
+
+static uint64_t get64(const unsigned char *b)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | b[i];
+    return v;
+}
+
+static void header(const pmn_tablebase *tb, unsigned n, const int8_t *v, unsigned char *h)
+{
+    memset(h, 0, TB_HEADER);
+    memcpy(h, TB_MAGIC, 8);
+    put32(h + 8, TB_VERSION);
+    put32(h + 12, TB_HEADER);
+    put32(h + 16, tb->k / 2);
+    put32(h + 20, n);
+    put64(h + 24, tb->size[n]);
+    put64(h + 32, fnv(v, body_bytes(tb->size[n]), FNV_START));
+    memcpy(h + 64, tb->spec, strlen(tb->spec));
+}
+
+static int write_layer(const pmn_tablebase *tb, const char *dir, unsigned n, const int8_t *v,
+                       pmn_error *err)
+{
+    char path[4096], tmp[4200];
+    unsigned char h[TB_HEADER];
+    layer_path(tb, dir, n, path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.part", path);
+    header(tb, n, v, h);
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "cannot write %s: %s", tmp, strerror(errno));
+    int ok = fwrite(h, 1, TB_HEADER, f) == TB_HEADER
+          && fwrite(v, 1, body_bytes(tb->size[n]), f) == body_bytes(tb->size[n]);
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "cannot write %s: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+/* Map the layer of n seeds: 1 done, 0 no such file, -1 a file that is not
+ * a sound layer of these rules (*err says why). */
+static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, pmn_error *err)
+{
+    char path[4096];
+    layer_path(tb, dir, n, path, sizeof path);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    size_t want = TB_HEADER + (size_t)body_bytes(tb->size[n]);
+    if (fstat(fd, &st) != 0 || (uint64_t)st.st_size != want) {
+        close(fd);
+        return pmn_fail(err, PMN_ERR_SYNTAX, 0, "%s: %llu bytes, not the %llu of a layer of "
+                        "%u seeds (truncated?)", path, (unsigned long long)st.st_size,
+                        (unsigned long long)want, n);
+    }
+    void *base = mmap(NULL, want, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (base == MAP_FAILED)
+        return pmn_fail(err, PMN_ERR_NOMEM, 0, "%s: cannot map it: %s", path, strerror(errno));
+    const unsigned char *h = base;
+    const char *why = NULL;
+    char spec[TB_SPEC + 1];
+    memcpy(spec, h + 64, TB_SPEC);
+    spec[TB_SPEC] = 0;
+    if (memcmp(h, TB_MAGIC, 8) != 0)
+        why = "not a pmn database";
+    else if (get32(h + 8) != TB_VERSION || get32(h + 12) != TB_HEADER)
+        why = "a format version this pmn does not read";
+    else if (strcmp(spec, tb->spec) != 0)
+        why = "built under other rules";
+    else if (get32(h + 16) != tb->k / 2 || get32(h + 20) != n || get64(h + 24) != tb->size[n])
+        why = "a header that does not fit its rules";
+    else if (get64(h + 32) != fnv(h + TB_HEADER, body_bytes(tb->size[n]), FNV_START))
+        why = "a checksum that does not match its values (corrupt)";
+    if (why) {
+        munmap(base, want);
+        return pmn_fail(err, PMN_ERR_SYNTAX, 0, "%s: %s%s%s", path, why,
+                        strcmp(spec, tb->spec) && !memcmp(h, TB_MAGIC, 8) ? ": " : "",
+                        strcmp(spec, tb->spec) && !memcmp(h, TB_MAGIC, 8) ? spec : "");
+    }
+    tb->base[n] = base;
+    tb->mapped[n] = want;
+    tb->layer[n] = (const int8_t *)(h + TB_HEADER);
+    tb->depth[n] = (const uint16_t *)(const void *)(h + TB_HEADER + depth_offset(tb->size[n]));
+    return 1;
+}
+
+/* ---- the databases ------------------------------------------------------------ */
+
+static pmn_tablebase *tb_new(const pmn_rules *r, pmn_error *err)
+{
+    if (pmn_tablebase_check_rules(r, err) != 0)
+        return NULL;
+    pmn_tablebase *tb = calloc(1, sizeof *tb);
+    if (!tb) {
+        pmn_fail(err, PMN_ERR_NOMEM, 0, "out of memory");
+        return NULL;
+    }
+    tb->rules = *r;
+    pmn_rules_format(r, tb->spec, sizeof tb->spec);
+    tb->k = 2 * r->pits;
+    index_init(tb);
+    for (unsigned n = 0; n <= TB_MAX_SEEDS; n++)
+        tb->size[n] = ways(n, tb->k);
+    return tb;
+}
+
+void pmn_tablebase_close(pmn_tablebase *tb)
+{
+    if (!tb)
+        return;
+    for (unsigned n = 0; n <= TB_MAX_SEEDS; n++) {
+        if (tb->mapped[n])
+            munmap(tb->base[n], tb->mapped[n]);
+        else
+            free(tb->base[n]);
+    }
+    free(tb);
+}
+
+uint64_t pmn_tablebase_positions(const pmn_rules *r, unsigned seeds)
+{
+    return 2 * r->pits <= TB_MAX_HOLES && seeds <= TB_MAX_SEEDS ? ways(seeds, 2 * r->pits) : 0;
+}
+
+static void layer_stats(const pmn_tablebase *tb, unsigned n, pmn_tablebase_layer *s)
+{
+    memset(s, 0, sizeof *s);
+    s->seeds = n;
+    s->positions = tb->size[n];
+    for (uint64_t i = 0; i < tb->size[n]; i++)
+        s->by_value[tb->layer[n][i] + PMN_TABLEBASE_MAX_SEEDS]++;
+}
+
+int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, unsigned threads,
+                        pmn_tablebase_fn fn, void *ctx, pmn_error *err)
+{
+    if (seeds > PMN_TABLEBASE_MAX_SEEDS)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "at most %u seeds in play",
+                        PMN_TABLEBASE_MAX_SEEDS);
+    pmn_tablebase *tb = tb_new(r, err);
+    if (!tb)
+        return -1;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        pmn_tablebase_close(tb);
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "cannot make %s: %s", dir, strerror(errno));
+    }
+    for (unsigned n = 0; n <= seeds; n++) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        int rc = map_layer(tb, dir, n, err);
+        int loaded = rc == 1;
+        if (rc < 0) {
+            pmn_tablebase_close(tb);
+            return -1;
+        }
+        if (!loaded) {
+            int8_t *v = NULL;
+            if (build_layer(tb, n, threads, &v, err) != 0) {
+                pmn_tablebase_close(tb);
+                return -1;
+            }
+            tb->base[n] = v;
+            tb->layer[n] = v;
+            tb->depth[n] = (const uint16_t *)(const void *)(v + depth_offset(tb->size[n]));
+            if (write_layer(tb, dir, n, v, err) != 0) {
+                pmn_tablebase_close(tb);
+                return -1;
+            }
+        }
+        tb->seeds = n;
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (fn) {
+            pmn_tablebase_layer s;
+            layer_stats(tb, n, &s);
+            s.loaded = loaded;
+            s.seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+            fn(ctx, &s);
+        }
+    }
+    pmn_tablebase_close(tb);
+    return 0;
+}
+
+pmn_tablebase *pmn_tablebase_open(const pmn_rules *r, const char *dir, pmn_error *err)
+{
+    pmn_tablebase *tb = tb_new(r, err);
+    if (!tb)
+        return NULL;
+    unsigned n = 0;
+    for (; n <= PMN_TABLEBASE_MAX_SEEDS; n++) {
+        int rc = map_layer(tb, dir, n, err);
+        if (rc < 0) {
+            pmn_tablebase_close(tb);
+            return NULL;
+        }
+        if (rc == 0)
+            break;
+    }
+    if (n == 0) {
+        char path[4096];
+        layer_path(tb, dir, 0, path, sizeof path);
+        pmn_tablebase_close(tb);
+        pmn_fail(err, PMN_ERR_UNKNOWN, 0, "no database of these rules in %s (%s missing; "
+                 "pmn tablebase build makes it)", dir, path);
+        return NULL;
+    }
+    tb->seeds = n - 1;
+    return tb;
+}
+
+unsigned pmn_tablebase_seeds(const pmn_tablebase *tb)
+{
+    return tb->seeds;
+}
+
+int pmn_tablebase_layer_stats(const pmn_tablebase *tb, unsigned seeds, pmn_tablebase_layer *s)
+{
+    if (seeds > tb->seeds)
+        return -1;
+    layer_stats(tb, seeds, s);
+    return 0;
+}
+
+int tablebase_probe_depth(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
+                          int *v, unsigned *depth)
+{
+    unsigned h[TB_MAX_HOLES];
+    if (r->pits != tb->k / 2)
+        return 0;
+    unsigned n = counts_of(r, p, h);
+    if (n > tb->seeds)
+        return 0;
+    uint64_t i = rank_of(tb, h, n);
+    *v = tb->layer[n][i];
+    if (depth)
+        *depth = tb->depth[n][i];
+    return 1;
+}
+
+int tablebase_probe(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p, int *v)
+{
+    return tablebase_probe_depth(tb, r, p, v, NULL);
+}
+
+int pmn_tablebase_probe(const pmn_tablebase *tb, const pmn_position *p, int *margin)
+{
+    int v;
+    if (!tablebase_probe(tb, &tb->rules, p, &v))
+        return 0;
+    *margin = v;
+    return 1;
+}
+
+int tablebase_same_rules(const pmn_tablebase *tb, const pmn_rules *r)
+{
+    char spec[TB_SPEC];
+    pmn_rules_format(r, spec, sizeof spec);
+    return strcmp(spec, tb->spec) == 0;
+}

@@ -1,0 +1,343 @@
+/* test_tablebase.c - endgame databases: every position of the small layers
+ * against the plain minimax (naive.h), random positions of larger layers
+ * against the margin solver, the solver answering from them, the index,
+ * and files that are refused (other rules, truncated, corrupt). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "naive.h"
+
+static struct naive_path path;   /* large: not on the stack */
+
+static uint32_t lcg(uint32_t *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return *state >> 8;
+}
+
+/* A fresh directory for a test's files, removed by rm_dir. */
+static char *make_dir(void)
+{
+    char *d = malloc(64);
+    snprintf(d, 64, "/tmp/pmn-tb-XXXXXX");
+    assert_non_null(mkdtemp(d));
+    return d;
+}
+
+static void rm_dir(char *d)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
+    assert_int_equal(system(cmd), 0);
+    free(d);
+}
+
+/* Positions of n seeds over both sides' holes, South to move, one after
+ * another: *h holds the counts; returns 0 after the last. */
+static int next_counts(unsigned *h, unsigned k, unsigned n, int first)
+{
+    if (first) {
+        for (unsigned i = 0; i < k; i++)
+            h[i] = 0;
+        h[k - 1] = n;
+        return 1;
+    }
+    unsigned j = k - 1;
+    if (h[j] > 0) {   /* the lexicographic successor, first hole most significant */
+        h[j - 1]++;
+        h[j]--;
+        return 1;
+    }
+    while (j > 0 && h[j] == 0)
+        j--;
+    if (j == 0)
+        return 0;
+    h[j - 1]++;
+    h[k - 1] = h[j] - 1;
+    if (j != k - 1)
+        h[j] = 0;
+    return 1;
+}
+
+static void position_of(const pmn_rules *r, const unsigned *h, int side, pmn_position *p)
+{
+    memset(p, 0, sizeof *p);
+    p->to_move = (uint8_t)side;
+    for (unsigned i = 0; i < r->pits; i++) {
+        p->pit[side][i] = (uint16_t)h[i];
+        p->pit[!side][i] = (uint16_t)h[r->pits + i];
+    }
+}
+
+/* The minimax margin of p for its side to move, as a new game. */
+static long minimax(const pmn_rules *r, const pmn_position *p)
+{
+    pmn_outcome o;
+    pmn_ending e = pmn_position_ending(r, p, &o);
+    if (e != PMN_END_NONE) {
+        struct naive_value v = naive_end(r, e, o, p, !p->to_move);
+        return -v.margin;
+    }
+    unsigned long nodes = 0;
+    int best;
+    path.n = 1;
+    path.since = 0;
+    path.pos[0] = *p;
+    return naive_minimax(r, &path, &best, &nodes).margin;
+}
+
+/* Every position of the layers up to `full` seeds, both sides to move, as
+ * the minimax values it; the layers' counts add up. */
+static void layers_agree(const char *spec, unsigned build, unsigned full)
+{
+    pmn_rules r;
+    pmn_error err;
+    char *dir = make_dir();
+    assert_int_equal(pmn_rules_init(&r, spec, NULL), 0);
+    assert_int_equal(pmn_tablebase_build(&r, build, dir, 2, NULL, NULL, &err), 0);
+    pmn_tablebase *tb = pmn_tablebase_open(&r, dir, &err);
+    assert_non_null(tb);
+    assert_int_equal(pmn_tablebase_seeds(tb), build);
+    unsigned k = 2 * r.pits, h[64];
+    for (unsigned n = 0; n <= full; n++) {
+        uint64_t count = 0;
+        for (int more = next_counts(h, k, n, 1); more; more = next_counts(h, k, n, 0)) {
+            for (int side = 0; side < 2; side++) {
+                pmn_position p;
+                int v;
+                position_of(&r, h, side, &p);
+                assert_int_equal(pmn_tablebase_probe(tb, &p, &v), 1);
+                long want = minimax(&r, &p);
+                if (v != want) {
+                    char text[200];
+                    pmn_position_format(&r, &p, text, sizeof text);
+                    fail_msg("%s, %s: the database says %+d, the minimax %+ld", spec, text, v,
+                             want);
+                }
+            }
+            count++;
+        }
+        pmn_tablebase_layer s;
+        assert_int_equal(pmn_tablebase_layer_stats(tb, n, &s), 0);
+        assert_int_equal(s.positions, count);
+        assert_int_equal(pmn_tablebase_positions(&r, n), count);
+        uint64_t sum = 0;
+        for (int v = -(int)n; v <= (int)n; v++)
+            sum += s.by_value[v + PMN_TABLEBASE_MAX_SEEDS];
+        assert_int_equal(sum, count);
+    }
+    pmn_tablebase_close(tb);
+    rm_dir(dir);
+}
+
+static void small_layers_agree_with_minimax(void **state)
+{
+    (void)state;
+    layers_agree("kalah(3,2)", 6, 6);
+    layers_agree("kalah(3,2),capture=opposite-always", 6, 6);
+    layers_agree("kalah(4,3)", 5, 4);
+    layers_agree("awale,holes=3,majority=no", 5, 3);
+    layers_agree("oware,holes=3,majority=no,repetition=uncounted", 4, 3);
+    layers_agree("awale,holes=4,majority=no", 3, 2);
+}
+
+/* Random positions of layers the minimax cannot reach, against the margin
+ * solver, which answers the same with the databases given or not; and a
+ * position above the databases solved with them below it. */
+static void larger_layers_agree_with_solver(void **state)
+{
+    (void)state;
+    pmn_rules r;
+    pmn_error err;
+    char *dir = make_dir();
+    uint32_t seed = 17;
+    assert_int_equal(pmn_rules_init(&r, "kalah(6,2)", NULL), 0);
+    assert_int_equal(pmn_tablebase_build(&r, 12, dir, 2, NULL, NULL, &err), 0);
+    pmn_tablebase *tb = pmn_tablebase_open(&r, dir, &err);
+    assert_non_null(tb);
+    pmn_searcher *plain = pmn_searcher_new(&r, 16), *with = pmn_searcher_new(&r, 16);
+    assert_int_equal(pmn_searcher_use_tablebase(with, tb), 0);
+    for (int t = 0; t < 60; t++) {
+        pmn_position p;
+        pmn_outcome o;
+        pmn_analysis a, b;
+        pmn_search_limits l = { 0 };
+        memset(&p, 0, sizeof p);
+        p.to_move = (uint8_t)(lcg(&seed) % 2);
+        unsigned n = 9 + lcg(&seed) % 8;   /* 9..16: some above the databases */
+        for (unsigned i = 0; i < n; i++)
+            p.pit[lcg(&seed) % 2][lcg(&seed) % r.pits]++;
+        p.captured[0] = lcg(&seed) % 5;
+        p.captured[1] = lcg(&seed) % 5;
+        if (pmn_position_ending(&r, &p, &o) != PMN_END_NONE)
+            continue;
+        l.solve = 1;
+        l.all_moves = 1;
+        assert_int_equal(pmn_analyse(plain, &p, NULL, 0, &l, NULL, NULL, &a), 0);
+        assert_int_equal(pmn_analyse(with, &p, NULL, 0, &l, NULL, NULL, &b), 0);
+        assert_true(a.value.exact && b.value.exact);
+        assert_int_equal(a.value.margin, b.value.margin);
+        assert_int_equal(b.value.tablebase, n <= 12);
+        assert_int_equal(a.nmoves, b.nmoves);
+        for (int i = 0; i < a.nmoves; i++)
+            assert_int_equal(a.moves[i].value.margin, b.moves[i].value.margin);
+        /* The databases' best move and line keep the value. */
+        pmn_position q = p;
+        pmn_move_report rep;
+        assert_int_equal(pmn_play(&r, &q, b.best, &rep), 0);
+        pmn_analysis c;
+        l.all_moves = 0;
+        if (rep.ending == PMN_END_NONE) {
+            assert_int_equal(pmn_analyse(plain, &q, NULL, 0, &l, NULL, NULL, &c), 0);
+            long after = q.to_move == p.to_move ? c.value.margin : -c.value.margin;
+            assert_int_equal(after, b.value.margin);
+        }
+        int v;
+        if (n <= 12) {
+            assert_int_equal(pmn_tablebase_probe(tb, &p, &v), 1);
+            assert_int_equal(a.value.margin,
+                             (int)p.captured[p.to_move] - (int)p.captured[!p.to_move] + v);
+        } else {
+            assert_int_equal(pmn_tablebase_probe(tb, &p, &v), 0);
+        }
+    }
+    pmn_searcher_free(plain);
+    pmn_searcher_free(with);
+    pmn_tablebase_close(tb);
+    rm_dir(dir);
+}
+
+/* A cyclic game: the line from the databases, played out, ends the game
+ * (by a repetition too, where the seeds left are worth 0) with the margin
+ * they give: the winner's moves bring the play nearer the way out of a
+ * layer, never round a cycle. */
+static void lines_keep_the_value(void **state)
+{
+    (void)state;
+    pmn_rules r;
+    pmn_error err;
+    char *dir = make_dir();
+    uint32_t seed = 3;
+    assert_int_equal(pmn_rules_init(&r, "awale,majority=no", NULL), 0);
+    assert_int_equal(pmn_tablebase_build(&r, 8, dir, 2, NULL, NULL, &err), 0);
+    pmn_tablebase *tb = pmn_tablebase_open(&r, dir, &err);
+    pmn_searcher *s = pmn_searcher_new(&r, 4);
+    assert_int_equal(pmn_searcher_use_tablebase(s, tb), 0);
+    int ended = 0, won = 0;
+    for (int t = 0; t < 300; t++) {
+        pmn_position p;
+        pmn_outcome o;
+        pmn_analysis a;
+        pmn_search_limits l = { 0 };
+        memset(&p, 0, sizeof p);
+        for (unsigned i = 0; i < 8; i++)
+            p.pit[lcg(&seed) % 2][lcg(&seed) % r.pits]++;
+        if (pmn_position_ending(&r, &p, &o) != PMN_END_NONE)
+            continue;
+        l.solve = 1;
+        assert_int_equal(pmn_analyse(s, &p, NULL, 0, &l, NULL, NULL, &a), 0);
+        assert_true(a.value.exact && a.value.tablebase);
+        pmn_game *g = pmn_game_new(&r, &p);
+        pmn_move_report rep;
+        for (unsigned i = 0; i < a.npv; i++)
+            assert_int_equal(pmn_game_play(g, a.pv[i], &rep), 0);
+        pmn_ending e = pmn_game_ending(g);
+        if (e == PMN_END_NONE) {
+            assert_int_equal(a.npv, PMN_MAX_PV);   /* only a line cut short goes on */
+            pmn_game_free(g);
+            continue;
+        }
+        unsigned long seeds[2];
+        long margin = 0;
+        if (pmn_game_outcome(g) != PMN_DRAWN
+            && pmn_final_seeds(&r, e, pmn_game_position(g), seeds))
+            margin = (long)seeds[p.to_move] - (long)seeds[!p.to_move];
+        if (margin != a.value.margin) {
+            char text[200];
+            pmn_position_format(&r, &p, text, sizeof text);
+            fail_msg("%s: worth %+d, its line of %u plies ends %s with %+ld", text,
+                     a.value.margin, a.npv, pmn_ending_string(e), margin);
+        }
+        ended++;
+        won += a.value.margin > 0;
+        pmn_game_free(g);
+    }
+    assert_true(ended > 100 && won > 10);
+    pmn_searcher_free(s);
+    pmn_tablebase_close(tb);
+    rm_dir(dir);
+}
+
+/* Rules the databases cannot serve, and files that are not sound. */
+static void refused(void **state)
+{
+    (void)state;
+    pmn_rules r, other;
+    pmn_error err;
+    char *dir = make_dir(), name[256], cmd[1200];
+    assert_int_equal(pmn_rules_init(&r, "oware", NULL), 0);
+    assert_int_equal(pmn_tablebase_check_rules(&r, &err), -1);   /* majority */
+    assert_int_equal(pmn_rules_init(&r, "oware,majority=no", NULL), 0);
+    assert_int_equal(pmn_tablebase_check_rules(&r, &err), -1);   /* own-side repetition */
+    assert_int_equal(pmn_rules_init(&r, "hawalis", NULL), 0);
+    assert_int_equal(pmn_tablebase_check_rules(&r, &err), -1);
+    assert_int_equal(pmn_rules_init(&r, "kalah(4,2)", NULL), 0);
+    assert_int_equal(pmn_tablebase_check_rules(&r, &err), 0);
+    assert_int_equal(pmn_tablebase_build(&r, 6, dir, 1, NULL, NULL, &err), 0);
+
+    /* Other rules: none of theirs there. */
+    assert_int_equal(pmn_rules_init(&other, "kalah(4,2),capture=opposite-always", NULL), 0);
+    assert_null(pmn_tablebase_open(&other, dir, &err));
+    /* A searcher of other rules refuses them. */
+    pmn_tablebase *tb = pmn_tablebase_open(&r, dir, &err);
+    assert_non_null(tb);
+    pmn_searcher *s = pmn_searcher_new(&other, 1);
+    assert_int_equal(pmn_searcher_use_tablebase(s, tb), -1);
+    pmn_searcher_free(s);
+    pmn_tablebase_close(tb);
+
+    /* A layer cut short, then one with a byte changed. */
+    snprintf(cmd, sizeof cmd, "ls %s/*-05.tb > %s/name", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(name, sizeof name, "%s/name", dir);
+    FILE *f = fopen(name, "r");
+    char layer[256];
+    assert_non_null(fgets(layer, sizeof layer, f));
+    fclose(f);
+    layer[strcspn(layer, "\n")] = 0;
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s.keep' && truncate -s -1 '%s'", layer, layer, layer);
+    assert_int_equal(system(cmd), 0);
+    assert_null(pmn_tablebase_open(&r, dir, &err));
+    assert_non_null(strstr(err.message, "truncated"));
+    snprintf(cmd, sizeof cmd, "cp '%s.keep' '%s' && printf '\\177' | dd of='%s' bs=1 seek=300 "
+             "conv=notrunc 2>/dev/null", layer, layer, layer);
+    assert_int_equal(system(cmd), 0);
+    assert_null(pmn_tablebase_open(&r, dir, &err));
+    assert_non_null(strstr(err.message, "checksum"));
+    /* A build reads the sound layers and makes the bad one again. */
+    snprintf(cmd, sizeof cmd, "rm '%s'", layer);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(pmn_tablebase_build(&r, 6, dir, 1, NULL, NULL, &err), 0);
+    tb = pmn_tablebase_open(&r, dir, &err);
+    assert_non_null(tb);
+    assert_int_equal(pmn_tablebase_seeds(tb), 6);
+    pmn_tablebase_close(tb);
+    rm_dir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(small_layers_agree_with_minimax),
+        cmocka_unit_test(larger_layers_agree_with_solver),
+        cmocka_unit_test(lines_keep_the_value),
+        cmocka_unit_test(refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

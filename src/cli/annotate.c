@@ -11,6 +11,7 @@ enum { OPT_THRESHOLD = 256 };
 
 static const struct cli_option options[] = {
     OPT_SEARCH_LIMITS,
+    OPT_TABLEBASE,
     { "threshold", OPT_THRESHOLD, "SEEDS", "seeds lost against the best move that make a\n"
       "'?' (twice as many a '?\?'; default 2)" },
     OPT_FROM,
@@ -28,6 +29,8 @@ struct annotate {
     pmn_annotate_options ao;
     char annotator[128];
     unsigned long hash;
+    const char *tbdir;        /* --tablebase DIR, or NULL */
+    pmn_tablebase *tb;        /* DIR's databases of the last game's rules */
     int running_totals, failed;
     int from;                 /* FORMAT_* (--from), FORMAT_AUTO: found */
     FILE *out;
@@ -53,6 +56,17 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
             char file[1024];
             fprintf(stderr, "\rannotating game %lu of %s...\033[K", an->games + 1,
                     escaped(sink->file, file, sizeof file));
+        }
+        if (s && an->tbdir && !an->failed) {
+            /* The databases of this game's rules: those of the game before
+             * serve again when its rules were the same. */
+            const pmn_rules *r = &pmn_replay_setup(check)->rules;
+            if (an->tb && pmn_searcher_use_tablebase(s, an->tb) != 0) {
+                pmn_tablebase_close(an->tb);
+                an->tb = NULL;
+            }
+            if (!an->tb && tablebase_option("annotate", an->tbdir, r, s, &an->tb) != 0)
+                an->failed = 1;
         }
         if (!check) {
             an->failed = 1;   /* said by the replay */
@@ -112,6 +126,7 @@ static int run(const struct command *cmd, int argc, char **argv)
                 return rc;
             break;
         case 'T' + 256: an.running_totals = 1; break;
+        case KEY_TABLEBASE: an.tbdir = a.arg; break;
         case 'o': output = a.arg; break;
         default:
             if (c == CLI_STOP)
@@ -143,6 +158,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         return rc;
     an.out = out.f;
     each_input(argv + optind, argc - optind, &sink, annotate_file, &an);
+    pmn_tablebase_close(an.tb);
     return close_output(&out, an.failed, exit_status(&sink));
 }
 

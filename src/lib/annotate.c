@@ -290,8 +290,12 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
             d--;
         if (d < n) {
             char text[128];
-            snprintf(text, sizeof text, "from here %s wins by force in %u plies",
-                     pmn_side_name(final > 0 ? PMN_SOUTH : PMN_NORTH), plies[d]);
+            if (plies[d])
+                snprintf(text, sizeof text, "from here %s wins by force in %u plies",
+                         pmn_side_name(final > 0 ? PMN_SOUTH : PMN_NORTH), plies[d]);
+            else   /* the margin solver's values count no plies */
+                snprintf(text, sizeof text, "from here %s wins by force",
+                         pmn_side_name(final > 0 ? PMN_SOUTH : PMN_NORTH));
             /* On the move after which it was decided; the first, if before it. */
             rc = add_comment_text(&rec->main.moves[d ? d - 1 : 0], text);
         }

@@ -42,6 +42,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define SOLVE_MAX_PLY 1024
@@ -54,8 +55,14 @@ struct entry {
     int8_t best;              /* the move that proved lo, or -1 */
     uint8_t generation;
     uint8_t work;             /* log2 of the positions searched to find it */
-    uint8_t pad;
+    uint8_t depth;            /* the plies looked ahead, or PROVED: to the end */
 };
+
+#define PROVED 255
+
+/* What a result depends on beyond the position (test's *dep, or'ed up). */
+enum { DEP_PATH = 1,          /* a repetition on the path, or the budget: not kept */
+       DEP_HORIZON = 2 };     /* a leaf valued by the heuristic: kept for its depth */
 
 #define BUCKET 4
 
@@ -99,7 +106,11 @@ struct solver {
     size_t nbefore;
     struct kid (*kids)[PMN_MAX_SIDE_PITS];
     int deep;                 /* a line went past SOLVE_MAX_PLY */
+    int limit;                /* the iteration's plies: leaves past it are guessed */
+    int root_best;            /* the move that made the last cut-off at ply 0 */
 };
+
+#define UNLIMITED (1 << 20)
 
 int solve_applies(const pmn_rules *r)
 {
@@ -140,10 +151,17 @@ struct solve_table *solve_table_new(const pmn_rules *r, size_t bytes)
     while (2 * n * BUCKET * sizeof(struct entry) <= bytes)
         n *= 2;
     t->nbuckets = n;
-    /* A bucket is one cache line: probes are most of the solver's time. */
-    t->e = aligned_alloc(64, n * BUCKET * sizeof *t->e);
+    /* A bucket is one cache line, and the table lies in huge pages where
+     * the system has them: probes, each a miss of the cache and without
+     * them of the TLB, are most of the solver's time. */
+    size_t size = n * BUCKET * sizeof *t->e, align = size >= (2u << 20) ? (2u << 20) : 64;
+    t->e = aligned_alloc(align, size);
+#ifdef MADV_HUGEPAGE
+    if (t->e && align > 64)
+        madvise(t->e, size, MADV_HUGEPAGE);
+#endif
     if (t->e)
-        memset(t->e, 0, n * BUCKET * sizeof *t->e);
+        memset(t->e, 0, size);
     if (!t->e) {
         free(t);
         return NULL;
@@ -257,18 +275,30 @@ static unsigned log2_of(uint64_t n)
     return l > 255 ? 255 : l;
 }
 
-/* Keep bounds lo..hi (relative) for key, tightening what is kept. */
-static void store(struct solve_table *t, uint64_t key, long lo, long hi, int best, uint64_t work)
+/* Keep bounds lo..hi (relative) for key, found looking `depth` plies ahead
+ * (PROVED: to the end).  A proved entry is never replaced by a guess; the
+ * bounds of equal depths tighten each other. */
+static void store(struct solve_table *t, uint64_t key, long lo, long hi, int best, uint64_t work,
+                  int depth)
 {
     struct entry *b = &t->e[(key & (t->nbuckets - 1)) * BUCKET], *v = NULL;
     unsigned w = log2_of(work);
     for (int i = 0; i < BUCKET; i++)
         if (b[i].key == key && b[i].work) {
             v = &b[i];
-            if (v->lo > lo)
-                lo = v->lo;
-            if (v->hi < hi)
-                hi = v->hi;
+            if (v->depth == PROVED && depth != PROVED) {
+                if (best >= 0 && v->best < 0)
+                    v->best = (int8_t)best;
+                return;
+            }
+            if (v->depth == depth) {
+                if (v->lo > lo)
+                    lo = v->lo;
+                if (v->hi < hi)
+                    hi = v->hi;
+            } else if (v->depth > depth) {
+                return;   /* a deeper look is worth more */
+            }
             if (best < 0)
                 best = v->best;
             if (v->work > w)
@@ -278,7 +308,8 @@ static void store(struct solve_table *t, uint64_t key, long lo, long hi, int bes
     if (!v) {
         int worst = 1 << 30;
         for (int i = 0; i < BUCKET; i++) {
-            int keep = b[i].work + (b[i].generation == t->generation ? 256 : 0);
+            int keep = b[i].work + (b[i].generation == t->generation ? 256 : 0)
+                     + (b[i].depth == PROVED ? 64 : 0);
             if (!b[i].work)
                 keep = -1;
             if (keep < worst) {
@@ -287,7 +318,7 @@ static void store(struct solve_table *t, uint64_t key, long lo, long hi, int bes
             }
         }
     }
-    if (lo > hi)   /* cannot happen with proved bounds: keep the newer */
+    if (lo > hi)   /* cannot happen with bounds of one depth: keep the newer */
         lo = hi;
     v->key = key;
     v->lo = clamp16(lo);
@@ -295,6 +326,13 @@ static void store(struct solve_table *t, uint64_t key, long lo, long hi, int bes
     v->best = (int8_t)best;
     v->generation = t->generation;
     v->work = (uint8_t)(w ? w : 1);
+    v->depth = (uint8_t)depth;
+}
+
+/* May an entry found looking `depth` plies ahead answer a look of `rem`? */
+static int deep_enough(const struct entry *e, int rem)
+{
+    return e->depth == PROVED || e->depth >= rem;
 }
 
 /* ---- the search -------------------------------------------------------------- */
@@ -357,7 +395,7 @@ static long kid_value(struct solver *x, const pmn_position *p, struct kid *k, in
         return k->lo;
     if (ply + 1 >= SOLVE_MAX_PLY) {
         x->deep = 1;
-        *dep = 1;
+        *dep = DEP_PATH;
         return gamma - 1;
     }
     x->since[ply + 1] = irreversible(&k->rep) ? (unsigned)ply + 1 : x->since[ply];
@@ -375,10 +413,11 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
 {
     *dep = 0;
     if (out_of_budget(x)) {
-        *dep = 1;
+        *dep = DEP_PATH;
         return gamma - 1;
     }
     const pmn_rules *r = x->r;
+    int rem = x->limit - ply;   /* plies left to look ahead */
     long d = banked(p), board = 0;
     if (x->sh.bounded) {
         board = on_board(r, p);
@@ -396,11 +435,19 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
     struct entry *e = probe(x->t, key);
     int tt_best = -1;
     if (e) {
-        if (e->lo + d >= gamma)
-            return e->lo + d;
-        if (e->hi + d < gamma)
-            return e->hi + d;
+        if (deep_enough(e, rem)) {
+            *dep = e->depth == PROVED ? 0 : DEP_HORIZON;
+            if (e->lo + d >= gamma)
+                return e->lo + d;
+            if (e->hi + d < gamma)
+                return e->hi + d;
+            *dep = 0;
+        }
         tt_best = e->best;
+    }
+    if (rem <= 0) {   /* the horizon: the margin banked so far */
+        *dep = DEP_HORIZON;
+        return d;
     }
     uint64_t nodes0 = x->nodes;
     int me = p->to_move;
@@ -408,7 +455,7 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
     int holes[PMN_MAX_SIDE_PITS];
     int n = pmn_legal_moves(r, p, holes);
     long best = -100000;
-    int best_hole = -1, dependent = 0, open = 0;
+    int best_hole = -1, dependent = 0, open = 0, horizon = 0;
     /* Play every move: the ends of the game, repetitions and what the table
      * knows of each child may decide the test before any is searched. */
     uint64_t keys[PMN_MAX_SIDE_PITS];
@@ -435,10 +482,14 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
                    && repeats(x, ply, board_key(x, &k->pos))) {
             k->lo = k->hi = (int)end_margin(r, PMN_END_REPETITION,
                                             pmn_repetition_outcome(r, &k->pos), &k->pos, me);
-            dependent = 1;
+            dependent = DEP_PATH;
         } else {
             struct entry *c = probe(x->t, keys[i]);
+            if (c && !deep_enough(c, rem - 1))
+                c = NULL;
             if (c) {
+                if (c->depth != PROVED)
+                    horizon = 1;
                 long cd = banked(&k->pos);
                 long lo = c->lo + cd, hi = c->hi + cd;
                 if (k->pos.to_move == me) {
@@ -503,12 +554,17 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
             }
         }
     }
+    if (horizon)
+        dependent |= DEP_HORIZON;
+    if (ply == 0 && best >= gamma)
+        x->root_best = best_hole;
     *dep = dependent;
-    if (!dependent) {
+    if (!(dependent & DEP_PATH)) {
+        int depth = dependent & DEP_HORIZON ? (rem > 254 ? 254 : rem) : PROVED;
         if (best >= gamma)
-            store(x->t, key, best - d, NONE_HI, best_hole, x->nodes - nodes0 + 1);
+            store(x->t, key, best - d, NONE_HI, best_hole, x->nodes - nodes0 + 1, depth);
         else
-            store(x->t, key, NONE_LO, best - d, -1, x->nodes - nodes0 + 1);
+            store(x->t, key, NONE_LO, best - d, -1, x->nodes - nodes0 + 1, depth);
     }
     return best;
 }
@@ -522,30 +578,54 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
 static int mtd(struct solver *x, const pmn_position *p, long g, long *lo, long *hi,
                int *best_hole)
 {
-    int steps = 0;
-    while (*lo < *hi) {
-        long gamma = g;
-        if (steps >= 4)   /* far from the guess: halve the interval */
-            gamma = *lo + (*hi - *lo + 1) / 2;
-        if (gamma <= *lo)
-            gamma = *lo + 1;
-        if (gamma > *hi)
-            gamma = *hi;
-        int dep;
-        long v = test(x, p, 0, gamma, &dep);
-        if (x->stopped)
-            return 0;
-        if (v >= gamma) {
-            *lo = v;
-            struct entry *e = probe(x->t, key_of(x, p));
-            *best_hole = e ? e->best : -1;   /* -1: not kept, found later */
-        } else {
-            *hi = v;
+    /* Iterative deepening: each look ahead orders the moves of the next by
+     * the table's best moves, until one has no leaf left to guess. */
+    long plo = *lo, phi = *hi;   /* proved */
+    *best_hole = -1;   /* a move proved as good as plo, when a test finds one */
+    for (int limit = 6;; limit = limit >= 96 ? UNLIMITED : limit + 6) {
+        long dlo = plo, dhi = phi;
+        int steps = 0, guessed = 0;
+        x->limit = limit;
+        while (dlo < dhi) {
+            long gamma = g;
+            if (steps >= 4)   /* far from the guess: halve the interval */
+                gamma = dlo + (dhi - dlo + 1) / 2;
+            if (gamma <= dlo)
+                gamma = dlo + 1;
+            if (gamma > dhi)
+                gamma = dhi;
+            int dep;
+            x->root_best = -1;
+            long v = test(x, p, 0, gamma, &dep);
+            if (x->stopped) {
+                *lo = plo;
+                *hi = phi;
+                x->limit = UNLIMITED;
+                return 0;
+            }
+            if (v >= gamma) {
+                dlo = v;
+                /* The move that made the cut (not the table's, which a result
+                 * that saw a repetition does not reach). */
+                if (!(dep & DEP_HORIZON))
+                    *best_hole = x->root_best;
+                if (!(dep & DEP_HORIZON) && v > plo)
+                    plo = v;
+            } else {
+                dhi = v;
+                if (!(dep & DEP_HORIZON) && v < phi)
+                    phi = v;
+            }
+            guessed |= dep & DEP_HORIZON;
+            g = v;
+            steps++;
         }
-        g = v;
-        steps++;
+        if (!guessed || plo >= phi || limit == UNLIMITED) {
+            *lo = *hi = plo >= phi ? plo : dlo;
+            x->limit = UNLIMITED;
+            return 1;
+        }
     }
-    return 1;
 }
 
 /* The root's own bounds: the seeds, where they bound the margin. */
@@ -809,6 +889,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     }
     x->t = t;
     x->r = r;
+    x->limit = UNLIMITED;
     shape_of(r, &x->sh);
     x->max_nodes = l->nodes;
     x->deadline = l->seconds > 0 ? start + l->seconds : 0;

@@ -81,11 +81,7 @@ struct child {
 struct search {
     pmn_searcher *s;
     const pmn_rules *r;
-    uint64_t nodes, max_nodes;
-    double deadline;          /* 0: none */
-    int (*stop)(void *ctx);   /* the caller's stop, or NULL */
-    void *stop_ctx;
-    int stopped;
+    struct pmn_budget b;
     uint64_t path[MAX_PLY + 1];   /* hashes of the positions on the path */
     unsigned since[MAX_PLY + 1];  /* the first ply since the last capture */
     const uint64_t *before;   /* the game's positions before the root */
@@ -96,11 +92,23 @@ struct search {
     unsigned npv[MAX_PLY + 1];
 };
 
-static double now(void)
+double pmn_now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+int pmn_budget_spent(struct pmn_budget *b)
+{
+    if (b->stopped)
+        return 1;
+    if (b->max_nodes && b->nodes >= b->max_nodes)
+        b->stopped = 1;
+    else if ((b->nodes & 1023) == 0 && ((b->deadline > 0 && pmn_now() >= b->deadline)
+                                        || (b->stop && b->stop(b->stop_ctx))))
+        b->stopped = 1;
+    return b->stopped;
 }
 
 static uint64_t mix(uint64_t h)
@@ -216,24 +224,6 @@ static void store(pmn_searcher *s, uint64_t key, int32_t score, int depth, int b
     victim->generation = s->generation;
 }
 
-static int out_of_budget(struct search *x)
-{
-    if (x->stopped)
-        return 1;
-    if (x->max_nodes && x->nodes >= x->max_nodes)
-        x->stopped = 1;
-    else if ((x->nodes & 1023) == 0 && ((x->deadline > 0 && now() >= x->deadline)
-                                        || (x->stop && x->stop(x->stop_ctx))))
-        x->stopped = 1;
-    return x->stopped;
-}
-
-/* Did a move leave the board for good: a capture, or seeds stored? */
-static int irreversible(const pmn_move_report *rep)
-{
-    return rep->captured || rep->given || rep->stored;
-}
-
 /* Has the position `child`, reached by a move at `ply`, been seen since
  * the last capture (on the path, or in the game before the root)? */
 static int repeats(const struct search *x, int ply, uint64_t h)
@@ -281,7 +271,7 @@ static int children(struct search *x, const pmn_position *p, int tt_best, struct
         c->pos = *p;
         c->hole = holes[i];
         pmn_play(x->r, &c->pos, holes[i], &c->rep);
-        x->nodes++;
+        x->b.nodes++;
         long gain = (long)c->rep.captured + (long)c->rep.stored - (long)c->rep.given;
         c->order = (int)(gain * 64) + (c->rep.extra ? 256 : 0)
                  + x->s->history_score[me][holes[i]] / 8;
@@ -309,8 +299,8 @@ static int32_t child_score(struct search *x, const pmn_position *p, struct child
     if (c->rep.ending != PMN_END_NONE)
         return end_score(x->r, c->rep.ending, c->rep.outcome, &c->pos, me, (unsigned)ply + 1);
     uint64_t h = board_hash(x->r, &c->pos);
-    x->since[ply + 1] = irreversible(&c->rep) ? (unsigned)ply + 1 : x->since[ply];
-    if (!irreversible(&c->rep) && repeats(x, ply, h)) {
+    x->since[ply + 1] = pmn_irreversible(&c->rep) ? (unsigned)ply + 1 : x->since[ply];
+    if (!pmn_irreversible(&c->rep) && repeats(x, ply, h)) {
         *path_bound = 1;
         return end_score(x->r, PMN_END_REPETITION, pmn_repetition_outcome(x->r, &c->pos),
                          &c->pos, me, (unsigned)ply + 1);
@@ -340,7 +330,7 @@ static int32_t search(struct search *x, const pmn_position *p, int depth, int pl
     *exact = 1;
     *path_bound = 0;
     x->npv[ply] = 0;
-    if (out_of_budget(x)) {
+    if (pmn_budget_spent(&x->b)) {
         *exact = 0;
         return 0;
     }
@@ -391,10 +381,10 @@ static int32_t search(struct search *x, const pmn_position *p, int depth, int pl
             v = child_score(x, p, &kids[i], depth, ply, a, beta, &ex, &pb);
         } else {
             v = child_score(x, p, &kids[i], depth, ply, a, a + 1, &ex, &pb);
-            if (v > a && v < beta && !x->stopped)
+            if (v > a && v < beta && !x->b.stopped)
                 v = child_score(x, p, &kids[i], depth, ply, a, beta, &ex, &pb);
         }
-        if (x->stopped) {
+        if (x->b.stopped) {
             *exact = 0;
             return best > -INF ? best : 0;
         }
@@ -592,7 +582,7 @@ static int iterate(struct search *x, const pmn_position *root, int depth, int al
     if (!all_moves) {
         int pb;
         best = search(x, root, depth, 0, -INF, INF, &exact, &pb);
-        if (x->stopped)
+        if (x->b.stopped)
             return 0;
         best_hole = x->npv[0] ? x->pv[0][0] : -1;
     } else {
@@ -601,7 +591,7 @@ static int iterate(struct search *x, const pmn_position *root, int depth, int al
         for (int i = 0; i < n; i++) {
             int ex, pb;
             int32_t v = child_score(x, root, &kids[i], depth, 0, -INF, INF, &ex, &pb);
-            if (x->stopped)
+            if (x->b.stopped)
                 return 0;
             a->moves[i].hole = kids[i].hole;
             pmn_value_of_score(x->r, v, ex, &a->moves[i].value);
@@ -643,7 +633,7 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
 {
     struct search *x = calloc(1, sizeof *x);
     uint64_t *before = nhistory ? malloc(nhistory * sizeof *before) : NULL;
-    double start = now();
+    double start = pmn_now();
     memset(a, 0, sizeof *a);
     a->best = -1;
     if (x)
@@ -657,10 +647,10 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
     }
     x->s = s;
     x->r = &s->rules;
-    x->max_nodes = l->nodes;
-    x->deadline = l->seconds > 0 ? start + l->seconds : 0;
-    x->stop = l->stop;
-    x->stop_ctx = l->stop_ctx;
+    x->b.max_nodes = l->nodes;
+    x->b.deadline = l->seconds > 0 ? start + l->seconds : 0;
+    x->b.stop = l->stop;
+    x->b.stop_ctx = l->stop_ctx;
     for (size_t i = 0; i < nhistory; i++)
         before[i] = board_hash(x->r, &history[i]);
     x->before = before;
@@ -714,22 +704,22 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
         for (unsigned d = 1; d <= max_depth; d = next_depth(d, l, max_depth)) {
             pmn_analysis next = done;
             /* The first iteration always completes: there is a move to give. */
-            uint64_t saved_nodes = x->max_nodes;
-            double saved_deadline = x->deadline;
-            int (*saved_stop)(void *) = x->stop;
+            uint64_t saved_nodes = x->b.max_nodes;
+            double saved_deadline = x->b.deadline;
+            int (*saved_stop)(void *) = x->b.stop;
             if (d == 1)
-                x->max_nodes = 0, x->deadline = 0, x->stop = NULL;
+                x->b.max_nodes = 0, x->b.deadline = 0, x->b.stop = NULL;
             int complete = iterate(x, p, (int)d, l->all_moves, &next);
-            x->max_nodes = saved_nodes;
-            x->deadline = saved_deadline;
-            x->stop = saved_stop;
+            x->b.max_nodes = saved_nodes;
+            x->b.deadline = saved_deadline;
+            x->b.stop = saved_stop;
             if (!complete) {
                 done.stopped = 1;
                 break;
             }
             done = next;
-            done.nodes = x->nodes;
-            done.seconds = now() - start;
+            done.nodes = x->b.nodes;
+            done.seconds = pmn_now() - start;
             if (fn)
                 fn(ctx, &done);
             if (done.value.exact)
@@ -739,8 +729,8 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
         }
         *a = done;
     }
-    a->nodes = x->nodes;
-    a->seconds = now() - start;
+    a->nodes = x->b.nodes;
+    a->seconds = pmn_now() - start;
     free(x->children);
     free(x);
     free(before);

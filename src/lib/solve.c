@@ -95,11 +95,7 @@ struct solver {
     struct solve_table *t;
     const pmn_rules *r;
     struct shape sh;
-    uint64_t nodes, max_nodes;
-    double deadline;
-    int (*stop)(void *ctx);
-    void *stop_ctx;
-    int stopped;
+    struct pmn_budget b;
     uint64_t path[SOLVE_MAX_PLY + 1];
     unsigned since[SOLVE_MAX_PLY + 1];
     const uint64_t *before;
@@ -126,12 +122,6 @@ static void shape_of(const pmn_rules *r, struct shape *sh)
     sh->bounded = !sh->dependent;
 }
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static uint64_t splitmix(uint64_t *x)
 {
@@ -337,23 +327,6 @@ static int deep_enough(const struct entry *e, int rem)
 
 /* ---- the search -------------------------------------------------------------- */
 
-static int out_of_budget(struct solver *x)
-{
-    if (x->stopped)
-        return 1;
-    if (x->max_nodes && x->nodes >= x->max_nodes)
-        x->stopped = 1;
-    else if ((x->nodes & 1023) == 0 && ((x->deadline > 0 && now() >= x->deadline)
-                                        || (x->stop && x->stop(x->stop_ctx))))
-        x->stopped = 1;
-    return x->stopped;
-}
-
-static int irreversible(const pmn_move_report *rep)
-{
-    return rep->captured || rep->given || rep->stored;
-}
-
 /* The final margin for `mover` of a game that ended after his move. */
 static long end_margin(const pmn_rules *r, pmn_ending e, pmn_outcome o, const pmn_position *end,
                        int mover)
@@ -398,7 +371,7 @@ static long kid_value(struct solver *x, const pmn_position *p, struct kid *k, in
         *dep = DEP_PATH;
         return gamma - 1;
     }
-    x->since[ply + 1] = irreversible(&k->rep) ? (unsigned)ply + 1 : x->since[ply];
+    x->since[ply + 1] = pmn_irreversible(&k->rep) ? (unsigned)ply + 1 : x->since[ply];
     x->path[ply + 1] = x->sh.acyclic ? 0 : board_key(x, &k->pos);
     if (k->pos.to_move == p->to_move)
         return test(x, &k->pos, ply + 1, gamma, dep);
@@ -412,7 +385,7 @@ static long kid_value(struct solver *x, const pmn_position *p, struct kid *k, in
 static long test(struct solver *x, const pmn_position *p, int ply, long gamma, int *dep)
 {
     *dep = 0;
-    if (out_of_budget(x)) {
+    if (pmn_budget_spent(&x->b)) {
         *dep = DEP_PATH;
         return gamma - 1;
     }
@@ -449,7 +422,7 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
         *dep = DEP_HORIZON;
         return d;
     }
-    uint64_t nodes0 = x->nodes;
+    uint64_t nodes0 = x->b.nodes;
     int me = p->to_move;
     struct kid *kids = x->kids[ply];
     int holes[PMN_MAX_SIDE_PITS];
@@ -464,7 +437,7 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
         k->pos = *p;
         k->hole = holes[i];
         pmn_play(r, &k->pos, holes[i], &k->rep);
-        x->nodes++;
+        x->b.nodes++;
         if (k->rep.ending == PMN_END_NONE) {
             keys[i] = key_of(x, &k->pos);
             __builtin_prefetch(&x->t->e[(keys[i] & (x->t->nbuckets - 1)) * BUCKET]);
@@ -478,7 +451,7 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
         k->hi = 100000;
         if (k->rep.ending != PMN_END_NONE) {
             k->lo = k->hi = (int)end_margin(r, k->rep.ending, k->rep.outcome, &k->pos, me);
-        } else if (!x->sh.acyclic && !irreversible(&k->rep)
+        } else if (!x->sh.acyclic && !pmn_irreversible(&k->rep)
                    && repeats(x, ply, board_key(x, &k->pos))) {
             k->lo = k->hi = (int)end_margin(r, PMN_END_REPETITION,
                                             pmn_repetition_outcome(r, &k->pos), &k->pos, me);
@@ -539,7 +512,7 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
             }
             int kd;
             long v = kid_value(x, p, k, ply, gamma, &kd);
-            if (x->stopped) {
+            if (x->b.stopped) {
                 *dep = 1;
                 return gamma - 1;
             }
@@ -549,7 +522,7 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
                 best_hole = k->hole;
             }
             if (v >= gamma) {
-                x->t->history[k->hole] += 1 + (int)log2_of(x->nodes - nodes0);
+                x->t->history[k->hole] += 1 + (int)log2_of(x->b.nodes - nodes0);
                 break;
             }
         }
@@ -562,9 +535,9 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
     if (!(dependent & DEP_PATH)) {
         int depth = dependent & DEP_HORIZON ? (rem > 254 ? 254 : rem) : PROVED;
         if (best >= gamma)
-            store(x->t, key, best - d, NONE_HI, best_hole, x->nodes - nodes0 + 1, depth);
+            store(x->t, key, best - d, NONE_HI, best_hole, x->b.nodes - nodes0 + 1, depth);
         else
-            store(x->t, key, NONE_LO, best - d, -1, x->nodes - nodes0 + 1, depth);
+            store(x->t, key, NONE_LO, best - d, -1, x->b.nodes - nodes0 + 1, depth);
     }
     return best;
 }
@@ -597,7 +570,7 @@ static int mtd(struct solver *x, const pmn_position *p, long g, long *lo, long *
             int dep;
             x->root_best = -1;
             long v = test(x, p, 0, gamma, &dep);
-            if (x->stopped) {
+            if (x->b.stopped) {
                 *lo = plo;
                 *hi = phi;
                 x->limit = UNLIMITED;
@@ -649,9 +622,9 @@ static int child_exact(struct solver *x, const pmn_position *root, struct kid *k
         *lo = *hi = end_margin(x->r, k->rep.ending, k->rep.outcome, &k->pos, root->to_move);
         return 1;
     }
-    x->since[1] = irreversible(&k->rep) ? 1 : 0;
+    x->since[1] = pmn_irreversible(&k->rep) ? 1 : 0;
     x->path[1] = x->sh.acyclic ? 0 : board_key(x, &k->pos);
-    if (!x->sh.acyclic && !irreversible(&k->rep) && repeats(x, 0, x->path[1])) {
+    if (!x->sh.acyclic && !pmn_irreversible(&k->rep) && repeats(x, 0, x->path[1])) {
         *lo = *hi = end_margin(x->r, PMN_END_REPETITION, pmn_repetition_outcome(x->r, &k->pos),
                                &k->pos, root->to_move);
         return 1;
@@ -670,7 +643,7 @@ static int child_exact(struct solver *x, const pmn_position *root, struct kid *k
             gamma = chi;
         int dep;
         long v = test(x, &k->pos, 1, gamma, &dep);
-        if (x->stopped)
+        if (x->b.stopped)
             break;
         if (v >= gamma)
             clo = v;
@@ -681,7 +654,7 @@ static int child_exact(struct solver *x, const pmn_position *root, struct kid *k
     }
     *lo = same ? clo : -chi;
     *hi = same ? chi : -clo;
-    return !x->stopped;
+    return !x->b.stopped;
 }
 
 static void set_value(const pmn_rules *r, long lo, long hi, pmn_value *v)
@@ -720,7 +693,7 @@ static void best_line(struct solver *x, const pmn_position *root, long v, int fi
     if (n0)
         memcpy(line, x->before, n0 * sizeof *line);
     size_t nline = n0;
-    for (unsigned i = 0; i < PMN_MAX_PV && !x->stopped; i++) {
+    for (unsigned i = 0; i < PMN_MAX_PV && !x->b.stopped; i++) {
         int holes[PMN_MAX_SIDE_PITS];
         int n = pmn_legal_moves(x->r, &q, holes);
         if (n == 0)
@@ -733,14 +706,14 @@ static void best_line(struct solver *x, const pmn_position *root, long v, int fi
         int pref = i == 0 && first >= 0 ? first : e ? e->best : -1;
         int chosen = -1;
         struct kid k, pick;
-        for (int pass = 0; pass < 2 && chosen < 0 && !x->stopped; pass++)
+        for (int pass = 0; pass < 2 && chosen < 0 && !x->b.stopped; pass++)
             for (int j = 0; j < n && chosen < 0; j++) {
                 if ((pass == 0) != (holes[j] == pref))
                     continue;
                 k.pos = q;
                 k.hole = holes[j];
                 pmn_play(x->r, &k.pos, holes[j], &k.rep);
-                x->nodes++;
+                x->b.nodes++;
                 long lo, hi;
                 if (!child_exact(x, &q, &k, v, &lo, &hi))
                     break;
@@ -756,7 +729,7 @@ static void best_line(struct solver *x, const pmn_position *root, long v, int fi
             break;
         if (pick.pos.to_move != q.to_move)
             v = -v;
-        if (irreversible(&pick.rep))
+        if (pmn_irreversible(&pick.rep))
             nline = 0;
         else if (!x->sh.acyclic)
             line[nline++] = board_key(x, &q);
@@ -815,11 +788,11 @@ static int tb_answer(struct solver *x, const pmn_position *p, const pmn_search_l
             long mv;
             k.pos = q;
             pmn_play(x->r, &k.pos, holes[j], &k.rep);
-            x->nodes++;
+            x->b.nodes++;
             if (!tb_move(x, &q, &k, &mv))
                 continue;
             if (i == 0 && l->all_moves) {
-                int proved = x->sh.acyclic || irreversible(&k.rep) || mv == value;
+                int proved = x->sh.acyclic || pmn_irreversible(&k.rep) || mv == value;
                 a->moves[nm].hole = holes[j];
                 set_value(x->r, mv, mv, &a->moves[nm].value);
                 a->moves[nm].value.exact = proved;
@@ -833,7 +806,7 @@ static int tb_answer(struct solver *x, const pmn_position *p, const pmn_search_l
             long rank;
             int cv;
             unsigned depth;
-            if (k.rep.ending != PMN_END_NONE || irreversible(&k.rep)
+            if (k.rep.ending != PMN_END_NONE || pmn_irreversible(&k.rep)
                 || !tablebase_probe_depth(x->t->tb, x->r, &k.pos, &cv, &depth))
                 rank = here > 0 ? 1L << 20 : 0;
             else
@@ -858,7 +831,7 @@ static int tb_answer(struct solver *x, const pmn_position *p, const pmn_search_l
             break;
         if (pick.pos.to_move != q.to_move)
             v = -v;
-        if (irreversible(&pick.rep))
+        if (pmn_irreversible(&pick.rep))
             nseen = 0;
         q = pick.pos;
         int again = 0;
@@ -877,7 +850,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
 {
     struct solver *x = calloc(1, sizeof *x);
     uint64_t *before = nhistory ? malloc(nhistory * sizeof *before) : NULL;
-    double start = now();
+    double start = pmn_now();
     if (x)
         x->kids = malloc((SOLVE_MAX_PLY + 1) * sizeof *x->kids);
     if (!x || !x->kids || (nhistory && !before)) {
@@ -891,10 +864,10 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     x->r = r;
     x->limit = UNLIMITED;
     shape_of(r, &x->sh);
-    x->max_nodes = l->nodes;
-    x->deadline = l->seconds > 0 ? start + l->seconds : 0;
-    x->stop = l->stop;
-    x->stop_ctx = l->stop_ctx;
+    x->b.max_nodes = l->nodes;
+    x->b.deadline = l->seconds > 0 ? start + l->seconds : 0;
+    x->b.stop = l->stop;
+    x->b.stop_ctx = l->stop_ctx;
     for (size_t i = 0; i < nhistory; i++)
         before[i] = board_key(x, &history[i]);
     x->before = before;
@@ -903,8 +876,8 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
 
     x->since[0] = 0;
     if (tb_answer(x, p, l, a)) {
-        a->nodes = x->nodes;
-        a->seconds = now() - start;
+        a->nodes = x->b.nodes;
+        a->seconds = pmn_now() - start;
         if (fn)
             fn(ctx, a);
         free(x->kids);
@@ -923,24 +896,24 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
         /* Every move's value (or, to name the best, enough of them). */
         int holes[PMN_MAX_SIDE_PITS];
         int n = pmn_legal_moves(r, p, holes), nm = 0;
-        for (int i = 0; i < n && !x->stopped; i++) {
+        for (int i = 0; i < n && !x->b.stopped; i++) {
             struct kid k;
             k.pos = *p;
             k.hole = holes[i];
             pmn_play(r, &k.pos, holes[i], &k.rep);
-            x->nodes++;
+            x->b.nodes++;
             long mlo, mhi;
             if (!l->all_moves && best < 0 && i + 1 < n) {
                 /* Naming the best: a null-window test against the value. */
                 long g = lo;
-                x->since[1] = irreversible(&k.rep) ? 1 : 0;
+                x->since[1] = pmn_irreversible(&k.rep) ? 1 : 0;
                 int dep;
                 long v;
                 if (k.rep.ending != PMN_END_NONE) {
                     v = end_margin(r, k.rep.ending, k.rep.outcome, &k.pos, p->to_move);
                 } else {
                     x->path[1] = x->sh.acyclic ? 0 : board_key(x, &k.pos);
-                    if (!x->sh.acyclic && !irreversible(&k.rep) && repeats(x, 0, x->path[1]))
+                    if (!x->sh.acyclic && !pmn_irreversible(&k.rep) && repeats(x, 0, x->path[1]))
                         v = end_margin(r, PMN_END_REPETITION, pmn_repetition_outcome(r, &k.pos),
                                        &k.pos, p->to_move);
                     else if (k.pos.to_move == p->to_move)
@@ -948,7 +921,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
                     else
                         v = -test(x, &k.pos, 1, 1 - g, &dep);
                 }
-                if (!x->stopped && v >= g && exact) {
+                if (!x->b.stopped && v >= g && exact) {
                     best = holes[i];
                     break;
                 }
@@ -977,16 +950,16 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
             best = holes[0];   /* out of budget before any move was proved best */
     }
     a->best = best;
-    if (exact && !x->stopped)
+    if (exact && !x->b.stopped)
         best_line(x, p, lo, best, a);
     if (a->npv == 0 && best >= 0) {
         a->pv[0] = best;
         a->npv = 1;
     }
-    a->stopped = !exact || x->stopped;
+    a->stopped = !exact || x->b.stopped;
     a->depth = a->npv;
-    a->nodes = x->nodes;
-    a->seconds = now() - start;
+    a->nodes = x->b.nodes;
+    a->seconds = pmn_now() - start;
     if (x->deep && a->value.exact) {
         /* A line went past the plies the solver follows: not proved. */
         a->value.exact = 0;

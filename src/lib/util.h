@@ -62,4 +62,28 @@ char *pmn_strndup(const char *s, size_t n);
 #define PMN_DIGITS 24
 char *pmn_digits(char buf[PMN_DIGITS], unsigned long long v);
 
+/* ---- what the searches share (search.c, solve.c) ---- */
+
+/* Did a move leave the board for good: a capture, or seeds stored?  No
+ * position before it can come again. */
+static inline int pmn_irreversible(const pmn_move_report *rep)
+{
+    return rep->captured || rep->given || rep->stored;
+}
+
+/* A search's budget as it runs: the positions played, and the limits. */
+struct pmn_budget {
+    uint64_t nodes, max_nodes;
+    double deadline;          /* on pmn_now()'s clock; 0: none */
+    int (*stop)(void *ctx);   /* the caller's stop, or NULL */
+    void *stop_ctx;
+    int stopped;
+};
+
+/* Seconds on a monotonic clock. */
+double pmn_now(void);
+/* Is the budget spent (the clock and the caller asked every 1024 nodes)?
+ * Once it is, it stays spent. */
+int pmn_budget_spent(struct pmn_budget *b);
+
 #endif

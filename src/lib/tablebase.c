@@ -410,7 +410,7 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
     L.open = calloc(L.size, 1);
     L.cursor = calloc(L.size, sizeof *L.cursor);
     /* The values, then the depths, in one block as in the file. */
-    int8_t *value = malloc(body_bytes(L.size));
+    int8_t *value = calloc(body_bytes(L.size), 1);   /* the padding written too */
     uint16_t *depth = (uint16_t *)(void *)(value + depth_offset(L.size));
     if (!L.exit || !L.open || !L.cursor || !value)
         goto nomem;

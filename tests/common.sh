@@ -10,3 +10,7 @@ mkdir "$work/bin"
 printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${PMN_WRAPPER:-}" "$PMN" > "$work/bin/pmn"
 chmod +x "$work/bin/pmn"
 PMN=$work/bin/pmn
+# No endgame databases but those a test builds and names: none of the
+# user's default location.
+PMN_TABLEBASES=$work/no-tablebases
+export PMN_TABLEBASES

@@ -57,7 +57,7 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
             fprintf(stderr, "\rannotating game %lu of %s...\033[K", an->games + 1,
                     escaped(sink->file, file, sizeof file));
         }
-        if (s && an->tbdir && !an->failed) {
+        if (s && an->ao.limits.solve && !an->failed) {
             /* The databases of this game's rules: those of the game before
              * serve again when its rules were the same. */
             const pmn_rules *r = &pmn_replay_setup(check)->rules;

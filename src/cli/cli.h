@@ -132,8 +132,12 @@ void *grown(void *p, size_t *cap, size_t n, size_t size, size_t first);
  * them, or the usage error. */
 int search_option(const char *cmd, int key, const char *arg, pmn_search_limits *l,
                   unsigned long *hash_mb);
+/* Where the endgame databases are by default: $PMN_TABLEBASES, else
+ * $XDG_DATA_HOME/pmn/tablebases, else ~/.local/share/pmn/tablebases. */
+const char *default_tablebase_dir(char *buf, size_t size);
 /* The endgame databases of DIR for s (whose rules are r), into *tb: 0, or
- * the exit status after saying why they cannot serve. */
+ * the exit status after saying why they cannot serve.  dir NULL: those of
+ * the default location, if it has them. */
 int tablebase_option(const char *cmd, const char *dir, const pmn_rules *r, pmn_searcher *s,
                      pmn_tablebase **tb);
 

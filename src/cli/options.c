@@ -252,13 +252,36 @@ int search_option(const char *cmd, int key, const char *arg, pmn_search_limits *
     }
 }
 
+const char *default_tablebase_dir(char *buf, size_t size)
+{
+    const char *env = getenv("PMN_TABLEBASES"), *data = getenv("XDG_DATA_HOME"),
+               *home = getenv("HOME");
+    if (env && *env)
+        snprintf(buf, size, "%s", env);
+    else if (data && *data)
+        snprintf(buf, size, "%s/pmn/tablebases", data);
+    else if (home && *home)
+        snprintf(buf, size, "%s/.local/share/pmn/tablebases", home);
+    else
+        snprintf(buf, size, "pmn-tablebases");
+    return buf;
+}
+
 int tablebase_option(const char *cmd, const char *dir, const pmn_rules *r, pmn_searcher *s,
                      pmn_tablebase **tb)
 {
     pmn_error err;
+    char where[4096];
     *tb = NULL;
-    if (!dir)
+    if (!dir) {
+        /* The default location serves when it holds databases of these
+         * rules, and is passed over in silence when it does not. */
+        if (pmn_tablebase_check_rules(r, NULL) != 0)
+            return 0;
+        if ((*tb = pmn_tablebase_open(r, default_tablebase_dir(where, sizeof where), NULL)))
+            pmn_searcher_use_tablebase(s, *tb);
         return 0;
+    }
     if (!(*tb = pmn_tablebase_open(r, dir, &err))) {
         fprintf(stderr, "pmn %s: error: --tablebase %s: %s\n", cmd, dir, err.message);
         return EXIT_FATAL;

@@ -4,12 +4,14 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const struct cli_option options[] = {
     OPT_RULES_SET,
     { "seeds", 's', "N", "build: every layer up to N seeds in play" },
-    { "dir", 'o', "DIR", "the databases' directory (default: pmn-tablebases)" },
+    { "dir", 'o', "DIR", "the databases' directory (default: $PMN_TABLEBASES,\n"
+      "else ~/.local/share/pmn/tablebases)" },
     { "position", 'p', "STRING", "probe: the position to look up" },
     OPT_JOBS,
     OPT_QUIET_PROGRESS,
@@ -52,6 +54,20 @@ static void built(void *ctx, const pmn_tablebase_layer *s)
     print_layer(s);
 }
 
+/* The directories above dir, as mkdir -p makes them (the build makes dir
+ * itself, and says if it cannot). */
+static void make_parents(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            mkdir(path, 0777);
+            *p = '/';
+        }
+}
+
 static int build(const char *cmd, const struct tb_request *rq)
 {
     pmn_error err;
@@ -62,6 +78,7 @@ static int build(const char *cmd, const struct tb_request *rq)
         fprintf(stderr, "pmn %s: error: %s\n", cmd, err.message);
         return EXIT_USAGE;
     }
+    make_parents(rq->dir);
     if (pmn_tablebase_build(&rq->rules, (unsigned)rq->seeds, rq->dir, (unsigned)rq->jobs, built,
                             &pr, &err) != 0) {
         fprintf(stderr, "pmn %s: error: %s\n", cmd, err.message);
@@ -127,7 +144,8 @@ static int run(const struct command *cmd, int argc, char **argv)
     int c, rc;
     memset(&rq, 0, sizeof rq);
     pmn_rules_init(&rq.rules, "kalah", NULL);
-    rq.dir = "pmn-tablebases";
+    char where[4096];
+    rq.dir = default_tablebase_dir(where, sizeof where);
     rq.jobs = default_jobs();
     cli_begin(&a, cmd, argc, argv);
     while ((c = cli_next(&a)) != CLI_END) {

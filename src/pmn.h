@@ -110,7 +110,10 @@ typedef enum pmn_extra {
 typedef enum pmn_grand_slam {
     PMN_GRAND_SLAM_ALLOWED,   /* allowed: a capture may take all the opponent's seeds */
     PMN_GRAND_SLAM_REFUSED,   /* refused: such a move is illegal (the Awale manual) */
-    PMN_GRAND_SLAM_NO_CAPTURE /* no-capture: it is played but captures nothing (Abapa) */
+    PMN_GRAND_SLAM_NO_CAPTURE, /* no-capture: it is played but captures nothing (Abapa) */
+    PMN_GRAND_SLAM_LAST_RESORT /* last-resort: refused while another move is legal; when
+                                  every legal move is one, it is played and takes them
+                                  (the Awari databases of Lincke, and Romein and Bal) */
 } pmn_grand_slam;
 
 typedef enum pmn_goal {

@@ -10,7 +10,7 @@ static void list(void)
 {
     const pmn_rule_file *f;
     for (size_t i = 0; (f = pmn_rule_file_builtin(i)) != NULL; i++)
-        printf("%-10s %s\n", pmn_rule_file_rules(f)->name, pmn_rule_file_text(f, 0, "en"));
+        printf("%-12s %s\n", pmn_rule_file_rules(f)->name, pmn_rule_file_text(f, 0, "en"));
 }
 
 /* Columns count characters, not the bytes of UTF-8. */

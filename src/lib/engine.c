@@ -251,7 +251,7 @@ static unsigned capture_opposite(const pmn_rules *r, uint16_t *own, uint16_t *op
  * unbroken run of 2s and 3s before it on his side.  Taking all his seeds is
  * a grand slam: flagged, and not taken unless the rules allow it. */
 static unsigned capture_two_three(const pmn_rules *r, uint16_t *opp, unsigned end,
-                                  int *grand_slam)
+                                  int *grand_slam, int take_slam)
 {
     unsigned taken = 0, all = 0;
     int first = (int)end;
@@ -259,7 +259,7 @@ static unsigned capture_two_three(const pmn_rules *r, uint16_t *opp, unsigned en
         taken += opp[first--];
     for (unsigned i = 0; i < r->pits; i++)
         all += opp[i];
-    if (taken && taken == all && r->grand_slam != PMN_GRAND_SLAM_ALLOWED) {
+    if (taken && taken == all && r->grand_slam != PMN_GRAND_SLAM_ALLOWED && !take_slam) {
         *grand_slam = 1;
         return 0;
     }
@@ -321,7 +321,8 @@ static int quick_relay(const pmn_rules *r, pmn_position *p, int side, int hole,
  * end of the game are pmn_play's.  Returns 1 (leaving *p alone, and
  * *lap0 and *period for the proof) if the sowing never ends. */
 static int sow_move(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep,
-                    struct sow *lap0, uint64_t *period, unsigned *last_capture, int quick)
+                    struct sow *lap0, uint64_t *period, unsigned *last_capture, int quick,
+                    int take_slam)
 {
     int side = p->to_move;
     struct sow s;
@@ -358,7 +359,7 @@ static int sow_move(const pmn_rules *r, pmn_position *p, int hole, pmn_move_repo
             break;
         case PMN_CAPTURE_TWO_THREE:
             if (rep->end_side != side)
-                taken = capture_two_three(r, opp, end, &rep->grand_slam);
+                taken = capture_two_three(r, opp, end, &rep->grand_slam, take_slam);
             break;
         default:
             break;
@@ -383,7 +384,7 @@ static int sow_move(const pmn_rules *r, pmn_position *p, int hole, pmn_move_repo
  * adds seeds to his holes, and 2s and 3s alone are taken. */
 static int refused_slam_possible(const pmn_rules *r, const pmn_position *p)
 {
-    if (r->grand_slam != PMN_GRAND_SLAM_REFUSED)
+    if (r->grand_slam != PMN_GRAND_SLAM_REFUSED && r->grand_slam != PMN_GRAND_SLAM_LAST_RESORT)
         return 0;
     if (r->capture != PMN_CAPTURE_TWO_THREE || r->laps != PMN_LAPS_SINGLE)
         return 1;
@@ -411,7 +412,8 @@ static int looks_ahead(const pmn_rules *r, const pmn_position *p, int starve)
 static pmn_legality judged(const pmn_rules *r, int starve, int side,
                            const pmn_move_report *rep, const pmn_position *after)
 {
-    if (rep->grand_slam && r->grand_slam == PMN_GRAND_SLAM_REFUSED)
+    if (rep->grand_slam && (r->grand_slam == PMN_GRAND_SLAM_REFUSED
+                            || r->grand_slam == PMN_GRAND_SLAM_LAST_RESORT))
         return PMN_ILLEGAL_GRAND_SLAM;
     if (starve && pmn_position_seeds(r, after, !side) == 0)
         return PMN_ILLEGAL_NOT_FEEDING;
@@ -428,9 +430,22 @@ static pmn_legality sown_legality(const pmn_rules *r, const pmn_position *p, int
     uint64_t period;
     unsigned last;
     memset(&rep, 0, sizeof rep);
-    if (sow_move(r, &q, hole, &rep, &lap0, &period, &last, 1))
+    if (sow_move(r, &q, hole, &rep, &lap0, &period, &last, 1, 0))
         return PMN_LEGAL;
     return judged(r, starve, p->to_move, &rep, &q);
+}
+
+static pmn_legality hole_legality(const pmn_rules *r, const pmn_position *p, int hole);
+
+/* grand-slam=last-resort: is a move other than `hole` legal, not a grand
+ * slam?  Then a grand slam from `hole` is refused; else it is played. */
+static int other_move_legal(const pmn_rules *r, const pmn_position *p, int hole, int starve)
+{
+    for (unsigned i = 0; i < r->pits; i++)
+        if ((int)i != hole && hole_legality(r, p, (int)i) == PMN_LEGAL
+            && sown_legality(r, p, (int)i, starve) == PMN_LEGAL)
+            return 1;
+    return 0;
 }
 
 /* What makes a hole unplayable before it is sown: none, empty, a single seed
@@ -458,7 +473,13 @@ pmn_legality pmn_move_legality(const pmn_rules *r, const pmn_position *p, int ho
     if (l != PMN_LEGAL)
         return l;
     int starve = starving(r, p);
-    return looks_ahead(r, p, starve) ? sown_legality(r, p, hole, starve) : PMN_LEGAL;
+    if (!looks_ahead(r, p, starve))
+        return PMN_LEGAL;
+    l = sown_legality(r, p, hole, starve);
+    if (l == PMN_ILLEGAL_GRAND_SLAM && r->grand_slam == PMN_GRAND_SLAM_LAST_RESORT
+        && !other_move_legal(r, p, hole, starve))
+        return PMN_LEGAL;
+    return l;
 }
 
 /* pmn_move_legality for every hole at once: what does not depend on the
@@ -473,15 +494,24 @@ int pmn_legal_moves(const pmn_rules *r, const pmn_position *p,
     for (unsigned i = 0; i < pits && !lift; i++)
         lift = pit[i] >= min;
     int starve = starving(r, p), ahead = looks_ahead(r, p, starve);
+    int slams[PMN_MAX_SIDE_PITS], nslams = 0;
     for (unsigned i = 0; i < pits; i++) {
         if (pit[i] == 0)
             continue;
         if (pit[i] < min && (lift || pit[(i + 1) % pits] != 0))
             continue;   /* a single seed: only when nothing lifts, into an empty hole */
-        if (ahead && sown_legality(r, p, (int)i, starve) != PMN_LEGAL)
-            continue;
+        if (ahead) {
+            pmn_legality l = sown_legality(r, p, (int)i, starve);
+            if (l == PMN_ILLEGAL_GRAND_SLAM)
+                slams[nslams++] = (int)i;
+            if (l != PMN_LEGAL)
+                continue;
+        }
         moves[n++] = (int)i;
     }
+    if (n == 0 && r->grand_slam == PMN_GRAND_SLAM_LAST_RESORT)
+        for (int i = 0; i < nslams; i++)   /* nothing else: the grand slams are played */
+            moves[n++] = slams[i];
     return n;
 }
 
@@ -495,7 +525,8 @@ static pmn_outcome win_for(int side)
 static int has_legal_move(const pmn_rules *r, const pmn_position *p)
 {
     const uint16_t *pit = p->pit[p->to_move];
-    int simple = !r->feed && r->grand_slam != PMN_GRAND_SLAM_REFUSED;
+    int simple = !r->feed && r->grand_slam != PMN_GRAND_SLAM_REFUSED
+              && r->grand_slam != PMN_GRAND_SLAM_LAST_RESORT;
     for (unsigned i = 0; i < r->pits; i++)
         if (pit[i] >= r->min_lift && (simple || pmn_move_legality(r, p, (int)i) == PMN_LEGAL))
             return 1;
@@ -630,7 +661,7 @@ static int play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *
         copy = *p;
         sown = &copy;
     }
-    if (sow_move(r, sown, hole, rep, &lap0, &period, &last_capture, quick)) {
+    if (sow_move(r, sown, hole, rep, &lap0, &period, &last_capture, quick, 0)) {
         prove_endless(&lap0, period, rep);
         rep->laps = 0;
         rep->end_side = side;
@@ -640,7 +671,18 @@ static int play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *
         return 0;
     }
     if (ahead) {
-        if ((l = judged(r, starve, side, rep, sown)) != PMN_LEGAL)
+        l = judged(r, starve, side, rep, sown);
+        if (l == PMN_ILLEGAL_GRAND_SLAM && r->grand_slam == PMN_GRAND_SLAM_LAST_RESORT
+            && !other_move_legal(r, p, hole, starve)) {
+            /* The last resort: sown again, its capture made. */
+            copy = *p;
+            memset(rep, 0, sizeof *rep);
+            rep->side = side;
+            rep->hole = hole;
+            sow_move(r, &copy, hole, rep, &lap0, &period, &last_capture, quick, 1);
+            l = PMN_LEGAL;
+        }
+        if (l != PMN_LEGAL)
             return (int)l;
         *p = copy;
     }

@@ -9,7 +9,8 @@ int relay_fits(const pmn_rules *r, const pmn_position *p, struct relay *f)
 {
     if (r->cycle != PMN_CYCLE_OWN_ROWS || r->laps != PMN_LAPS_RELAY || r->stores
         || r->skip_origin || r->extra != PMN_EXTRA_NONE || r->goal != PMN_GOAL_IMMOBILISE
-        || r->feed || r->grand_slam == PMN_GRAND_SLAM_REFUSED || r->pits > 16
+        || r->feed || r->grand_slam == PMN_GRAND_SLAM_REFUSED
+        || r->grand_slam == PMN_GRAND_SLAM_LAST_RESORT || r->pits > 16
         || r->min_lift < 1 || r->min_lift > 0x80
         || (r->capture != PMN_CAPTURE_FRONT_AND_BACK && r->capture != PMN_CAPTURE_FRONT_ONLY
             && r->capture != PMN_CAPTURE_NONE))

@@ -1,5 +1,5 @@
 /* rulefiles.c - made from grammar/rules.rng and rules/ by make; do not edit. */
-#include "rulefile.h"
+#include "lib/rulefile.h"
 const char *pmn_rules_schema(void)
 {
     return
@@ -47,7 +47,7 @@ const char *pmn_rules_schema(void)
         "            </choice>\n"
         "          </attribute>\n"
         "        </optional>\n"
-        "        <optional><attribute name=\"grand-slam\"><choice><value>allowed</value><value>refused</value><value>no-capture</value></choice></attribute></optional>\n"
+        "        <optional><attribute name=\"grand-slam\"><choice><value>allowed</value><value>refused</value><value>no-capture</value><value>last-resort</value></choice></attribute></optional>\n"
         "      </element>\n"
         "      <optional>\n"
         "        <element name=\"turn\">\n"
@@ -203,6 +203,41 @@ const struct builtin_rule_text pmn_builtin_rule_text[] = {
         "  <capture kind=\"two-three\" grand-slam=\"refused\"/>\n"
         "  <turn feed=\"yes\" no-move=\"collect\"/>\n"
         "  <end goal=\"most-seeds\" majority=\"yes\" repetition=\"uncounted\"/>\n"
+        "</rules>\n"
+    },
+    { "awari-lincke.xml",
+        "<\?xml version=\"1.0\" encoding=\"UTF-8\"\?>\n"
+        "<!-- Awari as the endgame databases of Lincke (2002) and of Romein and Bal\n"
+        "     (2003) count it: the classical Awale but for its grand slam and the\n"
+        "     majority win. -->\n"
+        "<rules xmlns=\"urn:x-pmn:rules:1\" name=\"awari-lincke\">\n"
+        "  <title xml:lang=\"en\">Awari of the endgame databases (Lincke)</title>\n"
+        "  <title xml:lang=\"fr\">Awari des bases de finales (Lincke)</title>\n"
+        "  <description xml:lang=\"en\">The reading of Awari under which Lincke's thesis (2002) and\n"
+        "Romein and Bal (2003) built their endgame databases.  As the classical Awale: two rows of six\n"
+        "holes, four seeds in each, sown counterclockwise, a hole of more than eleven seeds passing\n"
+        "over itself; a last seed that makes two or three in an opponent's hole captures them and the\n"
+        "holes before it that hold two or three; an opponent without seeds must be fed; a player who\n"
+        "cannot play ends the game and the seeds left go to the side they lie on; a game that loops\n"
+        "ends with the seeds left uncounted.  But a move that would capture all the opponent's seeds\n"
+        "is refused only while another move is legal: when every legal move is one, it is played and\n"
+        "its mover takes the rest.  And no majority ends the game: every seed is played for.</description>\n"
+        "  <description xml:lang=\"fr\">La lecture de l'Awari sous laquelle la thèse de Lincke (2002)\n"
+        "et Romein et Bal (2003) ont construit leurs bases de finales.  Comme l'Awalé classique : deux\n"
+        "rangées de six trous, quatre graines dans chacun, semées dans le sens inverse des aiguilles\n"
+        "d'une montre, un trou de plus de onze graines se sautant lui-même ; une dernière graine qui\n"
+        "fait deux ou trois dans un trou adverse les prend, ainsi que les trous précédents qui en\n"
+        "contiennent deux ou trois ; il faut nourrir l'adversaire sans graines ; le joueur qui ne peut\n"
+        "plus jouer termine la partie et les graines restantes vont au côté où elles sont ; une partie\n"
+        "qui boucle s'arrête sans compter les graines restantes.  Mais un coup qui prendrait toutes\n"
+        "les graines de l'adversaire n'est refusé que tant qu'un autre coup est légal : quand tous les\n"
+        "coups légaux en sont, il est joué et son auteur prend le reste.  Et aucune majorité n'arrête\n"
+        "la partie : on joue toutes les graines.</description>\n"
+        "  <board rows=\"1\" holes=\"6\" seeds=\"4\"/>\n"
+        "  <sowing cycle=\"both-sides\" laps=\"single\" skip-origin=\"yes\"/>\n"
+        "  <capture kind=\"two-three\" grand-slam=\"last-resort\"/>\n"
+        "  <turn feed=\"yes\" no-move=\"collect\"/>\n"
+        "  <end goal=\"most-seeds\" majority=\"no\" repetition=\"uncounted\"/>\n"
         "</rules>\n"
     },
     { "anywoli.xml",

@@ -48,7 +48,7 @@ static const struct option_def options[] = {
     { "feed", offsetof(pmn_rules, feed), YES_NO, 0, 0,
       "an opponent without seeds must be given some" },
     { "grand-slam", offsetof(pmn_rules, grand_slam),
-      { "allowed", "refused", "no-capture", NULL }, 0, 0,
+      { "allowed", "refused", "no-capture", "last-resort", NULL }, 0, 0,
       "a capture of all the opponent's seeds" },
     { "goal", offsetof(pmn_rules, goal), { "immobilise", "most-seeds", NULL }, 0, 0,
       "who wins" },
@@ -329,9 +329,12 @@ int pmn_rules_check(const pmn_rules *r, pmn_error *err)
                         r->stores ? "stores=yes" : "skip-origin=yes");
     if (r->min_lift > 1 && two_row)
         return pmn_fail(err, PMN_ERR_RANGE, 0, "min-lift above 1 needs cycle=own-rows");
-    if ((r->feed || r->grand_slam == PMN_GRAND_SLAM_REFUSED) && r->laps == PMN_LAPS_RELAY)
+    if ((r->feed || r->grand_slam == PMN_GRAND_SLAM_REFUSED
+         || r->grand_slam == PMN_GRAND_SLAM_LAST_RESORT) && r->laps == PMN_LAPS_RELAY)
         return pmn_fail(err, PMN_ERR_RANGE, 0, "%s needs laps=single",
-                        r->feed ? "feed=yes" : "grand-slam=refused");
+                        r->feed ? "feed=yes"
+                        : r->grand_slam == PMN_GRAND_SLAM_REFUSED ? "grand-slam=refused"
+                                                                   : "grand-slam=last-resort");
     if (r->extra == PMN_EXTRA_STORE && !r->stores)
         return pmn_fail(err, PMN_ERR_RANGE, 0, "extra=store needs stores=yes");
     if (r->last_seeds != PMN_LAST_PLAY_ON && r->capture != PMN_CAPTURE_FOURS)
@@ -451,6 +454,8 @@ size_t pmn_rules_describe(const pmn_rules *r, char *buf, size_t size)
         pmn_text_add(&p, "; a capture of all the opponent's seeds is %s",
             r->grand_slam == PMN_GRAND_SLAM_REFUSED ? "refused"
             : r->grand_slam == PMN_GRAND_SLAM_NO_CAPTURE ? "played but takes nothing"
+            : r->grand_slam == PMN_GRAND_SLAM_LAST_RESORT
+            ? "refused while another move is legal, and takes them when none is"
             : "allowed");
     pmn_text_add(&p, "\nTurn:     %s%s; a player who cannot move %s\n",
         r->extra == PMN_EXTRA_STORE ? "a last seed in the own store earns another sowing"

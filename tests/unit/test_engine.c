@@ -431,7 +431,8 @@ static void legal_moves_agree_with_legality(void **state)
     (void)state;
     static const char *const sets[] = { "hawalis", "kalah", "oware", "awale", "anywoli",
                                         "hawalis,min-lift=3", "kalah(4,3)",
-                                        "awale,grand-slam=allowed", "oware,feed=no" };
+                                        "awale,grand-slam=allowed", "oware,feed=no",
+                                        "awale,grand-slam=last-resort,majority=no" };
     unsigned long seed = 12345;
     for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
         pmn_rules r;
@@ -503,6 +504,39 @@ static void quick_relay_plays_as_the_general_engine(void **state)
     }
 }
 
+
+/* grand-slam=last-resort (the Awari databases' reading): a grand slam is
+ * refused while another move is legal, and played, taking the seeds, when
+ * every legal move is one. */
+static void grand_slam_as_a_last_resort(void **state)
+{
+    (void)state;
+    pmn_rules r;
+    pmn_position p;
+    pmn_move_report rep;
+    int moves[PMN_MAX_SIDE_PITS];
+    assert_int_equal(pmn_rules_init(&r, "awale,grand-slam=last-resort", NULL), 0);
+    /* f alone: it takes North's only seeds, and is played. */
+    assert_int_equal(pmn_position_parse(&r, "0,0,0,0,0,1/1,0,0,0,0,0 S", &p, NULL), 0);
+    assert_int_equal(pmn_legal_moves(&r, &p, moves), 1);
+    assert_int_equal(moves[0], 5);
+    assert_int_equal(pmn_move_legality(&r, &p, 5), PMN_LEGAL);
+    assert_int_equal(pmn_play(&r, &p, 5, &rep), 0);
+    assert_int_equal(rep.captured, 2);
+    assert_false(rep.grand_slam);
+    assert_int_not_equal(rep.ending, PMN_END_NONE);
+    /* e is another move: f's grand slam is refused. */
+    assert_int_equal(pmn_position_parse(&r, "0,0,0,0,1,1/1,0,0,0,0,0 S", &p, NULL), 0);
+    assert_int_equal(pmn_legal_moves(&r, &p, moves), 1);
+    assert_int_equal(moves[0], 4);
+    assert_int_equal(pmn_move_legality(&r, &p, 5), PMN_ILLEGAL_GRAND_SLAM);
+    assert_int_equal(pmn_play(&r, &p, 5, &rep), PMN_ILLEGAL_GRAND_SLAM);
+    /* Refused outright in the Awale of the manual: no move at all. */
+    assert_int_equal(pmn_rules_init(&r, "awale", NULL), 0);
+    assert_int_equal(pmn_position_parse(&r, "0,0,0,0,0,1/1,0,0,0,0,0 S", &p, NULL), 0);
+    assert_int_equal(pmn_legal_moves(&r, &p, moves), 0);
+}
+
 /* The engine looks ahead for a refused grand slam only where one could
  * happen: not when a hole of the opponent holds four or more, which a
  * single lap of 2s and 3s cannot empty.  Proved here on random positions
@@ -558,6 +592,7 @@ int main(void)
         cmocka_unit_test(strings),
         cmocka_unit_test(legal_moves_agree_with_legality),
         cmocka_unit_test(no_grand_slam_past_a_four),
+        cmocka_unit_test(grand_slam_as_a_last_resort),
         cmocka_unit_test(quick_relay_plays_as_the_general_engine),
         cmocka_unit_test(laps_sow_as_play_does),
         cmocka_unit_test(laps_name_the_fours),

@@ -145,6 +145,7 @@ static void small_layers_agree_with_minimax(void **state)
     layers_agree("awale,holes=3,majority=no", 5, 3);
     layers_agree("oware,holes=3,majority=no,repetition=uncounted", 4, 3);
     layers_agree("awale,holes=4,majority=no", 3, 2);
+    layers_agree("awale,holes=3,majority=no,grand-slam=last-resort", 5, 3);
 }
 
 /* Random positions of layers the minimax cannot reach, against the margin

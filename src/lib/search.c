@@ -687,7 +687,7 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
         free(x);
         free(before);
         if (!s->solver) {
-            if (!(s->solver = solve_table_new(&s->rules, s->bytes)))
+            if (!(s->solver = solve_table_new(s->bytes)))
                 return PMN_ERR_NOMEM;
             solve_table_use(s->solver, s->tb);
         }

@@ -10,8 +10,10 @@
  *
  * Search.  Null-window alpha-beta tests "is the value at least gamma?",
  * fail-soft, driven from the root by MTD(f): each test moves a bound, and
- * the next gamma is the last result, until the bounds meet.  Every test
- * goes to the end of the game, so every bound the table keeps is proved.
+ * the next gamma is the last result, until the bounds meet.  The root
+ * deepens six plies at a time, the margin banked so far standing for the
+ * value past the horizon; a bound that saw no such leaf is proved, and
+ * the table keeps it as such, apart from the guesses of a look ahead.
  *
  * The table.  What decides the rest of the game from a position is its
  * holes and who is to move, as long as the rules look at nothing else (no
@@ -131,9 +133,8 @@ static uint64_t splitmix(uint64_t *x)
     return z ^ (z >> 31);
 }
 
-struct solve_table *solve_table_new(const pmn_rules *r, size_t bytes)
+struct solve_table *solve_table_new(size_t bytes)
 {
-    (void)r;
     struct solve_table *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
@@ -513,7 +514,7 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
             int kd;
             long v = kid_value(x, p, k, ply, gamma, &kd);
             if (x->b.stopped) {
-                *dep = 1;
+                *dep = DEP_PATH;
                 return gamma - 1;
             }
             dependent |= kd;
@@ -614,19 +615,33 @@ static void root_bounds(const struct solver *x, const pmn_position *p, long *lo,
     }
 }
 
-/* The exact value of the child c of root, for the root's mover. */
-static int child_exact(struct solver *x, const pmn_position *root, struct kid *k, long guess,
-                       long *lo, long *hi)
+/* A move of the root to k: 1 with its value *v (root's mover) when the
+ * game ends there, by the move or by a repetition; else 0, the path set
+ * for tests of k at ply 1. */
+static int root_kid_ends(struct solver *x, const pmn_position *root, const struct kid *k,
+                         long *v)
 {
     if (k->rep.ending != PMN_END_NONE) {
-        *lo = *hi = end_margin(x->r, k->rep.ending, k->rep.outcome, &k->pos, root->to_move);
+        *v = end_margin(x->r, k->rep.ending, k->rep.outcome, &k->pos, root->to_move);
         return 1;
     }
     x->since[1] = pmn_irreversible(&k->rep) ? 1 : 0;
     x->path[1] = x->sh.acyclic ? 0 : board_key(x, &k->pos);
     if (!x->sh.acyclic && !pmn_irreversible(&k->rep) && repeats(x, 0, x->path[1])) {
-        *lo = *hi = end_margin(x->r, PMN_END_REPETITION, pmn_repetition_outcome(x->r, &k->pos),
-                               &k->pos, root->to_move);
+        *v = end_margin(x->r, PMN_END_REPETITION, pmn_repetition_outcome(x->r, &k->pos),
+                        &k->pos, root->to_move);
+        return 1;
+    }
+    return 0;
+}
+
+/* The exact value of the child c of root, for the root's mover. */
+static int child_exact(struct solver *x, const pmn_position *root, struct kid *k, long guess,
+                       long *lo, long *hi)
+{
+    long end;
+    if (root_kid_ends(x, root, k, &end)) {
+        *lo = *hi = end;
         return 1;
     }
     /* Shift the root's view down one ply: the child's tests run at ply 1. */
@@ -657,7 +672,7 @@ static int child_exact(struct solver *x, const pmn_position *root, struct kid *k
     return !x->b.stopped;
 }
 
-static void set_value(const pmn_rules *r, long lo, long hi, pmn_value *v)
+static void set_value(long lo, long hi, pmn_value *v)
 {
     memset(v, 0, sizeof *v);
     v->has_margin = 1;
@@ -668,7 +683,6 @@ static void set_value(const pmn_rules *r, long lo, long hi, pmn_value *v)
     v->lower = (int)lo;
     v->upper = (int)hi;
     v->score = v->margin * 4096;
-    (void)r;
 }
 
 static int by_value(const void *a, const void *b)
@@ -770,7 +784,7 @@ static int tb_answer(struct solver *x, const pmn_position *p, const pmn_search_l
     if (!x->t->tb || !fresh(x, 0) || !tablebase_probe(x->t->tb, x->r, p, &pv))
         return 0;
     long value = banked(p) + pv;
-    set_value(x->r, value, value, &a->value);
+    set_value(value, value, &a->value);
     a->value.tablebase = 1;
     pmn_position q = *p;
     long v = value;
@@ -778,11 +792,10 @@ static int tb_answer(struct solver *x, const pmn_position *p, const pmn_search_l
     unsigned nseen = 0;
     a->npv = 0;
     for (unsigned i = 0; i < PMN_MAX_PV; i++) {
-        int holes[PMN_MAX_SIDE_PITS], here;
+        int holes[PMN_MAX_SIDE_PITS];
         int n = pmn_legal_moves(x->r, &q, holes), nm = 0, chosen = -1;
-        long best_rank = 0;
+        long best_rank = 0, here = v - banked(&q);   /* the seeds in play's worth */
         struct kid k, pick;
-        tablebase_probe(x->t->tb, x->r, &q, &here);
         seen[nseen++] = board_key(x, &q);
         for (int j = 0; j < n; j++) {
             long mv;
@@ -794,7 +807,7 @@ static int tb_answer(struct solver *x, const pmn_position *p, const pmn_search_l
             if (i == 0 && l->all_moves) {
                 int proved = x->sh.acyclic || pmn_irreversible(&k.rep) || mv == value;
                 a->moves[nm].hole = holes[j];
-                set_value(x->r, mv, mv, &a->moves[nm].value);
+                set_value(mv, mv, &a->moves[nm].value);
                 a->moves[nm].value.exact = proved;
                 a->moves[nm].value.tablebase = 1;
                 nm++;
@@ -890,7 +903,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     x->path[0] = x->sh.acyclic ? 0 : board_key(x, p);
     int best = -1;
     int exact = mtd(x, p, banked(p), &lo, &hi, &best);
-    set_value(r, lo, hi, &a->value);
+    set_value(lo, hi, &a->value);
     a->stopped = !exact;
     if (l->all_moves || best < 0) {
         /* Every move's value (or, to name the best, enough of them). */
@@ -905,22 +918,11 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
             long mlo, mhi;
             if (!l->all_moves && best < 0 && i + 1 < n) {
                 /* Naming the best: a null-window test against the value. */
-                long g = lo;
-                x->since[1] = pmn_irreversible(&k.rep) ? 1 : 0;
+                long g = lo, v;
                 int dep;
-                long v;
-                if (k.rep.ending != PMN_END_NONE) {
-                    v = end_margin(r, k.rep.ending, k.rep.outcome, &k.pos, p->to_move);
-                } else {
-                    x->path[1] = x->sh.acyclic ? 0 : board_key(x, &k.pos);
-                    if (!x->sh.acyclic && !pmn_irreversible(&k.rep) && repeats(x, 0, x->path[1]))
-                        v = end_margin(r, PMN_END_REPETITION, pmn_repetition_outcome(r, &k.pos),
-                                       &k.pos, p->to_move);
-                    else if (k.pos.to_move == p->to_move)
-                        v = test(x, &k.pos, 1, g, &dep);
-                    else
-                        v = -test(x, &k.pos, 1, 1 - g, &dep);
-                }
+                if (!root_kid_ends(x, p, &k, &v))
+                    v = k.pos.to_move == p->to_move ? test(x, &k.pos, 1, g, &dep)
+                                                    : -test(x, &k.pos, 1, 1 - g, &dep);
                 if (!x->b.stopped && v >= g && exact) {
                     best = holes[i];
                     break;
@@ -931,11 +933,10 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
                 best = holes[i];   /* the last one left */
                 break;
             }
-            int done = child_exact(x, p, &k, lo, &mlo, &mhi);
+            child_exact(x, p, &k, lo, &mlo, &mhi);   /* stopped: the bounds it has */
             a->moves[nm].hole = holes[i];
-            set_value(r, mlo, mhi, &a->moves[nm].value);
+            set_value(mlo, mhi, &a->moves[nm].value);
             nm++;
-            (void)done;
         }
         if (l->all_moves) {
             a->nmoves = nm;

@@ -17,7 +17,7 @@ struct solve_table;
 int solve_applies(const pmn_rules *r);
 
 /* A table of about `bytes` bytes; NULL when memory runs out. */
-struct solve_table *solve_table_new(const pmn_rules *r, size_t bytes);
+struct solve_table *solve_table_new(size_t bytes);
 void solve_table_free(struct solve_table *t);
 void solve_table_clear(struct solve_table *t);
 /* The endgame databases it probes, or NULL: kept, not owned. */

@@ -140,8 +140,10 @@ typedef enum pmn_last_seeds {
 typedef enum pmn_repetition {
     PMN_REPETITION_DRAW,      /* draw: a repeated position draws the game */
     PMN_REPETITION_UNCOUNTED, /* uncounted: it ends the game, the seeds left uncounted */
-    PMN_REPETITION_OWN_SIDE   /* own-side: it ends the game, the seeds left go to the
+    PMN_REPETITION_OWN_SIDE,  /* own-side: it ends the game, the seeds left go to the
                                  side they lie on */
+    PMN_REPETITION_PLAYS_ON   /* plays-on: it does not end the game (Ludii: a cycle
+                                 ends only by the players' agreement) */
 } pmn_repetition;
 
 typedef enum pmn_endless {
@@ -161,6 +163,10 @@ typedef struct pmn_rules {
     int feed;                 /* 1: an opponent without seeds must be given some */
     int majority;             /* 1: more than half of all seeds wins at once */
     int either_empty;         /* 1: the game ends when either side's holes are empty */
+    int majority_sweep;       /* 1: a majority win sends the seeds left at once to the
+                                 side they lie on (OpenSpiel) */
+    int one_side_plays_on;    /* 1: a repetition with every seed on one side does not
+                                 end the game (PlayStrategy, its issue 509) */
     pmn_cycle cycle;
     pmn_laps laps;
     pmn_singleton singleton;
@@ -204,6 +210,17 @@ size_t pmn_rules_describe(const pmn_rules *r, char *buf, size_t size);
 
 /* A built-in rule set by name: 0, or -1 if there is none of that name. */
 int pmn_rules_builtin(const char *name, pmn_rules *r);
+/* Another program's reading of the rules (OpenSpiel, PlayStrategy, Ludii):
+ * options applied over whatever game a record names, as a rule
+ * specification names them ("oware,openspiel", or "openspiel" over each
+ * record's own).  Static; NULL past the last, or for no such name. */
+typedef struct pmn_reading {
+    const char *name;         /* "openspiel" */
+    const char *options;      /* "majority-sweep=yes" */
+    const char *title, *description;
+} pmn_reading;
+const pmn_reading *pmn_rules_reading(size_t i);
+const pmn_reading *pmn_rules_reading_named(const char *name, size_t len);
 /* "hawalis, kalah, ...": the built-in names.  Returns the length needed. */
 size_t pmn_rules_builtin_names(char *buf, size_t size);
 
@@ -239,6 +256,12 @@ int pmn_position_equal(const pmn_rules *r, const pmn_position *a,
  * Formatting writes them for the games won by seeds, when not both 0. */
 int pmn_position_parse(const pmn_rules *r, const char *text, pmn_position *p,
                        pmn_error *err);
+/* The holes a side that a position string states itself (a KGP literal's
+ * first count), or 0 when it states none. */
+unsigned pmn_position_holes(const char *text);
+/* As pmn_position_parse; a string that states the holes a side (a KGP
+ * literal) sets them in *r too, where a side has one row. */
+int pmn_position_parse_sized(pmn_rules *r, const char *text, pmn_position *p, pmn_error *err);
 /* Other programs' position strings are read too: a KGP board literal
  * "<6,0,0,4,4,4,4,4,4,4,4,4,4,4,4>" (holes a side, South's store, North's,
  * South's holes, North's; then " S" or " N", South by default), Aualé's
@@ -368,7 +391,12 @@ int pmn_sowing_laps(const pmn_rules *r, const pmn_position *p, int hole, pmn_lap
  * none) and sets *outcome accordingly. */
 pmn_ending pmn_position_ending(const pmn_rules *r, const pmn_position *p,
                                pmn_outcome *outcome);
-/* The outcome of a game that ends by a repeated position (rule repetition). */
+/* Does a repetition of position p end the game (rules repetition and
+ * repetition-one-side)? */
+int pmn_repetition_ends(const pmn_rules *r, const pmn_position *p);
+/* The outcome of a game that ends by a repeated position (rule repetition);
+ * where a repetition plays on, what the search values a cycle at: the
+ * seeds as they lie. */
 pmn_outcome pmn_repetition_outcome(const pmn_rules *r, const pmn_position *p);
 
 /* ---- games: positions with history ------------------------------------- */
@@ -1060,6 +1088,15 @@ typedef struct pmn_setup {
  * s->status: 0 when the moves can be replayed. */
 int pmn_setup_record(const pmn_record *rec, const pmn_setup_options *o, pmn_setup *s,
                      pmn_diag_fn fn, void *ctx);
+
+/* The Game, Rules and Position tags a writer writes for rec set up as s:
+ * the record's own where they say what s says (0), else (1) a Game tag
+ * that names s's rule set, the options over it in rules ("" for none),
+ * so that the record read back is set up as s -- as when --rules gave
+ * them over the record's own.  position: the Position tag's text, in pmn's
+ * own form where it was in pmn's form ("" where there is none). */
+int pmn_setup_tags(const pmn_record *rec, const pmn_setup *s, char *game, size_t gsize,
+                   char *rules, size_t rsize, char *position, size_t psize);
 
 /* The move number of a turn (counted from 0) when start_side moves first. */
 unsigned pmn_move_number(int start_side, unsigned turn);

@@ -6,8 +6,7 @@
 # the Awari notation; pmn check finds them as clean in each as in PMN; the
 # samples in each go through XML unchanged.
 # PlayStrategy's PGN writes no captures (said by W132): its games come back
-# as the same moves, tags, comments and variations (the same Mancala World
-# text, which writes the captures the replay makes), without the counts.
+# as the same moves, tags, comments and variations, without the counts.
 set -u
 . "${top_srcdir:-.}/tests/common.sh"
 pass=0 fail=0
@@ -31,9 +30,10 @@ round_trip() {   # NAME PMN-FILE FORMAT
         # The one W132 a game for its capture counts, and nothing else.
         grep -v 'warning\[W132\]: capture counts' "$work/err" > "$work/err2"
         mv "$work/err2" "$work/err"
-        "$PMN" convert -q --to mancala-world "$work/canonical.pmn" > "$work/canonical.mw"
-        "$PMN" convert -q --to mancala-world "$work/back.pmn" > "$work/back.mw"
-        same "$1: PMN -> $f -> PMN (as Mancala World text)" "$work/canonical.mw" "$work/back.mw"
+        # The canonical PMN without its capture counts (no comment of the
+        # samples holds a "(+N)").
+        sed -E 's/ ?\(\+[0-9]+\)//g' "$work/canonical.pmn" | "$PMN" convert -q > "$work/bare.pmn"
+        same "$1: PMN -> $f -> PMN (but the capture counts)" "$work/bare.pmn" "$work/back.pmn"
     else
         same "$1: PMN -> $f -> PMN" "$work/canonical.pmn" "$work/back.pmn"
     fi

@@ -78,8 +78,12 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
         pmn_replay_free(check);
         if (an->games++)
             fputc('\n', an->out);
-        if (pmn_write_record(an->out, &rec, NULL, &an->wo) < 0)
+        /* Written as set up (--rules over the record's own), from a replay
+         * of the record as annotated: its lines are new. */
+        pmn_replay *out = replay_record(&rec, &an->ro, NULL);
+        if (!out || pmn_write_record(an->out, &rec, out, &an->wo) < 0)
             an->failed = 1;
+        pmn_replay_free(out);
         pmn_record_free(&rec);
     }
     if (isatty(2))

@@ -280,7 +280,7 @@ int read_rule_file(const char *path, pmn_rule_file **out);
 
 /* The position given as `what` (or the opening one when text is NULL),
  * read under rules *r. */
-int position_option(const char *cmd, const char *what, const pmn_rules *r,
+int position_option(const char *cmd, const char *what, pmn_rules *r,
                     const char *text, pmn_position *p);
 
 /* The --rules options of a command: a rule file replaces each record's

@@ -43,7 +43,7 @@ int apply_rules_option(const char *cmd, pmn_rules *r, const char *spec)
     return 0;
 }
 
-int position_option(const char *cmd, const char *what, const pmn_rules *r,
+int position_option(const char *cmd, const char *what, pmn_rules *r,
                     const char *text, pmn_position *p)
 {
     pmn_error err;
@@ -51,15 +51,27 @@ int position_option(const char *cmd, const char *what, const pmn_rules *r,
         pmn_position_start(r, p);
         return 0;
     }
-    if (pmn_position_parse(r, text, p, &err) < 0)
+    if (pmn_position_parse_sized(r, text, p, &err) < 0)
         return usage_error_at(cmd, what, text, &err);
     return 0;
 }
+
+static int add_rules_spec(const char *cmd, struct rules_options *o, const char *spec);
 
 int add_rules_option(const char *cmd, struct rules_options *o, const char *spec)
 {
     pmn_rules scratch;
     int rc;
+    /* Options over each record's own rules: checked here against every
+     * built-in set, so that a typo is said at once and an option that fits
+     * Oware but not Hawalis is not (the game set up says E405 if it
+     * cannot take them). */
+    for (size_t i = 0; !is_rule_file(spec) && pmn_rule_file_builtin(i); i++) {
+        pmn_error err;
+        scratch = *pmn_rule_file_rules(pmn_rule_file_builtin(i));
+        if (pmn_rules_apply(&scratch, spec, &err) == 0)
+            return add_rules_spec(cmd, o, spec);
+    }
     pmn_rules_init(&scratch, NULL, NULL);
     if ((rc = apply_rules_option(cmd, &scratch, spec)) != 0)
         return rc;
@@ -68,6 +80,11 @@ int add_rules_option(const char *cmd, struct rules_options *o, const char *spec)
         o->setup.rules = &o->file;
         return 0;
     }
+    return add_rules_spec(cmd, o, spec);
+}
+
+static int add_rules_spec(const char *cmd, struct rules_options *o, const char *spec)
+{
     if (o->setup.nspecs == MAX_RULES_OPTIONS)
         return usage_error(cmd, "more than %d --rules options", MAX_RULES_OPTIONS);
     o->spec[o->setup.nspecs++] = spec;

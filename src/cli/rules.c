@@ -9,8 +9,12 @@
 static void list(void)
 {
     const pmn_rule_file *f;
+    const pmn_reading *g;
     for (size_t i = 0; (f = pmn_rule_file_builtin(i)) != NULL; i++)
         printf("%-12s %s\n", pmn_rule_file_rules(f)->name, pmn_rule_file_text(f, 0, "en"));
+    printf("\nOther programs' readings, over any of them (--rules oware,NAME):\n");
+    for (size_t i = 0; (g = pmn_rules_reading(i)) != NULL; i++)
+        printf("%-12s %s: %s\n", g->name, g->title, g->options);
 }
 
 /* Columns count characters, not the bytes of UTF-8. */
@@ -51,6 +55,15 @@ static void wrapped(const char *text, size_t len, size_t indent, size_t col)
         putchar('\n');
 }
 
+/* A program's reading alone: what it changes, over whatever game. */
+static void show_reading(const pmn_reading *g)
+{
+    printf("%s: %s\n\n", g->name, g->title);
+    wrapped(g->description, strlen(g->description), 0, 0);
+    printf("\nOptions:  %s, over each record's own rules (or a game's: "
+           "--rules oware,%s)\n", g->options, g->name);
+}
+
 static void show(const pmn_rules *r, const pmn_rule_file *f, const char *lang)
 {
     char buf[4096];
@@ -86,6 +99,11 @@ static int show_named(const char *what, const char *lang)
             return rc;
         show(pmn_rule_file_rules(f), f, lang);
         pmn_rule_file_free(f);
+        return EXIT_CLEAN;
+    }
+    const pmn_reading *g = pmn_rules_reading_named(what, strlen(what));
+    if (g) {
+        show_reading(g);
         return EXIT_CLEAN;
     }
     pmn_rules_init(&r, NULL, NULL);
@@ -156,11 +174,13 @@ const struct command rules_command = {
     "rules", "list the rule sets, show one in words, read a rule file",
     "list\nshow [--lang=LANG] NAME|FILE\nxml NAME\noptions\nschema",
     "The rule sets pmn knows, and rule files of your own.\n\n"
-    "  list     the built-in rule sets, with their titles\n"
+    "  list     the built-in rule sets, with their titles, and other programs'\n"
+    "           readings of them (openspiel, playstrategy, ludii)\n"
     "  show     a rule set in words: its title, its description, its mechanisms\n"
     "           and its options; NAME may carry sizes and options, as --rules\n"
     "           takes them (kalah(6,3),capture=opposite-always); a FILE (a name\n"
-    "           ending in .xml or holding a '/') is read and checked\n"
+    "           ending in .xml or holding a '/') is read and checked; a\n"
+    "           program's reading (openspiel) says what it changes\n"
     "  xml      the rule file of a built-in set, to start a variant from\n"
     "  options  every rule option and its values\n"
     "  schema   the RELAX NG schema of rule files (grammar/rules.rng)",

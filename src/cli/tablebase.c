@@ -107,7 +107,7 @@ static int info(const char *cmd, const struct tb_request *rq)
     return EXIT_CLEAN;
 }
 
-static int probe(const char *cmd, const struct tb_request *rq)
+static int probe(const char *cmd, struct tb_request *rq)
 {
     pmn_error err;
     pmn_position p;

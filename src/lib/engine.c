@@ -627,11 +627,22 @@ pmn_ending pmn_position_ending(const pmn_rules *r, const pmn_position *p,
     return ending_of(r, p, outcome, &must_pass);
 }
 
+int pmn_repetition_ends(const pmn_rules *r, const pmn_position *p)
+{
+    if (r->repetition == PMN_REPETITION_PLAYS_ON)
+        return 0;
+    return !r->one_side_plays_on
+        || (pmn_position_seeds(r, p, PMN_SOUTH) && pmn_position_seeds(r, p, PMN_NORTH));
+}
+
 pmn_outcome pmn_repetition_outcome(const pmn_rules *r, const pmn_position *p)
 {
     switch (r->repetition) {
     case PMN_REPETITION_UNCOUNTED: return by_seeds(r, p, 0);
-    case PMN_REPETITION_OWN_SIDE: return by_seeds(r, p, 1);
+    /* A cycle that plays on is valued by the search as the seeds lie:
+     * what either side can be sure to keep of them. */
+    case PMN_REPETITION_OWN_SIDE:
+    case PMN_REPETITION_PLAYS_ON: return by_seeds(r, p, 1);
     default: return PMN_DRAWN;
     }
 }
@@ -691,6 +702,13 @@ static int play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *
     p->to_move = (uint8_t)(rep->extra ? side : !side);
     int must_pass;
     rep->ending = ending_of(r, p, &rep->outcome, &must_pass);
+    if (rep->ending == PMN_END_MAJORITY && r->majority_sweep) {
+        /* The seeds left are taken with the winning move (OpenSpiel). */
+        for (int s = 0; s < 2; s++) {
+            p->captured[s] += pmn_position_seeds(r, p, s);
+            memset(p->pit[s], 0, sizeof p->pit[s]);
+        }
+    }
     if (must_pass) {
         p->to_move = (uint8_t)!p->to_move;
         rep->passed = 1;

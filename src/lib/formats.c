@@ -340,10 +340,21 @@ static void unreadable(struct cursor *c, const char *what)
     advance(c, n);
 }
 
+/* The '}' that closes the comment opened before s: not one written "\}"
+ * (pmn's writers escape it so); NULL if there is none before end. */
+static const char *comment_close(const char *s, const char *end)
+{
+    for (const char *p = s; (p = memchr(p, '}', (size_t)(end - p))) != NULL; p++)
+        if (p == s || p[-1] != '\\')
+            return p;
+    return NULL;
+}
+
+/* comment -> '{' { CHAR | "\}" } '}' */
 static int comment(struct cursor *c, pmn_line *line, pmn_move *last)
 {
     unsigned l = c->line, col = c->col;
-    const char *close = memchr(c->s, '}', (size_t)(c->end - c->s));
+    const char *close = comment_close(c->s + 1, c->end);
     if (!close) {
         pmn_report(c->fn, c->ctx, PMN_E102, l, col, "a comment '{' that is never closed");
         close = c->end;
@@ -354,8 +365,18 @@ static int comment(struct cursor *c, pmn_line *line, pmn_move *last)
         text++, n--;
     while (n && isspace((unsigned char)text[n - 1]))
         n--;
-    if ((last ? pmn_move_add_comment(last, text, n) : pmn_line_add_lead(line, text, n)) < 0)
+    char *plain = malloc(n + 1);
+    size_t k = 0;
+    if (!plain) {
         nomem(c);
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!(text[i] == '\\' && i + 1 < n && text[i + 1] == '}'))
+            plain[k++] = text[i];
+    if ((last ? pmn_move_add_comment(last, plain, k) : pmn_line_add_lead(line, plain, k)) < 0)
+        nomem(c);
+    free(plain);
     advance(c, (size_t)(close - c->s) + (close < c->end));
     return 0;
 }
@@ -817,7 +838,8 @@ int pmn_format_reader_next(pmn_format_reader *rd, pmn_record *rec)
         else if (tags)
             ended = 1;
         for (long i = 0; text && i < rd->ahead_len; i++)
-            if (in_comment ? rd->ahead[i] == '}' : rd->ahead[i] == '{')
+            if (in_comment ? rd->ahead[i] == '}' && (i == 0 || rd->ahead[i - 1] != '\\')
+                           : rd->ahead[i] == '{')
                 in_comment = !in_comment;
         if (add_line(rd, rd->ahead, (size_t)rd->ahead_len) < 0) {
             pmn_report(rd->fn, rd->ctx, PMN_F002, rd->ahead_line, 0, "out of memory");
@@ -900,21 +922,24 @@ static void word(struct out *o, const char *w)
     o->col += (unsigned)n;
 }
 
+/* A comment; a '}' in it written "\}", as PMN writes it and pmn's
+ * readers of every format read it (the formats' own programs have no way
+ * to write one). */
 static void write_comment(struct out *o, const char *text, unsigned line)
 {
-    char *t = pmn_strndup(text, strlen(text));
+    size_t braces = 0, n = strlen(text);
+    (void)line;
+    for (const char *p = text; *p; p++)
+        braces += *p == '}';
+    char *t = malloc(n + braces + 1), *q = t;
     if (!t)
         return;
-    int changed = 0;
-    for (char *p = t; *p; p++)
-        if (*p == '}') {
-            *p = ')';
-            changed = 1;
-        }
-    if (changed) {
-        pmn_report(o->fn, o->ctx, PMN_W132, line, 0, "a '}' inside a comment, which %s "
-                   "cannot hold: written as ')'", pmn_format_title(o->format));
+    for (const char *p = text; *p; p++) {
+        if (*p == '}')
+            *q++ = '\\';
+        *q++ = *p;
     }
+    *q = '\0';
     /* Words apart as the reader trims them: at any space isspace knows. */
     word(o, "{");
     for (char *p = t; *p;) {
@@ -930,12 +955,6 @@ static void write_comment(struct out *o, const char *text, unsigned line)
     }
     word(o, "}");
     free(t);
-}
-
-/* The capture a move makes: the replay's, else the record's claim. */
-static int captured_by(const pmn_move *m, const pmn_played *pl)
-{
-    return pl && pl->replayed ? (int)pl->report.captured : m->claim;
 }
 
 /* Where the last seed fell, side and hole: the replay's, else the record's
@@ -962,7 +981,7 @@ static void move_word(struct out *o, const pmn_move *m, const pmn_played *pl, in
                       const pmn_position *before, int *total, char *w, size_t size)
 {
     const pmn_rules *r = o->r;
-    int hole = m->hole, es, eh, got = captured_by(m, pl);
+    int hole = m->hole, es, eh;
     pmn_text t;
     pmn_text_init(&t, w, size);
     if (!o->rules_known)
@@ -977,7 +996,7 @@ static void move_word(struct out *o, const pmn_move *m, const pmn_played *pl, in
     switch (o->format) {
     case PMN_FORMAT_OGN:
         pmn_text_add(&t, "%c", (side == PMN_SOUTH ? 'A' : 'a') + hole);
-        if (m->claim > 0)
+        if (m->claim >= 0)
             pmn_text_add(&t, "+%d", m->claim);
         break;
     case PMN_FORMAT_AWARI:
@@ -989,8 +1008,10 @@ static void move_word(struct out *o, const pmn_move *m, const pmn_played *pl, in
         else
             cannot_hold(o, LOST_SEEDS, m->line, m->col, "a move not replayed, whose seeds "
                         "are not known", "written without them");
-        if (got > 0)
-            pmn_text_add(&t, " x %d", got);
+        /* The record's claims, as it makes them: a capture it leaves
+         * unsaid stays so (the replay gives it back). */
+        if (m->claim >= 0)
+            pmn_text_add(&t, " x %d", m->claim);
         break;
     case PMN_FORMAT_PLAYSTRATEGY: {
         char a[8], b[8];
@@ -1026,10 +1047,12 @@ static void move_word(struct out *o, const pmn_move *m, const pmn_played *pl, in
     pmn_text_add(&t, "%s", m->judgement);
     for (unsigned k = 0; k < m->nnags; k++)
         pmn_text_add(&t, " $%u", m->nags[k]);
-    if (o->format == PMN_FORMAT_MANCALA_WORLD && got > 0 && pl) {
-        /* As far as a count goes (claims of moves not replayed may be any) */
-        total[pl->mover] = got > 65535 - total[pl->mover] ? 65535 : total[pl->mover] + got;
-        pmn_text_add(&t, " (%d)", total[pl->mover]);
+    if (o->format == PMN_FORMAT_MANCALA_WORLD && m->claim >= 0) {
+        /* The record's claims as running totals, which the reader makes
+         * counts again; a capture it leaves unsaid stays so. */
+        int mover = pl ? pl->mover : side;
+        total[mover] = m->claim > 65535 - total[mover] ? 65535 : total[mover] + m->claim;
+        pmn_text_add(&t, " (%d)", total[mover]);
     }
 }
 
@@ -1146,7 +1169,8 @@ int pmn_write_format(FILE *f, pmn_format format, const pmn_record *rec,
     int own_score = format == PMN_FORMAT_OGN && score && score_of(score, &ss, &sn) == 0;
     if (own_score)
         snprintf(result, sizeof result, "%s", score);
-    else if (format == PMN_FORMAT_OGN && setup->status == PMN_SETUP_READY
+    else if (format == PMN_FORMAT_OGN && strcmp(written, "*") != 0
+             && setup->status == PMN_SETUP_READY
              && res->ending != PMN_END_NONE && !res->stopped
              && pmn_final_seeds(r, res->ending, &res->end, seeds))
         snprintf(result, sizeof result, "%lu-%lu", seeds[0], seeds[1]);
@@ -1215,7 +1239,7 @@ int pmn_format_sniff(const char *text, size_t len, pmn_format *f)
         while (s < end && isspace((unsigned char)*s))
             s++;
         if (s < end && *s == '{') {
-            const char *close = memchr(s, '}', (size_t)(end - s));
+            const char *close = comment_close(s + 1, end);
             s = close ? close + 1 : end;
             continue;
         }

@@ -144,7 +144,7 @@ int pmn_game_play(pmn_game *g, int hole, pmn_move_report *rep)
         long before = -1;
         if (rep->captured || rep->given || rep->stored)
             g->nseen = 0;
-        else if ((before = seen_before(g, h)) >= 0) {
+        else if ((before = seen_before(g, h)) >= 0 && pmn_repetition_ends(&g->rules, &g->pos)) {
             rep->ending = PMN_END_REPETITION;
             rep->outcome = pmn_repetition_outcome(&g->rules, &g->pos);
             rep->repeats_ply = (unsigned)before;

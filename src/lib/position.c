@@ -98,16 +98,25 @@ static int parse_captured(const char *text, const char **pos, pmn_position *q,
     return 0;
 }
 
+/* Spaces and tabs, which the reference server (go-kgp) allows around
+ * every token of a board literal. */
+static const char *blank(const char *s)
+{
+    return s + strspn(s, " \t");
+}
+
 /* kgp -> '<' COUNT ',' COUNT ',' COUNT {',' COUNT} '>' [' ' ('S' | 'N')]:
  * a board literal of the Kalah Game Protocol -- the holes a side, South's
  * store (or captures), North's, South's holes in sowing order, North's --
- * and the side to move, which KGP leaves out (South by default). */
+ * and the side to move, which KGP leaves out (South by default); blanks
+ * around any token. */
 static int parse_kgp(const pmn_rules *r, const char *text, pmn_position *q, pmn_error *err)
 {
     unsigned long v[2 * PMN_MAX_SIDE_PITS + 3];
     unsigned n = 0;
-    const char *s = text + 1;
+    const char *s = blank(text) + 1;
     for (;;) {
+        s = blank(s);
         if (*s < '0' || *s > '9')
             return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
                             "expected a count in the board literal");
@@ -120,6 +129,7 @@ static int parse_kgp(const pmn_rules *r, const char *text, pmn_position *q, pmn_
             return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text), "a board literal of more "
                             "than %u counts", 2 * PMN_MAX_SIDE_PITS + 3);
         v[n++] = x;
+        s = blank(s);
         if (*s == '>')
             break;
         if (*s++ != ',')
@@ -128,8 +138,8 @@ static int parse_kgp(const pmn_rules *r, const char *text, pmn_position *q, pmn_
     }
     s++;
     if (v[0] != r->pits)
-        return pmn_fail(err, PMN_ERR_RANGE, 2, "a board of %lu holes a side; %s has %u",
-                        v[0], r->name, r->pits);
+        return pmn_fail(err, PMN_ERR_RANGE, (size_t)(blank(blank(text) + 1) - text) + 1,
+                        "a board of %lu holes a side; %s has %u", v[0], r->name, r->pits);
     if (n != 2 * r->pits + 3)
         return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text), "%u counts, expected %u: the "
                         "holes a side, the two stores, and each hole", n, 2 * r->pits + 3);
@@ -140,10 +150,12 @@ static int parse_kgp(const pmn_rules *r, const char *text, pmn_position *q, pmn_
         q->pit[PMN_NORTH][i] = (uint16_t)v[3 + r->pits + i];
     }
     q->to_move = PMN_SOUTH;
-    if (*s == ' ' && (s[1] == 'S' || s[1] == 'N')) {
-        q->to_move = s[1] == 'S' ? PMN_SOUTH : PMN_NORTH;
-        s += 2;
+    const char *side = blank(s);
+    if (side > s && (*side == 'S' || *side == 'N')) {
+        q->to_move = *side == 'S' ? PMN_SOUTH : PMN_NORTH;
+        s = side + 1;
     }
+    s = blank(s);
     if (*s != '\0')
         return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
                         "unexpected text after the board literal");
@@ -281,7 +293,7 @@ static int parse_playstrategy(const pmn_rules *r, const char *text, pmn_position
 static int parse_foreign(const pmn_rules *r, const char *text, pmn_position *q, pmn_error *err)
 {
     const char *s = text + strspn(text, "0123456789");
-    if (*text == '<')
+    if (*blank(text) == '<')
         return parse_kgp(r, text, q, err);
     if (s > text && *s == '-')
         return parse_ogn(r, text, q, err);
@@ -294,6 +306,40 @@ static int parse_foreign(const pmn_rules *r, const char *text, pmn_position *q, 
                          && space[1 + strspn(space + 1, "0123456789")] == ' ')))
         return parse_playstrategy(r, text, q, err);
     return 1;
+}
+
+unsigned pmn_position_holes(const char *text)
+{
+    const char *s = blank(text);
+    unsigned long v = 0;
+    if (*s != '<')
+        return 0;
+    s = blank(s + 1);
+    if (*s < '0' || *s > '9')
+        return 0;
+    while (*s >= '0' && *s <= '9' && v <= PMN_MAX_SIDE_PITS)
+        v = v * 10 + (unsigned long)(*s++ - '0');
+    return v <= PMN_MAX_SIDE_PITS ? (unsigned)v : 0;
+}
+
+int pmn_position_parse_sized(pmn_rules *r, const char *text, pmn_position *p, pmn_error *err)
+{
+    unsigned holes = pmn_position_holes(text);
+    if (holes && holes != r->pits && r->rows == 1) {
+        char spec[24];
+        pmn_rules sized = *r;
+        snprintf(spec, sizeof spec, "holes=%u", holes);
+        if (pmn_rules_apply(&sized, spec, err) < 0) {
+            if (err)
+                err->column = (size_t)(blank(blank(text) + 1) - text) + 1;
+            return -1;
+        }
+        if (pmn_position_parse(&sized, text, p, err) < 0)
+            return -1;
+        *r = sized;
+        return 0;
+    }
+    return pmn_position_parse(r, text, p, err);
 }
 
 /* position -> counts '/' counts ' ' ('S' | 'N') [captured]

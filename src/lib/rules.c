@@ -24,7 +24,7 @@ struct option_def {
 static const struct option_def options[] = {
     { "rows", offsetof(pmn_rules, rows), { NULL }, 1, 2,
       "rows each player owns" },
-    { "holes", offsetof(pmn_rules, holes_per_row), { NULL }, 2, PMN_MAX_SIDE_PITS,
+    { "holes", offsetof(pmn_rules, holes_per_row), { NULL }, 1, PMN_MAX_SIDE_PITS,
       "holes in a row" },
     { "seeds", offsetof(pmn_rules, seeds), { NULL }, 0, PMN_MAX_SEEDS,
       "seeds in each hole at the start" },
@@ -61,9 +61,14 @@ static const struct option_def options[] = {
     { "last-seeds", offsetof(pmn_rules, last_seeds),
       { "play-on", "lottery", "previous-capturer", "first-three", NULL }, 0, 0,
       "who gets the last four seeds" },
+    { "majority-sweep", offsetof(pmn_rules, majority_sweep), YES_NO, 0, 0,
+      "a majority win sends the seeds left at once to the side they lie on" },
     { "repetition", offsetof(pmn_rules, repetition),
-      { "draw", "uncounted", "own-side", NULL }, 0, 0,
-      "a repeated position ends the game" },
+      { "draw", "uncounted", "own-side", "plays-on", NULL }, 0, 0,
+      "a repeated position ends the game (or plays on)" },
+    { "repetition-one-side", offsetof(pmn_rules, one_side_plays_on),
+      { "ends", "plays-on", NULL }, 0, 0,
+      "a repetition with every seed on one side ends the game as others do, or plays on" },
     { "endless", offsetof(pmn_rules, endless), { "draw", "lose", NULL }, 0, 0,
       "an endless move draws, or loses for its maker" },
 };
@@ -177,6 +182,39 @@ static int apply_option(pmn_rules *r, const char *spec, const char *tok,
 
 static int parse_spec(pmn_rules *r, const char *spec, int may_name, pmn_error *err);
 
+/* ---- other programs' readings ------------------------------------------ */
+
+/* How other programs play the games pmn knows, where they differ from the
+ * rule sets' own texts: each reading a few options, applied over whatever
+ * game a record names (their records hold the game: Oware or Kalah). */
+static const pmn_reading readings[] = {
+    { "openspiel", "majority-sweep=yes", "OpenSpiel (DeepMind's open_spiel)",
+      "OpenSpiel's oware and mancala games: however the game ends, the seeds left on "
+      "the board go to the side they lie on, even when a side has passed half of the "
+      "seeds: they are taken at once, with the winning move (oware.cc). Its Kalah is "
+      "pmn's kalah." },
+    { "playstrategy", "repetition-one-side=plays-on", "PlayStrategy (playstrategy.org)",
+      "PlayStrategy's Oware (the Aalina engine's Abapa): a repeated position ends the "
+      "game, each side taking the seeds on its side, but not when every seed lies on "
+      "one side: then the game plays on (strategygames, its issue 509)." },
+    { "ludii", "repetition=plays-on", "Ludii",
+      "Ludii's Oware: a repeated position does not end the game; a cycle ends only by "
+      "the players' agreement, which the record gives as its result." },
+};
+
+const pmn_reading *pmn_rules_reading(size_t i)
+{
+    return i < COUNT(readings) ? &readings[i] : NULL;
+}
+
+const pmn_reading *pmn_rules_reading_named(const char *name, size_t len)
+{
+    for (size_t i = 0; i < COUNT(readings); i++)
+        if (strlen(readings[i].name) == len && strncmp(readings[i].name, name, len) == 0)
+            return &readings[i];
+    return NULL;
+}
+
 /* sized -> NAME '(' HOLES ',' SEEDS ')' {',' option}: Kalah(6,4), as the
  * literature names the sizes of a game. */
 static int parse_sized(pmn_rules *r, const char *spec, size_t len, pmn_error *err)
@@ -213,9 +251,16 @@ static int parse_spec(pmn_rules *r, const char *spec, int may_name, pmn_error *e
             return parse_sized(r, spec, len, err);
         if (len == 0)
             return pmn_fail(err, PMN_ERR_SYNTAX, col, "empty item in rule specification");
+        const pmn_reading *reading = NULL;
         if (memchr(tok, '=', len)) {
             if (apply_option(r, spec, tok, len, err) < 0)
                 return -1;
+        } else if ((reading = pmn_rules_reading_named(tok, len)) != NULL) {
+            if (parse_spec(r, reading->options, 0, err) < 0) {
+                if (err)
+                    err->column = col;
+                return -1;
+            }
         } else if (first && may_name) {
             char name[32] = "";
             if (len < sizeof name) {
@@ -230,7 +275,8 @@ static int parse_spec(pmn_rules *r, const char *spec, int may_name, pmn_error *e
             }
         } else {
             return pmn_fail(err, PMN_ERR_SYNTAX, col,
-                            "'%.*s' is not an option of the form KEY=VALUE", (int)len, tok);
+                            "'%.*s' is not an option of the form KEY=VALUE, nor a program's "
+                            "reading (openspiel, playstrategy, ludii)", (int)len, tok);
         }
         if (tok[len] == '\0')
             break;
@@ -312,6 +358,8 @@ int pmn_rules_check(const pmn_rules *r, pmn_error *err)
                         r->rows, r->holes_per_row, PMN_MAX_SIDE_PITS);
     if (2ul * r->rows * r->holes_per_row * r->seeds > PMN_MAX_SEEDS)
         return pmn_fail(err, PMN_ERR_RANGE, 0, "more than %u seeds in all", PMN_MAX_SEEDS);
+    if (r->holes_per_row < 2 && r->rows != 1)
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "rows of one hole need rows=1");
     if (two_row && r->rows != 1)
         return pmn_fail(err, PMN_ERR_RANGE, 0, "cycle=both-sides needs rows=1");
     if (!two_row && r->rows != 2)
@@ -468,7 +516,10 @@ size_t pmn_rules_describe(const pmn_rules *r, char *buf, size_t size)
     pmn_text_add(&p, "End:      %s%s%s",
         r->goal == PMN_GOAL_IMMOBILISE ? "who leaves the opponent no move wins"
                                        : "most seeds win",
-        r->majority ? "; more than half of them wins at once" : "",
+        !r->majority ? ""
+        : r->majority_sweep ? "; more than half of them wins at once, the seeds left going "
+                              "to the side they lie on"
+        : "; more than half of them wins at once",
         r->either_empty ? "; the game ends when either side's holes are empty, each taking "
                           "the seeds on his side" : "");
     if (r->last_seeds != PMN_LAST_PLAY_ON)
@@ -476,10 +527,13 @@ size_t pmn_rules_describe(const pmn_rules *r, char *buf, size_t size)
             r->last_seeds == PMN_LAST_LOTTERY ? "are drawn by lot"
             : r->last_seeds == PMN_LAST_PREVIOUS ? "go to who captured last"
             : "go to who first captured with a last seed into a hole of three");
-    pmn_text_add(&p, "; a repeated position %s; an endless sowing %s\n",
+    pmn_text_add(&p, "; a repeated position %s%s; an endless sowing %s\n",
         r->repetition == PMN_REPETITION_DRAW ? "draws"
         : r->repetition == PMN_REPETITION_UNCOUNTED ? "ends the game, the seeds left uncounted"
+        : r->repetition == PMN_REPETITION_PLAYS_ON ? "does not end the game"
         : "ends the game, the seeds left going to the side they lie on",
+        r->one_side_plays_on && r->repetition != PMN_REPETITION_PLAYS_ON
+        ? ", but not when every seed lies on one side" : "",
         r->endless == PMN_ENDLESS_DRAW ? "draws" : "loses for its maker");
     return p.n;
 }

@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The Game tag names a built-in set, in any case; the Rules tag gives
@@ -27,7 +28,9 @@ static int tag_rules(const pmn_record *rec, pmn_rules *r, pmn_diag_fn fn, void *
             }
         }
         name[n] = '\0';
-        if (strchr(name, '=') || pmn_rules_apply(r, name, &err) < 0) {
+        /* A name, not options nor another program's reading. */
+        if (strchr(name, '=') || strchr(name, ',') || pmn_rules_reading_named(name, n)
+            || pmn_rules_apply(r, name, &err) < 0) {
             char known[256];
             pmn_rules_builtin_names(known, sizeof known);
             pmn_report(fn, ctx, PMN_E108, game->line, game->col,
@@ -67,7 +70,7 @@ static pmn_setup_status setup_rules(const pmn_record *rec, const pmn_setup_optio
 /* The Position tag, or the opening position; a record that says it starts
  * from a set-up position it does not give ([SetUp "1"] without a Position,
  * or [Position "?"]), as problems whose diagrams are lost do, is noted. */
-static pmn_setup_status setup_start(const pmn_record *rec, const pmn_rules *r,
+static pmn_setup_status setup_start(const pmn_record *rec, pmn_rules *r,
                                     pmn_position *p, pmn_diag_fn fn, void *ctx)
 {
     const pmn_tag *t = pmn_record_find_tag(rec, "Position");
@@ -83,7 +86,8 @@ static pmn_setup_status setup_start(const pmn_record *rec, const pmn_rules *r,
     }
     if (!t)
         return PMN_SETUP_READY;
-    if (pmn_position_parse(r, t->value, p, &err) < 0) {
+    /* A KGP literal states its holes: no Rules tag needs to. */
+    if (pmn_position_parse_sized(r, t->value, p, &err) < 0) {
         pmn_report(fn, ctx, PMN_E114, t->line, t->value_col + (unsigned)err.column - 1,
                    "Position tag: %s", err.message);
         pmn_position_start(r, p);
@@ -104,6 +108,44 @@ int pmn_setup_record(const pmn_record *rec, const pmn_setup_options *o, pmn_setu
     }
     s->status = setup_start(rec, &s->rules, &s->start, fn, ctx);
     return (int)s->status;
+}
+
+/* Is text a position in pmn's own form (counts/counts side [a:b]), not a
+ * foreign one (KGP, Aualé's, PlayStrategy's), which stays as written? */
+static int own_form(const char *text)
+{
+    size_t n = strspn(text, "0123456789,/");
+    return n && text[0] != '<' && memchr(text, '/', n) && text[n] == ' '
+        && (text[n + 1] == 'S' || text[n + 1] == 'N');
+}
+
+int pmn_setup_tags(const pmn_record *rec, const pmn_setup *s, char *game, size_t gsize,
+                   char *rules, size_t rsize, char *position, size_t psize)
+{
+    const pmn_tag *t = pmn_record_find_tag(rec, "Position");
+    pmn_setup own;
+    pmn_rules base;
+    char a[512], b[512];
+    int changed = 0;
+    *game = *rules = *position = '\0';
+    if (t)
+        snprintf(position, psize, "%s", t->value);
+    if (s->status == PMN_SETUP_UNKNOWN_RULES)
+        return 0;
+    pmn_setup_record(rec, NULL, &own, NULL, NULL);
+    pmn_rules_format(&s->rules, a, sizeof a);
+    pmn_rules_format(&own.rules, b, sizeof b);
+    if ((own.status == PMN_SETUP_UNKNOWN_RULES || strcmp(a, b) != 0)
+        && pmn_rules_builtin(s->rules.name, &base) == 0) {
+        /* The name as the Game tags of the sample games write it. */
+        snprintf(game, gsize, "%c%s", s->rules.name[0] - 'a' + 'A', s->rules.name + 1);
+        const char *comma = strchr(a, ',');
+        snprintf(rules, rsize, "%s", comma ? comma + 1 : "");
+        changed = 1;
+    }
+    if (t && s->status == PMN_SETUP_READY && own_form(t->value))
+        pmn_position_format(&s->rules, &s->start, position, psize);
+    return changed;
 }
 
 unsigned pmn_move_number(int start_side, unsigned turn)

@@ -112,7 +112,10 @@ struct solver {
 
 int solve_applies(const pmn_rules *r)
 {
-    return r->goal == PMN_GOAL_MOST_SEEDS && r->laps == PMN_LAPS_SINGLE;
+    /* A cycle that plays on has no value of its own: the depth search
+     * values it, as the seeds lie. */
+    return r->goal == PMN_GOAL_MOST_SEEDS && r->laps == PMN_LAPS_SINGLE
+        && r->repetition != PMN_REPETITION_PLAYS_ON && !r->one_side_plays_on;
 }
 
 static void shape_of(const pmn_rules *r, struct shape *sh)

@@ -176,7 +176,8 @@ static void position_of(const pmn_rules *r, const unsigned *h, pmn_position *p)
 
 int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err)
 {
-    if (!solve_applies(r) || r->cycle != PMN_CYCLE_BOTH_SIDES)
+    if (r->goal != PMN_GOAL_MOST_SEEDS || r->laps != PMN_LAPS_SINGLE
+        || r->cycle != PMN_CYCLE_BOTH_SIDES)
         return pmn_fail(err, PMN_ERR_RANGE, 0, "databases are made for the games scored by "
                         "seeds, sown one lap round the board (Kalah, Oware, Awale)");
     if (r->majority)
@@ -190,11 +191,12 @@ int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err)
         return pmn_fail(err, PMN_ERR_RANGE, 0, "databases need a game that ends when the "
                         "player to move cannot (no-move=collect or loses), not pass");
     int acyclic = r->stores && r->capture != PMN_CAPTURE_FOURS;
-    if (!acyclic && r->repetition != PMN_REPETITION_UNCOUNTED)
+    if (!acyclic && (r->repetition != PMN_REPETITION_UNCOUNTED || r->one_side_plays_on))
         return pmn_fail(err, PMN_ERR_RANGE, 0, "a repeated position that %s makes a value "
                         "depend on the moves before it: databases need repetition=uncounted",
                         r->repetition == PMN_REPETITION_DRAW ? "draws whatever the seeds"
-                                                             : "gives each side its own seeds");
+                        : r->repetition == PMN_REPETITION_PLAYS_ON || r->one_side_plays_on
+                        ? "may play on" : "gives each side its own seeds");
     if (2 * r->pits > TB_MAX_HOLES)
         return pmn_fail(err, PMN_ERR_RANGE, 0, "databases hold boards of at most %u holes a "
                         "side", TB_MAX_HOLES / 2);

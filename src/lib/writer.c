@@ -233,9 +233,14 @@ static const char *result_token_of(const pmn_record *rec, const pmn_write_option
     return rec->result[0] ? rec->result : "*";
 }
 
-static void write_tags(FILE *f, const pmn_record *rec, const char *result)
+/* The tags; the set-up ones say how the game was set up (s), which
+ * --rules may have changed from what the record's own said. */
+static void write_tags(FILE *f, const pmn_record *rec, const pmn_setup *s, const char *result)
 {
     const pmn_tag *first[COUNT(setup)];
+    char game[64], rules[512], position[PMN_MAX_SIDE_PITS * 2 * 7 + 64];
+    int changed = pmn_setup_tags(rec, s, game, sizeof game, rules, sizeof rules, position,
+                                 sizeof position);
     for (size_t i = 0; i < COUNT(roster); i++) {
         const char *v = pmn_record_tag(rec, roster[i]);
         pmn_write_tag(f, roster[i], v ? v : "?");
@@ -243,13 +248,19 @@ static void write_tags(FILE *f, const pmn_record *rec, const char *result)
     pmn_write_tag(f, "Result", result);
     for (size_t i = 0; i < COUNT(setup); i++)
         first[i] = pmn_record_find_tag(rec, setup[i]);
-    pmn_write_tag(f, "Game", first[0] ? first[0]->value : "Hawalis");
-    if (first[1])
-        pmn_write_tag(f, "Rules", first[1]->value);
+    if (changed) {
+        pmn_write_tag(f, "Game", game);
+        if (*rules)
+            pmn_write_tag(f, "Rules", rules);
+    } else {
+        pmn_write_tag(f, "Game", first[0] ? first[0]->value : "Hawalis");
+        if (first[1])
+            pmn_write_tag(f, "Rules", first[1]->value);
+    }
     if (first[2] || first[3])
         pmn_write_tag(f, "SetUp", first[2] ? first[2]->value : "1");
     if (first[3])
-        pmn_write_tag(f, "Position", first[3]->value);
+        pmn_write_tag(f, "Position", position);
     /* Every other tag, and the second of any tag given twice, in order. */
     for (size_t i = 0; i < rec->ntags; i++) {
         const pmn_tag *t = &rec->tags[i];
@@ -278,7 +289,7 @@ int pmn_write_record(FILE *f, const pmn_record *rec, const pmn_replay *replay,
     }
     struct out w = { f, o, &pmn_replay_setup(replay)->rules, 0, NULL, 0, 0, 0, 0 };
 
-    write_tags(f, rec, result_tag_of(rec, o));
+    write_tags(f, rec, pmn_replay_setup(replay), result_tag_of(rec, o));
     fputc('\n', f);
     write_line(&w, &rec->main, pmn_replay_main(replay));
     put(&w, result_token_of(rec, o), 0);

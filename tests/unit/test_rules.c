@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -68,12 +69,12 @@ static void errors(void **state)
         { "hawalis,sowing=fast", PMN_ERR_UNKNOWN, 9, "unknown rule option 'sowing'" },
         { "hawalis,,endless=draw", PMN_ERR_SYNTAX, 9, "empty item in rule specification" },
         { "endless=draw,hawalis", PMN_ERR_SYNTAX, 14,
-          "'hawalis' is not an option of the form KEY=VALUE" },
+          "'hawalis' is not an option of the form KEY=VALUE, nor a program's reading (openspiel, playstrategy, ludii)" },
         { "capture=", PMN_ERR_UNKNOWN, 9,
           "unknown value '' for rule option capture (values: front-and-back, front, opposite, "
           "opposite-always, two-three, fours, none)" },
         { "kalah,holes=x", PMN_ERR_SYNTAX, 13, "rule option holes takes a number, not 'x'" },
-        { "kalah,holes=40", PMN_ERR_RANGE, 13, "rule option holes is 40, outside 2..32" },
+        { "kalah,holes=40", PMN_ERR_RANGE, 13, "rule option holes is 40, outside 1..32" },
         { "kalah(6)", PMN_ERR_SYNTAX, 6, "expected (HOLES,SEEDS) after 'kalah'" },
         /* Combinations the engine cannot play. */
         { "kalah,capture=front", PMN_ERR_RANGE, 0, "capture=front needs cycle=own-rows" },
@@ -99,6 +100,52 @@ static void errors(void **state)
 }
 
 /* Each built-in set is the game its source describes. */
+/* Other programs' readings: names in a specification, over the rules in
+ * force, and what each sets. */
+static void readings(void **state)
+{
+    (void)state;
+    pmn_rules r, o;
+    pmn_error err;
+    assert_int_equal(pmn_rules_init(&r, "oware,openspiel", &err), 0);
+    assert_string_equal(r.name, "oware");
+    assert_int_equal(r.majority_sweep, 1);
+    assert_int_equal(pmn_rules_builtin("oware", &o), 0);
+    o.majority_sweep = 1;
+    assert_memory_equal(&r, &o, sizeof r);
+    /* Alone: over whatever rules are in force (each record's own). */
+    assert_int_equal(pmn_rules_builtin("oware", &r), 0);
+    assert_int_equal(pmn_rules_apply(&r, "playstrategy", &err), 0);
+    assert_string_equal(r.name, "oware");
+    assert_int_equal(r.one_side_plays_on, 1);
+    assert_int_equal(r.repetition, PMN_REPETITION_OWN_SIDE);
+    assert_int_equal(pmn_rules_apply(&r, "ludii", &err), 0);
+    assert_int_equal(r.repetition, PMN_REPETITION_PLAYS_ON);
+    char buf[256];
+    pmn_rules_format(&r, buf, sizeof buf);
+    assert_string_equal(buf, "oware,repetition=plays-on,repetition-one-side=plays-on");
+    /* Every reading applies to every built-in set. */
+    for (size_t i = 0; pmn_rules_reading(i); i++) {
+        const pmn_reading *g = pmn_rules_reading(i);
+        assert_ptr_equal(pmn_rules_reading_named(g->name, strlen(g->name)), g);
+        const char *games[] = { "hawalis", "kalah", "oware", "awale", "anywoli" };
+        for (size_t k = 0; k < sizeof games / sizeof games[0]; k++) {
+            char spec[64];
+            snprintf(spec, sizeof spec, "%s,%s", games[k], g->name);
+            assert_int_equal(pmn_rules_init(&r, spec, &err), 0);
+        }
+    }
+    assert_null(pmn_rules_reading(3));
+    assert_null(pmn_rules_reading_named("lichess", 7));
+    assert_int_equal(pmn_rules_init(&r, "oware,lichess", &err), -1);
+    assert_int_equal(err.column, 7);
+    /* One hole a side: only in one row. */
+    assert_int_equal(pmn_rules_init(&r, "kalah,holes=1", &err), 0);
+    assert_int_equal(r.pits, 1);
+    assert_int_equal(pmn_rules_init(&r, "hawalis,holes=1", &err), -1);
+    assert_string_equal(err.message, "rows of one hole need rows=1");
+}
+
 static void builtins(void **state)
 {
     (void)state;
@@ -229,6 +276,7 @@ int main(void)
         cmocka_unit_test(defaults),
         cmocka_unit_test(options),
         cmocka_unit_test(errors),
+        cmocka_unit_test(readings),
         cmocka_unit_test(builtins),
         cmocka_unit_test(builtin_specs_match_their_files),
         cmocka_unit_test(builtin_files_are_valid),

@@ -1,5 +1,5 @@
-/* games.c - an archive of random Hawalis games for bench/run.sh, the same
- * for a given seed on every machine.
+/* games.c - an archive of random games (Hawalis by default) for
+ * bench/run.sh and the tests, the same for a given seed on every machine.
  *
  *   bench/games [GAMES [SEED [RULES]]]     (default: 150000 games, seed 1,
  *                                           hawalis)
@@ -7,7 +7,8 @@
  * Each game is played to its end by the engine, each move chosen at random
  * among the legal ones, and written as the Mancala World sample games are:
  * the seven tags, the letters, every capture as (+N), ';' between full
- * moves, lines of at most 79 columns, and the result the game ended with.
+ * moves, lines of at most 79 columns, and the result the game ended with;
+ * the sowings of a turn (Kalah, Anywoli) joined by '-'.
  * Some games end by an endless move or a repeated position, as played
  * games do; pmn check notes those. */
 #include "pmn.h"
@@ -70,19 +71,30 @@ static void game(const pmn_rules *r, unsigned long number)
     /* The moves first: the Result tag comes before them. */
     static char text[1 << 20];
     size_t len = 0;
+    unsigned turn = 0;            /* the number of the last move written */
+    int last_side = -1, again = 0;
     while (pmn_game_ending(g) == PMN_END_NONE && len < sizeof text - 64) {
         int moves[PMN_MAX_SIDE_PITS];
         int n = pmn_legal_moves(r, pmn_game_position(g), moves);
         int side = pmn_game_position(g)->to_move;
-        unsigned ply = pmn_game_plies(g);
         int hole = moves[below((unsigned)n)];
         pmn_move_report rep;
         if (pmn_game_play(g, hole, &rep) != 0)
             break;
-        if (side == PMN_SOUTH)
-            len += (size_t)sprintf(text + len, "%s%u. ", ply ? "; " : "", ply / 2 + 1);
-        else
+        if (again && side == last_side) {
+            text[len++] = '-';    /* another sowing of the turn */
+        } else if (side == PMN_SOUTH) {
+            turn++;
+            len += (size_t)sprintf(text + len, "%s%u. ", last_side == PMN_NORTH ? "; "
+                                   : last_side == PMN_SOUTH ? " " : "", turn);
+        } else if (last_side == PMN_NORTH || last_side < 0) {   /* South passed, or began */
+            turn++;             /* a pass is a turn of its own */
+            len += (size_t)sprintf(text + len, "%s%u... ", last_side < 0 ? "" : "; ", turn);
+        } else {
             text[len++] = ' ';
+        }
+        last_side = side;
+        again = rep.extra;
         text[len++] = (char)((side == PMN_SOUTH ? 'a' : 'A') + hole);
         if (rep.captured)
             len += (size_t)sprintf(text + len, " (+%u)", rep.captured);
@@ -113,9 +125,8 @@ int main(int argc, char **argv)
         state = 1;
     const char *rules = argc > 3 ? argv[3] : "hawalis";
     pmn_rules r;
-    /* Rules whose moves alternate: the movetext numbers them by turns. */
-    if (pmn_rules_init(&r, rules, NULL) < 0 || r.extra != PMN_EXTRA_NONE) {
-        fprintf(stderr, "games: no rules '%s' whose moves alternate\n", rules);
+    if (pmn_rules_init(&r, rules, NULL) < 0) {
+        fprintf(stderr, "games: no rules '%s'\n", rules);
         return 1;
     }
     for (unsigned long i = 0; i < games; i++)

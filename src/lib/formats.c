@@ -539,14 +539,18 @@ static pmn_move *number_move(struct cursor *c, pmn_line *line, int side)
 }
 
 /* number -> count '.' {'.'}: move numbers, not kept (pmn numbers the moves
- * itself); "N..." says North plays next, "N." South. */
-static int number_ahead(struct cursor *c, int *side)
+ * itself); "N..." says North plays next, "N." South; *n is N. */
+static int number_ahead(struct cursor *c, int *side, unsigned long *n)
 {
     size_t k = 0;
-    while (digits_at(c, k))
+    unsigned long v = 0;
+    while (digits_at(c, k)) {
+        v = v < 100000000 ? 10 * v + (unsigned long)(c->s[k] - '0') : v;
         k++;
+    }
     if (c->s + k >= c->end || c->s[k] != '.')
         return 0;
+    *n = v;
     size_t dots = 0;
     while (c->s + k + dots < c->end && c->s[k + dots] == '.')
         dots++;
@@ -720,6 +724,12 @@ static int move_at(const struct cursor *c)
 static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int depth, int side)
 {
     pmn_move *last = NULL;
+    /* The number of the last move's turn, and a number written since: the
+     * number of the last move's turn again, for its side, says another
+     * sowing of that turn (as pmn's writers write a turn of several
+     * sowings in these notations, which have no '-'). */
+    unsigned long turn = 0, written = 0;
+    int numbered = 0, last_side = -1;   /* last's: adding a move moves last */
     for (;;) {
         blanks(c);
         if (c->s >= c->end || c->nomem)
@@ -755,7 +765,8 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
                 pmn_report(c->fn, c->ctx, PMN_E103, l, col, "a '(' that is never closed");
         } else if (ch == '{') {
             comment(c, line, last);
-        } else if (isdigit(ch) && number_ahead(c, &side)) {
+        } else if (isdigit(ch) && number_ahead(c, &side, &written)) {
+            numbered = 1;
             continue;
         } else if (isdigit(ch) && c->format != PMN_FORMAT_MANCALA_WORLD) {
             result(c, rec, depth);
@@ -772,6 +783,11 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
                                                                  : letter_move(c, line);
             if (!m)
                 return;
+            m->joined = numbered && last_side >= 0 && written == turn && last_side == m->side;
+            turn = numbered ? written
+                 : last_side == PMN_NORTH && m->side == PMN_SOUTH ? turn + 1 : turn;
+            numbered = 0;
+            last_side = m->side;
             side = !side;
             last = m;
         } else if ((ch == '!' || ch == '?') && last) {
@@ -884,7 +900,7 @@ int pmn_format_reader_next(pmn_format_reader *rd, pmn_record *rec)
 /* ---- writing ------------------------------------------------------------ */
 
 /* What a format cannot hold, said once a game each. */
-enum { LOST_JOINS, LOST_CLAIMS, LOST_END, LOST_BIG, LOST_SEEDS, LOST_RULES, LOST_KINDS };
+enum { LOST_CLAIMS, LOST_END, LOST_BIG, LOST_SEEDS, LOST_RULES, LOST_KINDS };
 
 struct out {
     FILE *f;
@@ -1072,14 +1088,13 @@ static void write_line(struct out *o, const pmn_line *line, const pmn_played_lin
         const pmn_played *pl = played && i < played->nmoves ? &played->moves[i] : NULL;
         char w[96];
         int side = pl ? pl->side : m->side, total_before[2] = { total[0], total[1] };
-        if (pl && pl->continues)
-            cannot_hold(o, LOST_JOINS, m->line, m->col, "a turn of several sowings",
-                        "written as moves of their own, without '-'");
         /* A number where the reader could not tell whose move it is:
          * before South's, after a break, after a move of the same side
-         * (moves not replayed; Mancala World's name no side). */
-        if (pl && !pl->continues
-            && (pl->mover == PMN_SOUTH || number_next || last_mover == pl->mover)) {
+         * (moves not replayed; Mancala World's name no side); before
+         * another sowing of a turn, the turn's number again, which the
+         * reader joins (these notations have no '-'). */
+        if (pl && (pl->continues || pl->mover == PMN_SOUTH || number_next
+                   || last_mover == pl->mover)) {
             snprintf(w, sizeof w, "%u%s", pl->number, pl->mover == PMN_SOUTH ? "." : "...");
             word(o, w);
         }
@@ -1172,7 +1187,11 @@ int pmn_write_format(FILE *f, pmn_format format, const pmn_record *rec,
     else if (format == PMN_FORMAT_OGN && strcmp(written, "*") != 0
              && setup->status == PMN_SETUP_READY
              && res->ending != PMN_END_NONE && !res->stopped
-             && pmn_final_seeds(r, res->ending, &res->end, seeds))
+             && pmn_final_seeds(r, res->ending, &res->end, seeds)
+             /* a score that reads back as the result: not the seeds of a
+              * game drawn by a repetition, say */
+             && strcmp(result_of_score(seeds[0], seeds[1]),
+                       pmn_outcome_string(res->outcome)) == 0)
         snprintf(result, sizeof result, "%lu-%lu", seeds[0], seeds[1]);
     else
         snprintf(result, sizeof result, "%s", written);

@@ -1089,6 +1089,15 @@ typedef struct pmn_setup {
 int pmn_setup_record(const pmn_record *rec, const pmn_setup_options *o, pmn_setup *s,
                      pmn_diag_fn fn, void *ctx);
 
+/* Text input as pmn reads it: a stream of UTF-8 over f (which it closes
+ * when own), whatever f holds -- UTF-16 with or without a byte-order mark
+ * is decoded, bytes that are not UTF-8 are read as Windows-1252 (Latin-1),
+ * each said once through fn (N133) when the stream is closed, however far
+ * ahead it was read; XML passes as it is, for libxml2 to
+ * decode by its declaration.  It tells where it is (ftell) and goes back to
+ * its start (fseek 0), where f can.  NULL when out of memory. */
+FILE *pmn_text_input(FILE *f, int own, pmn_diag_fn fn, void *ctx);
+
 /* The Game, Rules and Position tags a writer writes for rec set up as s:
  * the record's own where they say what s says (0), else (1) a Game tag
  * that names s's rule set, the options over it in rules ("" for none),

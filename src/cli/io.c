@@ -314,7 +314,8 @@ int exit_status(const struct diag_sink *s)
     return EXIT_CLEAN;
 }
 
-FILE *open_input(const char *name, struct diag_sink *s)
+/* The file as it is on disk (stdin for "-"), or NULL (reported). */
+static FILE *open_raw(const char *name, struct diag_sink *s)
 {
     if (strcmp(name, "-") == 0) {
         s->file = "<stdin>";
@@ -328,10 +329,28 @@ FILE *open_input(const char *name, struct diag_sink *s)
     return f;
 }
 
+/* Its text as pmn reads it: UTF-8, whatever encoding it was saved in. */
+static FILE *decoded(FILE *raw, struct diag_sink *s)
+{
+    FILE *f = pmn_text_input(raw, raw != stdin, print_diag, s);
+    if (!f) {
+        report(s, PMN_F002, 0, 0, "out of memory");
+        if (raw != stdin)
+            fclose(raw);
+    }
+    return f;
+}
+
+FILE *open_input(const char *name, struct diag_sink *s)
+{
+    FILE *raw = open_raw(name, s);
+    return raw ? decoded(raw, s) : NULL;
+}
+
 void close_input(FILE *f)
 {
     if (f && f != stdin)
-        fclose(f);
+        fclose(f);   /* and the file under it, but stdin */
 }
 
 void each_input(char **names, int n, struct diag_sink *s,
@@ -343,11 +362,11 @@ void each_input(char **names, int n, struct diag_sink *s,
         n = 1;
     }
     for (int i = 0; i < n; i++) {
-        FILE *f = open_input(names[i], s);
+        FILE *raw = open_raw(names[i], s), *f = raw ? decoded(raw, s) : NULL;
         if (f) {
             s->hold = 1;
-            if (s->progress)
-                progress_file(s->progress, f);
+            if (s->progress)   /* the file's bytes: its size is known */
+                progress_file(s->progress, raw);
             fn(f, s, ctx);
             release_diags(s);
             s->hold = 0;

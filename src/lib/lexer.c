@@ -78,6 +78,20 @@ static pcre2_code *compiled(void)
     return code;
 }
 
+int lexer_is_result(const char *s, size_t len)
+{
+    pcre2_code *c = compiled();
+    pcre2_match_data *md = c ? pcre2_match_data_create_from_pattern(c, NULL) : NULL;
+    int rc = md ? pcre2_match(c, (PCRE2_SPTR)s, len, 0, 0, md, NULL) : -1;
+    int is = 0;
+    if (rc > 7) {
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+        is = ov[14] == 0 && ov[15] == len;   /* the result group, all of it */
+    }
+    pcre2_match_data_free(md);
+    return is;
+}
+
 int lexer_init(struct lexer *lx, const char *text, size_t len, unsigned line)
 {
     lx->text = text;

@@ -61,6 +61,10 @@ int lexer_init(struct lexer *lx, const char *text, size_t len, unsigned line);
 void lexer_free(struct lexer *lx);
 /* The next token, whitespace skipped. */
 void lexer_next(struct lexer *lx, struct token *t);
+/* Is s (len bytes) a result as the movetext reads one: 1-0, 0-1, 1/2-1/2,
+ * *, or as a page prints it (1–0, ½-½)? */
+int lexer_is_result(const char *s, size_t len);
+
 /* After a T_LPAREN: is the parenthesised text free text (a comment) rather
  * than a variation?  Sets *end to the offset just past its ')' (or the end
  * of the text if it is never closed) and *closed. */

@@ -8,6 +8,7 @@
 #include "heading.h"
 #include "util.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +142,9 @@ static int add_comment(struct parser *p, pmn_line *line, pmn_move *last,
 }
 
 /* tag -> '[' NAME '"' VALUE '"' ']' */
+static const char *result_of_text(struct parser *p, const char *s, size_t len, unsigned line,
+                                  unsigned col);
+
 static int parse_tag(struct parser *p, pmn_record *rec)
 {
     const char *v = p->lx.text + p->tok.b.off;
@@ -173,6 +177,13 @@ static int parse_tag(struct parser *p, pmn_record *rec)
         pmn_report(p->fn, p->ctx, PMN_N126, p->tok.line, value_col - 1,
                    "curly quotes around the value of tag %.*s, read as '\"' (first here)",
                    (int)p->tok.a.len, p->lx.text + p->tok.a.off);
+    }
+    if (p->tok.a.len == 6 && memcmp(p->lx.text + p->tok.a.off, "Result", 6) == 0
+        && lexer_is_result(value, n)) {
+        const char *r = result_of_text(p, value, n, p->tok.line, value_col);
+        n = strlen(r);
+        assert(n <= 3 * p->tok.b.len);   /* value holds that much: "½-½" is 5 */
+        memcpy(value, r, n);
     }
     int rc = pmn_record_add_tag(rec, p->lx.text + p->tok.a.off, p->tok.a.len, value, n,
                                 p->tok.line, p->tok.col, value_col);
@@ -326,18 +337,24 @@ static int annotate(struct parser *p, pmn_move *m)
     return 0;
 }
 
-/* A result as a page may print it (1–0, ½-½) is the result it means. */
-static const char *result_meant(struct parser *p, const struct token *t)
+/* A result as a page may print it (1–0, ½-½; lexer_is_result) is the
+ * result it means, in the movetext and in the Result tag alike. */
+static const char *result_of_text(struct parser *p, const char *s, size_t len, unsigned line,
+                                  unsigned col)
 {
-    const char *s = p->lx.text + t->off;
     const char *r = s[0] == '*' ? "*" : s[0] == '0' ? "0-1"
-                  : s[0] != '1' || (t->len > 1 && s[1] == '/') ? "1/2-1/2" : "1-0";
-    if ((strlen(r) != t->len || memcmp(r, s, t->len) != 0) && !p->said_dash) {
+                  : s[0] != '1' || (len > 1 && s[1] == '/') ? "1/2-1/2" : "1-0";
+    if ((strlen(r) != len || memcmp(r, s, len) != 0) && !p->said_dash) {
         p->said_dash = 1;
-        pmn_report(p->fn, p->ctx, PMN_N126, t->line, t->col, "'%.*s' read as the result %s",
-                   (int)t->len, s, r);
+        pmn_report(p->fn, p->ctx, PMN_N126, line, col, "'%.*s' read as the result %s",
+                   (int)len, s, r);
     }
     return r;
+}
+
+static const char *result_meant(struct parser *p, const struct token *t)
+{
+    return result_of_text(p, p->lx.text + t->off, t->len, t->line, t->col);
 }
 
 static int parse_line(struct parser *p, pmn_line *line, int depth, int side);
@@ -495,14 +512,48 @@ static int bare_count(struct parser *p, pmn_move *last)
 }
 
 /* variation -> '(' line ')'   |   comment -> '(' free text ')' */
+static int is_hole(const struct token *t)
+{
+    return t->type == T_HOLE || t->type == T_HOLE_NUMBER || t->type == T_HOLE_COORD;
+}
+
+/* Free text in parentheses that opens as a variation does (a move number,
+ * then two moves or more before the first word that is none of the
+ * notation's, "(1. b L; 2. c xyz)"): the offset of that word, which the
+ * variation is read up to; 0 for text that is a comment ("(a good move)"). */
+static size_t readable_up_to(const struct lexer *lx)
+{
+    struct lexer probe = *lx;
+    struct token t;
+    int holes = 0, depth = 0, first = 1;
+    probe.parens = NULL;
+    probe.nparens = 0;
+    for (;; first = 0) {
+        lexer_next(&probe, &t);
+        if (t.type == T_EOF || (t.type == T_RPAREN && depth == 0))
+            return 0;
+        if (t.type == T_LPAREN || t.type == T_RPAREN) {
+            depth += t.type == T_LPAREN ? 1 : -1;
+        } else if (depth == 0 && first && t.type != T_NUMBER) {
+            return 0;
+        } else if (depth == 0 && t.type == T_WORD) {
+            return holes >= 2 ? t.off : 0;
+        } else if (depth == 0) {
+            holes += is_hole(&t);
+        }
+    }
+}
+
 static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int depth)
 {
     struct token open = p->tok;
     if (bare_count(p, *last))
         return 0;
-    size_t end;
+    size_t end, stop = 0;
     int closed;
     int comment = lexer_paren_is_comment(&p->lx, &end, &closed);
+    if (comment && *last && (stop = readable_up_to(&p->lx)) != 0)
+        comment = 0;
     if (!comment && depth + 1 > MAX_DEPTH) {
         pmn_report(p->fn, p->ctx, PMN_E115, open.line, open.col,
                    "variations nested more than %d deep: this one is skipped", MAX_DEPTH);
@@ -537,9 +588,27 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
                    "a variation follows no move: it is read but not kept");
     advance(p);
     /* A variation replaces the move before it: the same side moves first. */
+    size_t outer = p->stop;
+    p->stop = stop;
     int rc = parse_line(p, var, depth + 1, *last ? (*last)->side : PMN_SOUTH);
+    p->stop = outer;
     dangling_join(p);
-    if (rc == 0 && !p->over) {
+    if (rc == 0 && !p->over && stop && p->tok.off == stop) {
+        /* The rest, from the word on, kept as a comment and said. */
+        struct token w = p->tok;
+        size_t len = end - stop - (size_t)closed;
+        report(p, PMN_E101, w.line, w.col, "cannot read '%s' in a variation: the variation "
+               "is read up to it, and the rest kept as a comment", p->lx.text + w.off, w.len);
+        pmn_move *at = var->nmoves ? &var->moves[var->nmoves - 1] : NULL;
+        if (add_comment(p, var, at, stop, len, 0) < 0)
+            return -1;
+        if (!closed) {
+            p->unclosed = 1;
+            pmn_report(p->fn, p->ctx, PMN_E103, open.line, open.col, "this '(' is never closed");
+        }
+        lexer_skip_to(&p->lx, end);
+        advance(p);
+    } else if (rc == 0 && !p->over) {
         if (p->tok.type == T_RPAREN) {
             advance(p);
         } else {
@@ -586,6 +655,8 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
         if (depth == 0 && line->nmoves && (t->type == T_WORD || t->type == T_NUMBER)
             && (p->split = new_game_at(p, t)) != NULL)
             return 0;
+        if (depth > 0 && p->stop && t->off == p->stop)
+            return 0;   /* the word a partly readable variation stops at */
         switch (t->type) {
         case T_EOF:
         case T_TAG:

@@ -28,6 +28,8 @@ struct parser {
     const char *split;        /* why the game ended without a result: a new one
                                  begins ("a heading", ...), or NULL */
     int join;                 /* a '-' was read: the next move continues the turn */
+    size_t stop;              /* a variation read as far as it goes ends at the
+                                 token at this offset; 0: none */
     struct token join_tok;
 };
 

@@ -15,6 +15,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,10 @@ struct decoder {
     unsigned char in[CHUNK + 4];
     size_t in_len;            /* raw bytes held, incomplete sequences */
     unsigned char out[3 * CHUNK + 8];
+    const unsigned char *src; /* what is handed out: in itself where it is
+                                 UTF-8 already (no copy), else out */
     size_t out_len, out_pos;
+    size_t used;              /* bytes of in that src stands for */
     int eof;
 };
 
@@ -98,6 +102,48 @@ static int utf8_length(const unsigned char *s, size_t n)
     return len;
 }
 
+/* The bytes before the first at or above 0x80, a word at a time. */
+static size_t ascii_run(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (w & 0x8080808080808080ULL)
+            break;
+    }
+    while (i < n && s[i] < 0x80)
+        i++;
+    return i;
+}
+
+/* How far the bytes at s are well-formed UTF-8: to the end, to a byte
+ * that is not, or to a sequence that runs past them (*cut). */
+static size_t utf8_prefix(const unsigned char *s, size_t n, int *cut)
+{
+    size_t i = 0;
+    *cut = 0;
+    while (i < n) {
+        i += ascii_run(s + i, n - i);
+        if (i == n)
+            break;
+        int len = utf8_length(s + i, n - i);
+        if (len <= 0) {
+            *cut = len < 0;
+            break;
+        }
+        i += (size_t)len;
+    }
+    return i;
+}
+
+static void count_lines(struct decoder *d, const unsigned char *s, size_t n)
+{
+    for (const unsigned char *p = s, *end = s + n; (p = memchr(p, '\n', (size_t)(end - p)));
+         p++)
+        d->line++;
+}
+
 /* XML, which libxml2 decodes itself: "<?xml" first, in UTF-8 (a BOM
  * before it or not) or in UTF-16. */
 static int is_xml(const unsigned char *s, size_t n)
@@ -149,19 +195,33 @@ static const char *mode_name(enum mode m, int bom)
                                : "UTF-16 (big-endian): every other byte is 0");
 }
 
-/* Decode what in holds into out; keeps an incomplete sequence at the end
- * unless the file has ended. */
+/* Decode what in holds, as far as it can: an incomplete sequence at the
+ * end waits for the next chunk unless the file has ended.  Text that is
+ * UTF-8 already (almost every file) is handed out from in, uncopied. */
 static void decode(struct decoder *d)
 {
     size_t i = 0, o = 0, n = d->in_len;
     unsigned char *out = d->out;
+    d->out_pos = 0;
     if (d->mode == RAW) {
-        memcpy(out, d->in, n);
-        o = i = n;
-    } else if (d->mode == UTF8) {
+        d->src = d->in;
+        d->out_len = d->used = n;
+        return;
+    }
+    if (d->mode == UTF8) {
+        int cut;
+        size_t v = utf8_prefix(d->in, n, &cut);
+        if (!d->latin)
+            count_lines(d, d->in, v);   /* for the note's line, till it is made */
+        if (v == n || (cut && !d->eof)) {
+            d->src = d->in;
+            d->out_len = d->used = v;
+            return;
+        }
+        memcpy(out, d->in, v);
+        i = o = v;
         while (i < n) {
             if (d->in[i] < 0x80) {
-                d->line += d->in[i] == '\n';
                 out[o++] = d->in[i++];
                 continue;
             }
@@ -200,7 +260,6 @@ static void decode(struct decoder *d)
             } else if (c >= 0xDC00 && c <= 0xDFFF) {
                 c = 0xFFFD;
             }
-            d->line += c == '\n';
             o += put_utf8(out + o, c);
             i += used;
         }
@@ -209,16 +268,19 @@ static void decode(struct decoder *d)
             i = n;
         }
     }
-    memmove(d->in, d->in + i, n - i);
-    d->in_len = n - i;
+    d->src = out;
     d->out_len = o;
-    d->out_pos = 0;
+    d->used = i;
 }
 
 static ssize_t cookie_read(void *cookie, char *buf, size_t size)
 {
     struct decoder *d = cookie;
     while (d->out_pos == d->out_len) {
+        /* What was handed out goes; an incomplete sequence stays. */
+        memmove(d->in, d->in + d->used, d->in_len - d->used);
+        d->in_len -= d->used;
+        d->used = 0;
         if (d->eof && d->in_len == 0)
             return 0;
         if (!d->eof) {
@@ -251,7 +313,7 @@ static ssize_t cookie_read(void *cookie, char *buf, size_t size)
             return 0;
     }
     size_t n = d->out_len - d->out_pos < size ? d->out_len - d->out_pos : size;
-    memcpy(buf, d->out + d->out_pos, n);
+    memcpy(buf, d->src + d->out_pos, n);
     d->out_pos += n;
     d->pos += (long long)n;
     return (ssize_t)n;
@@ -272,7 +334,7 @@ static int cookie_seek(void *cookie, off64_t *at, int whence)
     }
     if (whence == SEEK_SET && *at == 0 && d->start >= 0
         && fseek(d->f, d->start + (d->started ? d->skip : 0), SEEK_SET) == 0) {
-        d->in_len = d->out_len = d->out_pos = 0;
+        d->in_len = d->out_len = d->out_pos = d->used = 0;
         d->eof = 0;
         d->pos = 0;
         d->line = 0;
@@ -313,5 +375,7 @@ FILE *pmn_text_input(FILE *f, int own, pmn_diag_fn fn, void *ctx)
     FILE *s = fopencookie(d, "r", io);
     if (!s)
         free(d);
+    else
+        setvbuf(s, NULL, _IOFBF, CHUNK);   /* a read a chunk: few calls */
     return s;
 }

@@ -449,6 +449,9 @@ int pmn_hole_from_coordinates(const pmn_rules *r, int file, int rank, int *side,
 /* A hole's name in a notation: "i", "2", "f2".  Returns the length. */
 size_t pmn_hole_name(const pmn_rules *r, pmn_notation n, int side, int hole, char *buf,
                      size_t size);
+/* As pmn_hole_name; swap_case: a letter of the other case (OGN's). */
+size_t pmn_hole_name_cased(const pmn_rules *r, pmn_notation n, int swap_case, int side,
+                           int hole, char *buf, size_t size);
 
 /* ---- the board as text ------------------------------------------------ */
 
@@ -457,6 +460,10 @@ size_t pmn_hole_name(const pmn_rules *r, pmn_notation n, int side, int hole, cha
  * length it needed (excluding the NUL), truncating to fit size. */
 size_t pmn_board_format(const pmn_rules *r, const pmn_position *p, char *buf,
                         size_t size);
+/* The same, each hole named in notation n; swap_case: letters of the
+ * other case, South's upper (as OGN and the Awari notation write them). */
+size_t pmn_board_format_as(const pmn_rules *r, const pmn_position *p, pmn_notation n,
+                           int swap_case, char *buf, size_t size);
 
 /* ---- the board as SVG ------------------------------------------------- */
 

@@ -321,6 +321,7 @@ struct source {
     pmn_reader *pmn;
     pmn_format_reader *foreign;
     pmn_xml_reader *xml;
+    int format;               /* FORMAT_*: what it is read as */
 };
 int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct rules_options *o,
                 int format);

@@ -180,6 +180,7 @@ int source_open_to(struct source *src, FILE *f, struct diag_sink *s,
     memset(src, 0, sizeof *src);
     if (format == FORMAT_AUTO && !s->part)
         format = found_format(f, s);
+    src->format = format == FORMAT_AUTO ? FORMAT_PMN : format;
     if (format >= FORMAT_OGN) {
         src->foreign = pmn_format_reader_new(f, FOREIGN_FORMAT(format), fn, ctx);
         if (src->foreign && o)

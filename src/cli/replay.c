@@ -6,29 +6,63 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void board(const pmn_rules *r, const pmn_position *p)
+/* How the replay names holes: as the input does (OGN's and the Awari
+ * notation's letters the other case from PMN's, PlayStrategy's squares,
+ * the Mancala World's numbers, each PMN record's own), or as --notation
+ * says.  The board keeps letters but where --notation names another. */
+struct naming {
+    int given;                /* --notation */
+    pmn_notation n;           /* --notation's */
+    int swap_case;            /* OGN's and Awari's letters */
+};
+
+static struct naming naming_of(const struct naming *opt, int format)
 {
-    char buf[2048];
-    pmn_board_format(r, p, buf, sizeof buf);
+    struct naming nm = *opt;
+    nm.swap_case = !nm.given && (format == FORMAT_OGN + PMN_FORMAT_OGN
+                                 || format == FORMAT_OGN + PMN_FORMAT_AWARI);
+    return nm;
+}
+
+static void board(const pmn_rules *r, const pmn_position *p, const struct naming *nm)
+{
+    char buf[4096];
+    pmn_board_format_as(r, p, nm->given ? nm->n : PMN_NOTATION_LETTERS, nm->swap_case, buf,
+                        sizeof buf);
     fputs(buf, stdout);
 }
 
-static void show_ply(const pmn_rules *r, const pmn_move *m, const pmn_played *pl)
+/* A hole as the replay names it: "e", "OGN's E", "North's 4" (numbers name
+ * a hole of either side alike). */
+static void hole_named(const pmn_rules *r, const struct naming *nm, pmn_notation record,
+                       int side, int hole, char *buf, size_t size)
+{
+    pmn_notation n = nm->given ? nm->n : record;
+    size_t k = 0;
+    if (n == PMN_NOTATION_NUMBERS)
+        k = (size_t)snprintf(buf, size, "%s's ", pmn_side_name(side));
+    pmn_hole_name_cased(r, n, nm->swap_case, side, hole, buf + k, size - k);
+}
+
+static void show_ply(const pmn_rules *r, const pmn_move *m, const pmn_played *pl,
+                     const struct naming *nm)
 {
     const pmn_move_report *rep = &pl->report;
+    char text[32];
+    if (nm->given)   /* the move in the notation asked for; else as written */
+        pmn_hole_name(r, nm->n, pl->side, rep->hole, text, sizeof text);
     printf("\n%u%s %s%s: ", pl->number, pl->mover == PMN_SOUTH ? "." : "...",
-           pl->continues ? "-" : "", m->text);
+           pl->continues ? "-" : "", nm->given ? text : m->text);
     if (rep->ending == PMN_END_ENDLESS) {
         printf("endless move: the sowing state of lap %llu repeats that of lap %llu; "
                "turned, lap %llu repeats lap %llu.\n",
                (unsigned long long)rep->loop_lap, (unsigned long long)rep->loop_from,
                (unsigned long long)rep->rotated_lap, (unsigned long long)rep->rotated_from);
     } else {
-        char end[16];
+        char end[32];
         snprintf(end, sizeof end, "%s's store", pmn_side_name(rep->side));
         if (rep->end_hole >= 0)
-            pmn_hole_name(r, PMN_NOTATION_LETTERS, rep->end_side, rep->end_hole, end,
-                          sizeof end);
+            hole_named(r, nm, m->notation, rep->end_side, rep->end_hole, end, sizeof end);
         printf("captures %u, %llu lap%s, last seed in %s.", rep->captured,
                (unsigned long long)rep->laps, rep->laps == 1 ? "" : "s", end);
         if (rep->given)
@@ -40,7 +74,7 @@ static void show_ply(const pmn_rules *r, const pmn_move *m, const pmn_played *pl
         printf("  %s: South %u, North %u.\n", r->stores ? "Stores" : "Captured",
                pl->after.captured[PMN_SOUTH], pl->after.captured[PMN_NORTH]);
     }
-    board(r, &pl->after);
+    board(r, &pl->after, nm);
 }
 
 static void show_end(const pmn_rules *rules, const pmn_check_result *res)
@@ -106,8 +140,10 @@ static int draw(const pmn_record *rec, const pmn_replay *replay, long ply, pmn_n
  * that many plies (svg: as an SVG document).  Returns -1 if there are
  * fewer. */
 static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink *sink,
-                       const struct rules_options *ro, long ply, int svg, pmn_notation notation)
+                       const struct rules_options *ro, long ply, int svg,
+                       const struct naming *nm)
 {
+    pmn_notation notation = nm->given ? nm->n : PMN_NOTATION_LETTERS;
     char spec[512];
     const char *south = pmn_record_tag(rec, "South"), *north = pmn_record_tag(rec, "North");
     pmn_replay *replay = replay_record(rec, ro, sink);
@@ -135,11 +171,11 @@ static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink 
     }
     if (ply <= 0) {
         printf("\nStart: %s to move.\n", pmn_side_name(setup->start.to_move));
-        board(&setup->rules, &setup->start);
+        board(&setup->rules, &setup->start, nm);
     }
     for (size_t i = 0; i < main_line->nmoves && main_line->moves[i].replayed; i++)
         if (ply < 0 || (unsigned long)ply == i + 1)
-            show_ply(&setup->rules, &rec->main.moves[i], &main_line->moves[i]);
+            show_ply(&setup->rules, &rec->main.moves[i], &main_line->moves[i], nm);
     int rc = 0;
     if (ply < 0) {
         show_end(&setup->rules, res);
@@ -174,6 +210,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     long ply = -1;
     int c, rc, status = EXIT_CLEAN, totals = 0, svg = 0, from = FORMAT_AUTO;
     pmn_write_options wo;
+    struct naming given = { 0, PMN_NOTATION_LETTERS, 0 };
     struct cli_args a;
     pmn_write_options_init(&wo);
 
@@ -204,6 +241,8 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'n':
             if ((rc = notation_option(cmd->name, a.arg, &wo)) != 0)
                 return rc;
+            given.given = 1;
+            given.n = wo.notation;
             break;
         default: return a.status;
         }
@@ -223,6 +262,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     unsigned long n = 0;
     int found = 0;
     sink.hold = 1;
+    struct naming nm = naming_of(&given, src.format);
     while ((rd || src.foreign) && source_next(&src, &rec) > 0) {
         n++;
         if (totals)
@@ -230,7 +270,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         if (game == 0 || game == n) {
             if (found++)
                 printf("\n");
-            if (replay_game(&rec, n, &sink, &ro, ply, svg, wo.notation) < 0)
+            if (replay_game(&rec, n, &sink, &ro, ply, svg, &nm) < 0)
                 status = EXIT_USAGE;
         }
         pmn_record_free(&rec);
@@ -256,6 +296,8 @@ const struct command replay_command = {
     "Replay the games of a PMN file (standard input if none, or -) and print the\n"
     "board after each ply (each sowing) of the main line, with what it captured,\n"
     "its laps, where its last seed fell, the captured totals, and how the game\n"
-    "ended.  Problems in the record are reported on standard error as by pmn check.",
+    "ended.  Holes are named as the input names them (OGN's South A-F), or as\n"
+    "--notation says.  Problems in the record are reported on standard error as\n"
+    "by pmn check.",
     options, NULL, run,
 };

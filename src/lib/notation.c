@@ -1,6 +1,7 @@
 /* notation.c - names of holes: letters, numbers, board coordinates. */
 #include "pmn.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -102,6 +103,16 @@ int pmn_hole_from_coordinates(const pmn_rules *r, int file, int rank, int *side,
     default: *hole = w - 1 - file; break;
     }
     return 0;
+}
+
+size_t pmn_hole_name_cased(const pmn_rules *r, pmn_notation n, int swap_case, int side,
+                           int hole, char *buf, size_t size)
+{
+    size_t len = pmn_hole_name(r, n, side, hole, buf, size);
+    if (swap_case && n == PMN_NOTATION_LETTERS && size >= 2)
+        buf[0] = (char)(isupper((unsigned char)buf[0]) ? tolower((unsigned char)buf[0])
+                                                       : toupper((unsigned char)buf[0]));
+    return len;
 }
 
 size_t pmn_hole_name(const pmn_rules *r, pmn_notation n, int side, int hole, char *buf,

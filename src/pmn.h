@@ -1075,6 +1075,8 @@ struct pmn_setup_options {
     const pmn_rules *rules;        /* NULL, or rules that replace the tags' */
     const char *const *specs;      /* rule specifications applied over them */
     size_t nspecs;
+    const char *position;          /* NULL, or the start of every game whose
+                                      record gives none (a problem's diagram) */
 };
 
 typedef enum pmn_setup_status {

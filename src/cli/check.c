@@ -224,6 +224,7 @@ enum { OPT_LIST_CODES = 256, OPT_SOLVE, OPT_SUMMARY_FORMAT, OPT_FORMAT };
 
 static const struct cli_option options[] = {
     OPT_RULES_OVER,
+    OPT_START_POSITION,
     { "verbose", 'v', NULL, "a line for each game: its players, moves and result" },
     { "quiet", 'q', NULL, "leave out notes (endless moves, unproved results),\n"
       "and the progress line on a terminal" },
@@ -258,6 +259,9 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'r':
             if ((rc = add_rules_option(cmd->name, &ro, a.arg)) != 0)
                 return rc;
+            break;
+        case 'P' + 256:
+            ro.setup.position = a.arg;
             break;
         case 'v': t.verbose = 1; break;
         case 'q': sink.show_notes = 0; quiet = 1; break;

@@ -39,6 +39,9 @@ struct cli_option {
     "rules over each record's own (its Game and Rules\n" \
     "tags), e.g. endless=lose, or a rule file that\n" \
     "replaces them; may be repeated" }
+#define OPT_START_POSITION { "position", 'P' + 256, "STRING", \
+    "the start of every game whose record gives none\n" \
+    "(a problem's diagram lost): a position string" }
 #define OPT_RULES_SET { "rules", 'r', "SPEC", \
     "rule set and options, e.g. hawalis,endless=lose,\nor a rule file" }
 #define OPT_RUNNING_TOTALS { "running-totals", 'T' + 256, NULL, \

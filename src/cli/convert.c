@@ -118,6 +118,7 @@ static const struct cli_option options[] = {
     OPT_FROM,
     { "to", 'O' + 256, "FORMAT", FORMAT_NAMES "\n(default: pmn)" },
     OPT_RULES_OVER,
+    OPT_START_POSITION,
     OPT_OUTPUT,
     OPT_QUIET_PROGRESS,
     OPT_JOBS,
@@ -159,6 +160,9 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'r':
             if ((rc = add_rules_option(cmd->name, &cv.ro, a.arg)) != 0)
                 return rc;
+            break;
+        case 'P' + 256:
+            cv.ro.setup.position = a.arg;
             break;
         case 'o': output = a.arg; break;
         case 'q': quiet = 1; break;

@@ -544,6 +544,7 @@ static const struct cli_option options[] = {
     OPT_NOTATION,
     OPT_FROM,
     OPT_RULES_OVER,
+    OPT_START_POSITION,
     OPT_OUTPUT,
     OPT_QUIET_PROGRESS,
     OPT_END,
@@ -579,6 +580,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'T': title = a.arg; rc = 0; break;
         case 'n': rc = notation_option(cmd->name, a.arg, &wo); break;
         case 'r': rc = add_rules_option(cmd->name, &ro, a.arg); break;
+        case 'P' + 256: ro.setup.position = a.arg; rc = 0; break;
         case 'I' + 256: rc = format_option(cmd->name, "from", a.arg, &h.a.from); break;
         case 'o': output = a.arg; rc = 0; break;
         case 'q': quiet = 1; rc = 0; break;

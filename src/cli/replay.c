@@ -197,6 +197,7 @@ static const struct cli_option options[] = {
     OPT_NOTATION,
     OPT_FROM,
     OPT_RULES_OVER,
+    OPT_START_POSITION,
     OPT_RUNNING_TOTALS,
     OPT_END,
 };
@@ -231,6 +232,9 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'r':
             if ((rc = add_rules_option(cmd->name, &ro, a.arg)) != 0)
                 return rc;
+            break;
+        case 'P' + 256:
+            ro.setup.position = a.arg;
             break;
         case 'I' + 256:
             if ((rc = format_option(cmd->name, "from", a.arg, &from)) != 0)

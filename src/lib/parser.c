@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static void advance(struct parser *p)
 {
@@ -308,7 +309,8 @@ static int annotate(struct parser *p, pmn_move *m)
                 p->said_mark = 1;
                 pmn_report(p->fn, p->ctx, PMN_N126, t->line, t->col,
                            "'%.*s' read as the capture count (%c%lu) of move %s; the footnote "
-                           "mark '%.*s' is left out (first here)", (int)t->len,
+                           "mark '%.*s' is kept apart, for a footnote line to take up (first "
+                           "here)", (int)t->len,
                            p->lx.text + t->off, t->style, t->value, m->text, (int)t->b.len,
                            p->lx.text + t->b.off);
             }
@@ -380,12 +382,28 @@ static int begins_line(const struct parser *p, const struct token *t)
 }
 
 /* A heading above a game that names its players and a date: its tags. */
+static int problem_heading(const char *s, size_t n);
+static int moves_after(const struct parser *p, size_t end);
+
 static int read_heading(struct parser *p, const struct token *t)
 {
     struct heading h;
     size_t end = line_end(p, t->off), len = end - t->off;
     while (len && (p->lx.text[t->off + len - 1] == '\r' || p->lx.text[t->off + len - 1] == ' '))
         len--;
+    if (problem_heading(p->lx.text + t->off, len) && !pmn_record_find_tag(p->rec, "Event")
+        && moves_after(p, end)) {
+        /* "Problem 2": the problem's name, its Event. */
+        if (pmn_record_add_tag(p->rec, "Event", 5, p->lx.text + t->off, len, t->line, t->col,
+                               t->col) < 0)
+            return nomem(p);
+        pmn_report(p->fn, p->ctx, PMN_N127, t->line, t->col,
+                   "the heading read as the tag Event \"%.*s\"", (int)len,
+                   p->lx.text + t->off);
+        lexer_skip_to(&p->lx, end);
+        advance(p);
+        return 1;
+    }
     if (heading_parse(p->lx.text + t->off, len, &h) < 0)
         return 0;
     const char *tags[][2] = { { "South", h.south }, { "North", h.north }, { "Date", h.date },
@@ -456,6 +474,66 @@ static int keep_prose(struct parser *p, pmn_move *last, const struct token *t)
     return 0;
 }
 
+/* Where a run of words that are no moves ends, from the word t: words
+ * (numbers that name no hole among them), and the letters, numbers, marks
+ * and ';' between two of them ("and South wins by 52 : 44 points."), up to
+ * a blank line.  Returns the offset just past its last word. */
+static size_t prose_run(const struct parser *p, const struct token *t)
+{
+    struct lexer probe = p->lx;
+    struct token u;
+    size_t end = t->off + t->len;
+    unsigned line = t->line;
+    for (int between = 0;;) {
+        lexer_next(&probe, &u);
+        if (u.line > line + 1)
+            break;   /* a blank line between */
+        if (u.type == T_WORD || (u.type == T_HOLE_NUMBER && u.value > p->rules.pits)) {
+            end = u.off + u.len;   /* a number that names no hole: a year, a page */
+            between = 0;
+        } else if ((u.type == T_HOLE || u.type == T_HOLE_NUMBER || u.type == T_JUDGEMENT
+                    || u.type == T_SEMI || u.type == T_SLASH) && ++between <= 3) {
+            /* on, if a word follows */
+        } else {
+            break;
+        }
+        line = u.line;
+    }
+    return end;
+}
+
+/* A problem's heading, as a page prints its problems and their solutions
+ * one after the other: "Problem 2", "Endgame Problem 3" alone on a line. */
+static int problem_heading(const char *s, size_t n)
+{
+    static const char *const words[] = { "Endgame Problem ", "Problem " };
+    while (n && isspace((unsigned char)s[n - 1]))
+        n--;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        size_t k = strlen(words[i]);
+        if (n > k && strncasecmp(s, words[i], k) == 0
+            && strspn(s + k, "0123456789") == n - k)
+            return 1;
+    }
+    return 0;
+}
+
+/* Do moves come next after offset end, blank lines apart (a problem's
+ * solution under its heading, not the problem's text)? */
+static int moves_after(const struct parser *p, size_t end)
+{
+    struct lexer probe = p->lx;
+    struct token a, b;
+    probe.parens = NULL;
+    probe.nparens = 0;
+    lexer_skip_to(&probe, end);
+    lexer_next(&probe, &a);
+    lexer_next(&probe, &b);
+    return a.type == T_NUMBER || a.type == T_HOLE_NUMBER || a.type == T_HOLE_COORD
+        || (a.type == T_HOLE && (b.type == T_HOLE || b.type == T_CAPTURE || b.type == T_SEMI
+                                 || b.type == T_JUDGEMENT));
+}
+
 /* In the main line, after some moves: does a new game begin at t, as when
  * games are pasted from a page one after the other without results?  It
  * does at a heading, and at a move 1 after later moves. */
@@ -468,6 +546,8 @@ static const char *new_game_at(struct parser *p, const struct token *t)
         size_t end = line_end(p, t->off);
         if (heading_parse(p->lx.text + t->off, end - t->off, &h) == 0)
             return "a new game begins here, at its heading";
+        if (problem_heading(p->lx.text + t->off, end - t->off) && moves_after(p, end))
+            return "a new problem begins here, at its heading";
     }
     return NULL;
 }
@@ -512,6 +592,88 @@ static int bare_count(struct parser *p, pmn_move *last)
 }
 
 /* variation -> '(' line ')'   |   comment -> '(' free text ')' */
+/* A footnote mark of move m of the main line, for the footnote line that
+ * gives its variation ("a) 2? (x3) 4 ..."): a lower-case letter. */
+static void add_mark(struct parser *p, const pmn_line *line, const pmn_move *m, char mark)
+{
+    if (!islower((unsigned char)mark)
+        || p->nmarks == (int)(sizeof p->marks / sizeof p->marks[0]))
+        return;
+    p->marks[p->nmarks].mark = mark;
+    p->marks[p->nmarks].move = (size_t)(m - line->moves);
+    p->nmarks++;
+}
+
+static long mark_move(const struct parser *p, char mark)
+{
+    for (int i = p->nmarks - 1; i >= 0; i--)
+        if (p->marks[i].mark == mark)
+            return (long)p->marks[i].move;
+    return -1;
+}
+
+/* markref -> '(' LETTER ')': after a move of the numbers notation, a mark
+ * that a footnote line takes up ("4!(a)"), not a variation of the move
+ * named a.  Read past (with its mark kept); 1 if it was one. */
+static int footnote_mark(struct parser *p, const pmn_line *line, pmn_move *last)
+{
+    struct lexer probe = p->lx;
+    struct token a, b;
+    probe.parens = NULL;
+    probe.nparens = 0;
+    lexer_next(&probe, &a);
+    lexer_next(&probe, &b);
+    if (p->notation != PMN_NOTATION_NUMBERS || a.type != T_HOLE || b.type != T_RPAREN
+        || !islower((unsigned char)p->lx.text[a.off]))
+        return 0;
+    add_mark(p, line, last, p->lx.text[a.off]);
+    lexer_skip_to(&p->lx, b.off + 1);
+    advance(p);
+    return 1;
+}
+
+/* footnote -> ( LETTER ')' | '(' LETTER ')' ) line, up to the end of its
+ * line: the variation that the mark of that letter, after a move of the
+ * main line, points to ("a) 2? (x3) 4 (x1); ... and North wins.",
+ * "(a) 3? is followed by 11/12/..."), read as that move's variation.
+ * Returns 1 if t opens one (read), 0 if not, -1 out of memory. */
+static int footnote(struct parser *p, pmn_line *line, const struct token *t)
+{
+    struct lexer probe = p->lx;
+    struct token a, b;
+    probe.parens = NULL;
+    probe.nparens = 0;
+    size_t letter;
+    if (t->type == T_HOLE) {
+        letter = t->off;
+        lexer_next(&probe, &b);
+    } else if (t->type == T_LPAREN) {
+        lexer_next(&probe, &a);
+        lexer_next(&probe, &b);
+        if (a.type != T_HOLE)
+            return 0;
+        letter = a.off;
+    } else {
+        return 0;
+    }
+    long at = mark_move(p, p->lx.text[letter]);
+    if (b.type != T_RPAREN || b.line != t->line || at < 0 || (size_t)at >= line->nmoves)
+        return 0;
+    pmn_line *var = pmn_move_add_variation(&line->moves[at]);
+    if (!var)
+        return nomem(p);
+    int side = line->moves[at].side;
+    size_t outer = p->stop;
+    lexer_skip_to(&p->lx, b.off + 1);
+    advance(p);
+    p->stop = line_end(p, b.off);
+    p->variations++;
+    int rc = parse_line(p, var, 1, side);
+    p->stop = outer;
+    dangling_join(p);
+    return rc < 0 ? -1 : 1;
+}
+
 static int is_hole(const struct token *t)
 {
     return t->type == T_HOLE || t->type == T_HOLE_NUMBER || t->type == T_HOLE_COORD;
@@ -548,6 +710,8 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
 {
     struct token open = p->tok;
     if (bare_count(p, *last))
+        return 0;
+    if (depth == 0 && *last && footnote_mark(p, line, *last))
         return 0;
     size_t end, stop = 0;
     int closed;
@@ -655,8 +819,15 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
         if (depth == 0 && line->nmoves && (t->type == T_WORD || t->type == T_NUMBER)
             && (p->split = new_game_at(p, t)) != NULL)
             return 0;
-        if (depth > 0 && p->stop && t->off == p->stop)
-            return 0;   /* the word a partly readable variation stops at */
+        if (depth > 0 && p->stop && t->off >= p->stop)
+            return 0;   /* where a partly readable variation or a footnote ends */
+        if (depth == 0 && line->nmoves && begins_line(p, t)) {
+            int rc = footnote(p, line, t);
+            if (rc < 0)
+                return -1;
+            if (rc > 0)
+                continue;
+        }
         switch (t->type) {
         case T_EOF:
         case T_TAG:
@@ -737,6 +908,10 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
             advance(p);
             break;
         case T_CAPTURE:
+            if (depth == 0 && last && !have_number && t->b.len == 1)
+                add_mark(p, line, last, p->lx.text[t->b.off]);
+            annotate(p, have_number ? NULL : last);
+            break;
         case T_JUDGEMENT:
         case T_NAG:
             annotate(p, have_number ? NULL : last);
@@ -793,8 +968,30 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
                 report(p, PMN_W117, t->line, t->col, "text that is no part of a game is skipped: '%s'",
                        p->lx.text + t->off, end - t->off);
                 lexer_skip_to(&p->lx, end);
+            } else if (last && t->len == 1 && p->lx.text[t->off] == '.') {
+                /* The full stop after the last move of a sentence. */
             } else {
-                report(p, PMN_E101, t->line, t->col, "cannot read '%s'", p->lx.text + t->off, t->len);
+                /* A word, or a run of them: said once, and kept as a
+                 * comment where it stands. */
+                size_t end = prose_run(p, t);
+                struct token w = *t;
+                if (end == t->off + t->len)
+                    report(p, PMN_E101, w.line, w.col, "cannot read '%s': kept as a comment",
+                           p->lx.text + w.off, w.len);
+                else {
+                    char words[48];   /* its lines run together */
+                    size_t n = 0;
+                    for (size_t i = w.off; i < end && n < sizeof words - 4; i++)
+                        words[n++] = p->lx.text[i] == '\n' || p->lx.text[i] == '\r'
+                                   ? ' ' : p->lx.text[i];
+                    if (n < end - w.off)
+                        memcpy(words + n, "...", 3), n += 3;
+                    report(p, PMN_E101, w.line, w.col, "cannot read the words '%s': no moves, "
+                           "kept as a comment", words, n);
+                }
+                if (add_comment(p, line, last, w.off, end - w.off, 0) < 0)
+                    return -1;
+                lexer_skip_to(&p->lx, end);
             }
             advance(p);
             break;
@@ -827,6 +1024,8 @@ int parser_game(struct parser *p, pmn_record *rec)
     p->moves = p->variations = p->over = p->unclosed = 0;
     p->said_number = p->said_semi = p->said_extra_semi = 0;
     p->said_curly = p->said_dash = p->said_mark = 0;
+    p->nmarks = 0;
+    p->stop = 0;
     p->ply_list = p->join = 0;
     p->rec = rec;
     p->main_number = 0;
@@ -857,7 +1056,8 @@ int parser_game(struct parser *p, pmn_record *rec)
         advance(p);
     } else if (p->moves && !p->unclosed && !p->over) {
         pmn_report(p->fn, p->ctx, PMN_W118, p->tok.line, p->tok.col,
-                   "the moves end without a result (1-0, 0-1, 1/2-1/2 or *)%s%s",
+                   "the moves end without a result (1-0, 0-1, 1/2-1/2 or *)%s%s; pmn convert "
+                   "--fix writes the one the replay proves, where the game ended",
                    p->split ? ": " : "", p->split ? p->split : "");
     }
     said_unicode_space(p);

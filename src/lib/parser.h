@@ -28,8 +28,12 @@ struct parser {
     const char *split;        /* why the game ended without a result: a new one
                                  begins ("a heading", ...), or NULL */
     int join;                 /* a '-' was read: the next move continues the turn */
-    size_t stop;              /* a variation read as far as it goes ends at the
-                                 token at this offset; 0: none */
+    size_t stop;              /* a variation read as far as it goes, or a
+                                 footnote's, ends at the token at this offset
+                                 or past it; 0: none */
+    struct { char mark; size_t move; } marks[8];   /* footnote marks of the
+                                 main line: "(x1 a)", "4!(a)", the move's index */
+    int nmarks;
     struct token join_tok;
 };
 

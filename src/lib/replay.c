@@ -1,6 +1,7 @@
 /* replay.c - a record replayed against the rules engine once, what is wrong
  * with it said, and what the engine found kept beside each move.  Turns and
  * move numbers are counted here and nowhere else. */
+#define _GNU_SOURCE   /* strcasestr */
 #include "pmn.h"
 #include "util.h"
 
@@ -491,11 +492,15 @@ static void check_result(struct replayer *c, const pmn_record *rec, const pmn_ga
     if (e != PMN_END_NONE) {
         char how[128];
         pmn_ending_explain(c->rules, e, pmn_game_position(g), how, sizeof how);
-        if (!claimed || strcmp(claimed, "*") == 0)
+        /* No result at all is the reader's one warning (W118), which
+         * names the fix: not said twice. */
+        if (claimed && strcmp(claimed, "*") == 0)
             say(c, PMN_W210, line ? line : rec->line, line ? col : rec->col,
-                "the game ended (%s: %s), but %s", proved, how,
-                claimed ? "the result is given as * (unknown)" : "no result is given");
-        else if (strcmp(claimed, proved) != 0)
+                "the game ended (%s: %s), but the result is given as * (unknown)", proved, how);
+        else if (!claimed && !rec->main.nmoves)
+            say(c, PMN_W210, rec->line, rec->col, "the game ended (%s: %s), but no result "
+                "is given", proved, how);
+        else if (claimed && strcmp(claimed, "*") != 0 && strcmp(claimed, proved) != 0)
             say(c, PMN_E208, line, col, "the result says %s, but the game ended %s: %s", claimed,
                 proved, how);
     } else if (claimed && strcmp(claimed, "*") != 0) {
@@ -529,6 +534,50 @@ static void free_line(pmn_played_line *l)
     free(l->moves);
 }
 
+/* Does the record read as a problem's solution: "Problem" in its Event, a
+ * problem's stipulation in a comment ("South to move wins!")? */
+static int problem_text(const char *s)
+{
+    static const char *const words[] = { "problem", "to move wins", "to play and win",
+                                         "to move and win" };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcasestr(s, words[i]))
+            return 1;
+    return 0;
+}
+
+static int looks_like_problem(const pmn_record *rec)
+{
+    const char *event = pmn_record_tag(rec, "Event");
+    if (event && problem_text(event))
+        return 1;
+    for (size_t i = 0; i < rec->main.nlead; i++)
+        if (problem_text(rec->main.lead[i]))
+            return 1;
+    for (size_t i = 0; i < rec->main.nmoves; i++)
+        for (size_t k = 0; k < rec->main.moves[i].ncomments; k++)
+            if (problem_text(rec->main.moves[i].comments[k]))
+                return 1;
+    return 0;
+}
+
+/* The first moves illegal from the opening, in a problem's solution: its
+ * start is a diagram that the text does not give.  Said how to give it. */
+static void missing_start(struct replayer *c, const pmn_record *rec, const pmn_setup *s,
+                          const pmn_check_result *res)
+{
+    pmn_position opening;
+    pmn_position_start(&s->rules, &opening);
+    if (!res->stopped || res->plies > 6 || s->status != PMN_SETUP_READY
+        || pmn_record_find_tag(rec, "Position")
+        || memcmp(&opening, &s->start, sizeof opening) != 0 || !looks_like_problem(rec))
+        return;
+    say(c, PMN_N215, rec->line, rec->col, "the moves are illegal from the opening after %u "
+        "pl%s, and the text is a problem's: it starts from a position the record does not "
+        "give (a diagram); give it in a Position tag, or with --position", res->plies,
+        res->plies == 1 ? "y" : "ies");
+}
+
 pmn_replay *pmn_replay_new(const pmn_record *rec, const pmn_setup *s, pmn_diag_fn fn,
                            void *ctx)
 {
@@ -556,6 +605,7 @@ pmn_replay *pmn_replay_new(const pmn_record *rec, const pmn_setup *s, pmn_diag_f
         res->end = s->start;
     } else {
         check_result(&c, rec, g, res);
+        missing_start(&c, rec, s, res);
         res->ending = pmn_game_ending(g);
         res->outcome = pmn_game_outcome(g);
         res->end = *pmn_game_position(g);

@@ -70,13 +70,23 @@ static pmn_setup_status setup_rules(const pmn_record *rec, const pmn_setup_optio
 /* The Position tag, or the opening position; a record that says it starts
  * from a set-up position it does not give ([SetUp "1"] without a Position,
  * or [Position "?"]), as problems whose diagrams are lost do, is noted. */
-static pmn_setup_status setup_start(const pmn_record *rec, pmn_rules *r,
-                                    pmn_position *p, pmn_diag_fn fn, void *ctx)
+static pmn_setup_status setup_start(const pmn_record *rec, const pmn_setup_options *o,
+                                    pmn_rules *r, pmn_position *p, pmn_diag_fn fn, void *ctx)
 {
     const pmn_tag *t = pmn_record_find_tag(rec, "Position");
     const pmn_tag *setup = pmn_record_find_tag(rec, "SetUp");
     pmn_error err;
     pmn_position_start(r, p);
+    if ((!t || strcmp(t->value, "?") == 0) && o && o->position) {
+        /* --position: the start the record leaves out. */
+        if (pmn_position_parse_sized(r, o->position, p, &err) < 0) {
+            pmn_report(fn, ctx, PMN_E114, rec->line, rec->col, "the position given (%s), "
+                       "column %zu: %s", o->position, err.column, err.message);
+            pmn_position_start(r, p);
+            return PMN_SETUP_BAD_START;
+        }
+        return PMN_SETUP_READY;
+    }
     if ((!t && setup && strcmp(setup->value, "1") == 0) || (t && strcmp(t->value, "?") == 0)) {
         const pmn_tag *at = t ? t : setup;
         pmn_report(fn, ctx, PMN_N215, at->line, at->col,
@@ -106,7 +116,7 @@ int pmn_setup_record(const pmn_record *rec, const pmn_setup_options *o, pmn_setu
         pmn_position_start(&s->rules, &s->start);
         return (int)s->status;
     }
-    s->status = setup_start(rec, &s->rules, &s->start, fn, ctx);
+    s->status = setup_start(rec, o, &s->rules, &s->start, fn, ctx);
     return (int)s->status;
 }
 
@@ -143,7 +153,10 @@ int pmn_setup_tags(const pmn_record *rec, const pmn_setup *s, char *game, size_t
         snprintf(rules, rsize, "%s", comma ? comma + 1 : "");
         changed = 1;
     }
-    if (t && s->status == PMN_SETUP_READY && own_form(t->value))
+    pmn_position opening;
+    pmn_position_start(&s->rules, &opening);
+    if (s->status == PMN_SETUP_READY && (t ? own_form(t->value) || strcmp(t->value, "?") == 0
+                                           : memcmp(&opening, &s->start, sizeof opening) != 0))
         pmn_position_format(&s->rules, &s->start, position, psize);
     return changed;
 }

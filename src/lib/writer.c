@@ -257,9 +257,10 @@ static void write_tags(FILE *f, const pmn_record *rec, const pmn_setup *s, const
         if (first[1])
             pmn_write_tag(f, "Rules", first[1]->value);
     }
-    if (first[2] || first[3])
-        pmn_write_tag(f, "SetUp", first[2] ? first[2]->value : "1");
-    if (first[3])
+    /* A start that --position gave is the record's from now on. */
+    if (first[2] || first[3] || *position)
+        pmn_write_tag(f, "SetUp", first[2] && !(*position && !first[3]) ? first[2]->value : "1");
+    if (first[3] || *position)
         pmn_write_tag(f, "Position", position);
     /* Every other tag, and the second of any tag given twice, in order. */
     for (size_t i = 0; i < rec->ntags; i++) {

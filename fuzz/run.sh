@@ -24,6 +24,10 @@ i=0; for f in samples/*/*.ogn tests/cli/*/in.ogn; do i=$((i + 1)); { printf '\00
 { printf '\001'; cat samples/oware/playstrategy.pgn; } > "$out/ogn/ps"
 { printf '\002'; cat samples/oware/mancala-world.txt; } > "$out/ogn/mw"
 { printf '\003'; cat samples/awale/awari.txt; } > "$out/ogn/awari"
+# PMN the other way: 4-7 + the notation.
+i=0; for f in samples/oware/*.pmn samples/awale/*.pmn samples/kalah/*.pmn samples/anywoli/*.pmn; do
+    for k in 4 5 6 7; do i=$((i + 1)); { printf "\\00$k"; cat "$f"; } > "$out/ogn/p$i"; done
+done
 printf 'hawalis\n2,2,2,2,2,2,2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2,2,2,2,2,2,2 S\n' > "$out/spec/1"
 printf 'kalah(6,4)\n4,4,4,4,4,4/4,4,4,4,4,4 S 0:0\n' > "$out/spec/2"
 printf 'awale,grand-slam=allowed\n0,5,5,5,5,4/4,4,4,4,4,4 N 1:0\n' > "$out/spec/3"

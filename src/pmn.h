@@ -1107,6 +1107,13 @@ int pmn_setup_record(const pmn_record *rec, const pmn_setup_options *o, pmn_setu
  * its start (fseek 0), where f can.  NULL when out of memory. */
 FILE *pmn_text_input(FILE *f, int own, pmn_diag_fn fn, void *ctx);
 
+/* A Score tag against the seeds the game ended with: E221 (through fn)
+ * and 1 when they differ; where they agree, drop: the tag is dropped, the
+ * replay proving it (what pmn convert writes).  0 also where the replay
+ * proves no score. */
+int pmn_record_check_score(pmn_record *rec, const pmn_replay *replay, int drop, pmn_diag_fn fn,
+                           void *ctx);
+
 /* The Game, Rules and Position tags a writer writes for rec set up as s:
  * the record's own where they say what s says (0), else (1) a Game tag
  * that names s's rule set, the options over it in rules ("" for none),

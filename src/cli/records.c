@@ -215,29 +215,7 @@ void source_close(struct source *src)
 
 int check_score(pmn_record *rec, const pmn_replay *replay, struct diag_sink *s, int drop)
 {
-    const pmn_tag *t = pmn_record_find_tag(rec, "Score");
-    const pmn_setup *setup = pmn_replay_setup(replay);
-    const pmn_check_result *res = pmn_replay_result(replay);
-    unsigned long seeds[2];
-    if (!t || setup->status != PMN_SETUP_READY || res->stopped || res->ending == PMN_END_NONE
-        || !pmn_final_seeds(&setup->rules, res->ending, &res->end, seeds))
-        return 0;
-    char score[64];
-    snprintf(score, sizeof score, "%lu-%lu", seeds[0], seeds[1]);
-    if (strcmp(score, t->value) != 0) {
-        char v[128];
-        report(s, PMN_E221, t->line, t->value_col, "the score written is %s, but the game "
-               "ended with the seeds %s", escaped(t->value, v, sizeof v), score);
-        return 1;
-    }
-    if (drop) {
-        size_t i = (size_t)(t - rec->tags);
-        free(rec->tags[i].name);
-        free(rec->tags[i].value);
-        memmove(&rec->tags[i], &rec->tags[i + 1], (rec->ntags - i - 1) * sizeof rec->tags[0]);
-        rec->ntags--;
-    }
-    return 0;
+    return pmn_record_check_score(rec, replay, drop, print_diag, s);
 }
 
 pmn_replay *replay_record(const pmn_record *rec, const struct rules_options *o,

@@ -268,15 +268,32 @@ static void map_tags(struct cursor *c, pmn_record *rec)
     for (size_t i = 0; i < n; i++) {
         pmn_tag t = rec->tags[i];
         if (strcmp(t.name, "Variant") == 0) {
-            rc |= pmn_record_set_tag(rec, "Game",
-                                     strcmp(t.value, "Oware Abapa") == 0 ? "Oware" : t.value,
-                                     &t);
+            /* The Game tag, where it stands: with a Game tag besides, the
+             * game's first, which a writer writes as the Variant. */
+            char *name = pmn_strndup("Game", 4);
+            char *value = strcmp(t.value, "Oware Abapa") == 0 ? pmn_strndup("Oware", 5) : NULL;
+            if (!name || (strcmp(t.value, "Oware Abapa") == 0 && !value)) {
+                free(name);
+                free(value);
+                rc = -1;
+            } else {
+                free(rec->tags[i].name);
+                rec->tags[i].name = name;
+                if (value) {
+                    free(rec->tags[i].value);
+                    rec->tags[i].value = value;
+                }
+            }
+            continue;   /* t's strings are gone: nothing else to map */
         } else if (strcmp(t.name, "FEN") == 0) {
-            rc |= pmn_record_set_tag(rec, "SetUp", "1", &t);
+            if (!pmn_record_find_tag(rec, "SetUp"))   /* one written stays */
+                rc |= pmn_record_set_tag(rec, "SetUp", "1", &t);
             /* As written: pmn reads every FEN; put in pmn's form once the
              * rules are known (canonical_position). */
             rc |= pmn_record_set_tag(rec, "Position", t.value, &rec->tags[i]);
-        } else if (strcmp(t.name, "Result") == 0) {
+        } else if (strcmp(t.name, "Result") == 0
+                   && pmn_record_find_tag(rec, "Result") == &rec->tags[i]) {
+            /* The game's result (a second one is a tag as written). */
             unsigned long s, no;
             if (score_of(t.value, &s, &no) == 0) {
                 /* A Score tag of the record's own stays as it is. */
@@ -900,7 +917,7 @@ int pmn_format_reader_next(pmn_format_reader *rd, pmn_record *rec)
 /* ---- writing ------------------------------------------------------------ */
 
 /* What a format cannot hold, said once a game each. */
-enum { LOST_CLAIMS, LOST_END, LOST_BIG, LOST_SEEDS, LOST_RULES, LOST_KINDS };
+enum { LOST_CLAIMS, LOST_END, LOST_BIG, LOST_SEEDS, LOST_RULES, LOST_NO_HOLE, LOST_KINDS };
 
 struct out {
     FILE *f;
@@ -1004,6 +1021,9 @@ static void move_word(struct out *o, const pmn_move *m, const pmn_played *pl, in
         cannot_hold(o, LOST_RULES, m->line, m->col, "a game whose rules pmn does not know",
                     "its moves written as read");
     if (!o->rules_known || hole < 0 || hole >= (int)r->pits || side < 0) {
+        if (o->rules_known)
+            cannot_hold(o, LOST_NO_HOLE, m->line, m->col, "a move that names no hole of the "
+                        "game", "written as read, which may not read back");
         pmn_text_add(&t, "%s%s", m->text, m->judgement);   /* names no hole: as written */
         for (unsigned k = 0; k < m->nnags; k++)
             pmn_text_add(&t, " $%u", m->nags[k]);
@@ -1081,6 +1101,7 @@ static void write_line(struct out *o, const pmn_line *line, const pmn_played_lin
                        const pmn_position *before, const int total_in[2])
 {
     int number_next = 1, total[2] = { total_in[0], total_in[1] }, last_mover = -1;
+    unsigned last_number = 0;
     for (size_t c = 0; c < line->nlead; c++)
         write_comment(o, line->lead[c], line->nmoves ? line->moves[0].line : 0);
     for (size_t i = 0; i < line->nmoves; i++) {
@@ -1092,14 +1113,16 @@ static void write_line(struct out *o, const pmn_line *line, const pmn_played_lin
          * before South's, after a break, after a move of the same side
          * (moves not replayed; Mancala World's name no side); before
          * another sowing of a turn, the turn's number again, which the
-         * reader joins (these notations have no '-'). */
+         * reader joins (these notations have no '-'); where the number is
+         * not the one the reader counts (the move before's). */
         if (pl && (pl->continues || pl->mover == PMN_SOUTH || number_next
-                   || last_mover == pl->mover)) {
+                   || last_mover == pl->mover || pl->number != last_number)) {
             snprintf(w, sizeof w, "%u%s", pl->number, pl->mover == PMN_SOUTH ? "." : "...");
             word(o, w);
         }
         number_next = 0;
         last_mover = pl ? pl->mover : -1;
+        last_number = pl ? pl->number : 0;
         move_word(o, m, pl, side, pl && pl->replayed ? before : NULL, total, w, sizeof w);
         word(o, w);
         for (size_t c = 0; c < m->ncomments; c++) {
@@ -1120,7 +1143,8 @@ static void write_line(struct out *o, const pmn_line *line, const pmn_played_lin
 
 /* The tags: the roster first, in the names of the format. */
 static void write_tags(FILE *f, pmn_format format, const pmn_record *rec, const pmn_rules *r,
-                       const pmn_setup *setup, const char *result, int own_score)
+                       const pmn_setup *setup, const char *result, int own_score,
+                       pmn_diag_fn fn, void *ctx)
 {
     static const char *const roster[] = { "Event", "Site", "Date", "Round", "South", "North" };
     const char *game = pmn_record_tag(rec, "Game");
@@ -1142,6 +1166,7 @@ static void write_tags(FILE *f, pmn_format format, const pmn_record *rec, const 
     pmn_write_tag(f, "Result", result);
     if (ps)
         pmn_write_tag(f, "Variant", variant);
+    int wrote_fen = fen && position;
     if (fen && position && setup->status != PMN_SETUP_READY) {
         pmn_write_tag(f, "FEN", position);   /* as written: not understood */
     } else if (fen && position) {
@@ -1153,13 +1178,40 @@ static void write_tags(FILE *f, pmn_format format, const pmn_record *rec, const 
         if (ps)
             pmn_write_tag(f, "SetUp", "1");
     }
+    int said = 0;
     for (size_t i = 0; i < rec->ntags; i++) {
         const char *n = rec->tags[i].name;
-        int skip = strcmp(n, "Result") == 0 || (strcmp(n, "Score") == 0 && own_score)
-                || (fen && (strcmp(n, "Game") == 0 || strcmp(n, "Position") == 0
-                            || strcmp(n, "SetUp") == 0));
+        /* SetUp stays where no FEN says it (a start the record does not
+         * give). */
+        int first = pmn_record_find_tag(rec, n) == &rec->tags[i];
+        int renamed = (fen && (strcmp(n, "Game") == 0 || strcmp(n, "Position") == 0
+                               || strcmp(n, "SetUp") == 0))
+                   || (ps && (strcmp(n, "South") == 0 || strcmp(n, "North") == 0));
+        int skip = (strcmp(n, "Result") == 0 && first) || (strcmp(n, "Score") == 0 && own_score)
+                || (fen && first && (strcmp(n, "Game") == 0 || strcmp(n, "Position") == 0
+                                     || (strcmp(n, "SetUp") == 0 && wrote_fen
+                                         && strcmp(rec->tags[i].value, "1") == 0)));
+        /* The roster's first of each, written above; a second is kept,
+         * but of a tag the format writes by a name of its own, which would
+         * read back as the first. */
         for (size_t k = 0; k < COUNT(roster) && !skip; k++)
-            skip = strcmp(n, roster[k]) == 0;
+            skip = strcmp(n, roster[k]) == 0 && first;
+        if (!skip && !first && renamed) {
+            if (!said++)
+                pmn_report(fn, ctx, PMN_W132, rec->tags[i].line, rec->tags[i].col,
+                           "a second %s tag, which %s cannot hold: left out", n,
+                           pmn_format_title(format));
+            skip = 1;
+        }
+        /* The names the readers of these notations take for their own
+         * (map_tags): a record's tag of that name would read back as one. */
+        if (!skip && (strcmp(n, "Variant") == 0 || strcmp(n, "FEN") == 0
+                      || strcmp(n, "P1") == 0 || strcmp(n, "P2") == 0)) {
+            pmn_report(fn, ctx, PMN_W132, rec->tags[i].line, rec->tags[i].col,
+                       "a tag %s, which %s reads as its own: left out", n,
+                       pmn_format_title(format));
+            skip = 1;
+        }
         if (!skip)
             pmn_write_tag(f, n, rec->tags[i].value);
     }
@@ -1181,21 +1233,33 @@ int pmn_write_format(FILE *f, pmn_format format, const pmn_record *rec,
         written = rec->result[0] ? rec->result : "*";
     const char *score = pmn_record_tag(rec, "Score");
     unsigned long ss, sn;
+    pmn_outcome said_outcome;
     int own_score = format == PMN_FORMAT_OGN && score && score_of(score, &ss, &sn) == 0;
     if (own_score)
         snprintf(result, sizeof result, "%s", score);
-    else if (format == PMN_FORMAT_OGN && strcmp(written, "*") != 0
-             && setup->status == PMN_SETUP_READY
+    else if (format == PMN_FORMAT_OGN && pmn_outcome_parse(written, &said_outcome) == 0
+             && said_outcome != PMN_ONGOING && setup->status == PMN_SETUP_READY
              && res->ending != PMN_END_NONE && !res->stopped
              && pmn_final_seeds(r, res->ending, &res->end, seeds)
              /* a score that reads back as the result: not the seeds of a
               * game drawn by a repetition, say */
              && strcmp(result_of_score(seeds[0], seeds[1]),
-                       pmn_outcome_string(res->outcome)) == 0)
+                       pmn_outcome_string(res->outcome)) == 0
+             /* and the result the record says: a wrong one stays as said */
+             && said_outcome == res->outcome)
         snprintf(result, sizeof result, "%lu-%lu", seeds[0], seeds[1]);
-    else
+    else if (pmn_outcome_parse(written, NULL) < 0 && score_of(written, &ss, &sn) == 0) {
+        /* A Result tag that is no result but reads as a score: these
+         * notations would read it back as the result the score gives. */
+        const pmn_tag *t = pmn_record_find_tag(rec, "Result");
+        pmn_report(fn, ctx, PMN_W132, t ? t->line : rec->line, t ? t->value_col : rec->col,
+                   "a result '%s' that is no result, which %s would read as a score: "
+                   "written as *", written, pmn_format_title(format));
+        snprintf(result, sizeof result, "*");
+    } else {
         snprintf(result, sizeof result, "%s", written);
-    write_tags(f, format, rec, r, setup, result, own_score);
+    }
+    write_tags(f, format, rec, r, setup, result, own_score, fn, ctx);
     /* After the moves, a result the reader takes for one (a score, 1-0,
      * 0-1, 1/2-1/2); '*' and anything else stay in the tag alone. */
     unsigned long s, n;

@@ -3,6 +3,7 @@
  * move numbers are counted here and nowhere else. */
 #define _GNU_SOURCE   /* strcasestr */
 #include "pmn.h"
+#include "record.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -532,6 +533,30 @@ static void free_line(pmn_played_line *l)
         free(pl->variations);
     }
     free(l->moves);
+}
+
+/* A Score tag (an OGN record's result, "25-20") is a fact the replay
+ * proves or refutes: the final seeds, where the game ended on the board. */
+int pmn_record_check_score(pmn_record *rec, const pmn_replay *replay, int drop, pmn_diag_fn fn,
+                           void *ctx)
+{
+    const pmn_tag *t = pmn_record_find_tag(rec, "Score");
+    const pmn_setup *setup = pmn_replay_setup(replay);
+    const pmn_check_result *res = pmn_replay_result(replay);
+    unsigned long seeds[2];
+    if (!t || setup->status != PMN_SETUP_READY || res->stopped || res->ending == PMN_END_NONE
+        || !pmn_final_seeds(&setup->rules, res->ending, &res->end, seeds))
+        return 0;
+    char score[64];
+    snprintf(score, sizeof score, "%lu-%lu", seeds[0], seeds[1]);
+    if (strcmp(score, t->value) != 0) {
+        pmn_report(fn, ctx, PMN_E221, t->line, t->value_col, "the score written is %.60s, but "
+                   "the game ended with the seeds %s", t->value, score);
+        return 1;
+    }
+    if (drop)
+        pmn_record_drop_tags(rec, "Score");
+    return 0;
 }
 
 /* Does the record read as a problem's solution: "Problem" in its Event, a

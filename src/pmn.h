@@ -984,10 +984,13 @@ int pmn_write_record(FILE *out, const pmn_record *rec, const pmn_replay *replay,
  * with what it claims (capture, last seed's hole, seeds sown) for the
  * replay to check.  One game in memory at a time, as pmn_reader. */
 typedef enum pmn_format {
-    PMN_FORMAT_OGN, PMN_FORMAT_PLAYSTRATEGY, PMN_FORMAT_MANCALA_WORLD, PMN_FORMAT_AWARI
+    PMN_FORMAT_OGN, PMN_FORMAT_PLAYSTRATEGY, PMN_FORMAT_MANCALA_WORLD, PMN_FORMAT_AWARI,
+    PMN_FORMAT_COUNT          /* how many there are: each has a descriptor of its own
+                                 (src/lib/format_NAME.c), whence these: */
 } pmn_format;
 const char *pmn_format_name(pmn_format f);    /* "ogn", "playstrategy", ... */
 const char *pmn_format_title(pmn_format f);   /* in words, for messages */
+const char *pmn_format_extension(pmn_format f);   /* ".ogn", or NULL: none says it */
 int pmn_format_from_name(const char *name, pmn_format *f);   /* 0, or -1 */
 /* Which format a file's first bytes are in: 1 (and *f) for one of these,
  * 0 for PMN or anything else.  By its first tags and first move. */

@@ -300,12 +300,16 @@ int add_rules_option(const char *cmd, struct rules_options *o, const char *spec)
 enum { FORMAT_AUTO = -1, FORMAT_PMN, FORMAT_XML, FORMAT_OGN, FORMAT_PLAYSTRATEGY,
        FORMAT_MANCALA_WORLD, FORMAT_AWARI };
 #define FOREIGN_FORMAT(format) ((pmn_format)((format) - FORMAT_OGN))
-#define FORMAT_NAMES "pmn, ogn, playstrategy, mancala-world or awari"
+/* "pmn, ogn, ... or awari", from the library's table of notations
+ * (pmn_format_name); help texts write it as {formats}, and the file names'
+ * ends that say one (".ogn, .pgn") as {extensions}. */
+const char *format_names(void);
+const char *format_extensions(void);
 #define OPT_FROM { "from", 'I' + 256, "FORMAT", \
-    "pmn, ogn, playstrategy, mancala-world or\n" \
-    "awari; default: found from the input's name (.ogn,\n" \
-    ".pgn) or its first tags and move, said in a note;\n" \
-    "else pmn" }
+    "{formats};\n" \
+    "default: found from the input's name ({extensions})\n" \
+    "or its first tags and move, said in a note; else\n" \
+    "pmn" }
 int format_option(const char *cmd, const char *option, const char *arg, int *format);
 /* The format an input is in, by its name (.ogn: OGN, .pgn: PlayStrategy's)
  * or, seekable, its first bytes (f is left where it was); FORMAT_PMN when

@@ -116,7 +116,7 @@ static const struct cli_option options[] = {
       "letter of the wrong case, captures the record leaves\nout, the result" },
     OPT_RUNNING_TOTALS,
     OPT_FROM,
-    { "to", 'O' + 256, "FORMAT", FORMAT_NAMES "\n(default: pmn)" },
+    { "to", 'O' + 256, "FORMAT", "{formats}\n(default: pmn)" },
     OPT_RULES_OVER,
     OPT_START_POSITION,
     OPT_OUTPUT,

@@ -84,13 +84,29 @@ static int option_label(const struct cli_option *o, char *buf, size_t size)
                     o->arg ? o->arg : "");
 }
 
-/* Text whose lines after the first are indented by `indent`. */
+/* Text whose lines after the first are indented by `indent`; {formats}
+ * and {extensions} are the lists the library's table of notations makes. */
 static void indented(FILE *f, const char *text, int indent)
 {
+    static const struct { const char *name; const char *(*value)(void); } lists[] = {
+        { "{formats}", format_names }, { "{extensions}", format_extensions },
+    };
     for (const char *s = text; *s;) {
-        size_t n = strcspn(s, "\n");
-        fprintf(f, "%.*s\n", (int)n, s);
+        size_t n = strcspn(s, "\n{");
+        fprintf(f, "%.*s", (int)n, s);
         s += n;
+        if (*s == '{') {
+            size_t k = 0;
+            while (k < sizeof lists / sizeof lists[0]
+                   && strncmp(s, lists[k].name, strlen(lists[k].name)) != 0)
+                k++;
+            fputs(k < sizeof lists / sizeof lists[0] ? lists[k].value() : "{", f);
+            s += k < sizeof lists / sizeof lists[0] ? strlen(lists[k].name) : 1;
+            if (!*s)
+                fputc('\n', f);
+            continue;
+        }
+        fputc('\n', f);
         if (*s == '\n' && *++s)
             fprintf(f, "%*s", indent, "");
     }

@@ -98,6 +98,32 @@ pmn_reader *open_reader(FILE *f, struct diag_sink *s, const struct rules_options
     return source_open_to(&src, f, s, o, FORMAT_PMN, print_diag, s) == 0 ? src.pmn : NULL;
 }
 
+const char *format_names(void)
+{
+    static char names[256];
+    if (!names[0]) {
+        size_t n = (size_t)snprintf(names, sizeof names, "pmn");
+        for (int f = 0; f < PMN_FORMAT_COUNT && n < sizeof names; f++)
+            n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
+                                  f + 1 == PMN_FORMAT_COUNT ? " or " : ", ",
+                                  pmn_format_name((pmn_format)f));
+    }
+    return names;
+}
+
+const char *format_extensions(void)
+{
+    static char exts[128];
+    if (!exts[0]) {
+        size_t n = 0;
+        for (int f = 0; f < PMN_FORMAT_COUNT && n < sizeof exts; f++)
+            if (pmn_format_extension((pmn_format)f))
+                n += (size_t)snprintf(exts + n, sizeof exts - n, "%s%s", n ? ", " : "",
+                                      pmn_format_extension((pmn_format)f));
+    }
+    return exts;
+}
+
 int format_option(const char *cmd, const char *option, const char *arg, int *format)
 {
     pmn_format f;
@@ -106,25 +132,23 @@ int format_option(const char *cmd, const char *option, const char *arg, int *for
     else if (pmn_format_from_name(arg, &f) == 0)
         *format = FORMAT_OGN + (int)f;
     else
-        return usage_error(cmd, "--%s takes " FORMAT_NAMES ", not '%s'", option, arg);
+        return usage_error(cmd, "--%s takes %s, not '%s'", option, format_names(), arg);
     return 0;
 }
 
-/* The names that say a format, and how the note says it. */
-static const struct { const char *ext, *why; int format; } named[] = {
-    { ".ogn", "its name ends in .ogn", FORMAT_OGN },
-    { ".pgn", "its name ends in .pgn", FORMAT_PLAYSTRATEGY },
-};
-
-/* The format a name says (*why: how), or FORMAT_AUTO. */
+/* The format a file name says by its end (*why: how, for the note), or
+ * FORMAT_AUTO. */
 static int format_of_name(const char *name, const char **why)
 {
+    static char said[PMN_FORMAT_COUNT][64];
     size_t n = strlen(name);
-    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
-        size_t e = strlen(named[i].ext);
-        if (n > e && strcasecmp(name + n - e, named[i].ext) == 0) {
-            *why = named[i].why;
-            return named[i].format;
+    for (int f = 0; f < PMN_FORMAT_COUNT; f++) {
+        const char *ext = pmn_format_extension((pmn_format)f);
+        size_t e = ext ? strlen(ext) : 0;
+        if (e && n > e && strcasecmp(name + n - e, ext) == 0) {
+            snprintf(said[f], sizeof said[f], "its name ends in %s", ext);
+            *why = said[f];
+            return FORMAT_OGN + f;
         }
     }
     return FORMAT_AUTO;

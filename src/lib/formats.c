@@ -1,6 +1,9 @@
 /* formats.c - other programs' and pages' game notations, read into
  * records and written from them: OGN (Aualé), PlayStrategy's PGN, the
- * Mancala World Oware nomenclature and the Awari notation.
+ * Mancala World Oware nomenclature and the Awari notation.  What they
+ * share is here; how each writes a move, and its name, title, extension
+ * and default game, is its descriptor's (format.h, format_NAME.c), and
+ * this file's table of them is the one list of notations.
  *
  * All four are PGN-like: tags, numbered moves, {comments}, (variations),
  * judgements, a result.  They differ in how a move is written, and the
@@ -21,10 +24,10 @@
  *                                 player's left; (N) the mover's total
  *   Awari          D4 d5 x 2      as OGN, with the seeds sown; x N its
  *                                 capture */
-#include "pmn.h"
+#include "format.h"
 #include "record.h"
-#include "util.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,37 +49,38 @@ struct pmn_format_reader {
     unsigned ahead_line;
 };
 
-/* Where the parser is in a game's text. */
-struct cursor {
-    const char *s, *end;
-    unsigned line, col;
-    pmn_diag_fn fn;
-    void *ctx;
-    int nomem;
-    pmn_format format;
-    const pmn_rules *rules;   /* the game's, as its tags set it up */
+/* The notations, in pmn_format's order: one table, whence every list of
+ * them. */
+static const struct format_desc *const descs[] = {
+    &pmn_format_ogn_desc, &pmn_format_playstrategy_desc, &pmn_format_mancala_world_desc,
+    &pmn_format_awari_desc,
 };
 
-static const char *const format_names[] = { "ogn", "playstrategy", "mancala-world", "awari" };
-static const char *const format_titles[] = {
-    "OGN (Aual\xc3\xa9's Oware Game Notation)", "PlayStrategy's PGN",
-    "the Mancala World Oware nomenclature", "the Awari notation"
-};
+const struct format_desc *pmn_format_desc(pmn_format f)
+{
+    assert(COUNT(descs) == PMN_FORMAT_COUNT);
+    return descs[(unsigned)f < COUNT(descs) ? f : 0];
+}
 
 const char *pmn_format_name(pmn_format f)
 {
-    return (unsigned)f < COUNT(format_names) ? format_names[f] : "ogn";
+    return pmn_format_desc(f)->name;
 }
 
 const char *pmn_format_title(pmn_format f)
 {
-    return (unsigned)f < COUNT(format_titles) ? format_titles[f] : format_titles[0];
+    return pmn_format_desc(f)->title;
+}
+
+const char *pmn_format_extension(pmn_format f)
+{
+    return pmn_format_desc(f)->extension;
 }
 
 int pmn_format_from_name(const char *name, pmn_format *f)
 {
-    for (unsigned i = 0; i < COUNT(format_names); i++)
-        if (strcmp(name, format_names[i]) == 0) {
+    for (unsigned i = 0; i < COUNT(descs); i++)
+        if (strcmp(name, descs[i]->name) == 0) {
             *f = (pmn_format)i;
             return 0;
         }
@@ -155,7 +159,7 @@ static const char *skip_blanks(const char *s)
 
 /* ---- the parts of a game ---------------------------------------------- */
 
-static void advance(struct cursor *c, size_t n)
+void fmt_advance(struct cursor *c, size_t n)
 {
     for (; n && c->s < c->end; n--, c->s++) {
         if (*c->s == '\n') {
@@ -170,7 +174,7 @@ static void advance(struct cursor *c, size_t n)
 static void blanks(struct cursor *c)
 {
     while (c->s < c->end && isspace((unsigned char)*c->s))
-        advance(c, 1);
+        fmt_advance(c, 1);
 }
 
 static void nomem(struct cursor *c)
@@ -197,7 +201,7 @@ static void tag(struct cursor *c, pmn_record *rec)
         pmn_report(c->fn, c->ctx, PMN_E105, line, col, "a malformed tag pair: a name and a "
                    "quoted value in brackets are expected");
         while (c->s < c->end && *c->s != '\n')
-            advance(c, 1);
+            fmt_advance(c, 1);
         return;
     }
     const char *v = ++p;
@@ -220,7 +224,7 @@ static void tag(struct cursor *c, pmn_record *rec)
                    "its ']' is missing");
         free(value);
         while (c->s < c->end && *c->s != '\n')
-            advance(c, 1);
+            fmt_advance(c, 1);
         return;
     }
     value[n] = '\0';
@@ -228,7 +232,7 @@ static void tag(struct cursor *c, pmn_record *rec)
     if (pmn_record_add_tag(rec, name, nlen, value, n, line, col, value_col) < 0)
         nomem(c);
     free(value);
-    advance(c, (size_t)(close + 1 - c->s));
+    fmt_advance(c, (size_t)(close + 1 - c->s));
 }
 
 /* The tags that pmn names otherwise: Variant is the Game tag, FEN the
@@ -249,15 +253,6 @@ static int score_of(const char *s, unsigned long *south, unsigned long *north)
 static const char *result_of_score(unsigned long south, unsigned long north)
 {
     return south > north ? "1-0" : south < north ? "0-1" : "1/2-1/2";
-}
-
-/* The rules a format's games are played by when their tags do not say:
- * Aualé, PlayStrategy and the Mancala World nomenclature play Oware; the
- * Awari notation's rules (the Computer Olympiad's) refuse a grand slam, as
- * Awale's do. */
-static const char *default_game(pmn_format f)
-{
-    return f == PMN_FORMAT_AWARI ? "Awale" : "Oware";
 }
 
 static void map_tags(struct cursor *c, pmn_record *rec)
@@ -313,7 +308,9 @@ static void map_tags(struct cursor *c, pmn_record *rec)
     for (size_t k = 0; k < COUNT(renamed); k++)
         if (pmn_record_tag(rec, renamed[k][1]))
             pmn_record_drop_tags(rec, renamed[k][0]);
-    const char *game = default_game(c->format);
+    /* The rules the notation's games are played by when their tags do
+     * not say (its descriptor's). */
+    const char *game = pmn_format_desc(c->format)->game;
     if (game && !pmn_record_tag(rec, "Game")) {
         pmn_tag at = { NULL, NULL, rec->line, rec->col, rec->col };
         rc |= pmn_record_set_tag(rec, "Game", game, &at);
@@ -354,7 +351,7 @@ static void unreadable(struct cursor *c, const char *what)
     }
     pmn_report(c->fn, c->ctx, PMN_E101, c->line, c->col, "'%.*s%s' %s: skipped", (int)shown,
                c->s, shown < n ? "..." : "", what);
-    advance(c, n);
+    fmt_advance(c, n);
 }
 
 /* The '}' that closes the comment opened before s: not one written "\}"
@@ -394,28 +391,28 @@ static int comment(struct cursor *c, pmn_line *line, pmn_move *last)
     if ((last ? pmn_move_add_comment(last, plain, k) : pmn_line_add_lead(line, plain, k)) < 0)
         nomem(c);
     free(plain);
-    advance(c, (size_t)(close - c->s) + (close < c->end));
+    fmt_advance(c, (size_t)(close - c->s) + (close < c->end));
     return 0;
 }
 
 /* A count after the cursor's digits: capped where no game goes. */
-static int count(struct cursor *c)
+int fmt_count(struct cursor *c)
 {
     unsigned long v = 0;
     while (c->s < c->end && isdigit((unsigned char)*c->s)) {
         v = v < 1000000 ? 10 * v + (unsigned long)(*c->s - '0') : v;
-        advance(c, 1);
+        fmt_advance(c, 1);
     }
     return v > 65535 ? 65535 : (int)v;
 }
 
-static int digits_at(const struct cursor *c, size_t k)
+int fmt_digits_at(const struct cursor *c, size_t k)
 {
     return c->s + k < c->end && isdigit((unsigned char)c->s[k]);
 }
 
 /* The text of the move from `from` to the cursor, as written. */
-static void move_text(pmn_move *m, const char *from, const char *to)
+void fmt_move_text(pmn_move *m, const char *from, const char *to)
 {
     size_t n = (size_t)(to - from) < sizeof m->text - 1 ? (size_t)(to - from)
                                                          : sizeof m->text - 1;
@@ -423,7 +420,7 @@ static void move_text(pmn_move *m, const char *from, const char *to)
     m->text[n] = '\0';
 }
 
-static pmn_move *new_move(struct cursor *c, pmn_line *line)
+pmn_move *fmt_new_move(struct cursor *c, pmn_line *line)
 {
     pmn_move *m = pmn_line_add_move(line);
     if (!m) {
@@ -435,133 +432,13 @@ static pmn_move *new_move(struct cursor *c, pmn_line *line)
     return m;
 }
 
-/* ogn_move -> LETTER ['+' count];  awari_move -> LETTER [count] ['x' count]
- * Upper case South's (A-F), lower case North's. */
-static pmn_move *letter_move(struct cursor *c, pmn_line *line)
-{
-    const char *from = c->s;
-    pmn_move *m = new_move(c, line);
-    if (!m)
-        return NULL;
-    unsigned char ch = (unsigned char)*c->s;
-    m->notation = PMN_NOTATION_LETTERS;
-    m->side = isupper(ch) ? PMN_SOUTH : PMN_NORTH;
-    m->hole = tolower(ch) - 'a';
-    advance(c, 1);
-    if (c->format == PMN_FORMAT_AWARI && digits_at(c, 0))
-        m->claim_sown = count(c);
-    move_text(m, from, c->s);
-    if (c->format == PMN_FORMAT_OGN && c->s < c->end && *c->s == '+' && digits_at(c, 1)) {
-        m->claim_line = c->line;
-        m->claim_col = c->col;
-        m->claim_style = '+';
-        advance(c, 1);
-        m->claim = count(c);
-    }
-    if (c->format == PMN_FORMAT_AWARI) {
-        /* " x 7" apart or "x7" joined */
-        const char *p = c->s;
-        while (p < c->end && (*p == ' ' || *p == '\t'))
-            p++;
-        const char *q = p + 1;
-        while (q < c->end && (*q == ' ' || *q == '\t'))
-            q++;
-        if (p < c->end && *p == 'x' && q < c->end && isdigit((unsigned char)*q)) {
-            advance(c, (size_t)(p - c->s));
-            m->claim_line = c->line;
-            m->claim_col = c->col;
-            m->claim_style = 'x';
-            advance(c, (size_t)(q - c->s));
-            m->claim = count(c);
-        }
-    }
-    return m;
-}
-
-/* A hole in PlayStrategy's squares: a file a-f from South's left, rank 1
- * South's row, 2 North's. */
-static int square(struct cursor *c, int *side, int *hole)
-{
-    if (c->s + 1 >= c->end || !islower((unsigned char)c->s[0]) || !digits_at(c, 1))
-        return -1;
-    int file = c->s[0] - 'a';
-    advance(c, 1);
-    int rank = count(c) - 1;
-    if (pmn_hole_from_coordinates(c->rules, file, rank, side, hole) < 0) {
-        *side = -1;   /* no hole: whose move it is goes by turns */
-        *hole = -1;
-    }
-    return 0;
-}
-
-/* ps_move -> square [square]: the hole sown and the hole its last seed
- * falls in. */
-static pmn_move *square_move(struct cursor *c, pmn_line *line)
-{
-    const char *from = c->s;
-    pmn_move *m = new_move(c, line);
-    if (!m)
-        return NULL;
-    m->notation = PMN_NOTATION_COORDINATES;
-    square(c, &m->side, &m->hole);
-    if (c->s < c->end && islower((unsigned char)*c->s) && digits_at(c, 1)) {
-        m->claim_end_line = c->line;
-        m->claim_end_col = c->col;
-        square(c, &m->claim_end_side, &m->claim_end);
-        if (m->claim_end < 0)
-            m->claim_end = 99;   /* no hole: never where a seed falls */
-    }
-    move_text(m, from, c->s);
-    return m;
-}
-
-/* mw_move -> DIGIT [DIGIT] | count '-' count: the mover's hole and the hole
- * the last seed falls in, on either side, each numbered 1-6 from its
- * owner's left (holes past 9 take the form with '-'). */
-static pmn_move *number_move(struct cursor *c, pmn_line *line, int side)
-{
-    const char *from = c->s;
-    size_t run = 0;
-    while (digits_at(c, run))
-        run++;
-    pmn_move *m = new_move(c, line);
-    if (!m)
-        return NULL;
-    m->notation = PMN_NOTATION_NUMBERS;
-    m->side = side;
-    int start, end = -1;
-    int dashed = c->s + run < c->end && c->s[run] == '-' && digits_at(c, run + 1);
-    if (run <= 2 && !dashed) {
-        start = *c->s - '0';
-        advance(c, 1);
-        if (run == 2) {
-            m->claim_end_line = c->line;
-            m->claim_end_col = c->col;
-            end = *c->s - '0';
-            advance(c, 1);
-        }
-    } else {
-        start = count(c);
-        if (dashed) {
-            advance(c, 1);
-            m->claim_end_line = c->line;
-            m->claim_end_col = c->col;
-            end = count(c);
-        }
-    }
-    m->hole = start >= 1 && start <= (int)c->rules->pits ? start - 1 : -1;
-    m->claim_end = end < 0 ? -1 : end >= 1 && end <= (int)c->rules->pits ? end - 1 : 99;
-    move_text(m, from, c->s);
-    return m;
-}
-
 /* number -> count '.' {'.'}: move numbers, not kept (pmn numbers the moves
  * itself); "N..." says North plays next, "N." South; *n is N. */
 static int number_ahead(struct cursor *c, int *side, unsigned long *n)
 {
     size_t k = 0;
     unsigned long v = 0;
-    while (digits_at(c, k)) {
+    while (fmt_digits_at(c, k)) {
         v = v < 100000000 ? 10 * v + (unsigned long)(c->s[k] - '0') : v;
         k++;
     }
@@ -572,7 +449,7 @@ static int number_ahead(struct cursor *c, int *side, unsigned long *n)
     while (c->s + k + dots < c->end && c->s[k + dots] == '.')
         dots++;
     *side = dots >= 3 ? PMN_NORTH : PMN_SOUTH;
-    advance(c, k + dots);
+    fmt_advance(c, k + dots);
     return 1;
 }
 
@@ -595,9 +472,9 @@ static int score_ahead(const struct cursor *c)
 {
     size_t k = 0;
     unsigned long v = 0;
-    while (digits_at(c, k) && k < 6)
+    while (fmt_digits_at(c, k) && k < 6)
         v = 10 * v + (unsigned long)(c->s[k++] - '0');
-    return k && c->s + k < c->end && c->s[k] == '-' && digits_at(c, k + 1)
+    return k && c->s + k < c->end && c->s[k] == '-' && fmt_digits_at(c, k + 1)
         && v > c->rules->pits;
 }
 
@@ -621,12 +498,12 @@ static void result(struct cursor *c, pmn_record *rec, int depth)
         pmn_report(c->fn, c->ctx, PMN_E101, c->line, c->col, "'%.*s%s' is no move, number or "
                    "result of %s: skipped", n > 12 ? 12 : n, c->s, n > 12 ? "..." : "",
                    pmn_format_title(c->format));
-        advance(c, (size_t)n);
+        fmt_advance(c, (size_t)n);
         return;
     }
     if (depth > 0) {
         pmn_report(c->fn, c->ctx, PMN_E107, c->line, c->col, "a result inside a variation");
-        advance(c, (size_t)(q - c->s));
+        fmt_advance(c, (size_t)(q - c->s));
         return;
     }
     char score[32];
@@ -646,7 +523,7 @@ static void result(struct cursor *c, pmn_record *rec, int depth)
     rec->result[rn] = '\0';
     rec->result_line = c->line;
     rec->result_col = c->col;
-    advance(c, (size_t)(q - c->s));
+    fmt_advance(c, (size_t)(q - c->s));
 }
 
 /* Is the cursor at "(N)", a Mancala World total, rather than a variation? */
@@ -673,67 +550,23 @@ static void total(struct cursor *c, pmn_move *last)
         last->claim_line = c->line;
         last->claim_col = c->col;
     }
-    advance(c, 1);
+    fmt_advance(c, 1);
     blanks(c);
-    int v = count(c);
+    int v = fmt_count(c);
     if (last)
         last->claim = v;   /* a running total, made counts when the game is read */
     blanks(c);
-    advance(c, 1);
-}
-
-/* A Mancala World move's shape: one or two digits, or two counts of at
- * most three digits joined by '-'. */
-static int mw_shape(const struct cursor *c)
-{
-    size_t a = 0, b = 0;
-    while (digits_at(c, a))
-        a++;
-    if (c->s + a < c->end && c->s[a] == '-')
-        while (digits_at(c, a + 1 + b))
-            b++;
-    return b ? a <= 3 && b <= 3 : a <= 2;
+    fmt_advance(c, 1);
 }
 
 /* A count of one to `most` digits at s[k], no leading zero: its length, or
  * 0. */
-static size_t short_count(const struct cursor *c, size_t k, size_t most)
+size_t fmt_short_count(const struct cursor *c, size_t k, size_t most)
 {
     size_t n = 0;
-    while (digits_at(c, k + n))
+    while (fmt_digits_at(c, k + n))
         n++;
     return n >= 1 && n <= most && c->s[k] != '0' ? n : 0;
-}
-
-/* A PlayStrategy move's shape: a square, or two, a square being a letter
- * and a rank of one or two digits; then no letter or digit. */
-static int ps_shape(const struct cursor *c)
-{
-    size_t k = 0, n;
-    for (int sq = 0; sq < 2; sq++) {
-        if (c->s + k >= c->end || !islower((unsigned char)c->s[k]))
-            return sq == 1;
-        if (!(n = short_count(c, k + 1, 2)))
-            return 0;
-        k += 1 + n;
-    }
-    return c->s + k >= c->end || !isalnum((unsigned char)c->s[k]);
-}
-
-/* Does a move begin here, in the format's syntax? */
-static int move_at(const struct cursor *c)
-{
-    unsigned char ch = (unsigned char)*c->s;
-    switch (c->format) {
-    case PMN_FORMAT_PLAYSTRATEGY:
-        return islower(ch) && ps_shape(c);
-    case PMN_FORMAT_MANCALA_WORLD:
-        return isdigit(ch) && mw_shape(c);   /* numbers "N." are read before */
-    case PMN_FORMAT_AWARI:   /* the seeds sown: up to five digits */
-        return isalpha(ch) && ch != 'x' && (!digits_at(c, 1) || short_count(c, 1, 5));
-    default:
-        return isalpha(ch) && ch != 'x';
-    }
 }
 
 /* line -> { number | move {judgement | nag} | total | comment | '(' line ')'
@@ -756,7 +589,7 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
             if (depth > 0)
                 return;
             pmn_report(c->fn, c->ctx, PMN_E104, c->line, c->col, "a ')' with no '(' to close");
-            advance(c, 1);
+            fmt_advance(c, 1);
         } else if (ch == '(' && c->format == PMN_FORMAT_MANCALA_WORLD && total_at(c)) {
             total(c, last);
         } else if (ch == '(') {
@@ -772,12 +605,12 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
             if (depth >= MAX_DEPTH)
                 pmn_report(c->fn, c->ctx, PMN_E115, l, col, "variations nested deeper than %d",
                            MAX_DEPTH);
-            advance(c, 1);
+            fmt_advance(c, 1);
             /* Its first move replaces the last: the same side plays it. */
             movetext(c, v ? v : &scratch, rec, depth + 1, !side);
             pmn_line_free(&scratch);
             if (c->s < c->end && *c->s == ')')
-                advance(c, 1);
+                fmt_advance(c, 1);
             else
                 pmn_report(c->fn, c->ctx, PMN_E103, l, col, "a '(' that is never closed");
         } else if (ch == '{') {
@@ -787,17 +620,16 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
             continue;
         } else if (isdigit(ch) && c->format != PMN_FORMAT_MANCALA_WORLD) {
             result(c, rec, depth);
-        } else if (isdigit(ch) && (result_ahead(c) || score_ahead(c) || !mw_shape(c))) {
+        } else if (isdigit(ch) && (result_ahead(c) || score_ahead(c)
+                                   || !pmn_format_desc(c->format)->move_at(c))) {
             result(c, rec, depth);
         } else if (ch == '*' && depth == 0) {
             snprintf(rec->result, sizeof rec->result, "*");
             rec->result_line = c->line;
             rec->result_col = c->col;
-            advance(c, 1);
-        } else if (move_at(c)) {
-            pmn_move *m = c->format == PMN_FORMAT_PLAYSTRATEGY ? square_move(c, line)
-                        : c->format == PMN_FORMAT_MANCALA_WORLD ? number_move(c, line, side)
-                                                                 : letter_move(c, line);
+            fmt_advance(c, 1);
+        } else if (pmn_format_desc(c->format)->move_at(c)) {
+            pmn_move *m = pmn_format_desc(c->format)->read_move(c, line, side);
             if (!m)
                 return;
             m->joined = numbered && last_side >= 0 && written == turn && last_side == m->side;
@@ -811,10 +643,10 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
             size_t n = c->s + 1 < c->end && (c->s[1] == '!' || c->s[1] == '?') ? 2 : 1;
             memcpy(last->judgement, c->s, n);
             last->judgement[n] = '\0';
-            advance(c, n);
-        } else if (ch == '$' && last && digits_at(c, 1)) {
-            advance(c, 1);
-            int v = count(c);
+            fmt_advance(c, n);
+        } else if (ch == '$' && last && fmt_digits_at(c, 1)) {
+            fmt_advance(c, 1);
+            int v = fmt_count(c);
             if (last->nnags < PMN_MAX_NAGS)
                 last->nags[last->nnags++] = v > 255 ? 255 : (unsigned)v;
         } else {
@@ -916,21 +748,7 @@ int pmn_format_reader_next(pmn_format_reader *rd, pmn_record *rec)
 
 /* ---- writing ------------------------------------------------------------ */
 
-/* What a format cannot hold, said once a game each. */
-enum { LOST_CLAIMS, LOST_END, LOST_BIG, LOST_SEEDS, LOST_RULES, LOST_NO_HOLE, LOST_KINDS };
-
-struct out {
-    FILE *f;
-    unsigned col;
-    pmn_diag_fn fn;
-    void *ctx;
-    pmn_format format;
-    const pmn_rules *r;
-    int rules_known;          /* else r names no hole: moves go as read */
-    int said[LOST_KINDS];
-};
-
-static void cannot_hold(struct out *o, int kind, unsigned line, unsigned col, const char *what,
+void fmt_cannot_hold(struct out *o, int kind, unsigned line, unsigned col, const char *what,
                         const char *how)
 {
     if (o->said[kind]++)
@@ -992,7 +810,7 @@ static void write_comment(struct out *o, const char *text, unsigned line)
 
 /* Where the last seed fell, side and hole: the replay's, else the record's
  * claim; 0, or -1 where neither says (or it fell into a store). */
-static int end_of(const pmn_move *m, const pmn_played *pl, int *side, int *hole)
+int fmt_end_of(const pmn_move *m, const pmn_played *pl, int *side, int *hole)
 {
     if (pl && pl->replayed && pl->report.end_hole >= 0) {
         *side = pl->report.end_side;
@@ -1014,82 +832,27 @@ static void move_word(struct out *o, const pmn_move *m, const pmn_played *pl, in
                       const pmn_position *before, int *total, char *w, size_t size)
 {
     const pmn_rules *r = o->r;
-    int hole = m->hole, es, eh;
+    int hole = m->hole;
     pmn_text t;
     pmn_text_init(&t, w, size);
     if (!o->rules_known)
-        cannot_hold(o, LOST_RULES, m->line, m->col, "a game whose rules pmn does not know",
-                    "its moves written as read");
+        fmt_cannot_hold(o, LOST_RULES, m->line, m->col, "a game whose rules pmn does not know",
+                        "its moves written as read");
     if (!o->rules_known || hole < 0 || hole >= (int)r->pits || side < 0) {
         if (o->rules_known)
-            cannot_hold(o, LOST_NO_HOLE, m->line, m->col, "a move that names no hole of the "
-                        "game", "written as read, which may not read back");
+            fmt_cannot_hold(o, LOST_NO_HOLE, m->line, m->col, "a move that names no hole of "
+                            "the game", "written as read, which may not read back");
         pmn_text_add(&t, "%s%s", m->text, m->judgement);   /* names no hole: as written */
         for (unsigned k = 0; k < m->nnags; k++)
             pmn_text_add(&t, " $%u", m->nags[k]);
         return;
     }
-    switch (o->format) {
-    case PMN_FORMAT_OGN:
-        pmn_text_add(&t, "%c", (side == PMN_SOUTH ? 'A' : 'a') + hole);
-        if (m->claim >= 0)
-            pmn_text_add(&t, "+%d", m->claim);
-        break;
-    case PMN_FORMAT_AWARI:
-        pmn_text_add(&t, "%c", (side == PMN_SOUTH ? 'A' : 'a') + hole);
-        if (before)
-            pmn_text_add(&t, "%u", before->pit[side][hole]);
-        else if (m->claim_sown >= 0)
-            pmn_text_add(&t, "%d", m->claim_sown);
-        else
-            cannot_hold(o, LOST_SEEDS, m->line, m->col, "a move not replayed, whose seeds "
-                        "are not known", "written without them");
-        /* The record's claims, as it makes them: a capture it leaves
-         * unsaid stays so (the replay gives it back). */
-        if (m->claim >= 0)
-            pmn_text_add(&t, " x %d", m->claim);
-        break;
-    case PMN_FORMAT_PLAYSTRATEGY: {
-        char a[8], b[8];
-        pmn_hole_name(r, PMN_NOTATION_COORDINATES, side, hole, a, sizeof a);
-        if (end_of(m, pl, &es, &eh) == 0) {
-            pmn_hole_name(r, PMN_NOTATION_COORDINATES, es, eh, b, sizeof b);
-            pmn_text_add(&t, "%s%s", a, b);
-        } else {
-            pmn_text_add(&t, "%s", a);
-            cannot_hold(o, LOST_END, m->line, m->col, "a move whose last seed's hole is not "
-                        "known (a store, or not replayed)", "written with its first square "
-                        "alone");
-        }
-        if (m->claim >= 0)
-            cannot_hold(o, LOST_CLAIMS, m->claim_line, m->claim_col, "capture counts",
-                        "left out (the replay gives them back)");
-        break;
-    }
-    case PMN_FORMAT_MANCALA_WORLD: {
-        int big = r->pits > 9;
-        if (big)
-            cannot_hold(o, LOST_BIG, m->line, m->col, "holes numbered past 9",
-                        "written with '-' between start and end (12-3)");
-        pmn_text_add(&t, "%d", hole + 1);
-        if (end_of(m, pl, &es, &eh) == 0)
-            pmn_text_add(&t, "%s%d", big ? "-" : "", eh + 1);
-        else
-            cannot_hold(o, LOST_END, m->line, m->col, "a move whose last seed's hole is not "
-                        "known (a store, or not replayed)", "written with its start alone");
-        break;
-    }
-    }
+    pmn_format_desc(o->format)->write_move(o, m, pl, side, before, total, &t);
     pmn_text_add(&t, "%s", m->judgement);
     for (unsigned k = 0; k < m->nnags; k++)
         pmn_text_add(&t, " $%u", m->nags[k]);
-    if (o->format == PMN_FORMAT_MANCALA_WORLD && m->claim >= 0) {
-        /* The record's claims as running totals, which the reader makes
-         * counts again; a capture it leaves unsaid stays so. */
-        int mover = pl ? pl->mover : side;
-        total[mover] = m->claim > 65535 - total[mover] ? 65535 : total[mover] + m->claim;
-        pmn_text_add(&t, " (%d)", total[mover]);
-    }
+    if (pmn_format_desc(o->format)->write_after)
+        pmn_format_desc(o->format)->write_after(o, m, pl, side, total, &t);
 }
 
 /* Moves numbered as PMN numbers them ("N." before South's, "N..." before

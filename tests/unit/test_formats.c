@@ -303,6 +303,36 @@ static void awari(void **state)
     pmn_record_free(&rec);
 }
 
+/* One table of notations: each has a name that names it back, a title,
+ * and the Game its records play when their tags name none. */
+static void table(void **state)
+{
+    (void)state;
+    static const char *const names[] = { "ogn", "playstrategy", "mancala-world", "awari" };
+    assert_int_equal(PMN_FORMAT_COUNT, 4);
+    for (int f = 0; f < PMN_FORMAT_COUNT; f++) {
+        pmn_format back;
+        assert_string_equal(pmn_format_name((pmn_format)f), names[f]);
+        assert_int_equal(pmn_format_from_name(names[f], &back), 0);
+        assert_int_equal(back, f);
+        assert_non_null(pmn_format_title((pmn_format)f));
+    }
+    assert_string_equal(pmn_format_extension(PMN_FORMAT_OGN), ".ogn");
+    assert_string_equal(pmn_format_extension(PMN_FORMAT_PLAYSTRATEGY), ".pgn");
+    assert_null(pmn_format_extension(PMN_FORMAT_AWARI));
+    pmn_format none;
+    assert_int_equal(pmn_format_from_name("pgn", &none), -1);
+    /* A game without tags plays the notation's own rules. */
+    pmn_record rec;
+    struct seen seen;
+    assert_int_equal(read_as(PMN_FORMAT_AWARI, "1. D4 d4\n", &rec, &seen), 1);
+    assert_string_equal(pmn_record_tag(&rec, "Game"), "Awale");
+    pmn_record_free(&rec);
+    assert_int_equal(read_as(PMN_FORMAT_OGN, "1. D d\n", &rec, &seen), 1);
+    assert_string_equal(pmn_record_tag(&rec, "Game"), "Oware");
+    pmn_record_free(&rec);
+}
+
 static void sniff(void **state)
 {
     (void)state;
@@ -383,6 +413,7 @@ int main(void)
         cmocka_unit_test(playstrategy),
         cmocka_unit_test(mancala_world),
         cmocka_unit_test(awari),
+        cmocka_unit_test(table),
         cmocka_unit_test(sniff),
         cmocka_unit_test(written_twice_the_same),
     };

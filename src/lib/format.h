@@ -1,0 +1,79 @@
+/* format.h - other programs' notations, internal to libpmn: what formats.c
+ * (the machinery all four share: tags, comments, variations, numbers,
+ * results, the stream, the walk that writes a line) asks of each notation,
+ * which a file of its own answers -- format_ogn.c, format_playstrategy.c,
+ * format_mancala_world.c, format_awari.c -- and the one table of them
+ * (pmn_format_desc), whence the names, titles and extensions the library
+ * and the command line give. */
+#ifndef PMN_FORMAT_H
+#define PMN_FORMAT_H
+
+#include "pmn.h"
+#include "util.h"
+
+/* Where the parser is in a game's text. */
+struct cursor {
+    const char *s, *end;
+    unsigned line, col;
+    pmn_diag_fn fn;
+    void *ctx;
+    int nomem;
+    pmn_format format;
+    const pmn_rules *rules;   /* the game's, as its tags set it up */
+};
+
+/* What a notation cannot hold, said once a game each (W132). */
+enum { LOST_CLAIMS, LOST_END, LOST_BIG, LOST_SEEDS, LOST_RULES, LOST_NO_HOLE, LOST_KINDS };
+
+/* A game being written. */
+struct out {
+    FILE *f;
+    unsigned col;
+    pmn_diag_fn fn;
+    void *ctx;
+    pmn_format format;
+    const pmn_rules *r;
+    int rules_known;          /* else r names no hole: moves go as read */
+    int said[LOST_KINDS];
+};
+
+/* One notation. */
+struct format_desc {
+    pmn_format id;
+    const char *name;         /* "ogn", as --from and --to take it */
+    const char *title;        /* in words, for messages */
+    const char *extension;    /* a file name's end that says it (".ogn"), or NULL */
+    const char *game;         /* the Game of a record whose tags name none */
+    /* Does a move begin at the cursor, in the notation's syntax? */
+    int (*move_at)(const struct cursor *c);
+    /* Read it into a new move of line (side: whose it is by turns, for a
+     * notation whose moves do not say); NULL when memory runs out. */
+    pmn_move *(*read_move)(struct cursor *c, pmn_line *line, int side);
+    /* The move (of side, on a hole of the rules) written into t, with what
+     * the notation writes of it: before, the position it is played from
+     * (NULL: not replayed); total, each side's captures written so far. */
+    void (*write_move)(struct out *o, const pmn_move *m, const pmn_played *pl, int side,
+                       const pmn_position *before, int *total, pmn_text *t);
+    /* What the notation writes after the move's judgement and NAGs, or NULL. */
+    void (*write_after)(struct out *o, const pmn_move *m, const pmn_played *pl, int side,
+                        int *total, pmn_text *t);
+};
+
+extern const struct format_desc pmn_format_ogn_desc, pmn_format_playstrategy_desc,
+    pmn_format_mancala_world_desc, pmn_format_awari_desc;
+const struct format_desc *pmn_format_desc(pmn_format f);
+
+/* The reading helpers the notations share (formats.c). */
+void fmt_advance(struct cursor *c, size_t n);
+int fmt_count(struct cursor *c);
+int fmt_digits_at(const struct cursor *c, size_t k);
+size_t fmt_short_count(const struct cursor *c, size_t k, size_t most);
+pmn_move *fmt_new_move(struct cursor *c, pmn_line *line);
+void fmt_move_text(pmn_move *m, const char *from, const char *to);
+
+/* The writing helpers (formats.c). */
+void fmt_cannot_hold(struct out *o, int kind, unsigned line, unsigned col, const char *what,
+                     const char *how);
+int fmt_end_of(const pmn_move *m, const pmn_played *pl, int *side, int *hole);
+
+#endif

@@ -297,8 +297,8 @@ struct rules_options {
 int add_rules_option(const char *cmd, struct rules_options *o, const char *spec);
 /* The formats records are read from and written in (--from, --to): PMN,
  * XML, and other programs' (FORMAT_OGN on, in pmn_format's order). */
-enum { FORMAT_AUTO = -1, FORMAT_PMN, FORMAT_XML, FORMAT_OGN, FORMAT_PLAYSTRATEGY,
-       FORMAT_MANCALA_WORLD, FORMAT_AWARI };
+enum { FORMAT_AUTO = -1, FORMAT_PMN, FORMAT_XML, FORMAT_OGN };
+/* (FORMAT_OGN + f for each pmn_format f: the library's table is the list.) */
 #define FOREIGN_FORMAT(format) ((pmn_format)((format) - FORMAT_OGN))
 /* "pmn, ogn, ... or awari", from the library's table of notations
  * (pmn_format_name); help texts write it as {formats}, and the file names'

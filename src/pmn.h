@@ -1158,6 +1158,16 @@ struct pmn_played {
     size_t nvariations;
 };
 
+/* Does a writer write the move number of pl (the replay's, pl->number)
+ * before it, so that a reader counts the moves as the replay does: before
+ * South's, after a comment or variation (interrupted), where the same side
+ * moves again or the number is not the one of the move before (before:
+ * NULL at a line's start).  A sowing that continues a turn takes none in
+ * PMN, which joins it with '-' (joins), and its turn's number again in
+ * the notations that have no '-', whose readers join them so. */
+int pmn_move_numbered(const pmn_played *pl, const pmn_played *before, int interrupted,
+                      int joins);
+
 typedef struct pmn_check_result {
     pmn_position start;       /* where the replay began */
     pmn_setup_status setup;   /* not READY: nothing was replayed */

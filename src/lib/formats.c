@@ -863,8 +863,8 @@ static void move_word(struct out *o, const pmn_move *m, const pmn_played *pl, in
 static void write_line(struct out *o, const pmn_line *line, const pmn_played_line *played,
                        const pmn_position *before, const int total_in[2])
 {
-    int number_next = 1, total[2] = { total_in[0], total_in[1] }, last_mover = -1;
-    unsigned last_number = 0;
+    int number_next = 1, total[2] = { total_in[0], total_in[1] };
+    const pmn_played *last = NULL;
     for (size_t c = 0; c < line->nlead; c++)
         write_comment(o, line->lead[c], line->nmoves ? line->moves[0].line : 0);
     for (size_t i = 0; i < line->nmoves; i++) {
@@ -872,20 +872,15 @@ static void write_line(struct out *o, const pmn_line *line, const pmn_played_lin
         const pmn_played *pl = played && i < played->nmoves ? &played->moves[i] : NULL;
         char w[96];
         int side = pl ? pl->side : m->side, total_before[2] = { total[0], total[1] };
-        /* A number where the reader could not tell whose move it is:
-         * before South's, after a break, after a move of the same side
-         * (moves not replayed; Mancala World's name no side); before
-         * another sowing of a turn, the turn's number again, which the
-         * reader joins (these notations have no '-'); where the number is
-         * not the one the reader counts (the move before's). */
-        if (pl && (pl->continues || pl->mover == PMN_SOUTH || number_next
-                   || last_mover == pl->mover || pl->number != last_number)) {
+        /* The numbers as every writer writes them (pmn_move_numbered): a
+         * reader here counts no more than PMN's, and joins the sowings of
+         * a turn by its number written again. */
+        if (pl && pmn_move_numbered(pl, last, number_next, 0)) {
             snprintf(w, sizeof w, "%u%s", pl->number, pl->mover == PMN_SOUTH ? "." : "...");
             word(o, w);
         }
-        number_next = 0;
-        last_mover = pl ? pl->mover : -1;
-        last_number = pl ? pl->number : 0;
+        number_next = !pl;   /* a move not replayed: its successor numbered again */
+        last = pl;
         move_word(o, m, pl, side, pl && pl->replayed ? before : NULL, total, w, sizeof w);
         word(o, w);
         for (size_t c = 0; c < m->ncomments; c++) {

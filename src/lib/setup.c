@@ -161,6 +161,15 @@ int pmn_setup_tags(const pmn_record *rec, const pmn_setup *s, char *game, size_t
     return changed;
 }
 
+int pmn_move_numbered(const pmn_played *pl, const pmn_played *before, int interrupted,
+                      int joins)
+{
+    if (pl->continues)
+        return !joins;
+    return pl->mover == PMN_SOUTH || interrupted || !before || before->mover == pl->mover
+        || before->number != pl->number;
+}
+
 unsigned pmn_move_number(int start_side, unsigned turn)
 {
     return (turn + (unsigned)(start_side == PMN_NORTH)) / 2 + 1;

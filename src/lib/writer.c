@@ -131,10 +131,9 @@ static const char *decimal(char *buf, const char *prefix, unsigned n, const char
 }
 
 /* A move's number, its hole and its annotations stay on one line. */
-static void move(struct out *w, const pmn_move *m, const pmn_played *pl, int need_number)
+static void move(struct out *w, const pmn_move *m, const pmn_played *pl, int numbered)
 {
     char buf[32];
-    int numbered = !pl->continues && (pl->mover == PMN_SOUTH || need_number);
     if (pl->continues)
         put(w, "-", 1);
     if (numbered) {
@@ -176,8 +175,7 @@ static void write_line(struct out *w, const pmn_line *l, const pmn_played_line *
         comment(w, l->lead[i]);
     for (size_t i = 0; i < l->nmoves; i++) {
         const pmn_played *p = &pl->moves[i], *before = i ? &pl->moves[i - 1] : NULL;
-        int follows_south = before && before->mover == PMN_SOUTH && before->number == p->number;
-        move(w, &l->moves[i], p, interrupted || !follows_south);
+        move(w, &l->moves[i], p, pmn_move_numbered(p, before, interrupted, 1));
         interrupted = l->moves[i].ncomments || l->moves[i].nvariations;
         int move_ends = i + 1 == l->nmoves || !pl->moves[i + 1].continues;
         if (p->mover == PMN_NORTH && move_ends && i + 1 < l->nmoves) {

@@ -31,9 +31,12 @@ static void lost(void *ctx, const pmn_diag *d)
         ++*(int *)ctx;
 }
 
-/* Read text[0..size) as PMN and write its games as canonical PMN (to_format
- * < 0) or in that notation into *out; *lossy counts W132. */
-static size_t pmn_to(int to_format, const char *text, size_t size, char **out, int *lossy)
+#define PMN_TEXT (-1)   /* PMN, beside the pmn_format notations */
+
+/* Read text[0..size) in from (PMN_TEXT or a notation) and write its games
+ * in to into *out, as pmn convert does (a Score tag the replay proves is
+ * dropped); *lossy counts what lost() counts. */
+static size_t convert(int from, int to, const char *text, size_t size, char **out, int *lossy)
 {
     size_t len = 0;
     *out = NULL;
@@ -41,76 +44,49 @@ static size_t pmn_to(int to_format, const char *text, size_t size, char **out, i
     FILE *o = open_memstream(out, &len);
     if (!f || !o)
         abort();
-    pmn_reader *rd = size ? pmn_reader_new(f, lost, lossy) : NULL;
+    pmn_reader *rd = NULL;
+    pmn_format_reader *frd = NULL;
+    if (size && from == PMN_TEXT)
+        rd = pmn_reader_new(f, lost, lossy);
+    else if (size)
+        frd = pmn_format_reader_new(f, (pmn_format)from, ignore, NULL);
     pmn_write_options wo;
     pmn_write_options_init(&wo);
     pmn_record rec;
     int games = 0;
-    while (rd && pmn_reader_next(rd, &rec) > 0) {
+    while ((rd ? pmn_reader_next(rd, &rec) : frd ? pmn_format_reader_next(frd, &rec) : 0) > 0) {
         pmn_setup setup;
         pmn_setup_record(&rec, NULL, &setup, lost, lossy);
         pmn_replay *replay = pmn_replay_new(&rec, &setup, lost, lossy);
         if (replay) {
             if (games++)
                 fputc('\n', o);
-            if (to_format < 0) {
-                pmn_record_check_score(&rec, replay, 1, ignore, NULL);   /* as convert */
+            if (to == PMN_TEXT) {
+                pmn_record_check_score(&rec, replay, 1, ignore, NULL);
                 pmn_write_record(o, &rec, replay, &wo);
+            } else {
+                pmn_write_format(o, (pmn_format)to, &rec, replay, lost, lossy);
             }
-            else
-                pmn_write_format(o, (pmn_format)to_format, &rec, replay, lost, lossy);
         }
         pmn_replay_free(replay);
         pmn_record_free(&rec);
     }
     pmn_reader_free(rd);
-    fclose(f);
-    fclose(o);
-    return len;
-}
-
-/* Read text[0..size) in format and write its games as canonical PMN. */
-static size_t format_to_pmn(pmn_format format, const char *text, size_t size, char **out)
-{
-    size_t len = 0;
-    *out = NULL;
-    FILE *f = fmemopen((void *)text, size ? size : 1, "r");
-    FILE *o = open_memstream(out, &len);
-    if (!f || !o)
-        abort();
-    pmn_format_reader *rd = pmn_format_reader_new(f, format, ignore, NULL);
-    pmn_write_options wo;
-    pmn_write_options_init(&wo);
-    pmn_record rec;
-    int games = 0;
-    while (rd && size && pmn_format_reader_next(rd, &rec) > 0) {
-        pmn_setup setup;
-        pmn_setup_record(&rec, NULL, &setup, ignore, NULL);
-        pmn_replay *replay = pmn_replay_new(&rec, &setup, ignore, NULL);
-        if (replay) {
-            if (games++)
-                fputc('\n', o);
-            pmn_record_check_score(&rec, replay, 1, ignore, NULL);   /* as convert */
-            pmn_write_record(o, &rec, replay, &wo);
-        }
-        pmn_replay_free(replay);
-        pmn_record_free(&rec);
-    }
-    pmn_format_reader_free(rd);
+    pmn_format_reader_free(frd);
     fclose(f);
     fclose(o);
     return len;
 }
 
 /* PMN -> canonical PMN -> format -> PMN: the same canonical PMN, unless
- * the format was said not to hold it all. */
+ * the record has errors or the format was said not to hold it all. */
 static void from_pmn(pmn_format format, const char *text, size_t size)
 {
     char *canon, *written, *back;
-    int lossy = 0;
-    size_t n0 = pmn_to(-1, text, size, &canon, &lossy);
-    size_t n1 = pmn_to((int)format, canon, n0, &written, &lossy);
-    size_t n2 = format_to_pmn(format, written, n1, &back);
+    int lossy = 0, ignored = 0;
+    size_t n0 = convert(PMN_TEXT, PMN_TEXT, text, size, &canon, &lossy);
+    size_t n1 = convert(PMN_TEXT, (int)format, canon, n0, &written, &lossy);
+    size_t n2 = convert((int)format, PMN_TEXT, written, n1, &back, &ignored);
     if (!lossy && (n0 != n2 || memcmp(canon, back, n0) != 0)) {
         fprintf(stderr, "PMN -> %s -> PMN changed the game:\n--- canonical\n%.*s\n--- written"
                 "\n%.*s\n--- read back\n%.*s\n", pmn_format_name(format), (int)n0, canon,
@@ -120,36 +96,6 @@ static void from_pmn(pmn_format format, const char *text, size_t size)
     free(canon);
     free(written);
     free(back);
-}
-
-/* Read text[0..size) in format and write its games in it into *out. */
-static size_t rewrite(pmn_format format, const char *text, size_t size, char **out)
-{
-    size_t len = 0;
-    *out = NULL;
-    FILE *f = fmemopen((void *)text, size ? size : 1, "r");
-    FILE *o = open_memstream(out, &len);
-    if (!f || !o)
-        abort();
-    pmn_format_reader *rd = pmn_format_reader_new(f, format, ignore, NULL);
-    pmn_record rec;
-    int games = 0;
-    while (rd && size && pmn_format_reader_next(rd, &rec) > 0) {
-        pmn_setup setup;
-        pmn_setup_record(&rec, NULL, &setup, ignore, NULL);
-        pmn_replay *replay = pmn_replay_new(&rec, &setup, ignore, NULL);
-        if (replay) {
-            if (games++)
-                fputc('\n', o);
-            pmn_write_format(o, format, &rec, replay, ignore, NULL);
-        }
-        pmn_replay_free(replay);
-        pmn_record_free(&rec);
-    }
-    pmn_format_reader_free(rd);
-    fclose(f);
-    fclose(o);
-    return len;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -164,8 +110,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         from_pmn(format, (const char *)data + 1, size - 1);
         return 0;
     }
-    size_t n1 = rewrite(format, (const char *)data + 1, size - 1, &once);
-    size_t n2 = rewrite(format, once, n1, &twice);
+    int ignored = 0;
+    size_t n1 = convert((int)format, (int)format, (const char *)data + 1, size - 1, &once,
+                        &ignored);
+    size_t n2 = convert((int)format, (int)format, once, n1, &twice, &ignored);
     if (n1 != n2 || memcmp(once, twice, n1) != 0) {
         fprintf(stderr, "writing again changed the output:\n--- once\n%.*s\n--- twice\n%.*s\n",
                 (int)n1, once, (int)n2, twice);

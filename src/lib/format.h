@@ -69,6 +69,9 @@ int fmt_count(struct cursor *c);
 int fmt_digits_at(const struct cursor *c, size_t k);
 size_t fmt_short_count(const struct cursor *c, size_t k, size_t most);
 pmn_move *fmt_new_move(struct cursor *c, pmn_line *line);
+/* A letter move of OGN and the Awari notation, upper case South's (A-F),
+ * lower case North's: the new move, the cursor past the letter. */
+pmn_move *fmt_letter_move(struct cursor *c, pmn_line *line);
 void fmt_move_text(pmn_move *m, const char *from, const char *to);
 
 /* The writing helpers (formats.c). */

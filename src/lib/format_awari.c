@@ -17,15 +17,10 @@ static int move_at(const struct cursor *c)
 static pmn_move *read_move(struct cursor *c, pmn_line *line, int side)
 {
     const char *from = c->s;
-    pmn_move *m = fmt_new_move(c, line);
+    pmn_move *m = fmt_letter_move(c, line);
     (void)side;   /* the letter's case says it */
     if (!m)
         return NULL;
-    unsigned char ch = (unsigned char)*c->s;
-    m->notation = PMN_NOTATION_LETTERS;
-    m->side = isupper(ch) ? PMN_SOUTH : PMN_NORTH;
-    m->hole = tolower(ch) - 'a';
-    fmt_advance(c, 1);
     if (fmt_digits_at(c, 0))
         m->claim_sown = fmt_count(c);
     fmt_move_text(m, from, c->s);

@@ -15,15 +15,10 @@ static int move_at(const struct cursor *c)
 static pmn_move *read_move(struct cursor *c, pmn_line *line, int side)
 {
     const char *from = c->s;
-    pmn_move *m = fmt_new_move(c, line);
+    pmn_move *m = fmt_letter_move(c, line);
     (void)side;   /* the letter's case says it */
     if (!m)
         return NULL;
-    unsigned char ch = (unsigned char)*c->s;
-    m->notation = PMN_NOTATION_LETTERS;
-    m->side = isupper(ch) ? PMN_SOUTH : PMN_NORTH;
-    m->hole = tolower(ch) - 'a';
-    fmt_advance(c, 1);
     fmt_move_text(m, from, c->s);
     if (c->s < c->end && *c->s == '+' && fmt_digits_at(c, 1)) {
         m->claim_line = c->line;

@@ -559,6 +559,19 @@ static void total(struct cursor *c, pmn_move *last)
     fmt_advance(c, 1);
 }
 
+pmn_move *fmt_letter_move(struct cursor *c, pmn_line *line)
+{
+    pmn_move *m = fmt_new_move(c, line);
+    if (!m)
+        return NULL;
+    unsigned char ch = (unsigned char)*c->s;
+    m->notation = PMN_NOTATION_LETTERS;
+    m->side = isupper(ch) ? PMN_SOUTH : PMN_NORTH;
+    m->hole = tolower(ch) - 'a';
+    fmt_advance(c, 1);
+    return m;
+}
+
 /* A count of one to `most` digits at s[k], no leading zero: its length, or
  * 0. */
 size_t fmt_short_count(const struct cursor *c, size_t k, size_t most)

@@ -7,6 +7,8 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "cli.h"
 
+#include <ctype.h>
+#include <strings.h>
 #include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +19,7 @@ enum kind {
 };
 
 /* How a tag's value is compared with the criterion's. */
-enum op { OP_EQ, OP_NE, OP_MATCH, OP_NOMATCH, OP_LT, OP_LE, OP_GT, OP_GE };
+enum op { OP_EQ, OP_NE, OP_MATCH, OP_NOMATCH, OP_LT, OP_LE, OP_GT, OP_GE, OP_NAME };
 
 /* The ways a game ends, as --ending names them (bits). */
 static const char *const endings[] = {
@@ -129,16 +131,29 @@ static int compile(struct criterion *cr, const char *cmd, const char *option, co
     return bad(cmd, option, pattern, msg);
 }
 
-/* A value of a shorthand: exact, or with a leading '~' a pattern. */
+/* A value of a shorthand: a name as people type it (OP_NAME), with a
+ * leading '=' exact, with a leading '~' a pattern. */
 static int value_of(struct criterion *cr, const char *cmd, const char *option, const char *arg)
 {
     if (arg[0] == '~') {
         cr->op = OP_MATCH;
         return compile(cr, cmd, option, arg + 1);
     }
-    cr->op = OP_EQ;
-    cr->value = strdup(arg);
+    cr->op = arg[0] == '=' ? OP_EQ : OP_NAME;
+    cr->value = strdup(arg + (arg[0] == '='));
     return cr->value ? 0 : usage_error(cmd, "out of memory");
+}
+
+/* name -> the value's start, or a word's in it, in any case: "Gering" and
+ * "ralf" find "Ralf Gering", "khamis said" finds "Khamis Said", as
+ * pgn-extract's tag files match the start of a name (and a surname too). */
+static int name_matches(const char *v, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *s = v; *s; s++)
+        if ((s == v || !isalnum((unsigned char)s[-1])) && strncasecmp(s, name, n) == 0)
+            return 1;
+    return 0;
 }
 
 /* tag -> NAME OP VALUE;  OP -> '=' | '!=' | '~' | '!~' | '<' | '<=' | '>' | '>=' */
@@ -332,8 +347,10 @@ int criteria_option(struct criteria *c, const char *cmd, int key, const char *ar
     case KEY_RESULT:
         cr->tags[0] = "Result";
         if (!strcmp(arg, "1-0") || !strcmp(arg, "0-1") || !strcmp(arg, "1/2-1/2")
-            || !strcmp(arg, "*"))
-            return value_of(cr, cmd, "result", arg);
+            || !strcmp(arg, "*")) {
+            cr->op = OP_EQ;
+            return (cr->value = strdup(arg)) ? 0 : usage_error(cmd, "out of memory");
+        }
         return bad(cmd, "result", arg, "expected 1-0, 0-1, 1/2-1/2 or *");
     case KEY_WINNER:
         cr->winner = !strcmp(arg, "south") ? PMN_SOUTH_WINS : !strcmp(arg, "north")
@@ -432,6 +449,24 @@ int criteria_file(struct criteria *c, const char *cmd, const char *path)
             char *ope = op + strlen(op);
             while (ope > op && ope[-1] == ' ')
                 *--ope = '\0';
+            /* Players and events as pgn-extract matches them, by a name's
+             * start; its White and Black are South and North. */
+            static const struct { const char *tag; int key; const char *as; } names[] = {
+                { "White", KEY_SOUTH, "South" }, { "Black", KEY_NORTH, "North" },
+                { "South", KEY_SOUTH, NULL }, { "North", KEY_NORTH, NULL },
+                { "Event", KEY_EVENT, NULL },
+            };
+            size_t k = 0;
+            while (k < sizeof names / sizeof names[0] && strcmp(names[k].tag, keep) != 0)
+                k++;
+            if (k < sizeof names / sizeof names[0] && !*op) {
+                if (names[k].as)
+                    fprintf(stderr, "pmn %s: note: %s:%u: %s read as %s (pgn-extract's tag "
+                            "files name the players White and Black)\n", cmd, path, n, keep,
+                            names[k].as);
+                rc = criteria_option(c, cmd, names[k].key, q + 1);
+                continue;
+            }
             sprintf(tag, "%s%s%s", keep, *op ? op : "=", q + 1);
             rc = criteria_option(c, cmd, KEY_TAG, tag);
             continue;
@@ -492,6 +527,8 @@ static int compare_value(const struct criterion *cr, const char *v)
         return 0;
     if (cr->op == OP_EQ)
         return strcmp(v, cr->value) == 0;
+    if (cr->op == OP_NAME)
+        return name_matches(v, cr->value);
     if (cr->op == OP_MATCH)
         return matches(cr, v);
     double a, b;

@@ -164,7 +164,9 @@ const struct command select_command = {
     "that meet every criterion given: their numbers, tags, players, dates,\n"
     "results, rule set, how they ended, their length, their moves, a position\n"
     "they reach, what checking them finds.  Values of --player, --south,\n"
-    "--north, --event and --winner beginning with '~' are PCRE2 patterns.\n"
+    "--north, --event and --winner find a name as people type it: the start of\n"
+    "the tag's value or of a word in it, in any case (Gering, 'khamis said');\n"
+    "'=' before one matches exactly, '~' a PCRE2 pattern.\n"
     "Games are written as read (verbatim), or in the format asked for.\n"
     "Problems in the games read are reported on standard error as by pmn\n"
     "check; games that tag criteria rule out are not read further.",

@@ -20,6 +20,7 @@ static const struct cli_option options[] = {
     OPT_CAPTURE_STYLE,
     OPT_RUNNING_TOTALS,
     OPT_OUTPUT,
+    OPT_STRICT,
     OPT_END,
 };
 
@@ -93,6 +94,7 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
 
 static int run(const struct command *cmd, int argc, char **argv)
 {
+    int strict = 0;   /* --strict: check's statuses */
     struct annotate an;
     struct diag_sink sink = { .file = "-", .show_notes = 0 };
     const char *output = NULL;
@@ -132,6 +134,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'T' + 256: an.running_totals = 1; break;
         case KEY_TABLEBASE: an.tbdir = a.arg; break;
         case 'o': output = a.arg; break;
+        case 'Z' + 256: strict = 1; break;
         default:
             if (c == CLI_STOP)
                 return a.status;
@@ -163,7 +166,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     an.out = out.f;
     each_input(argv + optind, argc - optind, &sink, annotate_file, &an);
     pmn_tablebase_close(an.tb);
-    return close_output(&out, an.failed, exit_status(&sink));
+    return close_output(&out, an.failed, job_status(&sink, strict));
 }
 
 const struct command annotate_command = {

@@ -39,6 +39,9 @@ struct cli_option {
     "rules over each record's own (its Game and Rules\n" \
     "tags), e.g. endless=lose, or a rule file that\n" \
     "replaces them; may be repeated" }
+#define OPT_STRICT { "strict", 'Z' + 256, NULL, \
+    "exit as pmn check does: 1 if the games carry\n" \
+    "warnings, 2 errors (else 0 when the job is done)" }
 #define OPT_START_POSITION { "position", 'P' + 256, "STRING", \
     "the start of every game whose record gives none\n" \
     "(a problem's diagram lost): a position string" }
@@ -229,6 +232,10 @@ void report(struct diag_sink *s, pmn_diag_code code, unsigned line, unsigned col
             const char *fmt, ...) CLI_PRINTF(5, 6);
 /* The exit status the counts call for (see pmn(1)). */
 int exit_status(const struct diag_sink *s);
+/* The status of a command that did its job on the games whatever they
+ * carry (select, stats, html, split, duplicates, annotate): 0, or 3 where
+ * a file could not be read or written; strict (--strict): exit_status's. */
+int job_status(const struct diag_sink *s, int strict);
 
 /* Open an input named on the command line ("-": standard input); on failure
  * report a fatal diagnostic and return NULL. */

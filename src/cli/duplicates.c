@@ -240,11 +240,13 @@ static const struct cli_option options[] = {
     OPT_RULES_OVER,
     OPT_OUTPUT,
     OPT_QUIET_PROGRESS,
+    OPT_STRICT,
     OPT_END,
 };
 
 static int run(const struct command *cmd, int argc, char **argv)
 {
+    int strict = 0;   /* --strict: check's statuses */
     struct dups d;
     struct rules_options ro;
     struct criteria c;
@@ -276,6 +278,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'I' + 256: rc = format_option(cmd->name, "from", a.arg, &d.a.from); break;
         case 'o': output = a.arg; break;
         case 'q': quiet = 1; break;
+        case 'Z' + 256: strict = 1; break;
         default: criteria_free(&c); return a.status;   /* --help, or a bad option */
         }
         if (rc)
@@ -324,7 +327,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     free(d.e);
     free(d.slot);
     criteria_free(&c);
-    return close_output(&out, d.out.failed, exit_status(&sink));
+    return close_output(&out, d.out.failed, job_status(&sink, strict));
 }
 
 const struct command duplicates_command = {

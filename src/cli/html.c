@@ -547,11 +547,13 @@ static const struct cli_option options[] = {
     OPT_START_POSITION,
     OPT_OUTPUT,
     OPT_QUIET_PROGRESS,
+    OPT_STRICT,
     OPT_END,
 };
 
 static int run(const struct command *cmd, int argc, char **argv)
 {
+    int strict = 0;   /* --strict: check's statuses */
     struct html h;
     struct rules_options ro;
     struct criteria c;
@@ -584,6 +586,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'I' + 256: rc = format_option(cmd->name, "from", a.arg, &h.a.from); break;
         case 'o': output = a.arg; rc = 0; break;
         case 'q': quiet = 1; rc = 0; break;
+        case 'Z' + 256: strict = 1; rc = 0; break;
         default: criteria_free(&c); return a.status;   /* --help, or a bad option */
         }
         if (rc) {
@@ -616,7 +619,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     free(h.layouts);
     free(h.diags);
     criteria_free(&c);
-    return close_output(&out, h.failed || ferror(out.f), exit_status(&sink));
+    return close_output(&out, h.failed || ferror(out.f), job_status(&sink, strict));
 }
 
 const struct command html_command = {

@@ -314,6 +314,13 @@ int exit_status(const struct diag_sink *s)
     return EXIT_CLEAN;
 }
 
+int job_status(const struct diag_sink *s, int strict)
+{
+    if (strict || s->count[PMN_FATAL])
+        return exit_status(s);
+    return EXIT_CLEAN;
+}
+
 /* The file as it is on disk (stdin for "-"), or NULL (reported). */
 static FILE *open_raw(const char *name, struct diag_sink *s)
 {

@@ -75,11 +75,13 @@ static const struct cli_option options[] = {
     OPT_OUTPUT,
     OPT_QUIET_PROGRESS,
     OPT_JOBS,
+    OPT_STRICT,
     OPT_END,
 };
 
 static int run(const struct command *cmd, int argc, char **argv)
 {
+    int strict = 0;   /* --strict: check's statuses */
     struct select sel;
     struct rules_options ro;
     struct criteria c;
@@ -111,6 +113,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'I' + 256: rc = format_option(cmd->name, "from", a.arg, &sel.a.from); break;
         case 'o': output = a.arg; rc = 0; break;
         case 'q': quiet = 1; rc = 0; break;
+        case 'Z' + 256: strict = 1; rc = 0; break;
         case 'j': rc = jobs_option(cmd->name, a.arg, &jobs); break;
         default: criteria_free(&c); return a.status;   /* --help, or a bad option */
         }
@@ -154,7 +157,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     if (sel.out.failed && sel.write_errno)
         errno = sel.write_errno;
     criteria_free(&c);
-    return close_output(&out, sel.out.failed, exit_status(&sink));
+    return close_output(&out, sel.out.failed, job_status(&sink, strict));
 }
 
 const struct command select_command = {

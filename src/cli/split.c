@@ -193,11 +193,13 @@ static const struct cli_option options[] = {
     OPT_FROM,
     OPT_RULES_OVER,
     OPT_QUIET_PROGRESS,
+    OPT_STRICT,
     OPT_END,
 };
 
 static int run(const struct command *cmd, int argc, char **argv)
 {
+    int strict = 0;   /* --strict: check's statuses */
     struct split sp;
     struct rules_options ro;
     struct criteria c;
@@ -240,6 +242,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'r': rc = add_rules_option(cmd->name, &ro, a.arg); break;
         case 'I' + 256: rc = format_option(cmd->name, "from", a.arg, &sp.a.from); break;
         case 'q': quiet = 1; break;
+        case 'Z' + 256: strict = 1; break;
         default: criteria_free(&c); return a.status;   /* --help, or a bad option */
         }
         if (rc)
@@ -283,7 +286,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     names_free(&sp.keys);
     names_free(&sp.paths);
     criteria_free(&c);
-    return exit_status(&sink);
+    return job_status(&sink, strict);
 }
 
 const struct command split_command = {

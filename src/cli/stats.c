@@ -1016,11 +1016,13 @@ static const struct cli_option options[] = {
     OPT_OUTPUT,
     OPT_QUIET_PROGRESS,
     OPT_JOBS,
+    OPT_STRICT,
     OPT_END,
 };
 
 static int run(const struct command *cmd, int argc, char **argv)
 {
+    int strict = 0;   /* --strict: check's statuses */
     struct stats st;
     struct rules_options ro;
     struct criteria c;
@@ -1078,6 +1080,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'I' + 256: rc = format_option(cmd->name, "from", a.arg, &st.a.from); break;
         case 'o': output = a.arg; break;
         case 'q': quiet = 1; break;
+        case 'Z' + 256: strict = 1; break;
         case 'j': rc = jobs_option(cmd->name, a.arg, &jobs); break;
         default: criteria_free(&c); return a.status;   /* --help, or a bad option */
         }
@@ -1123,7 +1126,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     free(st.rows);
     free_arenas(st.arena);
     criteria_free(&c);
-    return close_output(&out, 0, exit_status(&sink));
+    return close_output(&out, 0, job_status(&sink, strict));
 }
 
 const struct command stats_command = {

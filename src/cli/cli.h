@@ -232,6 +232,9 @@ void report(struct diag_sink *s, pmn_diag_code code, unsigned line, unsigned col
             const char *fmt, ...) CLI_PRINTF(5, 6);
 /* The exit status the counts call for (see pmn(1)). */
 int exit_status(const struct diag_sink *s);
+/* The name of n that word is most likely a slip for (an edit or two
+ * away, or its start), or NULL: for "did you mean". */
+const char *did_you_mean(const char *word, const char *const *names, size_t n);
 /* The status of a command that did its job on the games whatever they
  * carry (select, stats, html, split, duplicates, annotate): 0, or 3 where
  * a file could not be read or written; strict (--strict): exit_status's. */

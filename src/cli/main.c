@@ -21,7 +21,8 @@ static void usage(FILE *f)
                "Subcommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-11s %s\n", commands[i]->name, commands[i]->summary);
-    fprintf(f, "\n'pmn SUBCOMMAND --help' describes each.  See pmn(1).\n");
+    fprintf(f, "\n'pmn help SUBCOMMAND' or 'pmn SUBCOMMAND --help' describes each.  See "
+               "pmn(1).\n");
 }
 
 int main(int argc, char **argv)
@@ -31,7 +32,15 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *name = argv[1];
-    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+    if (strcmp(name, "help") == 0 && argc > 2) {   /* pmn help SUBCOMMAND */
+        for (size_t i = 0; i < NCOMMANDS; i++)
+            if (strcmp(argv[2], commands[i]->name) == 0) {
+                cli_help(commands[i], stdout);
+                return finish_stdout(EXIT_CLEAN);
+            }
+        name = argv[2];
+    } else if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0
+               || strcmp(name, "help") == 0) {
         usage(stdout);
         return finish_stdout(EXIT_CLEAN);
     }
@@ -43,7 +52,13 @@ int main(int argc, char **argv)
         if (strcmp(name, commands[i]->name) == 0)
             return finish_stdout(commands[i]->run(commands[i], argc - 1, argv + 1));
     char safe[256];
-    fprintf(stderr, "pmn: error: unknown subcommand '%s'\nTry 'pmn --help'.\n",
-            escaped(name, safe, sizeof safe));
+    const char *names[NCOMMANDS];
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i]->name;
+    const char *guess = did_you_mean(name, names, NCOMMANDS);
+    fprintf(stderr, "pmn: error: unknown subcommand '%s'", escaped(name, safe, sizeof safe));
+    if (guess)
+        fprintf(stderr, "; did you mean '%s'?", guess);
+    fprintf(stderr, "\nTry 'pmn --help'.\n");
     return EXIT_USAGE;
 }

@@ -51,6 +51,49 @@ void cli_begin(struct cli_args *a, const struct command *cmd, int argc, char **a
     opterr = 0;
 }
 
+/* The edits (insert, delete, replace, swap two neighbours) from a to b,
+ * up to 3. */
+static int distance(const char *a, const char *b)
+{
+    size_t m = strlen(a), n = strlen(b);
+    if (m > 40 || n > 40 || (m > n ? m - n : n - m) > 2)
+        return 3;
+    int d[41][41];
+    for (size_t i = 0; i <= m; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= n; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= m; i++)
+        for (size_t j = 1; j <= n; j++) {
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]
+                && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[m][n] < 3 ? d[m][n] : 3;
+}
+
+const char *did_you_mean(const char *word, const char *const *names, size_t n)
+{
+    const char *best = NULL;
+    int best_d = strlen(word) > 3 ? 3 : 2;   /* short words: one edit */
+    for (size_t i = 0; i < n; i++) {
+        int d = distance(word, names[i]);
+        if (strlen(word) >= 3 && strncmp(names[i], word, strlen(word)) == 0)
+            d = 1;   /* the start of one */
+        if (d < best_d) {
+            best_d = d;
+            best = names[i];
+        }
+    }
+    return best;
+}
+
 int cli_next(struct cli_args *a)
 {
     int c = getopt_long(a->argc, a->argv, a->optstring, a->longopts, NULL);
@@ -65,8 +108,20 @@ int cli_next(struct cli_args *a)
     if (c == '?' || c == ':') {
         const char *arg = a->argv[optind - 1];
         const char *what = c == ':' ? "needs an argument" : "is unknown";
+        const char *names[CLI_MAX_OPTIONS + 1], *guess = NULL;
+        size_t n = count_options(a->cmd) + 1;
+        for (size_t i = 0; i < n && i < CLI_MAX_OPTIONS + 1; i++)
+            names[i] = option_at(a->cmd, i)->name;
+        if (c == '?' && arg[0] == '-' && arg[1] == '-') {
+            char word[64];
+            snprintf(word, sizeof word, "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+            guess = did_you_mean(word, names, n < CLI_MAX_OPTIONS + 1 ? n : CLI_MAX_OPTIONS + 1);
+        }
         if (arg[0] == '-' && arg[1] != '-' && optopt)
             a->status = usage_error(a->cmd->name, "option -%c %s", optopt, what);
+        else if (guess)
+            a->status = usage_error(a->cmd->name, "option '%s' %s; did you mean '--%s'?", arg,
+                                    what, guess);
         else
             a->status = usage_error(a->cmd->name, "option '%s' %s", arg, what);
         return CLI_STOP;

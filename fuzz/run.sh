@@ -31,6 +31,8 @@ done
 printf 'hawalis\n2,2,2,2,2,2,2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2,2,2,2,2,2,2 S\n' > "$out/spec/1"
 printf 'kalah(6,4)\n4,4,4,4,4,4/4,4,4,4,4,4 S 0:0\n' > "$out/spec/2"
 printf 'awale,grand-slam=allowed\n0,5,5,5,5,4/4,4,4,4,4,4 N 1:0\n' > "$out/spec/3"
+printf 'oware,openspiel\n<2, 0,0, 1,1, 1,1>\n' > "$out/spec/4"
+printf 'ludii,repetition-one-side=plays-on\n<1,0,0,1,1> N\n' > "$out/spec/5"
 i=0; for f in samples/*/*.pmn samples/*/*.txt; do i=$((i + 1)); cp "$f" "$out/pmn/s$i.pmn"; done
 i=0; for f in rules/*.xml tests/cli/*/*.xml; do i=$((i + 1)); cp "$f" "$out/rules/r$i.xml"; done
 # Games as programs write them, which the quick pass takes.

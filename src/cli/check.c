@@ -31,7 +31,12 @@ static void solve_line(const pmn_record *rec, const pmn_replay *replay, struct d
     const pmn_played_line *line = pmn_replay_main(replay);
     const pmn_rules *r = &setup->rules;
     pmn_searcher *s = pmn_searcher_new(r, 64);
+    pmn_tablebase *tb = NULL;
     pmn_position pos = setup->start;
+    /* The endgame databases of these rules in the default location, as
+     * analyse --solve reads them, where there are any. */
+    if (s)
+        tablebase_option("check", NULL, r, s, &tb);
     pmn_search_limits l = { 0 };
     l.solve = 1;
     l.all_moves = 1;
@@ -76,6 +81,7 @@ static void solve_line(const pmn_record *rec, const pmn_replay *replay, struct d
         }
     }
     pmn_searcher_free(s);
+    pmn_tablebase_close(tb);
 }
 
 static void describe_game(const char *file, const pmn_record *rec, unsigned long n,

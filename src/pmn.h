@@ -273,6 +273,9 @@ int pmn_position_parse_sized(pmn_rules *r, const char *text, pmn_position *p, pm
 typedef enum pmn_position_form {
     PMN_POSITION_PMN, PMN_POSITION_KGP, PMN_POSITION_OGN, PMN_POSITION_PLAYSTRATEGY
 } pmn_position_form;
+/* The form a position string is written in, as pmn_position_parse tells
+ * them apart (PMN_POSITION_PMN: none of the others). */
+pmn_position_form pmn_position_form_of(const char *text);
 /* Returns the length written (excluding the NUL); truncates to fit size. */
 size_t pmn_position_format_as(const pmn_rules *r, const pmn_position *p,
                               pmn_position_form form, char *buf, size_t size);

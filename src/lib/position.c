@@ -290,13 +290,13 @@ static int parse_playstrategy(const pmn_rules *r, const char *text, pmn_position
 /* Which form a position string is in: KGP's opens with '<', Aualé's has
  * '-' between its counts, PlayStrategy's a count after its first space
  * (pmn's has the side to move there). */
-static int parse_foreign(const pmn_rules *r, const char *text, pmn_position *q, pmn_error *err)
+pmn_position_form pmn_position_form_of(const char *text)
 {
     const char *s = text + strspn(text, "0123456789");
     if (*blank(text) == '<')
-        return parse_kgp(r, text, q, err);
+        return PMN_POSITION_KGP;
     if (s > text && *s == '-')
-        return parse_ogn(r, text, q, err);
+        return PMN_POSITION_OGN;
     /* PlayStrategy's: a count 'S' on its board, or two counts and the side
      * after it (pmn's has the side first). */
     const char *space = strchr(text, ' ');
@@ -304,8 +304,20 @@ static int parse_foreign(const pmn_rules *r, const char *text, pmn_position *q, 
     if (s > text && (memchr(text, 'S', board)
                      || (space && strspn(space + 1, "0123456789") && strchr(space + 1, ' ')
                          && space[1 + strspn(space + 1, "0123456789")] == ' ')))
-        return parse_playstrategy(r, text, q, err);
-    return 1;
+        return PMN_POSITION_PLAYSTRATEGY;
+    return PMN_POSITION_PMN;
+}
+
+/* A foreign form read into q: 0, -1 (reported), or 1 when text is in
+ * pmn's own form. */
+static int parse_foreign(const pmn_rules *r, const char *text, pmn_position *q, pmn_error *err)
+{
+    switch (pmn_position_form_of(text)) {
+    case PMN_POSITION_KGP: return parse_kgp(r, text, q, err);
+    case PMN_POSITION_OGN: return parse_ogn(r, text, q, err);
+    case PMN_POSITION_PLAYSTRATEGY: return parse_playstrategy(r, text, q, err);
+    default: return 1;
+    }
 }
 
 unsigned pmn_position_holes(const char *text)

@@ -120,15 +120,6 @@ int pmn_setup_record(const pmn_record *rec, const pmn_setup_options *o, pmn_setu
     return (int)s->status;
 }
 
-/* Is text a position in pmn's own form (counts/counts side [a:b]), not a
- * foreign one (KGP, Aualé's, PlayStrategy's), which stays as written? */
-static int own_form(const char *text)
-{
-    size_t n = strspn(text, "0123456789,/");
-    return n && text[0] != '<' && memchr(text, '/', n) && text[n] == ' '
-        && (text[n + 1] == 'S' || text[n + 1] == 'N');
-}
-
 int pmn_setup_tags(const pmn_record *rec, const pmn_setup *s, char *game, size_t gsize,
                    char *rules, size_t rsize, char *position, size_t psize)
 {
@@ -155,7 +146,8 @@ int pmn_setup_tags(const pmn_record *rec, const pmn_setup *s, char *game, size_t
     }
     pmn_position opening;
     pmn_position_start(&s->rules, &opening);
-    if (s->status == PMN_SETUP_READY && (t ? own_form(t->value) || strcmp(t->value, "?") == 0
+    /* A foreign form (KGP, Aualé's, PlayStrategy's) stays as written. */
+    if (s->status == PMN_SETUP_READY && (t ? pmn_position_form_of(t->value) == PMN_POSITION_PMN
                                            : memcmp(&opening, &s->start, sizeof opening) != 0))
         pmn_position_format(&s->rules, &s->start, position, psize);
     return changed;

@@ -25,6 +25,9 @@ struct entry {
     const char *file;
     unsigned long number;
     long first;               /* the first game of its hash (itself if none before) */
+    long next;                /* the next game of its hash, -1: none; the first copy's
+                                 `last` is the last so far */
+    long last;
     long longer;              /* a game that this one is the start of; -1: none
                                  (kept by the first copy of a game) */
 };
@@ -117,7 +120,12 @@ static int first_pass(struct dups *d, struct game *g)
     e->longer = -1;
     long f = find(d, e->hash);
     e->first = f >= 0 ? f : (long)d->n;
-    if (f < 0) {
+    e->next = -1;
+    e->last = (long)d->n;
+    if (f >= 0) {   /* a repeat: at the end of its first copy's chain */
+        d->e[d->e[f].last].next = (long)d->n;
+        d->e[f].last = (long)d->n;
+    } else {
         size_t i = (size_t)(e->hash >> 7) & (d->nslots - 1);
         while (d->slot[i])
             i = (i + 1) & (d->nslots - 1);
@@ -170,9 +178,8 @@ static void write_report(struct dups *d, FILE *f)
         const struct entry *e = &d->e[k];
         if (e->first == (long)k) {
             int more = 0;
-            for (size_t j = k + 1; j < d->n; j++) {
-                if (d->e[j].first != (long)k)
-                    continue;
+            /* The chain of repeats: linear in the games, however many. */
+            for (long j = e->next; j >= 0; j = d->e[j].next) {
                 if (!more++) {
                     say(f, e);
                     fprintf(f, " (%u plies) is repeated by ", e->plies);

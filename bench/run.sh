@@ -5,7 +5,7 @@
 #   (perft 2 plays every first move, the endless one among them)
 #   perft of the two-row games: Kalah and (classical) Awale to depth 10,
 #   Anywoli to depth 7
-#   pmn check, select, stats, convert, export and import on an archive of
+#   pmn check, select, stats, duplicates, convert, export and import on an archive of
 #   GAMES (default 150,000) random Hawalis games written by bench/games
 #   (97.8 MB, 13.0 million moves for the default; some end by endless
 #   moves, as played games do), with one job and with JOBS (default: the
@@ -127,6 +127,15 @@ ts=$(wall "$PMN" stats -q -j 1 --report crosstable "$tmp/a.pmn")
 rate "pmn stats --report crosstable (1500), 1 job" "$ts" "$size" "$t1" "check, 1 job"
 ts=$(wall "$PMN" stats -q -j "$JOBS" "$tmp/a.pmn")
 rate "pmn stats (summary, players), $JOBS jobs" "$ts" "$size" "$tn" "check, $JOBS jobs"
+# Duplicates: two readings of the archive (the games it repeats or
+# continues are found by the hashes of every game's prefixes), linear in the
+# games; the archive doubled, each game then repeated once.
+td=$(wall "$PMN" duplicates -q "$tmp/a.pmn")
+rate "pmn duplicates (a report)" "$td" "$size" "$t1" "check, 1 job"
+cat "$tmp/a.pmn" "$tmp/a.pmn" > "$tmp/aa.pmn"
+td2=$(wall "$PMN" duplicates -q "$tmp/aa.pmn")
+rate "pmn duplicates, the archive twice" "$td2" "$((2 * size))" "$td" "once"
+rm -f "$tmp/aa.pmn"
 tc=$(wall "$PMN" convert -q -j 1 "$tmp/a.pmn")
 rate "pmn convert, 1 job" "$tc" "$size"
 tcn=$(wall "$PMN" convert -q -j "$JOBS" "$tmp/a.pmn")

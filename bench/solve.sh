@@ -1,18 +1,21 @@
 #!/bin/sh
 # bench/solve.sh - the solver's figures: Kalah(m,n) solved from the opening
-# under both capture rules by the margin solver (pmn analyse --solve), beside
-# the full search with the plies (--distance) measured in the same run with
-# a budget of REF seconds (default 20); and endgame databases built (pmn
-# tablebase build) to SEEDS seeds in play (default 16) for Kalah(6,4) and
-# Awale without the majority rule, their build times and sizes.  One run
-# each (the solves take seconds, not milliseconds); HASH MB of table
-# (default 1024).
+# under both capture rules by the margin solver (pmn analyse --solve) on one
+# thread and on THREADS (default 2), beside the full search with the plies
+# (--distance) measured in the same run with a budget of REF seconds
+# (default 20); and endgame databases built (pmn tablebase build) to SEEDS
+# seeds in play (default 16) for Kalah(6,4) and Awale without the majority
+# rule, their build times and sizes.  One run each (the solves take
+# seconds, not milliseconds); HASH MB of table (default 1024).  No
+# databases are read by the solves (PMN_TABLEBASES is pointed at an empty
+# folder).
 # Run from the top of the source tree after `make`: sh bench/solve.sh
 set -e
 PMN=${PMN:-./src/pmn}
 REF=${REF:-20}
 HASH=${HASH:-1024}
 SEEDS=${SEEDS:-16}
+THREADS=${THREADS:-2}
 BOARDS=${BOARDS:-"4,3 4,4 5,3 6,2 4,5 5,4 6,3 4,6"}
 
 # solve SPEC [OPTIONS]: "value seconds nodes" of pmn analyse --solve, or a
@@ -23,20 +26,24 @@ solve() {
         python3 -c 'import json,sys; j=json.load(sys.stdin); print("%+d %.2f %d %s" % (j["margin"], j["seconds"], j["nodes"], "stopped" if j["stopped"] else "exact"))'
 }
 
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+PMN_TABLEBASES=$tmp/none
+export PMN_TABLEBASES
+
 echo "pmn $("$PMN" --version | cut -d' ' -f2), $(uname -m), table $HASH MB"
-printf '%-32s %7s %9s %12s   %s\n' "board (from the opening)" "value" "seconds" "nodes" \
-    "full search with plies, ${REF} s budget"
+printf '%-32s %6s %8s %11s %8s   %s\n' "board (from the opening)" "value" "1 thread" "nodes" \
+    "$THREADS thr." "full search with plies, ${REF} s budget"
 for b in $BOARDS; do
     for rule in "" ",capture=opposite-always"; do
         spec="kalah($b)$rule"
-        set -- $(solve "$spec" --solve)
-        ref=$(solve "$spec" --solve --distance --time "$REF")
-        printf '%-32s %7s %9s %12s   %s\n' "$spec" "$1" "$2" "$3" "$ref"
+        set -- $(solve "$spec" --solve --threads 1)
+        par=$(solve "$spec" --solve --threads "$THREADS" | cut -d' ' -f2)
+        ref=$(solve "$spec" --solve --distance --threads 1 --time "$REF")
+        printf '%-32s %6s %8s %11s %8s   %s\n' "$spec" "$1" "$2" "$3" "$par" "$ref"
     done
 done
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 for spec in "kalah(6,4)" "awale,majority=no"; do
     start=$(date +%s.%N)
     "$PMN" tablebase build --rules "$spec" --seeds "$SEEDS" --dir "$tmp/$spec" -q > /dev/null

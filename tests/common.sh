@@ -14,3 +14,7 @@ PMN=$work/bin/pmn
 # user's default location.
 PMN_TABLEBASES=$work/no-tablebases
 export PMN_TABLEBASES
+# One thread for the margin solver, unless a test asks for more: the
+# positions counted then do not depend on the machine.
+PMN_THREADS=1
+export PMN_THREADS

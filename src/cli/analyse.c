@@ -344,6 +344,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     rq.from = FORMAT_AUTO;
     memset(&t, 0, sizeof t);
     rq.hash = 64;
+    rq.limits.threads = default_threads();
     pmn_rules_init(&rq.rules, NULL, NULL);
     if ((rc = parse_options(cmd, argc, argv, &rq)) != 0)
         return rc == CLI_STOP ? EXIT_CLEAN : rc;

@@ -105,6 +105,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     an.from = FORMAT_AUTO;
     pmn_write_options_init(&an.wo);
     an.hash = 64;
+    an.ao.limits.threads = default_threads();
     an.ao.threshold = 2;
     cli_begin(&a, cmd, argc, argv);
     while ((c = cli_next(&a)) != CLI_END) {

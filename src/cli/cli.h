@@ -57,7 +57,8 @@ struct cli_option {
     "plus for (+N) (the default), or x for (xN)" }
 /* The limits of a search (analyse, annotate): search_option parses them. */
 enum { KEY_NODES = 'N' + 256, KEY_TIME = 't' + 256, KEY_SOLVE = 'S' + 256,
-       KEY_HASH = 'H' + 256, KEY_DISTANCE = 'D' + 256, KEY_TABLEBASE = 'B' + 256 };
+       KEY_HASH = 'H' + 256, KEY_DISTANCE = 'D' + 256, KEY_TABLEBASE = 'B' + 256,
+       KEY_THREADS = 'j' + 512 };
 #define OPT_SEARCH_LIMITS \
     { "depth", 'd', "D", "look D plies ahead" }, \
     { "nodes", KEY_NODES, "N", "stop after about N positions" }, \
@@ -67,7 +68,9 @@ enum { KEY_NODES = 'N' + 256, KEY_TIME = 't' + 256, KEY_SOLVE = 'S' + 256,
       "seeds score, the final margin)" }, \
     { "distance", KEY_DISTANCE, NULL, "with --solve, also the plies to the end (the\n" \
       "quickest win; slower)" }, \
-    { "hash", KEY_HASH, "MB", "transposition table size (default 64)" }
+    { "hash", KEY_HASH, "MB", "transposition table size (default 64)" }, \
+    { "threads", KEY_THREADS, "N", "threads of the solver (default: the cores, or\n" \
+      "$PMN_THREADS); the value is the same whatever N" }
 #define OPT_TABLEBASE { "tablebase", KEY_TABLEBASE, "DIR", \
     "answer from the endgame databases in DIR ('pmn\n" \
     "tablebase build')" }
@@ -136,6 +139,8 @@ void *grown(void *p, size_t *cap, size_t n, size_t size, size_t first);
 
 /* One of OPT_SEARCH_LIMITS into *l and *hash_mb: 0, 1 if key is none of
  * them, or the usage error. */
+/* The solver's threads unless --threads says: $PMN_THREADS, else the cores. */
+unsigned default_threads(void);
 int search_option(const char *cmd, int key, const char *arg, pmn_search_limits *l,
                   unsigned long *hash_mb);
 /* Where the endgame databases are by default: $PMN_TABLEBASES, else

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct cli_option help_option = OPT_HELP;
 
@@ -284,6 +285,16 @@ int capture_style_option(const char *cmd, const char *style, pmn_write_options *
     return 0;
 }
 
+unsigned default_threads(void)
+{
+    const char *env = getenv("PMN_THREADS");
+    unsigned long v;
+    if (env && *env && parse_number(env, 64, &v) == 0 && v > 0)
+        return (unsigned)v;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores < 1 ? 1 : cores > 64 ? 64 : (unsigned)cores;
+}
+
 int search_option(const char *cmd, int key, const char *arg, pmn_search_limits *l,
                   unsigned long *hash_mb)
 {
@@ -317,6 +328,11 @@ int search_option(const char *cmd, int key, const char *arg, pmn_search_limits *
     case KEY_HASH:
         if (parse_number(arg, 65536, hash_mb) < 0 || *hash_mb == 0)
             return usage_error(cmd, "--hash takes megabytes from 1 to 65536, not '%s'", arg);
+        return 0;
+    case KEY_THREADS:
+        if (parse_number(arg, 64, &v) < 0 || v == 0)
+            return usage_error(cmd, "--threads takes a number from 1 to 64, not '%s'", arg);
+        l->threads = (unsigned)v;
         return 0;
     default:
         return 1;

@@ -11,9 +11,12 @@
  * Search.  Null-window alpha-beta tests "is the value at least gamma?",
  * fail-soft, driven from the root by MTD(f): each test moves a bound, and
  * the next gamma is the last result, until the bounds meet.  The root
- * deepens six plies at a time, the margin banked so far standing for the
- * value past the horizon; a bound that saw no such leaf is proved, and
- * the table keeps it as such, apart from the guesses of a look ahead.
+ * looks 6 and 12 plies ahead before it searches to the end, the margin
+ * banked so far standing for the value past the horizon; a bound that saw
+ * no such leaf is proved, and the table keeps it as such, apart from the
+ * guesses of a look ahead.  Where every margin has one parity, the tests
+ * keep to it.  Helper threads share the table (Lazy SMP with ABDADA's
+ * deferral: mtd_threads()).
  *
  * The table.  What decides the rest of the game from a position is its
  * holes and who is to move, as long as the rules look at nothing else (no
@@ -42,6 +45,8 @@
 #include "tablebase.h"
 #include "util.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -51,6 +56,7 @@
 #define NONE_LO (-32000)
 #define NONE_HI 32000
 
+/* What the table knows of a position. */
 struct entry {
     uint64_t key;
     int16_t lo, hi;           /* bounds on the margin still to be made */
@@ -60,6 +66,16 @@ struct entry {
     uint8_t depth;            /* the plies looked ahead, or PROVED: to the end */
 };
 
+/* An entry as the table holds it, shared by the threads of a solve without
+ * locks: the key is kept xor'ed with the rest, so that an entry torn by two
+ * writers at once fails the check of its key and is taken for another
+ * position's (Hyatt and Mann's lockless table).  Relaxed atomics: no order
+ * is needed beyond each word's own. */
+struct slot {
+    _Atomic uint64_t check;   /* the key ^ data */
+    _Atomic uint64_t data;    /* the rest of the entry, packed */
+};
+
 #define PROVED 255
 
 /* What a result depends on beyond the position (test's *dep, or'ed up). */
@@ -67,14 +83,17 @@ enum { DEP_PATH = 1,          /* a repetition on the path, or the budget: not ke
        DEP_HORIZON = 2 };     /* a leaf valued by the heuristic: kept for its depth */
 
 #define BUCKET 4
+#define BUSY_SIZE (1u << 14)
 
 struct solve_table {
-    struct entry *e;
+    struct slot *e;
     size_t nbuckets;          /* a power of two */
     uint8_t generation;
     uint64_t zobrist[2 * PMN_MAX_SIDE_PITS][64];
     int history[PMN_MAX_SIDE_PITS];
     const pmn_tablebase *tb;
+    unsigned threads;         /* of the solve under way */
+    _Atomic uint64_t busy[BUSY_SIZE];   /* positions being searched, by key */
 };
 
 /* What the rules make the solver do. */
@@ -83,11 +102,14 @@ struct shape {
     int dependent;            /* the rest of the game depends on more than the holes */
     int bounded;              /* the final margin is within the banked difference,
                                  give or take the board */
+    int counts_all;           /* every ending counts every seed, so that the final
+                                 margin has the parity of the seeds of the game */
 };
 
 struct kid {
     pmn_position pos;
     pmn_move_report rep;
+    uint64_t key;             /* the table's key of pos (not ended) */
     int hole;
     int order;
     int lo, hi;               /* what is known of the move's value, mover's view */
@@ -106,6 +128,8 @@ struct solver {
     int deep;                 /* a line went past SOLVE_MAX_PLY */
     int limit;                /* the iteration's plies: leaves past it are guessed */
     int root_best;            /* the move that made the last cut-off at ply 0 */
+    int parity;               /* the final margin's parity (shape's counts_all), or -1 */
+    int history[PMN_MAX_SIDE_PITS];   /* cut-offs by hole, for the order of moves */
 };
 
 #define UNLIMITED (1 << 20)
@@ -125,6 +149,8 @@ static void shape_of(const pmn_rules *r, struct shape *sh)
     sh->dependent = r->majority || r->last_seeds != PMN_LAST_PLAY_ON
                  || (r->repetition == PMN_REPETITION_DRAW && !sh->acyclic);
     sh->bounded = !sh->dependent;
+    sh->counts_all = sh->acyclic && !r->majority && r->last_seeds == PMN_LAST_PLAY_ON
+                  && (r->either_empty || r->no_move == PMN_NO_MOVE_COLLECT);
 }
 
 
@@ -142,7 +168,7 @@ struct solve_table *solve_table_new(size_t bytes)
     if (!t)
         return NULL;
     size_t n = 1;
-    while (2 * n * BUCKET * sizeof(struct entry) <= bytes)
+    while (2 * n * BUCKET * sizeof(struct slot) <= bytes)
         n *= 2;
     t->nbuckets = n;
     /* A bucket is one cache line, and the table lies in huge pages where
@@ -247,13 +273,43 @@ static long on_board(const pmn_rules *r, const pmn_position *p)
 
 /* ---- the table ------------------------------------------------------------- */
 
-static struct entry *probe(struct solve_table *t, uint64_t key)
+static uint64_t pack_entry(const struct entry *e)
 {
-    struct entry *b = &t->e[(key & (t->nbuckets - 1)) * BUCKET];
-    for (int i = 0; i < BUCKET; i++)
-        if (b[i].key == key && b[i].work)
-            return &b[i];
-    return NULL;
+    return (uint64_t)(uint16_t)e->lo | (uint64_t)(uint16_t)e->hi << 16
+         | (uint64_t)(uint8_t)e->best << 32 | (uint64_t)e->generation << 40
+         | (uint64_t)e->work << 48 | (uint64_t)e->depth << 56;
+}
+
+/* The entry in slot s (its key is then whatever the check gives). */
+static void unpack_slot(const struct slot *s, struct entry *e)
+{
+    uint64_t d = atomic_load_explicit(&s->data, memory_order_relaxed);
+    e->key = atomic_load_explicit(&s->check, memory_order_relaxed) ^ d;
+    e->lo = (int16_t)(uint16_t)d;
+    e->hi = (int16_t)(uint16_t)(d >> 16);
+    e->best = (int8_t)(uint8_t)(d >> 32);
+    e->generation = (uint8_t)(d >> 40);
+    e->work = (uint8_t)(d >> 48);
+    e->depth = (uint8_t)(d >> 56);
+}
+
+static void write_slot(struct slot *s, const struct entry *e)
+{
+    uint64_t d = pack_entry(e);
+    atomic_store_explicit(&s->data, d, memory_order_relaxed);
+    atomic_store_explicit(&s->check, e->key ^ d, memory_order_relaxed);
+}
+
+/* Is key in the table?  Then 1 and a copy of its entry in *e. */
+static int probe(struct solve_table *t, uint64_t key, struct entry *e)
+{
+    struct slot *b = &t->e[(key & (t->nbuckets - 1)) * BUCKET];
+    for (int i = 0; i < BUCKET; i++) {
+        unpack_slot(&b[i], e);
+        if (e->key == key && e->work)
+            return 1;
+    }
+    return 0;
 }
 
 static int16_t clamp16(long v)
@@ -275,14 +331,20 @@ static unsigned log2_of(uint64_t n)
 static void store(struct solve_table *t, uint64_t key, long lo, long hi, int best, uint64_t work,
                   int depth)
 {
-    struct entry *b = &t->e[(key & (t->nbuckets - 1)) * BUCKET], *v = NULL;
+    struct slot *slots = &t->e[(key & (t->nbuckets - 1)) * BUCKET], *at = NULL;
+    struct entry b[BUCKET], *v = NULL;
     unsigned w = log2_of(work);
+    for (int i = 0; i < BUCKET; i++)
+        unpack_slot(&slots[i], &b[i]);
     for (int i = 0; i < BUCKET; i++)
         if (b[i].key == key && b[i].work) {
             v = &b[i];
+            at = &slots[i];
             if (v->depth == PROVED && depth != PROVED) {
-                if (best >= 0 && v->best < 0)
+                if (best >= 0 && v->best < 0) {
                     v->best = (int8_t)best;
+                    write_slot(at, v);
+                }
                 return;
             }
             if (v->depth == depth) {
@@ -309,6 +371,7 @@ static void store(struct solve_table *t, uint64_t key, long lo, long hi, int bes
             if (keep < worst) {
                 worst = keep;
                 v = &b[i];
+                at = &slots[i];
             }
         }
     }
@@ -321,6 +384,29 @@ static void store(struct solve_table *t, uint64_t key, long lo, long hi, int bes
     v->generation = t->generation;
     v->work = (uint8_t)(w ? w : 1);
     v->depth = (uint8_t)depth;
+    write_slot(at, v);
+}
+
+/* The marks of positions being searched (threads > 1): a position's key in
+ * a slot of its own, two positions of one slot sharing it (a false mark
+ * only puts a move off). */
+static int busy(struct solve_table *t, uint64_t key)
+{
+    return atomic_load_explicit(&t->busy[key & (BUSY_SIZE - 1)], memory_order_relaxed) == key;
+}
+
+static _Atomic uint64_t *enter(struct solve_table *t, uint64_t key)
+{
+    _Atomic uint64_t *mark = &t->busy[key & (BUSY_SIZE - 1)];
+    atomic_store_explicit(mark, key, memory_order_relaxed);
+    return mark;
+}
+
+static void leave(_Atomic uint64_t *mark, uint64_t key)
+{
+    uint64_t expected = key;
+    atomic_compare_exchange_strong_explicit(mark, &expected, 0, memory_order_relaxed,
+                                            memory_order_relaxed);
 }
 
 /* May an entry found looking `depth` plies ahead answer a look of `rem`? */
@@ -409,7 +495,7 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
             return d + v;
     }
     uint64_t key = key_of(x, p);
-    struct entry *e = probe(x->t, key);
+    struct entry found, *e = probe(x->t, key, &found) ? &found : NULL;
     int tt_best = -1;
     if (e) {
         if (deep_enough(e, rem)) {
@@ -435,7 +521,6 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
     int best_hole = -1, dependent = 0, open = 0, horizon = 0;
     /* Play every move: the ends of the game, repetitions and what the table
      * knows of each child may decide the test before any is searched. */
-    uint64_t keys[PMN_MAX_SIDE_PITS];
     for (int i = 0; i < n; i++) {
         struct kid *k = &kids[i];
         k->pos = *p;
@@ -443,8 +528,8 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
         pmn_play(r, &k->pos, holes[i], &k->rep);
         x->b.nodes++;
         if (k->rep.ending == PMN_END_NONE) {
-            keys[i] = key_of(x, &k->pos);
-            __builtin_prefetch(&x->t->e[(keys[i] & (x->t->nbuckets - 1)) * BUCKET]);
+            k->key = key_of(x, &k->pos);
+            __builtin_prefetch(&x->t->e[(k->key & (x->t->nbuckets - 1)) * BUCKET]);
         }
     }
     for (int i = 0; i < n; i++) {
@@ -461,7 +546,7 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
                                             pmn_repetition_outcome(r, &k->pos), &k->pos, me);
             dependent = DEP_PATH;
         } else {
-            struct entry *c = probe(x->t, keys[i]);
+            struct entry kid_found, *c = probe(x->t, k->key, &kid_found) ? &kid_found : NULL;
             if (c && !deep_enough(c, rem - 1))
                 c = NULL;
             if (c) {
@@ -490,7 +575,7 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
         if (k->lo == k->hi)
             continue;          /* decided, below gamma */
         long gain = (long)k->rep.captured + (long)k->rep.stored - (long)k->rep.given;
-        k->order = (int)(gain * 64) + (k->rep.extra ? 512 : 0) + x->t->history[k->hole] / 16
+        k->order = (int)(gain * 64) + (k->rep.extra ? 512 : 0) + x->history[k->hole] / 16
                  + (k->hole == tt_best ? 1 << 24 : 0);
         open++;
     }
@@ -505,29 +590,44 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
             }
             kids[j] = tmp;
         }
-        for (int i = 0; i < open; i++) {
-            struct kid *k = &kids[i];
-            if (k->hi < gamma) {   /* the table says it fails: its bound is all we need */
-                if (k->hi > best) {
-                    best = k->hi;
+        /* With helper threads (ABDADA): after the first move, a move whose
+         * position another thread is searching is put off to a second
+         * pass, by when its value may be in the table. */
+        int later[PMN_MAX_SIDE_PITS], nlater = 0, cut = 0;
+        for (int pass = 0; pass < 2 && !cut; pass++) {
+            int m = pass ? nlater : open;
+            for (int j = 0; j < m; j++) {
+                struct kid *k = &kids[pass ? later[j] : j];
+                if (k->hi < gamma) {   /* the table says it fails: its bound is all we need */
+                    if (k->hi > best) {
+                        best = k->hi;
+                        best_hole = k->hole;
+                    }
+                    continue;
+                }
+                if (pass == 0 && j > 0 && x->t->threads > 1 && busy(x->t, k->key)) {
+                    later[nlater++] = j;
+                    continue;
+                }
+                int kd;
+                _Atomic uint64_t *mark = x->t->threads > 1 ? enter(x->t, k->key) : NULL;
+                long v = kid_value(x, p, k, ply, gamma, &kd);
+                if (mark)
+                    leave(mark, k->key);
+                if (x->b.stopped) {
+                    *dep = DEP_PATH;
+                    return gamma - 1;
+                }
+                dependent |= kd;
+                if (v > best) {
+                    best = v;
                     best_hole = k->hole;
                 }
-                continue;
-            }
-            int kd;
-            long v = kid_value(x, p, k, ply, gamma, &kd);
-            if (x->b.stopped) {
-                *dep = DEP_PATH;
-                return gamma - 1;
-            }
-            dependent |= kd;
-            if (v > best) {
-                best = v;
-                best_hole = k->hole;
-            }
-            if (v >= gamma) {
-                x->t->history[k->hole] += 1 + (int)log2_of(x->b.nodes - nodes0);
-                break;
+                if (v >= gamma) {
+                    x->history[k->hole] += 1 + (int)log2_of(x->b.nodes - nodes0);
+                    cut = 1;
+                    break;
+                }
             }
         }
     }
@@ -548,6 +648,33 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
 
 /* ---- the root ------------------------------------------------------------------ */
 
+/* Where every margin has one parity (Kalah: the two final counts make the
+ * seeds of the game), a bound proved to the end rounds to it, and a test
+ * of the other parity would prove nothing a test of this one does not:
+ * half the steps of MTD(f) on the way from the guess. */
+static long round_up(const struct solver *x, long v)
+{
+    return x->parity < 0 || x->limit != UNLIMITED || (v & 1) == x->parity ? v : v + 1;
+}
+
+static long round_down(const struct solver *x, long v)
+{
+    return x->parity < 0 || x->limit != UNLIMITED || (v & 1) == x->parity ? v : v - 1;
+}
+
+/* The next gamma within lo+1..hi (lo < hi, both rounded): the guess g, or
+ * after four steps from it the middle; of the margins' parity. */
+static long next_gamma(const struct solver *x, long g, long lo, long hi, int steps)
+{
+    long gamma = steps >= 4 ? lo + (hi - lo + 1) / 2 : g;
+    if (gamma <= lo)
+        gamma = lo + 1;
+    if (gamma > hi)
+        gamma = hi;
+    /* hi has the parity, and gamma < hi when it has not */
+    return round_up(x, gamma);
+}
+
 /* The exact value of p (not ended, with a move) by MTD(f), from the guess
  * g, within lo..hi.  Returns 0 when the budget ran out first (then *lo and
  * *hi are the bounds proved), 1 when exact (*lo == *hi).  *best_hole: a
@@ -555,22 +682,22 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
 static int mtd(struct solver *x, const pmn_position *p, long g, long *lo, long *hi,
                int *best_hole)
 {
-    /* Iterative deepening: each look ahead orders the moves of the next by
-     * the table's best moves, until one has no leaf left to guess. */
+    /* Iterative deepening: two looks ahead, of 6 and 12 plies, fill the
+     * table with best moves and a first guess; then the search to the end.
+     * Looks further ahead cost more than they save: the margin banked at a
+     * horizon is a poor guess, and a test of it fails low only after every
+     * move is searched (Kalah(5,4): 58.5 million positions deepening to 96
+     * plies 6 at a time, 23.6 million so). */
     long plo = *lo, phi = *hi;   /* proved */
     *best_hole = -1;   /* a move proved as good as plo, when a test finds one */
-    for (int limit = 6;; limit = limit >= 96 ? UNLIMITED : limit + 6) {
+    for (int limit = 6;; limit = limit >= 12 ? UNLIMITED : limit + 6) {
         long dlo = plo, dhi = phi;
         int steps = 0, guessed = 0;
         x->limit = limit;
+        dlo = round_up(x, dlo);
+        dhi = round_down(x, dhi);
         while (dlo < dhi) {
-            long gamma = g;
-            if (steps >= 4)   /* far from the guess: halve the interval */
-                gamma = dlo + (dhi - dlo + 1) / 2;
-            if (gamma <= dlo)
-                gamma = dlo + 1;
-            if (gamma > dhi)
-                gamma = dhi;
+            long gamma = next_gamma(x, g, dlo, dhi, steps);
             int dep;
             x->root_best = -1;
             long v = test(x, p, 0, gamma, &dep);
@@ -581,7 +708,7 @@ static int mtd(struct solver *x, const pmn_position *p, long g, long *lo, long *
                 return 0;
             }
             if (v >= gamma) {
-                dlo = v;
+                dlo = v = round_up(x, v);
                 /* The move that made the cut (not the table's, which a result
                  * that saw a repetition does not reach). */
                 if (!(dep & DEP_HORIZON))
@@ -589,7 +716,7 @@ static int mtd(struct solver *x, const pmn_position *p, long g, long *lo, long *
                 if (!(dep & DEP_HORIZON) && v > plo)
                     plo = v;
             } else {
-                dhi = v;
+                dhi = v = round_down(x, v);
                 if (!(dep & DEP_HORIZON) && v < phi)
                     phi = v;
             }
@@ -603,6 +730,88 @@ static int mtd(struct solver *x, const pmn_position *p, long g, long *lo, long *
             return 1;
         }
     }
+}
+
+/* ---- threads ------------------------------------------------------------------- */
+
+/* Lazy SMP: helper threads run the same MTD(f) from the root on the shared
+ * table, and what one proves the others find there.  They part ways by
+ * ABDADA's rule (test(): a move another thread is searching is put off),
+ * so that the moves of a node where every move must be searched are
+ * searched side by side.  The main thread's result is the answer; the
+ * helpers stop when it has one.  The value is the same whatever the
+ * threads (each bound in the table is proved); the best move is one of
+ * that value, which with ties may be another. */
+#define SOLVE_MAX_THREADS 64
+
+static void root_bounds(const struct solver *x, const pmn_position *p, long *lo, long *hi);
+
+struct helper {
+    pthread_t id;
+    struct solver x;
+    const pmn_position *p;
+    long g;
+    const atomic_int *halt;
+};
+
+static int halted(void *ctx)
+{
+    const struct helper *h = ctx;
+    return atomic_load_explicit(h->halt, memory_order_relaxed);
+}
+
+static void *help(void *arg)
+{
+    struct helper *h = arg;
+    long lo, hi;
+    int best;
+    root_bounds(&h->x, h->p, &lo, &hi);
+    mtd(&h->x, h->p, h->g, &lo, &hi, &best);
+    return NULL;
+}
+
+/* mtd() on `threads` threads, from the banked difference as the guess.
+ * *helped: the positions the helpers played. */
+static int mtd_threads(struct solver *x, const pmn_position *p, unsigned threads, long *lo,
+                       long *hi, int *best, uint64_t *helped)
+{
+    struct helper *h = NULL;
+    atomic_int halt = 0;
+    unsigned started = 0;
+    if (threads > SOLVE_MAX_THREADS)
+        threads = SOLVE_MAX_THREADS;
+    x->t->threads = threads;
+    if (threads > 1 && (h = calloc(threads - 1, sizeof *h)) != NULL) {
+        for (unsigned i = 0; i < threads - 1; i++) {
+            struct helper *k = &h[i];
+            k->x = *x;
+            k->x.kids = malloc((SOLVE_MAX_PLY + 1) * sizeof *k->x.kids);
+            if (!k->x.kids)
+                break;
+            memset(&k->x.b, 0, sizeof k->x.b);
+            k->x.b.stop = halted;
+            k->x.b.stop_ctx = k;
+            k->p = p;
+            k->halt = &halt;
+            k->g = banked(p);
+            if (pthread_create(&k->id, NULL, help, k) != 0) {
+                free(k->x.kids);
+                break;
+            }
+            started++;
+        }
+    }
+    int exact = mtd(x, p, banked(p), lo, hi, best);
+    atomic_store_explicit(&halt, 1, memory_order_relaxed);
+    *helped = 0;
+    for (unsigned i = 0; i < started; i++) {
+        pthread_join(h[i].id, NULL);
+        *helped += h[i].x.b.nodes;
+        free(h[i].x.kids);
+    }
+    free(h);
+    x->t->threads = 1;
+    return exact;
 }
 
 /* The root's own bounds: the seeds, where they bound the margin. */
@@ -654,19 +863,15 @@ static int child_exact(struct solver *x, const pmn_position *root, struct kid *k
     long g = same ? guess : -guess;
     int steps = 0;
     while (clo < chi) {
-        long gamma = steps >= 4 ? clo + (chi - clo + 1) / 2 : g;
-        if (gamma <= clo)
-            gamma = clo + 1;
-        if (gamma > chi)
-            gamma = chi;
+        long gamma = next_gamma(x, g, clo, chi, steps);
         int dep;
         long v = test(x, &k->pos, 1, gamma, &dep);
         if (x->b.stopped)
             break;
         if (v >= gamma)
-            clo = v;
+            clo = round_up(x, v);
         else
-            chi = v;
+            chi = round_down(x, v);
         g = v;
         steps++;
     }
@@ -719,7 +924,7 @@ static void best_line(struct solver *x, const pmn_position *root, long v, int fi
         x->nbefore = nline;
         x->since[0] = 0;
         x->path[0] = x->sh.acyclic ? 0 : board_key(x, &q);
-        struct entry *e = probe(x->t, key_of(x, &q));
+        struct entry found, *e = probe(x->t, key_of(x, &q), &found) ? &found : NULL;
         int pref = i == 0 && first >= 0 ? first : e ? e->best : -1;
         int chosen = -1;
         struct kid k, pick;
@@ -880,6 +1085,9 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     x->r = r;
     x->limit = UNLIMITED;
     shape_of(r, &x->sh);
+    x->parity = x->sh.counts_all
+              ? (int)(((unsigned long)p->captured[0] + p->captured[1] + (unsigned long)on_board(r, p)) & 1)
+              : -1;
     x->b.max_nodes = l->nodes;
     x->b.deadline = l->seconds > 0 ? start + l->seconds : 0;
     x->b.stop = l->stop;
@@ -888,6 +1096,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
         before[i] = board_key(x, &history[i]);
     x->before = before;
     x->nbefore = nhistory;
+    memcpy(x->history, t->history, sizeof x->history);
     t->generation++;
 
     x->since[0] = 0;
@@ -905,7 +1114,8 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     root_bounds(x, p, &lo, &hi);
     x->path[0] = x->sh.acyclic ? 0 : board_key(x, p);
     int best = -1;
-    int exact = mtd(x, p, banked(p), &lo, &hi, &best);
+    uint64_t helped = 0;
+    int exact = mtd_threads(x, p, l->threads, &lo, &hi, &best, &helped);
     set_value(lo, hi, &a->value);
     a->stopped = !exact;
     if (l->all_moves || best < 0) {
@@ -962,7 +1172,8 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     }
     a->stopped = !exact || x->b.stopped;
     a->depth = a->npv;
-    a->nodes = x->b.nodes;
+    a->nodes = x->b.nodes + helped;
+    memcpy(t->history, x->history, sizeof t->history);
     a->seconds = pmn_now() - start;
     if (x->deep && a->value.exact) {
         /* A line went past the plies the solver follows: not proved. */

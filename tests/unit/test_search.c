@@ -60,9 +60,9 @@ static struct naive_value value_of_move(const pmn_rules *r, const pmn_position *
 }
 
 /* Against the minimax: the margin solver's value and move (margins only),
- * or with `distance` the full search's (plies too). */
+ * on `threads` threads, or with `distance` the full search's (plies too). */
 static void agrees_as(const char *spec, unsigned seeds, int trials, uint32_t state,
-                      int distance)
+                      int distance, unsigned threads)
 {
     pmn_rules r;
     assert_int_equal(pmn_rules_init(&r, spec, NULL), 0);
@@ -87,6 +87,7 @@ static void agrees_as(const char *spec, unsigned seeds, int trials, uint32_t sta
         pmn_analysis a;
         l.solve = 1;
         l.distance = distance;
+        l.threads = threads;
         pmn_searcher_clear(s);
         assert_int_equal(pmn_analyse(s, &p, NULL, 0, &l, NULL, NULL, &a), 0);
         char text[200];
@@ -114,8 +115,10 @@ static void agrees_as(const char *spec, unsigned seeds, int trials, uint32_t sta
 
 static void agrees(const char *spec, unsigned seeds, int trials, uint32_t state)
 {
-    agrees_as(spec, seeds, trials, state, 0);
-    agrees_as(spec, seeds, trials, state, 1);
+    agrees_as(spec, seeds, trials, state, 0, 1);
+    agrees_as(spec, seeds, trials, state, 1, 1);
+    /* Helper threads on the one table (Lazy SMP, ABDADA): the same values. */
+    agrees_as(spec, seeds, trials, state, 0, 2);
 }
 
 static void engine_agrees_with_minimax(void **state)
@@ -241,18 +244,20 @@ static void solve(const char *spec)
     path.pos[0] = p;
     struct naive_value want = naive_minimax(&r, &path, &best, &nodes);
     pmn_searcher *s = pmn_searcher_new(&r, 16);
-    for (int distance = 0; distance < 2; distance++) {
-        /* The margin solver, then the full search with the plies. */
+    for (int distance = 0; distance < 3; distance++) {
+        /* The margin solver, then the full search with the plies, then
+         * the margin solver on three threads. */
         l.solve = 1;
-        l.distance = distance;
+        l.distance = distance == 1;
+        l.threads = distance == 2 ? 3 : 1;
         pmn_searcher_clear(s);
         assert_int_equal(pmn_analyse(s, &p, NULL, 0, &l, NULL, NULL, &a), 0);
         if (!a.value.exact || a.value.outcome != want.outcome || a.value.margin != want.margin
-            || (distance && want.outcome && a.value.plies != want.plies))
+            || (distance == 1 && want.outcome && a.value.plies != want.plies))
             fail_msg("%s: the minimax says %d by %ld in %u, the engine %d by %d in %u (%s)",
                      spec, want.outcome, want.margin, want.plies, a.value.outcome,
                      a.value.margin, a.value.plies, a.value.exact ? "exact" : "not exact");
-        assert_int_equal(a.value.solved, !distance);
+        assert_int_equal(a.value.solved, distance != 1);
     }
     pmn_searcher_free(s);
 }

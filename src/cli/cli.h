@@ -522,6 +522,10 @@ int criteria_file(struct criteria *c, const char *cmd, const char *path);
 void criteria_free(struct criteria *c);
 /* Does g meet every criterion (none, with invert)? */
 int criteria_match(const struct criteria *c, const struct game *g);
+/* How many values a pattern gave up on (backtracking without end): each
+ * taken as not matching, the first reported, and the command's status an
+ * error (job_status). */
+unsigned long criteria_gave_up(void);
 /* Do they look at moves and positions (the record and replay of every game)?
  * At game numbers (one job reads)? */
 int criteria_need_moves(const struct criteria *c);

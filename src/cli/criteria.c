@@ -8,6 +8,8 @@
 #include "cli.h"
 
 #include <ctype.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <strings.h>
 #include <pcre2.h>
 #include <stdlib.h>
@@ -28,6 +30,9 @@ static const char *const endings[] = {
 };
 
 #define MAX_RANGES 32
+/* A pattern that backtracks without end is cut short (matches()). */
+#define MATCH_LIMIT 100000u
+#define MATCH_HEAP 20000u
 #define MAX_PLIES 64
 
 struct criterion {
@@ -38,6 +43,7 @@ struct criterion {
     enum op op;
     char *value;
     pcre2_code *re;
+    pcre2_match_context *mc;  /* with re: the limits of a match (matches()) */
     unsigned long lo[MAX_RANGES], hi[MAX_RANGES];   /* K_GAMES, K_MOVES */
     unsigned nranges;
     unsigned bits;            /* K_ENDING */
@@ -123,8 +129,13 @@ static int compile(struct criterion *cr, const char *cmd, const char *option, co
     PCRE2_SIZE at;
     cr->re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &code, &at,
                            NULL);
-    if (cr->re)
+    if (cr->re) {
+        if (!(cr->mc = pcre2_match_context_create(NULL)))
+            return usage_error(cmd, "out of memory");
+        pcre2_set_match_limit(cr->mc, MATCH_LIMIT);
+        pcre2_set_heap_limit(cr->mc, MATCH_HEAP);
         return 0;
+    }
     char why[256], msg[300];
     pcre2_get_error_message(code, (PCRE2_UCHAR *)why, sizeof why);
     snprintf(msg, sizeof msg, "bad pattern at offset %lu: %s", (unsigned long)at, why);
@@ -499,6 +510,7 @@ void criteria_free(struct criteria *c)
         free(cr->from);
         free(cr->to);
         pcre2_code_free(cr->re);
+        pcre2_match_context_free(cr->mc);
         free(cr);
     }
     for (size_t i = 0; i < c->ntexts; i++)
@@ -509,11 +521,32 @@ void criteria_free(struct criteria *c)
 
 /* ---- matching ------------------------------------------------------------ */
 
+/* A pattern that backtracks without end ('(a+)+!' on a long name) is cut
+ * short: at most MATCH_LIMIT steps and MATCH_HEAP kilobytes of backtracking
+ * a value, after which the value is taken as not matching and the pattern
+ * reported, once, as an error (criteria_gave_up: the command's status). */
+
+static atomic_ulong gave_up;
+
+unsigned long criteria_gave_up(void)
+{
+    return atomic_load(&gave_up);
+}
+
 static int matches(const struct criterion *cr, const char *s)
 {
     pcre2_match_data *md = pcre2_match_data_create_from_pattern(cr->re, NULL);
-    int rc = md ? pcre2_match(cr->re, (PCRE2_SPTR)s, strlen(s), 0, 0, md, NULL) : -1;
+    int rc = md ? pcre2_match(cr->re, (PCRE2_SPTR)s, strlen(s), 0, 0, md, cr->mc) : -1;
     pcre2_match_data_free(md);
+    if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT
+        || rc == PCRE2_ERROR_DEPTHLIMIT) {
+        if (atomic_fetch_add(&gave_up, 1) == 0) {
+            char buf[256];
+            fprintf(stderr, "pmn: error: the pattern of '%s' gave up on a value of %zu bytes "
+                    "(it backtracks without end); such values are taken as not matching\n",
+                    escaped(cr->text, buf, sizeof buf), strlen(s));
+        }
+    }
     return rc >= 0;
 }
 

@@ -317,8 +317,8 @@ int exit_status(const struct diag_sink *s)
 int job_status(const struct diag_sink *s, int strict)
 {
     if (strict || s->count[PMN_FATAL])
-        return exit_status(s);
-    return EXIT_CLEAN;
+        return exit_status(s) > EXIT_ERRORS || !criteria_gave_up() ? exit_status(s) : EXIT_ERRORS;
+    return criteria_gave_up() ? EXIT_ERRORS : EXIT_CLEAN;
 }
 
 /* The file as it is on disk (stdin for "-"), or NULL (reported). */

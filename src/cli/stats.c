@@ -468,7 +468,7 @@ static int players(const struct stats *st, FILE *f, int format, int ratings)
         order[i] = (size_t)i;
     sort_players = p;
     sort_names = &names;
-    if (order)
+    if (order && n > 1)
         qsort(order, (size_t)n, sizeof *order, ratings ? by_rating : by_score);
     for (long k = 0; order && k < n; k++) {
         const struct player *q = &p[order[k]];
@@ -847,7 +847,8 @@ static int tree(const struct stats *st, struct table *t, const struct line *line
     for (size_t i = from; i < to; i = lines[i].end)
         kids[n++] = i;
     sort_lines = lines;
-    qsort(kids, n, sizeof *kids, most_played);
+    if (n > 1)
+        qsort(kids, n, sizeof *kids, most_played);
     int rc = 0;
     for (size_t k = 0; k < n && rc == 0; k++) {
         const struct line *l = &lines[kids[k]];
@@ -910,7 +911,7 @@ static int openings(const struct stats *st, FILE *f, int format)
             pre[n++] = s;
         }
     }
-    if (!failed)
+    if (!failed && n > 1)   /* no game with a move: pre is NULL, which qsort may not take */
         qsort(pre, n, sizeof *pre, by_line);
     /* The lines, each once, in the order of their text: a line's subtree
      * follows it (a tree depth-first). */

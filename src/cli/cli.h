@@ -169,6 +169,7 @@ int capture_style_option(const char *cmd, const char *style, pmn_write_options *
 struct output {
     const char *name;
     FILE *f;
+    int direct;               /* written in place: not a regular file (a device) */
 };
 int open_output(struct output *o, const char *cmd, const char *name, char **inputs,
                 int ninputs);

@@ -15,9 +15,13 @@
  * A file named by -o is written to a temporary file beside it and renamed
  * into place only when the command has succeeded: a failure (a full disk, an
  * unreadable input, an interrupt) leaves the earlier file as it was and no
- * partial file behind. */
+ * partial file behind.  A symbolic link is followed to the file it names,
+ * which is the one replaced; what is there and is not a regular file (a
+ * device such as /dev/null, a FIFO, a terminal) is written directly, never
+ * replaced. */
 
 static char temp_path[4096];   /* the temporary file being written, or "" */
+static char target_path[4096]; /* the file it replaces: -o's, its links followed */
 
 static void remove_temp(void)
 {
@@ -32,6 +36,47 @@ static void interrupted(int sig)
         unlink(temp_path);   /* async-signal-safe */
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+/* Every signal that ends a process and can be caught removes the temporary
+ * file first, then ends pmn as it would have; one ignored when pmn started
+ * (nohup's SIGHUP) stays ignored. */
+static void catch_signals(void)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ, SIGXCPU,
+                                SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF };
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old;
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        signal(sigs[i], interrupted);
+    }
+}
+
+/* The file a path names, its symbolic links followed (the last may dangle:
+ * the file is then made where it points), into buf.  0, or -1 (errno). */
+static int follow_links(const char *name, char *buf, size_t size)
+{
+    if (snprintf(buf, size, "%s", name) >= (int)size)
+        return errno = ENAMETOOLONG, -1;
+    for (int hops = 0;; hops++) {
+        struct stat st;
+        if (lstat(buf, &st) != 0 || !S_ISLNK(st.st_mode))
+            return 0;
+        if (hops == 40)
+            return errno = ELOOP, -1;
+        char to[4096];
+        ssize_t n = readlink(buf, to, sizeof to - 1);
+        if (n < 0)
+            return -1;
+        to[n] = '\0';
+        const char *slash = strrchr(buf, '/');
+        int dir = to[0] == '/' || !slash ? 0 : (int)(slash - buf + 1);
+        char next[4096];
+        if (snprintf(next, sizeof next, "%.*s%s", dir, buf, to) >= (int)sizeof next)
+            return errno = ENAMETOOLONG, -1;
+        memcpy(buf, next, strlen(next) + 1);
+    }
 }
 
 static int same_file(const struct stat *a, const struct stat *b)
@@ -75,6 +120,7 @@ int open_output(struct output *o, const char *cmd, const char *name, char **inpu
 {
     o->name = name;
     o->f = stdout;
+    o->direct = 0;
     if (!name)
         return 0;
     const char *in = input_named(name, inputs, ninputs);
@@ -84,27 +130,34 @@ int open_output(struct output *o, const char *cmd, const char *name, char **inpu
     if (in)
         return usage_error(cmd, "the output %s is the input %s: write to another file, "
                            "then rename it", name, strcmp(in, "-") ? in : "(standard input)");
-    const char *slash = strrchr(name, '/');
-    int dir = slash ? (int)(slash - name + 1) : 0;
-    if (snprintf(temp_path, sizeof temp_path, "%.*s.%s.XXXXXX", dir, name, name + dir)
+    struct stat st;
+    if (follow_links(name, target_path, sizeof target_path) != 0)
+        return output_failed(o, "cannot create");
+    if (stat(target_path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* A device, a FIFO, a terminal: written as it is. */
+        o->direct = 1;
+        if (!(o->f = fopen(target_path, "w")))
+            return output_failed(o, "cannot open");
+        return 0;
+    }
+    const char *target = target_path, *slash = strrchr(target, '/');
+    int dir = slash ? (int)(slash - target + 1) : 0;
+    if (snprintf(temp_path, sizeof temp_path, "%.*s.%s.XXXXXX", dir, target, target + dir)
         >= (int)sizeof temp_path) {
         errno = ENAMETOOLONG;
         temp_path[0] = '\0';
         return output_failed(o, "cannot create");
     }
-    signal(SIGINT, interrupted);
-    signal(SIGTERM, interrupted);
-    signal(SIGHUP, interrupted);
+    catch_signals();
     int fd = mkstemp(temp_path);
     if (fd < 0) {
         temp_path[0] = '\0';
         return output_failed(o, "cannot create");
     }
     /* The mode a new file would have, or the one it has. */
-    struct stat st;
     mode_t mask = umask(0);
     umask(mask);
-    fchmod(fd, stat(name, &st) == 0 ? st.st_mode & 07777 : 0666 & ~mask);
+    fchmod(fd, stat(target, &st) == 0 ? st.st_mode & 07777 : 0666 & ~mask);
     if (!(o->f = fdopen(fd, "w"))) {
         close(fd);
         remove_temp();
@@ -119,11 +172,16 @@ int close_output(struct output *o, int failed, int status)
         failed = 1;
     if (!o->name)
         return failed ? output_failed(o, "cannot write") : status;
+    if (o->direct) {
+        if (fclose(o->f) != 0)
+            failed = 1;
+        return failed ? output_failed(o, "cannot write") : status;
+    }
     if (!failed && fsync(fileno(o->f)) != 0 && errno != EINVAL)
         failed = 1;
     if (fclose(o->f) != 0)
         failed = 1;
-    if (!failed && status != EXIT_FATAL && rename(temp_path, o->name) != 0)
+    if (!failed && status != EXIT_FATAL && rename(temp_path, target_path) != 0)
         failed = 1;
     if (failed || status == EXIT_FATAL) {
         if (!failed)
@@ -144,7 +202,7 @@ int finish_stdout(int status)
         return status;
     if (stdout_reported)
         return EXIT_FATAL;
-    struct output o = { NULL, NULL };
+    struct output o = { NULL, NULL, 0 };
     return output_failed(&o, "cannot write");
 }
 

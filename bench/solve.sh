@@ -39,7 +39,8 @@ for b in $BOARDS; do
         spec="kalah($b)$rule"
         set -- $(solve "$spec" --solve --threads 1)
         par=$(solve "$spec" --solve --threads "$THREADS" | cut -d' ' -f2)
-        ref=$(solve "$spec" --solve --distance --threads 1 --time "$REF")
+        ref=$(solve "$spec" --solve --distance --threads 1 --time "$REF" |
+            awk '$4 == "stopped" { printf "stopped at %s s", $2; next } { printf "%s %s s %s", $1, $2, $4 }')
         printf '%-32s %6s %8s %11s %8s   %s\n' "$spec" "$1" "$2" "$3" "$par" "$ref"
     done
 done

@@ -847,6 +847,20 @@ static int root_kid_ends(struct solver *x, const pmn_position *root, const struc
     return 0;
 }
 
+/* Is the value of the root's move to k, for the root's mover, at least g?
+ * One null-window test: against the root's own value, it tells a best move
+ * from another at a fraction of the cost of the other's exact value.  0
+ * when stopped (x->b.stopped). */
+static int kid_at_least(struct solver *x, const pmn_position *root, struct kid *k, long g)
+{
+    long v;
+    int dep;
+    if (!root_kid_ends(x, root, k, &v))
+        v = k->pos.to_move == root->to_move ? test(x, &k->pos, 1, g, &dep)
+                                            : -test(x, &k->pos, 1, 1 - g, &dep);
+    return !x->b.stopped && v >= g;
+}
+
 /* The exact value of the child c of root, for the root's mover. */
 static int child_exact(struct solver *x, const pmn_position *root, struct kid *k, long guess,
                        long *lo, long *hi)
@@ -936,12 +950,12 @@ static void best_line(struct solver *x, const pmn_position *root, long v, int fi
                 k.hole = holes[j];
                 pmn_play(x->r, &k.pos, holes[j], &k.rep);
                 x->b.nodes++;
-                long lo, hi;
-                if (!child_exact(x, &q, &k, v, &lo, &hi))
-                    break;
-                if (lo == v && hi == v) {
+                /* No move is worth more than q: one worth as much is best. */
+                if (kid_at_least(x, &q, &k, v)) {
                     chosen = holes[j];
                     pick = k;
+                } else if (x->b.stopped) {
+                    break;
                 }
             }
         if (chosen < 0)
@@ -1122,6 +1136,19 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
         /* Every move's value (or, to name the best, enough of them). */
         int holes[PMN_MAX_SIDE_PITS];
         int n = pmn_legal_moves(r, p, holes), nm = 0;
+        struct entry found;
+        if (!l->all_moves && probe(t, key_of(x, p), &found) && found.best >= 0) {
+            /* The table's best first: when a helper thread proved the value,
+             * the main thread's last test found it there and named no move,
+             * and the proof of a lesser move's value (hole order) can cost
+             * more than the whole solve. */
+            for (int i = 1; i < n; i++)
+                if (holes[i] == found.best) {
+                    memmove(holes + 1, holes, (size_t)i * sizeof holes[0]);
+                    holes[0] = found.best;
+                    break;
+                }
+        }
         for (int i = 0; i < n && !x->b.stopped; i++) {
             struct kid k;
             k.pos = *p;
@@ -1131,12 +1158,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
             long mlo, mhi;
             if (!l->all_moves && best < 0 && i + 1 < n) {
                 /* Naming the best: a null-window test against the value. */
-                long g = lo, v;
-                int dep;
-                if (!root_kid_ends(x, p, &k, &v))
-                    v = k.pos.to_move == p->to_move ? test(x, &k.pos, 1, g, &dep)
-                                                    : -test(x, &k.pos, 1, 1 - g, &dep);
-                if (!x->b.stopped && v >= g && exact) {
+                if (kid_at_least(x, p, &k, lo) && exact) {
                     best = holes[i];
                     break;
                 }

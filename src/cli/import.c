@@ -68,6 +68,11 @@ static int run(const struct command *cmd, int argc, char **argv)
         return rc;
     im.out = out.f;
     each_input(argv + optind, argc - optind, &sink, import_file, &im);
+    /* Errors and not one game: nothing of the input could be read (a file
+     * that is not XML), as when it cannot be opened, and an earlier -o
+     * file is not replaced by nothing. */
+    if (output && !im.games && sink.count[PMN_ERROR] && !sink.count[PMN_FATAL])
+        report(&sink, PMN_F001, 0, 0, "not one game could be read");
     return close_output(&out, im.failed, exit_status(&sink));
 }
 

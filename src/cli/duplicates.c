@@ -212,12 +212,25 @@ static int rewindable_stdin(struct diag_sink *s)
 {
     if (fseek(stdin, 0, SEEK_CUR) == 0)
         return 0;
-    FILE *t = tmpfile();
+    /* In $TMPDIR, as users of a small /tmp expect (tmpfile() takes /tmp
+     * whatever it says), and unlinked at once: nothing is left behind. */
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    FILE *t = NULL;
+    if (snprintf(path, sizeof path, "%s/pmn-duplicates.XXXXXX", dir && *dir ? dir : "/tmp")
+        < (int)sizeof path) {
+        int fd = mkstemp(path);
+        if (fd >= 0) {
+            unlink(path);
+            if (!(t = fdopen(fd, "w+")))
+                close(fd);
+        }
+    }
     char buf[1 << 16];
     size_t n;
     if (!t) {
-        report(s, PMN_F003, 0, 0, "cannot make a temporary file for standard input: %s",
-               strerror(errno));
+        report(s, PMN_F003, 0, 0, "cannot make a temporary file for standard input in %s: %s",
+               dir && *dir ? dir : "/tmp", strerror(errno));
         return -1;
     }
     while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)

@@ -74,8 +74,11 @@ static void write_text(FILE *f, const struct table *t)
         return;
     for (size_t c = 0; c < t->ncols; c++)
         w[c] = width(t->head[c]);
+    /* The widths of the cells as written: escaped, a control character or
+     * a byte that is not UTF-8 taking the columns of its escape. */
     for (size_t i = 0; i < t->ncells; i++) {
-        size_t n = width(t->cell[i]);
+        char buf[512];
+        size_t n = width(escaped(t->cell[i], buf, sizeof buf));
         if (n > w[i % t->ncols])
             w[i % t->ncols] = n;
     }
@@ -84,7 +87,7 @@ static void write_text(FILE *f, const struct table *t)
             char buf[512];
             const char *s = r == 0 ? t->head[c] : escaped(t->cell[(r - 1) * t->ncols + c], buf,
                                                           sizeof buf);
-            size_t gap = w[c] - width(s), last = c + 1 == t->ncols;
+            size_t ws = width(s), gap = ws < w[c] ? w[c] - ws : 0, last = c + 1 == t->ncols;
             if (t->numeric >> c & 1)
                 pad(f, gap);
             fputs(s, f);

@@ -584,6 +584,29 @@ size_t fmt_short_count(const struct cursor *c, size_t k, size_t most)
 
 /* line -> { number | move {judgement | nag} | total | comment | '(' line ')'
  *         | result };  side: who plays the line's first move, by turns */
+/* A variation nested past MAX_DEPTH, from its '(' on: passed over to its
+ * ')' without recursion (a file of nested parentheses must not exhaust
+ * the stack), its comments read as comments.  Returns 0, or -1 if the
+ * input ends first. */
+static int skip_variation(struct cursor *c)
+{
+    size_t open = 0;
+    while (c->s < c->end) {
+        char ch = *c->s;
+        if (ch == '{') {
+            const char *close = comment_close(c->s + 1, c->end);
+            fmt_advance(c, close ? (size_t)(close - c->s) + 1 : (size_t)(c->end - c->s));
+            continue;
+        }
+        fmt_advance(c, 1);
+        if (ch == '(')
+            open++;
+        else if (ch == ')' && --open == 0)
+            return 0;
+    }
+    return -1;
+}
+
 static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int depth, int side)
 {
     pmn_move *last = NULL;
@@ -611,13 +634,17 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
                 pmn_report(c->fn, c->ctx, PMN_E106, l, col, "a variation that follows no move");
                 last = NULL;
             }
-            pmn_line *v = last && depth < MAX_DEPTH ? pmn_move_add_variation(last) : NULL;
+            if (depth >= MAX_DEPTH) {   /* passed over, as PMN's reader does */
+                pmn_report(c->fn, c->ctx, PMN_E115, l, col,
+                           "variations nested more than %d deep: this one is skipped", MAX_DEPTH);
+                if (skip_variation(c) < 0)
+                    pmn_report(c->fn, c->ctx, PMN_E103, l, col, "a '(' that is never closed");
+                continue;
+            }
+            pmn_line *v = last ? pmn_move_add_variation(last) : NULL;
             pmn_line scratch = { 0 };
-            if (last && depth < MAX_DEPTH && !v)
+            if (last && !v)
                 nomem(c);
-            if (depth >= MAX_DEPTH)
-                pmn_report(c->fn, c->ctx, PMN_E115, l, col, "variations nested deeper than %d",
-                           MAX_DEPTH);
             fmt_advance(c, 1);
             /* Its first move replaces the last: the same side plays it. */
             movetext(c, v ? v : &scratch, rec, depth + 1, !side);

@@ -163,8 +163,13 @@ static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink 
         return rc < 0 ? 0 : 0;
     }
     pmn_rules_format(&setup->rules, spec, sizeof spec);
-    printf("Game %lu: %s - %s (%s:%u)\nRules: %s\n", n, south ? south : "?",
-           north ? north : "?", sink->file, rec->line, spec);
+    /* Names as a terminal can show them: a control character of a record
+     * (an escape sequence, a bell) is written as its escape. */
+    char sbuf[256], nbuf[256], fbuf[512];
+    printf("Game %lu: %s - %s (%s:%u)\nRules: %s\n", n,
+           south ? escaped(south, sbuf, sizeof sbuf) : "?",
+           north ? escaped(north, nbuf, sizeof nbuf) : "?", escaped(sink->file, fbuf, sizeof fbuf),
+           rec->line, spec);
     if (setup->status != PMN_SETUP_READY) {
         pmn_replay_free(replay);
         return 0;

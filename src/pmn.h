@@ -552,8 +552,8 @@ typedef struct pmn_search_limits {
                                  taking the quickest win (the slower full search) */
     int all_moves;            /* value every legal move, not only the best */
     unsigned threads;         /* threads of the margin solver (Lazy SMP, sharing its
-                                 table); 0 or 1: one.  The value is the same
-                                 whatever their number */
+                                 table); 0 or 1: one, as with a limit of nodes.
+                                 The value is the same whatever their number */
     /* NULL, or asked now and then (every 1024 positions): nonzero stops the
      * search, as a limit would.  With it and no limit, a search deepens
      * until it is stopped or its value is exact (an engine's "go infinite"). */

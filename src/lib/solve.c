@@ -780,6 +780,8 @@ static int mtd_threads(struct solver *x, const pmn_position *p, unsigned threads
     unsigned started = 0;
     if (threads > SOLVE_MAX_THREADS)
         threads = SOLVE_MAX_THREADS;
+    if (x->b.max_nodes)   /* a count of positions: the same result on every run */
+        threads = 1;
     x->t->threads = threads;
     if (threads > 1 && (h = calloc(threads - 1, sizeof *h)) != NULL) {
         for (unsigned i = 0; i < threads - 1; i++) {

@@ -539,6 +539,13 @@ void pmn_value_of_score(const pmn_rules *r, int32_t score, int exact, pmn_value 
 /* The value in words, for the side it is about: "South wins by 10 seeds in
  * 37 plies", "a draw", "about +3 seeds (heuristic, depth 12)". */
 size_t pmn_value_describe(const pmn_value *v, int side, char *buf, size_t size);
+/* The value as annotations write it, [%eval TEXT], always from South's
+ * view (side: whose view v is): "+3" an estimate in seeds; "=+6" exact,
+ * South wins by 6 seeds with best play ("=0" a draw, "=-2" North by 2);
+ * "#+7" South wins in 7 plies, "#-4" North wins in 4 (a game that does not
+ * score seeds, or a win found but not proved the best).  Returns the
+ * length needed. */
+size_t pmn_value_eval(const pmn_value *v, int side, char *buf, size_t size);
 
 #define PMN_MAX_PV 128
 
@@ -1218,31 +1225,161 @@ int pmn_check_record(const pmn_record *rec, const pmn_setup_options *o, pmn_diag
 
 /* ---- annotating ------------------------------------------------------- */
 
+/* What an engine value is worth: the expected score (win 1, draw 1/2,
+ * loss 0) of the side to move, a logistic curve in the estimate v (seeds)
+ * flattened by the seeds in play n,  E = 1 / (1 + exp(-k v / n^p)),
+ * fitted per rule set from self-play (pmn selfplay --fit). */
+typedef struct pmn_model {
+    const char *game;         /* the rule set it was fitted on */
+    double k, p;
+    unsigned long samples;    /* positions it was fitted on */
+    double log_loss;          /* its mean log-loss over them */
+    double base_loss;         /* that of the best constant (the mean score) */
+} pmn_model;
+
+typedef struct pmn_model_sample {
+    double value;             /* the engine's estimate, side to move's view */
+    unsigned in_play;         /* seeds on the board */
+    double score;             /* what the side to move scored: 1, 1/2 or 0 */
+} pmn_model_sample;
+
+/* The model of r's game (built in: that of the game r is a variant of). */
+const pmn_model *pmn_model_for(const pmn_rules *r);
+/* The side to move's expected score: 1, 1/2, 0 where v is exact. */
+double pmn_expected_score(const pmn_model *m, const pmn_value *v, unsigned in_play);
+double pmn_model_expected(const pmn_model *m, double v, unsigned in_play);
+/* Fit m->k and m->p (and the figures of the fit) to n samples, by maximum
+ * likelihood; x is scratch room for n doubles.  -1 if n is 0. */
+int pmn_model_fit(const pmn_model_sample *s, size_t n, double *x, pmn_model *m);
+
+/* A player's choice among the moves of an analysis (all_moves): each
+ * move's worth in seeds (a decided result outweighs any count of seeds),
+ * and the one played.  pmn_choice_of returns its index, -1 if it is not
+ * among them. */
+typedef struct pmn_choice {
+    double worth[PMN_MAX_SIDE_PITS];
+    int nmoves, played;
+} pmn_choice;
+int pmn_choice_of(const pmn_analysis *a, int hole, pmn_choice *c);
+/* The temperature t (seeds) under which choosing each move with odds
+ * exp(worth / t) makes the n choices most likely: how much a player errs,
+ * as the engine sees it.  *ll: their log-likelihood at t; *uniform: at a
+ * choice at random. */
+double pmn_temperature_fit(const pmn_choice *c, size_t n, double *ll, double *uniform);
+
+/* Self-play: a game of r from the opening, the engine against itself. */
+typedef struct pmn_selfplay_options {
+    pmn_search_limits limits;   /* of each move's search: the stated strength */
+    unsigned random_plies;      /* the first plies played at random (for variety) */
+    uint64_t seed;              /* of those: the same games for the same seed */
+    unsigned max_plies;         /* a longer game is left unfinished ("*"); 0: 2000 */
+    double temperature;         /* 0: the best move; else each move drawn with odds
+                                   exp(value / temperature), value in seeds */
+} pmn_selfplay_options;
+
+/* Play game number `game` (from 0) of the series o->seed makes into rec
+ * (initialised here; its tags Event, Site, Date, Round, South, North,
+ * Result and RandomPlies, each searched move's value in a comment
+ * "[%eval +2]"; Game and Rules are the writer's, from the setup it is
+ * written with).  samples (NULL, or room for cap) receives each searched
+ * position whose value was not exact, scored by the result; *nsamples
+ * their number (0 for an unfinished game).  0, or PMN_ERR_NOMEM. */
+int pmn_selfplay(pmn_searcher *s, const pmn_rules *r, const pmn_selfplay_options *o,
+                 unsigned long game, pmn_record *rec, pmn_model_sample *samples, size_t cap,
+                 size_t *nsamples);
+
 typedef struct pmn_annotate_options {
     pmn_search_limits limits;   /* of each position's search */
-    unsigned threshold;         /* seeds lost against the best that make a '?' */
+    double game_seconds;        /* > 0: a budget for the whole game, each position
+                                   given what is left over the plies left (and
+                                   limits.seconds ignored) */
+    double threshold;           /* the drop of expected score that makes a '?!'
+                                   (twice: '?', three times: '??'); 0: 0.05 */
+    unsigned opening;           /* plies judged by exact values alone */
     const char *annotator;      /* the Annotator tag's value */
     pmn_notation notation;      /* of the moves named in comments */
+    /* NULL, or called before each position's search: plies done of the
+     * game's, and the seconds spent on it so far. */
+    void (*progress)(void *ctx, size_t done, size_t plies, double seconds);
+    void *progress_ctx;
 } pmn_annotate_options;
 
-/* Annotate rec, set up as setup says, with the engine (its main line as
- * far as it replays): each move of the main line given the value of the
- * position before it and of what it leaves, for its mover ("value +3,
- * after +1"), and judged ('?' for a
- * move that loses `threshold` seeds or more against the best, or throws a
- * won game to a draw or a loss, or a drawn one to a loss; '??' for twice
- * that, or a win thrown to a loss; '!' for the only move that keeps the
- * result), each mistake given a comment with the values ("best e, +2;
- * played b, -3") and a variation with the engine's line (its lead comment
- * "engine line"); the point where the game became decided where the
- * values are exact ("from here South wins by force in 11 plies"); a summary
- * comment per side after the last move ("pmn summary: South ..."); and the
- * Annotator tag.  Judgements, comments and variations the record already
- * has are kept (where the record judged a move itself, the comment says
- * "engine: best ..."), but those of an earlier run of pmn (Annotator
- * "pmn ...") are replaced.  Returns 0; PMN_ERR_NOMEM if memory runs out. */
+typedef enum pmn_mark {
+    PMN_MARK_NONE = 0,
+    PMN_MARK_ONLY,              /* '!': the only move that keeps an exact result */
+    PMN_MARK_INACCURACY,        /* '?!' */
+    PMN_MARK_MISTAKE,           /* '?' */
+    PMN_MARK_BLUNDER            /* '??' */
+} pmn_mark;
+
+/* "!", "?!", "?", "??"; "" for none. */
+const char *pmn_mark_symbol(pmn_mark m);
+
+/* What the engine found of one ply of the main line. */
+typedef struct pmn_annotated_ply {
+    size_t ply;                 /* its index in the main line */
+    int mover, hole;            /* who played, and where */
+    int best;                   /* the engine's best hole */
+    pmn_value played, best_value;   /* of the move played and the best, mover's view */
+    char eval[16];              /* the value after the move, South's view, as
+                                   pmn_value_eval writes it */
+    double expected_best, expected_played;  /* the mover's expected score */
+    double loss;                /* the drop judged: expected_best - expected_played,
+                                   the smaller of the last two depths searched */
+    int seeds_lost;             /* best_value's margin less played's (>= 0) */
+    pmn_mark mark;
+    double accuracy;            /* of the move, percent (see pmn_annotate_record) */
+    pmn_position before;        /* the position the move was played in */
+    int pv[PMN_MAX_PV];         /* the engine's line from it */
+    unsigned npv;
+    unsigned depth;             /* the last look-ahead completed */
+} pmn_annotated_ply;
+
+typedef struct pmn_annotation_side {
+    unsigned moves, inaccuracies, mistakes, blunders;
+    double average_loss;        /* seeds lost against the best, a move */
+    double accuracy;            /* percent: the mean of the moves' */
+} pmn_annotation_side;
+
+typedef struct pmn_annotation {
+    pmn_annotated_ply *plies;   /* the main line's, as far as it replays */
+    size_t nplies;
+    pmn_annotation_side side[2];
+    long decided;               /* the ply after which the game was decided, exactly
+                                   (-1: before the first; -2: not known) */
+    int winner;                 /* of the decided game */
+    pmn_value decided_value;    /* its value then, the winner's view */
+    const pmn_model *model;     /* the expected-score model used */
+} pmn_annotation;
+
+void pmn_annotation_free(pmn_annotation *a);
+
+/* Annotate rec, set up as setup says, with the engine: each move of the main
+ * line (as far as it replays) judged by how much it lowers its mover's
+ * expected score (pmn_model_for the rules): '?!', '?', '??' at a drop of
+ * threshold, twice and three times that (the smaller drop of the last two
+ * depths searched, so that a mark does not hang on one depth), but for
+ * the first o->opening plies, which estimates do not judge (as annotators
+ * of chess leave the moves of the opening book alone); where both
+ * values are exact, by the result alone: a win thrown to a draw, or a draw
+ * to a loss, '?', a win to a loss '??', and a move that keeps the result is
+ * never marked; '!' for the only move that keeps an exact result.  Each
+ * move gets a comment "[%eval +2]" (pmn_value_eval: the value it leaves,
+ * South's view); a judged one the sentence ("Mistake: l was best.") and a
+ * variation with the engine's line (its lead comment "engine line"); the
+ * move after which the game was decided, where values are exact, "from
+ * here South wins ..."; the last move a summary per side ("pmn summary:
+ * South, 55 moves: 2 inaccuracies, 1 mistake, 0 blunders, average loss 0.8
+ * seeds, accuracy 91%"), where a move's accuracy is Lichess's formula,
+ * 103.1668 exp(-0.04354 d) - 3.1669 (0 to 100), d the drop in percent of
+ * expected score, and a side's the mean of its moves'.  And the Annotator
+ * tag.  Judgements, comments and variations the record already has are
+ * kept (where the record judged a move itself, the sentence begins
+ * "engine: "), but those of an earlier run of pmn (Annotator "pmn ...")
+ * are replaced.  out (NULL, or freed with pmn_annotation_free) receives
+ * what was found.  Returns 0; PMN_ERR_NOMEM if memory runs out. */
 int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s,
-                        const pmn_annotate_options *o);
+                        const pmn_annotate_options *o, pmn_annotation *out);
 
 #ifdef __cplusplus
 }

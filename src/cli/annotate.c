@@ -7,18 +7,29 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_THRESHOLD = 256 };
+enum { OPT_THRESHOLD = 256, OPT_GAME_TIME, OPT_FORMAT_JSON, OPT_OPENING };
+
+#define DEFAULT_SECONDS 0.25
+#define DEFAULT_OPENING 8
 
 static const struct cli_option options[] = {
     OPT_SEARCH_LIMITS,
+    { "game-time", OPT_GAME_TIME, "SECONDS", "a budget for each game, shared among its\n"
+      "positions (the result then depends on the machine)" },
     OPT_TABLEBASE,
-    { "threshold", OPT_THRESHOLD, "SEEDS", "seeds lost against the best move that make a\n"
-      "'?' (twice as many a '?\?'; default 2)" },
+    { "threshold", OPT_THRESHOLD, "PERCENT", "the drop of expected score that makes a\n"
+      "'?!' (twice a '?', three times a '?\?'; default 5)" },
+    { "opening", OPT_OPENING, "PLIES", "judge the first PLIES plies by exact values\n"
+      "alone, not by estimates (default 8)" },
+    { "format", OPT_FORMAT_JSON, "FORMAT", "pmn (the default): the records annotated;\n"
+      "json: a line for each game, a value and\n"
+      "judgement for each move" },
     OPT_FROM,
     OPT_RULES_OVER,
     OPT_NOTATION,
     OPT_CAPTURE_STYLE,
     OPT_RUNNING_TOTALS,
+    OPT_QUIET_PROGRESS,
     OPT_OUTPUT,
     OPT_STRICT,
     OPT_END,
@@ -28,15 +39,148 @@ struct annotate {
     pmn_write_options wo;
     struct rules_options ro;
     pmn_annotate_options ao;
-    char annotator[128];
+    char annotator[160];
     unsigned long hash;
     const char *tbdir;        /* --tablebase DIR, or NULL */
     pmn_tablebase *tb;        /* DIR's databases of the last game's rules */
-    int running_totals, failed;
+    int running_totals, failed, json, quiet;
     int from;                 /* FORMAT_* (--from), FORMAT_AUTO: found */
     FILE *out;
-    unsigned long games;
+    unsigned long games;      /* written so far */
+    /* Progress: the games and plies of the file, where they could be
+     * counted ahead; the time the run began. */
+    unsigned long file_games, file_game;
+    unsigned long long file_plies, plies_done;
+    double start;
+    const char *file;
 };
+
+/* How many games and main-line moves a PMN file holds, read ahead by name
+ * (not standard input): for the progress line's totals. */
+static void count_ahead(struct annotate *an, const char *name)
+{
+    an->file_games = 0;
+    an->file_plies = 0;
+    if (!isatty(2) || an->quiet || !name || strcmp(name, "-") == 0
+        || (an->from != FORMAT_AUTO && an->from != FORMAT_PMN))
+        return;
+    FILE *f = fopen(name, "rb");
+    pmn_reader *rd = f ? pmn_reader_new(f, NULL, NULL) : NULL;
+    pmn_record rec;
+    while (rd && pmn_reader_next(rd, &rec) > 0) {
+        an->file_games++;
+        an->file_plies += rec.main.nmoves;
+        pmn_record_free(&rec);
+    }
+    pmn_reader_free(rd);
+    if (f)
+        fclose(f);
+}
+
+static void progress(void *ctx, size_t done, size_t plies, double seconds)
+{
+    struct annotate *an = ctx;
+    char file[512], games[64] = "", left[64] = "";
+    (void)seconds;
+    if (an->file_games)
+        snprintf(games, sizeof games, " of %lu", an->file_games);
+    /* Time left: at the rate so far, over the plies left in the file (or
+     * in this game, where the file could not be counted). */
+    unsigned long long now_done = an->plies_done + done;
+    double spent = clock_seconds() - an->start;
+    unsigned long long total = an->file_plies > now_done ? an->file_plies
+                             : an->plies_done + plies;
+    if (now_done > 0 && total > now_done)
+        snprintf(left, sizeof left, ", about %.0f s left",
+                 spent / (double)now_done * (double)(total - now_done));
+    fprintf(stderr, "\rannotating game %lu%s of %s, ply %zu of %zu%s\033[K", an->file_game,
+            games, escaped(an->file, file, sizeof file), done + 1, plies, left);
+}
+
+/* ---- JSON: a line for each game ----------------------------------------- */
+
+static void json_hole(const struct annotate *an, const pmn_rules *r, int side, int hole)
+{
+    char buf[16];
+    pmn_hole_name(r, an->wo.notation, side, hole, buf, sizeof buf);
+    json_string(an->out, buf);
+}
+
+static void json_side(FILE *f, const pmn_annotation_side *t)
+{
+    fprintf(f, "{\"moves\": %u, \"inaccuracies\": %u, \"mistakes\": %u, \"blunders\": %u, "
+            "\"average_loss\": %.2f, \"accuracy\": %.1f}", t->moves, t->inaccuracies,
+            t->mistakes, t->blunders, t->average_loss, t->accuracy);
+}
+
+static void write_json(struct annotate *an, const pmn_record *rec, const pmn_setup *setup,
+                       const pmn_annotation *a)
+{
+    static const char *const tags[] = { "Event", "Site", "Date", "Round", "South", "North",
+                                        "Result" };
+    FILE *f = an->out;
+    const pmn_rules *r = &setup->rules;
+    char buf[512];
+    fprintf(f, "{\"game\": %lu, \"file\": ", an->games + 1);
+    json_string(f, an->file);
+    for (size_t i = 0; i < sizeof tags / sizeof *tags; i++) {
+        fprintf(f, ", \"%c%s\": ", tags[i][0] - 'A' + 'a', tags[i] + 1);
+        json_or_null(f, pmn_record_tag(rec, tags[i]));
+    }
+    pmn_rules_format(r, buf, sizeof buf);
+    fprintf(f, ", \"rules\": ");
+    json_string(f, buf);
+    fprintf(f, ", \"annotator\": ");
+    json_string(f, an->annotator);
+    if (a->model)
+        fprintf(f, ", \"model\": {\"k\": %.4f, \"p\": %.2f}", a->model->k, a->model->p);
+    fprintf(f, ", \"moves\": [");
+    for (size_t i = 0; i < a->nplies; i++) {
+        const pmn_annotated_ply *j = &a->plies[i];
+        char best[16];
+        double south = j->mover == PMN_SOUTH ? j->expected_played : 1 - j->expected_played;
+        fprintf(f, "%s{\"ply\": %zu, \"side\": \"%s\", \"move\": ", i ? ", " : "", j->ply + 1,
+                j->mover == PMN_SOUTH ? "south" : "north");
+        json_hole(an, r, j->mover, j->hole);
+        fprintf(f, ", \"eval\": ");
+        json_string(f, j->eval);
+        fprintf(f, ", \"exact\": %s, \"south_expected\": %.3f, \"best\": ",
+                j->played.exact ? "true" : "false", south);
+        json_hole(an, r, j->mover, j->best);
+        pmn_value_eval(&j->best_value, j->mover, best, sizeof best);
+        fprintf(f, ", \"best_eval\": ");
+        json_string(f, best);
+        fprintf(f, ", \"loss\": %.3f, \"seeds_lost\": %d, \"accuracy\": %.1f, \"judgement\": ",
+                j->loss, j->seeds_lost, j->accuracy);
+        json_or_null(f, j->mark ? pmn_mark_symbol(j->mark) : NULL);
+        fprintf(f, ", \"depth\": %u", j->depth);
+        if (j->mark > PMN_MARK_ONLY) {
+            /* The engine's line from the position before the move. */
+            pmn_position q = j->before;
+            fprintf(f, ", \"line\": [");
+            for (unsigned k = 0; k < j->npv; k++) {
+                pmn_move_report rep;
+                fprintf(f, "%s", k ? ", " : "");
+                json_hole(an, r, q.to_move, j->pv[k]);
+                if (pmn_play(r, &q, j->pv[k], &rep) != 0 || rep.ending != PMN_END_NONE)
+                    break;
+            }
+            fprintf(f, "]");
+        }
+        fprintf(f, "}");
+    }
+    fprintf(f, "], \"decided\": ");
+    if (a->decided >= -1)
+        fprintf(f, "{\"after_ply\": %ld, \"winner\": \"%s\"}", a->decided + 1,
+                a->winner == PMN_SOUTH ? "south" : "north");
+    else
+        fprintf(f, "null");
+    fprintf(f, ", \"summary\": {\"south\": ");
+    json_side(f, &a->side[PMN_SOUTH]);
+    fprintf(f, ", \"north\": ");
+    json_side(f, &a->side[PMN_NORTH]);
+    fprintf(f, "}}\n");
+}
 
 static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
@@ -44,7 +188,15 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
     struct source src;
     pmn_reader *rd = source_open(&src, f, sink, &an->ro, an->from) == 0 ? src.pmn : NULL;
     pmn_record rec;
+    an->file = sink->file;
+    an->file_game = 0;
+    count_ahead(an, sink->file);
+    an->plies_done = 0;
+    an->start = clock_seconds();
+    an->ao.progress = isatty(2) && !an->quiet ? progress : NULL;
+    an->ao.progress_ctx = an;
     while ((rd || src.foreign) && source_next(&src, &rec) > 0) {
+        an->file_game++;
         if (an->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
         /* Problems are said once, by a replay of the record as read, whose
@@ -53,11 +205,6 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
         release_diags(sink);
         pmn_searcher *s = check ? pmn_searcher_new(&pmn_replay_setup(check)->rules, an->hash)
                                 : NULL;
-        if (isatty(2)) {
-            char file[1024];
-            fprintf(stderr, "\rannotating game %lu of %s...\033[K", an->games + 1,
-                    escaped(sink->file, file, sizeof file));
-        }
         if (s && an->ao.limits.solve && !an->failed) {
             /* The databases of this game's rules: those of the game before
              * serve again when its rules were the same. */
@@ -69,25 +216,36 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
             if (!an->tb && tablebase_option("annotate", an->tbdir, r, s, &an->tb) != 0)
                 an->failed = 1;
         }
+        pmn_annotation found;
+        memset(&found, 0, sizeof found);
         if (!check) {
             an->failed = 1;   /* said by the replay */
-        } else if (!s || pmn_annotate_record(&rec, pmn_replay_setup(check), s, &an->ao) < 0) {
+        } else if (!s
+                   || pmn_annotate_record(&rec, pmn_replay_setup(check), s, &an->ao, &found) < 0) {
             report(sink, PMN_F002, rec.line, rec.col, "out of memory (try a smaller --hash)");
             an->failed = 1;
         }
+        an->plies_done += rec.main.nmoves;
+        if (an->json) {
+            if (check)
+                write_json(an, &rec, pmn_replay_setup(check), &found);
+        } else {
+            if (an->games)
+                fputc('\n', an->out);
+            /* Written as set up (--rules over the record's own), from a
+             * replay of the record as annotated: its lines are new. */
+            pmn_replay *out = replay_record(&rec, &an->ro, NULL);
+            if (!out || pmn_write_record(an->out, &rec, out, &an->wo) < 0)
+                an->failed = 1;
+            pmn_replay_free(out);
+        }
+        an->games++;
+        pmn_annotation_free(&found);
         pmn_searcher_free(s);
         pmn_replay_free(check);
-        if (an->games++)
-            fputc('\n', an->out);
-        /* Written as set up (--rules over the record's own), from a replay
-         * of the record as annotated: its lines are new. */
-        pmn_replay *out = replay_record(&rec, &an->ro, NULL);
-        if (!out || pmn_write_record(an->out, &rec, out, &an->wo) < 0)
-            an->failed = 1;
-        pmn_replay_free(out);
         pmn_record_free(&rec);
     }
-    if (isatty(2))
+    if (an->ao.progress)
         fprintf(stderr, "\r\033[K");
     source_close(&src);
 }
@@ -99,22 +257,40 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct diag_sink sink = { .file = "-", .show_notes = 0 };
     const char *output = NULL;
     struct cli_args a;
-    unsigned long v;
+    double percent;
+    unsigned long plies;
     int c, rc;
     memset(&an, 0, sizeof an);
     an.from = FORMAT_AUTO;
     pmn_write_options_init(&an.wo);
     an.hash = 64;
     an.ao.limits.threads = default_threads();
-    an.ao.threshold = 2;
+    an.ao.threshold = 0.05;
+    an.ao.opening = DEFAULT_OPENING;
     cli_begin(&a, cmd, argc, argv);
     while ((c = cli_next(&a)) != CLI_END) {
         switch (c) {
         case OPT_THRESHOLD:
-            if (parse_number(a.arg, 100000, &v) < 0)
-                return usage_error(cmd->name, "--threshold takes a number of seeds, not '%s'",
-                                   a.arg);
-            an.ao.threshold = (unsigned)v;
+            if (!is_decimal(a.arg, &percent) || !(percent > 0) || percent > 100)
+                return usage_error(cmd->name, "--threshold takes a percentage above 0 and at "
+                                   "most 100, not '%s'", a.arg);
+            an.ao.threshold = percent / 100;
+            break;
+        case OPT_OPENING:
+            if (parse_number(a.arg, 100000, &plies) < 0)
+                return usage_error(cmd->name, "--opening takes a number of plies, not '%s'", a.arg);
+            an.ao.opening = (unsigned)plies;
+            break;
+        case OPT_GAME_TIME:
+            if (!is_decimal(a.arg, &an.ao.game_seconds) || !(an.ao.game_seconds > 0)
+                || an.ao.game_seconds > 1e7)
+                return usage_error(cmd->name, "--game-time takes a number of seconds above 0, "
+                                   "not '%s'", a.arg);
+            break;
+        case OPT_FORMAT_JSON:
+            if (strcmp(a.arg, "pmn") && strcmp(a.arg, "json"))
+                return usage_error(cmd->name, "unknown format '%s' (pmn, json)", a.arg);
+            an.json = strcmp(a.arg, "json") == 0;
             break;
         case 'r':
             if ((rc = add_rules_option(cmd->name, &an.ro, a.arg)) != 0)
@@ -134,6 +310,7 @@ static int run(const struct command *cmd, int argc, char **argv)
             break;
         case 'T' + 256: an.running_totals = 1; break;
         case KEY_TABLEBASE: an.tbdir = a.arg; break;
+        case 'q': an.quiet = 1; break;
         case 'o': output = a.arg; break;
         case 'Z' + 256: strict = 1; break;
         default:
@@ -144,8 +321,8 @@ static int run(const struct command *cmd, int argc, char **argv)
         }
     }
     pmn_search_limits *l = &an.ao.limits;
-    if (!l->depth && !l->nodes && l->seconds <= 0 && !l->solve)
-        l->depth = 8;
+    if (!l->depth && !l->nodes && l->seconds <= 0 && !l->solve && an.ao.game_seconds <= 0)
+        l->seconds = DEFAULT_SECONDS;
     int n = snprintf(an.annotator, sizeof an.annotator, "pmn %s", pmn_version());
     if (l->solve)
         n += snprintf(an.annotator + n, sizeof an.annotator - (size_t)n, ", solved");
@@ -154,11 +331,14 @@ static int run(const struct command *cmd, int argc, char **argv)
     if (l->nodes)
         n += snprintf(an.annotator + n, sizeof an.annotator - (size_t)n, ", nodes %llu",
                       (unsigned long long)l->nodes);
-    if (l->seconds > 0)
+    if (an.ao.game_seconds > 0)
+        n += snprintf(an.annotator + n, sizeof an.annotator - (size_t)n, ", %g s a game",
+                      an.ao.game_seconds);
+    else if (l->seconds > 0)
         n += snprintf(an.annotator + n, sizeof an.annotator - (size_t)n, ", %g s a position",
                       l->seconds);
-    snprintf(an.annotator + n, sizeof an.annotator - (size_t)n, ", threshold %u",
-             an.ao.threshold);
+    snprintf(an.annotator + n, sizeof an.annotator - (size_t)n, ", threshold %g%%, opening %u",
+             an.ao.threshold * 100, an.ao.opening);
     an.ao.annotator = an.annotator;
     an.ao.notation = an.wo.notation;
     struct output out;
@@ -174,15 +354,22 @@ const struct command annotate_command = {
     "annotate", "judge every move of games with the engine, as PMN comments",
     "[OPTIONS] [FILE...]",
     "Write the games of PMN files (standard input if none, or -) as canonical PMN,\n"
-    "each move of the main line judged by the engine (pmn analyse): '?' for a move\n"
-    "that loses --threshold seeds or more against the best, or throws away a win\n"
-    "or a draw; '?\?' for twice that, or a win thrown to a loss; '!' for the only\n"
-    "move that keeps the result.  Each mistake gets a comment with the values,\n"
-    "{best e, +2; played b, -3}, and the engine's line as a variation; where the\n"
-    "values are exact, the point where the game was decided is marked; a summary\n"
-    "for each side ends the game.  The record's own annotations are kept; those of\n"
-    "an earlier pmn annotate (its Annotator tag) are replaced.  With --depth or\n"
-    "--nodes, not --time, the output is the same on every machine.  The limits\n"
-    "are each position's; without one, the search looks 8 plies ahead.",
+    "each move of the main line judged by the engine (pmn analyse) by how much it\n"
+    "lowers its mover's expected score (win 1, draw 1/2, loss 0; a model of each\n"
+    "game fitted from self-play, see pmn selfplay): '?!' (inaccuracy) for a drop\n"
+    "of --threshold, '?' (mistake) twice that, '?\?' (blunder) three times, the\n"
+    "smaller drop of the last two depths searched.  Exact values decide alone: a\n"
+    "win thrown to a draw or a draw to a loss is '?', a win to a loss '?\?', a move\n"
+    "that keeps the result is never marked, and '!' marks the only move that\n"
+    "keeps it.  The first --opening plies are judged by exact values alone.\n"
+    "Each move gets its value, from South's view, as {[%eval +2]} (+2: about two\n"
+    "seeds for South; =+6: South wins by 6 with best play; #-4: North wins in 4\n"
+    "plies); a judged move the sentence {Mistake: l was best.} and the engine's\n"
+    "line as a variation; where the values are exact, the point where the game\n"
+    "was decided is said; a summary for each side ends the game (inaccuracies,\n"
+    "mistakes, blunders, average loss, accuracy).  The record's own annotations\n"
+    "are kept; those of an earlier pmn annotate (its Annotator tag) are\n"
+    "replaced.  Without a limit each position gets 0.25 s; with --depth or\n"
+    "--nodes, not --time or --game-time, the output is the same on every machine.",
     options, NULL, run,
 };

@@ -90,7 +90,8 @@ struct command {
 extern const struct command check_command, replay_command, convert_command,
     export_command, import_command, perft_command, position_command, rules_command,
     analyse_command, annotate_command, select_command, stats_command,
-    duplicates_command, split_command, html_command, uci_command, tablebase_command;
+    duplicates_command, split_command, html_command, uci_command, tablebase_command,
+    selfplay_command;
 
 #define CLI_MAX_OPTIONS 48
 
@@ -193,6 +194,8 @@ struct progress {
     long long total;          /* its size; -1 if not a regular file */
 };
 
+/* Seconds on a monotonic clock. */
+double clock_seconds(void);
 void progress_begin(struct progress *p, const char *cmd, int quiet);
 /* A new input file (each_input calls it). */
 void progress_file(struct progress *p, FILE *f);

@@ -2,16 +2,8 @@
 #include "cli.h"
 
 #include <stdio.h>
-#include <time.h>
 
 #define MAX_DEPTH 30
-
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static const struct cli_option options[] = {
     { "position", 'p', "STRING", "start from this position (default: the opening)" },
@@ -57,11 +49,11 @@ static int run(const struct command *cmd, int argc, char **argv)
 
     uint64_t below[PMN_MAX_SIDE_PITS];
     int moves[PMN_MAX_SIDE_PITS], n = 0;
-    double t0 = seconds_now();
+    double t0 = clock_seconds();
     uint64_t nodes = pmn_perft_jobs(&rules, &pos, (unsigned)depth, jobs, below, &n);
     if (n < 0)   /* no thread: count alone */
         nodes = pmn_perft(&rules, &pos, (unsigned)depth, below, &n);
-    double t = seconds_now() - t0;
+    double t = clock_seconds() - t0;
 
     if (divide) {
         pmn_legal_moves(&rules, &pos, moves);

@@ -16,7 +16,7 @@
 
 static int shown;             /* a progress line is on the terminal */
 
-static double now(void)
+double clock_seconds(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -36,7 +36,7 @@ void progress_begin(struct progress *p, const char *cmd, int quiet)
     p->on = !quiet && isatty(2);
     p->first = after ? atof(after) : FIRST_DRAW;
     p->cmd = cmd;
-    p->start = p->last = now();
+    p->start = p->last = clock_seconds();
     p->drawn = 0;
     p->games = 0;
     p->f = NULL;
@@ -50,7 +50,7 @@ void progress_file(struct progress *p, FILE *f)
     p->games = 0;
     p->total = f && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size
                                                                         : -1;
-    p->file_start = now();
+    p->file_start = clock_seconds();
 }
 
 static void human_bytes(double b, char *buf, size_t size)
@@ -90,7 +90,7 @@ static void draw(struct progress *p, const char *file, double t)
 /* Draw the line if the run is old enough and the last drawing is. */
 static void maybe_draw(struct progress *p, const char *file)
 {
-    double t = now();
+    double t = clock_seconds();
     if (t - p->start < p->first || (p->drawn && t - p->last < REDRAW))
         return;
     p->last = t;

@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,16 +42,25 @@ static int has_words(const char *c, const char *words)
     return 0;
 }
 
-/* Our judgement comments; those after "engine: " went with a judgement
- * that was the record's own, and leave it. */
+static const char *const mark_words[] = { "", "Only move", "Inaccuracy", "Mistake", "Blunder" };
+
+/* Our judgement sentences (and those of earlier versions); those after
+ * "engine: " went with a judgement that was the record's own, and leave it. */
 static int judged_by_us(const char *c)
 {
-    return (begins(c, "best ") && has_words(c, "; played ")) || begins(c, "only move");
+    for (int m = PMN_MARK_INACCURACY; m <= PMN_MARK_BLUNDER; m++)
+        if (begins(c, mark_words[m]) && has_words(c, " was best"))
+            return 1;
+    return begins(c, "Only move: ")
+        || (begins(c, "best ") && has_words(c, "; played ")) || begins(c, "only move");
 }
 
 static int is_ours(const char *c)
 {
+    while (isspace((unsigned char)*c))
+        c++;
     return judged_by_us(c) || (begins(c, "engine: ") && judged_by_us(c + 8))
+        || begins(c, "[%eval ")
         || (begins(c, "value ") && has_words(c, ", after ")) || begins(c, "from here ")
         || begins(c, SUMMARY);
 }
@@ -79,22 +89,6 @@ static void strip_move(pmn_move *m)
             m->variations[k++] = *l;
     }
     m->nvariations = k;
-}
-
-/* ---- values in a few words ---------------------------------------------- */
-
-static void short_value(const pmn_value *v, char *buf, size_t size)
-{
-    if (v->has_margin)
-        snprintf(buf, size, "%+d", v->margin);
-    else if (v->exact && v->outcome > 0)
-        snprintf(buf, size, "wins in %u", v->plies);
-    else if (v->exact && v->outcome < 0)
-        snprintf(buf, size, "loses in %u", v->plies);
-    else if (v->exact)
-        snprintf(buf, size, "draw");
-    else
-        snprintf(buf, size, "%+d on the board", v->margin);
 }
 
 /* ---- the engine's line as a variation ------------------------------------ */
@@ -134,10 +128,20 @@ static int add_line(pmn_move *m, const pmn_rules *r, const pmn_position *before,
 
 /* ---- judging the main line ----------------------------------------------- */
 
-struct side_tally {
-    unsigned moves, mistakes, blunders;
-    long loss;                /* seeds lost against the best, summed */
-};
+const char *pmn_mark_symbol(pmn_mark m)
+{
+    static const char *const symbols[] = { "", "!", "?!", "?", "??" };
+    return m >= PMN_MARK_NONE && m <= PMN_MARK_BLUNDER ? symbols[m] : "";
+}
+
+void pmn_annotation_free(pmn_annotation *a)
+{
+    if (a) {
+        free(a->plies);
+        a->plies = NULL;
+        a->nplies = 0;
+    }
+}
 
 static const pmn_move_value *value_of(const pmn_analysis *a, int hole)
 {
@@ -147,82 +151,127 @@ static const pmn_move_value *value_of(const pmn_analysis *a, int hole)
     return NULL;
 }
 
-/* How much worse the played move is than the best: classes thrown away
- * (exact values only), and seeds. */
-static void loss_of(const pmn_value *best, const pmn_value *played, int *classes, long *seeds)
+/* Lichess's accuracy of a move from the drop of the mover's winning
+ * chances, in percent: 100 for no drop, about 50 for a drop of 15. */
+static double accuracy_of(double drop)
 {
-    *classes = best->exact && played->exact ? best->outcome - played->outcome : 0;
-    *seeds = best->margin - played->margin;
-    if (*seeds < 0)
-        *seeds = 0;
+    double a = 103.1668 * exp(-0.04354 * 100 * drop) - 3.1669;
+    return a < 0 ? 0 : a > 100 ? 100 : a;
 }
 
-static int judge(pmn_move *m, const pmn_rules *r, const pmn_position *before, int mover,
-                 const pmn_analysis *a, const pmn_annotate_options *o, int claims,
-                 struct side_tally *t)
+/* The last two iterations of a position's search: a drop is judged by the
+ * smaller of the two, so that a mark does not hang on one depth. */
+#define KEPT 2
+
+struct iterations {
+    pmn_analysis kept[KEPT];  /* the last KEPT, the latest at count - 1 (mod KEPT) */
+    int count;
+};
+
+static void keep_iteration(void *ctx, const pmn_analysis *a)
 {
-    const pmn_move_value *played = value_of(a, m->hole);
-    const pmn_move_value *best = &a->moves[0];
-    char text[200], bv[48], pv[48], bname[16], pname[16];
-    int classes;
-    long seeds;
+    struct iterations *it = ctx;
+    if (a->nmoves == 0)
+        return;
+    it->kept[it->count++ % KEPT] = *a;
+}
+
+/* The drop of expected score of playing `hole` in analysis a. */
+static double drop_in(const pmn_analysis *a, int hole, const pmn_model *m, unsigned in_play)
+{
+    const pmn_move_value *played = value_of(a, hole);
     if (!played || a->nmoves == 0)
-        return 0;
-    t->moves++;
-    /* Every move: the position's value before it, and what it leaves. */
-    short_value(&a->value, bv, sizeof bv);
-    short_value(&played->value, pv, sizeof pv);
-    snprintf(text, sizeof text, "value %s, after %s", bv, pv);
-    if (pmn_move_add_comment(m, text, strlen(text)) < 0)
-        return PMN_ERR_NOMEM;
-    loss_of(&best->value, &played->value, &classes, &seeds);
-    t->loss += seeds;
-    const char *mark = NULL;
-    if (classes >= 2 || (o->threshold && seeds >= 2 * (long)o->threshold))
-        mark = "??";
-    else if (classes >= 1 || (o->threshold && seeds >= (long)o->threshold))
-        mark = "?";
-    if (mark) {
-        t->blunders += mark[1] == '?';
-        t->mistakes += mark[1] != '?';
-        short_value(&best->value, bv, sizeof bv);
-        short_value(&played->value, pv, sizeof pv);
-        pmn_hole_name(r, o->notation, mover, best->hole, bname, sizeof bname);
-        pmn_hole_name(r, o->notation, mover, m->hole, pname, sizeof pname);
-        snprintf(text, sizeof text, "%sbest %s, %s; played %s, %s",
-                 m->judgement[0] ? "engine: " : "", bname, bv, pname, pv);
-        if (!m->judgement[0])
-            memcpy(m->judgement, mark, strlen(mark) + 1);
-        if (pmn_move_add_comment(m, text, strlen(text)) < 0 || add_line(m, r, before, a, claims) < 0)
-            return PMN_ERR_NOMEM;
-        return 0;
-    }
-    /* The only move that keeps the result, where every other loses it. */
-    if (played->hole == best->hole && best->value.exact && a->nmoves > 1) {
-        int only = 1;
-        for (int i = 1; i < a->nmoves; i++)
-            only &= a->moves[i].value.exact && a->moves[i].value.outcome < best->value.outcome;
-        if (only) {
-            const char *keeps = best->value.outcome > 0 ? "the win" : "the draw";
-            snprintf(text, sizeof text, "%sonly move: every other loses %s",
-                     m->judgement[0] ? "engine: " : "", keeps);
-            if (!m->judgement[0])
-                memcpy(m->judgement, "!", 2);
-            if (pmn_move_add_comment(m, text, strlen(text)) < 0)
-                return PMN_ERR_NOMEM;
+        return -1;
+    double d = pmn_expected_score(m, &a->moves[0].value, in_play)
+             - pmn_expected_score(m, &played->value, in_play);
+    return d > 0 ? d : 0;
+}
+
+/* Judge the move j of the main line from its position's analysis. */
+static void judge(pmn_annotated_ply *j, const pmn_analysis *a, const struct iterations *it,
+                  const pmn_model *model, unsigned in_play, double threshold, int opening)
+{
+    const pmn_move_value *played = value_of(a, j->hole);
+    const pmn_move_value *best = &a->moves[0];
+    j->best = best->hole;
+    j->best_value = best->value;
+    j->played = played->value;
+    /* The value after the move: its plies counted from there. */
+    pmn_value after = played->value;
+    if (after.plies)
+        after.plies--;
+    pmn_value_eval(&after, j->mover, j->eval, sizeof j->eval);
+    j->expected_best = pmn_expected_score(model, &best->value, in_play);
+    j->expected_played = pmn_expected_score(model, &played->value, in_play);
+    j->loss = j->expected_best > j->expected_played ? j->expected_best - j->expected_played : 0;
+    j->seeds_lost = best->value.margin > played->value.margin
+                  ? best->value.margin - played->value.margin : 0;
+    j->accuracy = accuracy_of(j->loss);
+    j->depth = a->depth;
+    memcpy(j->pv, a->pv, a->npv * sizeof a->pv[0]);
+    j->npv = a->npv;
+    if (best->value.exact && played->value.exact) {
+        /* The result alone: a move that keeps it is never marked. */
+        int classes = best->value.outcome - played->value.outcome;
+        j->mark = classes >= 2 ? PMN_MARK_BLUNDER : classes == 1 ? PMN_MARK_MISTAKE
+                                                                 : PMN_MARK_NONE;
+        if (classes == 0 && played->hole == best->hole && a->nmoves > 1) {
+            int only = 1;
+            for (int i = 1; i < a->nmoves; i++)
+                only &= a->moves[i].value.exact
+                     && a->moves[i].value.outcome < best->value.outcome;
+            if (only)
+                j->mark = PMN_MARK_ONLY;
         }
+        return;
     }
+    double loss = j->loss;
+    if (it->count >= 2 && !best->value.exact) {
+        double earlier = drop_in(&it->kept[(it->count - 2) % KEPT], j->hole, model, in_play);
+        if (earlier >= 0 && earlier < loss)
+            loss = earlier;
+    }
+    if (opening)
+        return;   /* estimates do not judge the opening */
+    j->mark = loss >= 3 * threshold ? PMN_MARK_BLUNDER
+            : loss >= 2 * threshold ? PMN_MARK_MISTAKE
+            : loss >= threshold ? PMN_MARK_INACCURACY : PMN_MARK_NONE;
+}
+
+/* The judgement into the record: the symbol (unless the record has its
+ * own), the sentence, the engine's line. */
+static int write_judgement(pmn_move *m, const pmn_annotated_ply *j, const pmn_rules *r,
+                           const pmn_position *before, const pmn_annotate_options *o,
+                           const pmn_analysis *a, int claims)
+{
+    char text[256], bname[16];
+    const char *engine = m->judgement[0] ? "engine: " : "";
+    if (j->mark == PMN_MARK_NONE)
+        return 0;
+    if (!m->judgement[0])
+        snprintf(m->judgement, sizeof m->judgement, "%s", pmn_mark_symbol(j->mark));
+    if (j->mark == PMN_MARK_ONLY) {
+        snprintf(text, sizeof text, "%sOnly move: every other loses %s", engine,
+                 j->best_value.outcome > 0 ? "the win" : "the draw");
+        return pmn_move_add_comment(m, text, strlen(text)) < 0 ? PMN_ERR_NOMEM : 0;
+    }
+    pmn_hole_name(r, o->notation, j->mover, j->best, bname, sizeof bname);
+    const char *thrown = "";
+    if (j->best_value.exact && j->played.exact)
+        thrown = j->best_value.outcome > 0
+               ? (j->played.outcome < 0 ? " The win is thrown away: a loss."
+                                        : " The win is thrown away: a draw.")
+               : " The draw is thrown away: a loss.";
+    snprintf(text, sizeof text, "%s%s: %s was best.%s", engine, mark_words[j->mark], bname,
+             thrown);
+    if (pmn_move_add_comment(m, text, strlen(text)) < 0 || add_line(m, r, before, a, claims) < 0)
+        return PMN_ERR_NOMEM;
     return 0;
 }
 
 static int add_comment_text(pmn_move *m, const char *text)
 {
     return pmn_move_add_comment(m, text, strlen(text)) < 0 ? PMN_ERR_NOMEM : 0;
-}
-
-static int set_annotator(pmn_record *rec, const char *value)
-{
-    return pmn_record_set_tag(rec, "Annotator", value, NULL) < 0 ? PMN_ERR_NOMEM : 0;
 }
 
 /* South's view of a position's value: +1 South wins, -1 North, 0 draw or
@@ -234,14 +283,22 @@ static int south_view(const pmn_value *v, int side)
     return side == PMN_SOUTH ? v->outcome : -v->outcome;
 }
 
+static void plural(char *buf, size_t size, unsigned n, const char *one, const char *many)
+{
+    snprintf(buf, size, "%u %s", n, n == 1 ? one : many);
+}
+
 int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s,
-                        const pmn_annotate_options *o)
+                        const pmn_annotate_options *o, pmn_annotation *out)
 {
     const char *annotator = pmn_record_tag(rec, "Annotator");
+    pmn_annotation none, *an = out ? out : &none;
+    memset(an, 0, sizeof *an);
+    an->decided = -2;
     if (annotator && strncmp(annotator, "pmn", 3) == 0)
         for (size_t i = 0; i < rec->main.nmoves; i++)
             strip_move(&rec->main.moves[i]);
-    if (set_annotator(rec, o->annotator) < 0)
+    if (pmn_record_set_tag(rec, "Annotator", o->annotator, NULL) < 0)
         return PMN_ERR_NOMEM;
     if (setup->status != PMN_SETUP_READY)
         return 0;
@@ -251,38 +308,83 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
     const pmn_played_line *line = pmn_replay_main(replay);
     const pmn_check_result *res = pmn_replay_result(replay);
     const pmn_rules *r = &setup->rules;
+    const pmn_model *model = pmn_model_for(r);
+    double threshold = o->threshold > 0 ? o->threshold : 0.05;
     size_t n = 0;
     while (n < line->nmoves && line->moves[n].replayed)
         n++;
     int *view = calloc(n + 1, sizeof *view);
-    unsigned *plies = calloc(n + 1, sizeof *plies);
+    pmn_value *values = calloc(n + 1, sizeof *values);
     pmn_position *history = malloc((n + 1) * sizeof *history);
-    struct side_tally tally[2];
-    int rc = view && plies && history ? 0 : PMN_ERR_NOMEM;
-    memset(tally, 0, sizeof tally);
+    an->plies = calloc(n + 1, sizeof *an->plies);
+    an->model = model;
+    struct iterations *it = malloc(sizeof *it);
+    int rc = view && values && history && an->plies && it ? 0 : PMN_ERR_NOMEM;
+    double sum_accuracy[2] = { 0, 0 }, sum_loss[2] = { 0, 0 };
     size_t since = 0;
     int claims = 0;
+    double start = pmn_now();
     for (size_t i = 0; i < rec->main.nmoves; i++)
         claims |= rec->main.moves[i].claim >= 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const pmn_position *before = i ? &line->moves[i - 1].after : &setup->start;
+        pmn_annotated_ply *j = &an->plies[an->nplies];
         pmn_analysis a;
         history[i] = *before;
         pmn_search_limits l = o->limits;
         l.all_moves = 1;
-        if (pmn_analyse(s, before, history + since, i - since, &l, NULL, NULL, &a) < 0) {
+        if (o->game_seconds > 0) {
+            double left = o->game_seconds - (pmn_now() - start);
+            l.seconds = left / (double)(n - i);
+            if (l.seconds < 0.001)
+                l.seconds = 0.001;
+        }
+        if (o->progress)
+            o->progress(o->progress_ctx, i, n, pmn_now() - start);
+        it->count = 0;
+        if (pmn_analyse(s, before, history + since, i - since, &l, keep_iteration, it, &a) < 0) {
             rc = PMN_ERR_NOMEM;
             break;
         }
-        view[i] = south_view(&a.value, before->to_move);
-        plies[i] = a.value.plies;
-        rc = judge(&rec->main.moves[i], r, before, line->moves[i].mover, &a, o, claims,
-                   &tally[line->moves[i].mover]);
         const pmn_move_report *rep = &line->moves[i].report;
+        j->ply = i;
+        j->before = *before;
+        j->mover = line->moves[i].mover;
+        j->hole = rec->main.moves[i].hole;
+        view[i] = south_view(&a.value, before->to_move);
+        values[i] = a.value;
         if (rep->captured || rep->given || rep->stored)
             since = i + 1;
+        if (!value_of(&a, j->hole))
+            continue;   /* a pass, or a move the engine does not list */
+        unsigned in_play = pmn_position_seeds(r, before, PMN_SOUTH)
+                         + pmn_position_seeds(r, before, PMN_NORTH);
+        judge(j, &a, it, model, in_play, threshold, i < o->opening);
+        an->nplies++;
+        pmn_move *m = &rec->main.moves[i];
+        char text[48];
+        /* The value once a turn, after its last sowing (and wherever a
+         * sowing is judged). */
+        int turn_goes_on = i + 1 < n && line->moves[i + 1].continues;
+        snprintf(text, sizeof text, "[%%eval %s]", j->eval);
+        if (((!turn_goes_on || j->mark) && (rc = add_comment_text(m, text)) < 0)
+            || (rc = write_judgement(m, j, r, before, o, &a, claims)) < 0)
+            break;
+        pmn_annotation_side *sd = &an->side[j->mover];
+        sd->moves++;
+        sd->inaccuracies += j->mark == PMN_MARK_INACCURACY;
+        sd->mistakes += j->mark == PMN_MARK_MISTAKE;
+        sd->blunders += j->mark == PMN_MARK_BLUNDER;
+        sum_loss[j->mover] += j->seeds_lost;
+        sum_accuracy[j->mover] += j->accuracy;
     }
-    /* The end: who won, as the board says. */
+    for (int side = 0; side < 2; side++)
+        if (an->side[side].moves) {
+            an->side[side].average_loss = sum_loss[side] / an->side[side].moves;
+            an->side[side].accuracy = sum_accuracy[side] / an->side[side].moves;
+        }
+    /* The end: who won, as the board says; decided from the first of the
+     * positions that stay exactly won for the winner. */
     int final = res->outcome == PMN_SOUTH_WINS ? 1 : res->outcome == PMN_NORTH_WINS ? -1 : 0;
     if (rc == 0 && n > 0 && final != 0 && !res->stopped && res->ending != PMN_END_NONE) {
         size_t d = n;
@@ -290,30 +392,50 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
             d--;
         if (d < n) {
             char text[128];
-            if (plies[d])
+            int winner = final > 0 ? PMN_SOUTH : PMN_NORTH;
+            const pmn_value *v = &values[d];
+            int mover_wins = (d ? line->moves[d - 1].after.to_move : setup->start.to_move)
+                           == winner;
+            an->decided = (long)d - 1;
+            an->winner = winner;
+            an->decided_value = *v;
+            if (!mover_wins) {   /* the winner's view */
+                an->decided_value.outcome = -v->outcome;
+                an->decided_value.margin = -v->margin;
+            }
+            int margin = an->decided_value.margin;
+            if (v->has_margin && v->solved)
+                snprintf(text, sizeof text, "from here %s wins by %d seed%s with best play",
+                         pmn_side_name(winner), margin, margin == 1 ? "" : "s");
+            else if (v->plies)
                 snprintf(text, sizeof text, "from here %s wins by force in %u plies",
-                         pmn_side_name(final > 0 ? PMN_SOUTH : PMN_NORTH), plies[d]);
-            else   /* the margin solver's values count no plies */
+                         pmn_side_name(winner), v->plies);
+            else
                 snprintf(text, sizeof text, "from here %s wins by force",
-                         pmn_side_name(final > 0 ? PMN_SOUTH : PMN_NORTH));
+                         pmn_side_name(winner));
             /* On the move after which it was decided; the first, if before it. */
             rc = add_comment_text(&rec->main.moves[d ? d - 1 : 0], text);
         }
     }
     for (int side = 0; rc == 0 && n > 0 && side < 2; side++) {
-        char text[200];
-        const struct side_tally *t = &tally[side];
+        char text[256], a[32], b[32], c[32];
+        const pmn_annotation_side *t = &an->side[side];
         if (!t->moves)
             continue;
-        snprintf(text, sizeof text, SUMMARY "%s, %u move%s: %u mistake%s, %u blunder%s, "
-                 "average loss %.1f seeds", pmn_side_name(side), t->moves,
-                 t->moves == 1 ? "" : "s", t->mistakes, t->mistakes == 1 ? "" : "s",
-                 t->blunders, t->blunders == 1 ? "" : "s", (double)t->loss / t->moves);
+        plural(a, sizeof a, t->inaccuracies, "inaccuracy", "inaccuracies");
+        plural(b, sizeof b, t->mistakes, "mistake", "mistakes");
+        plural(c, sizeof c, t->blunders, "blunder", "blunders");
+        snprintf(text, sizeof text, SUMMARY "%s, %u move%s: %s, %s, %s, average loss %.1f "
+                 "seeds, accuracy %.0f%%", pmn_side_name(side), t->moves,
+                 t->moves == 1 ? "" : "s", a, b, c, t->average_loss, t->accuracy);
         rc = add_comment_text(&rec->main.moves[n - 1], text);
     }
     free(view);
-    free(plies);
+    free(values);
     free(history);
+    free(it);
+    if (!out || rc < 0)
+        pmn_annotation_free(an);
     pmn_replay_free(replay);
     return rc;
 }

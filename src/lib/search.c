@@ -530,6 +530,21 @@ size_t pmn_value_describe(const pmn_value *v, int side, char *buf, size_t size)
     return t.n;
 }
 
+size_t pmn_value_eval(const pmn_value *v, int side, char *buf, size_t size)
+{
+    /* South's view: the value is its side's. */
+    int sign = side == PMN_SOUTH ? 1 : -1;
+    int margin = sign * v->margin, outcome = sign * v->outcome;
+    int decided = v->exact || v->plies;   /* a win or loss seen to the end */
+    if (decided && v->has_margin && (v->exact || !v->plies))
+        return (size_t)snprintf(buf, size, margin ? "=%+d" : "=0", margin);
+    if (decided && outcome)
+        return (size_t)snprintf(buf, size, "#%c%u", outcome > 0 ? '+' : '-', v->plies);
+    if (v->exact)
+        return (size_t)snprintf(buf, size, "=0");
+    return (size_t)snprintf(buf, size, margin ? "%+d" : "0", margin);
+}
+
 /* ---- the root ----------------------------------------------------------- */
 
 static int all_exact(const pmn_analysis *a)

@@ -1,0 +1,165 @@
+/* selfplay.c - games the engine plays against itself: records with known
+ * results, the samples the expected-score model is fitted on (model.c). */
+#include "pmn.h"
+#include "record.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* splitmix64: a stream fixed by its seed on every machine. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* A move drawn with odds exp(worth / temperature): a player who errs, the
+ * more often the less it costs. */
+static int softmax_choice(const pmn_analysis *a, double temperature, uint64_t *state)
+{
+    pmn_choice c;
+    double w[PMN_MAX_SIDE_PITS], sum = 0, top;
+    pmn_choice_of(a, -1, &c);
+    top = c.worth[0];
+    for (int i = 0; i < c.nmoves; i++) {
+        double d = (c.worth[i] - top) / temperature;
+        w[i] = d < -700 ? 0 : exp(d);
+        sum += w[i];
+    }
+    double u = (double)(next_random(state) >> 11) / 9007199254740992.0 * sum;
+    for (int i = 0; i < c.nmoves; i++) {
+        if (u < w[i])
+            return a->moves[i].hole;
+        u -= w[i];
+    }
+    return a->moves[0].hole;
+}
+
+static int add_text_comment(pmn_move *m, const char *text)
+{
+    return pmn_move_add_comment(m, text, strlen(text));
+}
+
+int pmn_selfplay(pmn_searcher *s, const pmn_rules *r, const pmn_selfplay_options *o,
+                 unsigned long game, pmn_record *rec, pmn_model_sample *samples, size_t cap,
+                 size_t *nsamples)
+{
+    unsigned max_plies = o->max_plies ? o->max_plies : 2000;
+    uint64_t state = o->seed * 0x100000001B3ULL + game;
+    pmn_position start;
+    pmn_position_start(r, &start);
+    pmn_game *g = pmn_game_new(r, &start);
+    /* The positions since the last capture, for the search's repetitions. */
+    pmn_position *history = malloc((max_plies + 1) * sizeof *history);
+    size_t since = 0, n = 0, first = 0;
+    int rc = g && history ? 0 : PMN_ERR_NOMEM;
+    int prev = -1;
+    char text[64];
+    pmn_record_init(rec);
+    *nsamples = 0;
+    /* What earlier games left in the table would change this one's
+     * searches: each game is the same whatever was played before it. */
+    pmn_searcher_clear(s);
+    for (unsigned ply = 0; rc == 0 && ply < max_plies && pmn_game_ending(g) == PMN_END_NONE;
+         ply++) {
+        const pmn_position *p = pmn_game_position(g);
+        int holes[PMN_MAX_SIDE_PITS], hole, mover = p->to_move;
+        int nlegal = pmn_legal_moves(r, p, holes);
+        pmn_analysis a;
+        int searched = 0;
+        history[ply] = *p;
+        if (nlegal == 0)
+            break;   /* a pass the game does not play for us */
+        if (ply < o->random_plies) {
+            hole = holes[next_random(&state) % (unsigned)nlegal];
+        } else {
+            pmn_search_limits l = o->limits;
+            l.all_moves = o->temperature > 0;
+            if (pmn_analyse(s, p, history + since, ply - since, &l, NULL, NULL, &a) < 0) {
+                rc = PMN_ERR_NOMEM;
+                break;
+            }
+            hole = a.best >= 0 ? a.best : holes[0];
+            if (o->temperature > 0 && a.nmoves > 1)
+                hole = softmax_choice(&a, o->temperature, &state);
+            searched = 1;
+            if (!a.value.exact && !a.value.plies && n < cap && samples) {
+                samples[n].value = a.value.margin;
+                samples[n].in_play = pmn_position_seeds(r, p, PMN_SOUTH)
+                                   + pmn_position_seeds(r, p, PMN_NORTH);
+                samples[n].score = mover;   /* the side, until the result is known */
+                n++;
+            }
+        }
+        pmn_move_report rep;
+        if (pmn_game_play(g, hole, &rep) < 0) {
+            rc = PMN_ERR_NOMEM;
+            break;
+        }
+        pmn_move *m = pmn_line_add_move(&rec->main);
+        if (!m) {
+            rc = PMN_ERR_NOMEM;
+            break;
+        }
+        m->notation = PMN_NOTATION_LETTERS;
+        m->side = mover;
+        m->hole = hole;
+        m->joined = prev == mover;
+        pmn_hole_name(r, PMN_NOTATION_LETTERS, mover, hole, m->text, sizeof m->text);
+        if (rep.captured) {
+            m->claim = (int)rep.captured;
+            m->claim_style = '+';
+        }
+        prev = rep.extra ? mover : -1;
+        if (searched && !rep.extra) {   /* the value once a turn, after its last sowing */
+            char eval[32];
+            pmn_value_eval(&a.value, mover, eval, sizeof eval);
+            snprintf(text, sizeof text, "[%%eval %s]", eval);
+            if (add_text_comment(m, text) < 0)
+                rc = PMN_ERR_NOMEM;
+        }
+        if (rep.captured || rep.given || rep.stored)
+            since = ply + 1;
+    }
+    pmn_outcome out = g ? pmn_game_outcome(g) : PMN_ONGOING;
+    if (rc == 0 && (!g || pmn_game_ending(g) == PMN_END_NONE))
+        out = PMN_ONGOING;   /* stopped at max_plies: no result */
+    /* The samples' scores, from the mover's side. */
+    for (size_t i = first; i < n; i++) {
+        int side = (int)samples[i].score;
+        samples[i].score = out == PMN_DRAWN ? 0.5
+                         : (out == PMN_SOUTH_WINS) == (side == PMN_SOUTH) ? 1 : 0;
+    }
+    *nsamples = out == PMN_ONGOING ? 0 : n;
+    const char *result = pmn_outcome_string(out);
+    char player[64];
+    if (o->temperature > 0)
+        snprintf(player, sizeof player, "pmn %s, depth %u, temperature %g", pmn_version(),
+                 o->limits.depth, o->temperature);
+    else
+        snprintf(player, sizeof player, "pmn %s, depth %u", pmn_version(), o->limits.depth);
+    snprintf(text, sizeof text, "%lu", game + 1);
+    char event[64];
+    snprintf(event, sizeof event, "pmn self-play, seed %llu", (unsigned long long)o->seed);
+    if (rc == 0
+        && (pmn_record_set_tag(rec, "Event", event, NULL) < 0
+            || pmn_record_set_tag(rec, "Site", "?", NULL) < 0
+            || pmn_record_set_tag(rec, "Date", "????.??.??", NULL) < 0
+            || pmn_record_set_tag(rec, "Round", text, NULL) < 0
+            || pmn_record_set_tag(rec, "South", player, NULL) < 0
+            || pmn_record_set_tag(rec, "North", player, NULL) < 0
+            || pmn_record_set_tag(rec, "Result", result, NULL) < 0))
+        rc = PMN_ERR_NOMEM;
+    snprintf(rec->result, sizeof rec->result, "%s", result);
+    snprintf(text, sizeof text, "%u", o->random_plies);
+    if (rc == 0 && o->random_plies
+        && pmn_record_set_tag(rec, "RandomPlies", text, NULL) < 0)
+        rc = PMN_ERR_NOMEM;
+    pmn_game_free(g);
+    free(history);
+    return rc;
+}

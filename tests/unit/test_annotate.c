@@ -1,0 +1,328 @@
+/* test_annotate.c - the expected-score model and its fit, the value as
+ * annotations write it, self-play, and annotations against the truth: on
+ * games whose every position a plain minimax (naive.h) settles, every '?'
+ * and '??' marks a move that lowers the exact result, and no move that
+ * keeps it is marked. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include "naive.h"
+
+static struct naive_path path;   /* large: not on the stack */
+
+static uint32_t lcg(uint32_t *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return *state >> 8;
+}
+
+static double uniform(uint32_t *state)
+{
+    return (double)(lcg(state) & 0xFFFFFF) / 16777216.0;
+}
+
+/* ---- the model ---------------------------------------------------------- */
+
+static void exact_values_need_no_model(void **unused)
+{
+    (void)unused;
+    pmn_rules r;
+    pmn_rules_init(&r, "kalah", NULL);
+    const pmn_model *m = pmn_model_for(&r);
+    pmn_value v;
+    memset(&v, 0, sizeof v);
+    v.exact = 1;
+    v.outcome = 1;
+    v.margin = -40;   /* whatever the margin: a win */
+    assert_true(pmn_expected_score(m, &v, 10) == 1.0);
+    v.outcome = 0;
+    assert_true(pmn_expected_score(m, &v, 10) == 0.5);
+    v.outcome = -1;
+    v.margin = 40;
+    assert_true(pmn_expected_score(m, &v, 10) == 0.0);
+}
+
+static void the_curve_rises_and_is_fair(void **unused)
+{
+    (void)unused;
+    static const char *const games[] = { "hawalis", "kalah", "oware", "awale", "anywoli" };
+    for (size_t g = 0; g < sizeof games / sizeof *games; g++) {
+        pmn_rules r;
+        assert_int_equal(pmn_rules_init(&r, games[g], NULL), 0);
+        const pmn_model *m = pmn_model_for(&r);
+        assert_string_equal(m->game, games[g]);
+        assert_true(m->k > 0);
+        assert_true(m->log_loss < m->base_loss);   /* the fit knows something */
+        for (unsigned n = 1; n <= 96; n += 5) {
+            assert_true(fabs(pmn_model_expected(m, 0, n) - 0.5) < 1e-12);
+            for (int v = -20; v < 20; v++) {
+                double e = pmn_model_expected(m, v, n), f = pmn_model_expected(m, v + 1, n);
+                assert_true(e >= 0 && e <= 1 && f >= e);
+                assert_true(fabs(e + pmn_model_expected(m, -v, n) - 1) < 1e-12);
+            }
+        }
+    }
+    /* A variant keeps its game's model; a rule file of another name, that
+     * of the game its goal is closest to. */
+    pmn_rules r;
+    pmn_rules_init(&r, "kalah(4,3),capture=opposite-always", NULL);
+    assert_string_equal(pmn_model_for(&r)->game, "kalah");
+    snprintf(r.name, sizeof r.name, "my-kalah");
+    assert_string_equal(pmn_model_for(&r)->game, "kalah");
+}
+
+/* Samples drawn from a known curve give that curve back. */
+static void the_fit_finds_the_curve(void **unused)
+{
+    (void)unused;
+    enum { N = 40000 };
+    pmn_model_sample *s = malloc(N * sizeof *s);
+    double *x = malloc(N * sizeof *x);
+    pmn_model truth = { .k = 2.0, .p = 0.5 }, fit;
+    uint32_t state = 7;
+    assert_non_null(s);
+    assert_non_null(x);
+    for (size_t i = 0; i < N; i++) {
+        s[i].value = (double)((int)(lcg(&state) % 21) - 10);
+        s[i].in_play = 4 + lcg(&state) % 44;
+        double e = pmn_model_expected(&truth, s[i].value, s[i].in_play);
+        s[i].score = uniform(&state) < e ? 1 : 0;
+    }
+    memset(&fit, 0, sizeof fit);
+    assert_int_equal(pmn_model_fit(s, N, x, &fit), 0);
+    assert_true(fit.p == 0.5);
+    assert_true(fabs(fit.k - 2.0) < 0.15);
+    assert_true(fit.log_loss < fit.base_loss);
+    assert_int_equal(fit.samples, N);
+    assert_int_equal(pmn_model_fit(s, 0, x, &fit), -1);
+    free(s);
+    free(x);
+}
+
+/* Choices drawn with a known temperature give it back. */
+static void the_temperature_of_choices(void **unused)
+{
+    (void)unused;
+    enum { N = 20000 };
+    pmn_choice *c = malloc(N * sizeof *c);
+    uint32_t state = 11;
+    assert_non_null(c);
+    for (size_t i = 0; i < N; i++) {
+        c[i].nmoves = 2 + (int)(lcg(&state) % 5);
+        double w[PMN_MAX_SIDE_PITS], sum = 0;
+        for (int k = 0; k < c[i].nmoves; k++) {
+            c[i].worth[k] = (double)((int)(lcg(&state) % 13) - 6);
+            w[k] = exp(c[i].worth[k] / 3.0);
+            sum += w[k];
+        }
+        double u = uniform(&state) * sum;
+        c[i].played = c[i].nmoves - 1;
+        for (int k = 0; k < c[i].nmoves; k++) {
+            if (u < w[k]) {
+                c[i].played = k;
+                break;
+            }
+            u -= w[k];
+        }
+    }
+    double ll, random;
+    double t = pmn_temperature_fit(c, N, &ll, &random);
+    assert_true(fabs(t - 3.0) < 0.2);
+    assert_true(ll > random);
+    free(c);
+}
+
+/* ---- values as annotations write them ----------------------------------- */
+
+static void eval_text(void **unused)
+{
+    (void)unused;
+    pmn_value v;
+    char buf[32];
+    memset(&v, 0, sizeof v);
+    v.margin = 3;
+    pmn_value_eval(&v, PMN_SOUTH, buf, sizeof buf);
+    assert_string_equal(buf, "+3");
+    pmn_value_eval(&v, PMN_NORTH, buf, sizeof buf);
+    assert_string_equal(buf, "-3");
+    v.margin = 0;
+    pmn_value_eval(&v, PMN_NORTH, buf, sizeof buf);
+    assert_string_equal(buf, "0");
+    v.exact = v.has_margin = v.solved = 1;
+    v.outcome = 1;
+    v.margin = 6;
+    pmn_value_eval(&v, PMN_NORTH, buf, sizeof buf);
+    assert_string_equal(buf, "=-6");
+    v.outcome = 0;
+    v.margin = 0;
+    pmn_value_eval(&v, PMN_SOUTH, buf, sizeof buf);
+    assert_string_equal(buf, "=0");
+    v.has_margin = v.solved = 0;
+    v.outcome = -1;
+    v.plies = 7;
+    pmn_value_eval(&v, PMN_SOUTH, buf, sizeof buf);
+    assert_string_equal(buf, "#-7");
+    pmn_value_eval(&v, PMN_NORTH, buf, sizeof buf);
+    assert_string_equal(buf, "#+7");
+    assert_string_equal(pmn_mark_symbol(PMN_MARK_BLUNDER), "??");
+    assert_string_equal(pmn_mark_symbol(PMN_MARK_INACCURACY), "?!");
+    assert_string_equal(pmn_mark_symbol(PMN_MARK_NONE), "");
+}
+
+/* ---- self-play ---------------------------------------------------------- */
+
+static void selfplay_is_a_game(void **unused)
+{
+    (void)unused;
+    pmn_rules r;
+    pmn_rules_init(&r, "kalah(4,3)", NULL);
+    pmn_searcher *s = pmn_searcher_new(&r, 4);
+    pmn_selfplay_options o = { .limits = { .depth = 3 }, .random_plies = 2, .seed = 5,
+                               .temperature = 2 };
+    pmn_model_sample samples[2000];
+    pmn_record a, b;
+    size_t na, nb;
+    assert_non_null(s);
+    assert_int_equal(pmn_selfplay(s, &r, &o, 3, &a, samples, 2000, &na), 0);
+    assert_int_equal(pmn_selfplay(s, &r, &o, 3, &b, NULL, 0, &nb), 0);
+    /* The same game for the same seed and number; it ended, with a result
+     * that the replay proves. */
+    assert_int_equal(a.main.nmoves, b.main.nmoves);
+    for (size_t i = 0; i < a.main.nmoves; i++)
+        assert_int_equal(a.main.moves[i].hole, b.main.moves[i].hole);
+    pmn_setup setup = { .status = PMN_SETUP_READY, .rules = r };
+    pmn_position_start(&r, &setup.start);
+    pmn_replay *rp = pmn_replay_new(&a, &setup, NULL, NULL);
+    assert_non_null(rp);
+    const pmn_check_result *res = pmn_replay_result(rp);
+    assert_int_equal(res->errors, 0);
+    assert_true(res->ending != PMN_END_NONE);
+    assert_string_equal(pmn_record_tag(&a, "Result"), pmn_outcome_string(res->outcome));
+    assert_true(na > 0);
+    for (size_t i = 0; i < na; i++)
+        assert_true(samples[i].score == 0 || samples[i].score == 0.5 || samples[i].score == 1);
+    pmn_replay_free(rp);
+    pmn_record_free(&a);
+    pmn_record_free(&b);
+    pmn_searcher_free(s);
+}
+
+/* ---- annotations against the truth --------------------------------------- */
+
+/* The minimax outcome of playing `hole` in p, for p's side to move. */
+static int outcome_of_move(const pmn_rules *r, const pmn_position *p, int hole)
+{
+    pmn_position q = *p;
+    pmn_move_report rep;
+    unsigned long nodes = 0;
+    int best;
+    pmn_play(r, &q, hole, &rep);
+    if (rep.ending != PMN_END_NONE)
+        return naive_end(r, rep.ending, rep.outcome, &q, p->to_move).outcome;
+    path.n = path.since = 0;
+    path.pos[path.n++] = q;
+    struct naive_value v = naive_minimax(r, &path, &best, &nodes);
+    return q.to_move != p->to_move ? -v.outcome : v.outcome;
+}
+
+static void check_against_minimax(const char *spec, unsigned games, int solve)
+{
+    pmn_rules r;
+    assert_int_equal(pmn_rules_init(&r, spec, NULL), 0);
+    pmn_searcher *s = pmn_searcher_new(&r, 8);
+    pmn_selfplay_options so = { .limits = { .depth = 2 }, .random_plies = 3, .seed = 9,
+                                .temperature = 3 };
+    pmn_annotate_options ao = { .limits = { .depth = 6, .solve = solve }, .annotator = "pmn" };
+    unsigned marked = 0, judged = 0;
+    assert_non_null(s);
+    for (unsigned g = 0; g < games; g++) {
+        pmn_record rec;
+        pmn_annotation an;
+        size_t n;
+        assert_int_equal(pmn_selfplay(s, &r, &so, g, &rec, NULL, 0, &n), 0);
+        pmn_setup setup = { .status = PMN_SETUP_READY, .rules = r };
+        pmn_position_start(&r, &setup.start);
+        assert_int_equal(pmn_annotate_record(&rec, &setup, s, &ao, &an), 0);
+        for (size_t i = 0; i < an.nplies; i++) {
+            const pmn_annotated_ply *j = &an.plies[i];
+            int holes[PMN_MAX_SIDE_PITS], nh = pmn_legal_moves(&r, &j->before, holes);
+            int best = -2, played = outcome_of_move(&r, &j->before, j->hole), others = -2;
+            for (int k = 0; k < nh; k++) {
+                int o = outcome_of_move(&r, &j->before, holes[k]);
+                best = o > best ? o : best;
+                if (holes[k] != j->hole)
+                    others = o > others ? o : others;
+            }
+            if (!j->best_value.exact || !j->played.exact)
+                continue;   /* a heuristic value: no truth to hold it to */
+            judged++;
+            /* The values are the minimax's. */
+            assert_int_equal(j->best_value.outcome, best);
+            assert_int_equal(j->played.outcome, played);
+            switch (j->mark) {
+            case PMN_MARK_BLUNDER:
+                assert_int_equal(best - played, 2);
+                marked++;
+                break;
+            case PMN_MARK_MISTAKE:
+                assert_int_equal(best - played, 1);
+                marked++;
+                break;
+            case PMN_MARK_INACCURACY:
+                fail_msg("an inaccuracy where the values are exact");
+                break;
+            case PMN_MARK_ONLY:
+                assert_int_equal(played, best);
+                assert_true(others < best);
+                break;
+            case PMN_MARK_NONE:
+                assert_int_equal(played, best);   /* keeps the result: never marked */
+                /* the only move that keeps it is '!' where every other
+                 * move's value is proved (a solve proves them all) */
+                assert_false(solve && nh > 1 && others < best);
+                break;
+            }
+        }
+        pmn_annotation_free(&an);
+        pmn_record_free(&rec);
+    }
+    /* The games made mistakes to find, and were judged exactly. */
+    assert_true(judged > 20);
+    assert_true(marked > 0);
+    pmn_searcher_free(s);
+}
+
+static void kalah_judged_exactly(void **unused)
+{
+    (void)unused;
+    check_against_minimax("kalah(3,2)", 12, 1);
+    check_against_minimax("kalah(3,2),capture=opposite-always", 12, 1);
+}
+
+static void heuristic_where_exact_holds_too(void **unused)
+{
+    (void)unused;
+    /* A search of 6 plies proves the ends of small games: where it did,
+     * its marks hold as a solver's. */
+    check_against_minimax("kalah(3,2)", 12, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(exact_values_need_no_model),
+        cmocka_unit_test(the_curve_rises_and_is_fair),
+        cmocka_unit_test(the_fit_finds_the_curve),
+        cmocka_unit_test(the_temperature_of_choices),
+        cmocka_unit_test(eval_text),
+        cmocka_unit_test(selfplay_is_a_game),
+        cmocka_unit_test(kalah_judged_exactly),
+        cmocka_unit_test(heuristic_where_exact_holds_too),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

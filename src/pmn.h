@@ -1248,6 +1248,12 @@ const pmn_model *pmn_model_for(const pmn_rules *r);
 /* The side to move's expected score: 1, 1/2, 0 where v is exact. */
 double pmn_expected_score(const pmn_model *m, const pmn_value *v, unsigned in_play);
 double pmn_model_expected(const pmn_model *m, double v, unsigned in_play);
+/* The value a comment holds as "[%eval TEXT]" (pmn_value_eval's form)
+ * into eval: 1, or 0 if it holds none. */
+int pmn_comment_eval(const char *comment, char *eval, size_t size);
+/* South's expected score of such a value with in_play seeds on the board:
+ * 0, or -1 if the text is not a value. */
+int pmn_eval_expected(const pmn_model *m, const char *eval, unsigned in_play, double *south);
 /* Fit m->k and m->p (and the figures of the fit) to n samples, by maximum
  * likelihood; x is scratch room for n doubles.  -1 if n is 0. */
 int pmn_model_fit(const pmn_model_sample *s, size_t n, double *x, pmn_model *m);

@@ -17,7 +17,13 @@ What it checks:
     diagnostics listed;
   - the page loads nothing, and its policy refuses what a record might try
     to load; the script reports no error;
-  - a 334-ply game and a page of 300 games work.
+  - a 334-ply game and a page of 300 games work;
+  - an annotated game (pmn annotate, or pmn html --annotate) has an
+    evaluation graph, a band for each ply, that goes to the ply clicked and
+    marks the ply shown; its judged moves are coloured, a dot each on the
+    graph; no comment is shown in braces or as [%eval]; the summary lists
+    both sides; at the end the caption says the game is over; a status
+    has no doubled stop; a problem is listed by its event, not "? - ?".
 
 With --screenshots DIR it writes the pictures of the documentation instead.
 """
@@ -351,7 +357,7 @@ def sowings(d):
         if b["four"]:
             fours += 1
             ok("fours taken in" in d.execute_script(
-                "return document.querySelector('#board .last-ply').textContent"),
+                "return document.getElementById('board-note').textContent"),
                "a four marked and said in words")
         if b["at"][2] == "24" and b["at"][3] == "":
             break
@@ -466,6 +472,66 @@ def large(d):
     no_errors(d, "large")
 
 
+def annotated(d):
+    src = os.path.join(WORK, "annotated.pmn")
+    status, _, err = run([PMN, "annotate", "-q", "--depth", "6", "-o", src,
+                          os.path.join(TOP, "samples/hawalis/tavares-gering-2009.pmn"),
+                          os.path.join(TOP, "samples/hawalis/problem-1.pmn")])
+    ok(status == 0, "pmn annotate for the page: exit %d: %s" % (status, err))
+    url = page("annotated", src)
+    go(d, url, "#game=1&ply=0")
+    info = d.execute_script("""
+var box = document.getElementById('eval-box'), svg = document.getElementById('eval-graph');
+return {hidden: box.hidden, bands: svg.querySelectorAll('rect.ply').length,
+        curve: svg.querySelectorAll('path.curve').length,
+        dots: svg.querySelectorAll('circle.dot').length,
+        judged: document.querySelectorAll('#moves > a.mv.j-inaccuracy, #moves > a.mv.j-mistake,'
+                                          + ' #moves > a.mv.j-blunder').length,
+        text: document.getElementById('moves').textContent,
+        summary: document.querySelectorAll('#summary li').length,
+        games: Array.prototype.map.call(document.querySelectorAll('#game-list a'),
+                                        function (a) { return a.textContent; })};""")
+    ok(not info["hidden"] and info["curve"] == 1, "annotated: the graph is shown: %s" % info)
+    ok(info["bands"] == 110, "annotated: a band for each of 110 plies: %d" % info["bands"])
+    ok(info["judged"] > 0 and info["judged"] == info["dots"],
+       "annotated: judged moves coloured (%d), dots on the graph (%d)"
+       % (info["judged"], info["dots"]))
+    ok("{" not in info["text"] and "[%eval" not in info["text"]
+       and "pmn summary" not in info["text"],
+       "annotated: no braces, values or summaries in the move list")
+    ok(info["summary"] == 2, "annotated: the summary lists both sides: %d" % info["summary"])
+    ok(info["games"][1].startswith("Hawalis endgame problem 1"),
+       "annotated: the problem is listed by its event: %s" % info["games"][1])
+    # A click on the graph, three quarters along: that ply, marked.
+    g = d.find_element(By.ID, "eval-graph")
+    webdriver.ActionChains(d).move_to_element_with_offset(
+        g, int(g.rect["width"] * 0.25), 0).click().perform()
+    until(lambda: at(d)[2] not in ("0", ""))
+    ply = int(at(d)[2])
+    ok(abs(ply - 82) <= 2, "annotated: a click three quarters along goes to ply 82: %d" % ply)
+    x = float(d.execute_script("return document.getElementById('eval-cur').getAttribute('x1')"))
+    ok(abs(x - ply / 110 * 600) < 1, "annotated: the graph marks ply %d: x %s" % (ply, x))
+    b = board(d)
+    ok("Value " in b["status"] and "expected score" in b["status"],
+       "annotated: the status gives the value: %s" % b["status"])
+    keys(d, Keys.END)
+    until(lambda: at(d)[2] == "110")
+    caption = d.execute_script("return document.querySelector('#board .to-move').textContent")
+    ok(caption == "The game is over", "annotated: at the end the caption says: %s" % caption)
+    # The endless move's status: one stop after its proof.
+    url = page("endless-stop", os.path.join(TOP, "samples/hawalis/miumiu-rosenau-2009.pmn"))
+    go(d, url, "#game=1&ply=26")
+    ok(not re.search(r"[^.]\.\.(?!\.)", board(d)["status"]),
+       "no doubled stop: %s" % board(d)["status"])
+    # Annotated on the way.
+    url = page("on-the-way", "--annotate", "--depth", "4",
+               os.path.join(TOP, "samples/kalah/selfplay-2.pmn"))
+    go(d, url, "#game=1&ply=5")
+    ok(d.execute_script("return !document.getElementById('eval-box').hidden"),
+       "pmn html --annotate draws the graph")
+    no_errors(d, "annotated")
+
+
 def screenshots(d, where):
     os.makedirs(where, exist_ok=True)
     shots = [
@@ -478,8 +544,13 @@ def screenshots(d, where):
         ("samples/hawalis/problem-1.pmn", "#game=1&line=1&move=3", None,
          "viewer-variation.png", "Hawalis endgame problem 1"),
     ]
+    src = os.path.join(WORK, "annotated.pmn")
+    run([PMN, "annotate", "-q", "--depth", "8", "-o", src,
+         os.path.join(TOP, "samples/hawalis/tavares-gering-2009.pmn")])
+    shots.append((src, "#game=1&ply=24", None, "viewer-annotated.png",
+                  "Mancala World sample game 1, annotated"))
     for rel, frag, key, name, title in shots:
-        url = page(name, os.path.join(TOP, rel), title=title)
+        url = page(name, rel if os.path.isabs(rel) else os.path.join(TOP, rel), title=title)
         go(d, url, frag)
         if key:
             keys(d, key)
@@ -506,7 +577,7 @@ def main():
             screenshots(d, sys.argv[2])
             return 0
         for check in (counts_at_plies, keys_and_clicks, variations, sowings, errors,
-                      network, large):
+                      network, large, annotated):
             check(d)
     finally:
         d.quit()

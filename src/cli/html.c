@@ -35,6 +35,11 @@ struct html {
     size_t ndiags, diags_cap;
     pmn_lap laps[MAX_LAPS];
     int failed;
+    /* --annotate: the engine's, for each game's rules */
+    int annotate;
+    pmn_annotate_options ao;
+    char annotator[96];
+    unsigned long hash;
 };
 
 /* A variation waiting to be written: nodes are written a line at a time,
@@ -51,6 +56,7 @@ struct pending {
 struct writing {
     struct html *h;
     const pmn_rules *r;
+    const pmn_model *model;   /* for the expected score of [%eval] values */
     struct pending *queue;
     size_t nqueue, cap;
     long nodes;
@@ -281,6 +287,19 @@ static int jnode(struct writing *w, const pmn_move *m, const pmn_played *pl,
         fputc(']', f);
     }
     jcomments(f, "comments", m->comments, m->ncomments);
+    /* An annotated value ([%eval +2]): it, and South's expected score, for
+     * the evaluation graph. */
+    char eval[32];
+    double south;
+    for (size_t i = 0; pl->replayed && replayed && i < m->ncomments; i++)
+        if (pmn_comment_eval(m->comments[i], eval, sizeof eval)
+            && pmn_eval_expected(w->model, eval, pmn_position_seeds(w->r, &pl->after, PMN_SOUTH)
+                                 + pmn_position_seeds(w->r, &pl->after, PMN_NORTH), &south) == 0) {
+            fputs(",\"eval\":", f);
+            jstr(f, eval);
+            fprintf(f, ",\"ex\":%.3f", south);
+            break;
+        }
     if (pl->replayed && replayed) {
         fputs(",\"board\":", f);
         jboard(f, w->r, &pl->after);
@@ -374,7 +393,13 @@ static void game_title(const struct game *g, char *buf, size_t size)
     const char *south = game_tag(g, "South"), *north = game_tag(g, "North");
     const char *event = game_tag(g, "Event"), *date = game_tag(g, "Date");
     const char *result = game_result(g);
-    int n = snprintf(buf, size, "%s \xe2\x80\x93 %s", south ? south : "?", north ? north : "?");
+    int n;
+    /* A problem names no players: its event is its name. */
+    int players = (south && strcmp(south, "?") != 0) || (north && strcmp(north, "?") != 0);
+    if (players || !event || strcmp(event, "?") == 0)
+        n = snprintf(buf, size, "%s \xe2\x80\x93 %s", south ? south : "?", north ? north : "?");
+    else
+        n = snprintf(buf, size, "%s", event), event = NULL;
     if (event && strcmp(event, "?") != 0 && n >= 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, ", %s", event);
     if (date && strcmp(date, "?") != 0 && strcmp(date, "????.??.??") != 0 && n >= 0
@@ -425,11 +450,29 @@ static int each_game(struct archive *a, struct game *g)
         h->ndiags = 0;
         return 0;
     }
-    const pmn_setup *setup = pmn_replay_setup(g->replay);
+    const pmn_replay *replay = g->replay;
+    pmn_replay *annotated = NULL;
+    const pmn_setup *setup = pmn_replay_setup(replay);
+    if (h->annotate && setup->status == PMN_SETUP_READY) {
+        /* The record is the archive's, read for this game and freed after
+         * it: annotated in place, then replayed again (its new lines). */
+        pmn_record *rec = (pmn_record *)g->rec;
+        pmn_searcher *s = pmn_searcher_new(&setup->rules, h->hash);
+        if (!s || pmn_annotate_record(rec, setup, s, &h->ao, NULL) < 0
+            || !(annotated = pmn_replay_new(rec, setup, NULL, NULL))) {
+            pmn_searcher_free(s);
+            return -1;
+        }
+        pmn_searcher_free(s);
+        replay = annotated;
+        setup = pmn_replay_setup(replay);
+    }
     long layout = layout_of(h, &setup->rules);
-    if (layout < 0)
+    if (layout < 0) {
+        pmn_replay_free(annotated);
         return -1;
-    struct writing w = { h, &setup->rules, NULL, 0, 0, 0 };
+    }
+    struct writing w = { h, &setup->rules, pmn_model_for(&setup->rules), NULL, 0, 0, 0 };
     h->games++;
     game_title(g, title, sizeof title);
     fprintf(f, "<script type=\"application/json\" class=\"game\" id=\"game-%lu\" data-title=\"",
@@ -439,8 +482,8 @@ static int each_game(struct archive *a, struct game *g)
     jstr(f, title);
     fputs(",\"file\":", f);
     jstr(f, g->file);
-    fprintf(f, ",\"number\":%lu,\"line\":%u,\"layout\":%ld,\"pits\":%u,\"rules\":", g->number,
-            g->line, layout, setup->rules.pits);
+    fprintf(f, ",\"number\":%lu,\"line\":%u,\"layout\":%ld,\"pits\":%u,\"cols\":%u,\"rules\":",
+            g->number, g->line, layout, setup->rules.pits, setup->rules.holes_per_row);
     jstr(f, setup->rules.name);
     fputs(",\"tags\":[", f);
     for (size_t i = 0; i < g->ntags; i++) {
@@ -460,8 +503,9 @@ static int each_game(struct archive *a, struct game *g)
     jboard(f, &setup->rules, &setup->start);
     jdiags(h);
     h->ndiags = 0;
-    long lines = jnodes(&w, g->rec, g->replay);
+    long lines = jnodes(&w, g->rec, replay);
     free(w.queue);
+    pmn_replay_free(annotated);
     if (lines < 0)
         return -1;
     fputs("}\n</script>\n", f);
@@ -541,6 +585,11 @@ static void page_end(struct html *h)
 static const struct cli_option options[] = {
     OPT_CRITERIA,
     { "title", 'T', "TEXT", "the page's title (default: the first input's name)" },
+    { "annotate", 'A' + 256, NULL, "annotate the games on the way (as pmn annotate:\n"
+      "0.25 s a position, or --depth, --nodes, --time)" },
+    { "depth", 'd', "D", "with --annotate: look D plies ahead" },
+    { "nodes", KEY_NODES, "N", "with --annotate: about N positions a position" },
+    { "time", KEY_TIME, "SECONDS", "with --annotate: SECONDS a position" },
     OPT_NOTATION,
     OPT_FROM,
     OPT_RULES_OVER,
@@ -587,12 +636,40 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'o': output = a.arg; rc = 0; break;
         case 'q': quiet = 1; rc = 0; break;
         case 'Z' + 256: strict = 1; rc = 0; break;
+        case 'A' + 256: h.annotate = 1; rc = 0; break;
+        case 'd': case KEY_NODES: case KEY_TIME:
+            rc = search_option(cmd->name, opt, a.arg, &h.ao.limits, &h.hash);
+            break;
         default: criteria_free(&c); return a.status;   /* --help, or a bad option */
         }
         if (rc) {
             criteria_free(&c);
             return rc;
         }
+    }
+    if (h.annotate) {
+        pmn_search_limits *l = &h.ao.limits;
+        int n;
+        if (!l->depth && !l->nodes && l->seconds <= 0)
+            l->seconds = 0.25;
+        l->threads = 1;
+        h.hash = h.hash ? h.hash : 64;
+        h.ao.opening = 8;
+        h.ao.notation = wo.notation;
+        n = snprintf(h.annotator, sizeof h.annotator, "pmn %s", pmn_version());
+        if (l->depth)
+            n += snprintf(h.annotator + n, sizeof h.annotator - (size_t)n, ", depth %u", l->depth);
+        if (l->nodes)
+            n += snprintf(h.annotator + n, sizeof h.annotator - (size_t)n, ", nodes %llu",
+                          (unsigned long long)l->nodes);
+        if (l->seconds > 0)
+            n += snprintf(h.annotator + n, sizeof h.annotator - (size_t)n, ", %g s a position",
+                          l->seconds);
+        snprintf(h.annotator + n, sizeof h.annotator - (size_t)n, ", threshold 5%%, opening 8");
+        h.ao.annotator = h.annotator;
+    } else if (h.ao.limits.depth || h.ao.limits.nodes || h.ao.limits.seconds > 0) {
+        criteria_free(&c);
+        return usage_error(cmd->name, "--depth, --nodes and --time go with --annotate");
     }
     struct output out;
     if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0) {
@@ -635,7 +712,9 @@ const struct command html_command = {
     "End, Page Down and Page Up change games.  #game=N&ply=K in the page's\n"
     "address opens game N after K plies.  The criteria of pmn select choose\n"
     "the games (see CRITERIA in pmn(1)).  Problems are also reported on\n"
-    "standard error as by pmn check.",
+    "standard error as by pmn check.  A game annotated by pmn annotate (or\n"
+    "annotated on the way, --annotate) gets an evaluation graph to click, its\n"
+    "judged moves coloured, and the summary of each side.",
     options,
     "Exit status: as pmn check's for the problems of the games read; 64 a wrong\n"
     "command line.",

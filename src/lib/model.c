@@ -16,6 +16,7 @@
 #include "pmn.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Fitted by
@@ -73,6 +74,39 @@ double pmn_expected_score(const pmn_model *m, const pmn_value *v, unsigned in_pl
     if (v->exact || v->plies)   /* proved, or a win found to the end */
         return v->outcome > 0 ? 1 : v->outcome < 0 ? 0 : 0.5;
     return pmn_model_expected(m, v->margin, in_play);
+}
+
+int pmn_comment_eval(const char *comment, char *eval, size_t size)
+{
+    const char *at = strstr(comment, "[%eval");
+    if (!at || size == 0)
+        return 0;
+    at += 6;
+    while (*at == ' ' || *at == '\n' || *at == '\t')
+        at++;
+    size_t n = strcspn(at, "] \n\t");
+    if (n == 0 || n >= size || at[n] == '\0')
+        return 0;
+    memcpy(eval, at, n);
+    eval[n] = '\0';
+    return 1;
+}
+
+int pmn_eval_expected(const pmn_model *m, const char *eval, unsigned in_play, double *south)
+{
+    char *end;
+    int proved = *eval == '=' || *eval == '#';
+    const char *num = proved ? eval + 1 : eval;
+    if (!*num)
+        return -1;
+    double v = strtod(num, &end);
+    if (*end || end == num)
+        return -1;
+    if (proved)   /* a result: the margin's sign, or the winner's */
+        *south = *eval == '#' ? (*num == '-' ? 0 : 1) : v > 0 ? 1 : v < 0 ? 0 : 0.5;
+    else
+        *south = pmn_model_expected(m, v, in_play);
+    return 0;
 }
 
 /* ---- fitting ------------------------------------------------------------ */

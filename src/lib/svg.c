@@ -184,7 +184,7 @@ size_t pmn_board_svg(const pmn_rules *r, const pmn_position *p, const pmn_svg_op
     /* Under the board: who moves, what was captured, what the last ply did. */
     double note_y = TOP + rows * row_h + 28;
     pmn_text_add(&t, "<text x=\"8\" y=\"%.1f\" class=\"note\"><tspan class=\"to-move\">%s"
-                 "</tspan> to move", note_y, pmn_side_name(p->to_move));
+                 " to move</tspan>", note_y, pmn_side_name(p->to_move));
     if (!stores)
         for (int s = 0; s < 2; s++) {
             pmn_text_add(&t, "%s %s <tspan class=\"captured\"", s ? "," : "; captured:",

@@ -44,6 +44,21 @@
 
   function node(l, i) { return G.nodes[G.lines[l].first + i]; }
 
+  /* Comments pmn annotate writes that the page shows in its own way: the
+   * value ([%eval +2], the graph) and the summary (its panel). */
+  var EVAL = /^\s*\[%eval\s[^\]]*\]\s*$/, SUMMARY = /^\s*pmn\s+summary:\s+/;
+
+  function shownComments(cs) {
+    return (cs || []).filter(function (c) { return !EVAL.test(c) && !SUMMARY.test(c); });
+  }
+
+  /* A judgement's name, for its colour and words. */
+  var JUDGED = { "??": "blunder", "?": "mistake", "?!": "inaccuracy", "!": "good",
+                 "!!": "brilliant", "!?": "interesting" };
+
+  /* Words that end a sentence already end it: no second stop. */
+  function sentence(t) { return /[.!?]$/.test(t) ? t : t + "."; }
+
   /* The board before the move at (l, i): after the one before it in its
    * line, or, at a line's start, before the move it is an alternative to. */
   function before(l, i) {
@@ -97,6 +112,10 @@
     svg.querySelectorAll(".captured").forEach(function (t) {
       view.captured[+t.getAttribute("data-side")] = t;
     });
+    /* A wide board (Anywoli's twelve holes) is not drawn smaller than its
+     * hole names can be read: a narrow screen scrolls it. */
+    svg.style.minWidth = G.cols >= 10 ? (2.6 * (G.cols + 3)) + "rem" : "";
+    box.classList.toggle("wide", G.cols >= 10);
     view.movers[0] = svg.querySelector(".side.south .mover");
     view.movers[1] = svg.querySelector(".side.north .mover");
   }
@@ -162,7 +181,7 @@
     var mover = b[2 * m + 2];
     view.movers[0].textContent = mover === 0 ? " \u25B6" : "";
     view.movers[1].textContent = mover === 1 ? " \u25B6" : "";
-    view.toMove.textContent = sideName(mover);
+    view.toMove.textContent = marks.over ? "The game is over" : sideName(mover) + " to move";
     view.svg.querySelectorAll(".pit").forEach(function (p) {
       p.classList.remove("lifted", "last", "taken", "four");
     });
@@ -188,7 +207,10 @@
     if (marks.fours && marks.fours.length)
       said += "; fours taken in " + marks.fours.map(function (sh) {
         return holeName(sh[0], sh[1]); }).join(", ") + " (dash-dot outline)";
-    if (view.lastPly) view.lastPly.textContent = said;
+    /* Said below the board, in the page, where a long line wraps; the
+     * picture keeps its own line short. */
+    if (view.lastPly) view.lastPly.textContent = "";
+    $("board-note").textContent = said ? said + "." : "";
     view.title.textContent = title;
     view.desc.textContent = title + ". " + words.join("; ") + ". Captured or stored: South "
       + b[2 * m] + ", North " + b[2 * m + 1] + ". " + sideName(mover) + " to move."
@@ -219,7 +241,11 @@
 
   function renderLine(parent, l) {
     var line = G.lines[l], first = true;
-    (line.lead || []).forEach(function (c) { parent.appendChild(el("span", "comment", " {" + c + "} ")); });
+    (line.lead || []).forEach(function (c) {
+      /* pmn annotate's line: said as the engine's */
+      if (/^\s*engine line\s*$/.test(c)) parent.appendChild(el("span", "engine", "engine: "));
+      else parent.appendChild(el("span", "comment", " " + c + " "));
+    });
     for (var i = 0; i < line.n; i++) {
       var n = node(l, i), id = line.first + i;
       var no = moveNumber(n, first);
@@ -229,18 +255,21 @@
         if (!first) parent.appendChild(document.createTextNode(" "));
         if (no) parent.appendChild(el("span", "no", no));
       }
-      var a = el("a", "mv" + (n.board ? "" : " unplayed"), n.t);
+      var a = el("a", "mv" + (n.board ? "" : " unplayed")
+                 + (JUDGED[n.judgement] ? " j-" + JUDGED[n.judgement] : ""), n.t);
       a.href = href(l, i);
       a.setAttribute("data-node", id);
       if (!n.board) a.title = "not replayed";
       parent.appendChild(a);
       if (n.claim !== undefined)
         parent.appendChild(el("span", "claim", " (" + (n.style === "x" ? "x" : "+") + n.claim + ")"));
-      if (n.judgement) parent.appendChild(el("span", "judgement", n.judgement));
+      if (n.judgement)
+        parent.appendChild(el("span", "judgement" + (JUDGED[n.judgement] ? " j-" + JUDGED[n.judgement] : ""),
+                              n.judgement));
       (n.nags || []).forEach(function (g) { parent.appendChild(el("span", "nag", " $" + g)); });
       first = false;
-      (n.comments || []).forEach(function (c) {
-        parent.appendChild(el("span", "comment", " {" + c + "}"));
+      shownComments(n.comments).forEach(function (c) {
+        parent.appendChild(el("span", "comment", " " + c));
         first = true;
       });
       (n.vars || []).forEach(function (v) {
@@ -262,6 +291,7 @@
     if (G.result) moves.appendChild(el("span", "result", " " + G.result));
     $("state").textContent = G.file + ", game " + G.number + " (line " + G.line + "), "
       + G.rules + ": " + G.state + (G.result ? "; result written " + G.result : "") + ".";
+    renderEval();
     var tb = $("tags").tBodies[0];
     tb.textContent = "";
     G.tags.forEach(function (t) {
@@ -289,6 +319,80 @@
     buildBoard();
   }
 
+  /* ---- the evaluation graph and the summary --------------------------- */
+
+  /* South's expected score after each ply of the main line, where the
+   * record holds pmn annotate's values: a line from the start (1/2), a dot
+   * for each judged move, a band to click for each ply. */
+  function renderEval() {
+    var box = $("eval-box"), svg = $("eval-graph"), main = G.lines[0], pts = [];
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    for (var i = 0; i < main.n; i++) {
+      var n = node(0, i);
+      if (n.ex !== undefined) pts.push({ i: i, ex: n.ex, n: n });
+    }
+    var summary = $("summary");
+    summary.textContent = "";
+    main.n && (node(0, main.n - 1).comments || []).forEach(function (c) {
+      if (SUMMARY.test(c))
+        summary.appendChild(el("li", "", c.replace(SUMMARY, "").replace(/\s+/g, " ")));
+    });
+    $("summary-box").hidden = !summary.firstChild;
+    box.hidden = !pts.length;
+    if (!pts.length) return;
+    var W = 600, H = 120, n = main.n;
+    function x(i) { return ((i + 1) / n) * W; }
+    function y(ex) { return (1 - ex) * H; }
+    svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+    svg.setAttribute("preserveAspectRatio", "none");
+    function add(name, attrs, parent) {
+      var e = document.createElementNS(SVG, name);
+      for (var k in attrs) e.setAttribute(k, attrs[k]);
+      (parent || svg).appendChild(e);
+      return e;
+    }
+    add("rect", { x: 0, y: 0, width: W, height: H / 2, "class": "south-half" });
+    add("rect", { x: 0, y: H / 2, width: W, height: H / 2, "class": "north-half" });
+    add("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, "class": "mid" });
+    var d = "M0," + y(0.5);
+    pts.forEach(function (p) { d += " L" + x(p.i).toFixed(1) + "," + y(p.ex).toFixed(1); });
+    add("path", { d: d + " L" + x(pts[pts.length - 1].i).toFixed(1) + "," + H + " L0," + H + " Z",
+                  "class": "area" });
+    add("path", { d: d, "class": "curve" });
+    pts.forEach(function (p) {
+      var j = JUDGED[p.n.judgement];
+      if (j && j !== "good" && j !== "brilliant" && j !== "interesting")
+        add("circle", { cx: x(p.i).toFixed(1), cy: y(p.ex).toFixed(1), r: 4, "class": "dot j-" + j });
+    });
+    add("line", { x1: 0, y1: 0, x2: 0, y2: H, "class": "cur", id: "eval-cur" });
+    /* A band for each ply, to click (its title says the move and value). */
+    for (var k = 0; k < n; k++) {
+      var m = node(0, k), band = add("rect", { x: (x(k - 1)).toFixed(1), y: 0,
+                                                width: (W / n).toFixed(2), height: H,
+                                                "class": "ply", "data-ply": k + 1 });
+      var t = document.createElementNS(SVG, "title");
+      t.textContent = (m.joined ? "" : m.no + (m.side ? "... " : ". ")) + m.t
+        + (m.judgement || "") + (m.eval ? " " + m.eval : "");
+      band.appendChild(t);
+    }
+    svg.onclick = function (e) {
+      var r = svg.getBoundingClientRect();
+      var ply = Math.max(0, Math.min(n, Math.round((e.clientX - r.left) / r.width * n)));
+      stopSowing();
+      open(at.game, 0, ply - 1);
+    };
+  }
+
+  /* The graph's mark: the ply shown, on the main line. */
+  function markEval() {
+    var cur = $("eval-cur");
+    if (!cur || $("eval-box").hidden) return;
+    var ply = at.line === 0 ? at.idx + 1 : -1;
+    var xv = ply < 0 ? -10 : (ply / G.lines[0].n) * 600;
+    cur.setAttribute("x1", xv);
+    cur.setAttribute("x2", xv);
+  }
+
   /* ---- where we are ------------------------------------------------ */
 
   function diagAt(n) {
@@ -310,13 +414,13 @@
         + lap.seeds + " seed" + (lap.seeds === 1 ? "" : "s") + " from "
         + holeName(lap.from[0], lap.from[1]) + ", the last into "
         + holeName(lap.end[0], lap.end[1]) + ".";
-      if (n.proof && at.lap === n.laps.length - 1) lapText += " " + n.proof;
+      if (n.proof && at.lap === n.laps.length - 1) lapText += " " + sentence(n.proof);
       status = "Sowing " + n.t + ".";
     } else if (n && n.board) {
       setBoard(n.board, { lifted: n.hole || (n.laps && n.laps.length ? n.laps[0].from : null),
-                          last: n.proof ? null : n.last, taken: n.taken },
+                          last: n.proof ? null : n.last, taken: n.taken, over: !!n.ending },
                G.title + ": " + where);
-      status = where.charAt(0).toUpperCase() + where.slice(1) + ": " + (n.proof || n.says) + ".";
+      status = where.charAt(0).toUpperCase() + where.slice(1) + ": " + sentence(n.proof || n.says);
       if (n.ending) status += " The game ends: " + n.ending + " (" + n.outcome + ").";
     } else {
       setBoard(after(l, i), {}, G.title + ": " + where);
@@ -327,7 +431,9 @@
         status = n ? "Not replayed: " + n.t + ". " + (diagAt(n) || "A ply before it was not.")
                    : "The start. " + sideName(G.start[2 * G.pits + 2]) + " to move.";
     }
-    if (n && n.comments) status += " {" + n.comments.join("} {") + "}";
+    if (n && n.eval)
+      status += " Value " + n.eval + " (South's expected score " + Math.round(100 * n.ex) + "%).";
+    if (n) shownComments(n.comments).forEach(function (c) { status += " " + sentence(c.trim()); });
     $("status").textContent = status;
     $("lap-status").textContent = lapText;
     document.querySelectorAll("#moves a.cur").forEach(function (a) {
@@ -342,6 +448,7 @@
         if (a.scrollIntoView) a.scrollIntoView({ block: "nearest" });
       }
     }
+    markEval();
     var b = $("board");
     b.setAttribute("data-game", at.game + 1);
     b.setAttribute("data-line", l);

@@ -120,4 +120,30 @@ static inline struct naive_value naive_minimax(const pmn_rules *r, struct naive_
     return best;
 }
 
+/* The minimax value of playing `hole` in p, for p's side to move (path:
+ * room for the search, its contents replaced). */
+static inline struct naive_value naive_move_value(const pmn_rules *r, struct naive_path *path,
+                                                  const pmn_position *p, int hole)
+{
+    pmn_position q = *p;
+    pmn_move_report rep;
+    unsigned long nodes = 0;
+    int best;
+    pmn_play(r, &q, hole, &rep);
+    if (rep.ending != PMN_END_NONE)
+        return naive_end(r, rep.ending, rep.outcome, &q, p->to_move);
+    path->n = path->since = 0;
+    if (!(rep.captured || rep.given || rep.stored))
+        path->pos[path->n++] = *p;
+    path->pos[path->n++] = q;
+    struct naive_value v = naive_minimax(r, path, &best, &nodes);
+    if (q.to_move != p->to_move) {
+        v.outcome = -v.outcome;
+        v.margin = -v.margin;
+    }
+    if (v.outcome)
+        v.plies++;
+    return v;
+}
+
 #endif

@@ -217,17 +217,7 @@ static void selfplay_is_a_game(void **unused)
 /* The minimax outcome of playing `hole` in p, for p's side to move. */
 static int outcome_of_move(const pmn_rules *r, const pmn_position *p, int hole)
 {
-    pmn_position q = *p;
-    pmn_move_report rep;
-    unsigned long nodes = 0;
-    int best;
-    pmn_play(r, &q, hole, &rep);
-    if (rep.ending != PMN_END_NONE)
-        return naive_end(r, rep.ending, rep.outcome, &q, p->to_move).outcome;
-    path.n = path.since = 0;
-    path.pos[path.n++] = q;
-    struct naive_value v = naive_minimax(r, &path, &best, &nodes);
-    return q.to_move != p->to_move ? -v.outcome : v.outcome;
+    return naive_move_value(r, &path, p, hole).outcome;
 }
 
 static void check_against_minimax(const char *spec, unsigned games, int solve)

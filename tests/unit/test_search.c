@@ -37,26 +37,7 @@ static void random_position(const pmn_rules *r, unsigned seeds, uint32_t *state,
 /* The minimax value of playing `hole` in p, for p's side to move. */
 static struct naive_value value_of_move(const pmn_rules *r, const pmn_position *p, int hole)
 {
-    pmn_position q = *p;
-    pmn_move_report rep;
-    unsigned long nodes = 0;
-    int best;
-    pmn_play(r, &q, hole, &rep);
-    if (rep.ending != PMN_END_NONE)
-        return naive_end(r, rep.ending, rep.outcome, &q, p->to_move);
-    path.n = path.since = 0;
-    if (!(rep.captured || rep.given || rep.stored))
-        path.pos[path.n++] = *p;
-    path.since = 0;
-    path.pos[path.n++] = q;
-    struct naive_value v = naive_minimax(r, &path, &best, &nodes);
-    if (q.to_move != p->to_move) {
-        v.outcome = -v.outcome;
-        v.margin = -v.margin;
-    }
-    if (v.outcome)
-        v.plies++;
-    return v;
+    return naive_move_value(r, &path, p, hole);
 }
 
 /* Against the minimax: the margin solver's value and move (margins only),

@@ -485,8 +485,12 @@ var box = document.getElementById('eval-box'), svg = document.getElementById('ev
 return {hidden: box.hidden, bands: svg.querySelectorAll('rect.ply').length,
         curve: svg.querySelectorAll('path.curve').length,
         dots: svg.querySelectorAll('circle.dot').length,
-        judged: document.querySelectorAll('#moves > a.mv.j-inaccuracy, #moves > a.mv.j-mistake,'
-                                          + ' #moves > a.mv.j-blunder').length,
+        judged: document.querySelectorAll('table.main td.s > a.mv.j-inaccuracy,'
+            + ' table.main td.n > a.mv.j-inaccuracy, table.main td.s > a.mv.j-mistake,'
+            + ' table.main td.n > a.mv.j-mistake, table.main td.s > a.mv.j-blunder,'
+            + ' table.main td.n > a.mv.j-blunder').length,
+        pairs: Array.prototype.map.call(document.querySelectorAll('table.main tr'),
+            function (tr) { return tr.textContent; }).slice(0, 3),
         text: document.getElementById('moves').textContent,
         summary: document.querySelectorAll('#summary li').length,
         games: Array.prototype.map.call(document.querySelectorAll('#game-list a'),
@@ -499,6 +503,8 @@ return {hidden: box.hidden, bands: svg.querySelectorAll('rect.ply').length,
     ok("{" not in info["text"] and "[%eval" not in info["text"]
        and "pmn summary" not in info["text"],
        "annotated: no braces, values or summaries in the move list")
+    ok(info["pairs"][0].startswith("1.i (+4)L (+6)"),
+       "annotated: the main line in two columns, a move a row: %s" % info["pairs"])
     ok(info["summary"] == 2, "annotated: the summary lists both sides: %d" % info["summary"])
     ok(info["games"][1].startswith("Hawalis endgame problem 1"),
        "annotated: the problem is listed by its event: %s" % info["games"][1])

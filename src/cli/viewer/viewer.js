@@ -239,15 +239,56 @@
     return first ? n.no + "... " : "";
   }
 
-  function renderLine(parent, l) {
-    var line = G.lines[l], first = true;
+  /* One move's link and what is written after it (captures, judgement,
+   * NAGs) into parent. */
+  function renderMove(parent, l, i) {
+    var n = node(l, i), id = G.lines[l].first + i;
+    var a = el("a", "mv" + (n.board ? "" : " unplayed")
+               + (JUDGED[n.judgement] ? " j-" + JUDGED[n.judgement] : ""), n.t);
+    a.href = href(l, i);
+    a.setAttribute("data-node", id);
+    if (!n.board) a.title = "not replayed";
+    parent.appendChild(a);
+    if (n.claim !== undefined)
+      parent.appendChild(el("span", "claim", " (" + (n.style === "x" ? "x" : "+") + n.claim + ")"));
+    if (n.judgement)
+      parent.appendChild(el("span", "judgement" + (JUDGED[n.judgement] ? " j-" + JUDGED[n.judgement] : ""),
+                            n.judgement));
+    (n.nags || []).forEach(function (g) { parent.appendChild(el("span", "nag", " $" + g)); });
+  }
+
+  function renderLead(parent, line) {
     (line.lead || []).forEach(function (c) {
       /* pmn annotate's line: said as the engine's */
       if (/^\s*engine line\s*$/.test(c)) parent.appendChild(el("span", "engine", "engine: "));
       else parent.appendChild(el("span", "comment", " " + c + " "));
     });
+  }
+
+  /* A move's comments and variations into parent; whether it had any. */
+  function renderAfter(parent, n) {
+    var any = false;
+    shownComments(n.comments).forEach(function (c) {
+      parent.appendChild(el("span", "comment", " " + c));
+      any = true;
+    });
+    (n.vars || []).forEach(function (v) {
+      var span = el("span", "var");
+      span.appendChild(document.createTextNode(" ("));
+      renderLine(span, v);
+      span.appendChild(document.createTextNode(")"));
+      parent.appendChild(span);
+      any = true;
+    });
+    return any;
+  }
+
+  /* A variation: inline text, as PMN writes it. */
+  function renderLine(parent, l) {
+    var line = G.lines[l], first = true;
+    renderLead(parent, line);
     for (var i = 0; i < line.n; i++) {
-      var n = node(l, i), id = line.first + i;
+      var n = node(l, i);
       var no = moveNumber(n, first);
       if (no === "-") {
         parent.appendChild(document.createTextNode("-"));
@@ -255,39 +296,53 @@
         if (!first) parent.appendChild(document.createTextNode(" "));
         if (no) parent.appendChild(el("span", "no", no));
       }
-      var a = el("a", "mv" + (n.board ? "" : " unplayed")
-                 + (JUDGED[n.judgement] ? " j-" + JUDGED[n.judgement] : ""), n.t);
-      a.href = href(l, i);
-      a.setAttribute("data-node", id);
-      if (!n.board) a.title = "not replayed";
-      parent.appendChild(a);
-      if (n.claim !== undefined)
-        parent.appendChild(el("span", "claim", " (" + (n.style === "x" ? "x" : "+") + n.claim + ")"));
-      if (n.judgement)
-        parent.appendChild(el("span", "judgement" + (JUDGED[n.judgement] ? " j-" + JUDGED[n.judgement] : ""),
-                              n.judgement));
-      (n.nags || []).forEach(function (g) { parent.appendChild(el("span", "nag", " $" + g)); });
-      first = false;
-      shownComments(n.comments).forEach(function (c) {
-        parent.appendChild(el("span", "comment", " " + c));
-        first = true;
-      });
-      (n.vars || []).forEach(function (v) {
-        var span = el("span", "var");
-        span.appendChild(document.createTextNode(" ("));
-        renderLine(span, v);
-        span.appendChild(document.createTextNode(")"));
-        parent.appendChild(span);
-        first = true;
-      });
+      renderMove(parent, l, i);
+      first = renderAfter(parent, n) ? true : false;
     }
+  }
+
+  /* The main line: a table of two columns, South's move and North's under
+   * each move number, as players write a game down; the sowings of a turn
+   * in one cell; a comment or variation on a row of its own, after which
+   * North's move begins a row of its own ("..." for South's). */
+  function renderMain(parent) {
+    var line = G.lines[0], table = el("table", "main"), row = null;
+    var lead = el("div", "lead");
+    renderLead(lead, line);
+    if (lead.firstChild) parent.appendChild(lead);
+    table.setAttribute("role", "presentation");
+    for (var i = 0; i < line.n; i++) {
+      var n = node(0, i), cell;
+      if (n.joined && row) {
+        cell = row.cells[n.side ? 2 : 1];
+        cell.appendChild(document.createTextNode("-"));
+      } else {
+        if (!row || n.side === 0 || row.cells[2].firstChild || row.interrupted) {
+          row = table.insertRow(-1);
+          row.appendChild(el("td", "no", n.no + "."));
+          row.appendChild(el("td", "s"));
+          row.appendChild(el("td", "n"));
+          if (n.side === 1) row.cells[1].appendChild(el("span", "no", "..."));
+        }
+        cell = row.cells[n.side ? 2 : 1];
+      }
+      renderMove(cell, 0, i);
+      var note = el("td", "after");
+      note.colSpan = 3;
+      if (renderAfter(note, n)) {
+        var tr = table.insertRow(-1);
+        tr.appendChild(note);
+        row = null;
+      }
+    }
+    parent.appendChild(table);
   }
 
   function renderGame() {
     $("game-title").textContent = G.title;
     var moves = $("moves");
     moves.textContent = "";
-    renderLine(moves, 0);
+    renderMain(moves);
     if (G.result) moves.appendChild(el("span", "result", " " + G.result));
     $("state").textContent = G.file + ", game " + G.number + " (line " + G.line + "), "
       + G.rules + ": " + G.state + (G.result ? "; result written " + G.result : "") + ".";

@@ -250,6 +250,36 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
     source_close(&src);
 }
 
+void annotate_defaults(pmn_annotate_options *ao)
+{
+    memset(ao, 0, sizeof *ao);
+    ao->limits.threads = default_threads();
+    ao->threshold = 0.05;
+    ao->opening = DEFAULT_OPENING;
+}
+
+void annotate_finish(pmn_annotate_options *ao, char *annotator, size_t size)
+{
+    pmn_search_limits *l = &ao->limits;
+    if (!l->depth && !l->nodes && l->seconds <= 0 && !l->solve && ao->game_seconds <= 0)
+        l->seconds = DEFAULT_SECONDS;
+    int n = snprintf(annotator, size, "pmn %s", pmn_version());
+    if (l->solve)
+        n += snprintf(annotator + n, size - (size_t)n, ", solved");
+    if (l->depth)
+        n += snprintf(annotator + n, size - (size_t)n, ", depth %u", l->depth);
+    if (l->nodes)
+        n += snprintf(annotator + n, size - (size_t)n, ", nodes %llu",
+                      (unsigned long long)l->nodes);
+    if (ao->game_seconds > 0)
+        n += snprintf(annotator + n, size - (size_t)n, ", %g s a game", ao->game_seconds);
+    else if (l->seconds > 0)
+        n += snprintf(annotator + n, size - (size_t)n, ", %g s a position", l->seconds);
+    snprintf(annotator + n, size - (size_t)n, ", threshold %g%%, opening %u",
+             ao->threshold * 100, ao->opening);
+    ao->annotator = annotator;
+}
+
 static int run(const struct command *cmd, int argc, char **argv)
 {
     int strict = 0;   /* --strict: check's statuses */
@@ -264,9 +294,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     an.from = FORMAT_AUTO;
     pmn_write_options_init(&an.wo);
     an.hash = 64;
-    an.ao.limits.threads = default_threads();
-    an.ao.threshold = 0.05;
-    an.ao.opening = DEFAULT_OPENING;
+    annotate_defaults(&an.ao);
     cli_begin(&a, cmd, argc, argv);
     while ((c = cli_next(&a)) != CLI_END) {
         switch (c) {
@@ -320,26 +348,7 @@ static int run(const struct command *cmd, int argc, char **argv)
                 return rc;
         }
     }
-    pmn_search_limits *l = &an.ao.limits;
-    if (!l->depth && !l->nodes && l->seconds <= 0 && !l->solve && an.ao.game_seconds <= 0)
-        l->seconds = DEFAULT_SECONDS;
-    int n = snprintf(an.annotator, sizeof an.annotator, "pmn %s", pmn_version());
-    if (l->solve)
-        n += snprintf(an.annotator + n, sizeof an.annotator - (size_t)n, ", solved");
-    if (l->depth)
-        n += snprintf(an.annotator + n, sizeof an.annotator - (size_t)n, ", depth %u", l->depth);
-    if (l->nodes)
-        n += snprintf(an.annotator + n, sizeof an.annotator - (size_t)n, ", nodes %llu",
-                      (unsigned long long)l->nodes);
-    if (an.ao.game_seconds > 0)
-        n += snprintf(an.annotator + n, sizeof an.annotator - (size_t)n, ", %g s a game",
-                      an.ao.game_seconds);
-    else if (l->seconds > 0)
-        n += snprintf(an.annotator + n, sizeof an.annotator - (size_t)n, ", %g s a position",
-                      l->seconds);
-    snprintf(an.annotator + n, sizeof an.annotator - (size_t)n, ", threshold %g%%, opening %u",
-             an.ao.threshold * 100, an.ao.opening);
-    an.ao.annotator = an.annotator;
+    annotate_finish(&an.ao, an.annotator, sizeof an.annotator);
     an.ao.notation = an.wo.notation;
     struct output out;
     if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0)

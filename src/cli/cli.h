@@ -194,6 +194,13 @@ struct progress {
     long long total;          /* its size; -1 if not a regular file */
 };
 
+/* pmn annotate's options, for the commands that annotate (annotate, html
+ * --annotate): its defaults; then, once the options are read, the default
+ * limit where none was given and the Annotator tag's value naming them
+ * (into annotator, which ao then points to). */
+void annotate_defaults(pmn_annotate_options *ao);
+void annotate_finish(pmn_annotate_options *ao, char *annotator, size_t size);
+
 /* Seconds on a monotonic clock. */
 double clock_seconds(void);
 void progress_begin(struct progress *p, const char *cmd, int quiet);

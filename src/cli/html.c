@@ -38,7 +38,7 @@ struct html {
     /* --annotate: the engine's, for each game's rules */
     int annotate;
     pmn_annotate_options ao;
-    char annotator[96];
+    char annotator[160];
     unsigned long hash;
 };
 
@@ -613,6 +613,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct progress progress;
     pmn_write_options wo;
     memset(&h, 0, sizeof h);
+    annotate_defaults(&h.ao);
     h.a.from = FORMAT_AUTO;
     memset(&ro, 0, sizeof ro);
     memset(&c, 0, sizeof c);
@@ -648,25 +649,9 @@ static int run(const struct command *cmd, int argc, char **argv)
         }
     }
     if (h.annotate) {
-        pmn_search_limits *l = &h.ao.limits;
-        int n;
-        if (!l->depth && !l->nodes && l->seconds <= 0)
-            l->seconds = 0.25;
-        l->threads = 1;
         h.hash = h.hash ? h.hash : 64;
-        h.ao.opening = 8;
         h.ao.notation = wo.notation;
-        n = snprintf(h.annotator, sizeof h.annotator, "pmn %s", pmn_version());
-        if (l->depth)
-            n += snprintf(h.annotator + n, sizeof h.annotator - (size_t)n, ", depth %u", l->depth);
-        if (l->nodes)
-            n += snprintf(h.annotator + n, sizeof h.annotator - (size_t)n, ", nodes %llu",
-                          (unsigned long long)l->nodes);
-        if (l->seconds > 0)
-            n += snprintf(h.annotator + n, sizeof h.annotator - (size_t)n, ", %g s a position",
-                          l->seconds);
-        snprintf(h.annotator + n, sizeof h.annotator - (size_t)n, ", threshold 5%%, opening 8");
-        h.ao.annotator = h.annotator;
+        annotate_finish(&h.ao, h.annotator, sizeof h.annotator);
     } else if (h.ao.limits.depth || h.ao.limits.nodes || h.ao.limits.seconds > 0) {
         criteria_free(&c);
         return usage_error(cmd->name, "--depth, --nodes and --time go with --annotate");

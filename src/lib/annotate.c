@@ -203,7 +203,7 @@ static void judge(pmn_annotated_ply *j, const pmn_analysis *a, const struct iter
     pmn_value_eval(&after, j->mover, j->eval, sizeof j->eval);
     j->expected_best = pmn_expected_score(model, &best->value, in_play);
     j->expected_played = pmn_expected_score(model, &played->value, in_play);
-    j->loss = j->expected_best > j->expected_played ? j->expected_best - j->expected_played : 0;
+    j->loss = drop_in(a, j->hole, model, in_play);
     j->seeds_lost = best->value.margin > played->value.margin
                   ? best->value.margin - played->value.margin : 0;
     j->accuracy = accuracy_of(j->loss);
@@ -283,6 +283,12 @@ static int south_view(const pmn_value *v, int side)
     return side == PMN_SOUTH ? v->outcome : -v->outcome;
 }
 
+/* Who moves before ply i of the main line. */
+static int to_move_before(const pmn_played_line *line, const pmn_setup *setup, size_t i)
+{
+    return i ? line->moves[i - 1].after.to_move : setup->start.to_move;
+}
+
 static void plural(char *buf, size_t size, unsigned n, const char *one, const char *many)
 {
     snprintf(buf, size, "%u %s", n, n == 1 ? one : many);
@@ -313,13 +319,12 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
     size_t n = 0;
     while (n < line->nmoves && line->moves[n].replayed)
         n++;
-    int *view = calloc(n + 1, sizeof *view);
     pmn_value *values = calloc(n + 1, sizeof *values);
     pmn_position *history = malloc((n + 1) * sizeof *history);
     an->plies = calloc(n + 1, sizeof *an->plies);
     an->model = model;
     struct iterations *it = malloc(sizeof *it);
-    int rc = view && values && history && an->plies && it ? 0 : PMN_ERR_NOMEM;
+    int rc = values && history && an->plies && it ? 0 : PMN_ERR_NOMEM;
     double sum_accuracy[2] = { 0, 0 }, sum_loss[2] = { 0, 0 };
     size_t since = 0;
     int claims = 0;
@@ -351,9 +356,8 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
         j->before = *before;
         j->mover = line->moves[i].mover;
         j->hole = rec->main.moves[i].hole;
-        view[i] = south_view(&a.value, before->to_move);
         values[i] = a.value;
-        if (rep->captured || rep->given || rep->stored)
+        if (pmn_irreversible(rep))
             since = i + 1;
         if (!value_of(&a, j->hole))
             continue;   /* a pass, or a move the engine does not list */
@@ -388,14 +392,13 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
     int final = res->outcome == PMN_SOUTH_WINS ? 1 : res->outcome == PMN_NORTH_WINS ? -1 : 0;
     if (rc == 0 && n > 0 && final != 0 && !res->stopped && res->ending != PMN_END_NONE) {
         size_t d = n;
-        while (d > 0 && view[d - 1] == final)
+        while (d > 0 && south_view(&values[d - 1], to_move_before(line, setup, d - 1)) == final)
             d--;
         if (d < n) {
             char text[128];
             int winner = final > 0 ? PMN_SOUTH : PMN_NORTH;
             const pmn_value *v = &values[d];
-            int mover_wins = (d ? line->moves[d - 1].after.to_move : setup->start.to_move)
-                           == winner;
+            int mover_wins = to_move_before(line, setup, d) == winner;
             an->decided = (long)d - 1;
             an->winner = winner;
             an->decided_value = *v;
@@ -430,7 +433,6 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
                  t->moves == 1 ? "" : "s", a, b, c, t->average_loss, t->accuracy);
         rc = add_comment_text(&rec->main.moves[n - 1], text);
     }
-    free(view);
     free(values);
     free(history);
     free(it);

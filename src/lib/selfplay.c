@@ -2,6 +2,7 @@
  * results, the samples the expected-score model is fitted on (model.c). */
 #include "pmn.h"
 #include "record.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -122,7 +123,7 @@ int pmn_selfplay(pmn_searcher *s, const pmn_rules *r, const pmn_selfplay_options
             if (add_text_comment(m, text) < 0)
                 rc = PMN_ERR_NOMEM;
         }
-        if (rep.captured || rep.given || rep.stored)
+        if (pmn_irreversible(&rep))
             since = ply + 1;
     }
     pmn_outcome out = g ? pmn_game_outcome(g) : PMN_ONGOING;

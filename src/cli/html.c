@@ -466,6 +466,10 @@ static int each_game(struct archive *a, struct game *g)
         pmn_searcher_free(s);
         replay = annotated;
         setup = pmn_replay_setup(replay);
+        /* Its tags as they are now (an Annotator added: the array may
+         * have moved). */
+        g->tags = rec->tags;
+        g->ntags = rec->ntags;
     }
     long layout = layout_of(h, &setup->rules);
     if (layout < 0) {

@@ -7,8 +7,11 @@
 # seeds in play (default 16) for Kalah(6,4) and Awale without the majority
 # rule, their build times and sizes.  One run each (the solves take
 # seconds, not milliseconds); HASH MB of table (default 1024).  No
-# databases are read by the solves (PMN_TABLEBASES is pointed at an empty
-# folder).
+# databases are read by these solves (PMN_TABLEBASES is pointed at an
+# empty folder).  Last, Kalah(6,4) under both capture rules on THREADS,
+# with a table of HASH64 MB (default 2048) and databases to SEEDS64 seeds
+# (default 20) built first and timed apart; SEEDS64=0 leaves it out (each
+# build takes minutes and about 700 MB in $TMPDIR).
 # Run from the top of the source tree after `make`: sh bench/solve.sh
 set -e
 PMN=${PMN:-./src/pmn}
@@ -16,6 +19,8 @@ REF=${REF:-20}
 HASH=${HASH:-1024}
 SEEDS=${SEEDS:-16}
 THREADS=${THREADS:-2}
+SEEDS64=${SEEDS64:-20}
+HASH64=${HASH64:-2048}
 BOARDS=${BOARDS:-"4,3 4,4 5,3 6,2 4,5 5,4 6,3 4,6"}
 
 # solve SPEC [OPTIONS]: "value seconds nodes" of pmn analyse --solve, or a
@@ -53,4 +58,16 @@ for spec in "kalah(6,4)" "awale,majority=no"; do
     positions=$(python3 -c "from math import comb; print(comb($SEEDS + 12, 12))")
     printf 'databases %-20s to %2d seeds: %11s positions, %5s MB, built in %s s\n' \
         "$spec" "$SEEDS" "$positions" "$size" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')"
+done
+
+[ "$SEEDS64" -gt 0 ] || exit 0
+for rule in "" ",capture=opposite-always"; do
+    spec="kalah(6,4)$rule"
+    start=$(date +%s.%N)
+    "$PMN" tablebase build --rules "$spec" --seeds "$SEEDS64" --dir "$tmp/64$rule" -q > /dev/null
+    end=$(date +%s.%N)
+    set -- $(HASH=$HASH64 solve "$spec" --solve --threads "$THREADS" --tablebase "$tmp/64$rule")
+    printf '%-32s %6s %8s s on %s threads, %11s nodes, databases to %d seeds built in %s s\n' \
+        "$spec" "$1" "$2" "$THREADS" "$3" "$SEEDS64" \
+        "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')"
 done

@@ -148,6 +148,51 @@ static void small_layers_agree_with_minimax(void **state)
     layers_agree("awale,holes=3,majority=no,grand-slam=last-resort", 5, 3);
 }
 
+/* Irving's bound, which the margin solver takes under empty capture:
+ * the side to move, not at the end of the game, banks a seed at once, so
+ * that the seeds in play are worth at least -(n - 2) to him -- every
+ * position of every layer, as the retrograde analysis values it.  Under
+ * standard capture it does not hold (the solver does not take it there),
+ * and the databases show a position that breaks it. */
+static void min_value(const char *spec, unsigned seeds, int *holds)
+{
+    pmn_rules r;
+    pmn_error err;
+    char *dir = make_dir();
+    assert_int_equal(pmn_rules_init(&r, spec, NULL), 0);
+    assert_int_equal(pmn_tablebase_build(&r, seeds, dir, 2, NULL, NULL, &err), 0);
+    pmn_tablebase *tb = pmn_tablebase_open(&r, dir, &err);
+    assert_non_null(tb);
+    unsigned k = 2 * r.pits, h[64];
+    *holds = 1;
+    for (unsigned n = 2; n <= seeds; n++)
+        for (int more = next_counts(h, k, n, 1); more; more = next_counts(h, k, n, 0)) {
+            pmn_position p;
+            pmn_outcome o;
+            int v;
+            position_of(&r, h, 0, &p);
+            if (pmn_position_ending(&r, &p, &o) != PMN_END_NONE)
+                continue;
+            assert_int_equal(pmn_tablebase_probe(tb, &p, &v), 1);
+            if (v < -(int)(n - 2))
+                *holds = 0;
+        }
+    pmn_tablebase_close(tb);
+    rm_dir(dir);
+}
+
+static void empty_capture_banks_a_seed(void **state)
+{
+    (void)state;
+    int holds;
+    min_value("kalah(4,3),capture=opposite-always", 10, &holds);
+    assert_true(holds);
+    min_value("kalah(3,3),capture=opposite-always,extra=none", 10, &holds);
+    assert_true(holds);
+    min_value("kalah(4,3)", 10, &holds);
+    assert_false(holds);
+}
+
 /* Random positions of layers the minimax cannot reach, against the margin
  * solver, which answers the same with the databases given or not; and a
  * position above the databases solved with them below it. */
@@ -336,6 +381,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(small_layers_agree_with_minimax),
+        cmocka_unit_test(empty_capture_banks_a_seed),
         cmocka_unit_test(larger_layers_agree_with_solver),
         cmocka_unit_test(lines_keep_the_value),
         cmocka_unit_test(refused),

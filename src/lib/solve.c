@@ -470,6 +470,27 @@ static int fresh(const struct solver *x, int ply)
     return x->sh.acyclic || (x->since[ply] == (unsigned)ply && (ply > 0 || x->nbefore == 0));
 }
 
+/* What the databases say of p (banked difference d), or 0 if they do not
+ * hold it.  At a fresh position, its value: *lo == *hi.  Elsewhere the
+ * positions since the last capture may come again, and a repetition ends
+ * the game with the seeds left uncounted (the databases' rules), worth 0
+ * of what is in play -- a way out that either side may find, or be
+ * handed.  The databases' value v (of a new game) then bounds the value
+ * between 0 and v: the side that wins v in a new game plays as there and
+ * gets v, or 0 where play comes back to a position of before; the other
+ * side likewise keeps the other bound.  Where v is 0, so is the value,
+ * whatever came before. */
+static int tb_bounds(const struct solver *x, const pmn_position *p, long d, int is_fresh,
+                     long *lo, long *hi)
+{
+    int v;
+    if (!tablebase_probe(x->t->tb, x->r, p, &v))
+        return 0;
+    *lo = d + (is_fresh || v < 0 ? v : 0);
+    *hi = d + (is_fresh || v > 0 ? v : 0);
+    return 1;
+}
+
 /* The value (mover's view) of the kid k of p at `ply`, tested against gamma. */
 static long kid_value(struct solver *x, const pmn_position *p, struct kid *k, int ply, long gamma,
                       int *dep)
@@ -511,10 +532,14 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
         if (lo >= gamma)
             return lo;
     }
-    if (x->t->tb && fresh(x, ply)) {
-        int v;
-        if (tablebase_probe(x->t->tb, r, p, &v))
-            return d + v;
+    if (x->t->tb) {
+        long lo, hi;
+        if (tb_bounds(x, p, d, fresh(x, ply), &lo, &hi)) {
+            if (lo == hi || lo >= gamma)
+                return lo;
+            if (hi < gamma)
+                return hi;
+        }
     }
     uint64_t key = key_of(x, p);
     struct entry found, *e = probe(x->t, key, &found) ? &found : NULL;
@@ -571,12 +596,14 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
             /* What the seeds and the databases say of the child, then the
              * table (Irving's peek at every child). */
             long cd = banked(&k->pos), clo = -100000, chi = 100000;
-            int cv;
             if (x->sh.bounded)
                 bound_of(x, &k->pos, cd, &clo, &chi);
-            if (x->t->tb && (x->sh.acyclic || pmn_irreversible(&k->rep))
-                && tablebase_probe(x->t->tb, r, &k->pos, &cv))
-                clo = chi = cd + cv;
+            long tlo, thi;
+            if (x->t->tb && tb_bounds(x, &k->pos, cd, x->sh.acyclic || pmn_irreversible(&k->rep),
+                                      &tlo, &thi)) {
+                clo = tlo > clo ? tlo : clo;
+                chi = thi < chi ? thi : chi;
+            }
             if (k->pos.to_move == me) {
                 k->lo = (int)clo;
                 k->hi = (int)chi;

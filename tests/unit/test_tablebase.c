@@ -193,6 +193,85 @@ static void empty_capture_banks_a_seed(void **state)
     assert_false(holds);
 }
 
+/* Positions with a history since the last capture (a repetition of one
+ * of them ends the game), in a game where positions repeat: the margin
+ * solver with the databases -- exact values at fresh positions, bounds
+ * between 0 and the value elsewhere -- against the minimax given the same
+ * history. */
+static void history_with_databases(const char *spec, unsigned seeds, int trials,
+                                   uint32_t state)
+{
+    pmn_rules r;
+    pmn_error err;
+    char *dir = make_dir();
+    assert_int_equal(pmn_rules_init(&r, spec, NULL), 0);
+    assert_int_equal(pmn_tablebase_build(&r, seeds, dir, 2, NULL, NULL, &err), 0);
+    pmn_tablebase *tb = pmn_tablebase_open(&r, dir, &err);
+    assert_non_null(tb);
+    pmn_searcher *s = pmn_searcher_new(&r, 4);
+    assert_int_equal(pmn_searcher_use_tablebase(s, tb), 0);
+    int compared = 0;
+    for (int t = 0; t < trials; t++) {
+        pmn_position hist[8], p;
+        pmn_outcome o;
+        memset(&p, 0, sizeof p);
+        p.to_move = (uint8_t)(lcg(&state) % 2);
+        for (unsigned i = 0; i < seeds; i++)
+            p.pit[lcg(&state) % 2][lcg(&state) % r.pits]++;
+        /* Up to four plies without a capture: the history. */
+        unsigned nh = 0, want_h = 1 + lcg(&state) % 4;
+        while (nh < want_h && pmn_position_ending(&r, &p, &o) == PMN_END_NONE) {
+            int holes[PMN_MAX_SIDE_PITS];
+            int n = pmn_legal_moves(&r, &p, holes);
+            if (n == 0)
+                break;
+            pmn_position q = p;
+            pmn_move_report rep;
+            assert_int_equal(pmn_play(&r, &q, holes[lcg(&state) % n], &rep), 0);
+            if (rep.ending != PMN_END_NONE || rep.captured || rep.stored)
+                break;
+            hist[nh++] = p;
+            p = q;
+        }
+        if (nh == 0 || pmn_position_ending(&r, &p, &o) != PMN_END_NONE)
+            continue;
+        path.n = 0;
+        path.since = 0;
+        for (unsigned i = 0; i < nh; i++)
+            path.pos[path.n++] = hist[i];
+        path.pos[path.n++] = p;
+        unsigned long nodes = 0;
+        int best;
+        struct naive_value want = naive_minimax(&r, &path, &best, &nodes);
+        pmn_search_limits l = { 0 };
+        pmn_analysis a;
+        l.solve = 1;
+        pmn_searcher_clear(s);
+        assert_int_equal(pmn_analyse(s, &p, hist, nh, &l, NULL, NULL, &a), 0);
+        if (!a.value.exact || a.value.margin != want.margin) {
+            char text[200];
+            pmn_position_format(&r, &p, text, sizeof text);
+            fail_msg("%s, %s after %u plies: the minimax says %+ld, the solver %+d%s", spec,
+                     text, nh, want.margin, a.value.margin, a.value.exact ? "" : " (not exact)");
+        }
+        compared++;
+    }
+    assert_true(compared > trials / 2);
+    pmn_searcher_free(s);
+    pmn_tablebase_close(tb);
+    rm_dir(dir);
+}
+
+static void history_and_databases(void **state)
+{
+    (void)state;
+    history_with_databases("awale,holes=3,majority=no", 3, 150, 31);
+    history_with_databases("oware,holes=3,majority=no,repetition=uncounted", 3, 150, 32);
+    /* Four seeds: where a repetition of the history first changes values
+     * (the minimax takes seconds there). */
+    history_with_databases("awale,holes=3,majority=no", 4, 12, 33);
+}
+
 /* Random positions of layers the minimax cannot reach, against the margin
  * solver, which answers the same with the databases given or not; and a
  * position above the databases solved with them below it. */
@@ -382,6 +461,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(small_layers_agree_with_minimax),
         cmocka_unit_test(empty_capture_banks_a_seed),
+        cmocka_unit_test(history_and_databases),
         cmocka_unit_test(larger_layers_agree_with_solver),
         cmocka_unit_test(lines_keep_the_value),
         cmocka_unit_test(refused),

@@ -1156,6 +1156,106 @@ static int tb_answer(struct solver *x, const pmn_position *p, const pmn_search_l
     return 1;
 }
 
+/* Where a layer is solved again for a history: at most this many
+ * positions a layer (its graph made once), and in all for a line of best
+ * play, a solve a ply. */
+#define HISTORY_LAYER_MAX 4000000u
+#define HISTORY_LINE_MAX 200000000u
+
+/* A position with a history since the last capture, in a game where
+ * positions repeat, whose layer the databases hold: each move's value
+ * from the layer solved again with the positions of before (and p) as
+ * ends of the game (tablebase_history_solve), a move that captures from
+ * the databases; the line of best play likewise, ply by ply, up to its
+ * first capture.  Returns 0 if the databases cannot answer so. */
+static int tb_history_answer(struct solver *x, const pmn_position *p,
+                             const pmn_position *history, size_t nhistory,
+                             const pmn_search_limits *l, pmn_analysis *a)
+{
+    const pmn_tablebase *tb = x->t->tb;
+    if (!tb || fresh(x, 0) || nhistory == 0 || x->sh.acyclic)
+        return 0;
+    unsigned n = (unsigned)on_board(x->r, p);
+    pmn_position *ends = malloc((nhistory + PMN_MAX_PV + 1) * sizeof *ends);
+    if (!ends)
+        return 0;
+    memcpy(ends, history, nhistory * sizeof *ends);
+    size_t nends = nhistory;
+    struct tablebase_history *h = tablebase_history_new(tb, n, HISTORY_LAYER_MAX);
+    if (!h) {
+        free(ends);
+        return 0;
+    }
+    uint64_t solved = 0;
+    pmn_position q = *p;
+    a->npv = 0;
+    for (unsigned i = 0; i < PMN_MAX_PV; i++) {
+        if (i > 0 && (pmn_budget_spent(&x->b) || solved > HISTORY_LINE_MAX))
+            break;
+        ends[nends++] = q;
+        tablebase_history_solve(h, ends, nends);
+        solved += pmn_tablebase_positions(x->r, n);
+        int holes[PMN_MAX_SIDE_PITS];
+        int nm = pmn_legal_moves(x->r, &q, holes), kept = 0, chosen = -1;
+        long best = 0;
+        struct kid k, pick;
+        for (int j = 0; j < nm; j++) {
+            long mv;
+            int cv;
+            k.pos = q;
+            pmn_play(x->r, &k.pos, holes[j], &k.rep);
+            x->b.nodes++;
+            if (k.rep.ending != PMN_END_NONE || pmn_irreversible(&k.rep)) {
+                if (!tb_move(x, &q, &k, &mv))
+                    continue;
+            } else if (tablebase_history_probe(h, &k.pos, &cv)) {
+                /* one of the ends: a repetition, worth 0 (cv is 0) */
+                long cd = (long)k.pos.captured[q.to_move] - (long)k.pos.captured[!q.to_move];
+                mv = k.pos.to_move == q.to_move ? cd + cv : cd - cv;
+            } else {
+                continue;
+            }
+            if (i == 0 && l->all_moves) {
+                a->moves[kept].hole = holes[j];
+                set_value(mv, mv, &a->moves[kept].value);
+                a->moves[kept].value.tablebase = 1;
+                kept++;
+            }
+            if (chosen < 0 || mv > best) {
+                best = mv;
+                chosen = holes[j];
+                pick = k;
+            }
+        }
+        if (chosen < 0)
+            break;
+        if (i == 0) {
+            set_value(best, best, &a->value);
+            a->value.tablebase = 1;
+            a->best = chosen;
+            if (l->all_moves) {
+                a->nmoves = kept;
+                qsort(a->moves, (size_t)kept, sizeof a->moves[0], by_value);
+            }
+        }
+        a->pv[a->npv++] = chosen;
+        if (pick.rep.ending != PMN_END_NONE || pmn_irreversible(&pick.rep))
+            break;
+        int again = 0;
+        for (size_t j = 0; j < nends; j++)
+            again |= pmn_position_equal(x->r, &ends[j], &pick.pos);
+        if (again)
+            break;   /* the rules end the game here: a repetition */
+        q = pick.pos;
+    }
+    tablebase_history_free(h);
+    free(ends);
+    if (a->npv == 0)
+        return 0;
+    a->depth = a->npv;
+    return 1;
+}
+
 int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position *p,
                    const pmn_position *history, size_t nhistory, const pmn_search_limits *l,
                    pmn_progress_fn fn, void *ctx, pmn_analysis *a)
@@ -1190,7 +1290,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     t->generation++;
 
     x->since[0] = 0;
-    if (tb_answer(x, p, l, a)) {
+    if (tb_answer(x, p, l, a) || tb_history_answer(x, p, history, nhistory, l, a)) {
         a->nodes = x->b.nodes;
         a->seconds = pmn_now() - start;
         if (fn)

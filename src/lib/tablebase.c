@@ -268,7 +268,7 @@ static uint64_t body_bytes(uint64_t size)
 }
 
 struct layer {
-    pmn_tablebase *tb;
+    const pmn_tablebase *tb;
     const pmn_rules *r;
     unsigned n;
     uint64_t size;
@@ -399,53 +399,205 @@ static void propagate(struct layer *L, int8_t *value, uint16_t *depth)
     free(queue);
 }
 
+static void layer_free(struct layer *L)
+{
+    free(L->exit);
+    free(L->open);
+    free(L->cursor);
+    free(L->pred);
+}
+
+/* The layer of n seeds as a graph: each position's best exit, its moves
+ * in the layer, and the predecessors of each.  Returns 0; -1 (and *err)
+ * when memory runs out or the layer has too many moves for the format. */
+static int layer_graph(const pmn_tablebase *tb, unsigned n, unsigned threads, struct layer *L,
+                       pmn_error *err)
+{
+    memset(L, 0, sizeof *L);
+    L->tb = tb;
+    L->r = &tb->rules;
+    L->n = n;
+    L->size = tb->size[n];
+    L->exit = malloc(L->size);
+    L->open = calloc(L->size, 1);
+    L->cursor = calloc(L->size, sizeof *L->cursor);
+    if (!L->exit || !L->open || !L->cursor)
+        goto nomem;
+    run_pass(L, 1, threads);
+    uint64_t edges = 0;
+    for (uint64_t i = 0; i < L->size; i++) {
+        edges += L->cursor[i];
+        L->cursor[i] = (uint32_t)(edges - L->cursor[i]);   /* where its list starts */
+    }
+    if (edges >= UINT32_MAX) {
+        layer_free(L);
+        return pmn_fail(err, PMN_ERR_RANGE, 0, "the layer of %u seeds has too many moves "
+                        "(%llu) for this format", n, (unsigned long long)edges);
+    }
+    L->pred = malloc((edges ? edges : 1) * sizeof *L->pred);
+    if (!L->pred)
+        goto nomem;
+    run_pass(L, 2, threads);   /* each cursor ends where the next list starts */
+    return 0;
+nomem:
+    layer_free(L);
+    return pmn_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
+                    "(%llu positions)", n, (unsigned long long)tb->size[n]);
+}
+
 static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t **out,
                        pmn_error *err)
 {
     struct layer L;
-    memset(&L, 0, sizeof L);
-    L.tb = tb;
-    L.r = &tb->rules;
-    L.n = n;
-    L.size = tb->size[n];
-    L.exit = malloc(L.size);
-    L.open = calloc(L.size, 1);
-    L.cursor = calloc(L.size, sizeof *L.cursor);
     /* The values, then the depths, in one block as in the file. */
-    int8_t *value = calloc(body_bytes(L.size), 1);   /* the padding written too */
-    uint16_t *depth = (uint16_t *)(void *)(value + depth_offset(L.size));
-    if (!L.exit || !L.open || !L.cursor || !value)
-        goto nomem;
-    run_pass(&L, 1, threads);
-    uint64_t edges = 0;
-    for (uint64_t i = 0; i < L.size; i++) {
-        edges += L.cursor[i];
-        L.cursor[i] = (uint32_t)(edges - L.cursor[i]);   /* where its list starts */
+    uint64_t size = tb->size[n];
+    int8_t *value = calloc(body_bytes(size), 1);   /* the padding written too */
+    if (!value)
+        return pmn_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
+                        "(%llu positions)", n, (unsigned long long)size);
+    if (layer_graph(tb, n, threads, &L, err) != 0) {
+        free(value);
+        return -1;
     }
-    if (edges >= UINT32_MAX) {
-        free(L.exit), free(L.open), free(L.cursor), free(value);
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "the layer of %u seeds has too many moves "
-                        "(%llu) for this format", n, (unsigned long long)edges);
-    }
-    L.pred = malloc((edges ? edges : 1) * sizeof *L.pred);
-    if (!L.pred)
-        goto nomem;
-    run_pass(&L, 2, threads);   /* each cursor ends where the next list starts */
+    uint16_t *depth = (uint16_t *)(void *)(value + depth_offset(size));
     propagate(&L, value, depth);
-    free(L.exit);
-    free(L.open);
-    free(L.cursor);
-    free(L.pred);
+    layer_free(&L);
     *out = value;
     return 0;
-nomem:
-    free(L.exit);
-    free(L.open);
-    free(L.cursor);
-    free(L.pred);
-    free(value);
-    return pmn_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
-                    "(%llu positions)", n, (unsigned long long)tb->size[n]);
+}
+
+/* ---- a layer with a history ------------------------------------------------ */
+
+/* The databases value a position as a new game.  With positions of before
+ * that may come again (since the last capture), a repetition of one of
+ * them ends the game, worth 0 of the seeds in play, and the value may
+ * change.  The layer is solved again as a graph whose nodes are its
+ * positions with the side to move (the two seats apart: a position of
+ * before is one of them, not its mirror), the positions of before
+ * terminal, worth 0, and the rest solved as propagate() does. */
+struct tablebase_history {
+    const pmn_tablebase *tb;
+    unsigned n;
+    uint64_t size;
+    struct layer L;            /* the layer's graph, built once */
+    int8_t *value;             /* [side * size + rank], for the side to move */
+    uint8_t *state, *open;
+    uint32_t *queue;
+};
+
+void tablebase_history_free(struct tablebase_history *h)
+{
+    if (h) {
+        layer_free(&h->L);
+        free(h->value);
+        free(h->state);
+        free(h->open);
+        free(h->queue);
+        free(h);
+    }
+}
+
+/* The node of p in h's doubled layer, or -1 if p is not in it. */
+static int64_t history_node(const struct tablebase_history *h, const pmn_position *p)
+{
+    unsigned c[TB_MAX_HOLES];
+    if (counts_of(&h->tb->rules, p, c) != h->n)
+        return -1;
+    return (int64_t)((uint64_t)p->to_move * h->size + rank_of(h->tb, c, h->n));
+}
+
+struct tablebase_history *tablebase_history_new(const pmn_tablebase *tb, unsigned n,
+                                                uint64_t max_positions)
+{
+    pmn_error err;
+    if (n > tb->seeds || tb->size[n] > max_positions || tb->size[n] >= UINT32_MAX / 2)
+        return NULL;
+    struct tablebase_history *h = calloc(1, sizeof *h);
+    if (!h)
+        return NULL;
+    h->tb = tb;
+    h->n = n;
+    h->size = tb->size[n];
+    uint64_t M2 = 2 * h->size;
+    h->value = malloc(M2);
+    h->state = malloc(M2);
+    h->open = malloc(M2);
+    h->queue = malloc(M2 * sizeof *h->queue);
+    if (!h->value || !h->state || !h->open || !h->queue
+        || layer_graph(tb, n, 1, &h->L, &err) != 0) {
+        tablebase_history_free(h);
+        return NULL;
+    }
+    return h;
+}
+
+enum { TERMINAL = 3 };
+
+void tablebase_history_solve(struct tablebase_history *h, const pmn_position *ends,
+                             size_t nends)
+{
+    const struct layer *L = &h->L;
+    uint64_t M = h->size, M2 = 2 * M;
+    uint8_t *state = h->state, *open = h->open;
+    uint32_t *queue = h->queue;
+    memset(h->value, 0, M2);
+    memset(state, 0, M2);
+    memcpy(open, L->open, M);
+    memcpy(open + M, L->open, M);
+    for (size_t i = 0; i < nends; i++) {
+        int64_t x = history_node(h, &ends[i]);
+        if (x >= 0)
+            state[x] = TERMINAL;   /* worth 0: value[] is 0 already */
+    }
+    uint64_t head = 0, tail = 0;
+    for (int v = (int)h->n; v >= 1; v--) {
+        for (uint64_t i = 0; i < M2; i++) {
+            int e = L->exit[i % M];
+            if (state[i] != UNKNOWN)
+                continue;
+            if (e == v) {
+                state[i] = AT_LEAST;
+                h->value[i] = (int8_t)v;
+                queue[tail++] = (uint32_t)i;
+            } else if (e == -v && open[i] == 0) {
+                state[i] = AT_MOST;
+                h->value[i] = (int8_t)-v;
+                queue[tail++] = (uint32_t)i;
+            }
+        }
+        while (head < tail) {
+            uint32_t x = queue[head++];
+            uint64_t c = x % M, side = x / M;
+            uint32_t from = c ? L->cursor[c - 1] : 0, to = L->cursor[c];
+            for (uint32_t j = from; j < to; j++) {
+                /* A move in the layer hands the turn over: the
+                 * predecessor's side to move is the other one. */
+                uint64_t p = (1 - side) * M + L->pred[j];
+                if (state[p] == TERMINAL)
+                    continue;
+                if (state[x] == AT_LEAST) {
+                    if (--open[p] == 0 && state[p] == UNKNOWN && L->exit[p % M] <= -v) {
+                        state[p] = AT_MOST;
+                        h->value[p] = (int8_t)-v;
+                        queue[tail++] = (uint32_t)p;
+                    }
+                } else if (state[p] == UNKNOWN) {
+                    state[p] = AT_LEAST;
+                    h->value[p] = (int8_t)v;
+                    queue[tail++] = (uint32_t)p;
+                }
+            }
+        }
+    }
+}
+
+int tablebase_history_probe(const struct tablebase_history *h, const pmn_position *p, int *v)
+{
+    int64_t x = history_node(h, p);
+    if (x < 0)
+        return 0;
+    *v = h->value[x];
+    return 1;
 }
 
 /* ---- files ------------------------------------------------------------------ */

@@ -16,6 +16,22 @@ int tablebase_probe(const pmn_tablebase *tb, const pmn_rules *r, const pmn_posit
 int tablebase_probe_depth(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
                           int *v, unsigned *depth);
 
+/* A layer solved again for a game with a history: the positions `ends`
+ * (those since the last capture, and the one to move from) end the game
+ * if they come again, worth 0 of the seeds in play.  _new makes the
+ * layer's graph, once: NULL if the databases do not hold the layer of n
+ * seeds, it holds more than max_positions, or memory runs out.  _solve
+ * values it for a set of ends; _probe then gives the value of p (in the
+ * layer, not one of the ends) for its side to move, of the seeds in play,
+ * in that game: 0 if p is not in the layer. */
+struct tablebase_history;
+struct tablebase_history *tablebase_history_new(const pmn_tablebase *tb, unsigned n,
+                                                uint64_t max_positions);
+void tablebase_history_solve(struct tablebase_history *h, const pmn_position *ends,
+                             size_t nends);
+int tablebase_history_probe(const struct tablebase_history *h, const pmn_position *p, int *v);
+void tablebase_history_free(struct tablebase_history *h);
+
 /* Were tb's databases built under the rules r? */
 int tablebase_same_rules(const pmn_tablebase *tb, const pmn_rules *r);
 

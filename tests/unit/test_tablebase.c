@@ -245,15 +245,45 @@ static void history_with_databases(const char *spec, unsigned seeds, int trials,
         struct naive_value want = naive_minimax(&r, &path, &best, &nodes);
         pmn_search_limits l = { 0 };
         pmn_analysis a;
+        char text[200];
         l.solve = 1;
+        l.all_moves = t % 2;
         pmn_searcher_clear(s);
         assert_int_equal(pmn_analyse(s, &p, hist, nh, &l, NULL, NULL, &a), 0);
-        if (!a.value.exact || a.value.margin != want.margin) {
-            char text[200];
-            pmn_position_format(&r, &p, text, sizeof text);
+        pmn_position_format(&r, &p, text, sizeof text);
+        if (!a.value.exact || a.value.margin != want.margin)
             fail_msg("%s, %s after %u plies: the minimax says %+ld, the solver %+d%s", spec,
                      text, nh, want.margin, a.value.margin, a.value.exact ? "" : " (not exact)");
+        /* Each move's value (what annotate judges by), the same history
+         * and p before it. */
+        for (int i = 0; i < a.nmoves; i++) {
+            int hole = a.moves[i].hole;
+            pmn_position q = p;
+            pmn_move_report rep;
+            long mv;
+            assert_int_equal(pmn_play(&r, &q, hole, &rep), 0);
+            path.n = path.since = 0;
+            for (unsigned j = 0; j < nh; j++)
+                path.pos[path.n++] = hist[j];
+            path.pos[path.n++] = p;
+            if (rep.ending != PMN_END_NONE) {
+                mv = naive_end(&r, rep.ending, rep.outcome, &q, p.to_move).margin;
+            } else if (!(rep.captured || rep.stored) && naive_repeats(&path, &q)) {
+                mv = naive_end(&r, PMN_END_REPETITION, pmn_repetition_outcome(&r, &q), &q,
+                               p.to_move).margin;
+            } else {
+                if (rep.captured || rep.stored)
+                    path.since = path.n;
+                path.pos[path.n++] = q;
+                struct naive_value v = naive_minimax(&r, &path, &best, &nodes);
+                mv = q.to_move == p.to_move ? v.margin : -v.margin;
+            }
+            if (!a.moves[i].value.exact || a.moves[i].value.margin != mv)
+                fail_msg("%s, %s after %u plies, move %c: the minimax says %+ld, the solver "
+                         "%+d", spec, text, nh, pmn_hole_letter(p.to_move, hole), mv,
+                         a.moves[i].value.margin);
         }
+        assert_true(!l.all_moves || a.nmoves > 0);
         compared++;
     }
     assert_true(compared > trials / 2);

@@ -92,17 +92,25 @@ static long minimax(const pmn_rules *r, const pmn_position *p)
     return naive_minimax(r, &path, &best, &nodes).margin;
 }
 
+/* Databases of spec to `seeds` built in a new folder *dir, and opened. */
+static pmn_tablebase *built(const char *spec, unsigned seeds, pmn_rules *r, char **dir)
+{
+    pmn_error err;
+    *dir = make_dir();
+    assert_int_equal(pmn_rules_init(r, spec, NULL), 0);
+    assert_int_equal(pmn_tablebase_build(r, seeds, *dir, 2, NULL, NULL, &err), 0);
+    pmn_tablebase *tb = pmn_tablebase_open(r, *dir, &err);
+    assert_non_null(tb);
+    return tb;
+}
+
 /* Every position of the layers up to `full` seeds, both sides to move, as
  * the minimax values it; the layers' counts add up. */
 static void layers_agree(const char *spec, unsigned build, unsigned full)
 {
     pmn_rules r;
-    pmn_error err;
-    char *dir = make_dir();
-    assert_int_equal(pmn_rules_init(&r, spec, NULL), 0);
-    assert_int_equal(pmn_tablebase_build(&r, build, dir, 2, NULL, NULL, &err), 0);
-    pmn_tablebase *tb = pmn_tablebase_open(&r, dir, &err);
-    assert_non_null(tb);
+    char *dir;
+    pmn_tablebase *tb = built(spec, build, &r, &dir);
     assert_int_equal(pmn_tablebase_seeds(tb), build);
     unsigned k = 2 * r.pits, h[64];
     for (unsigned n = 0; n <= full; n++) {
@@ -157,12 +165,8 @@ static void small_layers_agree_with_minimax(void **state)
 static void min_value(const char *spec, unsigned seeds, int *holds)
 {
     pmn_rules r;
-    pmn_error err;
-    char *dir = make_dir();
-    assert_int_equal(pmn_rules_init(&r, spec, NULL), 0);
-    assert_int_equal(pmn_tablebase_build(&r, seeds, dir, 2, NULL, NULL, &err), 0);
-    pmn_tablebase *tb = pmn_tablebase_open(&r, dir, &err);
-    assert_non_null(tb);
+    char *dir;
+    pmn_tablebase *tb = built(spec, seeds, &r, &dir);
     unsigned k = 2 * r.pits, h[64];
     *holds = 1;
     for (unsigned n = 2; n <= seeds; n++)
@@ -202,12 +206,8 @@ static void history_with_databases(const char *spec, unsigned seeds, int trials,
                                    uint32_t state)
 {
     pmn_rules r;
-    pmn_error err;
-    char *dir = make_dir();
-    assert_int_equal(pmn_rules_init(&r, spec, NULL), 0);
-    assert_int_equal(pmn_tablebase_build(&r, seeds, dir, 2, NULL, NULL, &err), 0);
-    pmn_tablebase *tb = pmn_tablebase_open(&r, dir, &err);
-    assert_non_null(tb);
+    char *dir;
+    pmn_tablebase *tb = built(spec, seeds, &r, &dir);
     pmn_searcher *s = pmn_searcher_new(&r, 4);
     assert_int_equal(pmn_searcher_use_tablebase(s, tb), 0);
     int compared = 0;

@@ -340,31 +340,35 @@ static int run_pass(struct layer *L, int pass, unsigned threads)
     return 0;
 }
 
-enum { UNKNOWN = 0, AT_LEAST = 1, AT_MOST = 2 };
+enum { UNKNOWN = 0, AT_LEAST = 1, AT_MOST = 2,
+       TERMINAL = 3 };   /* a node that ends the game, worth 0: never valued */
 
-/* Solve the layer's graph from the highest value down (the file's comment). */
-static void propagate(struct layer *L, int8_t *value, uint16_t *depth)
+/* Solve the layer's graph from the highest value down (the file's
+ * comment), its nodes the positions of the layer once (sides 1: whoever
+ * is to move, as the files hold them) or twice (sides 2: node side * size
+ * + rank, South to move then North, for tablebase_history_solve()).  The
+ * caller sets state[] (UNKNOWN, or TERMINAL) and open[] (each node's
+ * moves in the layer, counted down here) for every node; value[] and, if
+ * not NULL, depth[] are written for every node; queue has room for them
+ * all.  sides is 1 or 2. */
+static void solve_graph(const struct layer *L, unsigned sides, uint8_t *state, uint8_t *open,
+                        uint32_t *queue, int8_t *value, uint16_t *depth)
 {
-    uint64_t M = L->size;
-    uint8_t *state = calloc(M, 1);
-    uint32_t *queue = malloc(M * sizeof *queue);
-    if (!state || !queue) {
-        free(state);
-        free(queue);
-        return;
-    }
-    memset(value, 0, M);
-    memset(depth, 0, M * sizeof *depth);
+    uint64_t M = L->size, nodes = sides * M;
+    memset(value, 0, nodes);
+    if (depth)
+        memset(depth, 0, nodes * sizeof *depth);
     uint64_t head = 0, tail = 0;
     for (int v = (int)L->n; v >= 1; v--) {
-        for (uint64_t i = 0; i < M; i++) {
+        for (uint64_t i = 0; i < nodes; i++) {
+            int e = L->exit[i < M ? i : i - M];
             if (state[i] != UNKNOWN)
                 continue;
-            if (L->exit[i] == v) {
+            if (e == v) {
                 state[i] = AT_LEAST;
                 value[i] = (int8_t)v;
                 queue[tail++] = (uint32_t)i;
-            } else if (L->exit[i] == -v && L->open[i] == 0) {
+            } else if (e == -v && open[i] == 0) {
                 state[i] = AT_MOST;
                 value[i] = (int8_t)-v;
                 queue[tail++] = (uint32_t)i;
@@ -372,29 +376,47 @@ static void propagate(struct layer *L, int8_t *value, uint16_t *depth)
         }
         while (head < tail) {
             uint32_t x = queue[head++];
-            uint16_t next = depth[x] < UINT16_MAX ? (uint16_t)(depth[x] + 1) : UINT16_MAX;
-            uint32_t from = x ? L->cursor[x - 1] : 0, to = L->cursor[x];
+            uint64_t side = x >= M, c = x - side * M;
+            uint16_t next = !depth ? 0 : depth[x] < UINT16_MAX ? (uint16_t)(depth[x] + 1)
+                                                               : UINT16_MAX;
+            uint32_t from = c ? L->cursor[c - 1] : 0, to = L->cursor[c];
             for (uint32_t j = from; j < to; j++) {
-                uint32_t p = L->pred[j];
+                /* A move in the layer hands the turn over: with both
+                 * seats apart, the predecessor's side to move is the
+                 * other one. */
+                uint64_t p = (sides - 1 - side) * M + L->pred[j];
+                if (state[p] == TERMINAL)
+                    continue;
                 if (state[x] == AT_LEAST) {
                     /* p has one move fewer that might lead below v */
-                    if (--L->open[p] == 0 && state[p] == UNKNOWN && L->exit[p] <= -v) {
+                    if (--open[p] == 0 && state[p] == UNKNOWN && L->exit[p < M ? p : p - M] <= -v) {
                         state[p] = AT_MOST;
                         value[p] = (int8_t)-v;
-                        depth[p] = next;
-                        queue[tail++] = p;
+                        if (depth)
+                            depth[p] = next;
+                        queue[tail++] = (uint32_t)p;
                     }
                 } else if (state[p] == UNKNOWN) {
                     state[p] = AT_LEAST;
                     value[p] = (int8_t)v;
-                    depth[p] = next;
-                    queue[tail++] = p;
+                    if (depth)
+                        depth[p] = next;
+                    queue[tail++] = (uint32_t)p;
                 }
             }
         }
     }
     /* The rest: both sides can keep the game in the layer (a repetition,
      * worth 0), or an exit worth 0 is the best. */
+}
+
+/* The layer's values and depths, as the files hold them. */
+static void propagate(struct layer *L, int8_t *value, uint16_t *depth)
+{
+    uint8_t *state = calloc(L->size, 1);
+    uint32_t *queue = malloc(L->size * sizeof *queue);
+    if (state && queue)
+        solve_graph(L, 1, state, L->open, queue, value, depth);
     free(state);
     free(queue);
 }
@@ -474,7 +496,8 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
  * change.  The layer is solved again as a graph whose nodes are its
  * positions with the side to move (the two seats apart: a position of
  * before is one of them, not its mirror), the positions of before
- * terminal, worth 0, and the rest solved as propagate() does. */
+ * terminal, worth 0, and the rest solved as the files' layers are
+ * (solve_graph()). */
 struct tablebase_history {
     const pmn_tablebase *tb;
     unsigned n;
@@ -531,64 +554,19 @@ struct tablebase_history *tablebase_history_new(const pmn_tablebase *tb, unsigne
     return h;
 }
 
-enum { TERMINAL = 3 };
-
 void tablebase_history_solve(struct tablebase_history *h, const pmn_position *ends,
                              size_t nends)
 {
-    const struct layer *L = &h->L;
-    uint64_t M = h->size, M2 = 2 * M;
-    uint8_t *state = h->state, *open = h->open;
-    uint32_t *queue = h->queue;
-    memset(h->value, 0, M2);
-    memset(state, 0, M2);
-    memcpy(open, L->open, M);
-    memcpy(open + M, L->open, M);
+    uint64_t M = h->size;
+    memset(h->state, UNKNOWN, 2 * M);
+    memcpy(h->open, h->L.open, M);
+    memcpy(h->open + M, h->L.open, M);
     for (size_t i = 0; i < nends; i++) {
         int64_t x = history_node(h, &ends[i]);
         if (x >= 0)
-            state[x] = TERMINAL;   /* worth 0: value[] is 0 already */
+            h->state[x] = TERMINAL;   /* worth 0: solve_graph leaves it so */
     }
-    uint64_t head = 0, tail = 0;
-    for (int v = (int)h->n; v >= 1; v--) {
-        for (uint64_t i = 0; i < M2; i++) {
-            int e = L->exit[i % M];
-            if (state[i] != UNKNOWN)
-                continue;
-            if (e == v) {
-                state[i] = AT_LEAST;
-                h->value[i] = (int8_t)v;
-                queue[tail++] = (uint32_t)i;
-            } else if (e == -v && open[i] == 0) {
-                state[i] = AT_MOST;
-                h->value[i] = (int8_t)-v;
-                queue[tail++] = (uint32_t)i;
-            }
-        }
-        while (head < tail) {
-            uint32_t x = queue[head++];
-            uint64_t c = x % M, side = x / M;
-            uint32_t from = c ? L->cursor[c - 1] : 0, to = L->cursor[c];
-            for (uint32_t j = from; j < to; j++) {
-                /* A move in the layer hands the turn over: the
-                 * predecessor's side to move is the other one. */
-                uint64_t p = (1 - side) * M + L->pred[j];
-                if (state[p] == TERMINAL)
-                    continue;
-                if (state[x] == AT_LEAST) {
-                    if (--open[p] == 0 && state[p] == UNKNOWN && L->exit[p % M] <= -v) {
-                        state[p] = AT_MOST;
-                        h->value[p] = (int8_t)-v;
-                        queue[tail++] = (uint32_t)p;
-                    }
-                } else if (state[p] == UNKNOWN) {
-                    state[p] = AT_LEAST;
-                    h->value[p] = (int8_t)v;
-                    queue[tail++] = (uint32_t)p;
-                }
-            }
-        }
-    }
+    solve_graph(&h->L, 2, h->state, h->open, h->queue, h->value, NULL);
 }
 
 int tablebase_history_probe(const struct tablebase_history *h, const pmn_position *p, int *v)

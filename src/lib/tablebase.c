@@ -410,15 +410,18 @@ static void solve_graph(const struct layer *L, unsigned sides, uint8_t *state, u
      * worth 0), or an exit worth 0 is the best. */
 }
 
-/* The layer's values and depths, as the files hold them. */
-static void propagate(struct layer *L, int8_t *value, uint16_t *depth)
+/* The layer's values and depths, as the files hold them.  -1 when memory
+ * runs out (nothing valued). */
+static int propagate(struct layer *L, int8_t *value, uint16_t *depth)
 {
     uint8_t *state = calloc(L->size, 1);
     uint32_t *queue = malloc(L->size * sizeof *queue);
-    if (state && queue)
+    int ok = state && queue;
+    if (ok)
         solve_graph(L, 1, state, L->open, queue, value, depth);
     free(state);
     free(queue);
+    return ok ? 0 : -1;
 }
 
 static void layer_free(struct layer *L)
@@ -482,8 +485,14 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
         return -1;
     }
     uint16_t *depth = (uint16_t *)(void *)(value + depth_offset(size));
-    propagate(&L, value, depth);
+    int rc = propagate(&L, value, depth);
     layer_free(&L);
+    if (rc != 0) {
+        /* a layer of zeros would be written as if valued */
+        free(value);
+        return pmn_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
+                        "(%llu positions)", n, (unsigned long long)size);
+    }
     *out = value;
     return 0;
 }

@@ -6,7 +6,10 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "read.h"
@@ -153,11 +156,77 @@ static void history_runs_out_of_memory(void **state)
     pmn_game_free(g);
 }
 
+/* The bytes of the file dir/name into buf (size cap): its length, or -1
+ * if there is no such file. */
+static long file_bytes(const char *dir, const char *name, char *buf, size_t cap)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    long n = (long)fread(buf, 1, cap, f);
+    fclose(f);
+    return n;
+}
+
+/* Endgame databases built with each allocation failing in turn: the build
+ * either succeeds or says that memory ran out, and every layer it leaves
+ * is the one a build with memory to spare writes -- never a layer of
+ * values not computed. */
+static void databases_run_out_of_memory(void **state)
+{
+    (void)state;
+    pmn_rules r;
+    pmn_error err;
+    char clean[] = "/tmp/pmn-nomem-XXXXXX";
+    assert_int_equal(pmn_rules_init(&r, "awale,holes=3,majority=no", NULL), 0);
+    assert_non_null(mkdtemp(clean));
+    assert_int_equal(pmn_tablebase_build(&r, 4, clean, 1, NULL, NULL, &err), 0);
+    static char want[1 << 16], got[1 << 16];
+    char cmd[160];
+    for (long k = 0;; k++) {
+        char dir[] = "/tmp/pmn-nomem-XXXXXX";
+        assert_non_null(mkdtemp(dir));
+        calls = failed = 0;
+        fail_at = k;
+        int rc = pmn_tablebase_build(&r, 4, dir, 1, NULL, NULL, &err);
+        fail_at = -1;
+        if (!failed)
+            assert_int_equal(rc, 0);
+        else if (rc != 0)
+            assert_int_equal(err.code, PMN_ERR_NOMEM);
+        /* Each layer file left is a clean build's, byte for byte. */
+        snprintf(cmd, sizeof cmd, "cd '%s' && ls", clean);
+        FILE *ls = popen(cmd, "r");
+        assert_non_null(ls);
+        char name[128];
+        while (fgets(name, sizeof name, ls)) {
+            name[strcspn(name, "\n")] = 0;
+            long nw = file_bytes(clean, name, want, sizeof want);
+            long ng = file_bytes(dir, name, got, sizeof got);
+            assert_true(nw > 0 && nw < (long)sizeof want);
+            if (ng >= 0) {
+                assert_int_equal(ng, nw);
+                assert_memory_equal(got, want, (size_t)nw);
+            }
+        }
+        pclose(ls);
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        assert_int_equal(system(cmd), 0);
+        if (!failed)
+            break;    /* every allocation has had its turn */
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", clean);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(replays_run_out_of_memory),
         cmocka_unit_test(history_runs_out_of_memory),
+        cmocka_unit_test(databases_run_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

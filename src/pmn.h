@@ -638,7 +638,11 @@ int pmn_tablebase_layer_stats(const pmn_tablebase *tb, unsigned seeds,
 /* 1 with *margin (the margin still to be made by p's side to move), or 0
  * when p has more seeds in play than the databases hold. */
 int pmn_tablebase_probe(const pmn_tablebase *tb, const pmn_position *p, int *margin);
-/* Let s answer from tb (kept, not owned; NULL: none).  Returns -1 if tb was
+/* Let s answer from tb (kept, not owned; NULL: none): the solver and the
+ * depth search then take the value of every position tb holds, where that
+ * is the game's (no position before it can come again), instead of
+ * searching it; such a value is exact, with no plies counted (tablebase
+ * set).  A change of databases clears s's tables.  Returns -1 if tb was
  * built under other rules than s's. */
 int pmn_searcher_use_tablebase(pmn_searcher *s, const pmn_tablebase *tb);
 

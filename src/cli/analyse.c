@@ -361,8 +361,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     pmn_searcher *s = pmn_searcher_new(&t.rules, rq.hash);
     pmn_tablebase *tb = NULL;
     pmn_analysis a;
-    if (s && (rq.tablebase || rq.limits.solve)
-        && (rc = tablebase_option(cmd->name, rq.tablebase, &t.rules, s, &tb)) != 0) {
+    if (s && (rc = tablebase_option(cmd->name, rq.tablebase, &t.rules, s, &tb)) != 0) {
         pmn_searcher_free(s);
         free(t.history);
         return rc;

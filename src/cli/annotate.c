@@ -205,17 +205,10 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
         release_diags(sink);
         pmn_searcher *s = check ? pmn_searcher_new(&pmn_replay_setup(check)->rules, an->hash)
                                 : NULL;
-        if (s && an->ao.limits.solve && !an->failed) {
-            /* The databases of this game's rules: those of the game before
-             * serve again when its rules were the same. */
-            const pmn_rules *r = &pmn_replay_setup(check)->rules;
-            if (an->tb && pmn_searcher_use_tablebase(s, an->tb) != 0) {
-                pmn_tablebase_close(an->tb);
-                an->tb = NULL;
-            }
-            if (!an->tb && tablebase_option("annotate", an->tbdir, r, s, &an->tb) != 0)
-                an->failed = 1;
-        }
+        if (s && !an->failed
+            && tablebase_for_game("annotate", an->tbdir, &pmn_replay_setup(check)->rules, s,
+                                  &an->tb) != 0)
+            an->failed = 1;
         pmn_annotation found;
         memset(&found, 0, sizeof found);
         if (!check) {

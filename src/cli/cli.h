@@ -152,6 +152,10 @@ const char *default_tablebase_dir(char *buf, size_t size);
  * the default location, if it has them. */
 int tablebase_option(const char *cmd, const char *dir, const pmn_rules *r, pmn_searcher *s,
                      pmn_tablebase **tb);
+/* The same for each game of an archive: *tb again when its databases are
+ * of r's rules, else (closed) those of r opened in its stead. */
+int tablebase_for_game(const char *cmd, const char *dir, const pmn_rules *r, pmn_searcher *s,
+                     pmn_tablebase **tb);
 
 /* --notation NAME and --capture-style STYLE, for the commands that write
  * PMN: returns 0, or the usage error. */

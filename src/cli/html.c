@@ -40,6 +40,8 @@ struct html {
     pmn_annotate_options ao;
     char annotator[160];
     unsigned long hash;
+    const char *tbdir;        /* --tablebase DIR, or NULL */
+    pmn_tablebase *tb;        /* the databases of the last game's rules */
 };
 
 /* A variation waiting to be written: nodes are written a line at a time,
@@ -458,6 +460,9 @@ static int each_game(struct archive *a, struct game *g)
          * it: annotated in place, then replayed again (its new lines). */
         pmn_record *rec = (pmn_record *)g->rec;
         pmn_searcher *s = pmn_searcher_new(&setup->rules, h->hash);
+        if (s && !h->failed
+            && tablebase_for_game("html", h->tbdir, &setup->rules, s, &h->tb) != 0)
+            h->failed = 1;   /* said; the page is not written */
         if (!s || pmn_annotate_record(rec, setup, s, &h->ao, NULL) < 0
             || !(annotated = pmn_replay_new(rec, setup, NULL, NULL))) {
             pmn_searcher_free(s);
@@ -594,6 +599,7 @@ static const struct cli_option options[] = {
     { "depth", 'd', "D", "with --annotate: look D plies ahead" },
     { "nodes", KEY_NODES, "N", "with --annotate: about N positions a position" },
     { "time", KEY_TIME, "SECONDS", "with --annotate: SECONDS a position" },
+    OPT_TABLEBASE,
     OPT_NOTATION,
     OPT_FROM,
     OPT_RULES_OVER,
@@ -642,6 +648,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         case 'q': quiet = 1; rc = 0; break;
         case 'Z' + 256: strict = 1; rc = 0; break;
         case 'A' + 256: h.annotate = 1; rc = 0; break;
+        case KEY_TABLEBASE: h.tbdir = a.arg; rc = 0; break;
         case 'd': case KEY_NODES: case KEY_TIME:
             rc = search_option(cmd->name, opt, a.arg, &h.ao.limits, &h.hash);
             break;
@@ -656,9 +663,10 @@ static int run(const struct command *cmd, int argc, char **argv)
         h.hash = h.hash ? h.hash : 64;
         h.ao.notation = wo.notation;
         annotate_finish(&h.ao, h.annotator, sizeof h.annotator);
-    } else if (h.ao.limits.depth || h.ao.limits.nodes || h.ao.limits.seconds > 0) {
+    } else if (h.ao.limits.depth || h.ao.limits.nodes || h.ao.limits.seconds > 0 || h.tbdir) {
         criteria_free(&c);
-        return usage_error(cmd->name, "--depth, --nodes and --time go with --annotate");
+        return usage_error(cmd->name, "--depth, --nodes, --time and --tablebase go with "
+                           "--annotate");
     }
     struct output out;
     if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0) {
@@ -684,6 +692,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     progress_erase();
     free(h.layouts);
     free(h.diags);
+    pmn_tablebase_close(h.tb);
     criteria_free(&c);
     return close_output(&out, h.failed || ferror(out.f), job_status(&sink, strict));
 }

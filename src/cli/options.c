@@ -354,6 +354,15 @@ const char *default_tablebase_dir(char *buf, size_t size)
     return buf;
 }
 
+int tablebase_for_game(const char *cmd, const char *dir, const pmn_rules *r, pmn_searcher *s,
+                       pmn_tablebase **tb)
+{
+    if (*tb && pmn_searcher_use_tablebase(s, *tb) == 0)
+        return 0;
+    pmn_tablebase_close(*tb);
+    return tablebase_option(cmd, dir, r, s, tb);
+}
+
 int tablebase_option(const char *cmd, const char *dir, const pmn_rules *r, pmn_searcher *s,
                      pmn_tablebase **tb)
 {

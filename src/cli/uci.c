@@ -29,6 +29,8 @@ struct uci {
     pmn_rules rules;
     pmn_searcher *searcher;
     unsigned long hash_mb;
+    char tbdir[4096];         /* the Tablebase option: DIR, or "" for the default place */
+    pmn_tablebase *tb;        /* the searcher's databases, or NULL */
     pmn_position pos;
     pmn_position history[MAX_HISTORY];   /* since the last capture, oldest first */
     size_t nhistory;
@@ -135,10 +137,13 @@ static int stop_asked(void *ctx)
 }
 
 /* "score cp N" (centi-seeds) or "score mate N" (moves to the end, negative
- * when the side to move loses). */
+ * when the side to move loses).  An exact margin whose plies are not
+ * counted (the solver's, the databases') is a score in centi-seeds. */
 static void score(const pmn_value *v, char *buf, size_t size)
 {
-    if (v->exact && v->outcome)
+    if (v->exact && v->outcome && !v->plies && v->has_margin)
+        snprintf(buf, size, "cp %d", 100 * v->margin);
+    else if (v->exact && v->outcome)
         snprintf(buf, size, "mate %d", v->outcome * (int)((v->plies + 1) / 2));
     else if (v->exact)
         snprintf(buf, size, "cp 0");
@@ -263,6 +268,27 @@ static void go(struct uci *u, char *args)
 
 /* ---- options --------------------------------------------------------- */
 
+/* The databases of u's rules for its searcher: those of the Tablebase
+ * option's directory, or of the default place when it has them.  When the
+ * directory's cannot serve, an info string says why (or, for the command
+ * line `cmd`, an error on standard error), and the search goes without. */
+static int open_tablebase(struct uci *u, const char *cmd)
+{
+    pmn_searcher_use_tablebase(u->searcher, NULL);
+    pmn_tablebase_close(u->tb);
+    u->tb = NULL;
+    if (!u->tbdir[0] || cmd)
+        return tablebase_option(cmd ? cmd : "uci", u->tbdir[0] ? u->tbdir : NULL, &u->rules,
+                                u->searcher, &u->tb);
+    pmn_error err;
+    if (!(u->tb = pmn_tablebase_open(&u->rules, u->tbdir, &err))) {
+        say(u, "info string Tablebase %s: %s", u->tbdir, err.message);
+        return -1;
+    }
+    pmn_searcher_use_tablebase(u->searcher, u->tb);
+    return 0;
+}
+
 static int new_searcher(struct uci *u)
 {
     pmn_searcher *s = pmn_searcher_new(&u->rules, u->hash_mb);
@@ -272,6 +298,8 @@ static int new_searcher(struct uci *u)
     }
     pmn_searcher_free(u->searcher);
     u->searcher = s;
+    if (!u->tb || pmn_searcher_use_tablebase(s, u->tb) != 0)
+        open_tablebase(u, NULL);   /* the first, or other rules: their databases */
     return 0;
 }
 
@@ -303,6 +331,16 @@ static void setoption(struct uci *u, char *args)
         u->hash_mb = mb;
         if (new_searcher(u) < 0)
             u->hash_mb = old;
+    } else if (strcasecmp(name, "Tablebase") == 0) {
+        /* A directory, or none (<empty>): the default place. */
+        if (!value || strcmp(value, "<empty>") == 0)
+            value = "";
+        if (strlen(value) >= sizeof u->tbdir) {
+            say(u, "info string Tablebase: the directory's name is too long");
+            return;
+        }
+        strcpy(u->tbdir, value);
+        open_tablebase(u, NULL);
     } else if (strcasecmp(name, "Rules") == 0 && value) {
         pmn_rules r;
         pmn_error err;
@@ -331,6 +369,7 @@ static void identify(struct uci *u)
     say(u, "id author the pmn developers");
     say(u, "option name Hash type spin default %lu min 1 max 65536", u->hash_mb);
     say(u, "option name Rules type string default %s", u->rules.name);
+    say(u, "option name Tablebase type string default %s", u->tbdir[0] ? u->tbdir : "<empty>");
     say(u, "uciok");
 }
 
@@ -379,6 +418,7 @@ static const struct cli_option options[] = {
     { "rules", 'r', "SPEC", "the rule set played (default oware); the Rules\n"
       "option of the protocol changes it" },
     { "hash", KEY_HASH, "MB", "transposition table size (default 64)" },
+    OPT_TABLEBASE,
     OPT_END,
 };
 
@@ -387,7 +427,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     static struct uci u;   /* static: its history is large */
     struct cli_args a;
     int opt, rc;
-    const char *spec = "oware";
+    const char *spec = "oware", *tbdir = NULL;
     memset(&u, 0, sizeof u);
     u.hash_mb = 64;
     cli_begin(&a, cmd, argc, argv);
@@ -398,6 +438,11 @@ static int run(const struct command *cmd, int argc, char **argv)
             if (parse_number(a.arg, 65536, &u.hash_mb) < 0 || u.hash_mb == 0)
                 return usage_error(cmd->name, "--hash takes megabytes, 1 to 65536, not '%s'",
                                    a.arg);
+            break;
+        case KEY_TABLEBASE:
+            if (strlen(a.arg) >= sizeof u.tbdir)
+                return usage_error(cmd->name, "--tablebase: the directory's name is too long");
+            tbdir = a.arg;
             break;
         default: return a.status;
         }
@@ -410,6 +455,15 @@ static int run(const struct command *cmd, int argc, char **argv)
     pmn_position_start(&u.rules, &u.pos);
     if (new_searcher(&u) < 0)
         return EXIT_FATAL;
+    if (tbdir) {
+        /* Databases the command line names must serve. */
+        strcpy(u.tbdir, tbdir);
+        if ((rc = open_tablebase(&u, cmd->name)) != 0) {
+            pmn_searcher_free(u.searcher);
+            pthread_mutex_destroy(&u.out);
+            return rc;
+        }
+    }
     char *line = malloc(MAX_LINE);
     int quit = 0;
     while (line && !quit && fgets(line, MAX_LINE, stdin))
@@ -417,6 +471,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     end_search(&u, quit);
     free(line);
     pmn_searcher_free(u.searcher);
+    pmn_tablebase_close(u.tb);
     pthread_mutex_destroy(&u.out);
     return line ? EXIT_CLEAN : EXIT_FATAL;
 }
@@ -426,14 +481,17 @@ const struct command uci_command = {
     "[OPTIONS]",
     "Speak the UCI-like protocol that Aualé uses to talk to its engine, on\n"
     "standard input and output: uci, isready, ucinewgame, setoption (Hash,\n"
-    "Rules), position startpos|fen F [moves M], go depth D|movetime MS|\n"
-    "nodes N|infinite|ponder (and wtime, btime, winc, binc, movestogo), stop,\n"
-    "ponderhit, quit.  Answers info depth ... score ... pv ... and bestmove.\n"
+    "Rules, Tablebase), position startpos|fen F [moves M], go depth D|\n"
+    "movetime MS|nodes N|infinite|ponder (and wtime, btime, winc, binc,\n"
+    "movestogo), stop, ponderhit, quit.  Answers info depth ... score ... pv\n"
+    "... and bestmove.  The Tablebase option names a directory of endgame\n"
+    "databases (as --tablebase; <empty>: the default place).\n"
     "A position is every hole's count, South's then North's, the stores\n"
     "or captures, and S or N, joined by '-' (4-4-4-4-4-4-4-4-4-4-4-4-0-0-S);\n"
     "a move is a letter, South's holes A, B, ... and North's a, b, ...  The\n"
     "search is pmn analyse's.",
     options,
-    "Exit status: 0; 64 a wrong command line.",
+    "Exit status: 0; 3 when the databases of --tablebase cannot serve; 64 a\n"
+    "wrong command line.",
     run,
 };

@@ -22,12 +22,21 @@
  * Repetitions.  The positions since the last capture on the path (and the
  * game's before the root) are kept; a repeated one ends the game as the
  * rules say.  A result that saw such an ending depends on the path, and is
- * not stored in the table. */
+ * not stored in the table.
+ *
+ * Endgame databases.  Below the root, a position the databases hold is
+ * not searched: its value is theirs, exact, wherever it is the game's --
+ * where no position before it can come again (a capture came between, or
+ * the rules make every position new).  The databases know the margin and
+ * not the plies: such a win or loss is scored as one of TB_PLIES plies or
+ * more, after every win the search saw to its end with the same margin,
+ * and pmn_value_of_score reads it back as a value from the databases. */
 #include "pmn.h"
 #include "solve.h"
 #include "tablebase.h"
 #include "util.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -39,6 +48,7 @@
 #define INF (WIN + (1 << 30) - 1)
 
 #define MAX_PLY 400
+#define TB_PLIES 2048         /* plies counted for a win from the databases */
 #define MAX_MARGIN ((DECIDED - 1) / MARGIN_UNIT)
 
 /* ---- the transposition table ------------------------------------------ */
@@ -67,6 +77,7 @@ struct pmn_searcher {
     size_t bytes;             /* the table's size, and the margin solver's */
     struct solve_table *solver;   /* made at the first solve that takes it */
     const pmn_tablebase *tb;
+    int acyclic;              /* no position can come twice (solve_acyclic) */
 };
 
 /* ---- one search ------------------------------------------------------- */
@@ -87,6 +98,8 @@ struct search {
     const uint64_t *before;   /* the game's positions before the root */
     size_t nbefore;
     int before_open;          /* no capture yet since the root */
+    const pmn_tablebase *tb;  /* the databases that answer, or NULL (--distance:
+                                 they do not count plies) */
     struct child (*children)[PMN_MAX_SIDE_PITS];
     int pv[MAX_PLY + 1][MAX_PLY + 1];
     unsigned npv[MAX_PLY + 1];
@@ -253,6 +266,22 @@ static void seed_bounds(const struct search *x, const pmn_position *p, int ply, 
         : -win_score(-bottom, quick);
 }
 
+/* The databases' value of p at `ply` (> 0), where they hold it and it is
+ * the game's: 1 with *score, for p's side to move. */
+static int tb_score(const struct search *x, const pmn_position *p, int ply, int32_t *score)
+{
+    int v;
+    assert(ply > 0);
+    if (!x->tb || !(x->s->acyclic || x->since[ply] == (unsigned)ply)
+        || !tablebase_probe(x->tb, x->r, p, &v))
+        return 0;
+    int me = p->to_move;
+    long m = (long)p->captured[me] - (long)p->captured[!me] + v;
+    unsigned plies = TB_PLIES + (unsigned)ply;
+    *score = m > 0 ? win_score(m, plies) : m < 0 ? -win_score(-m, plies) : 0;
+    return 1;
+}
+
 static int by_order(const void *a, const void *b)
 {
     const struct child *x = a, *y = b;
@@ -335,6 +364,8 @@ static int32_t search(struct search *x, const pmn_position *p, int depth, int pl
         return 0;
     }
     int32_t lo, hi;
+    if (ply > 0 && tb_score(x, p, ply, &lo))
+        return lo;
     if (x->s->seed_bounds) {
         seed_bounds(x, p, ply, &lo, &hi);
     } else {
@@ -433,6 +464,7 @@ pmn_searcher *pmn_searcher_new(const pmn_rules *r, size_t hash_mb)
     }
     s->seed_bounds = r->goal == PMN_GOAL_MOST_SEEDS && r->laps == PMN_LAPS_SINGLE
                   && (r->stores || r->repetition != PMN_REPETITION_DRAW);
+    s->acyclic = solve_acyclic(r);
     return s;
 }
 
@@ -449,6 +481,8 @@ int pmn_searcher_use_tablebase(pmn_searcher *s, const pmn_tablebase *tb)
 {
     if (tb && !tablebase_same_rules(tb, &s->rules))
         return -1;
+    if (tb != s->tb)
+        pmn_searcher_clear(s);   /* what was searched without them is worth less */
     s->tb = tb;
     if (s->solver)
         solve_table_use(s->solver, tb);
@@ -485,6 +519,11 @@ void pmn_value_of_score(const pmn_rules *r, int32_t score, int exact, pmn_value 
         v->margin = (int)(score / MARGIN_UNIT);
         v->outcome = !exact ? (score > 0) - (score < 0) : 0;
     }
+    if ((score >= DECIDED || score <= -DECIDED) && v->plies >= TB_PLIES) {
+        /* Decided by the databases, which do not count the plies. */
+        v->plies = 0;
+        v->tablebase = 1;
+    }
 }
 
 size_t pmn_value_describe(const pmn_value *v, int side, char *buf, size_t size)
@@ -504,7 +543,7 @@ size_t pmn_value_describe(const pmn_value *v, int side, char *buf, size_t size)
         return t.n;
     }
     if (v->exact && v->outcome != 0) {
-        if (v->plies || v->solved)
+        if (v->plies || v->solved || v->tablebase)
             pmn_text_add(&t, "%s %s", who, v->outcome > 0 ? "wins" : "loses");
         else   /* the game is over */
             pmn_text_add(&t, "%s has %s", who, v->outcome > 0 ? "won" : "lost");
@@ -518,8 +557,11 @@ size_t pmn_value_describe(const pmn_value *v, int side, char *buf, size_t size)
             pmn_text_add(&t, " (seeds %+d for %s, the last drawn by lot)", v->margin, who);
     } else if (v->score >= DECIDED || v->score <= -DECIDED) {
         /* A bound: the end is proved, but not that it is the best play. */
-        pmn_text_add(&t, "%s %s (found in %u plies; not proved the best line)", who,
-                     v->score > 0 ? "wins" : "loses", v->plies);
+        pmn_text_add(&t, "%s %s", who, v->score > 0 ? "wins" : "loses");
+        if (v->plies)
+            pmn_text_add(&t, " (found in %u plies; not proved the best line)", v->plies);
+        else
+            pmn_text_add(&t, " (not proved the best line)");
     } else {
         pmn_text_add(&t, "about %+d seed%s for %s%s (heuristic)", v->margin,
                      abs(v->margin) == 1 ? "" : "s", who,
@@ -671,6 +713,7 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
     x->before = before;
     x->nbefore = nhistory;
     x->before_open = 1;
+    x->tb = l->distance ? NULL : s->tb;
     s->generation++;
 
     pmn_outcome outcome;
@@ -696,8 +739,13 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
         }
         return rc;
     }
-    if (a->ending == PMN_END_NONE && l->solve && !l->distance && solve_applies(x->r)) {
-        /* The margin solver's: made with the searcher's size at its first use. */
+    int tbv;
+    int held = a->ending == PMN_END_NONE && x->tb && (s->acyclic || nhistory == 0)
+            && tablebase_probe(x->tb, x->r, p, &tbv);
+    if (a->ending == PMN_END_NONE && (l->solve || held) && !l->distance
+        && solve_applies(x->r)) {
+        /* The margin solver's (which answers at once from the databases
+         * that hold p): made with the searcher's size at its first use. */
         free(x->children);
         free(x);
         free(before);

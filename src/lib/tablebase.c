@@ -190,8 +190,7 @@ int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err)
     if (r->no_move == PMN_NO_MOVE_PASS)
         return pmn_fail(err, PMN_ERR_RANGE, 0, "databases need a game that ends when the "
                         "player to move cannot (no-move=collect or loses), not pass");
-    int acyclic = r->stores && r->capture != PMN_CAPTURE_FOURS;
-    if (!acyclic && (r->repetition != PMN_REPETITION_UNCOUNTED || r->one_side_plays_on))
+    if (!solve_acyclic(r) && (r->repetition != PMN_REPETITION_UNCOUNTED || r->one_side_plays_on))
         return pmn_fail(err, PMN_ERR_RANGE, 0, "a repeated position that %s makes a value "
                         "depend on the moves before it: databases need repetition=uncounted",
                         r->repetition == PMN_REPETITION_DRAW ? "draws whatever the seeds"

@@ -201,22 +201,25 @@ static void empty_capture_banks_a_seed(void **state)
  * of them ends the game), in a game where positions repeat: the margin
  * solver with the databases -- exact values at fresh positions, bounds
  * between 0 and the value elsewhere -- against the minimax given the same
- * history. */
-static void history_with_databases(const char *spec, unsigned seeds, int trials,
-                                   uint32_t state)
+ * history (of none, sometimes, for positions of `extra` seeds more than
+ * the databases hold).  With `depth`, the depth search instead, which reads the
+ * databases below the root: every value it says is exact must be the
+ * minimax's, and more of the moves' values are exact than without them. */
+static void history_with_databases(const char *spec, unsigned seeds, unsigned extra,
+                                   int trials, uint32_t state, unsigned depth)
 {
     pmn_rules r;
     char *dir;
     pmn_tablebase *tb = built(spec, seeds, &r, &dir);
     pmn_searcher *s = pmn_searcher_new(&r, 4);
     assert_int_equal(pmn_searcher_use_tablebase(s, tb), 0);
-    int compared = 0;
+    int compared = 0, exact_moves = 0, exact_without = 0;
     for (int t = 0; t < trials; t++) {
         pmn_position hist[8], p;
         pmn_outcome o;
         memset(&p, 0, sizeof p);
         p.to_move = (uint8_t)(lcg(&state) % 2);
-        for (unsigned i = 0; i < seeds; i++)
+        for (unsigned i = 0; i < seeds + extra; i++)
             p.pit[lcg(&state) % 2][lcg(&state) % r.pits]++;
         /* Up to four plies without a capture: the history. */
         unsigned nh = 0, want_h = 1 + lcg(&state) % 4;
@@ -233,7 +236,7 @@ static void history_with_databases(const char *spec, unsigned seeds, int trials,
             hist[nh++] = p;
             p = q;
         }
-        if (nh == 0 || pmn_position_ending(&r, &p, &o) != PMN_END_NONE)
+        if ((nh == 0 && !extra) || pmn_position_ending(&r, &p, &o) != PMN_END_NONE)
             continue;
         path.n = 0;
         path.since = 0;
@@ -246,14 +249,25 @@ static void history_with_databases(const char *spec, unsigned seeds, int trials,
         pmn_search_limits l = { 0 };
         pmn_analysis a;
         char text[200];
-        l.solve = 1;
-        l.all_moves = t % 2;
+        l.solve = !depth;
+        l.depth = depth;
+        l.all_moves = depth || t % 2;
+        if (depth) {
+            /* The same search without the databases, for the count. */
+            pmn_searcher_clear(s);
+            assert_int_equal(pmn_searcher_use_tablebase(s, NULL), 0);
+            assert_int_equal(pmn_analyse(s, &p, hist, nh, &l, NULL, NULL, &a), 0);
+            for (int i = 0; i < a.nmoves; i++)
+                exact_without += a.moves[i].value.exact;
+            assert_int_equal(pmn_searcher_use_tablebase(s, tb), 0);
+        }
         pmn_searcher_clear(s);
         assert_int_equal(pmn_analyse(s, &p, hist, nh, &l, NULL, NULL, &a), 0);
         pmn_position_format(&r, &p, text, sizeof text);
-        if (!a.value.exact || a.value.margin != want.margin)
-            fail_msg("%s, %s after %u plies: the minimax says %+ld, the solver %+d%s", spec,
-                     text, nh, want.margin, a.value.margin, a.value.exact ? "" : " (not exact)");
+        if ((!depth || a.value.exact) && (!a.value.exact || a.value.margin != want.margin))
+            fail_msg("%s, %s after %u plies: the minimax says %+ld, the %s %+d%s", spec,
+                     text, nh, want.margin, depth ? "depth search" : "solver", a.value.margin,
+                     a.value.exact ? "" : " (not exact)");
         /* Each move's value (what annotate judges by), the same history
          * and p before it. */
         for (int i = 0; i < a.nmoves; i++) {
@@ -278,15 +292,20 @@ static void history_with_databases(const char *spec, unsigned seeds, int trials,
                 struct naive_value v = naive_minimax(&r, &path, &best, &nodes);
                 mv = q.to_move == p.to_move ? v.margin : -v.margin;
             }
-            if (!a.moves[i].value.exact || a.moves[i].value.margin != mv)
-                fail_msg("%s, %s after %u plies, move %c: the minimax says %+ld, the solver "
+            exact_moves += a.moves[i].value.exact;
+            if ((!depth || a.moves[i].value.exact)
+                && (!a.moves[i].value.exact || a.moves[i].value.margin != mv))
+                fail_msg("%s, %s after %u plies, move %c: the minimax says %+ld, the %s "
                          "%+d", spec, text, nh, pmn_hole_letter(p.to_move, hole), mv,
-                         a.moves[i].value.margin);
+                         depth ? "depth search" : "solver", a.moves[i].value.margin);
         }
         assert_true(!l.all_moves || a.nmoves > 0);
         compared++;
     }
     assert_true(compared > trials / 2);
+    if (depth && exact_moves <= exact_without)
+        fail_msg("%s: %d moves valued exactly with the databases, %d without", spec,
+                 exact_moves, exact_without);
     pmn_searcher_free(s);
     pmn_tablebase_close(tb);
     rm_dir(dir);
@@ -295,11 +314,27 @@ static void history_with_databases(const char *spec, unsigned seeds, int trials,
 static void history_and_databases(void **state)
 {
     (void)state;
-    history_with_databases("awale,holes=3,majority=no", 3, 150, 31);
-    history_with_databases("oware,holes=3,majority=no,repetition=uncounted", 3, 150, 32);
+    history_with_databases("awale,holes=3,majority=no", 3, 0, 150, 31, 0);
+    history_with_databases("oware,holes=3,majority=no,repetition=uncounted", 3, 0, 150, 32,
+                           0);
     /* Four seeds: where a repetition of the history first changes values
      * (the minimax takes seconds there). */
-    history_with_databases("awale,holes=3,majority=no", 4, 12, 33);
+    history_with_databases("awale,holes=3,majority=no", 4, 0, 12, 33, 0);
+}
+
+/* The depth search reads the databases below the root, where a position's
+ * value is the game's (no position before it can come again): with a
+ * history, in a game where positions repeat, and in Kalah, where none do. */
+static void depth_search_reads_databases(void **state)
+{
+    (void)state;
+    history_with_databases("awale,holes=3,majority=no", 3, 0, 150, 41, 1);
+    history_with_databases("oware,holes=3,majority=no,repetition=uncounted", 3, 0, 150, 42,
+                           1);
+    /* Four seeds: where reading the databases past a position that may
+     * come again would change a value. */
+    history_with_databases("awale,holes=3,majority=no", 4, 0, 5, 44, 1);
+    history_with_databases("kalah(3,3)", 6, 3, 100, 43, 2);
 }
 
 /* Random positions of layers the minimax cannot reach, against the margin
@@ -492,6 +527,7 @@ int main(void)
         cmocka_unit_test(small_layers_agree_with_minimax),
         cmocka_unit_test(empty_capture_banks_a_seed),
         cmocka_unit_test(history_and_databases),
+        cmocka_unit_test(depth_search_reads_databases),
         cmocka_unit_test(larger_layers_agree_with_solver),
         cmocka_unit_test(lines_keep_the_value),
         cmocka_unit_test(refused),

@@ -78,6 +78,7 @@ struct pmn_searcher {
     struct solve_table *solver;   /* made at the first solve that takes it */
     const pmn_tablebase *tb;
     int acyclic;              /* no position can come twice (solve_acyclic) */
+    int used;                 /* searched since made or cleared */
 };
 
 /* ---- one search ------------------------------------------------------- */
@@ -481,7 +482,7 @@ int pmn_searcher_use_tablebase(pmn_searcher *s, const pmn_tablebase *tb)
 {
     if (tb && !tablebase_same_rules(tb, &s->rules))
         return -1;
-    if (tb != s->tb)
+    if (tb != s->tb && s->used)
         pmn_searcher_clear(s);   /* what was searched without them is worth less */
     s->tb = tb;
     if (s->solver)
@@ -493,6 +494,7 @@ void pmn_searcher_clear(pmn_searcher *s)
 {
     memset(s->table, 0, s->nbuckets * BUCKET * sizeof *s->table);
     memset(s->history_score, 0, sizeof s->history_score);
+    s->used = 0;
     if (s->solver)
         solve_table_clear(s->solver);
 }
@@ -715,6 +717,7 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
     x->before_open = 1;
     x->tb = l->distance ? NULL : s->tb;
     s->generation++;
+    s->used = 1;
 
     pmn_outcome outcome;
     int holes[PMN_MAX_SIDE_PITS];

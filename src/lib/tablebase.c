@@ -870,6 +870,18 @@ int tablebase_probe_depth(const pmn_tablebase *tb, const pmn_rules *r, const pmn
     return 1;
 }
 
+const int8_t *tablebase_locate(const pmn_tablebase *tb, const pmn_rules *r,
+                               const pmn_position *p)
+{
+    unsigned h[TB_MAX_HOLES];
+    if (r->pits != tb->k / 2)
+        return NULL;
+    unsigned n = counts_of(r, p, h);
+    if (n > tb->seeds)
+        return NULL;
+    return &tb->layer[n][rank_of(tb, h, n)];
+}
+
 int tablebase_probe(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p, int *v)
 {
     return tablebase_probe_depth(tb, r, p, v, NULL);

@@ -10,6 +10,11 @@
  * Returns 1 with *v, or 0 if the databases do not hold p (too many seeds
  * in play, or rules other than theirs). */
 int tablebase_probe(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p, int *v);
+/* Where the databases keep p's value (read it with *: the same value as
+ * tablebase_probe's), to fetch it into the cache before it is read; NULL
+ * if they do not hold p. */
+const int8_t *tablebase_locate(const pmn_tablebase *tb, const pmn_rules *r,
+                               const pmn_position *p);
 /* The same, and the depth: the plies within which the side that wins the
  * value forces the play out of p's layer (a winner moving to a position of
  * smaller depth, and exits first, never repeats a position). */

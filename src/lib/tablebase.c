@@ -27,7 +27,9 @@
  * found by playing every move forward once more, not by unplaying.
  *
  * Files.  One a layer, DIR/pmn-HASH-NN.tb (HASH: of the rules' spec, NN:
- * the seeds): a header of 256 bytes -- "PMNTBASE", the format version, the
+ * the seeds in play; the spec with 4 seeds a hole at the start, whatever
+ * the rules say, since a position's value does not depend on how the game
+ * began: one set of files serves Kalah(6,4), (6,5) and (6,6)): a header of 256 bytes -- "PMNTBASE", the format version, the
  * header's size, the holes a side, the seeds, the positions, an FNV-1a
  * checksum of the body, the rules' spec -- then the body: one signed byte
  * a position (its value), in the order of the index below, and from the
@@ -719,6 +721,15 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, pmn_error *
 
 /* ---- the databases ------------------------------------------------------------ */
 
+/* The spec that names the databases of r: r's, with the seeds a hole held
+ * at the start set to one number for all (the file's comment says why). */
+static void tb_spec(const pmn_rules *r, char *buf, size_t size)
+{
+    pmn_rules c = *r;
+    c.seeds = 4;
+    pmn_rules_format(&c, buf, size);
+}
+
 static pmn_tablebase *tb_new(const pmn_rules *r, pmn_error *err)
 {
     if (pmn_tablebase_check_rules(r, err) != 0)
@@ -729,7 +740,7 @@ static pmn_tablebase *tb_new(const pmn_rules *r, pmn_error *err)
         return NULL;
     }
     tb->rules = *r;
-    pmn_rules_format(r, tb->spec, sizeof tb->spec);
+    tb_spec(r, tb->spec, sizeof tb->spec);
     tb->k = 2 * r->pits;
     index_init(tb);
     for (unsigned n = 0; n <= TB_MAX_SEEDS; n++)
@@ -899,6 +910,6 @@ int pmn_tablebase_probe(const pmn_tablebase *tb, const pmn_position *p, int *mar
 int tablebase_same_rules(const pmn_tablebase *tb, const pmn_rules *r)
 {
     char spec[TB_SPEC];
-    pmn_rules_format(r, spec, sizeof spec);
+    tb_spec(r, spec, sizeof spec);
     return strcmp(spec, tb->spec) == 0;
 }

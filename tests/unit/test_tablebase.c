@@ -464,6 +464,42 @@ static void lines_keep_the_value(void **state)
     rm_dir(dir);
 }
 
+/* A position's value does not depend on the seeds a hole held at the
+ * start: databases built for Kalah(3,2) serve Kalah(3,3), with the same
+ * values, and a searcher of Kalah(3,3) takes them; other rules do not. */
+static void any_start(void **state)
+{
+    (void)state;
+    pmn_rules r, other;
+    char *dir;
+    pmn_tablebase *tb = built("kalah(3,2)", 5, &r, &dir);
+    assert_int_equal(pmn_rules_init(&other, "kalah(3,3)", NULL), 0);
+    pmn_tablebase *again = pmn_tablebase_open(&other, dir, NULL);
+    assert_non_null(again);
+    assert_int_equal(pmn_tablebase_seeds(again), 5);
+    unsigned k = 2 * r.pits, h[64];
+    for (unsigned n = 0; n <= 5; n++)
+        for (int more = next_counts(h, k, n, 1); more; more = next_counts(h, k, n, 0)) {
+            pmn_position p;
+            int v, w;
+            position_of(&r, h, n % 2, &p);
+            assert_int_equal(pmn_tablebase_probe(tb, &p, &v), 1);
+            assert_int_equal(pmn_tablebase_probe(again, &p, &w), 1);
+            assert_int_equal(v, w);
+        }
+    pmn_searcher *s = pmn_searcher_new(&other, 1);
+    assert_int_equal(pmn_searcher_use_tablebase(s, tb), 0);
+    pmn_searcher_free(s);
+    assert_int_equal(pmn_rules_init(&other, "kalah(3,3),capture=opposite-always", NULL), 0);
+    assert_null(pmn_tablebase_open(&other, dir, NULL));
+    s = pmn_searcher_new(&other, 1);
+    assert_int_equal(pmn_searcher_use_tablebase(s, tb), -1);
+    pmn_searcher_free(s);
+    pmn_tablebase_close(again);
+    pmn_tablebase_close(tb);
+    rm_dir(dir);
+}
+
 /* Rules the databases cannot serve, and files that are not sound. */
 static void refused(void **state)
 {
@@ -530,6 +566,7 @@ int main(void)
         cmocka_unit_test(depth_search_reads_databases),
         cmocka_unit_test(larger_layers_agree_with_solver),
         cmocka_unit_test(lines_keep_the_value),
+        cmocka_unit_test(any_start),
         cmocka_unit_test(refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,10 +8,14 @@
 # rule, their build times and sizes.  One run each (the solves take
 # seconds, not milliseconds); HASH MB of table (default 1024).  No
 # databases are read by these solves (PMN_TABLEBASES is pointed at an
-# empty folder).  Last, Kalah(6,4) under both capture rules on THREADS,
-# with a table of HASH64 MB (default 2048) and databases to SEEDS64 seeds
-# (default 20) built first and timed apart; SEEDS64=0 leaves it out (each
-# build takes minutes and about 700 MB in $TMPDIR).
+# empty folder).  Last, the boards of BOARDS64 (default 6,4; the databases
+# serve any seeds a hole: add 6,5 or 6,6) under both capture rules on
+# THREADS, with a table of HASH64 MB (default 64: a table that the cache
+# holds much of is faster than a larger one) and databases of six holes a
+# side to SEEDS64 seeds (default 22) built first and timed apart; and
+# BOARDS55 (default 5,5) likewise with databases of five holes to SEEDS55
+# (default 24).  SEEDS64=0 leaves all of it out (each build of six holes
+# takes about 20 minutes, 5 GB of memory and 1.6 GB in $TMPDIR).
 # Run from the top of the source tree after `make`: sh bench/solve.sh
 set -e
 PMN=${PMN:-./src/pmn}
@@ -19,8 +23,11 @@ REF=${REF:-20}
 HASH=${HASH:-1024}
 SEEDS=${SEEDS:-16}
 THREADS=${THREADS:-2}
-SEEDS64=${SEEDS64:-20}
-HASH64=${HASH64:-2048}
+SEEDS64=${SEEDS64:-22}
+HASH64=${HASH64:-64}
+BOARDS64=${BOARDS64:-"6,4"}
+SEEDS55=${SEEDS55:-24}
+BOARDS55=${BOARDS55:-"5,5"}
 BOARDS=${BOARDS:-"4,3 4,4 5,3 6,2 4,5 5,4 6,3 4,6"}
 
 # solve SPEC [OPTIONS]: "value seconds nodes" of pmn analyse --solve, or a
@@ -61,13 +68,25 @@ for spec in "kalah(6,4)" "awale,majority=no"; do
 done
 
 [ "$SEEDS64" -gt 0 ] || exit 0
-for rule in "" ",capture=opposite-always"; do
-    spec="kalah(6,4)$rule"
-    start=$(date +%s.%N)
-    "$PMN" tablebase build --rules "$spec" --seeds "$SEEDS64" --dir "$tmp/64$rule" -q > /dev/null
-    end=$(date +%s.%N)
-    set -- $(HASH=$HASH64 solve "$spec" --solve --threads "$THREADS" --tablebase "$tmp/64$rule")
-    printf '%-32s %6s %8s s on %s threads, %11s nodes, databases to %d seeds built in %s s\n' \
-        "$spec" "$1" "$2" "$THREADS" "$3" "$SEEDS64" \
-        "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')"
-done
+# with_databases HOLES SEEDS BOARDS: each board under both capture rules,
+# solved with databases of HOLES holes a side to SEEDS seeds built first.
+with_databases() {
+    holes=$1 seeds=$2 boards=$3
+    for rule in "" ",capture=opposite-always"; do
+        start=$(date +%s.%N)
+        "$PMN" tablebase build --rules "kalah($holes,4)$rule" --seeds "$seeds" \
+            --dir "$tmp/$holes$rule" -q > /dev/null
+        end=$(date +%s.%N)
+        for b in $boards; do
+            spec="kalah($b)$rule"
+            set -- $(HASH=$HASH64 solve "$spec" --solve --threads "$THREADS" \
+                     --tablebase "$tmp/$holes$rule")
+            printf '%-32s %6s %8s s on %s threads, %11s nodes, databases to %d seeds built in %s s\n' \
+                "$spec" "$1" "$2" "$THREADS" "$3" "$seeds" \
+                "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')"
+        done
+        rm -rf "$tmp/$holes$rule"
+    done
+}
+with_databases 6 "$SEEDS64" "$BOARDS64"
+with_databases 5 "$SEEDS55" "$BOARDS55"

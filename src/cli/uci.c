@@ -189,6 +189,8 @@ static void *search(void *ctx)
         say(u, "info string out of memory");
         a.best = -1;
     }
+    if (a.value.tablebase)
+        say(u, "info string the value is the endgame databases' (exact, plies not counted)");
     /* Infinite and ponder searches answer only when stopped. */
     while (atomic_load(&u->waiting) && !atomic_load(&u->stop)) {
         struct timespec t = { 0, 5000000 };

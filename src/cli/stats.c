@@ -50,6 +50,7 @@ struct stats {
     unsigned depth;           /* plies of the opening tree */
     unsigned min_games;       /* of a line of the opening tree */
     double k, start;          /* Elo */
+    int all_results;          /* crosstable: each game's result, however many */
     struct row *rows;
     size_t n, cap;
     int failed;               /* out of memory */
@@ -562,10 +563,32 @@ static void groups_free(struct groups *gr)
 
 /* ---- crosstables ---------------------------------------------------------- */
 
+/* A crosstable's size: past so many players an event's table (a cell for
+ * every pair) is left out, said on standard error; past so many games
+ * between one pair, its cells give scores rather than each result (a club
+ * event where a pair met 20 times made cells 20 columns wide). */
+#define CROSSTABLE_MAX_PLAYERS 1000
+#define CROSSTABLE_MAX_RESULTS 4
+
+/* Turn a cell of results ("1=0") into the score of its games ("1.5/3"). */
+static char *cell_score(char *c)
+{
+    size_t g = strlen(c);
+    double won = 0;
+    for (size_t i = 0; i < g; i++)
+        won += c[i] == '1' ? 1 : c[i] == '=' ? 0.5 : 0;
+    char pts[32], *out = malloc(48);
+    if (out)
+        snprintf(out, 48, "%s/%zu", points(won, pts, sizeof pts), g);
+    free(c);
+    return out;
+}
+
 /* One event: its players by score, Sonneborn-Berger tie-break (the scores
  * of the opponents a player beat, and half of those drawn with), then
  * name; a cell per opponent with the results against him in the order
- * played: 1 a win, = a draw, 0 a loss. */
+ * played: 1 a win, = a draw, 0 a loss (or, where a pair met more than
+ * CROSSTABLE_MAX_RESULTS times, the score of each pair's games). */
 static int crosstable(const struct stats *st, const size_t *rows, size_t nrows,
                       const char *event, FILE *f, int format, unsigned maxp, int *first)
 {
@@ -577,6 +600,14 @@ static int crosstable(const struct stats *st, const size_t *rows, size_t nrows,
             failed = 1;
     }
     size_t n = names.n;
+    if (!failed && n > CROSSTABLE_MAX_PLAYERS) {
+        char buf[256];
+        fprintf(stderr, "pmn stats: the crosstable of %s is left out: %zu players, more than "
+                "%d (--report players lists them)\n", escaped(event, buf, sizeof buf), n,
+                CROSSTABLE_MAX_PLAYERS);
+        names_free(&names);
+        return 0;
+    }
     double *score = calloc(n + 1, sizeof *score), *sb = calloc(n + 1, sizeof *sb);
     unsigned *games = calloc(n + 1, sizeof *games);
     char **cell = calloc(n * n + 1, sizeof *cell);
@@ -614,6 +645,14 @@ static int crosstable(const struct stats *st, const size_t *rows, size_t nrows,
             }
         }
     }
+    size_t met = 0;   /* the most games of one pair */
+    for (size_t i = 0; i < n * n && !failed; i++)
+        if (cell[i] && strlen(cell[i]) > met)
+            met = strlen(cell[i]);
+    int scores = met > CROSSTABLE_MAX_RESULTS && !st->all_results;
+    for (size_t i = 0; i < n * n && !failed && scores; i++)
+        if (cell[i] && !(cell[i] = cell_score(cell[i])))
+            failed = 1;
     for (size_t i = 0; i < n && !failed; i++)
         order[i] = i;
     /* by score, then Sonneborn-Berger, then name */
@@ -664,8 +703,10 @@ static int crosstable(const struct stats *st, const size_t *rows, size_t nrows,
             failed = t.failed;
             if (!failed) {
                 char title[300], buf[256];
-                snprintf(title, sizeof title, "Crosstable: %s (SB: Sonneborn-Berger; 1 won, "
-                         "= drawn, 0 lost, . not played)", escaped(event, buf, sizeof buf));
+                snprintf(title, sizeof title, "Crosstable: %s (SB: Sonneborn-Berger; %s, . not "
+                         "played)", escaped(event, buf, sizeof buf),
+                         scores ? "points won of the games the pair played" :
+                         "1 won, = drawn, 0 lost");
                 if (format == TABLE_TEXT && !*first)
                     fputc('\n', f);
                 t.no_header = format == TABLE_CSV && !*first;   /* CSV: one header */
@@ -704,7 +745,7 @@ static int crosstables(const struct stats *st, FILE *f, int format)
             if (pair(r) && (name_id(&pl, r->south) < 0 || name_id(&pl, r->north) < 0))
                 rc = -1;
         }
-        if (pl.n > maxp)
+        if (pl.n > maxp && pl.n <= CROSSTABLE_MAX_PLAYERS)
             maxp = (unsigned)pl.n;
         names_free(&pl);
     }
@@ -1000,7 +1041,8 @@ static int number_option(const char *cmd, const char *option, const char *arg, d
     return 0;
 }
 
-enum { OPT_REPORT = 2000, OPT_TABLE_FORMAT, OPT_K, OPT_START, OPT_DEPTH, OPT_MIN_GAMES };
+enum { OPT_REPORT = 2000, OPT_TABLE_FORMAT, OPT_K, OPT_START, OPT_DEPTH, OPT_MIN_GAMES,
+       OPT_ALL_RESULTS };
 
 static const struct cli_option options[] = {
     { "report", OPT_REPORT, "LIST", "summary, players, crosstable, matches, ratings,\n"
@@ -1011,6 +1053,8 @@ static const struct cli_option options[] = {
     { "depth", OPT_DEPTH, "PLIES", "openings: the tree's depth (default 4)" },
     { "min-games", OPT_MIN_GAMES, "N", "openings: lines played in N games or more\n"
       "(default 1)" },
+    { "all-results", OPT_ALL_RESULTS, NULL, "crosstable: each game's result in a cell, where\n"
+      "a pair met more than 4 times (default: its score)" },
     OPT_CRITERIA,
     OPT_FROM,
     OPT_RULES_OVER,
@@ -1077,6 +1121,7 @@ static int run(const struct command *cmd, int argc, char **argv)
             if ((rc = number_option(cmd->name, "min-games", a.arg, 1, 1e9, &v)) == 0)
                 st.min_games = (unsigned)v;
             break;
+        case OPT_ALL_RESULTS: st.all_results = 1; rc = 0; break;
         case 'r': rc = add_rules_option(cmd->name, &ro, a.arg); break;
         case 'I' + 256: rc = format_option(cmd->name, "from", a.arg, &st.a.from); break;
         case 'o': output = a.arg; break;

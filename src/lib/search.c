@@ -600,10 +600,13 @@ static int all_exact(const pmn_analysis *a)
 }
 
 /* The principal variation: the search's own, then the table's best moves
- * as far as they go, every move checked legal. */
+ * as far as they go, every move checked legal; then, where it reaches a
+ * position the databases answered for (whose value is the game's), their
+ * line of best play. */
 static void complete_pv(struct search *x, const pmn_position *root, pmn_analysis *a)
 {
     pmn_position q = *root;
+    pmn_move_report rep = { 0 };
     a->npv = 0;
     for (unsigned i = 0; i < PMN_MAX_PV; i++) {
         int hole = -1;
@@ -613,13 +616,16 @@ static void complete_pv(struct search *x, const pmn_position *root, pmn_analysis
             struct entry *e = probe(x->s, full_hash(x->r, &q));
             hole = e ? e->best : -1;
         }
-        pmn_move_report rep;
-        if (hole < 0 || pmn_play(x->r, &q, hole, &rep) != 0)
+        pmn_move_report played;
+        if (hole < 0 || pmn_play(x->r, &q, hole, &played) != 0)
             break;
+        rep = played;
         a->pv[a->npv++] = hole;
         if (rep.ending != PMN_END_NONE)
-            break;
+            return;
     }
+    if (a->npv > 0 && a->npv < PMN_MAX_PV && x->tb && (x->s->acyclic || pmn_irreversible(&rep)))
+        a->npv += tablebase_line(x->tb, x->r, &q, a->pv + a->npv, PMN_MAX_PV - a->npv, NULL);
 }
 
 static int by_value(const void *a, const void *b)

@@ -1087,16 +1087,7 @@ static void best_line(struct solver *x, const pmn_position *root, long v, int fi
  * and *v, or 0 when they do not hold where it leads. */
 static int tb_move(const struct solver *x, const pmn_position *p, const struct kid *k, long *v)
 {
-    int cv;
-    if (k->rep.ending != PMN_END_NONE) {
-        *v = end_margin(x->r, k->rep.ending, k->rep.outcome, &k->pos, p->to_move);
-        return 1;
-    }
-    if (!tablebase_probe(x->t->tb, x->r, &k->pos, &cv))
-        return 0;
-    long cd = (long)k->pos.captured[p->to_move] - (long)k->pos.captured[!p->to_move];
-    *v = k->pos.to_move == p->to_move ? cd + cv : cd - cv;
-    return 1;
+    return tablebase_move_value(x->t->tb, x->r, p, &k->pos, &k->rep, v);
 }
 
 /* A position the databases hold, as a new game: its value, its best move
@@ -1115,72 +1106,26 @@ static int tb_answer(struct solver *x, const pmn_position *p, const pmn_search_l
     long value = banked(p) + pv;
     set_value(value, value, &a->value);
     a->value.tablebase = 1;
-    pmn_position q = *p;
-    long v = value;
-    uint64_t seen[PMN_MAX_PV + 1];
-    unsigned nseen = 0;
-    a->npv = 0;
-    for (unsigned i = 0; i < PMN_MAX_PV; i++) {
+    a->npv = tablebase_line(x->t->tb, x->r, p, a->pv, PMN_MAX_PV, &x->b.nodes);
+    a->best = a->npv ? a->pv[0] : -1;
+    if (l->all_moves) {
         int holes[PMN_MAX_SIDE_PITS];
-        int n = pmn_legal_moves(x->r, &q, holes), nm = 0, chosen = -1;
-        long best_rank = 0, here = v - banked(&q);   /* the seeds in play's worth */
-        struct kid k, pick;
-        seen[nseen++] = board_key(x, &q);
+        int n = pmn_legal_moves(x->r, p, holes), nm = 0;
         for (int j = 0; j < n; j++) {
+            struct kid k;
             long mv;
-            k.pos = q;
+            k.pos = *p;
             pmn_play(x->r, &k.pos, holes[j], &k.rep);
-            x->b.nodes++;
-            if (!tb_move(x, &q, &k, &mv))
+            if (!tb_move(x, p, &k, &mv))
                 continue;
-            if (i == 0 && l->all_moves) {
-                int proved = x->sh.acyclic || pmn_irreversible(&k.rep) || mv == value;
-                a->moves[nm].hole = holes[j];
-                set_value(mv, mv, &a->moves[nm].value);
-                a->moves[nm].value.exact = proved;
-                a->moves[nm].value.tablebase = 1;
-                nm++;
-            }
-            if (mv != v)
-                continue;
-            /* Which move of the value: the winner's out of the layer, or
-             * into a position nearer the way out; the loser's the slowest. */
-            long rank;
-            int cv;
-            unsigned depth;
-            if (k.rep.ending != PMN_END_NONE || pmn_irreversible(&k.rep)
-                || !tablebase_probe_depth(x->t->tb, x->r, &k.pos, &cv, &depth))
-                rank = here > 0 ? 1L << 20 : 0;
-            else
-                rank = here > 0 ? -(long)depth : (long)depth;
-            if (chosen < 0 || rank > best_rank) {
-                chosen = holes[j];
-                best_rank = rank;
-                pick = k;
-            }
+            a->moves[nm].hole = holes[j];
+            set_value(mv, mv, &a->moves[nm].value);
+            a->moves[nm].value.exact = x->sh.acyclic || pmn_irreversible(&k.rep) || mv == value;
+            a->moves[nm].value.tablebase = 1;
+            nm++;
         }
-        if (i == 0) {
-            a->best = chosen;
-            if (l->all_moves) {
-                a->nmoves = nm;
-                qsort(a->moves, (size_t)nm, sizeof a->moves[0], by_value);
-            }
-        }
-        if (chosen < 0)
-            break;
-        a->pv[a->npv++] = chosen;
-        if (pick.rep.ending != PMN_END_NONE)
-            break;
-        if (pick.pos.to_move != q.to_move)
-            v = -v;
-        if (pmn_irreversible(&pick.rep))
-            nseen = 0;
-        q = pick.pos;
-        int again = 0;
-        for (unsigned j = 0; j < nseen && !x->sh.acyclic; j++)
-            again |= seen[j] == board_key(x, &q);
-        if (again)
-            break;   /* the rules end the game here: a repetition */
+        a->nmoves = nm;
+        qsort(a->moves, (size_t)nm, sizeof a->moves[0], by_value);
     }
     a->depth = a->npv;
     return 1;

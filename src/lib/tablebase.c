@@ -893,6 +893,86 @@ const int8_t *tablebase_locate(const pmn_tablebase *tb, const pmn_rules *r,
     return &tb->layer[n][rank_of(tb, h, n)];
 }
 
+int tablebase_move_value(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
+                         const pmn_position *c, const pmn_move_report *rep, long *v)
+{
+    int me = p->to_move, cv;
+    if (rep->ending != PMN_END_NONE) {
+        unsigned long seeds[2];
+        *v = rep->outcome == PMN_DRAWN || rep->outcome == PMN_ONGOING
+          || !pmn_final_seeds(r, rep->ending, c, seeds) ? 0 : (long)seeds[me] - (long)seeds[!me];
+        return 1;
+    }
+    if (!tablebase_probe(tb, r, c, &cv))
+        return 0;
+    long cd = (long)c->captured[me] - (long)c->captured[!me];
+    *v = c->to_move == me ? cd + cv : cd - cv;
+    return 1;
+}
+
+unsigned tablebase_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
+                        int *line, unsigned max, uint64_t *played)
+{
+    pmn_position seen[PMN_MAX_PV + 1], q = *p, pick;
+    pmn_move_report pick_rep;
+    int pv;
+    unsigned n = 0, nseen = 0;
+    if (!tablebase_probe(tb, r, p, &pv))
+        return 0;
+    if (max > PMN_MAX_PV)
+        max = PMN_MAX_PV;
+    int acyclic = solve_acyclic(r);
+    long v = (long)p->captured[p->to_move] - (long)p->captured[!p->to_move] + pv;
+    while (n < max) {
+        int holes[PMN_MAX_SIDE_PITS];
+        int nm = pmn_legal_moves(r, &q, holes), chosen = -1;
+        long best_rank = 0;
+        long here = v - ((long)q.captured[q.to_move] - (long)q.captured[!q.to_move]);
+        assert(nseen <= PMN_MAX_PV);
+        seen[nseen++] = q;
+        for (int j = 0; j < nm; j++) {
+            pmn_position c = q;
+            pmn_move_report rep;
+            long mv;
+            pmn_play(r, &c, holes[j], &rep);
+            if (played)
+                (*played)++;
+            if (!tablebase_move_value(tb, r, &q, &c, &rep, &mv) || mv != v)
+                continue;
+            /* Which move of the value: the winner's out of the layer, or
+             * into a position nearer the way out; the loser's the slowest. */
+            long rank;
+            int cv;
+            unsigned depth;
+            if (rep.ending != PMN_END_NONE || pmn_irreversible(&rep)
+                || !tablebase_probe_depth(tb, r, &c, &cv, &depth))
+                rank = here > 0 ? 1L << 20 : 0;
+            else
+                rank = here > 0 ? -(long)depth : (long)depth;
+            if (chosen < 0 || rank > best_rank) {
+                chosen = holes[j];
+                best_rank = rank;
+                pick = c;
+                pick_rep = rep;
+            }
+        }
+        if (chosen < 0)
+            break;
+        line[n++] = chosen;
+        if (pick_rep.ending != PMN_END_NONE)
+            break;
+        if (pick.to_move != q.to_move)
+            v = -v;
+        if (pmn_irreversible(&pick_rep))
+            nseen = 0;
+        q = pick;
+        for (unsigned j = 0; j < nseen && !acyclic; j++)
+            if (pmn_position_equal(r, &seen[j], &q))
+                return n;   /* the rules end the game here: a repetition */
+    }
+    return n;
+}
+
 int tablebase_probe(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p, int *v)
 {
     return tablebase_probe_depth(tb, r, p, v, NULL);

@@ -15,6 +15,20 @@ int tablebase_probe(const pmn_tablebase *tb, const pmn_rules *r, const pmn_posit
  * if they do not hold p. */
 const int8_t *tablebase_locate(const pmn_tablebase *tb, const pmn_rules *r,
                                const pmn_position *p);
+/* The value, for p's side to move, of the move that made c from p (rep
+ * its report): the final margin where it ended the game, else what the
+ * databases say of c as a new game plus what is banked.  Returns 0 if
+ * the databases do not hold c. */
+int tablebase_move_value(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
+                         const pmn_position *c, const pmn_move_report *rep, long *v);
+/* A line of best play from p, which the databases hold and whose value is
+ * the game's (no position before it can come again): at each ply a move
+ * that keeps the value -- the winner's out of the layer or nearer the way
+ * out (the depth), the loser's the slowest -- to the end of the game, a
+ * repetition or `max` moves.  Returns the moves written to line; *played
+ * (if not NULL) grows by the moves played to find them. */
+unsigned tablebase_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
+                        int *line, unsigned max, uint64_t *played);
 /* The same, and the depth: the plies within which the side that wins the
  * value forces the play out of p's layer (a winner moving to a position of
  * smaller depth, and exits first, never repeats a position). */

@@ -1,6 +1,7 @@
 /* engine.c - legal moves and playing a move: sowing, captures, the end of
  * the game, and the proof that an endless move never ends. */
 #include "pmn.h"
+#include "play.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -221,8 +222,8 @@ static unsigned capture_front(const pmn_rules *r, uint16_t *opp, unsigned end)
     unsigned w = r->holes_per_row;
     if (end < w)
         return 0;
-    unsigned facing = 3 * w - 1 - end;
-    unsigned behind = 2 * w - 1 - facing;
+    unsigned facing = front_facing(w, end);
+    unsigned behind = back_of(w, facing);
     if (opp[facing] == 0)
         return 0;
     unsigned taken = opp[facing];

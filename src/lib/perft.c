@@ -1,6 +1,6 @@
 /* perft.c - counting move sequences: the engine's self-test and benchmark. */
 #include "pmn.h"
-#include "relay.h"
+#include "play.h"
 #include "util.h"
 
 #include <pthread.h>
@@ -41,20 +41,20 @@ uint64_t pmn_perft_general(const pmn_rules *r, const pmn_position *p, unsigned d
 #define SOWN_BITS 3
 
 struct sown {
-    holes mine;
+    holeset mine;
     int known;
     unsigned n;
     uint8_t hole[16];
     int8_t end[16];           /* -1: the general engine plays it */
 };
 
-static uint64_t relay_perft(const struct relay *f, struct sown *memo, holes mine, holes theirs,
+static uint64_t relay_perft(const struct relay *f, struct sown *memo, holeset mine, holeset theirs,
                             unsigned depth);
 
 /* A move the fast path gave up on, played by the general engine.  Sides do
  * not matter to the counts: the mover is South. */
-static uint64_t general_below(const struct relay *f, struct sown *memo, holes mine,
-                              holes theirs, unsigned hole, unsigned depth)
+static uint64_t general_below(const struct relay *f, struct sown *memo, holeset mine,
+                              holeset theirs, unsigned hole, unsigned depth)
 {
     pmn_position q;
     pmn_move_report rep;
@@ -71,7 +71,7 @@ static uint64_t general_below(const struct relay *f, struct sown *memo, holes mi
 
 /* perft 2: each move's sowing (kept in *memo), then the opponent's moves
  * counted. */
-static uint64_t last_two(const struct relay *f, struct sown *memo, holes mine, holes theirs)
+static uint64_t last_two(const struct relay *f, struct sown *memo, holeset mine, holeset theirs)
 {
     uint64_t hash = ((uint64_t)mine ^ (uint64_t)(mine >> 64)) * 0x9E3779B97F4A7C15ull;
     memo += hash >> (64 - SOWN_BITS);
@@ -81,9 +81,9 @@ static uint64_t last_two(const struct relay *f, struct sown *memo, holes mine, h
         memo->n = 0;
         for (uint32_t set = legal_set(f, mine); set; set &= set - 1) {
             unsigned hole = (unsigned)__builtin_ctz(set);
-            holes m = mine;
+            holeset m = mine;
             memo->hole[memo->n] = (uint8_t)hole;
-            memo->end[memo->n++] = (int8_t)relay_sow(f, &m, hole, RELAY_LAP_LIMIT);
+            memo->end[memo->n++] = (int8_t)relay_sow(f, &m, hole, RELAY_LAP_LIMIT, NULL);
         }
     }
     uint64_t total = 0;
@@ -97,7 +97,7 @@ static uint64_t last_two(const struct relay *f, struct sown *memo, holes mine, h
 /* perft of the family: no move ends the game but an endless one (the side
  * left without a move has none to count), so a position's count is its
  * moves' counts.  The side to move holds `mine`. */
-static uint64_t relay_perft(const struct relay *f, struct sown *memo, holes mine, holes theirs,
+static uint64_t relay_perft(const struct relay *f, struct sown *memo, holeset mine, holeset theirs,
                             unsigned depth)
 {
     if (depth == 1)
@@ -107,8 +107,8 @@ static uint64_t relay_perft(const struct relay *f, struct sown *memo, holes mine
     uint64_t total = 0;
     for (uint32_t set = legal_set(f, mine); set; set &= set - 1) {
         unsigned hole = (unsigned)__builtin_ctz(set);
-        holes m = mine;
-        int end = relay_sow(f, &m, hole, RELAY_LAP_LIMIT);
+        holeset m = mine;
+        int end = relay_sow(f, &m, hole, RELAY_LAP_LIMIT, NULL);
         total += end < 0 ? general_below(f, memo, mine, theirs, hole, depth - 1)
                          : relay_perft(f, memo, captured(f, theirs, (unsigned)end), m, depth - 1);
     }
@@ -116,14 +116,16 @@ static uint64_t relay_perft(const struct relay *f, struct sown *memo, holes mine
 }
 #endif
 
+/* perft by the engine the search plays with (play.h). */
 static uint64_t perft(const pmn_rules *r, const pmn_position *p, unsigned depth)
 {
+    struct engine e;
+    engine_init(&e, r, p);
 #ifdef PMN_RELAY
-    struct relay f;
     struct sown memo[1 << SOWN_BITS] = { 0 };
-    if (depth > 0 && relay_fits(r, p, &f))
-        return relay_perft(&f, memo, pack(&f, p->pit[p->to_move]),
-                           pack(&f, p->pit[!p->to_move]), depth);
+    if (depth > 0 && e.packed)
+        return relay_perft(&e.f, memo, pack(&e.f, p->pit[p->to_move]),
+                           pack(&e.f, p->pit[!p->to_move]), depth);
 #endif
     return pmn_perft_general(r, p, depth);
 }

@@ -15,6 +15,7 @@
  * returns 0, and the full path reads the game as if this did not exist, so
  * that diagnostics are the same by construction.  test_quick and
  * fuzz_quick compare the two paths game by game. */
+#include "play.h"
 #include "quick.h"
 
 #include <string.h>
@@ -182,16 +183,12 @@ static int judgement(const char **s)
     return 1;
 }
 
-/* A hash of a position (the holes of the side to move and of the other, and
- * who moves) for the repetition test.  Two positions with the same hash are
- * taken as the same: at worst a game takes the full path for nothing. */
-static uint64_t key_of(holes mine, holes theirs, int mover)
+/* The repetition key of a position (play.h's), never 0, which marks a
+ * free place.  Two positions with the same key are taken as the same: at
+ * worst a game takes the full path for nothing. */
+static uint64_t key_of(holeset mine, holeset theirs, int mover)
 {
-    uint64_t k = (uint64_t)mine * 0x9E3779B97F4A7C15ULL
-               + (uint64_t)(mine >> 64) * 0xC2B2AE3D27D4EB4FULL
-               + (uint64_t)theirs * 0x165667B19E3779F9ULL
-               + (uint64_t)(theirs >> 64) * 0x27D4EB2F165667C5ULL;
-    return (k ^ (uint64_t)mover) | 1;   /* never 0, which marks a free place */
+    return relay_key(mine, theirs, mover) | 1;
 }
 
 /* Has the position of hash key been seen since the last capture?  If not,
@@ -225,7 +222,7 @@ int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *fa
     if (!q->usable || text[len] != '\0' || !(s = tags(text, &tagged)))
         return 0;
     /* mine: the holes of the side to move, which is mover. */
-    holes mine = q->south, theirs = q->north, legal = legal_bytes(f, mine);
+    holeset mine = q->south, theirs = q->north, legal = legal_bytes(f, mine);
     unsigned ply = 0;
     uint32_t took[2] = { 0, 0 };
     int mover = PMN_SOUTH, ended = 0, writes_claims = 0, unwritten = 0;
@@ -257,7 +254,7 @@ int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *fa
         s++;
         if (!(unsigned)(legal >> (8 * hole + 7) & 1))
             return 0;
-        int at = relay_sow(f, &mine, hole, QUICK_LAPS);
+        int at = relay_sow(f, &mine, hole, QUICK_LAPS, NULL);
         if (at < 0)
             return 0;   /* perhaps endless: the full path proves it, in a note */
         unsigned taken = 0;
@@ -285,7 +282,7 @@ int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *fa
         } else if (mover == PMN_NORTH && *s >= '0' && *s <= '9' && !result_at(s, &written)) {
             return 0;       /* a ';' missing between full moves */
         }
-        holes mover_now = theirs;
+        holeset mover_now = theirs;
         theirs = mine;
         mine = mover_now;
         mover = !mover;

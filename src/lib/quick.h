@@ -13,7 +13,7 @@ struct quick {
     pmn_rules rules;
 #ifdef PMN_RELAY
     struct relay f;           /* keeps a pointer to rules: q must not move */
-    holes south, north;       /* the start */
+    holeset south, north;     /* the start */
     /* The positions since the last capture, by hash (quick.c). */
     unsigned round, nseen;
     struct { uint64_t key; unsigned round; } seen[SEEN_SLOTS];

@@ -1,5 +1,5 @@
 /* relay.c - the tables of the relay family's packed engine (relay.h). */
-#include "relay.h"
+#include "play.h"
 #include "util.h"
 
 #include <string.h>
@@ -26,22 +26,22 @@ int relay_fits(const pmn_rules *r, const pmn_position *p, struct relay *f)
     f->lifts = (0x80u - r->min_lift) * BYTES;
     f->ones = 0;
     for (unsigned i = 0; i < f->n; i++)
-        f->ones |= (holes)1 << (8 * i);
+        f->ones |= (holeset)1 << (8 * i);
     for (unsigned end = 0; end < 16; end++) {
         f->facing[end] = f->taken[end] = 0;
         if (!f->capture || end < f->w || end >= f->n)
             continue;
-        unsigned facing = 3 * f->w - 1 - end;
-        f->facing[end] = f->taken[end] = (holes)0xFF << (8 * facing);
+        unsigned facing = front_facing(f->w, end);
+        f->facing[end] = f->taken[end] = (holeset)0xFF << (8 * facing);
         if (f->back)
-            f->taken[end] |= (holes)0xFF << (8 * (2 * f->w - 1 - facing));
+            f->taken[end] |= (holeset)0xFF << (8 * back_of(f->w, facing));
     }
     memset(f->span, 0, sizeof f->span);
     memset(f->end, 0, sizeof f->end);
     for (unsigned a = 0; a < f->n; a++)
         for (unsigned h = 1; h <= f->n; h++) {
             unsigned i = (a + h) % f->n;
-            f->span[a][h] = f->span[a][h - 1] | (holes)1 << (8 * i);
+            f->span[a][h] = f->span[a][h - 1] | (holeset)1 << (8 * i);
             f->end[a][h] = (uint8_t)i;
         }
     return 1;

@@ -32,6 +32,7 @@
  * more, after every win the search saw to its end with the same margin,
  * and pmn_value_of_score reads it back as a value from the databases. */
 #include "pmn.h"
+#include "play.h"
 #include "solve.h"
 #include "tablebase.h"
 #include "util.h"
@@ -93,12 +94,12 @@ struct child {
 struct search {
     pmn_searcher *s;
     const pmn_rules *r;
+    struct engine eng;        /* chosen for the root */
     struct pmn_budget b;
-    uint64_t path[MAX_PLY + 1];   /* hashes of the positions on the path */
+    uint64_t path[MAX_PLY + 1];   /* keys of the positions on the path (engine_key) */
     unsigned since[MAX_PLY + 1];  /* the first ply since the last capture */
     const uint64_t *before;   /* the game's positions before the root */
     size_t nbefore;
-    int before_open;          /* no capture yet since the root */
     const pmn_tablebase *tb;  /* the databases that answer, or NULL (--distance:
                                  they do not count plies) */
     struct child (*children)[PMN_MAX_SIDE_PITS];
@@ -125,31 +126,12 @@ int pmn_budget_spent(struct pmn_budget *b)
     return b->stopped;
 }
 
-static uint64_t mix(uint64_t h)
-{
-    h ^= h >> 31;
-    h *= 0x7fb5d329728ea185ULL;
-    h ^= h >> 27;
-    h *= 0x81dadef4bc2dd44dULL;
-    return h ^ (h >> 33);
-}
-
-/* The board and the side to move: what a repetition compares. */
-static uint64_t board_hash(const pmn_rules *r, const pmn_position *p)
-{
-    uint64_t h = 0x9E3779B97F4A7C15ULL * (1u + p->to_move);
-    for (int s = 0; s < 2; s++)
-        for (unsigned i = 0; i < r->pits; i++)
-            h = mix(h ^ ((uint64_t)p->pit[s][i] << 8 ^ (uint64_t)(s * 32u + i)));
-    return h;
-}
-
 /* Everything the value depends on, for the table. */
 static uint64_t full_hash(const pmn_rules *r, const pmn_position *p)
 {
-    uint64_t h = board_hash(r, p);
-    h = mix(h ^ ((uint64_t)p->captured[0] << 32 | p->captured[1]));
-    return mix(h ^ ((uint64_t)p->last_capturer << 8 | p->first_three));
+    uint64_t h = engine_key(r, p);
+    h = pmn_mix64(h ^ ((uint64_t)p->captured[0] << 32 | p->captured[1]));
+    return pmn_mix64(h ^ ((uint64_t)p->last_capturer << 8 | p->first_three));
 }
 
 static int32_t clamp_margin(long m)
@@ -238,20 +220,6 @@ static void store(pmn_searcher *s, uint64_t key, int32_t score, int depth, int b
     victim->generation = s->generation;
 }
 
-/* Has the position `child`, reached by a move at `ply`, been seen since
- * the last capture (on the path, or in the game before the root)? */
-static int repeats(const struct search *x, int ply, uint64_t h)
-{
-    for (int i = (int)x->since[ply]; i <= ply; i++)
-        if (x->path[i] == h)
-            return 1;
-    if (x->before_open && x->since[ply] == 0)
-        for (size_t i = 0; i < x->nbefore; i++)
-            if (x->before[i] == h)
-                return 1;
-    return 0;
-}
-
 /* The bounds of the final margin: what is captured, give or take every
  * seed still on the board. */
 static void seed_bounds(const struct search *x, const pmn_position *p, int ply, int32_t *lo,
@@ -294,13 +262,13 @@ static int by_order(const void *a, const void *b)
 static int children(struct search *x, const pmn_position *p, int tt_best, struct child *out)
 {
     int holes[PMN_MAX_SIDE_PITS];
-    int n = pmn_legal_moves(x->r, p, holes);
+    int n = engine_moves(&x->eng, p, holes);
     int me = p->to_move;
     for (int i = 0; i < n; i++) {
         struct child *c = &out[i];
         c->pos = *p;
         c->hole = holes[i];
-        pmn_play(x->r, &c->pos, holes[i], &c->rep);
+        engine_play(&x->eng, &c->pos, holes[i], &c->rep);
         x->b.nodes++;
         long gain = (long)c->rep.captured + (long)c->rep.stored - (long)c->rep.given;
         c->order = (int)(gain * 64) + (c->rep.extra ? 256 : 0)
@@ -328,9 +296,10 @@ static int32_t child_score(struct search *x, const pmn_position *p, struct child
     *path_bound = 0;
     if (c->rep.ending != PMN_END_NONE)
         return end_score(x->r, c->rep.ending, c->rep.outcome, &c->pos, me, (unsigned)ply + 1);
-    uint64_t h = board_hash(x->r, &c->pos);
+    uint64_t h = engine_key(x->r, &c->pos);
     x->since[ply + 1] = pmn_irreversible(&c->rep) ? (unsigned)ply + 1 : x->since[ply];
-    if (!pmn_irreversible(&c->rep) && repeats(x, ply, h)) {
+    if (!pmn_irreversible(&c->rep)
+        && path_repeats(x->path, x->since[ply], ply, x->before, x->nbefore, h)) {
         *path_bound = 1;
         return end_score(x->r, PMN_END_REPETITION, pmn_repetition_outcome(x->r, &c->pos),
                          &c->pos, me, (unsigned)ply + 1);
@@ -617,7 +586,7 @@ static void complete_pv(struct search *x, const pmn_position *root, pmn_analysis
             hole = e ? e->best : -1;
         }
         pmn_move_report played;
-        if (hole < 0 || pmn_play(x->r, &q, hole, &played) != 0)
+        if (hole < 0 || engine_play(&x->eng, &q, hole, &played) != 0)
             break;
         rep = played;
         a->pv[a->npv++] = hole;
@@ -642,7 +611,7 @@ static int iterate(struct search *x, const pmn_position *root, int depth, int al
 {
     int32_t best = -INF;
     int exact = 1, best_hole = -1;
-    x->path[0] = board_hash(x->r, root);
+    x->path[0] = engine_key(x->r, root);
     x->since[0] = 0;
     if (!all_moves) {
         int pb;
@@ -716,11 +685,11 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
     x->b.deadline = l->seconds > 0 ? start + l->seconds : 0;
     x->b.stop = l->stop;
     x->b.stop_ctx = l->stop_ctx;
+    engine_init(&x->eng, x->r, p);
     for (size_t i = 0; i < nhistory; i++)
-        before[i] = board_hash(x->r, &history[i]);
+        before[i] = engine_key(x->r, &history[i]);
     x->before = before;
     x->nbefore = nhistory;
-    x->before_open = 1;
     x->tb = l->distance ? NULL : s->tb;
     s->generation++;
     s->used = 1;
@@ -728,7 +697,7 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
     pmn_outcome outcome;
     int holes[PMN_MAX_SIDE_PITS];
     a->ending = pmn_position_ending(x->r, p, &outcome);
-    if (a->ending == PMN_END_NONE && pmn_legal_moves(x->r, p, holes) == 0) {
+    if (a->ending == PMN_END_NONE && engine_moves(&x->eng, p, holes) == 0) {
         /* The side to move must pass (rule no-move=pass): the value is the
          * other side's, turned round, and no move is best. */
         pmn_position q = *p;

@@ -45,6 +45,7 @@
  * from the seeds, the databases' value, the table's bounds; one of them
  * may decide the test. */
 #include "pmn.h"
+#include "play.h"
 #include "solve.h"
 #include "tablebase.h"
 #include "util.h"
@@ -125,6 +126,7 @@ struct kid {
 struct solver {
     struct solve_table *t;
     const pmn_rules *r;
+    struct engine eng;        /* chosen for the root */
     struct shape sh;
     struct pmn_budget b;
     uint64_t path[SOLVE_MAX_PLY + 1];
@@ -233,15 +235,6 @@ void solve_table_use(struct solve_table *t, const pmn_tablebase *tb)
 
 /* ---- keys ---------------------------------------------------------------- */
 
-static uint64_t mix(uint64_t h)
-{
-    h ^= h >> 31;
-    h *= 0x7fb5d329728ea185ULL;
-    h ^= h >> 27;
-    h *= 0x81dadef4bc2dd44dULL;
-    return h ^ (h >> 33);
-}
-
 /* The holes from the side to move's seat: his, then his opponent's. */
 static uint64_t holes_key(const struct solver *x, const pmn_position *p)
 {
@@ -253,7 +246,7 @@ static uint64_t holes_key(const struct solver *x, const pmn_position *p)
         for (unsigned i = 0; i < n; i++) {
             unsigned c = pit[i];
             h ^= c < 64 ? x->t->zobrist[s * PMN_MAX_SIDE_PITS + i][c]
-                        : mix(x->t->zobrist[s * PMN_MAX_SIDE_PITS + i][63] ^ c);
+                        : pmn_mix64(x->t->zobrist[s * PMN_MAX_SIDE_PITS + i][63] ^ c);
         }
     }
     return h;
@@ -267,16 +260,10 @@ static uint64_t key_of(const struct solver *x, const pmn_position *p)
         int me = p->to_move;
         unsigned lc = p->last_capturer ? (p->last_capturer - 1u == (unsigned)me ? 1u : 2u) : 0u;
         unsigned ft = p->first_three ? (p->first_three - 1u == (unsigned)me ? 1u : 2u) : 0u;
-        h = mix(h ^ ((uint64_t)p->captured[me] << 40 | (uint64_t)p->captured[!me] << 8
+        h = pmn_mix64(h ^ ((uint64_t)p->captured[me] << 40 | (uint64_t)p->captured[!me] << 8
                      | lc << 4 | ft));
     }
     return h;
-}
-
-/* The board and the side to move, South's view: what a repetition compares. */
-static uint64_t board_key(const struct solver *x, const pmn_position *p)
-{
-    return mix(holes_key(x, p) ^ (p->to_move ? 0x51ED2701ULL : 0));
 }
 
 static long banked(const pmn_position *p)
@@ -466,18 +453,6 @@ static void bound_of(const struct solver *x, const pmn_position *p, long d, long
     *lo = x->sh.banks_one && board > 0 ? d - board + 2 : d - board;
 }
 
-static int repeats(const struct solver *x, int ply, uint64_t h)
-{
-    for (int i = (int)x->since[ply]; i <= ply; i++)
-        if (x->path[i] == h)
-            return 1;
-    if (x->since[ply] == 0)
-        for (size_t i = 0; i < x->nbefore; i++)
-            if (x->before[i] == h)
-                return 1;
-    return 0;
-}
-
 static long test(struct solver *x, const pmn_position *p, int ply, long gamma, int *dep);
 
 /* Is the position at `ply` valued as a new game would value it: no
@@ -526,7 +501,7 @@ static long kid_value(struct solver *x, const pmn_position *p, struct kid *k, in
         return gamma - 1;
     }
     x->since[ply + 1] = pmn_irreversible(&k->rep) ? (unsigned)ply + 1 : x->since[ply];
-    x->path[ply + 1] = x->sh.acyclic ? 0 : board_key(x, &k->pos);
+    x->path[ply + 1] = x->sh.acyclic ? 0 : engine_key(x->r, &k->pos);
     if (k->pos.to_move == p->to_move)
         return test(x, &k->pos, ply + 1, gamma, dep);
     return -test(x, &k->pos, ply + 1, 1 - gamma, dep);
@@ -588,7 +563,7 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
     int me = p->to_move;
     struct kid *kids = x->kids[ply];
     int holes[PMN_MAX_SIDE_PITS];
-    int n = pmn_legal_moves(r, p, holes);
+    int n = engine_moves(&x->eng, p, holes);
     long best = -100000;
     int best_hole = -1, dependent = 0, open = 0, horizon = 0;
     /* Play every move: the ends of the game, repetitions and what the table
@@ -597,7 +572,7 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
         struct kid *k = &kids[i];
         k->pos = *p;
         k->hole = holes[i];
-        pmn_play(r, &k->pos, holes[i], &k->rep);
+        engine_play(&x->eng, &k->pos, holes[i], &k->rep);
         x->b.nodes++;
         k->tbv = NULL;
         if (k->rep.ending == PMN_END_NONE) {
@@ -617,7 +592,8 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
         if (k->rep.ending != PMN_END_NONE) {
             k->lo = k->hi = (int)end_margin(r, k->rep.ending, k->rep.outcome, &k->pos, me);
         } else if (!x->sh.acyclic && !pmn_irreversible(&k->rep)
-                   && repeats(x, ply, board_key(x, &k->pos))) {
+                   && path_repeats(x->path, x->since[ply], ply, x->before, x->nbefore,
+                                   engine_key(x->r, &k->pos))) {
             k->lo = k->hi = (int)end_margin(r, PMN_END_REPETITION,
                                             pmn_repetition_outcome(r, &k->pos), &k->pos, me);
             dependent = DEP_PATH;
@@ -945,8 +921,9 @@ static int root_kid_ends(struct solver *x, const pmn_position *root, const struc
         return 1;
     }
     x->since[1] = pmn_irreversible(&k->rep) ? 1 : 0;
-    x->path[1] = x->sh.acyclic ? 0 : board_key(x, &k->pos);
-    if (!x->sh.acyclic && !pmn_irreversible(&k->rep) && repeats(x, 0, x->path[1])) {
+    x->path[1] = x->sh.acyclic ? 0 : engine_key(x->r, &k->pos);
+    if (!x->sh.acyclic && !pmn_irreversible(&k->rep)
+        && path_repeats(x->path, x->since[0], 0, x->before, x->nbefore, x->path[1])) {
         *v = end_margin(x->r, PMN_END_REPETITION, pmn_repetition_outcome(x->r, &k->pos),
                         &k->pos, root->to_move);
         return 1;
@@ -1038,13 +1015,13 @@ static void best_line(struct solver *x, const pmn_position *root, long v, int fi
     size_t nline = n0;
     for (unsigned i = 0; i < PMN_MAX_PV && !x->b.stopped; i++) {
         int holes[PMN_MAX_SIDE_PITS];
-        int n = pmn_legal_moves(x->r, &q, holes);
+        int n = engine_moves(&x->eng, &q, holes);
         if (n == 0)
             break;
         x->before = line;
         x->nbefore = nline;
         x->since[0] = 0;
-        x->path[0] = x->sh.acyclic ? 0 : board_key(x, &q);
+        x->path[0] = x->sh.acyclic ? 0 : engine_key(x->r, &q);
         struct entry found, *e = probe(x->t, key_of(x, &q), &found) ? &found : NULL;
         int pref = i == 0 && first >= 0 ? first : e ? e->best : -1;
         int chosen = -1;
@@ -1055,7 +1032,7 @@ static void best_line(struct solver *x, const pmn_position *root, long v, int fi
                     continue;
                 k.pos = q;
                 k.hole = holes[j];
-                pmn_play(x->r, &k.pos, holes[j], &k.rep);
+                engine_play(&x->eng, &k.pos, holes[j], &k.rep);
                 x->b.nodes++;
                 /* No move is worth more than q: one worth as much is best. */
                 if (kid_at_least(x, &q, &k, v)) {
@@ -1075,7 +1052,7 @@ static void best_line(struct solver *x, const pmn_position *root, long v, int fi
         if (pmn_irreversible(&pick.rep))
             nline = 0;
         else if (!x->sh.acyclic)
-            line[nline++] = board_key(x, &q);
+            line[nline++] = engine_key(x->r, &q);
         q = pick.pos;
     }
     x->before = saved;
@@ -1110,12 +1087,12 @@ static int tb_answer(struct solver *x, const pmn_position *p, const pmn_search_l
     a->best = a->npv ? a->pv[0] : -1;
     if (l->all_moves) {
         int holes[PMN_MAX_SIDE_PITS];
-        int n = pmn_legal_moves(x->r, p, holes), nm = 0;
+        int n = engine_moves(&x->eng, p, holes), nm = 0;
         for (int j = 0; j < n; j++) {
             struct kid k;
             long mv;
             k.pos = *p;
-            pmn_play(x->r, &k.pos, holes[j], &k.rep);
+            engine_play(&x->eng, &k.pos, holes[j], &k.rep);
             if (!tb_move(x, p, &k, &mv))
                 continue;
             a->moves[nm].hole = holes[j];
@@ -1171,14 +1148,14 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
         tablebase_history_solve(h, ends, nends);
         solved += pmn_tablebase_positions(x->r, n);
         int holes[PMN_MAX_SIDE_PITS];
-        int nm = pmn_legal_moves(x->r, &q, holes), kept = 0, chosen = -1;
+        int nm = engine_moves(&x->eng, &q, holes), kept = 0, chosen = -1;
         long best = 0;
         struct kid k, pick;
         for (int j = 0; j < nm; j++) {
             long mv;
             int cv;
             k.pos = q;
-            pmn_play(x->r, &k.pos, holes[j], &k.rep);
+            engine_play(&x->eng, &k.pos, holes[j], &k.rep);
             x->b.nodes++;
             if (k.rep.ending != PMN_END_NONE || pmn_irreversible(&k.rep)) {
                 if (!tb_move(x, &q, &k, &mv))
@@ -1249,6 +1226,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     }
     x->t = t;
     x->r = r;
+    engine_init(&x->eng, r, p);
     x->limit = UNLIMITED;
     shape_of(r, &x->sh);
     x->seeds = (long)p->captured[0] + (long)p->captured[1] + on_board(r, p);
@@ -1258,7 +1236,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     x->b.stop = l->stop;
     x->b.stop_ctx = l->stop_ctx;
     for (size_t i = 0; i < nhistory; i++)
-        before[i] = board_key(x, &history[i]);
+        before[i] = engine_key(x->r, &history[i]);
     x->before = before;
     x->nbefore = nhistory;
     t->generation++;
@@ -1276,7 +1254,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     }
     long lo, hi;
     root_bounds(x, p, &lo, &hi);
-    x->path[0] = x->sh.acyclic ? 0 : board_key(x, p);
+    x->path[0] = x->sh.acyclic ? 0 : engine_key(x->r, p);
     int best = -1;
     uint64_t helped = 0;
     int exact = mtd_threads(x, p, l->threads, &lo, &hi, &best, &helped);
@@ -1285,7 +1263,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     if (l->all_moves || best < 0) {
         /* Every move's value (or, to name the best, enough of them). */
         int holes[PMN_MAX_SIDE_PITS];
-        int n = pmn_legal_moves(r, p, holes), nm = 0;
+        int n = engine_moves(&x->eng, p, holes), nm = 0;
         struct entry found;
         if (!l->all_moves && probe(t, key_of(x, p), &found) && found.best >= 0) {
             /* The table's best first: when a helper thread proved the value,
@@ -1303,7 +1281,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
             struct kid k;
             k.pos = *p;
             k.hole = holes[i];
-            pmn_play(r, &k.pos, holes[i], &k.rep);
+            engine_play(&x->eng, &k.pos, holes[i], &k.rep);
             x->b.nodes++;
             long mlo, mhi;
             if (!l->all_moves && best < 0 && i + 1 < n) {
@@ -1332,7 +1310,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     }
     if (best < 0) {
         int holes[PMN_MAX_SIDE_PITS];
-        if (pmn_legal_moves(r, p, holes) > 0)
+        if (engine_moves(&x->eng, p, holes) > 0)
             best = holes[0];   /* out of budget before any move was proved best */
     }
     a->best = best;

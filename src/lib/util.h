@@ -64,6 +64,17 @@ char *pmn_digits(char buf[PMN_DIGITS], unsigned long long v);
 
 /* ---- what the searches share (search.c, solve.c) ---- */
 
+/* A 64-bit finaliser (a variant of MurmurHash3's): every bit of h moves
+ * about half the bits of the result. */
+static inline uint64_t pmn_mix64(uint64_t h)
+{
+    h ^= h >> 31;
+    h *= 0x7fb5d329728ea185ULL;
+    h ^= h >> 27;
+    h *= 0x81dadef4bc2dd44dULL;
+    return h ^ (h >> 33);
+}
+
 /* Did a move leave the board for good: a capture, or seeds stored?  No
  * position before it can come again. */
 static inline int pmn_irreversible(const pmn_move_report *rep)

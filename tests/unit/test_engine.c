@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "pmn.h"
+#include "lib/play.h"
 #include "lib/util.h"
 #include "engine.h"
 #include "games.h"
@@ -505,6 +506,99 @@ static void quick_relay_plays_as_the_general_engine(void **state)
 }
 
 
+/* The engine interface (play.h) plays as the general engine, bit for bit:
+ * the packed engine where the rules and seeds fit it (the relay family up
+ * to 127 seeds), the general one elsewhere, on every hole of random
+ * positions (illegal and endless moves included, which the packed engine
+ * hands to the general one); the same legal moves; and one repetition key,
+ * whichever engine holds the position. */
+static void engine_interface_plays_as_the_general_engine(void **state)
+{
+    (void)state;
+    static const char *const sets[] = {
+        "hawalis", "hawalis,capture=front", "hawalis,capture=none", "hawalis,min-lift=1",
+        "hawalis,holes=8", "hawalis,endless=lose", "hawalis,holes=5,seeds=3",
+        "kalah", "oware", "awale", "anywoli",
+    };
+    unsigned long seed = 777;
+    int packed_seen = 0, general_seen = 0;
+    for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
+        pmn_rules r = rules_with(sets[k]);
+        for (int trial = 0; trial < 500; trial++) {
+            pmn_position p = random_position(&r, 1 + (unsigned)trial % 100, &seed);
+            struct engine e;
+            engine_init(&e, &r, &p);
+            *(e.packed ? &packed_seen : &general_seen) += 1;
+            int a[PMN_MAX_SIDE_PITS], b[PMN_MAX_SIDE_PITS];
+            int n = engine_moves(&e, &p, a);
+            assert_int_equal(n, pmn_legal_moves(&r, &p, b));
+            assert_memory_equal(a, b, (size_t)n * sizeof a[0]);
+#ifdef PMN_RELAY
+            if (e.packed)
+                assert_true(engine_key(&r, &p)
+                            == relay_key(pack(&e.f, p.pit[p.to_move]),
+                                         pack(&e.f, p.pit[!p.to_move]), p.to_move));
+#endif
+            for (unsigned i = 0; i < r.pits; i++) {
+                pmn_position fast = p, general = p;
+                pmn_move_report x, y;
+                memset(&x, 0, sizeof x);
+                memset(&y, 0, sizeof y);
+                assert_int_equal(engine_play(&e, &fast, (int)i, &x),
+                                 pmn_play_general(&r, &general, (int)i, &y));
+                assert_memory_equal(&fast, &general, sizeof fast);
+                assert_memory_equal(&x, &y, sizeof x);
+                assert_true(engine_key(&r, &fast) == engine_key(&r, &general));
+            }
+        }
+    }
+    assert_true(packed_seen > 1000);
+    assert_true(general_seen > 1000);
+}
+
+struct keyed {
+    uint64_t key;
+    pmn_position p;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+    const struct keyed *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return memcmp(&x->p, &y->p, sizeof x->p);
+}
+
+/* The repetition key tells positions apart: no two of 100,000 random
+ * positions of different holes or mover share one, under rules of 6, 16
+ * and 20 holes a side, holes of more than 255 seeds included (keyed by the
+ * mixing path). */
+static void repetition_keys_differ(void **state)
+{
+    (void)state;
+    static const char *const sets[] = { "kalah", "hawalis", "hawalis,holes=10" };
+    unsigned long seed = 99;
+    for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
+        pmn_rules r = rules_with(sets[k]);
+        enum { N = 100000 };
+        struct keyed *v = malloc(N * sizeof *v);
+        assert_non_null(v);
+        for (int i = 0; i < N; i++) {
+            v[i].p = random_position(&r, 1 + (unsigned)i % 90, &seed);
+            if (i % 1000 == 0)
+                v[i].p.pit[0][0] = (uint16_t)(256 + i / 1000);
+            v[i].key = engine_key(&r, &v[i].p);
+        }
+        qsort(v, N, sizeof *v, cmp_key);
+        /* Sorted by key, then position: equal keys must be equal positions. */
+        for (int i = 1; i < N; i++)
+            if (v[i].key == v[i - 1].key)
+                assert_memory_equal(&v[i].p, &v[i - 1].p, sizeof v[i].p);
+        free(v);
+    }
+}
+
+
 /* grand-slam=last-resort (the Awari databases' reading): a grand slam is
  * refused while another move is legal, and played, taking the seeds, when
  * every legal move is one. */
@@ -594,6 +688,8 @@ int main(void)
         cmocka_unit_test(no_grand_slam_past_a_four),
         cmocka_unit_test(grand_slam_as_a_last_resort),
         cmocka_unit_test(quick_relay_plays_as_the_general_engine),
+        cmocka_unit_test(engine_interface_plays_as_the_general_engine),
+        cmocka_unit_test(repetition_keys_differ),
         cmocka_unit_test(laps_sow_as_play_does),
         cmocka_unit_test(laps_name_the_fours),
     };

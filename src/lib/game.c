@@ -101,12 +101,12 @@ int pmn_game_play(pmn_game *g, int hole, pmn_move_report *rep)
 {
     if (g->ending != PMN_END_NONE)
         return -1;
-    int rc = engine_play(&g->eng, &g->pos, hole, rep);
+    uint64_t h;
+    int rc = engine_play(&g->eng, &g->pos, hole, rep, &h);
     if (rc != 0)
         return rc;
     g->plies++;
     if (rep->ending == PMN_END_NONE) {
-        uint64_t h = engine_key(&g->rules, &g->pos);
         long before = -1;
         if (pmn_irreversible(rep))
             g->nseen = 0;

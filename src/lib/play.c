@@ -21,7 +21,8 @@ void engine_init(struct engine *e, const pmn_rules *r, const pmn_position *p)
 /* A move of the relay family, packed: pmn_play's position and report
  * (test_engine compares them), or -1 where the general engine must play
  * it (an illegal move, or a sowing past RELAY_LAP_LIMIT laps). */
-static int packed_play(const struct relay *f, pmn_position *p, int hole, pmn_move_report *rep)
+static int packed_play(const struct relay *f, pmn_position *p, int hole, pmn_move_report *rep,
+                       uint64_t *key)
 {
     int side = p->to_move;
     holeset mine = pack(f, p->pit[side]), theirs = pack(f, p->pit[!side]);
@@ -50,6 +51,8 @@ static int packed_play(const struct relay *f, pmn_position *p, int hole, pmn_mov
     if (taken)
         p->last_capturer = (uint8_t)(side + 1);
     p->to_move = (uint8_t)!side;
+    if (key)
+        *key = relay_key(theirs, mine, !side);
     /* The family's only end: the side to move has no move, and has lost. */
     if (!legal_bytes(f, theirs)) {
         rep->ending = seeds_of(theirs) ? PMN_END_NO_MOVE : PMN_END_NO_SEEDS;
@@ -73,13 +76,17 @@ int engine_moves(const struct engine *e, const pmn_position *p, int moves[PMN_MA
     return pmn_legal_moves(e->r, p, moves);
 }
 
-int engine_play(const struct engine *e, pmn_position *p, int hole, pmn_move_report *rep)
+int engine_play(const struct engine *e, pmn_position *p, int hole, pmn_move_report *rep,
+                uint64_t *key)
 {
 #ifdef PMN_RELAY
-    if (e->packed && packed_play(&e->f, p, hole, rep) == 0)
+    if (e->packed && packed_play(&e->f, p, hole, rep, key) == 0)
         return 0;
 #endif
-    return pmn_play(e->r, p, hole, rep);
+    int rc = pmn_play(e->r, p, hole, rep);
+    if (rc == 0 && key)
+        *key = engine_key(e->r, p);
+    return rc;
 }
 
 uint64_t engine_key(const pmn_rules *r, const pmn_position *p)

@@ -56,8 +56,13 @@ void engine_init(struct engine *e, const pmn_rules *r, const pmn_position *p);
 int engine_moves(const struct engine *e, const pmn_position *p, int moves[PMN_MAX_SIDE_PITS]);
 
 /* Play `hole` on *p as pmn_play does, with the same report; returns what
- * pmn_play returns (0, or the illegality, leaving *p alone). */
-int engine_play(const struct engine *e, pmn_position *p, int hole, pmn_move_report *rep);
+ * pmn_play returns (0, or the illegality, leaving *p alone).  With key
+ * (not NULL), *key is the repetition key of the position after the move,
+ * engine_key's: the packed engine makes it from the holes it holds, without
+ * reading the position again.  Whether the move left the board for good
+ * (no position before it can come again) is pmn_irreversible(rep). */
+int engine_play(const struct engine *e, pmn_position *p, int hole, pmn_move_report *rep,
+                uint64_t *key);
 
 /* ---- keys and repetitions ---- */
 

@@ -87,6 +87,7 @@ struct pmn_searcher {
 struct child {
     pmn_position pos;
     pmn_move_report rep;
+    uint64_t key;             /* engine_key of pos */
     int hole;
     int order;
 };
@@ -127,9 +128,9 @@ int pmn_budget_spent(struct pmn_budget *b)
 }
 
 /* Everything the value depends on, for the table. */
-static uint64_t full_hash(const pmn_rules *r, const pmn_position *p)
+static uint64_t full_hash(const pmn_position *p, uint64_t board_key)
 {
-    uint64_t h = engine_key(r, p);
+    uint64_t h = board_key;
     h = pmn_mix64(h ^ ((uint64_t)p->captured[0] << 32 | p->captured[1]));
     return pmn_mix64(h ^ ((uint64_t)p->last_capturer << 8 | p->first_three));
 }
@@ -251,12 +252,6 @@ static int tb_score(const struct search *x, const pmn_position *p, int ply, int3
     return 1;
 }
 
-static int by_order(const void *a, const void *b)
-{
-    const struct child *x = a, *y = b;
-    return (y->order > x->order) - (y->order < x->order);
-}
-
 /* The children of p, best-looking first: the table's move, then what the
  * move gains at once, then the moves that made cut-offs before. */
 static int children(struct search *x, const pmn_position *p, int tt_best, struct child *out)
@@ -268,7 +263,7 @@ static int children(struct search *x, const pmn_position *p, int tt_best, struct
         struct child *c = &out[i];
         c->pos = *p;
         c->hole = holes[i];
-        engine_play(&x->eng, &c->pos, holes[i], &c->rep);
+        engine_play(&x->eng, &c->pos, holes[i], &c->rep, &c->key);
         x->b.nodes++;
         long gain = (long)c->rep.captured + (long)c->rep.stored - (long)c->rep.given;
         c->order = (int)(gain * 64) + (c->rep.extra ? 256 : 0)
@@ -278,7 +273,17 @@ static int children(struct search *x, const pmn_position *p, int tt_best, struct
         if (holes[i] == tt_best)
             c->order += 1 << 24;
     }
-    qsort(out, (size_t)n, sizeof *out, by_order);
+    /* Insertion, stable (as qsort is not): a dozen children at most, and
+     * qsort's calls cost 5% of a search. */
+    for (int i = 1; i < n; i++) {
+        if (out[i].order <= out[i - 1].order)
+            continue;
+        struct child c = out[i];
+        int j = i;
+        for (; j > 0 && out[j - 1].order < c.order; j--)
+            out[j] = out[j - 1];
+        out[j] = c;
+    }
     return n;
 }
 
@@ -296,7 +301,7 @@ static int32_t child_score(struct search *x, const pmn_position *p, struct child
     *path_bound = 0;
     if (c->rep.ending != PMN_END_NONE)
         return end_score(x->r, c->rep.ending, c->rep.outcome, &c->pos, me, (unsigned)ply + 1);
-    uint64_t h = engine_key(x->r, &c->pos);
+    uint64_t h = c->key;
     x->since[ply + 1] = pmn_irreversible(&c->rep) ? (unsigned)ply + 1 : x->since[ply];
     if (!pmn_irreversible(&c->rep)
         && path_repeats(x->path, x->since[ply], ply, x->before, x->nbefore, h)) {
@@ -348,7 +353,7 @@ static int32_t search(struct search *x, const pmn_position *p, int depth, int pl
         return hi;
     if (lo >= beta)
         return lo;
-    uint64_t key = full_hash(x->r, p);
+    uint64_t key = full_hash(p, x->path[ply]);   /* p's key, set by its parent */
     struct entry *e = probe(x->s, key);
     int tt_best = -1;
     if (e) {
@@ -582,11 +587,11 @@ static void complete_pv(struct search *x, const pmn_position *root, pmn_analysis
         if (i < x->npv[0]) {
             hole = x->pv[0][i];
         } else {
-            struct entry *e = probe(x->s, full_hash(x->r, &q));
+            struct entry *e = probe(x->s, full_hash(&q, engine_key(x->r, &q)));
             hole = e ? e->best : -1;
         }
         pmn_move_report played;
-        if (hole < 0 || engine_play(&x->eng, &q, hole, &played) != 0)
+        if (hole < 0 || engine_play(&x->eng, &q, hole, &played, NULL) != 0)
             break;
         rep = played;
         a->pv[a->npv++] = hole;

@@ -572,7 +572,7 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
         struct kid *k = &kids[i];
         k->pos = *p;
         k->hole = holes[i];
-        engine_play(&x->eng, &k->pos, holes[i], &k->rep);
+        engine_play(&x->eng, &k->pos, holes[i], &k->rep, NULL);
         x->b.nodes++;
         k->tbv = NULL;
         if (k->rep.ending == PMN_END_NONE) {
@@ -1032,7 +1032,7 @@ static void best_line(struct solver *x, const pmn_position *root, long v, int fi
                     continue;
                 k.pos = q;
                 k.hole = holes[j];
-                engine_play(&x->eng, &k.pos, holes[j], &k.rep);
+                engine_play(&x->eng, &k.pos, holes[j], &k.rep, NULL);
                 x->b.nodes++;
                 /* No move is worth more than q: one worth as much is best. */
                 if (kid_at_least(x, &q, &k, v)) {
@@ -1092,7 +1092,7 @@ static int tb_answer(struct solver *x, const pmn_position *p, const pmn_search_l
             struct kid k;
             long mv;
             k.pos = *p;
-            engine_play(&x->eng, &k.pos, holes[j], &k.rep);
+            engine_play(&x->eng, &k.pos, holes[j], &k.rep, NULL);
             if (!tb_move(x, p, &k, &mv))
                 continue;
             a->moves[nm].hole = holes[j];
@@ -1155,7 +1155,7 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
             long mv;
             int cv;
             k.pos = q;
-            engine_play(&x->eng, &k.pos, holes[j], &k.rep);
+            engine_play(&x->eng, &k.pos, holes[j], &k.rep, NULL);
             x->b.nodes++;
             if (k.rep.ending != PMN_END_NONE || pmn_irreversible(&k.rep)) {
                 if (!tb_move(x, &q, &k, &mv))
@@ -1281,7 +1281,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
             struct kid k;
             k.pos = *p;
             k.hole = holes[i];
-            engine_play(&x->eng, &k.pos, holes[i], &k.rep);
+            engine_play(&x->eng, &k.pos, holes[i], &k.rep, NULL);
             x->b.nodes++;
             long mlo, mhi;
             if (!l->all_moves && best < 0 && i + 1 < n) {

@@ -290,18 +290,23 @@ static int jnode(struct writing *w, const pmn_move *m, const pmn_played *pl,
     }
     jcomments(f, "comments", m->comments, m->ncomments);
     /* An annotated value ([%eval +2]): it, and South's expected score, for
-     * the evaluation graph. */
-    char eval[32];
-    double south;
+     * the evaluation graph.  The last of them: pmn annotate puts its own
+     * after the record's comments, which may hold values of their own (a
+     * self-play record's, another program's). */
+    char eval[32], last[32] = "";
+    double south, last_south = 0;
     for (size_t i = 0; pl->replayed && replayed && i < m->ncomments; i++)
         if (pmn_comment_eval(m->comments[i], eval, sizeof eval)
             && pmn_eval_expected(w->model, eval, pmn_position_seeds(w->r, &pl->after, PMN_SOUTH)
                                  + pmn_position_seeds(w->r, &pl->after, PMN_NORTH), &south) == 0) {
-            fputs(",\"eval\":", f);
-            jstr(f, eval);
-            fprintf(f, ",\"ex\":%.3f", south);
-            break;
+            memcpy(last, eval, sizeof last);
+            last_south = south;
         }
+    if (last[0]) {
+        fputs(",\"eval\":", f);
+        jstr(f, last);
+        fprintf(f, ",\"ex\":%.3f", last_south);
+    }
     if (pl->replayed && replayed) {
         fputs(",\"board\":", f);
         jboard(f, w->r, &pl->after);

@@ -939,6 +939,14 @@ static void write_line(struct out *o, const pmn_line *line, const pmn_played_lin
     }
 }
 
+/* Do a Game tag's name and a rule set's name agree, case aside? */
+static int same_name(const char *a, const char *b)
+{
+    for (; *a && tolower((unsigned char)*a) == tolower((unsigned char)*b); a++, b++)
+        continue;
+    return !*a && !*b;
+}
+
 /* The tags: the roster first, in the names of the format. */
 static void write_tags(FILE *f, pmn_format format, const pmn_record *rec, const pmn_rules *r,
                        const pmn_setup *setup, const char *result, int own_score,
@@ -964,6 +972,17 @@ static void write_tags(FILE *f, pmn_format format, const pmn_record *rec, const 
     pmn_write_tag(f, "Result", result);
     if (ps)
         pmn_write_tag(f, "Variant", variant);
+    /* A record without a Game tag is PMN's default game, Hawalis; read
+     * back in a notation whose games are another by default (Mancala
+     * World's and Awari's: Oware, Awale), it would be set up as that one,
+     * its moves lost.  So the game it was set up as is said. */
+    const char *assumed = pmn_format_desc(format)->game;
+    if (!fen && !game && assumed && setup->status != PMN_SETUP_UNKNOWN_RULES
+        && !same_name(assumed, r->name)) {
+        char name[64];
+        snprintf(name, sizeof name, "%c%s", toupper((unsigned char)r->name[0]), r->name + 1);
+        pmn_write_tag(f, "Game", name);
+    }
     int wrote_fen = fen && position;
     if (fen && position && setup->status != PMN_SETUP_READY) {
         pmn_write_tag(f, "FEN", position);   /* as written: not understood */

@@ -14,6 +14,7 @@
 
 #include <libxml/relaxng.h>
 #include <libxml/xmlreader.h>
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,8 +37,9 @@ struct pmn_xml_reader {
     /* the input, watched until its root element begins: */
     FILE *in;
     int in_prolog;
-    char tail[16];            /* the end of the last block read, for matches across blocks */
+    char tail[16];            /* the last block's bytes not yet scanned (at most 8) */
     size_t ntail;
+    enum { PROLOG_OPEN, PROLOG_COMMENT, PROLOG_PI } prolog_skip;   /* inside what */
     int doctype;              /* a <!DOCTYPE was found, and the input cut */
     int broken;               /* libxml2 found the XML malformed: read no further */
     unsigned prolog_line;     /* the line the scan has reached */
@@ -83,7 +85,10 @@ static void xml_error(void *arg, xmlErrorPtr e)
 }
 
 /* Scan what precedes the root element for "<!DOCTYPE"; the prolog ends at
- * the first '<' that opens an element. */
+ * the first '<' that opens an element, outside comments and processing
+ * instructions (a "<a" in a comment of the prolog ends nothing).  A byte
+ * is looked at once the 8 after it are there, so that a token is seen
+ * whole across blocks: up to 8 bytes wait in tail for the next block. */
 static void watch_prolog(pmn_xml_reader *x, const char *buf, size_t n)
 {
     char window[16 + 4096];
@@ -92,29 +97,52 @@ static void watch_prolog(pmn_xml_reader *x, const char *buf, size_t n)
         size_t take = n - done < 4096 ? n - done : 4096;
         memcpy(window, x->tail, x->ntail);
         memcpy(window + x->ntail, buf + done, take);
-        size_t len = x->ntail + take, fresh = x->ntail;
-        for (size_t i = 0; i + 1 < len; i++) {
-            if (window[i] == '\n' && i >= fresh)
+        size_t len = x->ntail + take, i = 0;
+        done += take;
+        for (; len - i >= 9; i++) {
+            const char *w = window + i;
+            if (*w == '\n')
                 x->prolog_line++;
-            if (window[i] != '<')
+            if (x->prolog_skip == PROLOG_COMMENT) {
+                if (memcmp(w, "-->", 3) == 0) {
+                    x->prolog_skip = PROLOG_OPEN;
+                    i += 2;
+                }
                 continue;
-            if (len - i >= 9 && memcmp(window + i, "<!DOCTYPE", 9) == 0) {
+            }
+            if (x->prolog_skip == PROLOG_PI) {
+                if (memcmp(w, "?>", 2) == 0) {
+                    x->prolog_skip = PROLOG_OPEN;
+                    i += 1;
+                }
+                continue;
+            }
+            if (*w != '<')
+                continue;
+            if (memcmp(w, "<!DOCTYPE", 9) == 0) {
                 x->doctype = 1;
                 return;
             }
-            char c = window[i + 1];
+            if (memcmp(w, "<!--", 4) == 0) {
+                x->prolog_skip = PROLOG_COMMENT;
+                i += 3;
+                continue;
+            }
+            if (w[1] == '?') {
+                x->prolog_skip = PROLOG_PI;
+                i += 1;
+                continue;
+            }
+            char c = w[1];
             if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == ':') {
                 x->in_prolog = 0;
                 return;
             }
         }
-        if (window[len - 1] == '\n' && len - 1 >= fresh)
-            x->prolog_line++;   /* the last byte, which the loop leaves */
-        /* Keep the last bytes for a match across blocks; their line ends
-         * were counted. */
-        x->ntail = len < 8 ? len : 8;
-        memcpy(x->tail, window + len - x->ntail, x->ntail);
-        done += take;
+        /* The bytes not yet looked at: fewer than 9. */
+        assert(len - i <= 8);
+        x->ntail = len - i;
+        memmove(x->tail, window + i, x->ntail);
     }
 }
 

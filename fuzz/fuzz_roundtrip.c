@@ -1,6 +1,9 @@
 /* fuzz_roundtrip.c - libFuzzer target: canonical means canonical.  Any bytes
  * read as PMN and written canonically must read back to the same bytes when
- * converted again (pmn convert's promise, pmn(5) "Canonical form").
+ * converted again (pmn convert's promise, pmn(5) "Canonical form"), in
+ * every notation and capture style: the first byte chooses them (its value
+ * mod 3: letters, numbers, coordinates; its value / 3 mod 2: (+N), (xN)),
+ * and the rest is the record.
  * Build and run: sh fuzz/run.sh (needs clang). */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,14 +18,15 @@ static void ignore(void *ctx, const pmn_diag *d)
     (void)d;
 }
 
-/* Convert text[0..size) as pmn convert does; the output in *out (malloc'd). */
-static size_t convert(const char *text, size_t size, char **out)
+/* Convert text[0..size) as pmn convert does, with the options o; the
+ * output in *out (malloc'd). */
+static size_t convert(const char *text, size_t size, const pmn_write_options *o, char **out)
 {
     size_t len = 0;
     *out = NULL;
     FILE *f = fmemopen((void *)text, size, "r");
-    FILE *o = open_memstream(out, &len);
-    if (!f || !o)
+    FILE *w = open_memstream(out, &len);
+    if (!f || !w)
         abort();
     pmn_reader *rd = pmn_reader_new(f, ignore, NULL);
     pmn_record rec;
@@ -32,18 +36,16 @@ static size_t convert(const char *text, size_t size, char **out)
         pmn_setup_record(&rec, NULL, &setup, ignore, NULL);
         pmn_replay *replay = pmn_replay_new(&rec, &setup, ignore, NULL);
         if (replay) {
-            pmn_write_options opt;
-            pmn_write_options_init(&opt);
             if (games++)
-                fputc('\n', o);
-            pmn_write_record(o, &rec, replay, &opt);
+                fputc('\n', w);
+            pmn_write_record(w, &rec, replay, o);
         }
         pmn_replay_free(replay);
         pmn_record_free(&rec);
     }
     pmn_reader_free(rd);
     fclose(f);
-    fclose(o);
+    fclose(w);
     return len;
 }
 
@@ -52,8 +54,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *once, *twice;
-    size_t n1 = convert((const char *)data, size, &once);
-    size_t n2 = convert(once, n1, &twice);
+    pmn_write_options o;
+    pmn_write_options_init(&o);
+    if (size == 0)
+        return 0;
+    o.notation = data[0] % 3 == 0 ? PMN_NOTATION_LETTERS
+               : data[0] % 3 == 1 ? PMN_NOTATION_NUMBERS : PMN_NOTATION_COORDINATES;
+    o.capture_style = data[0] / 3 % 2 ? 'x' : '+';
+    size_t n1 = convert((const char *)data + 1, size - 1, &o, &once);
+    size_t n2 = convert(once, n1, &o, &twice);
     if (n1 != n2 || memcmp(once, twice, n1) != 0) {
         fprintf(stderr, "converting again changed the output:\n--- once\n%.*s\n--- twice\n%.*s\n",
                 (int)n1, once, (int)n2, twice);

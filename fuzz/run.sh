@@ -3,7 +3,7 @@
 # UndefinedBehaviorSanitizer, the PMN reader, checker and writer
 # (fuzz_check), check's quick pass against the full path (fuzz_quick),
 # the convert round trip (fuzz_roundtrip: converting the output again
-# gives the same bytes), the readers and writers of other programs'
+# gives the same bytes, in every notation and capture style), the readers and writers of other programs'
 # notations (fuzz_formats: what pmn writes in one reads back to the same
 # bytes), the XML archive
 # reader (fuzz_import), the rule-file reader
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-mkdir "$out/pmn" "$out/xml" "$out/rules" "$out/spec" "$out/ogn"
+mkdir "$out/pmn" "$out/xml" "$out/rules" "$out/spec" "$out/ogn" "$out/rt"
 # A notation's seeds open with the byte that chooses it (0 OGN, 1 PlayStrategy,
 # 2 Mancala World, 3 Awari).
 i=0; for f in samples/*/*.ogn tests/cli/*/in.ogn; do i=$((i + 1)); { printf '\000'; cat "$f"; } > "$out/ogn/o$i"; done
@@ -40,6 +40,9 @@ for i in $(seq 20); do [ -x bench/games ] && bench/games 1 "$i" > "$out/pmn/g$i.
 i=0; for f in tests/cli/*/in.pmn tests/cli/*/stdin; do i=$((i + 1)); cp "$f" "$out/pmn/t$i.pmn"; done
 i=0; for f in tests/cli/*/in.xml; do i=$((i + 1)); cp "$f" "$out/xml/t$i.xml"; done
 for f in samples/*/*.pmn; do i=$((i + 1)); ./src/pmn export "$f" > "$out/xml/s$i.xml" 2>/dev/null || true; done
+# The round trip's seeds open with the byte that chooses the notation and
+# capture style (0-5).
+i=0; for f in "$out"/pmn/*; do i=$((i + 1)); { printf "\\00$((i % 6))"; cat "$f"; } > "$out/rt/r$i"; done
 FLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I src -I . -include config.h"
 LIBS="$(pkg-config --libs libpcre2-8 libxml-2.0)"
 CFLAGS_DEPS="$(pkg-config --cflags libpcre2-8 libxml-2.0)"
@@ -50,10 +53,21 @@ clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_import.c src/lib/*.c $LIBS -o "$out/fuzz_imp
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_formats.c src/lib/*.c $LIBS -o "$out/fuzz_formats"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_rules.c src/lib/*.c $LIBS -o "$out/fuzz_rules"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_spec.c src/lib/*.c $LIBS -o "$out/fuzz_spec"
-"$out/fuzz_check" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
-"$out/fuzz_quick" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
-"$out/fuzz_roundtrip" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
-"$out/fuzz_import" -max_total_time="$seconds" -max_len=8192 -artifact_prefix=fuzz/crash- "$out/xml"
-"$out/fuzz_formats" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/ogn"
-"$out/fuzz_rules" -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/rules"
-"$out/fuzz_spec" -max_total_time="$seconds" -max_len=512 -artifact_prefix=fuzz/crash- "$out/spec"
+# fuzz TARGET ARGS...: run a target; a finding is noted and the others
+# still run.
+failed=
+fuzz() {
+    name=$1; shift
+    "$out/$name" "$@" || failed="$failed $name"
+}
+fuzz fuzz_check -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
+fuzz fuzz_quick -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
+fuzz fuzz_roundtrip -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/rt"
+fuzz fuzz_import -max_total_time="$seconds" -max_len=8192 -artifact_prefix=fuzz/crash- "$out/xml"
+fuzz fuzz_formats -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/ogn"
+fuzz fuzz_rules -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/rules"
+fuzz fuzz_spec -max_total_time="$seconds" -max_len=512 -artifact_prefix=fuzz/crash- "$out/spec"
+if [ -n "$failed" ]; then
+    echo "fuzz/run.sh: findings in:$failed (written to fuzz/crash-*)" >&2
+    exit 1
+fi

@@ -118,7 +118,8 @@ static void comment(struct out *w, const char *text)
     put(w, "}", 1);
 }
 
-static void write_line(struct out *w, const pmn_line *l, const pmn_played_line *pl);
+static void write_line(struct out *w, const pmn_line *l, const pmn_played_line *pl, int first);
+static int numbers_say(const pmn_played *p, int given);
 
 /* prefix, the decimal digits of n, and suffix, into buf (room for 32):
  * for every move, where snprintf cost the writer a fifth of its time. */
@@ -131,8 +132,12 @@ static const char *decimal(char *buf, const char *prefix, unsigned n, const char
 }
 
 /* A move's number, its hole and its annotations stay on one line. */
-static void move(struct out *w, const pmn_move *m, const pmn_played *pl, int numbered)
+static void move(struct out *w, const pmn_move *m, const pmn_played *pl, int numbered,
+                 int given)
 {
+    pmn_notation notation = w->o->notation;
+    if (notation == PMN_NOTATION_NUMBERS && !numbers_say(pl, given))
+        notation = PMN_NOTATION_LETTERS;
     char buf[32];
     if (pl->continues)
         put(w, "-", 1);
@@ -140,7 +145,7 @@ static void move(struct out *w, const pmn_move *m, const pmn_played *pl, int num
         put(w, decimal(buf, "", pl->number, pl->mover == PMN_SOUTH ? "." : "..."), 0);
     }
     if (m->hole >= 0 && (unsigned)m->hole < w->rules->pits)
-        pmn_hole_name(w->rules, w->o->notation, pl->side, m->hole, buf, sizeof buf);
+        pmn_hole_name(w->rules, notation, pl->side, m->hole, buf, sizeof buf);
     else
         snprintf(buf, sizeof buf, "%s", m->text);   /* names no hole: as written */
     if (numbered)
@@ -160,22 +165,45 @@ static void move(struct out *w, const pmn_move *m, const pmn_played *pl, int num
     for (size_t i = 0; i < m->nvariations; i++) {
         put(w, "(", 0);
         w->glue_next = 1;
-        write_line(w, &m->variations[i], &pl->variations[i]);
+        write_line(w, &m->variations[i], &pl->variations[i], given);
         put(w, ")", 1);
     }
+}
+
+/* The side a reader of numbers gives the ply p (before: the ply before it
+ * in its line, or NULL; first: the side it gives a line's first ply): the
+ * engine's side to move, and where the engine stopped following the line
+ * (after an error), the other side than the ply before. */
+static int numbers_side(const pmn_played *p, const pmn_played *before, int first)
+{
+    return !before ? first
+         : p->continues ? before->mover
+         : before->replayed ? before->after.to_move : !before->mover;
+}
+
+/* Can the numbers notation say the ply p, which a reader gives to the side
+ * `given`?  A number names a hole of that side.  A ply the replay did not
+ * play may be another's: a hole of the side not to move (E204), or a side
+ * moving twice.  Such a ply is written in letters, which name the side
+ * (and read back as written, with E119), so that converting the output
+ * again gives the same bytes. */
+static int numbers_say(const pmn_played *p, int given)
+{
+    return p->replayed || (p->side == p->mover && given == p->mover);
 }
 
 /* line -> moves, numbered as the replay numbers them: North's move takes
  * "N..." unless South's move of the same number comes just before it; a
  * ';' follows North's move. */
-static void write_line(struct out *w, const pmn_line *l, const pmn_played_line *pl)
+static void write_line(struct out *w, const pmn_line *l, const pmn_played_line *pl, int first)
 {
     int interrupted = 1;      /* by a comment or a variation */
     for (size_t i = 0; i < l->nlead; i++)
         comment(w, l->lead[i]);
     for (size_t i = 0; i < l->nmoves; i++) {
         const pmn_played *p = &pl->moves[i], *before = i ? &pl->moves[i - 1] : NULL;
-        move(w, &l->moves[i], p, pmn_move_numbered(p, before, interrupted, 1));
+        move(w, &l->moves[i], p, pmn_move_numbered(p, before, interrupted, 1),
+             numbers_side(p, before, first));
         interrupted = l->moves[i].ncomments || l->moves[i].nvariations;
         int move_ends = i + 1 == l->nmoves || !pl->moves[i + 1].continues;
         if (p->mover == PMN_NORTH && move_ends && i + 1 < l->nmoves) {
@@ -290,7 +318,7 @@ int pmn_write_record(FILE *f, const pmn_record *rec, const pmn_replay *replay,
 
     write_tags(f, rec, pmn_replay_setup(replay), result_tag_of(rec, o));
     fputc('\n', f);
-    write_line(&w, &rec->main, pmn_replay_main(replay));
+    write_line(&w, &rec->main, pmn_replay_main(replay), pmn_replay_setup(replay)->start.to_move);
     put(&w, result_token_of(rec, o), 0);
     flush_unit(&w);
     fputc('\n', f);

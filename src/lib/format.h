@@ -20,6 +20,8 @@ struct cursor {
     int nomem;
     pmn_format format;
     const pmn_rules *rules;   /* the game's, as its tags set it up */
+    unsigned moves, variations;   /* read so far in the game, against its limits */
+    int over;                 /* past a limit (E124), said */
 };
 
 /* What a notation cannot hold, said once a game each (W132). */

@@ -47,6 +47,9 @@ struct pmn_format_reader {
     long ahead_len;
     unsigned lines;           /* lines read */
     unsigned ahead_line;
+    int failed;               /* a fatal error was said: nothing more is read */
+    char buf[65536];          /* the input, read ahead of the lines */
+    size_t bpos, blen;
 };
 
 /* The notations, in pmn_format's order: one table, whence every list of
@@ -607,6 +610,16 @@ static int skip_variation(struct cursor *c)
     return -1;
 }
 
+/* A limit of the game is reached (E124): said once; what is past it is
+ * read and left out, as the PMN reader leaves it. */
+static void over_limit(struct cursor *c, const char *what, int limit)
+{
+    if (!c->over++)
+        pmn_report(c->fn, c->ctx, PMN_E124, c->line, c->col,
+                   "more than %d %s in one game, pmn's limit: the rest are left out", limit,
+                   what);
+}
+
 static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int depth, int side)
 {
     pmn_move *last = NULL;
@@ -641,6 +654,13 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
                     pmn_report(c->fn, c->ctx, PMN_E103, l, col, "a '(' that is never closed");
                 continue;
             }
+            if (c->variations >= PMN_MAX_GAME_VARIATIONS) {   /* passed over, said once */
+                over_limit(c, "variations", PMN_MAX_GAME_VARIATIONS);
+                if (skip_variation(c) < 0)
+                    pmn_report(c->fn, c->ctx, PMN_E103, l, col, "a '(' that is never closed");
+                continue;
+            }
+            c->variations++;
             pmn_line *v = last ? pmn_move_add_variation(last) : NULL;
             pmn_line scratch = { 0 };
             if (last && !v)
@@ -668,7 +688,15 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
             rec->result_line = c->line;
             rec->result_col = c->col;
             fmt_advance(c, 1);
+        } else if (pmn_format_desc(c->format)->move_at(c)
+                   && c->moves >= PMN_MAX_GAME_MOVES) {   /* read, and left out */
+            pmn_line scratch = { 0 };
+            over_limit(c, "moves", PMN_MAX_GAME_MOVES);
+            pmn_format_desc(c->format)->read_move(c, &scratch, side);
+            pmn_line_free(&scratch);
+            side = !side;
         } else if (pmn_format_desc(c->format)->move_at(c)) {
+            c->moves++;
             pmn_move *m = pmn_format_desc(c->format)->read_move(c, line, side);
             if (!m)
                 return;
@@ -699,26 +727,74 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
 
 /* ---- reading a stream -------------------------------------------------- */
 
-/* The next line into rd->ahead; its length, or -1 at the end. */
-static long next_line(pmn_format_reader *rd)
+/* The next line into rd->ahead, if it has at most `room` bytes: its
+ * length; -1 at the end; -2 if it is longer (a game past
+ * PMN_MAX_GAME_TEXT, whose text is never held whole).  getline would hold
+ * a line of any length. */
+static long next_line(pmn_format_reader *rd, size_t room)
 {
-    ssize_t n = getline(&rd->ahead, &rd->ahead_cap, rd->f);
-    if (n < 0)
+    size_t n = 0;
+    for (;;) {
+        if (rd->bpos == rd->blen) {
+            rd->bpos = 0;
+            rd->blen = fread(rd->buf, 1, sizeof rd->buf, rd->f);
+            if (rd->blen == 0)
+                break;
+        }
+        const char *s = rd->buf + rd->bpos, *nl = memchr(s, '\n', rd->blen - rd->bpos);
+        size_t take = nl ? (size_t)(nl - s) + 1 : rd->blen - rd->bpos;
+        if (n + take > room)
+            return -2;
+        if (n + take + 1 > rd->ahead_cap) {
+            size_t cap = rd->ahead_cap ? rd->ahead_cap : 256;
+            while (cap < n + take + 1)
+                cap *= 2;
+            char *t = realloc(rd->ahead, cap);
+            if (!t)
+                return -3;
+            rd->ahead = t;
+            rd->ahead_cap = cap;
+        }
+        memcpy(rd->ahead + n, s, take);
+        n += take;
+        rd->bpos += take;
+        if (nl)
+            break;
+    }
+    if (n == 0)
         return -1;
+    rd->ahead[n] = '\0';
     rd->lines++;
     rd->ahead_line = rd->lines;
     return (long)n;
+}
+
+/* Say why reading stops (F001, F002), and read nothing more. */
+static int give_up(pmn_format_reader *rd, long why)
+{
+    rd->failed = 1;
+    if (why == -2)
+        pmn_report(rd->fn, rd->ctx, PMN_F001, rd->lines + 1, 0,
+                   "a game of more than %zu MiB: is this %s?", PMN_MAX_GAME_TEXT >> 20,
+                   pmn_format_title(rd->format));
+    else
+        pmn_report(rd->fn, rd->ctx, PMN_F002, rd->lines + 1, 0, "out of memory");
+    return -1;
 }
 
 int pmn_format_reader_next(pmn_format_reader *rd, pmn_record *rec)
 {
     pmn_record_init(rec);
     rd->len = 0;
+    if (rd->failed)
+        return -1;
     if (rd->ahead_len < 0)
-        rd->ahead_len = next_line(rd);
+        rd->ahead_len = next_line(rd, PMN_MAX_GAME_TEXT);
     /* Blank lines before the game. */
     while (rd->ahead_len >= 0 && *skip_blanks(rd->ahead) == '\0')
-        rd->ahead_len = next_line(rd);
+        rd->ahead_len = next_line(rd, PMN_MAX_GAME_TEXT);
+    if (rd->ahead_len < -1)
+        return give_up(rd, rd->ahead_len);
     if (rd->ahead_len < 0) {
         if (ferror(rd->f)) {
             pmn_report(rd->fn, rd->ctx, PMN_F001, rd->lines, 0, "read error");
@@ -746,14 +822,16 @@ int pmn_format_reader_next(pmn_format_reader *rd, pmn_record *rec)
             if (in_comment ? rd->ahead[i] == '}' && (i == 0 || rd->ahead[i - 1] != '\\')
                            : rd->ahead[i] == '{')
                 in_comment = !in_comment;
-        if (add_line(rd, rd->ahead, (size_t)rd->ahead_len) < 0) {
-            pmn_report(rd->fn, rd->ctx, PMN_F002, rd->ahead_line, 0, "out of memory");
-            return -1;
-        }
-        rd->ahead_len = next_line(rd);
+        if (add_line(rd, rd->ahead, (size_t)rd->ahead_len) < 0)
+            return give_up(rd, -3);
+        /* The game's text and the next line stay within the limit (a NUL
+         * kept as three bytes may take it a little past). */
+        rd->ahead_len = next_line(rd, rd->len < PMN_MAX_GAME_TEXT ? PMN_MAX_GAME_TEXT - rd->len : 0);
+        if (rd->ahead_len < -1)
+            return give_up(rd, rd->ahead_len);
     }
     struct cursor c = { rd->text, rd->text + rd->len, first, 1, rd->fn, rd->ctx, 0,
-                        rd->format, NULL };
+                        rd->format, NULL, 0, 0, 0 };
     rec->line = first;
     rec->col = 1;
     for (;;) {

@@ -4,6 +4,7 @@
 
 #include "lexer.h"
 #include "pmn.h"
+#include "record.h"
 
 struct parser {
     struct lexer lx;
@@ -37,11 +38,6 @@ struct parser {
     struct token join_tok;
 };
 
-/* The limits of one game, so that the memory a game takes stays within a
- * fixed multiple of the limits (pmn(5), "Limits"), whatever its text. */
-#define PMN_MAX_GAME_MOVES 100000      /* moves, main line and variations */
-#define PMN_MAX_GAME_VARIATIONS 10000
-#define PMN_MAX_COMMENT (1u << 20)     /* bytes of one comment */
 
 /* Parse one game from the lookahead on: its tags, its movetext and the
  * result that closes it.  Stops before the tags of a following game.

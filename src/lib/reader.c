@@ -16,7 +16,7 @@
 
 /* A game's text larger than this is refused: no real record comes near it,
  * and a file that is not PMN must not take all memory. */
-#define MAX_CHUNK (64u << 20)
+#define MAX_CHUNK PMN_MAX_GAME_TEXT
 
 /* Problems reported while reading one game, at most: a file that is not
  * PMN at all must not bury the terminal. */

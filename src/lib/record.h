@@ -4,6 +4,14 @@
 
 #include "pmn.h"
 
+/* The limits of one game, so that the memory a game takes stays within a
+ * fixed multiple of the limits (pmn(5), "Limits"), whatever its text: the
+ * PMN reader's and the readers' of other programs' notations. */
+#define PMN_MAX_GAME_TEXT ((size_t)64 << 20)   /* bytes: more is F001 */
+#define PMN_MAX_GAME_MOVES 100000      /* moves, main line and variations */
+#define PMN_MAX_GAME_VARIATIONS 10000
+#define PMN_MAX_COMMENT (1u << 20)     /* bytes of one comment */
+
 /* Each returns 0, or -1 when memory runs out (the record stays valid). */
 int pmn_record_add_tag(pmn_record *rec, const char *name, size_t nlen,
                        const char *value, size_t vlen, unsigned line, unsigned col,

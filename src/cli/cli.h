@@ -179,6 +179,14 @@ struct output {
 int open_output(struct output *o, const char *cmd, const char *name, char **inputs,
                 int ninputs);
 int close_output(struct output *o, int failed, int status);
+/* A temporary file beside target (".NAME.XXXXXX"), open for writing in *f,
+ * removed by any signal that ends pmn: its path (kept until the end), or
+ * NULL (errno).  temp_file_done(path, target, replace) moves it to target
+ * -- over a file there only with replace, else failing with EEXIST -- and
+ * returns 0, or -1 (errno) leaving it removed; with target NULL it only
+ * removes it.  Either way the signals no longer touch it. */
+char *temp_file_make(const char *target, FILE **f);
+int temp_file_done(char *path, const char *target, int replace);
 /* Flush and close standard output at the end of every command: a failure
  * (a full disk, a closed pipe) is F003 and EXIT_FATAL; else `status`. */
 int finish_stdout(int status);

@@ -30,10 +30,22 @@ static void remove_temp(void)
     temp_path[0] = '\0';
 }
 
+/* The other temporary files (split's), newest first: a node is linked
+ * whole, and its path emptied once the file is renamed or removed, so that
+ * a signal handler may walk the list at any time. */
+struct temp_file {
+    struct temp_file *next;
+    char path[];
+};
+static struct temp_file *volatile temp_files;
+
 static void interrupted(int sig)
 {
     if (temp_path[0])
         unlink(temp_path);   /* async-signal-safe */
+    for (struct temp_file *t = temp_files; t; t = t->next)
+        if (t->path[0])
+            unlink(t->path);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -164,6 +176,58 @@ int open_output(struct output *o, const char *cmd, const char *name, char **inpu
         return output_failed(o, "cannot create");
     }
     return 0;
+}
+
+char *temp_file_make(const char *target, FILE **f)
+{
+    const char *slash = strrchr(target, '/');
+    int dir = slash ? (int)(slash - target + 1) : 0;
+    size_t size = strlen(target) + 16;
+    struct temp_file *t = malloc(sizeof *t + size);
+    if (!t)
+        return NULL;
+    snprintf(t->path, size, "%.*s.%s.XXXXXX", dir, target, target + dir);
+    catch_signals();
+    int fd = mkstemp(t->path);
+    if (fd < 0) {
+        free(t);
+        return NULL;
+    }
+    t->next = temp_files;
+    temp_files = t;           /* linked whole: the handler sees it or not */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    if (!(*f = fdopen(fd, "w"))) {
+        int e = errno;
+        close(fd);
+        temp_file_done(t->path, NULL, 0);
+        errno = e;
+        return NULL;
+    }
+    return t->path;
+}
+
+int temp_file_done(char *path, const char *target, int replace)
+{
+    int rc = 0, renamed = 0;
+    if (target && replace) {
+        renamed = (rc = rename(path, target)) == 0;
+    } else if (target) {
+        /* Never over a file that came meanwhile: a link fails if one is
+         * there (a file system without links: renamed if none is). */
+        struct stat st;
+        rc = link(path, target);
+        if (rc != 0 && errno != EEXIST && lstat(target, &st) != 0)
+            renamed = (rc = rename(path, target)) == 0;
+    }
+    int e = errno;
+    if (!renamed)
+        unlink(path);         /* linked to target, or given up */
+    path[0] = '\0';          /* no longer the handler's; the node stays (a
+                                 handler may be walking it) */
+    errno = e;
+    return rc;
 }
 
 int close_output(struct output *o, int failed, int status)

@@ -4,8 +4,12 @@
  * digits, '.', '_' and '-' (no directory, no hidden file, no option), and
  * two values that make the same name get a number after it.  A file is
  * created by the run or not at all: one that exists already is left alone
- * unless --force.  At most MAX_OPEN files are open at once; the others are
- * reopened to append when their next game comes. */
+ * unless --force.  Each is written whole: to a temporary file beside it
+ * (".NAME.XXXXXX", removed by any signal that ends pmn), moved into place
+ * when it is finished -- with --games when it has its N games, else at the
+ * end -- and listed then; one whose writing failed is removed, and the
+ * split says which games are in no file.  At most MAX_OPEN files are open
+ * at once; the others are reopened to append when their next game comes. */
 #include "cli.h"
 
 #include <errno.h>
@@ -21,8 +25,11 @@
 struct part_file {
     char *key;                /* the tag's value (or the part's number) */
     char *path;
+    char *temp;               /* where it is written until finished; NULL: none made */
     struct game_output out;   /* out.f: NULL while closed */
     unsigned long used;       /* when last written, for closing the oldest */
+    int finished;             /* moved into place (listed), or removed */
+    int listed;
 };
 
 struct split {
@@ -38,6 +45,7 @@ struct split {
     struct names keys, paths; /* of the files */
     unsigned long games, clock;
     int failed;               /* a file could not be made or written: stop */
+    unsigned long failed_at;  /* the game it stopped at */
     struct diag_sink *sink;
 };
 
@@ -107,13 +115,17 @@ static struct part_file *file_for(struct split *sp, const char *key)
         sp->n++;
         if (sp->open == MAX_OPEN)
             close_oldest(sp);
-        /* Made by this run, or not at all (--force: replaced). */
-        int fd = open(path, O_WRONLY | O_CREAT | (sp->force ? O_TRUNC : O_EXCL), 0666);
-        if (fd < 0 || !(pf->out.f = fdopen(fd, "w"))) {
+        /* Made by this run, or not at all (--force: replaced), when it is
+         * finished. */
+        struct stat st;
+        if (!sp->force && lstat(path, &st) == 0)
+            errno = EEXIST;
+        else if ((pf->temp = temp_file_make(path, &pf->out.f)) != NULL)
+            errno = 0;
+        if (!pf->temp) {
             report(sp->sink, PMN_F003, 0, 0, "%s: cannot make it: %s%s", path, strerror(errno),
                    errno == EEXIST ? " (--force replaces it)" : "");
-            if (fd >= 0)
-                close(fd);
+            pf->out.failed = 1;
             sp->failed = 1;
             return pf;
         }
@@ -121,7 +133,8 @@ static struct part_file *file_for(struct split *sp, const char *key)
     } else if (!pf->out.f) {
         if (sp->open == MAX_OPEN)
             close_oldest(sp);
-        if (!(pf->out.f = fopen(pf->path, "a"))) {
+        if (!(pf->out.f = fopen(pf->temp, "a"))) {
+            pf->out.failed = 1;
             report(sp->sink, PMN_F003, 0, 0, "%s: cannot open it again: %s", pf->path,
                    strerror(errno));
             sp->failed = 1;
@@ -133,22 +146,63 @@ static struct part_file *file_for(struct split *sp, const char *key)
     return pf;
 }
 
+/* The file pf finished: moved into place and listed (keep), or removed
+ * (its writing failed, or the split stopped before it was whole). */
+static void finish(struct split *sp, struct part_file *pf, int keep)
+{
+    if (!pf->temp || pf->finished)
+        return;
+    pf->finished = 1;
+    if (pf->out.f) {
+        if (fclose(pf->out.f) != 0 && !pf->out.failed) {
+            report(sp->sink, PMN_F003, 0, 0, "%s: cannot write: %s", pf->path, strerror(errno));
+            pf->out.failed = 1;
+            sp->failed = 1;
+        }
+        pf->out.f = NULL;
+        sp->open--;
+    }
+    if (keep && !pf->out.failed) {
+        if (temp_file_done(pf->temp, pf->path, sp->force) == 0) {
+            pf->listed = 1;
+            return;
+        }
+        report(sp->sink, PMN_F003, 0, 0, "%s: cannot make it: %s%s", pf->path, strerror(errno),
+               errno == EEXIST ? " (--force replaces it)" : "");
+        pf->out.failed = 1;
+        sp->failed = 1;
+        return;
+    }
+    temp_file_done(pf->temp, NULL, 0);
+}
+
 static int write_to(struct split *sp, const char *key, const struct game *g)
 {
-    if (sp->failed)
+    if (sp->failed) {
+        if (!sp->failed_at)
+            sp->failed_at = sp->games;
         return 1;
+    }
     struct part_file *pf = file_for(sp, key);
     if (!pf) {
         report(sp->sink, PMN_F002, 0, 0, "out of memory");
         sp->failed = 1;
     }
-    if (sp->failed)
-        return 1;
-    if (output_game(&pf->out, g) < 0) {
-        report(sp->sink, PMN_F003, 0, 0, "%s: cannot write: %s", pf->path, strerror(errno));
-        sp->failed = 1;
+    if (sp->failed) {
+        if (!sp->failed_at)
+            sp->failed_at = sp->games;
         return 1;
     }
+    if (output_game(&pf->out, g) < 0) {
+        report(sp->sink, PMN_F003, 0, 0, "%s: cannot write: %s", pf->path, strerror(errno));
+        pf->out.failed = 1;
+        sp->failed = 1;
+        if (!sp->failed_at)
+            sp->failed_at = sp->games;
+        return 1;
+    }
+    if (!sp->by && pf->out.games == sp->per_file)
+        finish(sp, pf, 1);    /* whole: --games' parts fill one after another */
     return 0;
 }
 
@@ -271,17 +325,30 @@ static int run(const struct command *cmd, int argc, char **argv)
     progress_begin(&progress, "pmn split", quiet);
     sink.progress = &progress;
     each_input(argv + optind, argc - optind, &sink, archive_file, &sp);
+    /* Every file whose games were all written is whole, even after a
+     * failure elsewhere; the one that failed is removed. */
+    for (size_t i = 0; i < sp.n; i++)
+        finish(&sp, &sp.files[i], 1);
+    unsigned long lost = 0;
     for (size_t i = 0; i < sp.n; i++) {
         struct part_file *pf = &sp.files[i];
-        if (pf->out.f && fclose(pf->out.f) != 0 && !pf->out.failed) {
-            report(&sink, PMN_F003, 0, 0, "%s: cannot write: %s", pf->path, strerror(errno));
-        }
-        if (pf->out.games)
+        if (pf->listed)
             printf("%s: %lu game%s\n", escaped(pf->path, buf, sizeof buf), pf->out.games,
                    pf->out.games == 1 ? "" : "s");
+        else if (pf->out.games)
+            lost += pf->out.games;
         free(pf->key);
         free(pf->path);
     }
+    if (sp.failed && sp.failed_at)
+        report(&sink, PMN_F003, 0, 0,
+               "the split stopped at game %lu of those it takes: that game and those after "
+               "it are in no file", sp.failed_at);
+    if (sp.failed && lost)
+        report(&sink, PMN_F003, 0, 0,
+               "%lu game%s written to a file that failed %s in no file%s: it was removed, "
+               "unfinished", lost, lost == 1 ? "" : "s", lost == 1 ? "is" : "are",
+               sp.failed_at ? " either" : "");
     free(sp.files);
     names_free(&sp.keys);
     names_free(&sp.paths);

@@ -7,7 +7,7 @@
  * the packed engine of the relay family (relay.h) where the rules and the
  * seeds fit it (Hawalis and its variants), the general engine (engine.c,
  * pmn_play) everywhere else and for what the packed one gives up on (a
- * sowing still going after RELAY_LAP_LIMIT laps, which the general engine
+ * sowing still going after a few hundred laps, which the general engine
  * proves endless or sows to its end).  Both give the same position and
  * move report, bit for bit: test_engine compares them on random positions
  * of every rule set the packed engine takes.  So `pmn perft` counts with

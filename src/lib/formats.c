@@ -120,16 +120,8 @@ void pmn_format_reader_free(pmn_format_reader *rd)
 
 static int add_text(pmn_format_reader *rd, const char *s, size_t n)
 {
-    if (rd->len + n + 1 > rd->cap) {
-        size_t cap = rd->cap ? rd->cap : 4096;
-        while (cap < rd->len + n + 1)
-            cap *= 2;
-        char *t = realloc(rd->text, cap);
-        if (!t)
-            return -1;
-        rd->text = t;
-        rd->cap = cap;
-    }
+    if (pmn_reserve(&rd->text, &rd->cap, rd->len + n + 1, 4096) < 0)
+        return -1;
     memcpy(rd->text + rd->len, s, n);
     rd->len += n;
     rd->text[rd->len] = '\0';
@@ -745,16 +737,8 @@ static long next_line(pmn_format_reader *rd, size_t room)
         size_t take = nl ? (size_t)(nl - s) + 1 : rd->blen - rd->bpos;
         if (n + take > room)
             return -2;
-        if (n + take + 1 > rd->ahead_cap) {
-            size_t cap = rd->ahead_cap ? rd->ahead_cap : 256;
-            while (cap < n + take + 1)
-                cap *= 2;
-            char *t = realloc(rd->ahead, cap);
-            if (!t)
-                return -3;
-            rd->ahead = t;
-            rd->ahead_cap = cap;
-        }
+        if (pmn_reserve(&rd->ahead, &rd->ahead_cap, n + take + 1, 256) < 0)
+            return -3;
         memcpy(rd->ahead + n, s, take);
         n += take;
         rd->bpos += take;

@@ -107,22 +107,6 @@ void pmn_reader_set_lines_before(pmn_reader *rd, unsigned lines)
     rd->line = lines;
 }
 
-/* Room for `need` bytes in *buf (capacity *cap, doubled from `first`). */
-static int reserve(char **buf, size_t *cap, size_t need, size_t first)
-{
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : first;
-    while (c < need)
-        c *= 2;
-    char *b = realloc(*buf, c);
-    if (!b)
-        return -1;
-    *buf = b;
-    *cap = c;
-    return 0;
-}
-
 /* Refill the input block; 0 at the end of the input, -1 on a read error. */
 static int refill(pmn_reader *rd)
 {
@@ -159,7 +143,7 @@ static ssize_t read_line(pmn_reader *rd, size_t limit)
         size_t take = nl ? (size_t)(nl - start) + 1 : avail;
         if (n + take > limit)
             return -2;
-        if (reserve(&rd->chunk, &rd->cap, rd->len + n + take + 1, 4096) < 0)
+        if (pmn_reserve(&rd->chunk, &rd->cap, rd->len + n + take + 1, 4096) < 0)
             return -3;
         memcpy(rd->chunk + rd->len + n, start, take);
         n += take;

@@ -133,3 +133,18 @@ char *pmn_digits(char buf[PMN_DIGITS], unsigned long long v)
     while ((v /= 10) > 0);
     return d;
 }
+
+int pmn_reserve(char **buf, size_t *cap, size_t need, size_t first)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : first;
+    while (c < need)
+        c *= 2;
+    char *t = realloc(*buf, c);
+    if (!t)
+        return -1;
+    *buf = t;
+    *cap = c;
+    return 0;
+}

@@ -62,6 +62,11 @@ char *pmn_strndup(const char *s, size_t n);
 #define PMN_DIGITS 24
 char *pmn_digits(char buf[PMN_DIGITS], unsigned long long v);
 
+/* Room for `need` bytes in the buffer *buf of *cap bytes: grown to twice
+ * (from `first`) until it holds them.  0, or -1 when memory runs out (the
+ * buffer left as it was). */
+int pmn_reserve(char **buf, size_t *cap, size_t need, size_t first);
+
 /* ---- what the searches share (search.c, solve.c) ---- */
 
 /* A 64-bit finaliser (a variant of MurmurHash3's): every bit of h moves

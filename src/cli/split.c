@@ -176,30 +176,28 @@ static void finish(struct split *sp, struct part_file *pf, int keep)
     temp_file_done(pf->temp, NULL, 0);
 }
 
+/* The split has stopped: at the game being written, unless before. */
+static int stopped(struct split *sp)
+{
+    sp->failed = 1;
+    if (!sp->failed_at)
+        sp->failed_at = sp->games;
+    return 1;
+}
+
 static int write_to(struct split *sp, const char *key, const struct game *g)
 {
-    if (sp->failed) {
-        if (!sp->failed_at)
-            sp->failed_at = sp->games;
-        return 1;
-    }
+    if (sp->failed)
+        return stopped(sp);
     struct part_file *pf = file_for(sp, key);
-    if (!pf) {
+    if (!pf)
         report(sp->sink, PMN_F002, 0, 0, "out of memory");
-        sp->failed = 1;
-    }
-    if (sp->failed) {
-        if (!sp->failed_at)
-            sp->failed_at = sp->games;
-        return 1;
-    }
+    if (!pf || sp->failed)
+        return stopped(sp);
     if (output_game(&pf->out, g) < 0) {
         report(sp->sink, PMN_F003, 0, 0, "%s: cannot write: %s", pf->path, strerror(errno));
         pf->out.failed = 1;
-        sp->failed = 1;
-        if (!sp->failed_at)
-            sp->failed_at = sp->games;
-        return 1;
+        return stopped(sp);
     }
     if (!sp->by && pf->out.games == sp->per_file)
         finish(sp, pf, 1);    /* whole: --games' parts fill one after another */

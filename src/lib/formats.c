@@ -31,6 +31,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_DEPTH 100
 
@@ -639,15 +640,14 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
                 pmn_report(c->fn, c->ctx, PMN_E106, l, col, "a variation that follows no move");
                 last = NULL;
             }
-            if (depth >= MAX_DEPTH) {   /* passed over, as PMN's reader does */
-                pmn_report(c->fn, c->ctx, PMN_E115, l, col,
-                           "variations nested more than %d deep: this one is skipped", MAX_DEPTH);
-                if (skip_variation(c) < 0)
-                    pmn_report(c->fn, c->ctx, PMN_E103, l, col, "a '(' that is never closed");
-                continue;
-            }
-            if (c->variations >= PMN_MAX_GAME_VARIATIONS) {   /* passed over, said once */
-                over_limit(c, "variations", PMN_MAX_GAME_VARIATIONS);
+            /* Past a limit, passed over as PMN's reader does. */
+            if (depth >= MAX_DEPTH || c->variations >= PMN_MAX_GAME_VARIATIONS) {
+                if (depth >= MAX_DEPTH)
+                    pmn_report(c->fn, c->ctx, PMN_E115, l, col,
+                               "variations nested more than %d deep: this one is skipped",
+                               MAX_DEPTH);
+                else
+                    over_limit(c, "variations", PMN_MAX_GAME_VARIATIONS);
                 if (skip_variation(c) < 0)
                     pmn_report(c->fn, c->ctx, PMN_E103, l, col, "a '(' that is never closed");
                 continue;
@@ -680,9 +680,8 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
             rec->result_line = c->line;
             rec->result_col = c->col;
             fmt_advance(c, 1);
-        } else if (pmn_format_desc(c->format)->move_at(c)
-                   && c->moves >= PMN_MAX_GAME_MOVES) {   /* read, and left out */
-            pmn_line scratch = { 0 };
+        } else if (c->moves >= PMN_MAX_GAME_MOVES && pmn_format_desc(c->format)->move_at(c)) {
+            pmn_line scratch = { 0 };   /* read, and left out */
             over_limit(c, "moves", PMN_MAX_GAME_MOVES);
             pmn_format_desc(c->format)->read_move(c, &scratch, side);
             pmn_line_free(&scratch);
@@ -719,10 +718,13 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
 
 /* ---- reading a stream -------------------------------------------------- */
 
+/* What next_line returns but a length. */
+enum { LINE_END = -1, LINE_TOO_LONG = -2, LINE_NOMEM = -3 };
+
 /* The next line into rd->ahead, if it has at most `room` bytes: its
- * length; -1 at the end; -2 if it is longer (a game past
- * PMN_MAX_GAME_TEXT, whose text is never held whole).  getline would hold
- * a line of any length. */
+ * length; LINE_END at the end; LINE_TOO_LONG if it is longer (a game past
+ * PMN_MAX_GAME_TEXT, whose text is never held whole: getline would hold a
+ * line of any length); LINE_NOMEM. */
 static long next_line(pmn_format_reader *rd, size_t room)
 {
     size_t n = 0;
@@ -736,9 +738,9 @@ static long next_line(pmn_format_reader *rd, size_t room)
         const char *s = rd->buf + rd->bpos, *nl = memchr(s, '\n', rd->blen - rd->bpos);
         size_t take = nl ? (size_t)(nl - s) + 1 : rd->blen - rd->bpos;
         if (n + take > room)
-            return -2;
+            return LINE_TOO_LONG;
         if (pmn_reserve(&rd->ahead, &rd->ahead_cap, n + take + 1, 256) < 0)
-            return -3;
+            return LINE_NOMEM;
         memcpy(rd->ahead + n, s, take);
         n += take;
         rd->bpos += take;
@@ -746,18 +748,19 @@ static long next_line(pmn_format_reader *rd, size_t room)
             break;
     }
     if (n == 0)
-        return -1;
+        return LINE_END;
     rd->ahead[n] = '\0';
     rd->lines++;
     rd->ahead_line = rd->lines;
     return (long)n;
 }
 
-/* Say why reading stops (F001, F002), and read nothing more. */
+/* Say why reading stops (F001 for LINE_TOO_LONG, F002 for LINE_NOMEM),
+ * and read nothing more. */
 static int give_up(pmn_format_reader *rd, long why)
 {
     rd->failed = 1;
-    if (why == -2)
+    if (why == LINE_TOO_LONG)
         pmn_report(rd->fn, rd->ctx, PMN_F001, rd->lines + 1, 0,
                    "a game of more than %zu MiB: is this %s?", PMN_MAX_GAME_TEXT >> 20,
                    pmn_format_title(rd->format));
@@ -777,9 +780,9 @@ int pmn_format_reader_next(pmn_format_reader *rd, pmn_record *rec)
     /* Blank lines before the game. */
     while (rd->ahead_len >= 0 && *skip_blanks(rd->ahead) == '\0')
         rd->ahead_len = next_line(rd, PMN_MAX_GAME_TEXT);
-    if (rd->ahead_len < -1)
+    if (rd->ahead_len < LINE_END)
         return give_up(rd, rd->ahead_len);
-    if (rd->ahead_len < 0) {
+    if (rd->ahead_len == LINE_END) {
         if (ferror(rd->f)) {
             pmn_report(rd->fn, rd->ctx, PMN_F001, rd->lines, 0, "read error");
             return -1;
@@ -807,11 +810,12 @@ int pmn_format_reader_next(pmn_format_reader *rd, pmn_record *rec)
                            : rd->ahead[i] == '{')
                 in_comment = !in_comment;
         if (add_line(rd, rd->ahead, (size_t)rd->ahead_len) < 0)
-            return give_up(rd, -3);
+            return give_up(rd, LINE_NOMEM);
         /* The game's text and the next line stay within the limit (a NUL
          * kept as three bytes may take it a little past). */
-        rd->ahead_len = next_line(rd, rd->len < PMN_MAX_GAME_TEXT ? PMN_MAX_GAME_TEXT - rd->len : 0);
-        if (rd->ahead_len < -1)
+        rd->ahead_len = next_line(rd, rd->len < PMN_MAX_GAME_TEXT ? PMN_MAX_GAME_TEXT - rd->len
+                                                                  : 0);
+        if (rd->ahead_len < LINE_END)
             return give_up(rd, rd->ahead_len);
     }
     struct cursor c = { rd->text, rd->text + rd->len, first, 1, rd->fn, rd->ctx, 0,
@@ -1001,14 +1005,6 @@ static void write_line(struct out *o, const pmn_line *line, const pmn_played_lin
     }
 }
 
-/* Do a Game tag's name and a rule set's name agree, case aside? */
-static int same_name(const char *a, const char *b)
-{
-    for (; *a && tolower((unsigned char)*a) == tolower((unsigned char)*b); a++, b++)
-        continue;
-    return !*a && !*b;
-}
-
 /* The tags: the roster first, in the names of the format. */
 static void write_tags(FILE *f, pmn_format format, const pmn_record *rec, const pmn_rules *r,
                        const pmn_setup *setup, const char *result, int own_score,
@@ -1040,9 +1036,9 @@ static void write_tags(FILE *f, pmn_format format, const pmn_record *rec, const 
      * its moves lost.  So the game it was set up as is said. */
     const char *assumed = pmn_format_desc(format)->game;
     if (!fen && !game && assumed && setup->status != PMN_SETUP_UNKNOWN_RULES
-        && !same_name(assumed, r->name)) {
+        && strcasecmp(assumed, r->name) != 0) {
         char name[64];
-        snprintf(name, sizeof name, "%c%s", toupper((unsigned char)r->name[0]), r->name + 1);
+        pmn_game_name(r, name, sizeof name);
         pmn_write_tag(f, "Game", name);
     }
     int wrote_fen = fen && position;

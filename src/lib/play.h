@@ -3,9 +3,11 @@
  * repetitions, and the path of keys since the last capture.
  *
  * Who uses it: the depth search (search.c), the margin solver (solve.c),
- * perft (perft.c) and check's quick pass (quick.c).  An engine is chosen once per rule set and start:
- * the packed engine of the relay family (relay.h) where the rules and the
- * seeds fit it (Hawalis and its variants), the general engine (engine.c,
+ * the games the replay plays (game.c), perft (perft.c), and check's quick
+ * pass (quick.c: its key; it sows with the packed engine's parts over the
+ * text).  An engine is chosen once per rule set and start: the packed
+ * engine of the relay family (relay.h) where the rules and the seeds fit
+ * it (Hawalis and its variants), the general engine (engine.c,
  * pmn_play) everywhere else and for what the packed one gives up on (a
  * sowing still going after a few hundred laps, which the general engine
  * proves endless or sows to its end).  Both give the same position and
@@ -13,10 +15,10 @@
  * of every rule set the packed engine takes.  So `pmn perft` counts with
  * the very sowing that `pmn analyse` searches with.
  *
- * The replay (replay.c) keeps pmn_play: it wants every report the general
- * engine writes (an endless move's proof), on one move a ply.  So do the
- * databases (tablebase.c), whose rules (seeds scored) the packed engine
- * never takes.
+ * An endless move's proof, which the replay reports, comes from the
+ * general engine either way: the packed one hands such a sowing over.
+ * The databases (tablebase.c) keep pmn_play: the packed engine never takes
+ * their rules (seeds scored).
  *
  * Keys.  A position's repetition key is one function of its holes (the
  * side to move's, then the other's) and of who moves, whichever engine

@@ -581,17 +581,18 @@ static void complete_pv(struct search *x, const pmn_position *root, pmn_analysis
 {
     pmn_position q = *root;
     pmn_move_report rep = { 0 };
+    uint64_t key = engine_key(x->r, root);   /* q's */
     a->npv = 0;
     for (unsigned i = 0; i < PMN_MAX_PV; i++) {
         int hole = -1;
         if (i < x->npv[0]) {
             hole = x->pv[0][i];
         } else {
-            struct entry *e = probe(x->s, full_hash(&q, engine_key(x->r, &q)));
+            struct entry *e = probe(x->s, full_hash(&q, key));
             hole = e ? e->best : -1;
         }
         pmn_move_report played;
-        if (hole < 0 || engine_play(&x->eng, &q, hole, &played, NULL) != 0)
+        if (hole < 0 || engine_play(&x->eng, &q, hole, &played, &key) != 0)
             break;
         rep = played;
         a->pv[a->npv++] = hole;

@@ -138,8 +138,7 @@ int pmn_setup_tags(const pmn_record *rec, const pmn_setup *s, char *game, size_t
     pmn_rules_format(&own.rules, b, sizeof b);
     if ((own.status == PMN_SETUP_UNKNOWN_RULES || strcmp(a, b) != 0)
         && pmn_rules_builtin(s->rules.name, &base) == 0) {
-        /* The name as the Game tags of the sample games write it. */
-        snprintf(game, gsize, "%c%s", s->rules.name[0] - 'a' + 'A', s->rules.name + 1);
+        pmn_game_name(&s->rules, game, gsize);
         const char *comma = strchr(a, ',');
         snprintf(rules, rsize, "%s", comma ? comma + 1 : "");
         changed = 1;
@@ -165,4 +164,9 @@ int pmn_move_numbered(const pmn_played *pl, const pmn_played *before, int interr
 unsigned pmn_move_number(int start_side, unsigned turn)
 {
     return (turn + (unsigned)(start_side == PMN_NORTH)) / 2 + 1;
+}
+
+void pmn_game_name(const pmn_rules *r, char *buf, size_t size)
+{
+    snprintf(buf, size, "%c%s", r->name[0] - 'a' + 'A', r->name + 1);
 }

@@ -67,6 +67,10 @@ char *pmn_digits(char buf[PMN_DIGITS], unsigned long long v);
  * buffer left as it was). */
 int pmn_reserve(char **buf, size_t *cap, size_t need, size_t first);
 
+/* The Game tag that names the rule set r, as the sample games write it
+ * ("Hawalis" for hawalis): setup.c's, for every writer. */
+void pmn_game_name(const pmn_rules *r, char *buf, size_t size);
+
 /* ---- what the searches share (search.c, solve.c) ---- */
 
 /* A 64-bit finaliser (a variant of MurmurHash3's): every bit of h moves

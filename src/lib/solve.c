@@ -1108,10 +1108,10 @@ static int tb_answer(struct solver *x, const pmn_position *p, const pmn_search_l
     return 1;
 }
 
-/* Where a layer is solved again for a history: at most this many
- * positions a layer (its graph made once), and in all for a line of best
- * play, a solve a ply. */
-#define HISTORY_LAYER_MAX 4000000u
+/* Where a layer is solved again for a history: at most
+ * solve_history_layer_max positions a layer (its graph made once), and in
+ * all for a line of best play, a solve a ply. */
+uint64_t solve_history_layer_max = 4000000u;
 #define HISTORY_LINE_MAX 200000000u
 
 /* A position with a history since the last capture, in a game where
@@ -1119,13 +1119,18 @@ static int tb_answer(struct solver *x, const pmn_position *p, const pmn_search_l
  * from the layer solved again with the positions of before (and p) as
  * ends of the game (tablebase_history_solve), a move that captures from
  * the databases; the line of best play likewise, ply by ply, up to its
- * first capture.  Returns 0 if the databases cannot answer so. */
+ * first capture.  Also a new game's position when every move's value is
+ * asked: p itself may come again after a move that does not capture,
+ * which the databases' values of the children do not know (tb_answer
+ * could not prove them; annotate needs them proved to say '!'); its line
+ * is then the databases' own.
+ * Returns 0 if the databases cannot answer so. */
 static int tb_history_answer(struct solver *x, const pmn_position *p,
                              const pmn_position *history, size_t nhistory,
                              const pmn_search_limits *l, pmn_analysis *a)
 {
     const pmn_tablebase *tb = x->t->tb;
-    if (!tb || fresh(x, 0) || nhistory == 0 || x->sh.acyclic)
+    if (!tb || x->sh.acyclic || (nhistory == 0 && !l->all_moves))
         return 0;
     unsigned n = (unsigned)on_board(x->r, p);
     pmn_position *ends = malloc((nhistory + PMN_MAX_PV + 1) * sizeof *ends);
@@ -1133,7 +1138,7 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
         return 0;
     memcpy(ends, history, nhistory * sizeof *ends);
     size_t nends = nhistory;
-    struct tablebase_history *h = tablebase_history_new(tb, n, HISTORY_LAYER_MAX);
+    struct tablebase_history *h = tablebase_history_new(tb, n, solve_history_layer_max);
     if (!h) {
         free(ends);
         return 0;
@@ -1142,7 +1147,7 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
     pmn_position q = *p;
     a->npv = 0;
     for (unsigned i = 0; i < PMN_MAX_PV; i++) {
-        if (i > 0 && (pmn_budget_spent(&x->b) || solved > HISTORY_LINE_MAX))
+        if (i > 0 && (nhistory == 0 || pmn_budget_spent(&x->b) || solved > HISTORY_LINE_MAX))
             break;
         ends[nends++] = q;
         tablebase_history_solve(h, ends, nends);
@@ -1204,6 +1209,17 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
     free(ends);
     if (a->npv == 0)
         return 0;
+    if (nhistory == 0) {
+        /* A new game: the databases' own line (the quickest way to their
+         * value, as tb_answer gives it), not one solve a ply. */
+        int pv[PMN_MAX_PV];
+        unsigned npv = tablebase_line(tb, x->r, p, pv, PMN_MAX_PV, &x->b.nodes);
+        if (npv > 0) {
+            memcpy(a->pv, pv, npv * sizeof pv[0]);
+            a->npv = npv;
+            a->best = pv[0];
+        }
+    }
     a->depth = a->npv;
     return 1;
 }
@@ -1242,7 +1258,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     t->generation++;
 
     x->since[0] = 0;
-    if (tb_answer(x, p, l, a) || tb_history_answer(x, p, history, nhistory, l, a)) {
+    if (tb_history_answer(x, p, history, nhistory, l, a) || tb_answer(x, p, l, a)) {
         a->nodes = x->b.nodes;
         a->seconds = pmn_now() - start;
         if (fn)

@@ -8,6 +8,7 @@
 #include "pmn.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct solve_table;
 
@@ -26,6 +27,13 @@ void solve_table_free(struct solve_table *t);
 void solve_table_clear(struct solve_table *t);
 /* The endgame databases it probes, or NULL: kept, not owned. */
 void solve_table_use(struct solve_table *t, const pmn_tablebase *tb);
+
+/* Where positions since the last capture may come again, a layer of the
+ * databases of at most this many positions is solved again with them as
+ * ends of the game (tablebase_history_solve); a larger one gives bounds
+ * alone (0 and its value as a new game).  4M; a variable so that the tests
+ * reach the bounds on small layers.  Set it before any search runs. */
+extern uint64_t solve_history_layer_max;
 
 /* Solve p (not ended, with a legal move) as pmn_analyse does, within the
  * limits (the depth is not one of them): the value, the best move, a line

@@ -120,10 +120,13 @@ static inline struct naive_value naive_minimax(const pmn_rules *r, struct naive_
     return best;
 }
 
-/* The minimax value of playing `hole` in p, for p's side to move (path:
- * room for the search, its contents replaced). */
-static inline struct naive_value naive_move_value(const pmn_rules *r, struct naive_path *path,
-                                                  const pmn_position *p, int hole)
+/* The minimax value of playing `hole` in p, for p's side to move, after
+ * the positions hist[0..nh) since the last capture (path: room for the
+ * search, its contents replaced). */
+static inline struct naive_value naive_move_value_after(const pmn_rules *r,
+                                                        struct naive_path *path,
+                                                        const pmn_position *hist, int nh,
+                                                        const pmn_position *p, int hole)
 {
     pmn_position q = *p;
     pmn_move_report rep;
@@ -133,8 +136,14 @@ static inline struct naive_value naive_move_value(const pmn_rules *r, struct nai
     if (rep.ending != PMN_END_NONE)
         return naive_end(r, rep.ending, rep.outcome, &q, p->to_move);
     path->n = path->since = 0;
-    if (!(rep.captured || rep.given || rep.stored))
+    if (!(rep.captured || rep.given || rep.stored)) {
+        for (int i = 0; i < nh && path->n < NAIVE_MAX_PATH - 2; i++)
+            path->pos[path->n++] = hist[i];
         path->pos[path->n++] = *p;
+        if (naive_repeats(path, &q))
+            return naive_end(r, PMN_END_REPETITION, pmn_repetition_outcome(r, &q), &q,
+                             p->to_move);
+    }
     path->pos[path->n++] = q;
     struct naive_value v = naive_minimax(r, path, &best, &nodes);
     if (q.to_move != p->to_move) {
@@ -144,6 +153,13 @@ static inline struct naive_value naive_move_value(const pmn_rules *r, struct nai
     if (v.outcome)
         v.plies++;
     return v;
+}
+
+/* The same, as a new game (no positions before p). */
+static inline struct naive_value naive_move_value(const pmn_rules *r, struct naive_path *path,
+                                                  const pmn_position *p, int hole)
+{
+    return naive_move_value_after(r, path, NULL, 0, p, hole);
 }
 
 #endif

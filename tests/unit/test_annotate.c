@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "naive.h"
+#include "judged.h"
 
 static struct naive_path path;   /* large: not on the stack */
 
@@ -214,10 +215,12 @@ static void selfplay_is_a_game(void **unused)
 
 /* ---- annotations against the truth --------------------------------------- */
 
-/* The minimax outcome of playing `hole` in p, for p's side to move. */
-static int outcome_of_move(const pmn_rules *r, const pmn_position *p, int hole)
+/* The minimax outcome of playing `hole` in p after hist (naive.h). */
+static int minimax_truth(const pmn_rules *r, const pmn_position *hist, int nh,
+                         const pmn_position *p, int hole, void *ctx)
 {
-    return naive_move_value(r, &path, p, hole).outcome;
+    (void)ctx;
+    return naive_move_value_after(r, &path, hist, nh, p, hole).outcome;
 }
 
 static void check_against_minimax(const char *spec, unsigned games, int solve)
@@ -228,7 +231,7 @@ static void check_against_minimax(const char *spec, unsigned games, int solve)
     pmn_selfplay_options so = { .limits = { .depth = 2 }, .random_plies = 3, .seed = 9,
                                 .temperature = 3 };
     pmn_annotate_options ao = { .limits = { .depth = 6, .solve = solve }, .annotator = "pmn" };
-    unsigned marked = 0, judged = 0;
+    struct judged_count count = { 0, 0 };
     assert_non_null(s);
     for (unsigned g = 0; g < games; g++) {
         pmn_record rec;
@@ -238,52 +241,13 @@ static void check_against_minimax(const char *spec, unsigned games, int solve)
         pmn_setup setup = { .status = PMN_SETUP_READY, .rules = r };
         pmn_position_start(&r, &setup.start);
         assert_int_equal(pmn_annotate_record(&rec, &setup, s, &ao, &an), 0);
-        for (size_t i = 0; i < an.nplies; i++) {
-            const pmn_annotated_ply *j = &an.plies[i];
-            int holes[PMN_MAX_SIDE_PITS], nh = pmn_legal_moves(&r, &j->before, holes);
-            int best = -2, played = outcome_of_move(&r, &j->before, j->hole), others = -2;
-            for (int k = 0; k < nh; k++) {
-                int o = outcome_of_move(&r, &j->before, holes[k]);
-                best = o > best ? o : best;
-                if (holes[k] != j->hole)
-                    others = o > others ? o : others;
-            }
-            if (!j->best_value.exact || !j->played.exact)
-                continue;   /* a heuristic value: no truth to hold it to */
-            judged++;
-            /* The values are the minimax's. */
-            assert_int_equal(j->best_value.outcome, best);
-            assert_int_equal(j->played.outcome, played);
-            switch (j->mark) {
-            case PMN_MARK_BLUNDER:
-                assert_int_equal(best - played, 2);
-                marked++;
-                break;
-            case PMN_MARK_MISTAKE:
-                assert_int_equal(best - played, 1);
-                marked++;
-                break;
-            case PMN_MARK_INACCURACY:
-                fail_msg("an inaccuracy where the values are exact");
-                break;
-            case PMN_MARK_ONLY:
-                assert_int_equal(played, best);
-                assert_true(others < best);
-                break;
-            case PMN_MARK_NONE:
-                assert_int_equal(played, best);   /* keeps the result: never marked */
-                /* the only move that keeps it is '!' where every other
-                 * move's value is proved (a solve proves them all) */
-                assert_false(solve && nh > 1 && others < best);
-                break;
-            }
-        }
+        judged_check(&r, &setup.start, &an, solve, minimax_truth, NULL, &count);
         pmn_annotation_free(&an);
         pmn_record_free(&rec);
     }
     /* The games made mistakes to find, and were judged exactly. */
-    assert_true(judged > 20);
-    assert_true(marked > 0);
+    assert_true(count.judged > 20);
+    assert_true(count.marked > 0);
     pmn_searcher_free(s);
 }
 
@@ -302,6 +266,67 @@ static void heuristic_where_exact_holds_too(void **unused)
     check_against_minimax("kalah(3,2)", 12, 0);
 }
 
+/* The margin solver's outcome of playing `hole` in p after hist, from a
+ * searcher of its own (ctx) that starts afresh: the truth of games the
+ * minimax cannot reach (test_search holds the solver to the Hawalis
+ * problems' printed solutions and to the minimax). */
+static int solver_truth(const pmn_rules *r, const pmn_position *hist, int nh,
+                        const pmn_position *p, int hole, void *ctx)
+{
+    pmn_searcher *s = ctx;
+    pmn_search_limits l = { .solve = 1, .all_moves = 1 };
+    pmn_analysis a;
+    (void)r;
+    pmn_searcher_clear(s);
+    assert_int_equal(pmn_analyse(s, p, hist, (size_t)nh, &l, NULL, NULL, &a), 0);
+    for (int i = 0; i < a.nmoves; i++)
+        if (a.moves[i].hole == hole) {
+            assert_true(a.moves[i].value.exact);
+            return a.moves[i].value.outcome;
+        }
+    fail_msg("the solver did not value hole %d", hole);
+    return -2;
+}
+
+/* Games played at random from the Hawalis endgame problems' positions,
+ * annotated by the depth search and by the solver: every mark where the
+ * values are exact holds against the solver's values of every move. */
+static void hawalis_problems_judged_exactly(void **unused)
+{
+    (void)unused;
+    static const char *const problems[] = {
+        "0,0,0,0,0,0,0,0,1,0,0,1,0,0/1,0,2,1,0,0,0,0,1,1,1,1,1,0 S",
+        "0,0,0,0,0,1,0,0,0,0,0,0,1,0/1,0,0,0,0,0,0,0,1,0,0,0,0,0 S",
+    };
+    pmn_rules r;
+    assert_int_equal(pmn_rules_init(&r, NULL, NULL), 0);
+    pmn_searcher *s = pmn_searcher_new(&r, 8), *truth = pmn_searcher_new(&r, 8);
+    struct judged_count count[2] = { { 0, 0 }, { 0, 0 } };
+    assert_non_null(s);
+    assert_non_null(truth);
+    for (int solve = 0; solve < 2; solve++)
+        for (unsigned g = 0; g < 12; g++) {
+            pmn_setup setup = { .status = PMN_SETUP_READY, .rules = r };
+            pmn_annotate_options ao = { .limits = { .depth = 8, .solve = solve },
+                                        .annotator = "pmn" };
+            pmn_record rec;
+            pmn_annotation an;
+            assert_int_equal(pmn_position_parse(&r, problems[g % 2], &setup.start, NULL), 0);
+            judged_random_game(&r, &setup.start, 100 + g, 60, &rec);
+            pmn_searcher_clear(s);
+            assert_int_equal(pmn_annotate_record(&rec, &setup, s, &ao, &an), 0);
+            judged_check(&r, &setup.start, &an, solve, solver_truth, truth, &count[solve]);
+            pmn_annotation_free(&an);
+            pmn_record_free(&rec);
+        }
+    for (int solve = 0; solve < 2; solve++) {
+        assert_true(count[solve].judged > 50);
+        assert_true(count[solve].marked > 0);
+    }
+    pmn_searcher_free(s);
+    pmn_searcher_free(truth);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,6 +338,7 @@ int main(void)
         cmocka_unit_test(selfplay_is_a_game),
         cmocka_unit_test(kalah_judged_exactly),
         cmocka_unit_test(heuristic_where_exact_holds_too),
+        cmocka_unit_test(hawalis_problems_judged_exactly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

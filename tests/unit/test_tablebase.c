@@ -12,6 +12,8 @@
 #include <cmocka.h>
 
 #include "naive.h"
+#include "judged.h"
+#include "lib/solve.h"
 
 static struct naive_path path;   /* large: not on the stack */
 
@@ -197,14 +199,68 @@ static void empty_capture_banks_a_seed(void **state)
     assert_false(holds);
 }
 
-/* Positions with a history since the last capture (a repetition of one
- * of them ends the game), in a game where positions repeat: the margin
- * solver with the databases -- exact values at fresh positions, bounds
- * between 0 and the value elsewhere -- against the minimax given the same
- * history (of none, sometimes, for positions of `extra` seeds more than
- * the databases hold).  With `depth`, the depth search instead, which reads the
- * databases below the root: every value it says is exact must be the
- * minimax's, and more of the moves' values are exact than without them. */
+/* p after the history hist[0..nh) (the positions since the last capture;
+ * a repetition of one of them ends the game), searched with the databases
+ * tb -- by the margin solver, or with `depth` by the depth search, which
+ * reads them below the root -- against the minimax given the same
+ * history: the value, and with all_moves each move's value (what annotate
+ * judges by), where the search says it is exact (the solver always must).
+ * *exact_moves and *exact_without count the moves valued exactly with the
+ * databases and, for the depth search, without them. */
+static void held_to_minimax(const char *spec, const pmn_rules *r, pmn_searcher *s,
+                            const pmn_tablebase *tb, const pmn_position *hist, unsigned nh,
+                            const pmn_position *p, unsigned depth, int all_moves,
+                            int *exact_moves, int *exact_without)
+{
+    path.n = 0;
+    path.since = 0;
+    for (unsigned i = 0; i < nh; i++)
+        path.pos[path.n++] = hist[i];
+    path.pos[path.n++] = *p;
+    unsigned long nodes = 0;
+    int best;
+    struct naive_value want = naive_minimax(r, &path, &best, &nodes);
+    pmn_search_limits l = { 0 };
+    pmn_analysis a;
+    char text[200];
+    l.solve = !depth;
+    l.depth = depth;
+    l.all_moves = all_moves;
+    if (depth) {
+        /* The same search without the databases, for the count. */
+        pmn_searcher_clear(s);
+        assert_int_equal(pmn_searcher_use_tablebase(s, NULL), 0);
+        assert_int_equal(pmn_analyse(s, p, hist, nh, &l, NULL, NULL, &a), 0);
+        for (int i = 0; i < a.nmoves; i++)
+            *exact_without += a.moves[i].value.exact;
+        assert_int_equal(pmn_searcher_use_tablebase(s, tb), 0);
+    }
+    pmn_searcher_clear(s);
+    assert_int_equal(pmn_analyse(s, p, hist, nh, &l, NULL, NULL, &a), 0);
+    pmn_position_format(r, p, text, sizeof text);
+    if ((!depth || a.value.exact) && (!a.value.exact || a.value.margin != want.margin))
+        fail_msg("%s, %s after %u plies: the minimax says %+ld, the %s %+d%s", spec, text, nh,
+                 want.margin, depth ? "depth search" : "solver", a.value.margin,
+                 a.value.exact ? "" : " (not exact)");
+    for (int i = 0; i < a.nmoves; i++) {
+        int hole = a.moves[i].hole;
+        long mv = naive_move_value_after(r, &path, hist, (int)nh, p, hole).margin;
+        *exact_moves += a.moves[i].value.exact;
+        if ((!depth || a.moves[i].value.exact)
+            && (!a.moves[i].value.exact || a.moves[i].value.margin != mv))
+            fail_msg("%s, %s after %u plies, move %c: the minimax says %+ld, the %s %+d", spec,
+                     text, nh, pmn_hole_letter(p->to_move, hole), mv,
+                     depth ? "depth search" : "solver", a.moves[i].value.margin);
+    }
+    assert_true(!all_moves || a.nmoves > 0);
+}
+
+/* Random positions with a history (of none, sometimes, for positions of
+ * `extra` seeds more than the databases hold) held to the minimax as
+ * held_to_minimax says: the solver with the databases gives exact values
+ * at fresh positions, solves a layer again for a history, or searches
+ * with bounds between 0 and the value; the depth search also values more
+ * moves exactly than without the databases. */
 static void history_with_databases(const char *spec, unsigned seeds, unsigned extra,
                                    int trials, uint32_t state, unsigned depth)
 {
@@ -238,68 +294,8 @@ static void history_with_databases(const char *spec, unsigned seeds, unsigned ex
         }
         if ((nh == 0 && !extra) || pmn_position_ending(&r, &p, &o) != PMN_END_NONE)
             continue;
-        path.n = 0;
-        path.since = 0;
-        for (unsigned i = 0; i < nh; i++)
-            path.pos[path.n++] = hist[i];
-        path.pos[path.n++] = p;
-        unsigned long nodes = 0;
-        int best;
-        struct naive_value want = naive_minimax(&r, &path, &best, &nodes);
-        pmn_search_limits l = { 0 };
-        pmn_analysis a;
-        char text[200];
-        l.solve = !depth;
-        l.depth = depth;
-        l.all_moves = depth || t % 2;
-        if (depth) {
-            /* The same search without the databases, for the count. */
-            pmn_searcher_clear(s);
-            assert_int_equal(pmn_searcher_use_tablebase(s, NULL), 0);
-            assert_int_equal(pmn_analyse(s, &p, hist, nh, &l, NULL, NULL, &a), 0);
-            for (int i = 0; i < a.nmoves; i++)
-                exact_without += a.moves[i].value.exact;
-            assert_int_equal(pmn_searcher_use_tablebase(s, tb), 0);
-        }
-        pmn_searcher_clear(s);
-        assert_int_equal(pmn_analyse(s, &p, hist, nh, &l, NULL, NULL, &a), 0);
-        pmn_position_format(&r, &p, text, sizeof text);
-        if ((!depth || a.value.exact) && (!a.value.exact || a.value.margin != want.margin))
-            fail_msg("%s, %s after %u plies: the minimax says %+ld, the %s %+d%s", spec,
-                     text, nh, want.margin, depth ? "depth search" : "solver", a.value.margin,
-                     a.value.exact ? "" : " (not exact)");
-        /* Each move's value (what annotate judges by), the same history
-         * and p before it. */
-        for (int i = 0; i < a.nmoves; i++) {
-            int hole = a.moves[i].hole;
-            pmn_position q = p;
-            pmn_move_report rep;
-            long mv;
-            assert_int_equal(pmn_play(&r, &q, hole, &rep), 0);
-            path.n = path.since = 0;
-            for (unsigned j = 0; j < nh; j++)
-                path.pos[path.n++] = hist[j];
-            path.pos[path.n++] = p;
-            if (rep.ending != PMN_END_NONE) {
-                mv = naive_end(&r, rep.ending, rep.outcome, &q, p.to_move).margin;
-            } else if (!(rep.captured || rep.stored) && naive_repeats(&path, &q)) {
-                mv = naive_end(&r, PMN_END_REPETITION, pmn_repetition_outcome(&r, &q), &q,
-                               p.to_move).margin;
-            } else {
-                if (rep.captured || rep.stored)
-                    path.since = path.n;
-                path.pos[path.n++] = q;
-                struct naive_value v = naive_minimax(&r, &path, &best, &nodes);
-                mv = q.to_move == p.to_move ? v.margin : -v.margin;
-            }
-            exact_moves += a.moves[i].value.exact;
-            if ((!depth || a.moves[i].value.exact)
-                && (!a.moves[i].value.exact || a.moves[i].value.margin != mv))
-                fail_msg("%s, %s after %u plies, move %c: the minimax says %+ld, the %s "
-                         "%+d", spec, text, nh, pmn_hole_letter(p.to_move, hole), mv,
-                         depth ? "depth search" : "solver", a.moves[i].value.margin);
-        }
-        assert_true(!l.all_moves || a.nmoves > 0);
+        held_to_minimax(spec, &r, s, tb, hist, nh, &p, depth, depth || t % 2, &exact_moves,
+                        &exact_without);
         compared++;
     }
     assert_true(compared > trials / 2);
@@ -322,6 +318,41 @@ static void history_and_databases(void **state)
     history_with_databases("awale,holes=3,majority=no", 4, 0, 12, 33, 0);
 }
 
+/* Layers too large to solve again for a history: the solver searches
+ * with the databases' bounds (0 and the value as a new game) and still
+ * answers what the minimax says, given the same history.  The limit is
+ * lowered to reach the bounds on layers the minimax can check. */
+static void bounds_where_layers_are_large(void **state)
+{
+    (void)state;
+    uint64_t kept = solve_history_layer_max;
+    solve_history_layer_max = 0;
+    history_with_databases("awale,holes=3,majority=no", 3, 0, 150, 51, 0);
+    history_with_databases("oware,holes=3,majority=no,repetition=uncounted", 3, 0, 150, 52,
+                           0);
+    /* A position where the bounds decide: as a new game North to move wins
+     * by 2 (the databases' value), but after this history South can force
+     * a repetition of it, worth 0 (the minimax's value).  Taking the
+     * databases' value as exact there fails this case. */
+    pmn_rules r;
+    char *dir;
+    pmn_tablebase *tb = built("awale,holes=3,majority=no", 4, &r, &dir);
+    pmn_searcher *s = pmn_searcher_new(&r, 4);
+    pmn_position hist[2], p;
+    int exact = 0, without = 0;
+    assert_int_equal(pmn_searcher_use_tablebase(s, tb), 0);
+    assert_int_equal(pmn_position_parse(&r, "0,0,1/1,1,1 N", &hist[0], NULL), 0);
+    assert_int_equal(pmn_position_parse(&r, "1,0,1/1,1,0 S", &hist[1], NULL), 0);
+    assert_int_equal(pmn_position_parse(&r, "0,1,1/1,1,0 N", &p, NULL), 0);
+    for (int all = 0; all < 2; all++)
+        held_to_minimax("awale,holes=3,majority=no", &r, s, tb, hist, 2, &p, 0, all, &exact,
+                        &without);
+    pmn_searcher_free(s);
+    pmn_tablebase_close(tb);
+    rm_dir(dir);
+    solve_history_layer_max = kept;
+}
+
 /* The depth search reads the databases below the root, where a position's
  * value is the game's (no position before it can come again): with a
  * history, in a game where positions repeat, and in Kalah, where none do. */
@@ -335,6 +366,64 @@ static void depth_search_reads_databases(void **state)
      * come again would change a value. */
     history_with_databases("awale,holes=3,majority=no", 4, 0, 5, 44, 1);
     history_with_databases("kalah(3,3)", 6, 3, 100, 43, 2);
+}
+
+/* The minimax outcome of playing `hole` in p after hist (naive.h). */
+static int minimax_truth(const pmn_rules *r, const pmn_position *hist, int nh,
+                         const pmn_position *p, int hole, void *ctx)
+{
+    (void)ctx;
+    return naive_move_value_after(r, &path, hist, nh, p, hole).outcome;
+}
+
+/* Endings inside the databases, played at random from positions of
+ * `seeds` seeds and annotated by the depth search (which reads the
+ * databases below the root) and by the solver (which answers from them,
+ * solving a layer again for the game's history): every mark where the
+ * values are exact holds against the minimax given the same history. */
+static void annotated_endings(const char *spec, unsigned seeds, int games, uint32_t state)
+{
+    pmn_rules r;
+    char *dir;
+    pmn_tablebase *tb = built(spec, seeds, &r, &dir);
+    pmn_searcher *s = pmn_searcher_new(&r, 4);
+    struct judged_count count[2] = { { 0, 0 }, { 0, 0 } };
+    assert_non_null(s);
+    assert_int_equal(pmn_searcher_use_tablebase(s, tb), 0);
+    for (int solve = 0; solve < 2; solve++)
+        for (int g = 0; g < games; g++) {
+            pmn_setup setup = { .status = PMN_SETUP_READY, .rules = r };
+            pmn_annotate_options ao = { .limits = { .depth = 2, .solve = solve },
+                                        .annotator = "pmn" };
+            pmn_record rec;
+            pmn_annotation an;
+            pmn_position *p = &setup.start;
+            memset(p, 0, sizeof *p);
+            p->to_move = (uint8_t)(lcg(&state) % 2);
+            for (unsigned i = 0; i < seeds; i++)
+                p->pit[lcg(&state) % 2][lcg(&state) % r.pits]++;
+            judged_random_game(&r, p, lcg(&state), 40, &rec);
+            pmn_searcher_clear(s);
+            assert_int_equal(pmn_annotate_record(&rec, &setup, s, &ao, &an), 0);
+            judged_check(&r, p, &an, solve, minimax_truth, NULL, &count[solve]);
+            pmn_annotation_free(&an);
+            pmn_record_free(&rec);
+        }
+    for (int solve = 0; solve < 2; solve++) {
+        assert_true(count[solve].judged > (unsigned)games);
+        assert_true(count[solve].marked > 0);
+    }
+    pmn_searcher_free(s);
+    pmn_tablebase_close(tb);
+    rm_dir(dir);
+}
+
+static void endings_judged_exactly(void **state)
+{
+    (void)state;
+    annotated_endings("awale,holes=4,majority=no", 3, 30, 61);
+    annotated_endings("awale,holes=3,majority=no", 3, 60, 61);
+    annotated_endings("oware,holes=3,majority=no,repetition=uncounted", 3, 60, 62);
 }
 
 /* Random positions of layers the minimax cannot reach, against the margin
@@ -564,6 +653,8 @@ int main(void)
         cmocka_unit_test(empty_capture_banks_a_seed),
         cmocka_unit_test(history_and_databases),
         cmocka_unit_test(depth_search_reads_databases),
+        cmocka_unit_test(bounds_where_layers_are_large),
+        cmocka_unit_test(endings_judged_exactly),
         cmocka_unit_test(larger_layers_agree_with_solver),
         cmocka_unit_test(lines_keep_the_value),
         cmocka_unit_test(any_start),

@@ -17,6 +17,7 @@ struct out {
     char *unit;
     size_t len, cap;
     int glue_next;            /* the next piece joins the current unit */
+    int named;                /* the last sowing written named a hole */
     int err;
 };
 
@@ -139,12 +140,21 @@ static void move(struct out *w, const pmn_move *m, const pmn_played *pl, int num
     if (notation == PMN_NOTATION_NUMBERS && !numbers_say(pl, given))
         notation = PMN_NOTATION_LETTERS;
     char buf[32];
-    if (pl->continues)
-        put(w, "-", 1);
+    int named = m->hole >= 0 && (unsigned)m->hole < w->rules->pits;
+    if (pl->continues) {
+        /* Digits joined to digits by '-' may read as a result ("1-0",
+         * "0-1") where one of the two names no hole: a space before the
+         * '-' ("1 -0") reads back as the same joined sowing. */
+        if ((!named || !w->named) && w->len && isdigit((unsigned char)w->unit[w->len - 1]))
+            join(w, "-");
+        else
+            put(w, "-", 1);
+    }
+    w->named = named;
     if (numbered) {
         put(w, decimal(buf, "", pl->number, pl->mover == PMN_SOUTH ? "." : "..."), 0);
     }
-    if (m->hole >= 0 && (unsigned)m->hole < w->rules->pits)
+    if (named)
         pmn_hole_name(w->rules, notation, pl->side, m->hole, buf, sizeof buf);
     else
         snprintf(buf, sizeof buf, "%s", m->text);   /* names no hole: as written */
@@ -314,7 +324,7 @@ int pmn_write_record(FILE *f, const pmn_record *rec, const pmn_replay *replay,
         if (!(replay = own = pmn_replay_new(rec, &s, NULL, NULL)))
             return -1;
     }
-    struct out w = { f, o, &pmn_replay_setup(replay)->rules, 0, NULL, 0, 0, 0, 0 };
+    struct out w = { f, o, &pmn_replay_setup(replay)->rules, 0, NULL, 0, 0, 0, 0, 0 };
 
     write_tags(f, rec, pmn_replay_setup(replay), result_tag_of(rec, o));
     fputc('\n', f);

@@ -1139,8 +1139,17 @@ int pmn_write_format(FILE *f, pmn_format format, const pmn_record *rec,
      * 0-1, 1/2-1/2); '*' and anything else stay in the tag alone. */
     unsigned long s, n;
     pmn_outcome oc;
+    const char *token_text = result;
     int token = (format == PMN_FORMAT_OGN && score_of(result, &s, &n) == 0)
              || (pmn_outcome_parse(result, &oc) == 0 && oc != PMN_ONGOING);
+    if (!token && strcmp(result, "*") != 0 && pmn_outcome_parse(rec->result, &oc) == 0
+        && oc != PMN_ONGOING) {
+        /* A Result tag that says no result, kept in the tag as written,
+         * and a result after the moves: that one after the moves, which
+         * the reader takes as the game's, as it took it here. */
+        token_text = rec->result;
+        token = 1;
+    }
     if (rec->main.nmoves || rec->main.nlead || token) {
         struct out o = { f, 0, fn, ctx, format, r, setup->status != PMN_SETUP_UNKNOWN_RULES,
                          { 0 } };
@@ -1149,7 +1158,7 @@ int pmn_write_format(FILE *f, pmn_format format, const pmn_record *rec,
         write_line(&o, &rec->main, pmn_replay_main(replay),
                    setup->status == PMN_SETUP_READY ? &setup->start : NULL, zero);
         if (token)
-            word(&o, result);
+            word(&o, token_text);
         if (o.col)
             fputc('\n', f);
     }

@@ -404,6 +404,43 @@ static void written_twice_the_same(void **state)
     }
 }
 
+/* A Result tag that says no result stays in the tag as written, and the
+ * result after the moves is written after them in every notation, and
+ * read back as the game's (it was lost: fuzz_formats' finding). */
+static void result_beside_a_tag_that_is_none(void **state)
+{
+    (void)state;
+    static const char text[] = "[Game \"Oware\"]\n[Result \"1-0Event\"]\n\n1. a 1-0\n";
+    static const pmn_format formats[] = { PMN_FORMAT_OGN, PMN_FORMAT_PLAYSTRATEGY,
+                                          PMN_FORMAT_MANCALA_WORLD, PMN_FORMAT_AWARI };
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        char *out = NULL;
+        size_t len = 0;
+        FILE *in = fmemopen((void *)text, strlen(text), "r"), *o = open_memstream(&out, &len);
+        pmn_reader *rd = pmn_reader_new(in, NULL, NULL);
+        pmn_record rec;
+        assert_int_equal(pmn_reader_next(rd, &rec), 1);
+        pmn_setup setup;
+        pmn_setup_record(&rec, NULL, &setup, NULL, NULL);
+        pmn_replay *replay = pmn_replay_new(&rec, &setup, NULL, NULL);
+        assert_int_equal(pmn_write_format(o, formats[i], &rec, replay, NULL, NULL), 0);
+        pmn_replay_free(replay);
+        pmn_record_free(&rec);
+        pmn_reader_free(rd);
+        fclose(in);
+        fclose(o);
+        in = fmemopen(out, len, "r");
+        pmn_format_reader *fr = pmn_format_reader_new(in, formats[i], NULL, NULL);
+        assert_int_equal(pmn_format_reader_next(fr, &rec), 1);
+        assert_string_equal(rec.result, "1-0");
+        assert_string_equal(pmn_record_tag(&rec, "Result"), "1-0Event");
+        pmn_record_free(&rec);
+        pmn_format_reader_free(fr);
+        fclose(in);
+        free(out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -416,6 +453,7 @@ int main(void)
         cmocka_unit_test(table),
         cmocka_unit_test(sniff),
         cmocka_unit_test(written_twice_the_same),
+        cmocka_unit_test(result_beside_a_tag_that_is_none),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,7 +16,7 @@ static void print_problem(void *ctx, const pmn_diag *d)
 {
     char code[8];
     pmn_diag_code_name(d->code, code);
-    fprintf(stderr, "%s:%u:%u: %s[%s]: %s\n", (const char *)ctx, d->line, d->col,
+    fprintf(stderr, "%s:%llu:%llu: %s[%s]: %s\n", (const char *)ctx, d->line, d->col,
             pmn_severity_string(d->severity), code, d->message);
 }
 

@@ -41,6 +41,10 @@ extern "C" {
 
 const char *pmn_version(void);
 
+/* A line or column of a text, 1-based (0: none): 64 bits, so that a
+ * place stays true past 4 GiB of lines.  Printed with %llu. */
+typedef unsigned long long pmn_at;
+
 /* ---- errors ------------------------------------------------------------ */
 
 enum {
@@ -751,7 +755,7 @@ typedef enum pmn_diag_code { PMN_DIAGNOSTICS(PMN_DIAG_ENUM_) } pmn_diag_code;
 typedef struct pmn_diag {
     int code;                 /* e.g. 201 for E201 */
     pmn_severity severity;
-    unsigned line, col;       /* 1-based; col counts characters; 0 if none */
+    pmn_at line, col;       /* 1-based; col counts characters; 0 if none */
     char message[400];        /* control characters escaped: pmn_text_escape */
 } pmn_diag;
 
@@ -766,7 +770,7 @@ typedef struct pmn_diag_info {
 const pmn_diag_info *pmn_diag_table(size_t *n);
 /* Fill *d with diagnostic `code`, the severity the table gives it, and a
  * message; for callers that report problems of their own in the same form. */
-void pmn_diag_make(pmn_diag *d, pmn_diag_code code, unsigned line, unsigned col,
+void pmn_diag_make(pmn_diag *d, pmn_diag_code code, pmn_at line, pmn_at col,
                    const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
@@ -829,8 +833,8 @@ typedef struct pmn_replay pmn_replay;
  * always safe. */
 typedef struct pmn_tag {
     char *name, *value;
-    unsigned line, col;       /* of its '[' */
-    unsigned value_col;       /* of the first character of its value */
+    pmn_at line, col;       /* of its '[' */
+    pmn_at value_col;       /* of the first character of its value */
 } pmn_tag;
 
 typedef struct pmn_move pmn_move;
@@ -868,9 +872,9 @@ struct pmn_move {
     int claim_end_side, claim_end;   /* where the record says its last seed
                                  fell (PlayStrategy, Mancala World); side -1:
                                  either; claim_end -1: not said, 99: no hole */
-    unsigned line, col;       /* where the move is written */
-    unsigned claim_line, claim_col;
-    unsigned claim_end_line, claim_end_col;
+    pmn_at line, col;       /* where the move is written */
+    pmn_at claim_line, claim_col;
+    pmn_at claim_end_line, claim_end_col;
 };
 
 typedef struct pmn_record {
@@ -878,8 +882,8 @@ typedef struct pmn_record {
     size_t ntags;
     pmn_line main;
     char result[8];           /* the result token closing the movetext, or "" */
-    unsigned line, col;       /* where the game begins */
-    unsigned result_line, result_col;
+    pmn_at line, col;       /* where the game begins */
+    pmn_at result_line, result_col;
 } pmn_record;
 
 void pmn_record_init(pmn_record *rec);
@@ -935,7 +939,7 @@ int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, pmn_game_facts *fac
  * end left out (a game proved clean: its whole text).  Valid until the next
  * read. */
 void pmn_reader_game_text(const pmn_reader *rd, const char **text, size_t *len,
-                          unsigned *line);
+                          pmn_at *line);
 /* Leave out, unread and unreported, the games of each piece of text
  * (whole games, as pmn_reader_next_text cuts them: one, or several without
  * tags between them) for which keep(ctx, text, len) says 0 -- a selection
@@ -943,17 +947,17 @@ void pmn_reader_game_text(const pmn_reader *rd, const char **text, size_t *len,
 void pmn_reader_set_filter(pmn_reader *rd, int (*keep)(void *ctx, const char *text, size_t len),
                            void *ctx);
 /* The line the reader has reached, for diagnostics about the stream. */
-unsigned pmn_reader_line(const pmn_reader *rd);
+pmn_at pmn_reader_line(const pmn_reader *rd);
 /* The stream begins after `lines` lines of its file (a part of it read
  * apart): the lines of diagnostics count from there.  Before any read. */
-void pmn_reader_set_lines_before(pmn_reader *rd, unsigned lines);
+void pmn_reader_set_lines_before(pmn_reader *rd, pmn_at lines);
 /* Instead of games, the text of the next games, unparsed: whole games (one,
  * or several without tags between them) cut where the reader cuts them, so
  * that reading the pieces apart gives the games reading the stream does.
  * *text (the reader's, valid until the next call) holds *len bytes that
  * begin at line *line of the stream (blank lines before it are left out).
  * Returns 1, 0 at the end, -1 on a read error or lack of memory (reported). */
-int pmn_reader_next_text(pmn_reader *rd, const char **text, size_t *len, unsigned *line);
+int pmn_reader_next_text(pmn_reader *rd, const char **text, size_t *len, pmn_at *line);
 
 /* ---- writing PMN ------------------------------------------------------- */
 

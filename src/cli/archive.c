@@ -367,7 +367,7 @@ static void list_line(FILE *f, const struct game *g)
     const char *result = game_result(g);
     char how[160], buf[3][256];
     game_ending_text(g, how, sizeof how);
-    fprintf(f, "%s:%u: game %lu: %s - %s %s, %u move%s, %s", g->file, g->line, g->number,
+    fprintf(f, "%s:%llu: game %lu: %s - %s %s, %u move%s, %s", g->file, g->line, g->number,
             escaped(south ? south : "?", buf[0], sizeof buf[0]),
             escaped(north ? north : "?", buf[1], sizeof buf[1]), result ? result : "(no result)",
             g->facts.moves, g->facts.moves == 1 ? "" : "s", how);
@@ -388,7 +388,7 @@ void game_json(FILE *f, const struct game *g)
     char how[160];
     fputs("{\"type\":\"game\",\"file\":", f);
     json_string(f, g->file);
-    fprintf(f, ",\"game\":%lu,\"line\":%u,\"tags\":{", g->number, g->line);
+    fprintf(f, ",\"game\":%lu,\"line\":%llu,\"tags\":{", g->number, g->line);
     for (size_t i = 0; i < g->ntags; i++) {
         if (i)
             fputc(',', f);

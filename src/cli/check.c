@@ -90,7 +90,7 @@ static void describe_game(const char *file, const pmn_record *rec, unsigned long
     const char *south = pmn_record_tag(rec, "South");
     const char *north = pmn_record_tag(rec, "North");
     const pmn_check_result *res = pmn_replay_result(replay);
-    printf("%s:%u: game %lu: %s - %s: %u move%s, ", file, rec->line, n,
+    printf("%s:%llu: game %lu: %s - %s: %u move%s, ", file, rec->line, n,
            south ? south : "?", north ? north : "?", res->written,
            res->written == 1 ? "" : "s");
     if (res->setup == PMN_SETUP_UNKNOWN_RULES) {
@@ -119,7 +119,7 @@ static void game_object(const struct diag_sink *sink, const pmn_record *rec, uns
     const char *result = pmn_record_tag(rec, "Result");
     fputs("{\"type\":\"game\",\"file\":", stdout);
     json_string(stdout, sink->file);
-    printf(",\"game\":%lu,\"line\":%u,\"south\":", n, rec->line);
+    printf(",\"game\":%lu,\"line\":%llu,\"south\":", n, rec->line);
     json_or_null(stdout, pmn_record_tag(rec, "South"));
     fputs(",\"north\":", stdout);
     json_or_null(stdout, pmn_record_tag(rec, "North"));

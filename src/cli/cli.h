@@ -244,7 +244,7 @@ struct diag_sink {
     struct progress *progress;   /* of the command, or NULL */
     FILE *err;                /* where diagnostics go: NULL for standard error */
     int json;                 /* each as a JSON object on a line (check --format jsonl) */
-    unsigned lines_before;    /* the input is a part of its file after so many lines */
+    pmn_at lines_before;    /* the input is a part of its file after so many lines */
     int part;                 /* the input is a part of its file (--jobs) */
 };
 
@@ -256,7 +256,7 @@ void json_or_null(FILE *f, const char *s);
 /* Print the diagnostics held, in the order of their place in the file. */
 void release_diags(struct diag_sink *s);
 /* Print diagnostic `code` (the table's severity) of the command's own. */
-void report(struct diag_sink *s, pmn_diag_code code, unsigned line, unsigned col,
+void report(struct diag_sink *s, pmn_diag_code code, pmn_at line, pmn_at col,
             const char *fmt, ...) CLI_PRINTF(5, 6);
 /* The exit status the counts call for (see pmn(1)). */
 int exit_status(const struct diag_sink *s);
@@ -400,7 +400,7 @@ struct game {
     const char *file;
     struct diag_sink *sink;   /* its file's */
     unsigned long number;     /* in its file, from 1 */
-    unsigned line;
+    pmn_at line;
     const char *text;         /* as written (PMN input); NULL from an XML archive */
     size_t len;
     const pmn_tag *tags;      /* the record's, or read from text (quick pass) */

@@ -21,7 +21,7 @@
 struct entry {
     uint64_t hash;
     unsigned plies;
-    unsigned line;
+    pmn_at line;
     const char *file;
     unsigned long number;
     long first;               /* the first game of its hash (itself if none before) */
@@ -207,7 +207,7 @@ static int walk_game(struct archive *a, struct game *g)
 
 static void say(FILE *f, const struct entry *e)
 {
-    fprintf(f, "%s:%u: game %lu", e->file, e->line, e->number);
+    fprintf(f, "%s:%llu: game %lu", e->file, e->line, e->number);
 }
 
 static void write_report(struct dups *d, FILE *f)

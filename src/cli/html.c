@@ -273,7 +273,7 @@ static int jnode(struct writing *w, const pmn_move *m, const pmn_played *pl,
     }
     fputs("{\"t\":", f);
     jstr(f, text);
-    fprintf(f, ",\"side\":%d,\"no\":%u,\"at\":[%u,%u]", pl->mover, pl->number, m->line, m->col);
+    fprintf(f, ",\"side\":%d,\"no\":%u,\"at\":[%llu,%llu]", pl->mover, pl->number, m->line, m->col);
     if (pl->continues)
         fputs(",\"joined\":1", f);
     if (m->claim >= 0)
@@ -440,7 +440,7 @@ static void jdiags(struct html *h)
         const pmn_diag *d = &h->diags[i];
         char code[8];
         pmn_diag_code_name(d->code, code);
-        fprintf(f, "%s{\"at\":[%u,%u],\"severity\":\"%s\",\"code\":\"%s\",\"message\":",
+        fprintf(f, "%s{\"at\":[%llu,%llu],\"severity\":\"%s\",\"code\":\"%s\",\"message\":",
                 i ? "," : "", d->line, d->col, pmn_severity_string(d->severity), code);
         jstr(f, d->message);
         fputc('}', f);
@@ -496,7 +496,7 @@ static int each_game(struct archive *a, struct game *g)
     jstr(f, title);
     fputs(",\"file\":", f);
     jstr(f, g->file);
-    fprintf(f, ",\"number\":%lu,\"line\":%u,\"layout\":%ld,\"pits\":%u,\"cols\":%u,\"rules\":",
+    fprintf(f, ",\"number\":%lu,\"line\":%llu,\"layout\":%ld,\"pits\":%u,\"cols\":%u,\"rules\":",
             g->number, g->line, layout, setup->rules.pits, setup->rules.holes_per_row);
     jstr(f, setup->rules.name);
     fputs(",\"tags\":[", f);

@@ -305,11 +305,11 @@ static void show_json(FILE *e, const struct diag_sink *s, const pmn_diag *d)
     fputs("{\"type\":\"diagnostic\",\"file\":", e);
     json_string(e, s->file);
     if (d->line)
-        fprintf(e, ",\"line\":%u", d->line);
+        fprintf(e, ",\"line\":%llu", d->line);
     else
         fputs(",\"line\":null", e);
     if (d->col)
-        fprintf(e, ",\"col\":%u", d->col);
+        fprintf(e, ",\"col\":%llu", d->col);
     else
         fputs(",\"col\":null", e);
     fprintf(e, ",\"severity\":\"%s\",\"code\":\"%s\",\"message\":",
@@ -332,9 +332,9 @@ static void show_diag(const struct diag_sink *s, const pmn_diag *d)
     char file[1024];
     pmn_text_escape(s->file, file, sizeof file);   /* a file name is text too */
     if (d->line && d->col)
-        fprintf(e, "%s:%u:%u: ", file, d->line, d->col);
+        fprintf(e, "%s:%llu:%llu: ", file, d->line, d->col);
     else if (d->line)
-        fprintf(e, "%s:%u: ", file, d->line);
+        fprintf(e, "%s:%llu: ", file, d->line);
     else
         fprintf(e, "%s: ", file);
     fprintf(e, "%s[%s]: %s\n", pmn_severity_string(d->severity), code, d->message);
@@ -345,7 +345,7 @@ static void show_diag(const struct diag_sink *s, const pmn_diag *d)
 static int file_order(const void *a, const void *b)
 {
     const struct held_diag *x = a, *y = b;
-    unsigned lx = x->d.line ? x->d.line : ~0u, ly = y->d.line ? y->d.line : ~0u;
+    pmn_at lx = x->d.line ? x->d.line : ~0ull, ly = y->d.line ? y->d.line : ~0ull;
     if (lx != ly)
         return lx < ly ? -1 : 1;
     if (x->d.col != y->d.col)
@@ -412,7 +412,7 @@ void print_diag(void *sink, const pmn_diag *d)
     }
 }
 
-void report(struct diag_sink *s, pmn_diag_code code, unsigned line, unsigned col,
+void report(struct diag_sink *s, pmn_diag_code code, pmn_at line, pmn_at col,
             const char *fmt, ...)
 {
     pmn_diag d;

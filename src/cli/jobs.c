@@ -20,8 +20,8 @@
 struct part {
     char *text;
     size_t len, cap;
-    unsigned first_line;      /* of its text, in the file */
-    unsigned next_line;       /* the line just after its text */
+    pmn_at first_line;      /* of its text, in the file */
+    pmn_at next_line;       /* the line just after its text */
     /* What its thread made: */
     FILE *in, *outf, *errf;
     void *ctx;
@@ -54,7 +54,7 @@ static int grow(struct part *p, size_t more)
 
 /* Add a piece of text that begins at `line`: the blank lines the reader
  * left out before it are put back, so that the part's lines are the file's. */
-static int add_piece(struct part *p, const char *text, size_t len, unsigned line)
+static int add_piece(struct part *p, const char *text, size_t len, pmn_at line)
 {
     if (p->len == 0)
         p->first_line = p->next_line = line;
@@ -64,7 +64,7 @@ static int add_piece(struct part *p, const char *text, size_t len, unsigned line
     memset(p->text + p->len, '\n', blanks);
     memcpy(p->text + p->len + blanks, text, len);
     p->len += blanks + len;
-    unsigned lines = 0;
+    pmn_at lines = 0;
     for (const char *s = text; (s = memchr(s, '\n', (size_t)(text + len - s))) != NULL; s++)
         lines++;
     p->next_line = line + lines;
@@ -134,7 +134,7 @@ static int cut_part(pmn_reader *rd, struct part *p, struct diag_sink *cut)
 {
     const char *text;
     size_t len;
-    unsigned line;
+    pmn_at line;
     while (p->len < PART_SIZE) {
         int rc = pmn_reader_next_text(rd, &text, &len, &line);
         if (rc <= 0)

@@ -166,7 +166,7 @@ static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink 
     /* Names as a terminal can show them: a control character of a record
      * (an escape sequence, a bell) is written as its escape. */
     char sbuf[256], nbuf[256], fbuf[512];
-    printf("Game %lu: %s - %s (%s:%u)\nRules: %s\n", n,
+    printf("Game %lu: %s - %s (%s:%llu)\nRules: %s\n", n,
            south ? escaped(south, sbuf, sizeof sbuf) : "?",
            north ? escaped(north, nbuf, sizeof nbuf) : "?", escaped(sink->file, fbuf, sizeof fbuf),
            rec->line, spec);

@@ -31,11 +31,11 @@ struct decoder {
     int started;              /* the first chunk was looked at */
     long skip;                /* the byte-order mark's bytes, dropped */
     int latin;                /* bytes read as Windows-1252: the first one */
-    unsigned latin_line;
+    pmn_at latin_line;
     int bom;                  /* UTF-16's byte-order mark was there */
     pmn_diag_fn fn;
     void *ctx;
-    unsigned line;            /* decoded lines so far, for the note */
+    pmn_at line;            /* decoded lines so far, for the note */
     long long pos;            /* decoded bytes handed out */
     long start;               /* f's offset at the start, or -1 */
     unsigned char in[CHUNK + 4];

@@ -36,7 +36,7 @@ void pmn_diag_code_name(int code, char buf[8])
     snprintf(buf, 8, "%c%03d", d ? letter[d->severity] : 'E', code);
 }
 
-static void make(pmn_diag *d, int code, unsigned line, unsigned col, const char *fmt,
+static void make(pmn_diag *d, int code, pmn_at line, pmn_at col, const char *fmt,
                  va_list ap)
 {
     const pmn_diag_info *info = pmn_diag_lookup(code);
@@ -49,7 +49,7 @@ static void make(pmn_diag *d, int code, unsigned line, unsigned col, const char 
     pmn_text_escape(raw, d->message, sizeof d->message);
 }
 
-void pmn_diag_make(pmn_diag *d, pmn_diag_code code, unsigned line, unsigned col,
+void pmn_diag_make(pmn_diag *d, pmn_diag_code code, pmn_at line, pmn_at col,
                    const char *fmt, ...)
 {
     va_list ap;
@@ -58,7 +58,7 @@ void pmn_diag_make(pmn_diag *d, pmn_diag_code code, unsigned line, unsigned col,
     va_end(ap);
 }
 
-void pmn_report(pmn_diag_fn fn, void *ctx, pmn_diag_code code, unsigned line, unsigned col,
+void pmn_report(pmn_diag_fn fn, void *ctx, pmn_diag_code code, pmn_at line, pmn_at col,
                 const char *fmt, ...)
 {
     pmn_diag d;

@@ -14,7 +14,7 @@
 /* Where the parser is in a game's text. */
 struct cursor {
     const char *s, *end;
-    unsigned line, col;
+    pmn_at line, col;
     pmn_diag_fn fn;
     void *ctx;
     int nomem;
@@ -30,7 +30,7 @@ enum { LOST_CLAIMS, LOST_END, LOST_BIG, LOST_SEEDS, LOST_RULES, LOST_NO_HOLE, LO
 /* A game being written. */
 struct out {
     FILE *f;
-    unsigned col;
+    pmn_at col;
     pmn_diag_fn fn;
     void *ctx;
     pmn_format format;
@@ -77,7 +77,7 @@ pmn_move *fmt_letter_move(struct cursor *c, pmn_line *line);
 void fmt_move_text(pmn_move *m, const char *from, const char *to);
 
 /* The writing helpers (formats.c). */
-void fmt_cannot_hold(struct out *o, int kind, unsigned line, unsigned col, const char *what,
+void fmt_cannot_hold(struct out *o, int kind, pmn_at line, pmn_at col, const char *what,
                      const char *how);
 int fmt_end_of(const pmn_move *m, const pmn_played *pl, int *side, int *hole);
 

@@ -46,8 +46,8 @@ struct pmn_format_reader {
     char *ahead;              /* a line read that begins the next game */
     size_t ahead_cap;
     long ahead_len;
-    unsigned lines;           /* lines read */
-    unsigned ahead_line;
+    pmn_at lines;           /* lines read */
+    pmn_at ahead_line;
     int failed;               /* a fatal error was said: nothing more is read */
     char buf[65536];          /* the input, read ahead of the lines */
     size_t bpos, blen;
@@ -183,7 +183,7 @@ static void nomem(struct cursor *c)
 /* tag -> '[' NAME '"' value '"' ']', value with \" and \\ escaped */
 static void tag(struct cursor *c, pmn_record *rec)
 {
-    unsigned line = c->line, col = c->col;
+    pmn_at line = c->line, col = c->col;
     const char *p = c->s + 1, *name;
     while (p < c->end && (*p == ' ' || *p == '\t'))
         p++;
@@ -224,7 +224,7 @@ static void tag(struct cursor *c, pmn_record *rec)
         return;
     }
     value[n] = '\0';
-    unsigned value_col = col + (unsigned)(v - c->s);
+    pmn_at value_col = col + (unsigned)(v - c->s);
     if (pmn_record_add_tag(rec, name, nlen, value, n, line, col, value_col) < 0)
         nomem(c);
     free(value);
@@ -363,7 +363,7 @@ static const char *comment_close(const char *s, const char *end)
 /* comment -> '{' { CHAR | "\}" } '}' */
 static int comment(struct cursor *c, pmn_line *line, pmn_move *last)
 {
-    unsigned l = c->line, col = c->col;
+    pmn_at l = c->line, col = c->col;
     const char *close = comment_close(c->s + 1, c->end);
     if (!close) {
         pmn_report(c->fn, c->ctx, PMN_E102, l, col, "a comment '{' that is never closed");
@@ -635,7 +635,7 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
         } else if (ch == '(' && c->format == PMN_FORMAT_MANCALA_WORLD && total_at(c)) {
             total(c, last);
         } else if (ch == '(') {
-            unsigned l = c->line, col = c->col;
+            pmn_at l = c->line, col = c->col;
             if (!last) {
                 pmn_report(c->fn, c->ctx, PMN_E106, l, col, "a variation that follows no move");
                 last = NULL;
@@ -789,7 +789,7 @@ int pmn_format_reader_next(pmn_format_reader *rd, pmn_record *rec)
         }
         return 0;
     }
-    unsigned first = rd->ahead_line;
+    pmn_at first = rd->ahead_line;
     int moves = 0, tags = 0, ended = 0, in_comment = 0;
     /* A game: its lines up to one that opens a tag after its moves, or
      * after the blank line that ends its tags (a game without moves) --
@@ -854,7 +854,7 @@ int pmn_format_reader_next(pmn_format_reader *rd, pmn_record *rec)
 
 /* ---- writing ------------------------------------------------------------ */
 
-void fmt_cannot_hold(struct out *o, int kind, unsigned line, unsigned col, const char *what,
+void fmt_cannot_hold(struct out *o, int kind, pmn_at line, pmn_at col, const char *what,
                         const char *how)
 {
     if (o->said[kind]++)
@@ -882,7 +882,7 @@ static void word(struct out *o, const char *w)
 /* A comment; a '}' in it written "\}", as PMN writes it and pmn's
  * readers of every format read it (the formats' own programs have no way
  * to write one). */
-static void write_comment(struct out *o, const char *text, unsigned line)
+static void write_comment(struct out *o, const char *text, pmn_at line)
 {
     size_t braces = 0, n = strlen(text);
     (void)line;

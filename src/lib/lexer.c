@@ -92,7 +92,7 @@ int lexer_is_result(const char *s, size_t len)
     return is;
 }
 
-int lexer_init(struct lexer *lx, const char *text, size_t len, unsigned line)
+int lexer_init(struct lexer *lx, const char *text, size_t len, pmn_at line)
 {
     lx->text = text;
     lx->len = len;

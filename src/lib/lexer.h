@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "pmn.h"
+
 enum token_type {
     T_EOF,
     T_TAG,          /* [Name "value"]: a = name, b = value (escaped) */
@@ -31,7 +33,7 @@ struct span { size_t off, len; };
 struct token {
     enum token_type type;
     size_t off, len;          /* the whole token in the text */
-    unsigned line, col;
+    pmn_at line, col;
     struct span a, b;
     unsigned long value;
     int dots;
@@ -47,17 +49,17 @@ struct paren {
 struct lexer {
     const char *text;
     size_t len, pos;
-    unsigned line, col;       /* of text[pos] */
+    pmn_at line, col;       /* of text[pos] */
     void *match;              /* pcre2_match_data */
     int quick;                /* take common tokens by hand (1 after init) */
     struct paren *parens;     /* of the last probe, by offset */
     size_t nparens, parens_cap;
-    unsigned uspace_line, uspace_col;   /* the first space not ASCII: 0 if none */
+    pmn_at uspace_line, uspace_col;   /* the first space not ASCII: 0 if none */
     unsigned long uspace;               /* ... its code point */
 };
 
 /* The lexer reads text[0..len), which starts at `line` of its file. */
-int lexer_init(struct lexer *lx, const char *text, size_t len, unsigned line);
+int lexer_init(struct lexer *lx, const char *text, size_t len, pmn_at line);
 void lexer_free(struct lexer *lx);
 /* The next token, whitespace skipped. */
 void lexer_next(struct lexer *lx, struct token *t);

@@ -26,7 +26,7 @@ static const char *quoted(const char *text, size_t len, char buf[64])
     return buf;
 }
 
-static void report(struct parser *p, pmn_diag_code code, unsigned line, unsigned col,
+static void report(struct parser *p, pmn_diag_code code, pmn_at line, pmn_at col,
                    const char *fmt, const char *arg, size_t len)
 {
     char msg[64];
@@ -143,8 +143,8 @@ static int add_comment(struct parser *p, pmn_line *line, pmn_move *last,
 }
 
 /* tag -> '[' NAME '"' VALUE '"' ']' */
-static const char *result_of_text(struct parser *p, const char *s, size_t len, unsigned line,
-                                  unsigned col);
+static const char *result_of_text(struct parser *p, const char *s, size_t len, pmn_at line,
+                                  pmn_at col);
 
 static int parse_tag(struct parser *p, pmn_record *rec)
 {
@@ -172,7 +172,7 @@ static int parse_tag(struct parser *p, pmn_record *rec)
         value = clean;
     }
     /* Tag names and the text before a value are ASCII: bytes are columns. */
-    unsigned value_col = p->tok.col + (unsigned)(p->tok.b.off - p->tok.off);
+    pmn_at value_col = p->tok.col + (unsigned)(p->tok.b.off - p->tok.off);
     if (p->lx.text[p->tok.b.off - 1] != '"' && !p->said_curly) {
         p->said_curly = 1;
         pmn_report(p->fn, p->ctx, PMN_N126, p->tok.line, value_col - 1,
@@ -341,8 +341,8 @@ static int annotate(struct parser *p, pmn_move *m)
 
 /* A result as a page may print it (1–0, ½-½; lexer_is_result) is the
  * result it means, in the movetext and in the Result tag alike. */
-static const char *result_of_text(struct parser *p, const char *s, size_t len, unsigned line,
-                                  unsigned col)
+static const char *result_of_text(struct parser *p, const char *s, size_t len, pmn_at line,
+                                  pmn_at col)
 {
     const char *r = s[0] == '*' ? "*" : s[0] == '0' ? "0-1"
                   : s[0] != '1' || (len > 1 && s[1] == '/') ? "1/2-1/2" : "1-0";
@@ -483,7 +483,7 @@ static size_t prose_run(const struct parser *p, const struct token *t)
     struct lexer probe = p->lx;
     struct token u;
     size_t end = t->off + t->len;
-    unsigned line = t->line;
+    pmn_at line = t->line;
     for (int between = 0;;) {
         lexer_next(&probe, &u);
         if (u.line > line + 1)

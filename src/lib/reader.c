@@ -29,8 +29,8 @@ struct pmn_reader {
     unsigned game_diags;      /* reported while reading the current game */
     char *chunk;
     size_t len, cap;
-    unsigned chunk_line;      /* the file line where the chunk begins */
-    unsigned line;            /* lines read from the file */
+    pmn_at chunk_line;      /* the file line where the chunk begins */
+    pmn_at line;            /* lines read from the file */
     /* A line read ahead, which opens the next chunk: it stays in the chunk's
      * buffer at next_off, after the chunk's NUL, which took its first byte. */
     size_t next_off;
@@ -43,7 +43,7 @@ struct pmn_reader {
     int failed;
     struct parser p;
     size_t game_off, game_len;   /* the text of the game returned last */
-    unsigned game_line;
+    pmn_at game_line;
     int (*keep)(void *ctx, const char *text, size_t len);   /* pmn_reader_set_filter */
     void *keep_ctx;
     int quick_ready;          /* quick has been set up for p.setup */
@@ -97,12 +97,12 @@ void pmn_reader_free(pmn_reader *rd)
     free(rd);
 }
 
-unsigned pmn_reader_line(const pmn_reader *rd)
+pmn_at pmn_reader_line(const pmn_reader *rd)
 {
     return rd->line;
 }
 
-void pmn_reader_set_lines_before(pmn_reader *rd, unsigned lines)
+void pmn_reader_set_lines_before(pmn_reader *rd, pmn_at lines)
 {
     rd->line = lines;
 }
@@ -248,7 +248,7 @@ static int load_chunk(pmn_reader *rd)
     return rd->len > 0;
 }
 
-int pmn_reader_next_text(pmn_reader *rd, const char **text, size_t *len, unsigned *line)
+int pmn_reader_next_text(pmn_reader *rd, const char **text, size_t *len, pmn_at *line)
 {
     if (rd->failed)
         return -1;
@@ -288,7 +288,7 @@ static void game_ends(pmn_reader *rd, size_t end)
 }
 
 void pmn_reader_game_text(const pmn_reader *rd, const char **text, size_t *len,
-                          unsigned *line)
+                          pmn_at *line)
 {
     *line = rd->game_line;
     *text = rd->chunk ? rd->chunk + rd->game_off : "";

@@ -96,8 +96,8 @@ static int push_string(char ***array, size_t *n, const char *text, size_t len)
 }
 
 int pmn_record_add_tag(pmn_record *rec, const char *name, size_t nlen,
-                       const char *value, size_t vlen, unsigned line, unsigned col,
-                       unsigned value_col)
+                       const char *value, size_t vlen, pmn_at line, pmn_at col,
+                       pmn_at value_col)
 {
     char *n = pmn_strndup(name, nlen), *v = pmn_strndup(value, vlen);
     pmn_tag *t = n && v ? push((void **)&rec->tags, &rec->ntags, sizeof *t) : NULL;
@@ -161,7 +161,7 @@ int pmn_record_set_tag(pmn_record *rec, const char *name, const char *value,
             return 0;
         }
     /* at may point into rec->tags, which adding moves: read it first. */
-    unsigned line = at ? at->line : 0, col = at ? at->col : 0, vcol = at ? at->value_col : 0;
+    pmn_at line = at ? at->line : 0, col = at ? at->col : 0, vcol = at ? at->value_col : 0;
     return pmn_record_add_tag(rec, name, strlen(name), value, strlen(value), line, col, vcol);
 }
 

@@ -14,8 +14,8 @@
 
 /* Each returns 0, or -1 when memory runs out (the record stays valid). */
 int pmn_record_add_tag(pmn_record *rec, const char *name, size_t nlen,
-                       const char *value, size_t vlen, unsigned line, unsigned col,
-                       unsigned value_col);
+                       const char *value, size_t vlen, pmn_at line, pmn_at col,
+                       pmn_at value_col);
 /* The first tag of that name given this value, in its place; else a tag
  * added, said to stand where `at` stands (NULL: nowhere). */
 int pmn_record_set_tag(pmn_record *rec, const char *name, const char *value,

@@ -40,10 +40,10 @@ struct at {
     int passed;               /* after it, the opponent passed */
 };
 
-static void say(struct replayer *c, pmn_diag_code code, unsigned line, unsigned col,
+static void say(struct replayer *c, pmn_diag_code code, pmn_at line, pmn_at col,
                 const char *fmt, ...) PMN_PRINTF(5, 6);
 
-static void say(struct replayer *c, pmn_diag_code code, unsigned line, unsigned col,
+static void say(struct replayer *c, pmn_diag_code code, pmn_at line, pmn_at col,
                 const char *fmt, ...)
 {
     const pmn_diag_info *d = pmn_diag_lookup((int)code);
@@ -59,11 +59,11 @@ static void say(struct replayer *c, pmn_diag_code code, unsigned line, unsigned 
 
 /* A diagnostic about move m: its message opens with the move in words,
  * "South's move 5 (j): ", formatted only when there is something to say. */
-static void say_move(struct replayer *c, pmn_diag_code code, unsigned line, unsigned col,
+static void say_move(struct replayer *c, pmn_diag_code code, pmn_at line, pmn_at col,
                      const pmn_move *m, const pmn_played *pl, const char *fmt, ...)
     PMN_PRINTF(7, 8);
 
-static void say_move(struct replayer *c, pmn_diag_code code, unsigned line, unsigned col,
+static void say_move(struct replayer *c, pmn_diag_code code, pmn_at line, pmn_at col,
                      const pmn_move *m, const pmn_played *pl, const char *fmt, ...)
 {
     char msg[sizeof ((pmn_diag *)0)->message];
@@ -75,7 +75,7 @@ static void say_move(struct replayer *c, pmn_diag_code code, unsigned line, unsi
         m->text, msg);
 }
 
-static void out_of_memory(struct replayer *c, unsigned line, unsigned col)
+static void out_of_memory(struct replayer *c, pmn_at line, pmn_at col)
 {
     if (!c->nomem)
         pmn_report(c->fn, c->ctx, PMN_F002, line, col, "out of memory");
@@ -461,7 +461,7 @@ static void check_result(struct replayer *c, const pmn_record *rec, const pmn_ga
 {
     const pmn_tag *tag = pmn_record_find_tag(rec, "Result");
     const char *claimed = NULL;
-    unsigned line = rec->result_line, col = rec->result_col;
+    pmn_at line = rec->result_line, col = rec->result_col;
 
     if (tag && pmn_outcome_parse(tag->value, NULL) < 0) {
         say(c, PMN_E208, tag->line, tag->col,

@@ -44,7 +44,7 @@ static void xml_error(void *ctx, xmlErrorPtr e)
     if (!e || e->level < XML_ERR_ERROR || ++l->errors > MAX_ERRORS)
         return;
     pmn_xml_message(e, msg, sizeof msg);
-    unsigned line = (unsigned)e->line;
+    pmn_at line = (unsigned)e->line;
     if (e->domain == XML_FROM_RELAXNGV) {
         if (e->node)
             line = (unsigned)xmlGetLineNo((xmlNodePtr)e->node);
@@ -150,7 +150,7 @@ fail:
 static unsigned doctype_line(const char *text, size_t len)
 {
     static const char dt[] = "<!DOCTYPE";
-    unsigned line = 1;
+    pmn_at line = 1;
     for (size_t i = 0; i < len; i++) {
         if (text[i] == '\n')
             line++;

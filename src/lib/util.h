@@ -24,7 +24,7 @@ int pmn_fail(pmn_error *err, int code, size_t column, const char *fmt, ...)
     PMN_PRINTF(4, 5);
 
 /* Report diagnostic `code` (its severity comes from the table) through fn. */
-void pmn_report(pmn_diag_fn fn, void *ctx, pmn_diag_code code, unsigned line, unsigned col,
+void pmn_report(pmn_diag_fn fn, void *ctx, pmn_diag_code code, pmn_at line, pmn_at col,
                 const char *fmt, ...) PMN_PRINTF(6, 7);
 
 /* Text built up in a caller's buffer of `size` bytes, as snprintf does it:

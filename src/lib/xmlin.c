@@ -42,7 +42,7 @@ struct pmn_xml_reader {
     enum { PROLOG_OPEN, PROLOG_COMMENT, PROLOG_PI } prolog_skip;   /* inside what */
     int doctype;              /* a <!DOCTYPE was found, and the input cut */
     int broken;               /* libxml2 found the XML malformed: read no further */
-    unsigned prolog_line;     /* the line the scan has reached */
+    pmn_at prolog_line;     /* the line the scan has reached */
     int decided;              /* the encoding is known */
     int stopped;              /* the input was refused or failed (reported) */
     struct pmn_xml_decoder dec;
@@ -670,7 +670,7 @@ static int read_game(pmn_xml_reader *x, pmn_record *rec)
     while ((rc = next_child(x, depth)) > 0) {
         const char *el = pmn_name(x);
         if (!strcmp(el, "tag")) {
-            unsigned line = line_of(x), col = 0;
+            pmn_at line = line_of(x), col = 0;
             char *name = attribute(x, "name"), *value = element_text(x);
             size_t n = name ? strlen(name) : 0;
             if (!name || !n || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"

@@ -68,7 +68,7 @@ static struct tally compare(const char *text, size_t len)
             /* And both readers cut the same text for the game. */
             const char *ta, *tb;
             size_t la, lb;
-            unsigned line_a, line_b;
+            pmn_at line_a, line_b;
             pmn_reader_game_text(a, &ta, &la, &line_a);
             pmn_reader_game_text(b, &tb, &lb, &line_b);
             assert_int_equal(line_a, line_b);

@@ -215,7 +215,7 @@ static void game_texts_and_filter(void **state)
         while (pmn_reader_next(rd, &rec) > 0) {
             const char *t;
             size_t len;
-            unsigned line;
+            pmn_at line;
             int k = filtered && n > 0 ? n + 2 : n;   /* the piece of "two" is left out */
             pmn_reader_game_text(rd, &t, &len, &line);
             assert_int_equal(len, strlen(want[k]));
@@ -232,12 +232,45 @@ static void game_texts_and_filter(void **state)
     }
 }
 
+/* Places stay true past 4 GiB of lines (they were counted in 32 bits: an
+ * error after 2^32 + 2 lines was said at line 3).  The lines before are
+ * given, not read: reading 4 GiB of blank lines takes minutes. */
+static void places_past_four_gib(void **state)
+{
+    (void)state;
+    static const char text[] = "\n[Event \"far\"]\n\n1. i (+4) z *\n";
+    const pmn_at before = 4294967296ULL;   /* 2^32 lines */
+    FILE *f = fmemopen((void *)text, sizeof text - 1, "r");
+    struct diags ds;
+    memset(&ds, 0, sizeof ds);
+    pmn_reader *rd = pmn_reader_new(f, collect, &ds);
+    pmn_record rec;
+    pmn_reader_set_lines_before(rd, before);
+    assert_int_equal(pmn_reader_next(rd, &rec), 1);
+    assert_true(rec.line == before + 2);
+    assert_true(pmn_record_find_tag(&rec, "Event")->line == before + 2);
+    assert_true(rec.main.moves[1].line == before + 4);
+    assert_true(rec.main.moves[1].col == 11);
+    assert_true(rec.result_line == before + 4);
+    pmn_setup setup;
+    pmn_setup_record(&rec, NULL, &setup, collect, &ds);
+    pmn_replay *replay = pmn_replay_new(&rec, &setup, collect, &ds);
+    assert_true(ds.n > 0);   /* 'z' names no hole */
+    assert_true(ds.d[ds.n - 1].line == before + 4);
+    assert_true(pmn_reader_line(rd) >= before + 4);
+    pmn_replay_free(replay);
+    pmn_record_free(&rec);
+    pmn_reader_free(rd);
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tags_and_moves),
         cmocka_unit_test(variations_nest),
         cmocka_unit_test(games_one_at_a_time),
+        cmocka_unit_test(places_past_four_gib),
         cmocka_unit_test(game_texts_and_filter),
         cmocka_unit_test(faults_are_reported_and_the_rest_kept),
         cmocka_unit_test(empty_input),

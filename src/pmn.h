@@ -755,7 +755,7 @@ typedef enum pmn_diag_code { PMN_DIAGNOSTICS(PMN_DIAG_ENUM_) } pmn_diag_code;
 typedef struct pmn_diag {
     int code;                 /* e.g. 201 for E201 */
     pmn_severity severity;
-    pmn_at line, col;       /* 1-based; col counts characters; 0 if none */
+    pmn_at line, col;         /* 1-based; col counts characters; 0 if none */
     char message[400];        /* control characters escaped: pmn_text_escape */
 } pmn_diag;
 
@@ -833,8 +833,8 @@ typedef struct pmn_replay pmn_replay;
  * always safe. */
 typedef struct pmn_tag {
     char *name, *value;
-    pmn_at line, col;       /* of its '[' */
-    pmn_at value_col;       /* of the first character of its value */
+    pmn_at line, col;         /* of its '[' */
+    pmn_at value_col;         /* of the first character of its value */
 } pmn_tag;
 
 typedef struct pmn_move pmn_move;
@@ -872,7 +872,7 @@ struct pmn_move {
     int claim_end_side, claim_end;   /* where the record says its last seed
                                  fell (PlayStrategy, Mancala World); side -1:
                                  either; claim_end -1: not said, 99: no hole */
-    pmn_at line, col;       /* where the move is written */
+    pmn_at line, col;         /* where the move is written */
     pmn_at claim_line, claim_col;
     pmn_at claim_end_line, claim_end_col;
 };
@@ -882,7 +882,7 @@ typedef struct pmn_record {
     size_t ntags;
     pmn_line main;
     char result[8];           /* the result token closing the movetext, or "" */
-    pmn_at line, col;       /* where the game begins */
+    pmn_at line, col;         /* where the game begins */
     pmn_at result_line, result_col;
 } pmn_record;
 

@@ -244,7 +244,7 @@ struct diag_sink {
     struct progress *progress;   /* of the command, or NULL */
     FILE *err;                /* where diagnostics go: NULL for standard error */
     int json;                 /* each as a JSON object on a line (check --format jsonl) */
-    pmn_at lines_before;    /* the input is a part of its file after so many lines */
+    pmn_at lines_before;      /* the input is a part of its file after so many lines */
     int part;                 /* the input is a part of its file (--jobs) */
 };
 

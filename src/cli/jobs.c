@@ -20,8 +20,8 @@
 struct part {
     char *text;
     size_t len, cap;
-    pmn_at first_line;      /* of its text, in the file */
-    pmn_at next_line;       /* the line just after its text */
+    pmn_at first_line;        /* of its text, in the file */
+    pmn_at next_line;         /* the line just after its text */
     /* What its thread made: */
     FILE *in, *outf, *errf;
     void *ctx;

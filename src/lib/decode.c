@@ -35,7 +35,7 @@ struct decoder {
     int bom;                  /* UTF-16's byte-order mark was there */
     pmn_diag_fn fn;
     void *ctx;
-    pmn_at line;            /* decoded lines so far, for the note */
+    pmn_at line;              /* decoded lines so far, for the note */
     long long pos;            /* decoded bytes handed out */
     long start;               /* f's offset at the start, or -1 */
     unsigned char in[CHUNK + 4];

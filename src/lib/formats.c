@@ -46,7 +46,7 @@ struct pmn_format_reader {
     char *ahead;              /* a line read that begins the next game */
     size_t ahead_cap;
     long ahead_len;
-    pmn_at lines;           /* lines read */
+    pmn_at lines;             /* lines read */
     pmn_at ahead_line;
     int failed;               /* a fatal error was said: nothing more is read */
     char buf[65536];          /* the input, read ahead of the lines */

@@ -49,7 +49,7 @@ struct paren {
 struct lexer {
     const char *text;
     size_t len, pos;
-    pmn_at line, col;       /* of text[pos] */
+    pmn_at line, col;         /* of text[pos] */
     void *match;              /* pcre2_match_data */
     int quick;                /* take common tokens by hand (1 after init) */
     struct paren *parens;     /* of the last probe, by offset */

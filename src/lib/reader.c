@@ -29,8 +29,8 @@ struct pmn_reader {
     unsigned game_diags;      /* reported while reading the current game */
     char *chunk;
     size_t len, cap;
-    pmn_at chunk_line;      /* the file line where the chunk begins */
-    pmn_at line;            /* lines read from the file */
+    pmn_at chunk_line;        /* the file line where the chunk begins */
+    pmn_at line;              /* lines read from the file */
     /* A line read ahead, which opens the next chunk: it stays in the chunk's
      * buffer at next_off, after the chunk's NUL, which took its first byte. */
     size_t next_off;

@@ -42,7 +42,7 @@ struct pmn_xml_reader {
     enum { PROLOG_OPEN, PROLOG_COMMENT, PROLOG_PI } prolog_skip;   /* inside what */
     int doctype;              /* a <!DOCTYPE was found, and the input cut */
     int broken;               /* libxml2 found the XML malformed: read no further */
-    pmn_at prolog_line;     /* the line the scan has reached */
+    pmn_at prolog_line;       /* the line the scan has reached */
     int decided;              /* the encoding is known */
     int stopped;              /* the input was refused or failed (reported) */
     struct pmn_xml_decoder dec;

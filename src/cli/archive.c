@@ -456,21 +456,60 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return h ^ (h >> 33);
 }
 
-uint64_t game_hash_start(const struct game *g)
+/* The rules and the start as text, each ended by a NUL, into buf (room
+ * for 1024): its length. */
+static size_t start_text(const struct game *g, char *buf)
 {
     const pmn_setup *s = pmn_replay_setup(g->replay);
-    char buf[512];
+    pmn_rules_format(&s->rules, buf, 512);
+    size_t n = strnlen(buf, 511) + 1;
+    buf[n - 1] = '\0';
+    pmn_position_format(&s->rules, &pmn_replay_result(g->replay)->start, buf + n, 512);
+    size_t m = strnlen(buf + n, 511) + 1;
+    buf[n + m - 1] = '\0';
+    return n + m;
+}
+
+/* A ply in 9 bits: its side and hole, and whether it continues a turn. */
+static unsigned ply_code(const pmn_move *m, const pmn_played *pl)
+{
+    return (unsigned)(pl->side * 64 + m->hole + 1) | (unsigned)pl->continues << 8;
+}
+
+uint64_t game_hash_start(const struct game *g)
+{
+    char buf[1024];
     uint64_t h = 0x243F6A8885A308D3ULL;
-    size_t n = pmn_rules_format(&s->rules, buf, sizeof buf);
-    for (size_t i = 0; i < n && buf[i]; i++)
-        h = mix(h, (unsigned char)buf[i]);
-    n = pmn_position_format(&s->rules, &pmn_replay_result(g->replay)->start, buf, sizeof buf);
-    for (size_t i = 0; i < n && buf[i]; i++)
-        h = mix(h, (unsigned char)buf[i]);
+    size_t n = start_text(g, buf);
+    for (size_t i = 0; i < n; i++)
+        if (buf[i])
+            h = mix(h, (unsigned char)buf[i]);
     return h;
 }
 
 uint64_t game_hash_ply(uint64_t h, const pmn_move *m, const pmn_played *pl)
 {
-    return mix(h, (uint64_t)(pl->side * 64 + m->hole + 1) | (uint64_t)pl->continues << 8);
+    return mix(h, ply_code(m, pl));
+}
+
+int game_identity(const struct game *g, size_t plies, unsigned char **buf, size_t *cap,
+                  size_t *len)
+{
+    const pmn_played_line *line = pmn_replay_main(g->replay);
+    char start[1024];
+    size_t n = start_text(g, start);
+    if (plies > line->nmoves)
+        plies = line->nmoves;
+    unsigned char *b = grown(*buf, cap, n + 2 * plies, 1, 256);
+    if (!b)
+        return -1;
+    *buf = b;
+    memcpy(*buf, start, n);
+    for (size_t i = 0; i < plies; i++) {
+        unsigned c = ply_code(&g->rec->main.moves[i], &line->moves[i]);
+        (*buf)[n++] = (unsigned char)(c & 0xFF);
+        (*buf)[n++] = (unsigned char)(c >> 8);
+    }
+    *len = n;
+    return 0;
 }

@@ -458,6 +458,12 @@ void game_json(FILE *f, const struct game *g);
  * k plies is the hash of a game of those k plies.  Needs the replay. */
 uint64_t game_hash_start(const struct game *g);
 uint64_t game_hash_ply(uint64_t h, const pmn_move *m, const pmn_played *pl);
+/* What those hash, as bytes (the rules and the start as text, then two
+ * bytes a ply), of the game's first `plies` plies (all: (size_t)-1), into
+ * *buf (grown as needed, *cap its size): two games or prefixes are the
+ * same where these bytes are.  0, or -1 when memory runs out. */
+int game_identity(const struct game *g, size_t plies, unsigned char **buf, size_t *cap,
+                  size_t *len);
 
 /* Games written out: as read (verbatim; a game of an XML archive as
  * canonical PMN), canonical PMN, an XML archive, a line each, or JSON Lines. */

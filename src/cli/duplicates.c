@@ -10,17 +10,27 @@
  * all the games, which finds those after it -- so that when a game is
  * written, whatever continues it is known -- and writes the report or the
  * games asked for.  Standard input, read twice, is kept in a
- * temporary file. */
+ * temporary file.
+ *
+ * A hash may be shared by games that differ: before two games are taken
+ * as the same, or one as the start of another, their identities
+ * (game_identity: rules, start and plies as bytes) are compared.  The
+ * second reading keeps, for as long as a comparison waits for it, the
+ * identity of a first copy that has repeats (until its last repeat is
+ * read) and the first plies of a game that another is the start of (until
+ * that one is read); games that share a hash but differ are taken apart,
+ * never as the same (a repeat missed where three share a hash, two of them
+ * the same, is the price: 2^-64 a pair). */
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 struct entry {
     uint64_t hash;
-    unsigned plies;
     pmn_at line;
     const char *file;
     unsigned long number;
@@ -28,8 +38,18 @@ struct entry {
     long next;                /* the next game of its hash, -1: none; the first copy's
                                  `last` is the last so far */
     long last;
-    long longer;              /* a game that this one is the start of; -1: none
-                                 (kept by the first copy of a game) */
+    long longer;              /* a game that this one is the start of (said as
+                                 that game's first copy); -1: none (kept by the
+                                 first copy of a game) */
+    unsigned plies;
+    int kept_self;            /* in kept: its identity, for its repeats; -1: none */
+    int kept_start;           /* in kept: the first plies of `longer`, for it; -1 */
+};
+
+/* An identity kept for a comparison to come. */
+struct kept {
+    unsigned char *id;        /* NULL: a free place */
+    size_t len;
 };
 
 enum { REPORT, DROP, REPEATS };
@@ -47,6 +67,12 @@ struct dups {
                                  slot, two set a hash */
     struct game_output out;
     unsigned long repeats, starts, groups;
+    unsigned long apart;      /* games that shared a hash with another but differ */
+    struct kept *kept;
+    size_t nkept, kept_cap, kept_free;   /* kept_free: a free place to look at first */
+    unsigned char *id;        /* the game being read's identity */
+    size_t id_cap, id_len;
+    uint64_t mask;            /* of the hashes: all bits but in tests */
     int failed;
 };
 
@@ -111,8 +137,55 @@ static int grow_table(struct dups *d)
     return 0;
 }
 
+#define NO_KEPT ((size_t)-1)
+
+/* Keep a copy of b[0..len) for a comparison to come: its place in d->kept,
+ * or -1 when memory runs out (d->failed then set). */
+static int keep_bytes(struct dups *d, const unsigned char *b, size_t len)
+{
+    unsigned char *copy = malloc(len ? len : 1);
+    size_t i;
+    if (!copy || (d->kept_free == NO_KEPT && d->nkept >= INT_MAX))
+        goto nomem;
+    if (d->kept_free != NO_KEPT) {
+        i = d->kept_free;
+        d->kept_free = d->kept[i].len;   /* a free place holds the next one */
+    } else {
+        struct kept *k = grown(d->kept, &d->kept_cap, d->nkept, sizeof *k, 64);
+        if (!k)
+            goto nomem;
+        d->kept = k;
+        i = d->nkept++;
+    }
+    memcpy(copy, b, len);
+    d->kept[i].id = copy;
+    d->kept[i].len = len;
+    return (int)i;
+nomem:
+    free(copy);
+    d->failed = 1;
+    return -1;
+}
+
+static void drop_kept(struct dups *d, int *at)
+{
+    if (*at < 0)
+        return;
+    free(d->kept[*at].id);
+    d->kept[*at].id = NULL;
+    d->kept[*at].len = d->kept_free;
+    d->kept_free = (size_t)*at;
+    *at = -1;
+}
+
+/* Is the identity kept at k that of the game read (d->id)? */
+static int same_as_read(const struct dups *d, int k)
+{
+    return k >= 0 && d->kept[k].len == d->id_len && memcmp(d->kept[k].id, d->id, d->id_len) == 0;
+}
+
 /* The hash of the game's first `plies` plies (all: (size_t)-1). */
-static uint64_t hash_of(const struct game *g, size_t plies, size_t *n)
+static uint64_t hash_of(const struct dups *d, const struct game *g, size_t plies, size_t *n)
 {
     const pmn_played_line *line = pmn_replay_main(g->replay);
     uint64_t h = game_hash_start(g);
@@ -121,22 +194,78 @@ static uint64_t hash_of(const struct game *g, size_t plies, size_t *n)
         h = game_hash_ply(h, &g->rec->main.moves[i], &line->moves[i]);
     if (n)
         *n = i;
-    return h;
+    return h & d->mask;
 }
 
-/* Which games this one continues: each prefix that is the whole of a game. */
+/* Which games this one continues: each prefix that is the whole of a game
+ * (in the first reading the games before it, in the second those after);
+ * the prefix's identity is kept for when that game is read again. */
 static void find_starts(struct dups *d, const struct game *g, size_t me)
 {
     const pmn_played_line *line = pmn_replay_main(g->replay);
     uint64_t h = game_hash_start(g);
     for (size_t i = 0; i < line->nmoves && i + 1 < d->e[me].plies; i++) {
         h = game_hash_ply(h, &g->rec->main.moves[i], &line->moves[i]);
-        if (!filter_may(d, h))
+        if (!filter_may(d, h & d->mask))
             continue;
-        long f = find(d, h);
-        if (f >= 0 && d->e[f].plies == i + 1 && d->e[f].longer < 0)
-            d->e[f].longer = d->e[me].first;   /* kept by the first copies */
+        long f = find(d, h & d->mask);
+        if (f < 0 || d->e[f].plies != i + 1 || d->e[f].longer >= 0
+            || (d->pass == 2 && f <= (long)me))
+            continue;
+        if (game_identity(g, i + 1, &d->id, &d->id_cap, &d->id_len) < 0) {
+            d->failed = 1;
+            return;
+        }
+        if ((d->e[f].kept_start = keep_bytes(d, d->id, d->id_len)) < 0)
+            return;
+        d->e[f].longer = (long)me;   /* said as the first copy of me's */
     }
+}
+
+/* me, a repeat, differs from the first game of its hash: taken apart. */
+static void take_apart(struct dups *d, long me)
+{
+    struct entry *f = &d->e[d->e[me].first];
+    long p = d->e[me].first;
+    while (d->e[p].next != me)
+        p = d->e[p].next;
+    d->e[p].next = d->e[me].next;
+    if (f->last == me)
+        f->last = p;
+    d->e[me].first = d->e[me].last = me;
+    d->e[me].next = -1;
+    d->apart++;
+}
+
+/* Before game me of the second reading is written or counted: compare it
+ * with what its hash made it the same as, or the start of, and keep its
+ * identity if repeats of it are still to be read.  0, or -1 when memory
+ * runs out. */
+static int verify(struct dups *d, const struct game *g, size_t me)
+{
+    struct entry *e = &d->e[me];
+    int repeat = e->first != (long)me;
+    if (!repeat && e->next < 0 && e->kept_start < 0)
+        return 0;   /* nothing to compare: most games */
+    if (game_identity(g, (size_t)-1, &d->id, &d->id_cap, &d->id_len) < 0)
+        return d->failed = 1, -1;
+    if (repeat) {
+        struct entry *f = &d->e[e->first];
+        if (!same_as_read(d, f->kept_self))
+            take_apart(d, (long)me);
+        if (f->last <= (long)me)
+            drop_kept(d, &f->kept_self);   /* its last repeat is read */
+    } else if (e->next >= 0 && (e->kept_self = keep_bytes(d, d->id, d->id_len)) < 0) {
+        return -1;
+    }
+    if (e->kept_start >= 0) {
+        if (!same_as_read(d, e->kept_start)) {
+            e->longer = -1;   /* not the start of that game: their hashes met */
+            d->apart++;
+        }
+        drop_kept(d, &e->kept_start);
+    }
+    return 0;
 }
 
 static int first_pass(struct dups *d, struct game *g)
@@ -149,12 +278,13 @@ static int first_pass(struct dups *d, struct game *g)
         return -1;
     size_t plies;
     struct entry *e = &d->e[d->n];
-    e->hash = hash_of(g, (size_t)-1, &plies);
+    e->hash = hash_of(d, g, (size_t)-1, &plies);
     e->plies = (unsigned)plies;
     e->line = g->line;
     e->file = g->file;
     e->number = g->number;
     e->longer = -1;
+    e->kept_self = e->kept_start = -1;
     long f = find(d, e->hash);
     e->first = f >= 0 ? f : (long)d->n;
     e->next = -1;
@@ -200,8 +330,15 @@ static int walk_game(struct archive *a, struct game *g)
     if (!criteria_match(d->c, g))
         return 0;
     size_t me = d->at;
-    if (me < d->n)
+    if (me < d->n) {
+        /* Compared first, so that what it continues is said of the game
+         * it is the same as. */
+        if (verify(d, g, me) < 0)
+            return -1;
         find_starts(d, g, me);
+        if (d->failed)
+            return -1;
+    }
     return each_game(a, g);
 }
 
@@ -235,11 +372,15 @@ static void write_report(struct dups *d, FILE *f)
         if (e->longer >= 0 && e->first == (long)k) {
             say(f, e);
             fprintf(f, " (%u plies) is the start of ", e->plies);
-            say(f, &d->e[e->longer]);
-            fprintf(f, " (%u plies)\n", d->e[e->longer].plies);
+            const struct entry *l = &d->e[d->e[e->longer].first];
+            say(f, l);
+            fprintf(f, " (%u plies)\n", l->plies);
         }
         d->starts += d->e[e->first].longer >= 0;
     }
+    if (d->apart)
+        fprintf(f, "%lu game%s shared a hash with another but differ: not taken as the same\n",
+                d->apart, d->apart == 1 ? "" : "s");
     fprintf(f, "%zu game%s: %lu repeated (%lu repeat%s), %lu the start of another\n", d->n,
             d->n == 1 ? "" : "s", d->groups, d->repeats, d->repeats == 1 ? "" : "s", d->starts);
 }
@@ -315,6 +456,11 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct progress progress;
     memset(&d, 0, sizeof d);
     d.a.from = FORMAT_AUTO;
+    d.kept_free = NO_KEPT;
+    /* All of each hash; PMN_TEST_HASH_BITS=N keeps N bits, so that the
+     * tests make games share hashes and see them taken apart. */
+    const char *bits = getenv("PMN_TEST_HASH_BITS");
+    d.mask = bits && atoi(bits) > 0 && atoi(bits) < 64 ? (1ULL << atoi(bits)) - 1 : ~0ULL;
     memset(&ro, 0, sizeof ro);
     memset(&c, 0, sizeof c);
     pmn_write_options_init(&d.out.wo);
@@ -382,6 +528,10 @@ static int run(const struct command *cmd, int argc, char **argv)
     }
     if (d.failed)
         report(&sink, PMN_F002, 0, 0, "out of memory");
+    for (size_t i = 0; i < d.nkept; i++)
+        free(d.kept[i].id);
+    free(d.kept);
+    free(d.id);
     free(d.e);
     free(d.slot);
     free(d.filter);

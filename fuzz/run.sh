@@ -9,15 +9,17 @@
 # reader (fuzz_import), the rule-file reader
 # (fuzz_rules), and rule specifications with position strings (fuzz_spec),
 # SECONDS each (default 60), starting from the samples, the
-# test records and the rule files.  Needs clang (apt-get install
-# clang) and a built tree (config.h, src/lib/schema.c).  Crashes are written
-# to fuzz/crash-*.
+# test records and the rule files; then the PMN reader and the other
+# notations' again from records at every limit of a game (SECONDS each).
+# Needs clang (apt-get install clang) and a built tree (config.h,
+# src/lib/schema.c).  Crashes are written to fuzz/crash-*.
 set -e
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-mkdir "$out/pmn" "$out/xml" "$out/rules" "$out/spec" "$out/ogn" "$out/rt"
+mkdir "$out/pmn" "$out/xml" "$out/rules" "$out/spec" "$out/ogn" "$out/rt" "$out/big" \
+    "$out/bigfmt"
 # A notation's seeds open with the byte that chooses it (0 OGN, 1 PlayStrategy,
 # 2 Mancala World, 3 Awari).
 i=0; for f in samples/*/*.ogn tests/cli/*/in.ogn; do i=$((i + 1)); { printf '\000'; cat "$f"; } > "$out/ogn/o$i"; done
@@ -43,6 +45,24 @@ for f in samples/*/*.pmn; do i=$((i + 1)); ./src/pmn export "$f" > "$out/xml/s$i
 # The round trip's seeds open with the byte that chooses the notation and
 # capture style (0-5).
 i=0; for f in "$out"/pmn/*; do i=$((i + 1)); { printf "\\00$((i % 6))"; cat "$f"; } > "$out/rt/r$i"; done
+# Records at the readers' limits (pmn(5) "Limits"), too large for the
+# runs above: nesting past 100, more than 10,000 variations and 100,000
+# moves, a comment past 1 MiB; in PMN, and in each other notation (first
+# byte 0-3 as for fuzz_formats).  The runs below start from them with
+# inputs up to 2 MiB, so that every limit is passed and mutated around.
+deep() { awk -v m="$1" -v n="$2" 'BEGIN { s = "1. " m " "; for (i = 0; i < 120; i++) s = s "(1. " n " "; for (i = 0; i < 120; i++) s = s ")"; print s " *" }'; }
+many_variations() { awk -v m="$1" -v n="$2" 'BEGIN { printf "1. %s ", m; for (i = 0; i < 10050; i++) printf "(1. %s) ", n; print "*" }'; }
+many_moves() { awk -v m="$1" -v n="$2" 'BEGIN { for (i = 1; i <= 50010; i++) printf "%d. %s %s ", i, m, n; print "*" }'; }
+long_comment() { awk -v m="$1" 'BEGIN { printf "1. %s {", m; for (i = 0; i < 16400; i++) printf "%064d", i; print "} *" }'; }
+deep a A > "$out/big/deep"; many_variations a A > "$out/big/variations"
+many_moves a A > "$out/big/moves"; long_comment a > "$out/big/comment"
+for k in 0 1 2 3; do
+    case $k in 0) m=F n=e ;; 1) m=e1d2 n=d2b1 ;; 2) m=64 n=43 ;; 3) m=C4 n=c4 ;; esac
+    { printf "\\00$k"; deep $m $n; } > "$out/bigfmt/deep$k"
+    { printf "\\00$k"; many_variations $m $n; } > "$out/bigfmt/variations$k"
+    { printf "\\00$k"; many_moves $m $n; } > "$out/bigfmt/moves$k"
+    { printf "\\00$k"; long_comment $m; } > "$out/bigfmt/comment$k"
+done
 FLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I src -I . -include config.h"
 LIBS="$(pkg-config --libs libpcre2-8 libxml-2.0)"
 CFLAGS_DEPS="$(pkg-config --cflags libpcre2-8 libxml-2.0)"
@@ -67,6 +87,8 @@ fuzz fuzz_import -max_total_time="$seconds" -max_len=8192 -artifact_prefix=fuzz/
 fuzz fuzz_formats -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/ogn"
 fuzz fuzz_rules -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/rules"
 fuzz fuzz_spec -max_total_time="$seconds" -max_len=512 -artifact_prefix=fuzz/crash- "$out/spec"
+fuzz fuzz_check -max_total_time="$seconds" -max_len=2200000 -artifact_prefix=fuzz/crash- "$out/big"
+fuzz fuzz_formats -max_total_time="$seconds" -max_len=2200000 -artifact_prefix=fuzz/crash- "$out/bigfmt"
 if [ -n "$failed" ]; then
     echo "fuzz/run.sh: findings in:$failed (written to fuzz/crash-*)" >&2
     exit 1

@@ -934,6 +934,11 @@ typedef struct pmn_game_facts {
  * other game is read as pmn_reader_next reads it (1).  pmn check counts
  * games this way at several times the speed. */
 int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts);
+/* The plies of the game pmn_reader_next_checked proved clean last (it
+ * returned 2): their holes in *holes, ply i South's where i is even (the
+ * game starts from Hawalis's opening, a sowing a ply), and their number;
+ * 0 after any other game.  Valid until the next read. */
+size_t pmn_reader_game_holes(const pmn_reader *rd, const unsigned char **holes);
 /* The text of the game the reader returned last, as it is in the input:
  * from its first token (at line *line) to the next game's, blanks at its
  * end left out (a game proved clean: its whole text).  Valid until the next

@@ -270,6 +270,7 @@ static void read_pmn(FILE *f, struct reading *r)
         pmn_reader_game_text(rd, &r->g.text, &r->g.len, &r->g.line);
         if (rc == 2) {
             r->g.rules = "hawalis";
+            r->g.nholes = pmn_reader_game_holes(rd, &r->g.holes);
             r->g.state = r->g.facts.ending ? GAME_ENDED : GAME_NOT_OVER;
             /* The pass takes only tags in this shape. */
             stop = !a->no_tags && simple_tags(r, r->g.text, r->g.len, 1) < 0 ? -1
@@ -457,23 +458,44 @@ static uint64_t mix(uint64_t h, uint64_t v)
 }
 
 /* The rules and the start as text, each ended by a NUL, into buf (room
- * for 1024): its length. */
+ * for 1024): its length.  A game of the quick pass is Hawalis from its
+ * opening, with the rules' defaults (the pass takes no other). */
 static size_t start_text(const struct game *g, char *buf)
 {
-    const pmn_setup *s = pmn_replay_setup(g->replay);
-    pmn_rules_format(&s->rules, buf, 512);
+    pmn_rules r;
+    pmn_position start;
+    const pmn_rules *rules = &r;
+    const pmn_position *at = &start;
+    if (g->replay) {
+        rules = &pmn_replay_setup(g->replay)->rules;
+        at = &pmn_replay_result(g->replay)->start;
+    } else if (pmn_rules_init(&r, NULL, NULL) == 0) {
+        pmn_position_start(&r, &start);
+    } else {
+        buf[0] = buf[1] = '\0';
+        return 2;
+    }
+    pmn_rules_format(rules, buf, 512);
     size_t n = strnlen(buf, 511) + 1;
     buf[n - 1] = '\0';
-    pmn_position_format(&s->rules, &pmn_replay_result(g->replay)->start, buf + n, 512);
+    pmn_position_format(rules, at, buf + n, 512);
     size_t m = strnlen(buf + n, 511) + 1;
     buf[n + m - 1] = '\0';
     return n + m;
 }
 
-/* A ply in 9 bits: its side and hole, and whether it continues a turn. */
-static unsigned ply_code(const pmn_move *m, const pmn_played *pl)
+size_t game_plies(const struct game *g)
 {
-    return (unsigned)(pl->side * 64 + m->hole + 1) | (unsigned)pl->continues << 8;
+    return g->replay ? pmn_replay_main(g->replay)->nmoves : g->nholes;
+}
+
+unsigned game_ply_code(const struct game *g, size_t i)
+{
+    if (!g->replay)   /* the quick pass: sides by turns from South, a sowing a ply */
+        return (unsigned)((i % 2) * 64 + g->holes[i] + 1);
+    const pmn_played *pl = &pmn_replay_main(g->replay)->moves[i];
+    return (unsigned)(pl->side * 64 + g->rec->main.moves[i].hole + 1)
+         | (unsigned)pl->continues << 8;
 }
 
 uint64_t game_hash_start(const struct game *g)
@@ -487,26 +509,25 @@ uint64_t game_hash_start(const struct game *g)
     return h;
 }
 
-uint64_t game_hash_ply(uint64_t h, const pmn_move *m, const pmn_played *pl)
+uint64_t game_hash_ply(uint64_t h, unsigned code)
 {
-    return mix(h, ply_code(m, pl));
+    return mix(h, code);
 }
 
 int game_identity(const struct game *g, size_t plies, unsigned char **buf, size_t *cap,
                   size_t *len)
 {
-    const pmn_played_line *line = pmn_replay_main(g->replay);
     char start[1024];
     size_t n = start_text(g, start);
-    if (plies > line->nmoves)
-        plies = line->nmoves;
+    if (plies > game_plies(g))
+        plies = game_plies(g);
     unsigned char *b = grown(*buf, cap, n + 2 * plies, 1, 256);
     if (!b)
         return -1;
     *buf = b;
     memcpy(*buf, start, n);
     for (size_t i = 0; i < plies; i++) {
-        unsigned c = ply_code(&g->rec->main.moves[i], &line->moves[i]);
+        unsigned c = game_ply_code(g, i);
         (*buf)[n++] = (unsigned char)(c & 0xFF);
         (*buf)[n++] = (unsigned char)(c >> 8);
     }

@@ -407,6 +407,8 @@ struct game {
     size_t ntags;
     const pmn_record *rec;    /* NULL: proved clean by the reader's quick pass */
     const pmn_replay *replay; /* with rec */
+    const unsigned char *holes;   /* without rec: its plies (pmn_reader_game_holes) */
+    size_t nholes;
     const char *rules;        /* the name of its rule set */
     pmn_game_facts facts;     /* ending and outcome only where it ended */
     enum game_state state;
@@ -454,10 +456,15 @@ void game_ending_text(const struct game *g, char *buf, size_t size);
 void game_json(FILE *f, const struct game *g);
 
 /* The identity of a game for duplicates: a hash of its rules and start,
- * then of each ply in turn (game_hash_ply), so that a game's hash after
- * k plies is the hash of a game of those k plies.  Needs the replay. */
+ * then of each ply in turn (game_hash_ply of game_ply_code), so that a
+ * game's hash after k plies is the hash of a game of those k plies.  Needs
+ * the replay, or the plies of the quick pass. */
 uint64_t game_hash_start(const struct game *g);
-uint64_t game_hash_ply(uint64_t h, const pmn_move *m, const pmn_played *pl);
+uint64_t game_hash_ply(uint64_t h, unsigned code);
+/* Its plies (as far as the replay played them), and ply i in 9 bits: its
+ * side and hole, and whether it continues a turn. */
+size_t game_plies(const struct game *g);
+unsigned game_ply_code(const struct game *g, size_t i);
 /* What those hash, as bytes (the rules and the start as text, then two
  * bytes a ply), of the game's first `plies` plies (all: (size_t)-1), into
  * *buf (grown as needed, *cap its size): two games or prefixes are the

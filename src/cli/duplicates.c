@@ -73,6 +73,8 @@ struct dups {
     unsigned char *id;        /* the game being read's identity */
     size_t id_cap, id_len;
     uint64_t mask;            /* of the hashes: all bits but in tests */
+    uint64_t quick_start;     /* start_hash of the quick pass's games */
+    int quick_start_known;
     int failed;
 };
 
@@ -185,13 +187,25 @@ static int same_as_read(const struct dups *d, int k)
 }
 
 /* The hash of the game's first `plies` plies (all: (size_t)-1). */
-static uint64_t hash_of(const struct dups *d, const struct game *g, size_t plies, size_t *n)
+/* game_hash_start: the same for every game of the quick pass (Hawalis from
+ * its opening), so formatted once for them all. */
+static uint64_t start_hash(struct dups *d, const struct game *g)
 {
-    const pmn_played_line *line = pmn_replay_main(g->replay);
-    uint64_t h = game_hash_start(g);
-    size_t i;
-    for (i = 0; i < line->nmoves && i < plies; i++)
-        h = game_hash_ply(h, &g->rec->main.moves[i], &line->moves[i]);
+    if (g->replay)
+        return game_hash_start(g);
+    if (!d->quick_start_known) {
+        d->quick_start = game_hash_start(g);
+        d->quick_start_known = 1;
+    }
+    return d->quick_start;
+}
+
+static uint64_t hash_of(struct dups *d, const struct game *g, size_t plies, size_t *n)
+{
+    uint64_t h = start_hash(d, g);
+    size_t i, all = game_plies(g);
+    for (i = 0; i < all && i < plies; i++)
+        h = game_hash_ply(h, game_ply_code(g, i));
     if (n)
         *n = i;
     return h & d->mask;
@@ -202,10 +216,9 @@ static uint64_t hash_of(const struct dups *d, const struct game *g, size_t plies
  * the prefix's identity is kept for when that game is read again. */
 static void find_starts(struct dups *d, const struct game *g, size_t me)
 {
-    const pmn_played_line *line = pmn_replay_main(g->replay);
-    uint64_t h = game_hash_start(g);
-    for (size_t i = 0; i < line->nmoves && i + 1 < d->e[me].plies; i++) {
-        h = game_hash_ply(h, &g->rec->main.moves[i], &line->moves[i]);
+    uint64_t h = start_hash(d, g);
+    for (size_t i = 0, all = game_plies(g); i < all && i + 1 < d->e[me].plies; i++) {
+        h = game_hash_ply(h, game_ply_code(g, i));
         if (!filter_may(d, h & d->mask))
             continue;
         long f = find(d, h & d->mask);
@@ -497,7 +510,10 @@ static int run(const struct command *cmd, int argc, char **argv)
     for (int i = optind; i < argc; i++)
         reads_stdin |= strcmp(argv[i], "-") == 0;
     d.a.ro = &ro;
-    d.a.need_moves = 1;
+    /* Games the quick pass proves clean are known by their plies; the
+     * full path reads the others, and every game written canonically. */
+    d.a.need_moves = d.mode != REPORT && OUTPUT_NEEDS_RECORD(d.out.format);
+    d.a.no_tags = !criteria_need_tags(&c) && (d.mode == REPORT || d.out.format == OUT_VERBATIM);
     d.c = &c;
     d.out.f = out.f;
     progress_begin(&progress, "pmn duplicates", quiet);

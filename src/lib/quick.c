@@ -219,6 +219,7 @@ int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *fa
 {
     const struct relay *f = &q->f;
     const char *s, *end = text + len, *tagged, *written;
+    q->nholes = 0;
     if (!q->usable || text[len] != '\0' || !(s = tags(text, &tagged)))
         return 0;
     /* mine: the holes of the side to move, which is mover. */
@@ -232,7 +233,7 @@ int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *fa
         /* ply -> [number] LETTER [claim] [judgement] [';'] */
         s = skip_blanks(s);
         const char *token = s;
-        if (ended || ply >= 50000)
+        if (ended || ply >= QUICK_MAX_PLIES)
             break;    /* a result must follow, or past what a game may hold */
         if (mover == PMN_SOUTH) {
             /* number -> DIGITS '.' BLANK, no leading zero, the move's own */
@@ -257,6 +258,7 @@ int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *fa
         int at = relay_sow(f, &mine, hole, QUICK_LAPS, NULL);
         if (at < 0)
             return 0;   /* perhaps endless: the full path proves it, in a note */
+        q->holes[ply] = (unsigned char)hole;
         unsigned taken = 0;
         if (theirs & f->facing[at]) {
             taken = seeds_of(theirs & f->taken[at]);
@@ -310,6 +312,7 @@ int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *fa
     facts->outcome = !ended ? PMN_ONGOING : mover == PMN_SOUTH ? PMN_NORTH_WINS : PMN_SOUTH_WINS;
     facts->captured[PMN_SOUTH] = took[PMN_SOUTH];
     facts->captured[PMN_NORTH] = took[PMN_NORTH];
+    q->nholes = ply;
     return 1;
 }
 
@@ -319,6 +322,7 @@ int quick_init(struct quick *q, const pmn_setup_options *o)
 {
     (void)o;
     q->usable = 0;
+    q->nholes = 0;
     return 0;
 }
 

@@ -6,6 +6,8 @@
 #include "relay.h"
 
 #define SEEN_BITS 9
+/* A game of more plies is left to the full path. */
+#define QUICK_MAX_PLIES 50000
 #define SEEN_SLOTS (1u << SEEN_BITS)
 
 struct quick {
@@ -18,6 +20,10 @@ struct quick {
     unsigned round, nseen;
     struct { uint64_t key; unsigned round; } seen[SEEN_SLOTS];
 #endif
+    /* The holes of the last game proved (ply i South's when i is even), and
+     * their number (0 if the last game was not proved). */
+    unsigned char holes[QUICK_MAX_PLIES];
+    size_t nholes;
 };
 
 /* Get q ready for games set up with o (NULL: none).  Returns 1 if the
@@ -25,8 +31,9 @@ struct quick {
 int quick_init(struct quick *q, const pmn_setup_options *o);
 
 /* Is text[0..len), one chunk of the reader, a single game that the full
- * path would read, replay and check without a word?  Then 1, and *facts
- * what its replay proves; else 0.  text[len] must be '\0'. */
+ * path would read, replay and check without a word?  Then 1, *facts what
+ * its replay proves and q->holes its plies; else 0.  text[len] must be
+ * '\0'. */
 int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *facts);
 
 #endif

@@ -339,6 +339,12 @@ int pmn_reader_next(pmn_reader *rd, pmn_record *rec)
     }
 }
 
+size_t pmn_reader_game_holes(const pmn_reader *rd, const unsigned char **holes)
+{
+    *holes = rd->quick.holes;
+    return rd->quick_ready ? rd->quick.nholes : 0;
+}
+
 int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts)
 {
     if (!rd->quick_ready) {
@@ -363,5 +369,6 @@ int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, pmn_game_facts *fac
             return -1;
         }
     }
+    rd->quick.nholes = 0;
     return pmn_reader_next(rd, rec);
 }

@@ -69,7 +69,9 @@ struct dups {
     unsigned long repeats, starts, groups;
     unsigned long apart;      /* games that shared a hash with another but differ */
     struct kept *kept;
-    size_t nkept, kept_cap, kept_free;   /* kept_free: a free place to look at first */
+    size_t nkept, kept_cap;
+    size_t kept_free;         /* the first free place of kept (each holds the
+                                 next in its len), NO_KEPT: none */
     unsigned char *id;        /* the game being read's identity */
     size_t id_cap, id_len;
     uint64_t mask;            /* of the hashes: all bits but in tests */
@@ -186,7 +188,6 @@ static int same_as_read(const struct dups *d, int k)
     return k >= 0 && d->kept[k].len == d->id_len && memcmp(d->kept[k].id, d->id, d->id_len) == 0;
 }
 
-/* The hash of the game's first `plies` plies (all: (size_t)-1). */
 /* game_hash_start: the same for every game of the quick pass (Hawalis from
  * its opening), so formatted once for them all. */
 static uint64_t start_hash(struct dups *d, const struct game *g)
@@ -200,6 +201,7 @@ static uint64_t start_hash(struct dups *d, const struct game *g)
     return d->quick_start;
 }
 
+/* The hash of the game's first `plies` plies (all: (size_t)-1). */
 static uint64_t hash_of(struct dups *d, const struct game *g, size_t plies, size_t *n)
 {
     uint64_t h = start_hash(d, g);

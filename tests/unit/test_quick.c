@@ -65,6 +65,15 @@ static struct tally compare(const char *text, size_t len)
             assert_int_equal(facts.captured[0], res->captured[0]);
             assert_int_equal(facts.captured[1], res->captured[1]);
             assert_int_equal(ra.ntags, 0);
+            /* The holes it played, by turns from South, are the record's. */
+            const unsigned char *holes;
+            const pmn_played_line *pl = pmn_replay_main(r);
+            assert_int_equal(pmn_reader_game_holes(a, &holes), pl->nmoves);
+            for (size_t i = 0; i < pl->nmoves; i++) {
+                assert_int_equal(holes[i], rb.main.moves[i].hole);
+                assert_int_equal(pl->moves[i].side, (int)(i % 2));
+                assert_false(pl->moves[i].continues);
+            }
             /* And both readers cut the same text for the game. */
             const char *ta, *tb;
             size_t la, lb;
@@ -75,6 +84,9 @@ static struct tally compare(const char *text, size_t len)
             assert_int_equal(line_b, rb.line);
             assert_int_equal(la, lb);
             assert_memory_equal(ta, tb, la);
+        } else {
+            const unsigned char *holes;
+            assert_int_equal(pmn_reader_game_holes(a, &holes), 0);
         }
         pmn_replay_free(r);
         pmn_record_free(&ra);

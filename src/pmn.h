@@ -934,6 +934,13 @@ typedef struct pmn_game_facts {
  * other game is read as pmn_reader_next reads it (1).  pmn check counts
  * games this way at several times the speed. */
 int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts);
+/* As pmn_reader_next_checked, for input read a second time: proved says
+ * that the next game is one that pmn_reader_next_checked proved clean (2)
+ * in the same text.  Such a game is read again for its plies alone
+ * (pmn_reader_game_holes), not replayed: 2, with *facts left as they are.
+ * Any other game, or one no longer of that shape, is read as
+ * pmn_reader_next_checked reads it. */
+int pmn_reader_next_again(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts, int proved);
 /* The plies of the game pmn_reader_next_checked proved clean last (it
  * returned 2): their holes in *holes, ply i South's where i is even (the
  * game starts from Hawalis's opening, a sowing a ply), and their number;

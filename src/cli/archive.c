@@ -265,7 +265,9 @@ static void read_pmn(FILE *f, struct reading *r)
         pmn_reader_set_filter(rd, piece, r);
     new_game(r);
     while (!r->stop && (rc = a->need_moves ? pmn_reader_next(rd, &rec)
-                                           : pmn_reader_next_checked(rd, &rec, &r->g.facts)) > 0) {
+                                           : pmn_reader_next_again(rd, &rec, &r->g.facts,
+                                                                   a->proved && a->proved(a)))
+                           > 0) {
         int stop;
         pmn_reader_game_text(rd, &r->g.text, &r->g.len, &r->g.line);
         if (rc == 2) {
@@ -450,12 +452,6 @@ int output_game(struct game_output *o, const struct game *g)
 
 /* ---- one game's identity, for duplicates ------------------------------- */
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-    h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-    h *= 0xFF51AFD7ED558CCDULL;
-    return h ^ (h >> 33);
-}
 
 /* The rules and the start as text, each ended by a NUL, into buf (room
  * for 1024): its length.  A game of the quick pass is Hawalis from its
@@ -484,20 +480,6 @@ static size_t start_text(const struct game *g, char *buf)
     return n + m;
 }
 
-size_t game_plies(const struct game *g)
-{
-    return g->replay ? pmn_replay_main(g->replay)->nmoves : g->nholes;
-}
-
-unsigned game_ply_code(const struct game *g, size_t i)
-{
-    if (!g->replay)   /* the quick pass: sides by turns from South, a sowing a ply */
-        return (unsigned)((i % 2) * 64 + g->holes[i] + 1);
-    const pmn_played *pl = &pmn_replay_main(g->replay)->moves[i];
-    return (unsigned)(pl->side * 64 + g->rec->main.moves[i].hole + 1)
-         | (unsigned)pl->continues << 8;
-}
-
 uint64_t game_hash_start(const struct game *g)
 {
     char buf[1024];
@@ -505,13 +487,8 @@ uint64_t game_hash_start(const struct game *g)
     size_t n = start_text(g, buf);
     for (size_t i = 0; i < n; i++)
         if (buf[i])
-            h = mix(h, (unsigned char)buf[i]);
+            h = game_hash_ply(h, (unsigned char)buf[i]);
     return h;
-}
-
-uint64_t game_hash_ply(uint64_t h, unsigned code)
-{
-    return mix(h, code);
 }
 
 int game_identity(const struct game *g, size_t plies, unsigned char **buf, size_t *cap,

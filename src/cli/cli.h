@@ -437,6 +437,10 @@ struct archive {
     void (*diag)(struct archive *a, const pmn_diag *d);
     const struct rules_options *ro;
     int from;                 /* FORMAT_* of the inputs (--from); FORMAT_AUTO: found */
+    /* NULL, or before each game of PMN input read again: did the quick
+     * pass prove the next game in the earlier reading?  Then it is read
+     * for its plies alone (pmn_reader_next_again; its facts unknown). */
+    int (*proved)(struct archive *a);
 };
 
 void archive_file(FILE *f, struct diag_sink *s, void *archive);
@@ -460,11 +464,27 @@ void game_json(FILE *f, const struct game *g);
  * game's hash after k plies is the hash of a game of those k plies.  Needs
  * the replay, or the plies of the quick pass. */
 uint64_t game_hash_start(const struct game *g);
-uint64_t game_hash_ply(uint64_t h, unsigned code);
+static inline uint64_t game_hash_ply(uint64_t h, unsigned code)
+{
+    h ^= code + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    h *= 0xFF51AFD7ED558CCDULL;
+    return h ^ (h >> 33);
+}
 /* Its plies (as far as the replay played them), and ply i in 9 bits: its
- * side and hole, and whether it continues a turn. */
-size_t game_plies(const struct game *g);
-unsigned game_ply_code(const struct game *g, size_t i);
+ * side and hole, and whether it continues a turn (inline: duplicates
+ * hashes every prefix of every game, twice). */
+static inline size_t game_plies(const struct game *g)
+{
+    return g->replay ? pmn_replay_main(g->replay)->nmoves : g->nholes;
+}
+static inline unsigned game_ply_code(const struct game *g, size_t i)
+{
+    if (!g->replay)   /* the quick pass: sides by turns from South, a sowing a ply */
+        return (unsigned)((i % 2) * 64 + g->holes[i] + 1);
+    const pmn_played *pl = &pmn_replay_main(g->replay)->moves[i];
+    return (unsigned)(pl->side * 64 + g->rec->main.moves[i].hole + 1)
+         | (unsigned)pl->continues << 8;
+}
 /* What those hash, as bytes (the rules and the start as text, then two
  * bytes a ply), of the game's first `plies` plies (all: (size_t)-1), into
  * *buf (grown as needed, *cap its size): two games or prefixes are the

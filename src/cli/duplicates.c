@@ -42,6 +42,7 @@ struct entry {
                                  that game's first copy); -1: none (kept by the
                                  first copy of a game) */
     unsigned plies;
+    int quick;                /* the quick pass proved it (first reading) */
     int kept_self;            /* in kept: its identity, for its repeats; -1: none */
     int kept_start;           /* in kept: the first plies of `longer`, for it; -1 */
 };
@@ -80,20 +81,21 @@ struct dups {
     int failed;
 };
 
-/* The filter's two bits of h. */
-static void filter_bits(const struct dups *d, uint64_t h, size_t *a, size_t *b)
+/* The filter's two bits of h, in one word: a test reads one place of
+ * memory (the word's index *w, the bits' mask *m). */
+static void filter_bits(const struct dups *d, uint64_t h, size_t *w, uint64_t *m)
 {
-    size_t bits = 8 * d->nslots;   /* a power of two */
-    *a = (size_t)(h >> 20) & (bits - 1);
-    *b = (size_t)((h >> 42) ^ (h << 7)) & (bits - 1);
+    size_t words = d->nslots / 8;   /* 8 bits a slot: a power of two */
+    *w = (size_t)(h >> 20) & (words - 1);
+    *m = 1ULL << (h >> 42 & 63) | 1ULL << (h >> 52 & 63);
 }
 
 static void filter_add(struct dups *d, uint64_t h)
 {
-    size_t a, b;
-    filter_bits(d, h, &a, &b);
-    d->filter[a / 64] |= 1ULL << (a % 64);
-    d->filter[b / 64] |= 1ULL << (b % 64);
+    size_t w;
+    uint64_t m;
+    filter_bits(d, h, &w, &m);
+    d->filter[w] |= m;
 }
 
 /* May h be a game's hash?  Most prefixes of games are no game: the filter
@@ -101,9 +103,10 @@ static void filter_add(struct dups *d, uint64_t h)
  * the table's two reads from memory, which cost 90% of a walk. */
 static int filter_may(const struct dups *d, uint64_t h)
 {
-    size_t a, b;
-    filter_bits(d, h, &a, &b);
-    return (d->filter[a / 64] >> (a % 64) & 1) && (d->filter[b / 64] >> (b % 64) & 1);
+    size_t w;
+    uint64_t m;
+    filter_bits(d, h, &w, &m);
+    return (d->filter[w] & m) == m;
 }
 
 static long find(const struct dups *d, uint64_t h)
@@ -201,27 +204,16 @@ static uint64_t start_hash(struct dups *d, const struct game *g)
     return d->quick_start;
 }
 
-/* The hash of the game's first `plies` plies (all: (size_t)-1). */
-static uint64_t hash_of(struct dups *d, const struct game *g, size_t plies, size_t *n)
-{
-    uint64_t h = start_hash(d, g);
-    size_t i, all = game_plies(g);
-    for (i = 0; i < all && i < plies; i++)
-        h = game_hash_ply(h, game_ply_code(g, i));
-    if (n)
-        *n = i;
-    return h & d->mask;
-}
-
 /* Which games this one continues: each prefix that is the whole of a game
  * (in the first reading the games before it, in the second those after);
- * the prefix's identity is kept for when that game is read again. */
-static void find_starts(struct dups *d, const struct game *g, size_t me)
+ * the prefix's identity is kept for when that game is read again.  The
+ * hash of the whole game, the last of its prefixes'. */
+static uint64_t find_starts(struct dups *d, const struct game *g, size_t me)
 {
     uint64_t h = start_hash(d, g);
-    for (size_t i = 0, all = game_plies(g); i < all && i + 1 < d->e[me].plies; i++) {
+    for (size_t i = 0, all = game_plies(g); i < all; i++) {
         h = game_hash_ply(h, game_ply_code(g, i));
-        if (!filter_may(d, h & d->mask))
+        if (i + 1 == all || !filter_may(d, h & d->mask))
             continue;
         long f = find(d, h & d->mask);
         if (f < 0 || d->e[f].plies != i + 1 || d->e[f].longer >= 0
@@ -229,12 +221,13 @@ static void find_starts(struct dups *d, const struct game *g, size_t me)
             continue;
         if (game_identity(g, i + 1, &d->id, &d->id_cap, &d->id_len) < 0) {
             d->failed = 1;
-            return;
+            break;
         }
         if ((d->e[f].kept_start = keep_bytes(d, d->id, d->id_len)) < 0)
-            return;
+            break;
         d->e[f].longer = (long)me;   /* said as the first copy of me's */
     }
+    return h & d->mask;
 }
 
 /* me, a repeat, differs from the first game of its hash: taken apart. */
@@ -291,15 +284,16 @@ static int first_pass(struct dups *d, struct game *g)
     d->e = entries;
     if (2 * (d->n + 1) > d->nslots && grow_table(d) < 0)
         return -1;
-    size_t plies;
     struct entry *e = &d->e[d->n];
-    e->hash = hash_of(d, g, (size_t)-1, &plies);
-    e->plies = (unsigned)plies;
+    e->plies = (unsigned)game_plies(g);
     e->line = g->line;
     e->file = g->file;
     e->number = g->number;
     e->longer = -1;
     e->kept_self = e->kept_start = -1;
+    e->quick = g->rec == NULL;
+    /* The games before it that it continues, and its hash. */
+    e->hash = find_starts(d, g, d->n);
     long f = find(d, e->hash);
     e->first = f >= 0 ? f : (long)d->n;
     e->next = -1;
@@ -315,7 +309,6 @@ static int first_pass(struct dups *d, struct game *g)
         filter_add(d, e->hash);
     }
     d->n++;
-    find_starts(d, g, d->n - 1);   /* the games before it that it continues */
     return 0;
 }
 
@@ -355,6 +348,17 @@ static int walk_game(struct archive *a, struct game *g)
             return -1;
     }
     return each_game(a, g);
+}
+
+/* The second reading takes again the plies of a game the quick pass
+ * proved in the first, without replaying it (its facts unknown): where
+ * neither the criteria (games are matched to their entries by their
+ * order) nor the output (list, jsonl) need what the replay proves. */
+static int proved(struct archive *a)
+{
+    struct dups *d = (struct dups *)a;
+    return d->pass == 2 && d->c->n == 0 && (d->mode == REPORT || d->out.format == OUT_VERBATIM)
+        && d->at < d->n && d->e[d->at].quick;
 }
 
 static void say(FILE *f, const struct entry *e)
@@ -531,6 +535,7 @@ static int run(const struct command *cmd, int argc, char **argv)
             fseek(stdin, 0, SEEK_SET);
         d.pass = 2;
         d.a.game = walk_game;
+        d.a.proved = proved;
         if (d.mode != REPORT && output_begin(&d.out) < 0)
             d.out.failed = 1;
         if (quiet_err && !d.failed)

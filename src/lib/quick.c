@@ -217,6 +217,12 @@ static void forget_seen(struct quick *q)
 
 int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *facts)
 {
+    return quick_read(q, text, len, 0, facts);
+}
+
+int quick_read(struct quick *q, const char *text, size_t len, int proved,
+               pmn_game_facts *facts)
+{
     const struct relay *f = &q->f;
     const char *s, *end = text + len, *tagged, *written;
     q->nholes = 0;
@@ -240,8 +246,10 @@ int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *fa
             unsigned v = 0;
             while (*s >= '0' && *s <= '9' && s - token < 9)
                 v = 10 * v + (unsigned)(*s++ - '0');
-            if (*s != '.')
+            if (*s != '.') {
+                s = token;
                 break;    /* perhaps the result */
+            }
             if (v != ply / 2 + 1 || *token == '0' || !is(s + 1, BLANK))
                 return 0;
             s = skip_blanks(s + 1);
@@ -253,21 +261,24 @@ int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *fa
             break;
         }
         s++;
-        if (!(unsigned)(legal >> (8 * hole + 7) & 1))
-            return 0;
-        int at = relay_sow(f, &mine, hole, QUICK_LAPS, NULL);
-        if (at < 0)
-            return 0;   /* perhaps endless: the full path proves it, in a note */
         q->holes[ply] = (unsigned char)hole;
         unsigned taken = 0;
-        if (theirs & f->facing[at]) {
-            taken = seeds_of(theirs & f->taken[at]);
-            theirs &= ~f->taken[at];
-            took[mover] += taken;
+        if (!proved) {
+            if (!(unsigned)(legal >> (8 * hole + 7) & 1))
+                return 0;
+            int at = relay_sow(f, &mine, hole, QUICK_LAPS, NULL);
+            if (at < 0)
+                return 0;   /* perhaps endless: the full path proves it, in a note */
+            if (theirs & f->facing[at]) {
+                taken = seeds_of(theirs & f->taken[at]);
+                theirs &= ~f->taken[at];
+                took[mover] += taken;
+            }
         }
         s = skip_blanks(s);
         if (*s == '(') {
-            if (claim(&s) != (int)taken)
+            int said = claim(&s);
+            if (said < 0 || (!proved && said != (int)taken))
                 return 0;
             writes_claims = 1;
             s = skip_blanks(s);
@@ -289,6 +300,8 @@ int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *fa
         mine = mover_now;
         mover = !mover;
         ply++;
+        if (proved)
+            continue;   /* its end and repetitions were proved before */
         if (!(legal = legal_bytes(f, mine))) {
             ended = 1;      /* the side to move has none: it has lost */
             continue;
@@ -302,9 +315,13 @@ int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *fa
     const char *after;
     if (!(written = result_at(s, &after)) || skip_blanks(after) != end || ply == 0)
         return 0;
+    if (proved) {
+        q->nholes = ply;
+        return 1;
+    }
     /* How the game ended, as the result must say. */
-    const char *proved = !ended ? "*" : mover == PMN_SOUTH ? "0-1" : "1-0";
-    if (strcmp(written, proved) != 0 || (tagged && strcmp(tagged, written) != 0)
+    const char *ends = !ended ? "*" : mover == PMN_SOUTH ? "0-1" : "1-0";
+    if (strcmp(written, ends) != 0 || (tagged && strcmp(tagged, written) != 0)
         || (writes_claims && unwritten))
         return 0;
     facts->moves = ply;
@@ -329,6 +346,13 @@ int quick_init(struct quick *q, const pmn_setup_options *o)
 int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *facts)
 {
     (void)q, (void)text, (void)len, (void)facts;
+    return 0;
+}
+
+int quick_read(struct quick *q, const char *text, size_t len, int proved,
+               pmn_game_facts *facts)
+{
+    (void)q, (void)text, (void)len, (void)proved, (void)facts;
     return 0;
 }
 

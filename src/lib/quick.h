@@ -35,5 +35,10 @@ int quick_init(struct quick *q, const pmn_setup_options *o);
  * its replay proves and q->holes its plies; else 0.  text[len] must be
  * '\0'. */
 int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *facts);
+/* As quick_game; proved: the text is one that quick_game proved before,
+ * read again for its plies alone (q->holes), not replayed (*facts left
+ * as it is).  Then 1 if it still reads as a game of that shape. */
+int quick_read(struct quick *q, const char *text, size_t len, int proved,
+               pmn_game_facts *facts);
 
 #endif

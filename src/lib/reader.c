@@ -347,6 +347,11 @@ size_t pmn_reader_game_holes(const pmn_reader *rd, const unsigned char **holes)
 
 int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts)
 {
+    return pmn_reader_next_again(rd, rec, facts, 0);
+}
+
+int pmn_reader_next_again(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts, int proved)
+{
     if (!rd->quick_ready) {
         quick_init(&rd->quick, rd->p.setup);
         rd->quick_ready = 1;
@@ -357,7 +362,7 @@ int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, pmn_game_facts *fac
             pmn_record_init(rec);
             return rc;
         }
-        if (quick_game(&rd->quick, rd->chunk, rd->len, facts)) {
+        if (quick_read(&rd->quick, rd->chunk, rd->len, proved, facts)) {
             pmn_record_init(rec);
             rd->game_off = 0;
             rd->game_line = rd->chunk_line;

@@ -27,9 +27,13 @@ static struct tally compare(const char *text, size_t len)
     struct tally t = { 0, 0, 0 };
     struct diags da, db;
     FILE *fa = fmemopen((void *)text, len, "r"), *fb = fmemopen((void *)text, len, "r");
+    FILE *fc = fmemopen((void *)text, len, "r");
     assert_non_null(fa);
     assert_non_null(fb);
+    assert_non_null(fc);
     pmn_reader *a = pmn_reader_new(fa, collect, &da), *b = pmn_reader_new(fb, collect, &db);
+    /* c reads the text a second time, told which games a proved. */
+    pmn_reader *c = pmn_reader_new(fc, NULL, NULL);
     for (;;) {
         pmn_record ra, rb;
         pmn_game_facts facts;
@@ -38,7 +42,12 @@ static struct tally compare(const char *text, size_t len)
         memset(&db, 0, sizeof db);
         int rca = pmn_reader_next_checked(a, &ra, &facts);
         int rcb = pmn_reader_next(b, &rb);
+        pmn_record rc;
+        pmn_game_facts unused;
+        int rcc = pmn_reader_next_again(c, &rc, &unused, rca == 2);
         assert_int_equal(rca > 0, rcb > 0);
+        assert_int_equal(rcc, rca);
+        pmn_record_free(&rc);
         if (rcb <= 0) {
             pmn_record_free(&ra);
             pmn_record_free(&rb);
@@ -68,7 +77,10 @@ static struct tally compare(const char *text, size_t len)
             /* The holes it played, by turns from South, are the record's. */
             const unsigned char *holes;
             const pmn_played_line *pl = pmn_replay_main(r);
+            const unsigned char *again;
             assert_int_equal(pmn_reader_game_holes(a, &holes), pl->nmoves);
+            assert_int_equal(pmn_reader_game_holes(c, &again), pl->nmoves);
+            assert_memory_equal(again, holes, pl->nmoves);
             for (size_t i = 0; i < pl->nmoves; i++) {
                 assert_int_equal(holes[i], rb.main.moves[i].hole);
                 assert_int_equal(pl->moves[i].side, (int)(i % 2));
@@ -94,8 +106,10 @@ static struct tally compare(const char *text, size_t len)
     }
     pmn_reader_free(a);
     pmn_reader_free(b);
+    pmn_reader_free(c);
     fclose(fa);
     fclose(fb);
+    fclose(fc);
     return t;
 }
 

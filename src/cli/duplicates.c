@@ -23,6 +23,7 @@
  * the same, is the price: 2^-64 a pair). */
 #include "cli.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -62,7 +63,8 @@ struct dups {
     int mode, prefixes;
     struct entry *e;
     size_t n, cap, at;        /* entries; the game of pass 2 */
-    long *slot;               /* entries by hash: index + 1, 0 free */
+    uint64_t *slot;           /* entries by hash (slot_of): a probe reads an
+                                 entry only where the slot agrees */
     size_t nslots;
     uint64_t *filter;         /* a Bloom filter of the hashes in slot: 8 bits a
                                  slot, two set a hash */
@@ -109,18 +111,58 @@ static int filter_may(const struct dups *d, uint64_t h)
     return (d->filter[w] & m) == m;
 }
 
+/* The slot of entry k: its index + 1 in bits 0-31 (0: a free slot), bit
+ * 32 set once it is the start of another game, its plies in bits 33-40
+ * (255: as many or more), the high 23 bits of its hash above.  Most
+ * prefixes of games that reach the table are those of the short games
+ * every game begins as: the slot says at once that they are not, or are
+ * already known as, the start of another, without reading the entry. */
+#define SLOT_LONGER (1ULL << 32)
+static uint64_t slot_of(const struct entry *e, size_t k)
+{
+    assert(k < 0xFFFFFFFF);
+    uint64_t plies = e->plies < 255 ? e->plies : 255;
+    return (e->hash >> 41 << 41) | plies << 33 | (e->longer >= 0 ? SLOT_LONGER : 0)
+         | (uint64_t)(k + 1);
+}
+
+static size_t slot_index(uint64_t slot)
+{
+    return (size_t)(slot & 0xFFFFFFFF) - 1;
+}
+
 static long find(const struct dups *d, uint64_t h)
 {
     for (size_t i = (size_t)(h >> 7) & (d->nslots - 1); d->slot[i]; i = (i + 1) & (d->nslots - 1))
-        if (d->e[d->slot[i] - 1].hash == h)
-            return d->slot[i] - 1;
+        if (d->slot[i] >> 41 == h >> 41 && d->e[slot_index(d->slot[i])].hash == h)
+            return (long)slot_index(d->slot[i]);
+    return -1;
+}
+
+/* The game of hash h and `plies` plies not yet known as the start of
+ * another, or -1; *at its slot. */
+static long find_start(const struct dups *d, uint64_t h, size_t plies, size_t *at)
+{
+    uint64_t want = (plies < 255 ? plies : 255) << 33;
+    for (size_t i = (size_t)(h >> 7) & (d->nslots - 1); d->slot[i]; i = (i + 1) & (d->nslots - 1)) {
+        uint64_t s = d->slot[i];
+        /* Another game's slot, or this game's, known already or of another
+         * length: nothing to look at (no other holds this hash). */
+        if (s >> 41 != h >> 41 || (s & (SLOT_LONGER | 255ULL << 33)) != want)
+            continue;
+        const struct entry *e = &d->e[slot_index(s)];
+        if (e->hash == h && e->plies == plies && e->longer < 0) {
+            *at = i;
+            return (long)slot_index(s);
+        }
+    }
     return -1;
 }
 
 static int grow_table(struct dups *d)
 {
     size_t ns = d->nslots ? 2 * d->nslots : 1024;
-    long *slot = calloc(ns, sizeof *slot);
+    uint64_t *slot = calloc(ns, sizeof *slot);
     uint64_t *filter = calloc(ns / 8, sizeof *filter);   /* 8 bits a slot */
     if (!slot || !filter) {
         free(slot);
@@ -138,7 +180,7 @@ static int grow_table(struct dups *d)
         size_t i = (size_t)(d->e[k].hash >> 7) & (ns - 1);
         while (slot[i])
             i = (i + 1) & (ns - 1);
-        slot[i] = (long)k + 1;
+        slot[i] = slot_of(&d->e[k], k);
         filter_add(d, d->e[k].hash);
     }
     return 0;
@@ -210,22 +252,38 @@ static uint64_t start_hash(struct dups *d, const struct game *g)
  * hash of the whole game, the last of its prefixes'. */
 static uint64_t find_starts(struct dups *d, const struct game *g, size_t me)
 {
-    uint64_t h = start_hash(d, g);
-    for (size_t i = 0, all = game_plies(g); i < all; i++) {
-        h = game_hash_ply(h, game_ply_code(g, i));
-        if (i + 1 == all || !filter_may(d, h & d->mask))
-            continue;
-        long f = find(d, h & d->mask);
-        if (f < 0 || d->e[f].plies != i + 1 || d->e[f].longer >= 0
-            || (d->pass == 2 && f <= (long)me))
-            continue;
-        if (game_identity(g, i + 1, &d->id, &d->id_cap, &d->id_len) < 0) {
-            d->failed = 1;
-            break;
+    enum { BATCH = 64 };
+    uint64_t h = start_hash(d, g), hs[BATCH];
+    size_t all = game_plies(g);
+    /* The prefixes' hashes a batch at a time, their words of the filter
+     * fetched meanwhile: the filter of a large archive is out of cache,
+     * and a prefix's test waits on memory otherwise. */
+    for (size_t base = 0; base < all; base += BATCH) {
+        size_t n = all - base < BATCH ? all - base : BATCH;
+        for (size_t k = 0; k < n; k++) {
+            size_t w;
+            uint64_t m;
+            h = game_hash_ply(h, game_ply_code(g, base + k));
+            hs[k] = h & d->mask;
+            filter_bits(d, hs[k], &w, &m);
+            __builtin_prefetch(&d->filter[w]);
         }
-        if ((d->e[f].kept_start = keep_bytes(d, d->id, d->id_len)) < 0)
-            break;
-        d->e[f].longer = (long)me;   /* said as the first copy of me's */
+        for (size_t k = 0; k < n; k++) {
+            size_t i = base + k, at;
+            if (i + 1 == all || !filter_may(d, hs[k]))
+                continue;
+            long f = find_start(d, hs[k], i + 1, &at);
+            if (f < 0 || (d->pass == 2 && f <= (long)me))
+                continue;
+            if (game_identity(g, i + 1, &d->id, &d->id_cap, &d->id_len) < 0) {
+                d->failed = 1;
+                return h & d->mask;
+            }
+            if ((d->e[f].kept_start = keep_bytes(d, d->id, d->id_len)) < 0)
+                return h & d->mask;
+            d->e[f].longer = (long)me;   /* said as the first copy of me's */
+            d->slot[at] |= SLOT_LONGER;
+        }
     }
     return h & d->mask;
 }
@@ -282,8 +340,8 @@ static int first_pass(struct dups *d, struct game *g)
     if (!entries)
         return -1;
     d->e = entries;
-    if (2 * (d->n + 1) > d->nslots && grow_table(d) < 0)
-        return -1;
+    if (d->n + 1 >= 0xFFFFFFFF || (2 * (d->n + 1) > d->nslots && grow_table(d) < 0))
+        return -1;   /* the slots' 32 bits of index: 4 billion games */
     struct entry *e = &d->e[d->n];
     e->plies = (unsigned)game_plies(g);
     e->line = g->line;
@@ -305,7 +363,7 @@ static int first_pass(struct dups *d, struct game *g)
         size_t i = (size_t)(e->hash >> 7) & (d->nslots - 1);
         while (d->slot[i])
             i = (i + 1) & (d->nslots - 1);
-        d->slot[i] = (long)d->n + 1;
+        d->slot[i] = slot_of(e, d->n);
         filter_add(d, e->hash);
     }
     d->n++;

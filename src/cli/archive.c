@@ -456,7 +456,7 @@ int output_game(struct game_output *o, const struct game *g)
 /* The rules and the start as text, each ended by a NUL, into buf (room
  * for 1024): its length.  A game of the quick pass is Hawalis from its
  * opening, with the rules' defaults (the pass takes no other). */
-static size_t start_text(const struct game *g, char *buf)
+size_t game_start_text(const struct game *g, char buf[1024])
 {
     pmn_rules r;
     pmn_position start;
@@ -480,22 +480,18 @@ static size_t start_text(const struct game *g, char *buf)
     return n + m;
 }
 
-uint64_t game_hash_start(const struct game *g)
+uint64_t game_hash_start(const char *start, size_t n)
 {
-    char buf[1024];
     uint64_t h = 0x243F6A8885A308D3ULL;
-    size_t n = start_text(g, buf);
     for (size_t i = 0; i < n; i++)
-        if (buf[i])
-            h = game_hash_ply(h, (unsigned char)buf[i]);
+        if (start[i])
+            h = game_hash_ply(h, (unsigned char)start[i]);
     return h;
 }
 
-int game_identity(const struct game *g, size_t plies, unsigned char **buf, size_t *cap,
-                  size_t *len)
+int game_identity(const struct game *g, const char *start, size_t n, size_t plies,
+                  unsigned char **buf, size_t *cap, size_t *len)
 {
-    char start[1024];
-    size_t n = start_text(g, start);
     if (plies > game_plies(g))
         plies = game_plies(g);
     unsigned char *b = grown(*buf, cap, n + 2 * plies, 1, 256);

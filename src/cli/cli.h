@@ -459,11 +459,14 @@ void game_ending_text(const struct game *g, char *buf, size_t size);
 /* g as a JSON object on a line. */
 void game_json(FILE *f, const struct game *g);
 
-/* The identity of a game for duplicates: a hash of its rules and start,
- * then of each ply in turn (game_hash_ply of game_ply_code), so that a
- * game's hash after k plies is the hash of a game of those k plies.  Needs
- * the replay, or the plies of the quick pass. */
-uint64_t game_hash_start(const struct game *g);
+/* The identity of a game for duplicates: a hash of its rules and start
+ * as text (game_start_text), then of each ply in turn (game_hash_ply of
+ * game_ply_code), so that a game's hash after k plies is the hash of a game
+ * of those k plies.  Needs the replay, or the plies of the quick pass (a
+ * game of the quick pass is Hawalis from its opening: the same text for
+ * all, which a caller may keep). */
+size_t game_start_text(const struct game *g, char buf[1024]);
+uint64_t game_hash_start(const char *start, size_t n);
 static inline uint64_t game_hash_ply(uint64_t h, unsigned code)
 {
     h ^= code + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
@@ -485,12 +488,12 @@ static inline unsigned game_ply_code(const struct game *g, size_t i)
     return (unsigned)(pl->side * 64 + g->rec->main.moves[i].hole + 1)
          | (unsigned)pl->continues << 8;
 }
-/* What those hash, as bytes (the rules and the start as text, then two
- * bytes a ply), of the game's first `plies` plies (all: (size_t)-1), into
- * *buf (grown as needed, *cap its size): two games or prefixes are the
- * same where these bytes are.  0, or -1 when memory runs out. */
-int game_identity(const struct game *g, size_t plies, unsigned char **buf, size_t *cap,
-                  size_t *len);
+/* What those hash, as bytes (start[0..n), its start text, then two bytes
+ * a ply), of the game's first `plies` plies (all: (size_t)-1), into *buf
+ * (grown as needed, *cap its size): two games or prefixes are the same
+ * where these bytes are.  0, or -1 when memory runs out. */
+int game_identity(const struct game *g, const char *start, size_t n, size_t plies,
+                  unsigned char **buf, size_t *cap, size_t *len);
 
 /* Games written out: as read (verbatim; a game of an XML archive as
  * canonical PMN), canonical PMN, an XML archive, a line each, or JSON Lines. */

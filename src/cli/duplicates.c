@@ -78,7 +78,11 @@ struct dups {
     unsigned char *id;        /* the game being read's identity */
     size_t id_cap, id_len;
     uint64_t mask;            /* of the hashes: all bits but in tests */
-    uint64_t quick_start;     /* start_hash of the quick pass's games */
+    char start[1024];         /* the start text of the game read (full path) */
+    size_t start_len;
+    char quick_text[1024];    /* that of the quick pass's games, and its hash */
+    size_t quick_text_len;
+    uint64_t quick_start;
     int quick_start_known;
     int failed;
 };
@@ -233,17 +237,38 @@ static int same_as_read(const struct dups *d, int k)
     return k >= 0 && d->kept[k].len == d->id_len && memcmp(d->kept[k].id, d->id, d->id_len) == 0;
 }
 
-/* game_hash_start: the same for every game of the quick pass (Hawalis from
- * its opening), so formatted once for them all. */
-static uint64_t start_hash(struct dups *d, const struct game *g)
+/* The game's start text (game_start_text) and its length: the same for
+ * every game of the quick pass (Hawalis from its opening), so formatted
+ * once for them all, with its hash. */
+static const char *start_of(struct dups *d, const struct game *g, size_t *n)
 {
-    if (g->replay)
-        return game_hash_start(g);
+    if (g->replay) {
+        d->start_len = game_start_text(g, d->start);
+        *n = d->start_len;
+        return d->start;
+    }
     if (!d->quick_start_known) {
-        d->quick_start = game_hash_start(g);
+        d->quick_text_len = game_start_text(g, d->quick_text);
+        d->quick_start = game_hash_start(d->quick_text, d->quick_text_len);
         d->quick_start_known = 1;
     }
-    return d->quick_start;
+    *n = d->quick_text_len;
+    return d->quick_text;
+}
+
+static uint64_t start_hash(struct dups *d, const struct game *g)
+{
+    size_t n;
+    const char *text = start_of(d, g, &n);
+    return g->replay ? game_hash_start(text, n) : d->quick_start;
+}
+
+/* game_identity of g's first `plies` plies into d->id. */
+static int identity_of(struct dups *d, const struct game *g, size_t plies)
+{
+    size_t n;
+    const char *text = start_of(d, g, &n);
+    return game_identity(g, text, n, plies, &d->id, &d->id_cap, &d->id_len);
 }
 
 /* Which games this one continues: each prefix that is the whole of a game
@@ -275,7 +300,7 @@ static uint64_t find_starts(struct dups *d, const struct game *g, size_t me)
             long f = find_start(d, hs[k], i + 1, &at);
             if (f < 0 || (d->pass == 2 && f <= (long)me))
                 continue;
-            if (game_identity(g, i + 1, &d->id, &d->id_cap, &d->id_len) < 0) {
+            if (identity_of(d, g, i + 1) < 0) {
                 d->failed = 1;
                 return h & d->mask;
             }
@@ -313,7 +338,7 @@ static int verify(struct dups *d, const struct game *g, size_t me)
     int repeat = e->first != (long)me;
     if (!repeat && e->next < 0 && e->kept_start < 0)
         return 0;   /* nothing to compare: most games */
-    if (game_identity(g, (size_t)-1, &d->id, &d->id_cap, &d->id_len) < 0)
+    if (identity_of(d, g, (size_t)-1) < 0)
         return d->failed = 1, -1;
     if (repeat) {
         struct entry *f = &d->e[e->first];

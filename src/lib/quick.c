@@ -18,6 +18,7 @@
 #include "play.h"
 #include "quick.h"
 
+#include <stddef.h>
 #include <string.h>
 #include <strings.h>
 
@@ -35,7 +36,8 @@
 int quick_init(struct quick *q, const pmn_setup_options *o)
 {
     pmn_position start;
-    memset(q, 0, sizeof *q);
+    memset(q, 0, offsetof(struct quick, holes));   /* the holes are written before read */
+    q->nholes = 0;
     if (o && (o->rules || o->nspecs))
         return 0;   /* rules from the command line: the full path sets them up */
     if (pmn_rules_init(&q->rules, NULL, NULL) < 0)

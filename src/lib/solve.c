@@ -1136,7 +1136,8 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
     pmn_position *ends = malloc((nhistory + PMN_MAX_PV + 1) * sizeof *ends);
     if (!ends)
         return 0;
-    memcpy(ends, history, nhistory * sizeof *ends);
+    if (nhistory)   /* history may be NULL then */
+        memcpy(ends, history, nhistory * sizeof *ends);
     size_t nends = nhistory;
     struct tablebase_history *h = tablebase_history_new(tb, n, solve_history_layer_max);
     if (!h) {

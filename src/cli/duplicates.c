@@ -79,7 +79,6 @@ struct dups {
     size_t id_cap, id_len;
     uint64_t mask;            /* of the hashes: all bits but in tests */
     char start[1024];         /* the start text of the game read (full path) */
-    size_t start_len;
     char quick_text[1024];    /* that of the quick pass's games, and its hash */
     size_t quick_text_len;
     uint64_t quick_start;
@@ -243,8 +242,7 @@ static int same_as_read(const struct dups *d, int k)
 static const char *start_of(struct dups *d, const struct game *g, size_t *n)
 {
     if (g->replay) {
-        d->start_len = game_start_text(g, d->start);
-        *n = d->start_len;
+        *n = game_start_text(g, d->start);
         return d->start;
     }
     if (!d->quick_start_known) {

@@ -217,11 +217,6 @@ static void forget_seen(struct quick *q)
     q->nseen = 0;
 }
 
-int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *facts)
-{
-    return quick_read(q, text, len, 0, facts);
-}
-
 int quick_read(struct quick *q, const char *text, size_t len, int proved,
                pmn_game_facts *facts)
 {
@@ -342,12 +337,6 @@ int quick_init(struct quick *q, const pmn_setup_options *o)
     (void)o;
     q->usable = 0;
     q->nholes = 0;
-    return 0;
-}
-
-int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *facts)
-{
-    (void)q, (void)text, (void)len, (void)facts;
     return 0;
 }
 

@@ -33,11 +33,9 @@ int quick_init(struct quick *q, const pmn_setup_options *o);
 /* Is text[0..len), one chunk of the reader, a single game that the full
  * path would read, replay and check without a word?  Then 1, *facts what
  * its replay proves and q->holes its plies; else 0.  text[len] must be
- * '\0'. */
-int quick_game(struct quick *q, const char *text, size_t len, pmn_game_facts *facts);
-/* As quick_game; proved: the text is one that quick_game proved before,
- * read again for its plies alone (q->holes), not replayed (*facts left
- * as it is).  Then 1 if it still reads as a game of that shape. */
+ * '\0'.  proved: the text is one this proved before, read again for its
+ * plies alone (q->holes), not replayed (*facts left as it is); then 1 if
+ * it still reads as a game of that shape. */
 int quick_read(struct quick *q, const char *text, size_t len, int proved,
                pmn_game_facts *facts);
 

@@ -155,6 +155,14 @@ static inline struct naive_value naive_move_value_after(const pmn_rules *r,
     return v;
 }
 
+/* The outcome alone, in the shape of judged.h's judged_truth (ctx: the
+ * struct naive_path to search with). */
+static inline int naive_outcome_after(const pmn_rules *r, const pmn_position *hist, int nh,
+                                      const pmn_position *p, int hole, void *ctx)
+{
+    return naive_move_value_after(r, ctx, hist, nh, p, hole).outcome;
+}
+
 /* The same, as a new game (no positions before p). */
 static inline struct naive_value naive_move_value(const pmn_rules *r, struct naive_path *path,
                                                   const pmn_position *p, int hole)

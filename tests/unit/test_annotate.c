@@ -215,14 +215,6 @@ static void selfplay_is_a_game(void **unused)
 
 /* ---- annotations against the truth --------------------------------------- */
 
-/* The minimax outcome of playing `hole` in p after hist (naive.h). */
-static int minimax_truth(const pmn_rules *r, const pmn_position *hist, int nh,
-                         const pmn_position *p, int hole, void *ctx)
-{
-    (void)ctx;
-    return naive_move_value_after(r, &path, hist, nh, p, hole).outcome;
-}
-
 static void check_against_minimax(const char *spec, unsigned games, int solve)
 {
     pmn_rules r;
@@ -241,7 +233,7 @@ static void check_against_minimax(const char *spec, unsigned games, int solve)
         pmn_setup setup = { .status = PMN_SETUP_READY, .rules = r };
         pmn_position_start(&r, &setup.start);
         assert_int_equal(pmn_annotate_record(&rec, &setup, s, &ao, &an), 0);
-        judged_check(&r, &setup.start, &an, solve, minimax_truth, NULL, &count);
+        judged_check(&r, &setup.start, &an, solve, naive_outcome_after, &path, &count);
         pmn_annotation_free(&an);
         pmn_record_free(&rec);
     }

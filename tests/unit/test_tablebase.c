@@ -368,14 +368,6 @@ static void depth_search_reads_databases(void **state)
     history_with_databases("kalah(3,3)", 6, 3, 100, 43, 2);
 }
 
-/* The minimax outcome of playing `hole` in p after hist (naive.h). */
-static int minimax_truth(const pmn_rules *r, const pmn_position *hist, int nh,
-                         const pmn_position *p, int hole, void *ctx)
-{
-    (void)ctx;
-    return naive_move_value_after(r, &path, hist, nh, p, hole).outcome;
-}
-
 /* Endings inside the databases, played at random from positions of
  * `seeds` seeds and annotated by the depth search (which reads the
  * databases below the root) and by the solver (which answers from them,
@@ -405,7 +397,7 @@ static void annotated_endings(const char *spec, unsigned seeds, int games, uint3
             judged_random_game(&r, p, lcg(&state), 40, &rec);
             pmn_searcher_clear(s);
             assert_int_equal(pmn_annotate_record(&rec, &setup, s, &ao, &an), 0);
-            judged_check(&r, p, &an, solve, minimax_truth, NULL, &count[solve]);
+            judged_check(&r, p, &an, solve, naive_outcome_after, &path, &count[solve]);
             pmn_annotation_free(&an);
             pmn_record_free(&rec);
         }

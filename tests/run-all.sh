@@ -1,15 +1,32 @@
 #!/bin/sh
-# run-all.sh - every test pmn has: the build with warnings as errors and its
-# test suite, the suite again under valgrind, then `make distcheck`, whose
-# build from the tarball runs the suite under AddressSanitizer and
-# UndefinedBehaviorSanitizer, and last the suite built from that tarball
-# with ThreadSanitizer.
+# run-all.sh - every test pmn has, in stages:
+#
+#   1. the build with warnings as errors and its test suite (make check);
+#   2. then three stages side by side, each in its own tree:
+#      - valgrind: the unit tests and a sample of the command line's cases
+#        (make check-valgrind-sample; with --full, the whole suite: make
+#        check-valgrind);
+#      - sanitizers: make distcheck, whose build from the tarball runs the
+#        suite under AddressSanitizer and UndefinedBehaviorSanitizer;
+#      - threads: the suite built from that tarball with ThreadSanitizer.
+#
+# The valgrind and sanitizer stages run a tenth of the unit tests' random
+# trials (PMN_TEST_LIGHT, tests/unit/light.h) unless --full is given: every
+# kind of trial still runs there, and make check runs them all.  Each
+# stage's output goes to _stages/NAME.log, shown when the stage fails.
 set -e
 cd "$(dirname "$0")/.."
 
+full=
+case ${1:-} in
+    --full) full=1 ;;
+    '') ;;
+    *) echo "usage: sh tests/run-all.sh [--full]" >&2; exit 2 ;;
+esac
+
 summary() {
     # The automake harness, said in the plain closing line CI reads.
-    for log in test-suite.log pmn-*/_build/sub/test-suite.log; do
+    for log in $2test-suite.log; do
         [ -f "$log" ] || continue
         pass=$(sed -n 's/^# PASS: *//p' "$log")
         fail=$(sed -n 's/^# FAIL: *//p' "$log")
@@ -19,25 +36,68 @@ summary() {
     done
 }
 
+elapsed() {
+    s=$(( $(date +%s) - $1 ))
+    echo "$((s / 60)) min $((s % 60)) s"
+}
+
+begin=$(date +%s)
 ./bootstrap
 ./configure --enable-werror
 make -j2
 if ! make -j2 check; then summary tests; exit 1; fi
 summary tests
-if ! make -j2 check-valgrind; then summary "tests under valgrind"; exit 1; fi
-summary "tests under valgrind"
-make -j2 distcheck DISTCHECK_CONFIGURE_FLAGS='--enable-werror --enable-asan --enable-ubsan'
-echo "distcheck with AddressSanitizer and UndefinedBehaviorSanitizer: passed"
+echo "build and make check: $(elapsed "$begin")"
 
-# ThreadSanitizer stops a test at its first report.
-rm -rf _tsan && mkdir _tsan && tar -xzf pmn-*.tar.gz -C _tsan
-(
-    cd _tsan/pmn-*/
-    ./configure --enable-werror --enable-tsan --disable-shared > /dev/null
-    make -j2 > /dev/null
-    TSAN_OPTIONS='halt_on_error=1' make -j2 check ||
-        { cat test-suite.log; exit 1; }
-)
-echo "tests under ThreadSanitizer: passed"
+# The stages after make check share the machine: each is its own tree
+# (the ThreadSanitizer build is made from a tarball of this one, as the
+# distcheck is), and writes its log apart.
+rm -rf _stages _tsan && mkdir _stages _tsan
+make dist > _stages/dist.log 2>&1 || { cat _stages/dist.log; exit 1; }
+tar -xzf pmn-*.tar.gz -C _tsan
+[ -n "$full" ] || { PMN_TEST_LIGHT=1; export PMN_TEST_LIGHT; }
+
+valgrind_stage() {
+    if [ -n "$full" ]; then make -j2 check-valgrind; else make -j2 check-valgrind-sample; fi
+}
+sanitizer_stage() {
+    make -j2 distcheck DISTCHECK_CONFIGURE_FLAGS='--enable-werror --enable-asan --enable-ubsan'
+}
+thread_stage() {
+    # ThreadSanitizer stops a test at its first report.
+    cd _tsan/pmn-*/ &&
+        ./configure --enable-werror --enable-tsan --disable-shared &&
+        make -j2 &&
+        { TSAN_OPTIONS='halt_on_error=1' make -j2 check || { cat test-suite.log; exit 1; }; }
+}
+
+stage() {
+    # (set -e does not reach into a function run as a condition: each
+    # stage fails by its last command's status.)
+    start=$(date +%s)
+    if ( "$1_stage" ) > "_stages/$1.log" 2>&1; then
+        echo "$1: passed in $(elapsed "$start")" > "_stages/$1.done"
+    else
+        echo "$1: FAILED after $(elapsed "$start")" > "_stages/$1.done"
+    fi
+}
+stage valgrind &
+stage sanitizer &
+stage thread &
+wait
+
+failed=
+for name in valgrind sanitizer thread; do
+    cat "_stages/$name.done"
+    if grep -q FAILED "_stages/$name.done"; then
+        failed=1
+        echo "---- the end of _stages/$name.log:"
+        tail -n 150 "_stages/$name.log"
+    fi
+done
+summary "tests under valgrind" ""
+summary "tests under AddressSanitizer and UndefinedBehaviorSanitizer" pmn-*/_build/sub/
+summary "tests under ThreadSanitizer" _tsan/pmn-*/
+echo "every stage: $(elapsed "$begin")"
+[ -z "$failed" ]
 rm -rf _tsan
-summary tests

@@ -1,5 +1,8 @@
 /* analyse.c - pmn analyse: the value of a position, its best move and line. */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
+#include "records.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -1,5 +1,10 @@
 /* annotate.c - pmn annotate: games judged move by move by the engine. */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
+#include "progress.h"
+#include "annotate.h"
+#include "records.h"
 
 #include <limits.h>
 #include <stdio.h>

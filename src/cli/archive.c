@@ -8,6 +8,11 @@
  * unread (pmn_reader_set_filter).  Games are written back in the format a
  * command asks for (struct game_output). */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
+#include "progress.h"
+#include "records.h"
+#include "archive.h"
 
 #include <stdlib.h>
 #include <string.h>

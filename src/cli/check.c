@@ -1,5 +1,11 @@
 /* check.c - pmn check: replay every game and report what is wrong. */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
+#include "progress.h"
+#include "jobs.h"
+#include "records.h"
+#include "archive.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,10 @@
 /* convert.c - pmn convert: records as canonical PMN, in any notation. */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
+#include "progress.h"
+#include "jobs.h"
+#include "records.h"
 
 #include <errno.h>
 #include <stdio.h>

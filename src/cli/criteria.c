@@ -6,6 +6,10 @@
  * with --invert). */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "cli.h"
+#include "options.h"
+#include "io.h"
+#include "archive.h"
+#include "criteria.h"
 
 #include <ctype.h>
 #include <stdatomic.h>

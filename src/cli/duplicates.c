@@ -22,6 +22,12 @@
  * never as the same (a repeat missed where three share a hash, two of them
  * the same, is the price: 2^-64 a pair). */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
+#include "progress.h"
+#include "records.h"
+#include "archive.h"
+#include "criteria.h"
 
 #include <assert.h>
 #include <errno.h>

@@ -1,5 +1,10 @@
 /* export.c - pmn export: games as an XML archive. */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
+#include "progress.h"
+#include "jobs.h"
+#include "records.h"
 
 #include <errno.h>
 #include <stdio.h>

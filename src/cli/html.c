@@ -11,6 +11,13 @@
  * hundreds of games.  Boards are the SVG of pmn_board_svg, one template a
  * rule set. */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
+#include "progress.h"
+#include "annotate.h"
+#include "records.h"
+#include "archive.h"
+#include "criteria.h"
 
 #include <errno.h>
 #include <stdlib.h>

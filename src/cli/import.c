@@ -1,5 +1,7 @@
 /* import.c - pmn import: an XML archive back to canonical PMN. */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
 
 #include <stdio.h>
 

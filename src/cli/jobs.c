@@ -8,6 +8,12 @@
  * while the workers work (struct queue): at most 2 * jobs parts are in
  * memory at once. */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
+#include "progress.h"
+#include "jobs.h"
+#include "records.h"
+#include "archive.h"
 
 #include <pthread.h>
 #include <stdlib.h>

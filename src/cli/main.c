@@ -1,5 +1,7 @@
 /* main.c - pmn SUBCOMMAND [OPTIONS] [FILE...]: find the subcommand, run it. */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
 
 #include <stdio.h>
 #include <string.h>

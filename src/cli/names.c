@@ -1,6 +1,7 @@
 /* names.c - names to numbers, in the order first met: the players and
  * events of pmn stats, the files of pmn split, in a hash table each. */
 #include "cli.h"
+#include "names.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,6 +2,8 @@
  * in a table (struct cli_option), from which getopt_long's arguments and the
  * --help text are both made; usage errors; option values. */
 #include "cli.h"
+#include "options.h"
+#include "records.h"
 
 #include <errno.h>
 #include <getopt.h>

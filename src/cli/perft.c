@@ -1,5 +1,9 @@
 /* perft.c - pmn perft: count move sequences, and how fast. */
 #include "cli.h"
+#include "options.h"
+#include "progress.h"
+#include "jobs.h"
+#include "records.h"
 
 #include <stdio.h>
 

@@ -1,5 +1,7 @@
 /* position.c - pmn position: draw a position and say what can be played. */
 #include "cli.h"
+#include "options.h"
+#include "records.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,6 +2,9 @@
  * files, positions given on the command line, and records read, set up and
  * replayed. */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
+#include "records.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,8 @@
 /* replay.c - pmn replay: a game move by move, as the board shows it. */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
+#include "records.h"
 
 #include <limits.h>
 #include <stdio.h>

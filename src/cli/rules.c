@@ -1,5 +1,8 @@
 /* rules.c - pmn rules: the rule sets pmn knows, and what a rule file says. */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
+#include "records.h"
 
 #include <ctype.h>
 #include <stdio.h>

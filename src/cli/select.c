@@ -1,5 +1,12 @@
 /* select.c - pmn select: the games of archives that meet criteria. */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
+#include "progress.h"
+#include "jobs.h"
+#include "records.h"
+#include "archive.h"
+#include "criteria.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,9 @@
 /* selfplay.c - pmn selfplay: games the engine plays against itself, and the
  * expected-score model fitted from them. */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
+#include "records.h"
 
 #include <limits.h>
 #include <stdio.h>

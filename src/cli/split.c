@@ -11,6 +11,13 @@
  * split says which games are in no file.  At most MAX_OPEN files are open
  * at once; the others are reopened to append when their next game comes. */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
+#include "progress.h"
+#include "records.h"
+#include "archive.h"
+#include "criteria.h"
+#include "names.h"
 
 #include <errno.h>
 #include <fcntl.h>

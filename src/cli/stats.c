@@ -6,6 +6,15 @@
  * that ratings can take the games in date order and crosstables can rank
  * players by their final scores.  Memory: a row per game. */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
+#include "progress.h"
+#include "jobs.h"
+#include "records.h"
+#include "archive.h"
+#include "criteria.h"
+#include "names.h"
+#include "table.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,9 @@
 /* table.c - the tables of pmn stats, written as aligned text, CSV or JSON
  * Lines: a report is a table of cells, made once and written in any form. */
 #include "cli.h"
+#include "options.h"
+#include "io.h"
+#include "table.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

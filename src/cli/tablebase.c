@@ -1,6 +1,9 @@
 /* tablebase.c - pmn tablebase: build endgame databases, say what they hold,
  * look a position up in them. */
 #include "cli.h"
+#include "options.h"
+#include "jobs.h"
+#include "records.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -12,6 +12,8 @@
  * (AfBc).  A search runs in a thread of its own, so that "stop", "isready"
  * and "quit" are answered while it runs. */
 #include "cli.h"
+#include "options.h"
+#include "records.h"
 
 #include <ctype.h>
 #include <pthread.h>

@@ -84,7 +84,7 @@ static void strip_move(pmn_move *m)
     for (size_t v = 0; v < m->nvariations; v++) {
         pmn_line *l = &m->variations[v];
         if (l->nlead && begins(l->lead[0], ENGINE_LINE))
-            pmn_line_free(l);
+            record_line_free(l);
         else
             m->variations[k++] = *l;
     }
@@ -96,14 +96,14 @@ static void strip_move(pmn_move *m)
 static int add_line(pmn_move *m, const pmn_rules *r, const pmn_position *before,
                     const pmn_analysis *a, int claims)
 {
-    pmn_line *l = pmn_move_add_variation(m);
-    if (!l || pmn_line_add_lead(l, ENGINE_LINE, strlen(ENGINE_LINE)) < 0)
+    pmn_line *l = record_move_add_variation(m);
+    if (!l || record_line_add_lead(l, ENGINE_LINE, strlen(ENGINE_LINE)) < 0)
         return PMN_ERR_NOMEM;
     pmn_position q = *before;
     int prev = -1;
     for (unsigned i = 0; i < a->npv && i < MAX_LINE_PLIES; i++) {
         pmn_move_report rep;
-        pmn_move *v = pmn_line_add_move(l);
+        pmn_move *v = record_line_add_move(l);
         if (!v)
             return PMN_ERR_NOMEM;
         v->notation = m->notation;
@@ -253,7 +253,7 @@ static int write_judgement(pmn_move *m, const pmn_annotated_ply *j, const pmn_ru
     if (j->mark == PMN_MARK_ONLY) {
         snprintf(text, sizeof text, "%sOnly move: every other loses %s", engine,
                  j->best_value.outcome > 0 ? "the win" : "the draw");
-        return pmn_move_add_comment(m, text, strlen(text)) < 0 ? PMN_ERR_NOMEM : 0;
+        return record_move_add_comment(m, text, strlen(text)) < 0 ? PMN_ERR_NOMEM : 0;
     }
     pmn_hole_name(r, o->notation, j->mover, j->best, bname, sizeof bname);
     const char *thrown = "";
@@ -264,14 +264,14 @@ static int write_judgement(pmn_move *m, const pmn_annotated_ply *j, const pmn_ru
                : " The draw is thrown away: a loss.";
     snprintf(text, sizeof text, "%s%s: %s was best.%s", engine, mark_words[j->mark], bname,
              thrown);
-    if (pmn_move_add_comment(m, text, strlen(text)) < 0 || add_line(m, r, before, a, claims) < 0)
+    if (record_move_add_comment(m, text, strlen(text)) < 0 || add_line(m, r, before, a, claims) < 0)
         return PMN_ERR_NOMEM;
     return 0;
 }
 
 static int add_comment_text(pmn_move *m, const char *text)
 {
-    return pmn_move_add_comment(m, text, strlen(text)) < 0 ? PMN_ERR_NOMEM : 0;
+    return record_move_add_comment(m, text, strlen(text)) < 0 ? PMN_ERR_NOMEM : 0;
 }
 
 /* South's view of a position's value: +1 South wins, -1 North, 0 draw or
@@ -304,7 +304,7 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
     if (annotator && strncmp(annotator, "pmn", 3) == 0)
         for (size_t i = 0; i < rec->main.nmoves; i++)
             strip_move(&rec->main.moves[i]);
-    if (pmn_record_set_tag(rec, "Annotator", o->annotator, NULL) < 0)
+    if (record_set_tag(rec, "Annotator", o->annotator, NULL) < 0)
         return PMN_ERR_NOMEM;
     if (setup->status != PMN_SETUP_READY)
         return 0;
@@ -328,7 +328,7 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
     double sum_accuracy[2] = { 0, 0 }, sum_loss[2] = { 0, 0 };
     size_t since = 0;
     int claims = 0;
-    double start = pmn_now();
+    double start = util_now();
     for (size_t i = 0; i < rec->main.nmoves; i++)
         claims |= rec->main.moves[i].claim >= 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -339,13 +339,13 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
         pmn_search_limits l = o->limits;
         l.all_moves = 1;
         if (o->game_seconds > 0) {
-            double left = o->game_seconds - (pmn_now() - start);
+            double left = o->game_seconds - (util_now() - start);
             l.seconds = left / (double)(n - i);
             if (l.seconds < 0.001)
                 l.seconds = 0.001;
         }
         if (o->progress)
-            o->progress(o->progress_ctx, i, n, pmn_now() - start);
+            o->progress(o->progress_ctx, i, n, util_now() - start);
         it->count = 0;
         if (pmn_analyse(s, before, history + since, i - since, &l, keep_iteration, it, &a) < 0) {
             rc = PMN_ERR_NOMEM;

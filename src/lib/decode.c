@@ -351,11 +351,11 @@ static int cookie_close(void *cookie)
 {
     struct decoder *d = cookie;
     if (d->mode == UTF16LE || d->mode == UTF16BE)
-        pmn_report(d->fn, d->ctx, PMN_N133, 0, 0, "read as %s", mode_name(d->mode, d->bom));
+        diag_report(d->fn, d->ctx, PMN_N133, 0, 0, "read as %s", mode_name(d->mode, d->bom));
     if (d->latin)
-        pmn_report(d->fn, d->ctx, PMN_N133, d->latin_line, 0,
-                   "read as Windows-1252 (Latin-1): the byte 0x%02X is not UTF-8 (first "
-                   "here); each such byte is the character it is there", d->latin);
+        diag_report(d->fn, d->ctx, PMN_N133, d->latin_line, 0,
+                    "read as Windows-1252 (Latin-1): the byte 0x%02X is not UTF-8 (first "
+                    "here); each such byte is the character it is there", d->latin);
     int rc = d->own ? fclose(d->f) : 0;
     free(d);
     return rc;

@@ -58,8 +58,8 @@ void pmn_diag_make(pmn_diag *d, pmn_diag_code code, pmn_at line, pmn_at col,
     va_end(ap);
 }
 
-void pmn_report(pmn_diag_fn fn, void *ctx, pmn_diag_code code, pmn_at line, pmn_at col,
-                const char *fmt, ...)
+void diag_report(pmn_diag_fn fn, void *ctx, pmn_diag_code code, pmn_at line, pmn_at col,
+                 const char *fmt, ...)
 {
     pmn_diag d;
     va_list ap;

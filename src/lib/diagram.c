@@ -13,35 +13,35 @@ struct names {
 
 /* One row, left to right as seen from South: holes first, first+step, ...;
  * names (their names) or counts. */
-static void row(pmn_text *o, const pmn_position *p, unsigned w, const char *label,
+static void row(textbuf *o, const pmn_position *p, unsigned w, const char *label,
                 int side, int first, int step, unsigned cell, const struct names *names,
                 const char *tail)
 {
-    pmn_text_add(o, "%-6s", label);
+    textbuf_add(o, "%-6s", label);
     for (unsigned i = 0; i < w; i++) {
         int h = first + step * (int)i;
         if (names) {
             char name[16];
             pmn_hole_name_cased(names->r, names->n, names->swap_case, side, h, name,
                                 sizeof name);
-            pmn_text_add(o, "%*s", (int)cell, name);
+            textbuf_add(o, "%*s", (int)cell, name);
         } else {
-            pmn_text_add(o, "%*u", (int)cell, p->pit[side][h]);
+            textbuf_add(o, "%*u", (int)cell, p->pit[side][h]);
         }
     }
-    pmn_text_add(o, "%s\n", tail);
+    textbuf_add(o, "%s\n", tail);
 }
 
 /* Two rows: North's holes run right to left seen from South, his store
  * (if the game has stores) on the left, South's on the right. */
-static void two_rows(pmn_text *o, const pmn_rules *r, const pmn_position *p, unsigned cell,
+static void two_rows(textbuf *o, const pmn_rules *r, const pmn_position *p, unsigned cell,
                      const struct names *nm)
 {
     int last = (int)r->pits - 1;
     row(o, p, r->pits, "", PMN_NORTH, last, -1, cell, nm, "");
     row(o, p, r->pits, "North", PMN_NORTH, last, -1, cell, NULL, "");
     if (r->stores)
-        pmn_text_add(o, "%-6s%-*u%u\n", "", (int)(cell * r->pits), p->captured[PMN_NORTH],
+        textbuf_add(o, "%-6s%-*u%u\n", "", (int)(cell * r->pits), p->captured[PMN_NORTH],
             p->captured[PMN_SOUTH]);
     row(o, p, r->pits, "South", PMN_SOUTH, 0, +1, cell, NULL, "");
     row(o, p, r->pits, "", PMN_SOUTH, 0, +1, cell, nm, "");
@@ -57,8 +57,8 @@ size_t pmn_board_format_as(const pmn_rules *r, const pmn_position *p, pmn_notati
                            int swap_case, char *buf, size_t size)
 {
     const struct names nm = { r, n, swap_case };
-    pmn_text o;
-    pmn_text_init(&o, buf, size);
+    textbuf o;
+    textbuf_init(&o, buf, size);
     unsigned w = r->holes_per_row, cell = 3, big = 0;
     for (int s = 0; s < 2; s++)
         for (unsigned i = 0; i < r->pits; i++)

@@ -722,7 +722,7 @@ int pmn_play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep
     return play(r, p, hole, rep, 1);
 }
 
-int pmn_play_general(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep)
+int play_general(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep)
 {
     return play(r, p, hole, rep, 0);
 }

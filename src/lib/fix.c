@@ -53,8 +53,8 @@ static int fix_case(pmn_record *rec, const pmn_setup *s, pmn_move *m, long befor
         *m = was;
         return r ? 0 : -1;
     }
-    pmn_report(fn, ctx, PMN_N131, m->line, m->col, "fixed: move '%s' written '%s', a slip of case",
-               was.text, m->text);
+    diag_report(fn, ctx, PMN_N131, m->line, m->col, "fixed: move '%s' written '%s', a slip of case",
+                was.text, m->text);
     return 1;
 }
 
@@ -81,9 +81,9 @@ static int fix_claims(pmn_record *rec, const pmn_replay *r, pmn_diag_fn fn, void
             continue;
         m->claim = (int)pl->moves[i].report.captured;
         m->claim_style = '+';
-        pmn_report(fn, ctx, PMN_N131, m->line, m->col,
-                   "fixed: move '%s' captures %d, which the record did not write", m->text,
-                   m->claim);
+        diag_report(fn, ctx, PMN_N131, m->line, m->col,
+                    "fixed: move '%s' captures %d, which the record did not write", m->text,
+                    m->claim);
         fixed++;
     }
     return fixed;
@@ -105,12 +105,12 @@ static int fix_result(pmn_record *rec, const pmn_replay *r, pmn_diag_fn fn, void
     if (strcmp(said, proved) == 0 && (!rec->result[0] || strcmp(rec->result, proved) == 0))
         return 0;
     /* A Result tag in its place (tag stays valid), else a new one. */
-    if (pmn_record_set_tag(rec, "Result", proved, NULL) < 0)
+    if (record_set_tag(rec, "Result", proved, NULL) < 0)
         return -1;
     strcpy(rec->result, proved);
-    pmn_report(fn, ctx, PMN_N131, tag ? tag->line : rec->line, tag ? tag->col : rec->col,
-               "fixed: the result %s, which the board proves (the record said %s)", proved,
-               said[0] ? said : "none");
+    diag_report(fn, ctx, PMN_N131, tag ? tag->line : rec->line, tag ? tag->col : rec->col,
+                "fixed: the result %s, which the board proves (the record said %s)", proved,
+                said[0] ? said : "none");
     return 1;
 }
 

@@ -3,7 +3,7 @@
  * results, the stream, the walk that writes a line) asks of each notation,
  * which a file of its own answers -- format_ogn.c, format_playstrategy.c,
  * format_mancala_world.c, format_awari.c -- and the one table of them
- * (pmn_format_desc), whence the names, titles and extensions the library
+ * (format_find), whence the names, titles and extensions the library
  * and the command line give. */
 #ifndef PMN_FORMAT_H
 #define PMN_FORMAT_H
@@ -55,15 +55,15 @@ struct format_desc {
      * the notation writes of it: before, the position it is played from
      * (NULL: not replayed); total, each side's captures written so far. */
     void (*write_move)(struct out *o, const pmn_move *m, const pmn_played *pl, int side,
-                       const pmn_position *before, int *total, pmn_text *t);
+                       const pmn_position *before, int *total, textbuf *t);
     /* What the notation writes after the move's judgement and NAGs, or NULL. */
     void (*write_after)(struct out *o, const pmn_move *m, const pmn_played *pl, int side,
-                        int *total, pmn_text *t);
+                        int *total, textbuf *t);
 };
 
-extern const struct format_desc pmn_format_ogn_desc, pmn_format_playstrategy_desc,
-    pmn_format_mancala_world_desc, pmn_format_awari_desc;
-const struct format_desc *pmn_format_desc(pmn_format f);
+extern const struct format_desc format_ogn_desc, format_playstrategy_desc,
+    format_mancala_world_desc, format_awari_desc;
+const struct format_desc *format_find(pmn_format f);
 
 /* The reading helpers the notations share (formats.c). */
 void fmt_advance(struct cursor *c, size_t n);

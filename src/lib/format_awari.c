@@ -42,24 +42,24 @@ static pmn_move *read_move(struct cursor *c, pmn_line *line, int side)
 }
 
 static void write_move(struct out *o, const pmn_move *m, const pmn_played *pl, int side,
-                       const pmn_position *before, int *total, pmn_text *t)
+                       const pmn_position *before, int *total, textbuf *t)
 {
     (void)pl, (void)total;
-    pmn_text_add(t, "%c", (side == PMN_SOUTH ? 'A' : 'a') + m->hole);
+    textbuf_add(t, "%c", (side == PMN_SOUTH ? 'A' : 'a') + m->hole);
     if (before)
-        pmn_text_add(t, "%u", before->pit[side][m->hole]);
+        textbuf_add(t, "%u", before->pit[side][m->hole]);
     else if (m->claim_sown >= 0)
-        pmn_text_add(t, "%d", m->claim_sown);
+        textbuf_add(t, "%d", m->claim_sown);
     else
         fmt_cannot_hold(o, LOST_SEEDS, m->line, m->col, "a move not replayed, whose seeds "
                         "are not known", "written without them");
     /* The record's claims, as it makes them: a capture it leaves unsaid
      * stays so (the replay gives it back). */
     if (m->claim >= 0)
-        pmn_text_add(t, " x %d", m->claim);
+        textbuf_add(t, " x %d", m->claim);
 }
 
-const struct format_desc pmn_format_awari_desc = {
+const struct format_desc format_awari_desc = {
     PMN_FORMAT_AWARI, "awari", "the Awari notation", NULL, "Awale",
     move_at, read_move, write_move, NULL,
 };

@@ -63,16 +63,16 @@ static pmn_move *read_move(struct cursor *c, pmn_line *line, int side)
 }
 
 static void write_move(struct out *o, const pmn_move *m, const pmn_played *pl, int side,
-                       const pmn_position *before, int *total, pmn_text *t)
+                       const pmn_position *before, int *total, textbuf *t)
 {
     int big = o->r->pits > 9, es, eh;
     (void)side, (void)before, (void)total;
     if (big)
         fmt_cannot_hold(o, LOST_BIG, m->line, m->col, "holes numbered past 9",
                         "written with '-' between start and end (12-3)");
-    pmn_text_add(t, "%d", m->hole + 1);
+    textbuf_add(t, "%d", m->hole + 1);
     if (fmt_end_of(m, pl, &es, &eh) == 0)
-        pmn_text_add(t, "%s%d", big ? "-" : "", eh + 1);
+        textbuf_add(t, "%s%d", big ? "-" : "", eh + 1);
     else
         fmt_cannot_hold(o, LOST_END, m->line, m->col, "a move whose last seed's hole is not "
                         "known (a store, or not replayed)", "written with its start alone");
@@ -81,17 +81,17 @@ static void write_move(struct out *o, const pmn_move *m, const pmn_played *pl, i
 /* The record's claims as running totals, which the reader makes counts
  * again; a capture it leaves unsaid stays so. */
 static void write_after(struct out *o, const pmn_move *m, const pmn_played *pl, int side,
-                        int *total, pmn_text *t)
+                        int *total, textbuf *t)
 {
     (void)o;
     if (m->claim < 0)
         return;
     int mover = pl ? pl->mover : side;
     total[mover] = m->claim > 65535 - total[mover] ? 65535 : total[mover] + m->claim;
-    pmn_text_add(t, " (%d)", total[mover]);
+    textbuf_add(t, " (%d)", total[mover]);
 }
 
-const struct format_desc pmn_format_mancala_world_desc = {
+const struct format_desc format_mancala_world_desc = {
     PMN_FORMAT_MANCALA_WORLD, "mancala-world", "the Mancala World Oware nomenclature", NULL,
     "Oware", move_at, read_move, write_move, write_after,
 };

@@ -31,15 +31,15 @@ static pmn_move *read_move(struct cursor *c, pmn_line *line, int side)
 }
 
 static void write_move(struct out *o, const pmn_move *m, const pmn_played *pl, int side,
-                       const pmn_position *before, int *total, pmn_text *t)
+                       const pmn_position *before, int *total, textbuf *t)
 {
     (void)o, (void)pl, (void)before, (void)total;
-    pmn_text_add(t, "%c", (side == PMN_SOUTH ? 'A' : 'a') + m->hole);
+    textbuf_add(t, "%c", (side == PMN_SOUTH ? 'A' : 'a') + m->hole);
     if (m->claim >= 0)
-        pmn_text_add(t, "+%d", m->claim);
+        textbuf_add(t, "+%d", m->claim);
 }
 
-const struct format_desc pmn_format_ogn_desc = {
+const struct format_desc format_ogn_desc = {
     PMN_FORMAT_OGN, "ogn", "OGN (Aual\xc3\xa9's Oware Game Notation)", ".ogn", "Oware",
     move_at, read_move, write_move, NULL,
 };

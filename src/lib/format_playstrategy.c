@@ -62,7 +62,7 @@ static pmn_move *read_move(struct cursor *c, pmn_line *line, int side)
 }
 
 static void write_move(struct out *o, const pmn_move *m, const pmn_played *pl, int side,
-                       const pmn_position *before, int *total, pmn_text *t)
+                       const pmn_position *before, int *total, textbuf *t)
 {
     char a[8], b[8];
     int es, eh;
@@ -70,9 +70,9 @@ static void write_move(struct out *o, const pmn_move *m, const pmn_played *pl, i
     pmn_hole_name(o->r, PMN_NOTATION_COORDINATES, side, m->hole, a, sizeof a);
     if (fmt_end_of(m, pl, &es, &eh) == 0) {
         pmn_hole_name(o->r, PMN_NOTATION_COORDINATES, es, eh, b, sizeof b);
-        pmn_text_add(t, "%s%s", a, b);
+        textbuf_add(t, "%s%s", a, b);
     } else {
-        pmn_text_add(t, "%s", a);
+        textbuf_add(t, "%s", a);
         fmt_cannot_hold(o, LOST_END, m->line, m->col, "a move whose last seed's hole is not "
                         "known (a store, or not replayed)", "written with its first square "
                         "alone");
@@ -82,7 +82,7 @@ static void write_move(struct out *o, const pmn_move *m, const pmn_played *pl, i
                         "left out (the replay gives them back)");
 }
 
-const struct format_desc pmn_format_playstrategy_desc = {
+const struct format_desc format_playstrategy_desc = {
     PMN_FORMAT_PLAYSTRATEGY, "playstrategy", "PlayStrategy's PGN", ".pgn", "Oware",
     move_at, read_move, write_move, NULL,
 };

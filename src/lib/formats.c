@@ -56,11 +56,11 @@ struct pmn_format_reader {
 /* The notations, in pmn_format's order: one table, whence every list of
  * them. */
 static const struct format_desc *const descs[] = {
-    &pmn_format_ogn_desc, &pmn_format_playstrategy_desc, &pmn_format_mancala_world_desc,
-    &pmn_format_awari_desc,
+    &format_ogn_desc, &format_playstrategy_desc, &format_mancala_world_desc,
+    &format_awari_desc,
 };
 
-const struct format_desc *pmn_format_desc(pmn_format f)
+const struct format_desc *format_find(pmn_format f)
 {
     assert(COUNT(descs) == PMN_FORMAT_COUNT);
     return descs[(unsigned)f < COUNT(descs) ? f : 0];
@@ -68,17 +68,17 @@ const struct format_desc *pmn_format_desc(pmn_format f)
 
 const char *pmn_format_name(pmn_format f)
 {
-    return pmn_format_desc(f)->name;
+    return format_find(f)->name;
 }
 
 const char *pmn_format_title(pmn_format f)
 {
-    return pmn_format_desc(f)->title;
+    return format_find(f)->title;
 }
 
 const char *pmn_format_extension(pmn_format f)
 {
-    return pmn_format_desc(f)->extension;
+    return format_find(f)->extension;
 }
 
 int pmn_format_from_name(const char *name, pmn_format *f)
@@ -121,7 +121,7 @@ void pmn_format_reader_free(pmn_format_reader *rd)
 
 static int add_text(pmn_format_reader *rd, const char *s, size_t n)
 {
-    if (pmn_reserve(&rd->text, &rd->cap, rd->len + n + 1, 4096) < 0)
+    if (util_reserve(&rd->text, &rd->cap, rd->len + n + 1, 4096) < 0)
         return -1;
     memcpy(rd->text + rd->len, s, n);
     rd->len += n;
@@ -136,8 +136,8 @@ static int add_line(pmn_format_reader *rd, const char *s, size_t n)
     const char *nul;
     while ((nul = memchr(s, '\0', n)) != NULL) {
         size_t k = (size_t)(nul - s);
-        pmn_report(rd->fn, rd->ctx, PMN_W130, rd->ahead_line, (unsigned)k + 1,
-                   "a NUL byte, kept as U+FFFD");
+        diag_report(rd->fn, rd->ctx, PMN_W130, rd->ahead_line, (unsigned)k + 1,
+                    "a NUL byte, kept as U+FFFD");
         if (add_text(rd, s, k) < 0 || add_text(rd, "\xef\xbf\xbd", 3) < 0)
             return -1;
         s += k + 1;
@@ -176,7 +176,7 @@ static void blanks(struct cursor *c)
 static void nomem(struct cursor *c)
 {
     if (!c->nomem)
-        pmn_report(c->fn, c->ctx, PMN_F002, c->line, c->col, "out of memory");
+        diag_report(c->fn, c->ctx, PMN_F002, c->line, c->col, "out of memory");
     c->nomem = 1;
 }
 
@@ -194,8 +194,8 @@ static void tag(struct cursor *c, pmn_record *rec)
     while (p < c->end && (*p == ' ' || *p == '\t'))
         p++;
     if (!nlen || p >= c->end || *p != '"') {
-        pmn_report(c->fn, c->ctx, PMN_E105, line, col, "a malformed tag pair: a name and a "
-                   "quoted value in brackets are expected");
+        diag_report(c->fn, c->ctx, PMN_E105, line, col, "a malformed tag pair: a name and a "
+                    "quoted value in brackets are expected");
         while (c->s < c->end && *c->s != '\n')
             fmt_advance(c, 1);
         return;
@@ -216,8 +216,8 @@ static void tag(struct cursor *c, pmn_record *rec)
     while (close && close < c->end && (*close == ' ' || *close == '\t'))
         close++;
     if (!close || close >= c->end || *close != ']') {
-        pmn_report(c->fn, c->ctx, PMN_E105, line, col, "a malformed tag pair: its value or "
-                   "its ']' is missing");
+        diag_report(c->fn, c->ctx, PMN_E105, line, col, "a malformed tag pair: its value or "
+                    "its ']' is missing");
         free(value);
         while (c->s < c->end && *c->s != '\n')
             fmt_advance(c, 1);
@@ -225,7 +225,7 @@ static void tag(struct cursor *c, pmn_record *rec)
     }
     value[n] = '\0';
     pmn_at value_col = col + (unsigned)(v - c->s);
-    if (pmn_record_add_tag(rec, name, nlen, value, n, line, col, value_col) < 0)
+    if (record_add_tag(rec, name, nlen, value, n, line, col, value_col) < 0)
         nomem(c);
     free(value);
     fmt_advance(c, (size_t)(close + 1 - c->s));
@@ -261,8 +261,8 @@ static void map_tags(struct cursor *c, pmn_record *rec)
         if (strcmp(t.name, "Variant") == 0) {
             /* The Game tag, where it stands: with a Game tag besides, the
              * game's first, which a writer writes as the Variant. */
-            char *name = pmn_strndup("Game", 4);
-            char *value = strcmp(t.value, "Oware Abapa") == 0 ? pmn_strndup("Oware", 5) : NULL;
+            char *name = util_strndup("Game", 4);
+            char *value = strcmp(t.value, "Oware Abapa") == 0 ? util_strndup("Oware", 5) : NULL;
             if (!name || (strcmp(t.value, "Oware Abapa") == 0 && !value)) {
                 free(name);
                 free(value);
@@ -278,10 +278,10 @@ static void map_tags(struct cursor *c, pmn_record *rec)
             continue;   /* t's strings are gone: nothing else to map */
         } else if (strcmp(t.name, "FEN") == 0) {
             if (!pmn_record_find_tag(rec, "SetUp"))   /* one written stays */
-                rc |= pmn_record_set_tag(rec, "SetUp", "1", &t);
+                rc |= record_set_tag(rec, "SetUp", "1", &t);
             /* As written: pmn reads every FEN; put in pmn's form once the
              * rules are known (canonical_position). */
-            rc |= pmn_record_set_tag(rec, "Position", t.value, &rec->tags[i]);
+            rc |= record_set_tag(rec, "Position", t.value, &rec->tags[i]);
         } else if (strcmp(t.name, "Result") == 0
                    && pmn_record_find_tag(rec, "Result") == &rec->tags[i]) {
             /* The game's result (a second one is a tag as written). */
@@ -289,27 +289,27 @@ static void map_tags(struct cursor *c, pmn_record *rec)
             if (score_of(t.value, &s, &no) == 0) {
                 /* A Score tag of the record's own stays as it is. */
                 if (!pmn_record_tag(rec, "Score"))
-                    rc |= pmn_record_set_tag(rec, "Score", t.value, &t);
-                rc |= pmn_record_set_tag(rec, "Result", result_of_score(s, no), &t);
+                    rc |= record_set_tag(rec, "Score", t.value, &t);
+                rc |= record_set_tag(rec, "Result", result_of_score(s, no), &t);
             }
         }
         for (size_t k = 0; k < COUNT(renamed); k++)
             if (strcmp(t.name, renamed[k][0]) == 0 && !pmn_record_tag(rec, renamed[k][1]))
-                rc |= pmn_record_set_tag(rec, renamed[k][1], rec->tags[i].value,
-                                         &rec->tags[i]);
+                rc |= record_set_tag(rec, renamed[k][1], rec->tags[i].value,
+                                     &rec->tags[i]);
     }
     /* Now pmn's own: not kept twice. */
-    pmn_record_drop_tags(rec, "Variant");
-    pmn_record_drop_tags(rec, "FEN");
+    record_drop_tags(rec, "Variant");
+    record_drop_tags(rec, "FEN");
     for (size_t k = 0; k < COUNT(renamed); k++)
         if (pmn_record_tag(rec, renamed[k][1]))
-            pmn_record_drop_tags(rec, renamed[k][0]);
+            record_drop_tags(rec, renamed[k][0]);
     /* The rules the notation's games are played by when their tags do
      * not say (its descriptor's). */
-    const char *game = pmn_format_desc(c->format)->game;
+    const char *game = format_find(c->format)->game;
     if (game && !pmn_record_tag(rec, "Game")) {
         pmn_tag at = { NULL, NULL, rec->line, rec->col, rec->col };
-        rc |= pmn_record_set_tag(rec, "Game", game, &at);
+        rc |= record_set_tag(rec, "Game", game, &at);
     }
     if (rc < 0)
         nomem(c);
@@ -326,7 +326,7 @@ static void canonical_position(struct cursor *c, pmn_record *rec, const pmn_setu
         || pmn_position_parse(&setup->rules, t->value, &p, NULL) < 0)
         return;
     pmn_position_format(&setup->rules, &p, buf, sizeof buf);
-    if (pmn_record_set_tag(rec, "Position", buf, t) < 0)
+    if (record_set_tag(rec, "Position", buf, t) < 0)
         nomem(c);
 }
 
@@ -345,8 +345,8 @@ static void unreadable(struct cursor *c, const char *what)
         while (shown && ((unsigned char)c->s[shown] & 0xc0) == 0x80)
             shown--;
     }
-    pmn_report(c->fn, c->ctx, PMN_E101, c->line, c->col, "'%.*s%s' %s: skipped", (int)shown,
-               c->s, shown < n ? "..." : "", what);
+    diag_report(c->fn, c->ctx, PMN_E101, c->line, c->col, "'%.*s%s' %s: skipped", (int)shown,
+                c->s, shown < n ? "..." : "", what);
     fmt_advance(c, n);
 }
 
@@ -366,7 +366,7 @@ static int comment(struct cursor *c, pmn_line *line, pmn_move *last)
     pmn_at l = c->line, col = c->col;
     const char *close = comment_close(c->s + 1, c->end);
     if (!close) {
-        pmn_report(c->fn, c->ctx, PMN_E102, l, col, "a comment '{' that is never closed");
+        diag_report(c->fn, c->ctx, PMN_E102, l, col, "a comment '{' that is never closed");
         close = c->end;
     }
     const char *text = c->s + 1;
@@ -384,7 +384,7 @@ static int comment(struct cursor *c, pmn_line *line, pmn_move *last)
     for (size_t i = 0; i < n; i++)
         if (!(text[i] == '\\' && i + 1 < n && text[i + 1] == '}'))
             plain[k++] = text[i];
-    if ((last ? pmn_move_add_comment(last, plain, k) : pmn_line_add_lead(line, plain, k)) < 0)
+    if ((last ? record_move_add_comment(last, plain, k) : record_line_add_lead(line, plain, k)) < 0)
         nomem(c);
     free(plain);
     fmt_advance(c, (size_t)(close - c->s) + (close < c->end));
@@ -418,7 +418,7 @@ void fmt_move_text(pmn_move *m, const char *from, const char *to)
 
 pmn_move *fmt_new_move(struct cursor *c, pmn_line *line)
 {
-    pmn_move *m = pmn_line_add_move(line);
+    pmn_move *m = record_line_add_move(line);
     if (!m) {
         nomem(c);
         return NULL;
@@ -491,14 +491,14 @@ static void result(struct cursor *c, pmn_record *rec, int depth)
     if (q == p) {
         /* Digits that are none of these: said whole, and skipped. */
         int n = (int)(p - c->s);
-        pmn_report(c->fn, c->ctx, PMN_E101, c->line, c->col, "'%.*s%s' is no move, number or "
-                   "result of %s: skipped", n > 12 ? 12 : n, c->s, n > 12 ? "..." : "",
-                   pmn_format_title(c->format));
+        diag_report(c->fn, c->ctx, PMN_E101, c->line, c->col, "'%.*s%s' is no move, number or "
+                    "result of %s: skipped", n > 12 ? 12 : n, c->s, n > 12 ? "..." : "",
+                    pmn_format_title(c->format));
         fmt_advance(c, (size_t)n);
         return;
     }
     if (depth > 0) {
-        pmn_report(c->fn, c->ctx, PMN_E107, c->line, c->col, "a result inside a variation");
+        diag_report(c->fn, c->ctx, PMN_E107, c->line, c->col, "a result inside a variation");
         fmt_advance(c, (size_t)(q - c->s));
         return;
     }
@@ -512,7 +512,7 @@ static void result(struct cursor *c, pmn_record *rec, int depth)
     /* The score kept, as a Result tag's is (checked: E221). */
     pmn_tag at = { NULL, NULL, c->line, c->col, c->col };
     if (is_score && !pmn_record_tag(rec, "Score")
-        && pmn_record_set_tag(rec, "Score", score, &at) < 0)
+        && record_set_tag(rec, "Score", score, &at) < 0)
         nomem(c);
     size_t rn = strlen(r) < sizeof rec->result - 1 ? strlen(r) : sizeof rec->result - 1;
     memcpy(rec->result, r, rn);
@@ -541,7 +541,7 @@ static int total_at(const struct cursor *c)
 static void total(struct cursor *c, pmn_move *last)
 {
     if (!last) {
-        pmn_report(c->fn, c->ctx, PMN_E106, c->line, c->col, "a total that follows no move");
+        diag_report(c->fn, c->ctx, PMN_E106, c->line, c->col, "a total that follows no move");
     } else {
         last->claim_line = c->line;
         last->claim_col = c->col;
@@ -608,9 +608,9 @@ static int skip_variation(struct cursor *c)
 static void over_limit(struct cursor *c, const char *what, int limit)
 {
     if (!c->over++)
-        pmn_report(c->fn, c->ctx, PMN_E124, c->line, c->col,
-                   "more than %d %s in one game, pmn's limit: the rest are left out", limit,
-                   what);
+        diag_report(c->fn, c->ctx, PMN_E124, c->line, c->col,
+                    "more than %d %s in one game, pmn's limit: the rest are left out", limit,
+                    what);
 }
 
 static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int depth, int side)
@@ -630,41 +630,41 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
         if (ch == ')') {
             if (depth > 0)
                 return;
-            pmn_report(c->fn, c->ctx, PMN_E104, c->line, c->col, "a ')' with no '(' to close");
+            diag_report(c->fn, c->ctx, PMN_E104, c->line, c->col, "a ')' with no '(' to close");
             fmt_advance(c, 1);
         } else if (ch == '(' && c->format == PMN_FORMAT_MANCALA_WORLD && total_at(c)) {
             total(c, last);
         } else if (ch == '(') {
             pmn_at l = c->line, col = c->col;
             if (!last) {
-                pmn_report(c->fn, c->ctx, PMN_E106, l, col, "a variation that follows no move");
+                diag_report(c->fn, c->ctx, PMN_E106, l, col, "a variation that follows no move");
                 last = NULL;
             }
             /* Past a limit, passed over as PMN's reader does. */
             if (depth >= MAX_DEPTH || c->variations >= PMN_MAX_GAME_VARIATIONS) {
                 if (depth >= MAX_DEPTH)
-                    pmn_report(c->fn, c->ctx, PMN_E115, l, col,
-                               "variations nested more than %d deep: this one is skipped",
-                               MAX_DEPTH);
+                    diag_report(c->fn, c->ctx, PMN_E115, l, col,
+                                "variations nested more than %d deep: this one is skipped",
+                                MAX_DEPTH);
                 else
                     over_limit(c, "variations", PMN_MAX_GAME_VARIATIONS);
                 if (skip_variation(c) < 0)
-                    pmn_report(c->fn, c->ctx, PMN_E103, l, col, "a '(' that is never closed");
+                    diag_report(c->fn, c->ctx, PMN_E103, l, col, "a '(' that is never closed");
                 continue;
             }
             c->variations++;
-            pmn_line *v = last ? pmn_move_add_variation(last) : NULL;
+            pmn_line *v = last ? record_move_add_variation(last) : NULL;
             pmn_line scratch = { 0 };
             if (last && !v)
                 nomem(c);
             fmt_advance(c, 1);
             /* Its first move replaces the last: the same side plays it. */
             movetext(c, v ? v : &scratch, rec, depth + 1, !side);
-            pmn_line_free(&scratch);
+            record_line_free(&scratch);
             if (c->s < c->end && *c->s == ')')
                 fmt_advance(c, 1);
             else
-                pmn_report(c->fn, c->ctx, PMN_E103, l, col, "a '(' that is never closed");
+                diag_report(c->fn, c->ctx, PMN_E103, l, col, "a '(' that is never closed");
         } else if (ch == '{') {
             comment(c, line, last);
         } else if (isdigit(ch) && number_ahead(c, &side, &written)) {
@@ -673,22 +673,22 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
         } else if (isdigit(ch) && c->format != PMN_FORMAT_MANCALA_WORLD) {
             result(c, rec, depth);
         } else if (isdigit(ch) && (result_ahead(c) || score_ahead(c)
-                                   || !pmn_format_desc(c->format)->move_at(c))) {
+                                   || !format_find(c->format)->move_at(c))) {
             result(c, rec, depth);
         } else if (ch == '*' && depth == 0) {
             snprintf(rec->result, sizeof rec->result, "*");
             rec->result_line = c->line;
             rec->result_col = c->col;
             fmt_advance(c, 1);
-        } else if (c->moves >= PMN_MAX_GAME_MOVES && pmn_format_desc(c->format)->move_at(c)) {
+        } else if (c->moves >= PMN_MAX_GAME_MOVES && format_find(c->format)->move_at(c)) {
             pmn_line scratch = { 0 };   /* read, and left out */
             over_limit(c, "moves", PMN_MAX_GAME_MOVES);
-            pmn_format_desc(c->format)->read_move(c, &scratch, side);
-            pmn_line_free(&scratch);
+            format_find(c->format)->read_move(c, &scratch, side);
+            record_line_free(&scratch);
             side = !side;
-        } else if (pmn_format_desc(c->format)->move_at(c)) {
+        } else if (format_find(c->format)->move_at(c)) {
             c->moves++;
-            pmn_move *m = pmn_format_desc(c->format)->read_move(c, line, side);
+            pmn_move *m = format_find(c->format)->read_move(c, line, side);
             if (!m)
                 return;
             m->joined = numbered && last_side >= 0 && written == turn && last_side == m->side;
@@ -739,7 +739,7 @@ static long next_line(pmn_format_reader *rd, size_t room)
         size_t take = nl ? (size_t)(nl - s) + 1 : rd->blen - rd->bpos;
         if (n + take > room)
             return LINE_TOO_LONG;
-        if (pmn_reserve(&rd->ahead, &rd->ahead_cap, n + take + 1, 256) < 0)
+        if (util_reserve(&rd->ahead, &rd->ahead_cap, n + take + 1, 256) < 0)
             return LINE_NOMEM;
         memcpy(rd->ahead + n, s, take);
         n += take;
@@ -761,11 +761,11 @@ static int give_up(pmn_format_reader *rd, long why)
 {
     rd->failed = 1;
     if (why == LINE_TOO_LONG)
-        pmn_report(rd->fn, rd->ctx, PMN_F001, rd->lines + 1, 0,
-                   "a game of more than %zu MiB: is this %s?", PMN_MAX_GAME_TEXT >> 20,
-                   pmn_format_title(rd->format));
+        diag_report(rd->fn, rd->ctx, PMN_F001, rd->lines + 1, 0,
+                    "a game of more than %zu MiB: is this %s?", PMN_MAX_GAME_TEXT >> 20,
+                    pmn_format_title(rd->format));
     else
-        pmn_report(rd->fn, rd->ctx, PMN_F002, rd->lines + 1, 0, "out of memory");
+        diag_report(rd->fn, rd->ctx, PMN_F002, rd->lines + 1, 0, "out of memory");
     return -1;
 }
 
@@ -784,7 +784,7 @@ int pmn_format_reader_next(pmn_format_reader *rd, pmn_record *rec)
         return give_up(rd, rd->ahead_len);
     if (rd->ahead_len == LINE_END) {
         if (ferror(rd->f)) {
-            pmn_report(rd->fn, rd->ctx, PMN_F001, rd->lines, 0, "read error");
+            diag_report(rd->fn, rd->ctx, PMN_F001, rd->lines, 0, "read error");
             return -1;
         }
         return 0;
@@ -859,8 +859,8 @@ void fmt_cannot_hold(struct out *o, int kind, pmn_at line, pmn_at col, const cha
 {
     if (o->said[kind]++)
         return;
-    pmn_report(o->fn, o->ctx, PMN_W132, line, col, "%s, which %s cannot hold: %s", what,
-               pmn_format_title(o->format), how);
+    diag_report(o->fn, o->ctx, PMN_W132, line, col, "%s, which %s cannot hold: %s", what,
+                pmn_format_title(o->format), how);
 }
 
 /* A word, lines cut before 80 columns as Aualé cuts them. */
@@ -939,8 +939,8 @@ static void move_word(struct out *o, const pmn_move *m, const pmn_played *pl, in
 {
     const pmn_rules *r = o->r;
     int hole = m->hole;
-    pmn_text t;
-    pmn_text_init(&t, w, size);
+    textbuf t;
+    textbuf_init(&t, w, size);
     if (!o->rules_known)
         fmt_cannot_hold(o, LOST_RULES, m->line, m->col, "a game whose rules pmn does not know",
                         "its moves written as read");
@@ -948,17 +948,17 @@ static void move_word(struct out *o, const pmn_move *m, const pmn_played *pl, in
         if (o->rules_known)
             fmt_cannot_hold(o, LOST_NO_HOLE, m->line, m->col, "a move that names no hole of "
                             "the game", "written as read, which may not read back");
-        pmn_text_add(&t, "%s%s", m->text, m->judgement);   /* names no hole: as written */
+        textbuf_add(&t, "%s%s", m->text, m->judgement);   /* names no hole: as written */
         for (unsigned k = 0; k < m->nnags; k++)
-            pmn_text_add(&t, " $%u", m->nags[k]);
+            textbuf_add(&t, " $%u", m->nags[k]);
         return;
     }
-    pmn_format_desc(o->format)->write_move(o, m, pl, side, before, total, &t);
-    pmn_text_add(&t, "%s", m->judgement);
+    format_find(o->format)->write_move(o, m, pl, side, before, total, &t);
+    textbuf_add(&t, "%s", m->judgement);
     for (unsigned k = 0; k < m->nnags; k++)
-        pmn_text_add(&t, " $%u", m->nags[k]);
-    if (pmn_format_desc(o->format)->write_after)
-        pmn_format_desc(o->format)->write_after(o, m, pl, side, total, &t);
+        textbuf_add(&t, " $%u", m->nags[k]);
+    if (format_find(o->format)->write_after)
+        format_find(o->format)->write_after(o, m, pl, side, total, &t);
 }
 
 /* Moves numbered as PMN numbers them ("N." before South's, "N..." before
@@ -1021,37 +1021,37 @@ static void write_tags(FILE *f, pmn_format format, const pmn_record *rec, const 
                         : strcmp(r->name, "oware") == 0 ? (ogn ? "Oware Abapa" : "Oware")
                         : game ? game : r->name;
     if (ogn)
-        pmn_write_tag(f, "Variant", variant);
+        writer_tag(f, "Variant", variant);
     for (size_t i = 0; i < COUNT(roster); i++) {
         const char *v = pmn_record_tag(rec, roster[i]);
         const char *name = ps && i == 4 ? "P1" : ps && i == 5 ? "P2" : roster[i];
-        pmn_write_tag(f, name, v ? v : "?");
+        writer_tag(f, name, v ? v : "?");
     }
-    pmn_write_tag(f, "Result", result);
+    writer_tag(f, "Result", result);
     if (ps)
-        pmn_write_tag(f, "Variant", variant);
+        writer_tag(f, "Variant", variant);
     /* A record without a Game tag is PMN's default game, Hawalis; read
      * back in a notation whose games are another by default (Mancala
      * World's and Awari's: Oware, Awale), it would be set up as that one,
      * its moves lost.  So the game it was set up as is said. */
-    const char *assumed = pmn_format_desc(format)->game;
+    const char *assumed = format_find(format)->game;
     if (!fen && !game && assumed && setup->status != PMN_SETUP_UNKNOWN_RULES
         && strcasecmp(assumed, r->name) != 0) {
         char name[64];
-        pmn_game_name(r, name, sizeof name);
-        pmn_write_tag(f, "Game", name);
+        setup_game_name(r, name, sizeof name);
+        writer_tag(f, "Game", name);
     }
     int wrote_fen = fen && position;
     if (fen && position && setup->status != PMN_SETUP_READY) {
-        pmn_write_tag(f, "FEN", position);   /* as written: not understood */
+        writer_tag(f, "FEN", position);   /* as written: not understood */
     } else if (fen && position) {
         char buf[PMN_MAX_SIDE_PITS * 2 * 12 + 32];
         pmn_position_format_as(r, &setup->start, ogn ? PMN_POSITION_OGN
                                                      : PMN_POSITION_PLAYSTRATEGY,
                                buf, sizeof buf);
-        pmn_write_tag(f, "FEN", buf);
+        writer_tag(f, "FEN", buf);
         if (ps)
-            pmn_write_tag(f, "SetUp", "1");
+            writer_tag(f, "SetUp", "1");
     }
     int said = 0;
     for (size_t i = 0; i < rec->ntags; i++) {
@@ -1073,22 +1073,22 @@ static void write_tags(FILE *f, pmn_format format, const pmn_record *rec, const 
             skip = strcmp(n, roster[k]) == 0 && first;
         if (!skip && !first && renamed) {
             if (!said++)
-                pmn_report(fn, ctx, PMN_W132, rec->tags[i].line, rec->tags[i].col,
-                           "a second %s tag, which %s cannot hold: left out", n,
-                           pmn_format_title(format));
+                diag_report(fn, ctx, PMN_W132, rec->tags[i].line, rec->tags[i].col,
+                            "a second %s tag, which %s cannot hold: left out", n,
+                            pmn_format_title(format));
             skip = 1;
         }
         /* The names the readers of these notations take for their own
          * (map_tags): a record's tag of that name would read back as one. */
         if (!skip && (strcmp(n, "Variant") == 0 || strcmp(n, "FEN") == 0
                       || strcmp(n, "P1") == 0 || strcmp(n, "P2") == 0)) {
-            pmn_report(fn, ctx, PMN_W132, rec->tags[i].line, rec->tags[i].col,
-                       "a tag %s, which %s reads as its own: left out", n,
-                       pmn_format_title(format));
+            diag_report(fn, ctx, PMN_W132, rec->tags[i].line, rec->tags[i].col,
+                        "a tag %s, which %s reads as its own: left out", n,
+                        pmn_format_title(format));
             skip = 1;
         }
         if (!skip)
-            pmn_write_tag(f, n, rec->tags[i].value);
+            writer_tag(f, n, rec->tags[i].value);
     }
 }
 
@@ -1127,9 +1127,9 @@ int pmn_write_format(FILE *f, pmn_format format, const pmn_record *rec,
         /* A Result tag that is no result but reads as a score: these
          * notations would read it back as the result the score gives. */
         const pmn_tag *t = pmn_record_find_tag(rec, "Result");
-        pmn_report(fn, ctx, PMN_W132, t ? t->line : rec->line, t ? t->value_col : rec->col,
-                   "a result '%s' that is no result, which %s would read as a score: "
-                   "written as *", written, pmn_format_title(format));
+        diag_report(fn, ctx, PMN_W132, t ? t->line : rec->line, t ? t->value_col : rec->col,
+                    "a result '%s' that is no result, which %s would read as a score: "
+                    "written as *", written, pmn_format_title(format));
         snprintf(result, sizeof result, "*");
     } else {
         snprintf(result, sizeof result, "%s", written);

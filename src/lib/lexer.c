@@ -9,7 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-/* Spaces that are not ASCII (pmn_unicode_space): text pasted from web pages
+/* Spaces that are not ASCII (util_unicode_space): text pasted from web pages
  * holds them, and they separate tokens as spaces do. */
 #define USP "\\xC2\\xA0|\\xE1\\x9A\\x80|\\xE2\\x80[\\x80-\\x8B\\xA8\\xA9\\xAF]|\\xE2\\x81\\x9F" \
             "|\\xE3\\x80\\x80|\\xEF\\xBB\\xBF"
@@ -163,8 +163,8 @@ static int is_space(char c)
 
 static size_t unicode_space(const struct lexer *lx, size_t i)
 {
-    return (unsigned char)lx->text[i] >= 0xC2 ? pmn_unicode_space(lx->text + i,
-                                                                  lx->text + lx->len) : 0;
+    return (unsigned char)lx->text[i] >= 0xC2 ? util_unicode_space(lx->text + i,
+                                                                   lx->text + lx->len) : 0;
 }
 
 /* Remember the first space that is not ASCII among text[from..to), for the
@@ -180,7 +180,7 @@ static void note_unicode_space(struct lexer *lx, size_t from, size_t to)
             lexer_skip_to(&at, i);
             lx->uspace_line = at.line;
             lx->uspace_col = at.col;
-            lx->uspace = pmn_utf8_decode((const unsigned char *)lx->text + i, (int)n);
+            lx->uspace = util_utf8_decode((const unsigned char *)lx->text + i, (int)n);
             return;
         }
     }

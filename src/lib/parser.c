@@ -30,7 +30,7 @@ static void report(struct parser *p, pmn_diag_code code, pmn_at line, pmn_at col
                    const char *fmt, const char *arg, size_t len)
 {
     char msg[64];
-    pmn_report(p->fn, p->ctx, code, line, col, fmt, quoted(arg, len, msg));
+    diag_report(p->fn, p->ctx, code, line, col, fmt, quoted(arg, len, msg));
 }
 
 static int nomem(struct parser *p)
@@ -55,9 +55,9 @@ static void trimmed(const char *text, size_t *off, size_t *len)
 static void over_limit(struct parser *p, const char *what, int limit)
 {
     if (!p->over)
-        pmn_report(p->fn, p->ctx, PMN_E124, p->tok.line, p->tok.col,
-                   "more than %d %s in one game, pmn's limit: the rest of the game is skipped",
-                   limit, what);
+        diag_report(p->fn, p->ctx, PMN_E124, p->tok.line, p->tok.col,
+                    "more than %d %s in one game, pmn's limit: the rest of the game is skipped",
+                    limit, what);
     p->over = 1;
 }
 
@@ -96,8 +96,8 @@ static size_t without_nul(struct parser *p, const char *s, size_t len, char *out
             continue;
         }
         if (!said++)
-            pmn_report(p->fn, p->ctx, PMN_W130, p->tok.line, p->tok.col,
-                       "a NUL byte in %s, which text cannot hold: kept as U+FFFD", where);
+            diag_report(p->fn, p->ctx, PMN_W130, p->tok.line, p->tok.col,
+                        "a NUL byte in %s, which text cannot hold: kept as U+FFFD", where);
         memcpy(out + n, "\xEF\xBF\xBD", 3);
         n += 3;
     }
@@ -110,9 +110,9 @@ static int add_comment(struct parser *p, pmn_line *line, pmn_move *last,
 {
     trimmed(p->lx.text, &off, &len);
     if (len > PMN_MAX_COMMENT) {
-        pmn_report(p->fn, p->ctx, PMN_E124, p->tok.line, p->tok.col,
-                   "a comment of %zu bytes, more than pmn's limit of %u: its first %u are "
-                   "kept", len, PMN_MAX_COMMENT, PMN_MAX_COMMENT);
+        diag_report(p->fn, p->ctx, PMN_E124, p->tok.line, p->tok.col,
+                    "a comment of %zu bytes, more than pmn's limit of %u: its first %u are "
+                    "kept", len, PMN_MAX_COMMENT, PMN_MAX_COMMENT);
         len = PMN_MAX_COMMENT;
         while (len > 0 && ((unsigned char)p->lx.text[off + len] & 0xC0) == 0x80)
             len--;   /* not inside a character */
@@ -137,7 +137,8 @@ static int add_comment(struct parser *p, pmn_line *line, pmn_move *last,
         len = n;
         text = copy;
     }
-    int rc = last ? pmn_move_add_comment(last, text, len) : pmn_line_add_lead(line, text, len);
+    int rc = last ? record_move_add_comment(last, text, len)
+                  : record_line_add_lead(line, text, len);
     free(copy);
     return rc < 0 ? nomem(p) : 0;
 }
@@ -175,9 +176,9 @@ static int parse_tag(struct parser *p, pmn_record *rec)
     pmn_at value_col = p->tok.col + (unsigned)(p->tok.b.off - p->tok.off);
     if (p->lx.text[p->tok.b.off - 1] != '"' && !p->said_curly) {
         p->said_curly = 1;
-        pmn_report(p->fn, p->ctx, PMN_N126, p->tok.line, value_col - 1,
-                   "curly quotes around the value of tag %.*s, read as '\"' (first here)",
-                   (int)p->tok.a.len, p->lx.text + p->tok.a.off);
+        diag_report(p->fn, p->ctx, PMN_N126, p->tok.line, value_col - 1,
+                    "curly quotes around the value of tag %.*s, read as '\"' (first here)",
+                    (int)p->tok.a.len, p->lx.text + p->tok.a.off);
     }
     if (p->tok.a.len == 6 && memcmp(p->lx.text + p->tok.a.off, "Result", 6) == 0
         && lexer_is_result(value, n)) {
@@ -186,8 +187,8 @@ static int parse_tag(struct parser *p, pmn_record *rec)
         assert(n <= 3 * p->tok.b.len);   /* value holds that much: "½-½" is 5 */
         memcpy(value, r, n);
     }
-    int rc = pmn_record_add_tag(rec, p->lx.text + p->tok.a.off, p->tok.a.len, value, n,
-                                p->tok.line, p->tok.col, value_col);
+    int rc = record_add_tag(rec, p->lx.text + p->tok.a.off, p->tok.a.len, value, n,
+                            p->tok.line, p->tok.col, value_col);
     free(value);
     if (rc < 0)
         return nomem(p);
@@ -232,7 +233,7 @@ static pmn_move *parse_move(struct parser *p, pmn_line *line, const struct token
         over_limit(p, "moves", PMN_MAX_GAME_MOVES);
         return NULL;
     }
-    pmn_move *m = pmn_line_add_move(line);
+    pmn_move *m = record_line_add_move(line);
     if (!m) {
         nomem(p);
         return NULL;
@@ -260,24 +261,24 @@ static pmn_move *parse_move(struct parser *p, pmn_line *line, const struct token
     if (p->notation < 0)
         p->notation = (int)m->notation;
     else if (p->notation != (int)m->notation)
-        pmn_report(p->fn, p->ctx, PMN_E119, t->line, t->col,
-                   "'%s' is in the %s notation, but this game's moves are in %s", m->text,
-                   pmn_notation_name(m->notation), pmn_notation_name((pmn_notation)p->notation));
+        diag_report(p->fn, p->ctx, PMN_E119, t->line, t->col,
+                    "'%s' is in the %s notation, but this game's moves are in %s", m->text,
+                    pmn_notation_name(m->notation), pmn_notation_name((pmn_notation)p->notation));
     m->joined = p->join;
     p->join = 0;
     if (number) {
         char q[64];
         if (number->value > 0xFFFFFF)
-            pmn_report(p->fn, p->ctx, PMN_E125, number->line, number->col,
-                       "move number %s is out of range (at most %u): read as %u",
-                       quoted(p->lx.text + number->off, number->len, q), 0xFFFFFFu, 0xFFFFFFu);
+            diag_report(p->fn, p->ctx, PMN_E125, number->line, number->col,
+                        "move number %s is out of range (at most %u): read as %u",
+                        quoted(p->lx.text + number->off, number->len, q), 0xFFFFFFu, 0xFFFFFFu);
         m->number = number->value > 0xFFFFFF ? 0xFFFFFF : (unsigned)number->value;
         m->number_dots = (unsigned char)number->dots;
     } else if (!p->said_number && !m->joined && (side == PMN_SOUTH || line->nmoves == 1)
                && !ply_list_ahead(p)) {
         p->said_number = 1;
-        pmn_report(p->fn, p->ctx, PMN_W120, t->line, t->col,
-                   "move numbers are missing (first before '%s')", m->text);
+        diag_report(p->fn, p->ctx, PMN_W120, t->line, t->col,
+                    "move numbers are missing (first before '%s')", m->text);
     }
     p->moves++;
     p->in_junk = 0;
@@ -291,28 +292,28 @@ static int annotate(struct parser *p, pmn_move *m)
     const char *what = t->type == T_CAPTURE ? "capture count"
                      : t->type == T_JUDGEMENT ? "judgement" : "NAG";
     if (!m) {
-        pmn_report(p->fn, p->ctx, PMN_E106, t->line, t->col, "the %s '%.*s' follows no move",
-                   what, (int)t->len, p->lx.text + t->off);
+        diag_report(p->fn, p->ctx, PMN_E106, t->line, t->col, "the %s '%.*s' follows no move",
+                    what, (int)t->len, p->lx.text + t->off);
     } else if (t->type == T_CAPTURE) {
         if (m->claim >= 0)
-            pmn_report(p->fn, p->ctx, PMN_E106, t->line, t->col,
-                       "a second capture count for move %s", m->text);
+            diag_report(p->fn, p->ctx, PMN_E106, t->line, t->col,
+                        "a second capture count for move %s", m->text);
         else {
             char q[64];
             if (t->value > 65535)
-                pmn_report(p->fn, p->ctx, PMN_E125, t->line, t->col,
-                           "the capture count '%s' of move %s is out of range (at most "
-                           "65535 seeds): read as 65535", quoted(p->lx.text + t->off, t->len, q),
-                           m->text);
+                diag_report(p->fn, p->ctx, PMN_E125, t->line, t->col,
+                            "the capture count '%s' of move %s is out of range (at most "
+                            "65535 seeds): read as 65535", quoted(p->lx.text + t->off, t->len, q),
+                            m->text);
             m->claim = t->value > 65535 ? 65535 : (int)t->value;
             if (t->b.len && !p->said_mark) {
                 p->said_mark = 1;
-                pmn_report(p->fn, p->ctx, PMN_N126, t->line, t->col,
-                           "'%.*s' read as the capture count (%c%lu) of move %s; the footnote "
-                           "mark '%.*s' is kept apart, for a footnote line to take up (first "
-                           "here)", (int)t->len,
-                           p->lx.text + t->off, t->style, t->value, m->text, (int)t->b.len,
-                           p->lx.text + t->b.off);
+                diag_report(p->fn, p->ctx, PMN_N126, t->line, t->col,
+                            "'%.*s' read as the capture count (%c%lu) of move %s; the footnote "
+                            "mark '%.*s' is kept apart, for a footnote line to take up (first "
+                            "here)", (int)t->len,
+                            p->lx.text + t->off, t->style, t->value, m->text, (int)t->b.len,
+                            p->lx.text + t->b.off);
             }
             m->claim_style = t->style;
             m->claim_line = t->line;
@@ -320,20 +321,20 @@ static int annotate(struct parser *p, pmn_move *m)
         }
     } else if (t->type == T_JUDGEMENT) {
         if (m->judgement[0])
-            pmn_report(p->fn, p->ctx, PMN_E106, t->line, t->col,
-                       "a second judgement for move %s", m->text);
+            diag_report(p->fn, p->ctx, PMN_E106, t->line, t->col,
+                        "a second judgement for move %s", m->text);
         else
             memcpy(m->judgement, p->lx.text + t->off, t->len);
     } else if (t->value > 255) {
         char q[64];
-        pmn_report(p->fn, p->ctx, PMN_E125, t->line, t->col,
-                   "NAG '%s' of move %s is out of range ($0 to $255): not kept",
-                   quoted(p->lx.text + t->off, t->len, q), m->text);
+        diag_report(p->fn, p->ctx, PMN_E125, t->line, t->col,
+                    "NAG '%s' of move %s is out of range ($0 to $255): not kept",
+                    quoted(p->lx.text + t->off, t->len, q), m->text);
     } else if (m->nnags < PMN_MAX_NAGS) {
         m->nags[m->nnags++] = (unsigned)t->value;
     } else {
-        pmn_report(p->fn, p->ctx, PMN_E106, t->line, t->col, "more than %d NAGs for move %s",
-                   PMN_MAX_NAGS, m->text);
+        diag_report(p->fn, p->ctx, PMN_E106, t->line, t->col, "more than %d NAGs for move %s",
+                    PMN_MAX_NAGS, m->text);
     }
     advance(p);
     return 0;
@@ -348,8 +349,8 @@ static const char *result_of_text(struct parser *p, const char *s, size_t len, p
                   : s[0] != '1' || (len > 1 && s[1] == '/') ? "1/2-1/2" : "1-0";
     if ((strlen(r) != len || memcmp(r, s, len) != 0) && !p->said_dash) {
         p->said_dash = 1;
-        pmn_report(p->fn, p->ctx, PMN_N126, line, col, "'%.*s' read as the result %s",
-                   (int)len, s, r);
+        diag_report(p->fn, p->ctx, PMN_N126, line, col, "'%.*s' read as the result %s",
+                    (int)len, s, r);
     }
     return r;
 }
@@ -394,12 +395,12 @@ static int read_heading(struct parser *p, const struct token *t)
     if (problem_heading(p->lx.text + t->off, len) && !pmn_record_find_tag(p->rec, "Event")
         && moves_after(p, end)) {
         /* "Problem 2": the problem's name, its Event. */
-        if (pmn_record_add_tag(p->rec, "Event", 5, p->lx.text + t->off, len, t->line, t->col,
-                               t->col) < 0)
+        if (record_add_tag(p->rec, "Event", 5, p->lx.text + t->off, len, t->line, t->col,
+                           t->col) < 0)
             return nomem(p);
-        pmn_report(p->fn, p->ctx, PMN_N127, t->line, t->col,
-                   "the heading read as the tag Event \"%.*s\"", (int)len,
-                   p->lx.text + t->off);
+        diag_report(p->fn, p->ctx, PMN_N127, t->line, t->col,
+                    "the heading read as the tag Event \"%.*s\"", (int)len,
+                    p->lx.text + t->off);
         lexer_skip_to(&p->lx, end);
         advance(p);
         return 1;
@@ -411,12 +412,12 @@ static int read_heading(struct parser *p, const struct token *t)
                               { "NorthCountry", h.north_country } };
     for (size_t i = 0; i < sizeof tags / sizeof *tags; i++)
         if (tags[i][1][0] && !pmn_record_find_tag(p->rec, tags[i][0])
-            && pmn_record_add_tag(p->rec, tags[i][0], strlen(tags[i][0]), tags[i][1],
-                                  strlen(tags[i][1]), t->line, t->col, t->col) < 0)
+            && record_add_tag(p->rec, tags[i][0], strlen(tags[i][0]), tags[i][1],
+                              strlen(tags[i][1]), t->line, t->col, t->col) < 0)
             return nomem(p);
-    pmn_report(p->fn, p->ctx, PMN_N127, t->line, t->col,
-               "the heading read as the tags South \"%s\", North \"%s\", Date \"%s\"",
-               h.south, h.north, h.date);
+    diag_report(p->fn, p->ctx, PMN_N127, t->line, t->col,
+                "the heading read as the tags South \"%s\", North \"%s\", Date \"%s\"",
+                h.south, h.north, h.date);
     lexer_skip_to(&p->lx, end);
     advance(p);
     return 1;
@@ -465,8 +466,8 @@ static int keep_prose(struct parser *p, pmn_move *last, const struct token *t)
             break;
         end = line_end(p, i);
     }
-    pmn_report(p->fn, p->ctx, PMN_N128, t->line, t->col,
-               "text after the moves of move %s, kept as its comment", last->text);
+    diag_report(p->fn, p->ctx, PMN_N128, t->line, t->col,
+                "text after the moves of move %s, kept as its comment", last->text);
     if (add_comment(p, NULL, last, t->off, end - t->off, 0) < 0)
         return -1;
     lexer_skip_to(&p->lx, end);
@@ -556,8 +557,8 @@ static const char *new_game_at(struct parser *p, const struct token *t)
 static void dangling_join(struct parser *p)
 {
     if (p->join)
-        pmn_report(p->fn, p->ctx, PMN_E101, p->join_tok.line, p->join_tok.col,
-                   "a '-' that joins no two sowings of a turn");
+        diag_report(p->fn, p->ctx, PMN_E101, p->join_tok.line, p->join_tok.col,
+                    "a '-' that joins no two sowings of a turn");
     p->join = 0;
 }
 
@@ -579,9 +580,9 @@ static int bare_count(struct parser *p, pmn_move *last)
     if (n.type != T_HOLE_NUMBER || close.type != T_RPAREN || n.value > 65535)
         return 0;
     struct token open = p->tok;
-    pmn_report(p->fn, p->ctx, PMN_W129, open.line, open.col,
-               "'(%lu)' after move %s read as its capture count (+%lu): did you mean (+%lu)?",
-               n.value, last->text, n.value, n.value);
+    diag_report(p->fn, p->ctx, PMN_W129, open.line, open.col,
+                "'(%lu)' after move %s read as its capture count (+%lu): did you mean (+%lu)?",
+                n.value, last->text, n.value, n.value);
     last->claim = (int)n.value;
     last->claim_style = '+';
     last->claim_line = open.line;
@@ -659,7 +660,7 @@ static int footnote(struct parser *p, pmn_line *line, const struct token *t)
     long at = mark_move(p, p->lx.text[letter]);
     if (b.type != T_RPAREN || b.line != t->line || at < 0 || (size_t)at >= line->nmoves)
         return 0;
-    pmn_line *var = pmn_move_add_variation(&line->moves[at]);
+    pmn_line *var = record_move_add_variation(&line->moves[at]);
     if (!var)
         return nomem(p);
     int side = line->moves[at].side;
@@ -719,8 +720,8 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
     if (comment && *last && (stop = readable_up_to(&p->lx)) != 0)
         comment = 0;
     if (!comment && depth + 1 > MAX_DEPTH) {
-        pmn_report(p->fn, p->ctx, PMN_E115, open.line, open.col,
-                   "variations nested more than %d deep: this one is skipped", MAX_DEPTH);
+        diag_report(p->fn, p->ctx, PMN_E115, open.line, open.col,
+                    "variations nested more than %d deep: this one is skipped", MAX_DEPTH);
         lexer_skip_to(&p->lx, end);
         advance(p);
         return 0;
@@ -729,8 +730,8 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
         size_t off = open.off + 1, len = end - off - (size_t)closed;
         if (!closed) {
             p->unclosed = 1;
-            pmn_report(p->fn, p->ctx, PMN_E103, open.line, open.col,
-                       "this '(' is never closed: the text after it is kept as a comment");
+            diag_report(p->fn, p->ctx, PMN_E103, open.line, open.col,
+                        "this '(' is never closed: the text after it is kept as a comment");
         }
         if (add_comment(p, line, *last, off, len, 0) < 0)
             return -1;
@@ -744,12 +745,12 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
     }
     p->variations++;
     pmn_line scratch = { 0 };
-    pmn_line *var = *last ? pmn_move_add_variation(*last) : &scratch;
+    pmn_line *var = *last ? record_move_add_variation(*last) : &scratch;
     if (!var)
         return nomem(p);
     if (!*last)
-        pmn_report(p->fn, p->ctx, PMN_E106, open.line, open.col,
-                   "a variation follows no move: it is read but not kept");
+        diag_report(p->fn, p->ctx, PMN_E106, open.line, open.col,
+                    "a variation follows no move: it is read but not kept");
     advance(p);
     /* A variation replaces the move before it: the same side moves first. */
     size_t outer = p->stop;
@@ -768,7 +769,7 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
             return -1;
         if (!closed) {
             p->unclosed = 1;
-            pmn_report(p->fn, p->ctx, PMN_E103, open.line, open.col, "this '(' is never closed");
+            diag_report(p->fn, p->ctx, PMN_E103, open.line, open.col, "this '(' is never closed");
         }
         lexer_skip_to(&p->lx, end);
         advance(p);
@@ -777,10 +778,10 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
             advance(p);
         } else {
             p->unclosed = 1;
-            pmn_report(p->fn, p->ctx, PMN_E103, open.line, open.col, "this '(' is never closed");
+            diag_report(p->fn, p->ctx, PMN_E103, open.line, open.col, "this '(' is never closed");
         }
     }
-    pmn_line_free(&scratch);
+    record_line_free(&scratch);
     return rc;
 }
 
@@ -790,8 +791,8 @@ static void need_semi(struct parser *p, int *semi, const struct token *t)
 {
     if (*semi && !p->said_semi && !p->ply_list) {
         p->said_semi = 1;
-        pmn_report(p->fn, p->ctx, PMN_W121, t->line, t->col,
-                   "a ';' is missing between full moves (first here)");
+        diag_report(p->fn, p->ctx, PMN_W121, t->line, t->col,
+                    "a ';' is missing between full moves (first here)");
     }
     *semi = 0;
 }
@@ -844,7 +845,7 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
         case T_RPAREN:
             if (depth > 0)
                 return 0;
-            pmn_report(p->fn, p->ctx, PMN_E104, t->line, t->col, "this ')' closes no '('");
+            diag_report(p->fn, p->ctx, PMN_E104, t->line, t->col, "this ')' closes no '('");
             advance(p);
             break;
         case T_NUMBER:
@@ -857,8 +858,8 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
         case T_HOLE_NUMBER:
         case T_HOLE_COORD:
             if (p->join && have_number) {
-                pmn_report(p->fn, p->ctx, PMN_E101, p->join_tok.line, p->join_tok.col,
-                           "a '-' before a move number: the move after it begins a turn");
+                diag_report(p->fn, p->ctx, PMN_E101, p->join_tok.line, p->join_tok.col,
+                            "a '-' before a move number: the move after it begins a turn");
                 p->join = 0;
             }
             if (!have_number && !p->join)
@@ -894,8 +895,8 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
             /* A variation may open with '-': it replaces a sowing that
              * continued a turn. */
             if (p->join || (!last && depth == 0) || have_number) {
-                pmn_report(p->fn, p->ctx, PMN_E101, t->line, t->col,
-                           "a '-' that joins no two sowings of a turn");
+                diag_report(p->fn, p->ctx, PMN_E101, t->line, t->col,
+                            "a '-' that joins no two sowings of a turn");
             } else {
                 p->join = 1;
                 p->join_tok = *t;
@@ -923,8 +924,8 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
             break;
         case T_OPEN_COMMENT:
             p->unclosed = 1;
-            pmn_report(p->fn, p->ctx, PMN_E102, t->line, t->col,
-                       "this '{' is never closed: the text after it is kept as a comment");
+            diag_report(p->fn, p->ctx, PMN_E102, t->line, t->col,
+                        "this '{' is never closed: the text after it is kept as a comment");
             if (add_comment(p, line, last, t->off + 1, t->len - 1, 1) < 0)
                 return -1;
             advance(p);
@@ -936,8 +937,8 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
         case T_SEMI:
             if (!semi && !p->said_extra_semi) {
                 p->said_extra_semi = 1;
-                pmn_report(p->fn, p->ctx, PMN_W122, t->line, t->col,
-                           "a ';' that ends no full move (first here)");
+                diag_report(p->fn, p->ctx, PMN_W122, t->line, t->col,
+                            "a ';' that ends no full move (first here)");
             }
             semi = 0;
             advance(p);
@@ -1005,12 +1006,12 @@ static void said_unicode_space(struct parser *p)
     if (!p->lx.uspace_line)
         return;
     if (p->lx.uspace == 0xFEFF)
-        pmn_report(p->fn, p->ctx, PMN_N126, p->lx.uspace_line, p->lx.uspace_col,
-                   "a byte-order mark (U+FEFF), read as a space (first here)");
+        diag_report(p->fn, p->ctx, PMN_N126, p->lx.uspace_line, p->lx.uspace_col,
+                    "a byte-order mark (U+FEFF), read as a space (first here)");
     else
-        pmn_report(p->fn, p->ctx, PMN_N126, p->lx.uspace_line, p->lx.uspace_col,
-                   "U+%04lX, a space that is not ASCII (as web pages write them), read as a "
-                   "space (first here)", p->lx.uspace);
+        diag_report(p->fn, p->ctx, PMN_N126, p->lx.uspace_line, p->lx.uspace_col,
+                    "U+%04lX, a space that is not ASCII (as web pages write them), read as a "
+                    "space (first here)", p->lx.uspace);
     p->lx.uspace_line = 0;
 }
 
@@ -1055,10 +1056,10 @@ int parser_game(struct parser *p, pmn_record *rec)
         rec->result_col = p->tok.col;
         advance(p);
     } else if (p->moves && !p->unclosed && !p->over) {
-        pmn_report(p->fn, p->ctx, PMN_W118, p->tok.line, p->tok.col,
-                   "the moves end without a result (1-0, 0-1, 1/2-1/2 or *)%s%s; pmn convert "
-                   "--fix writes the one the replay proves, where the game ended",
-                   p->split ? ": " : "", p->split ? p->split : "");
+        diag_report(p->fn, p->ctx, PMN_W118, p->tok.line, p->tok.col,
+                    "the moves end without a result (1-0, 0-1, 1/2-1/2 or *)%s%s; pmn convert "
+                    "--fix writes the one the replay proves, where the game ended",
+                    p->split ? ": " : "", p->split ? p->split : "");
     }
     said_unicode_space(p);
     return 0;

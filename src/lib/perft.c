@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* perft by pmn_legal_moves and the general engine, for every rule set. */
-uint64_t pmn_perft_general(const pmn_rules *r, const pmn_position *p, unsigned depth)
+uint64_t perft_general(const pmn_rules *r, const pmn_position *p, unsigned depth)
 {
     int moves[PMN_MAX_SIDE_PITS];
     int n = pmn_legal_moves(r, p, moves);
@@ -20,9 +20,9 @@ uint64_t pmn_perft_general(const pmn_rules *r, const pmn_position *p, unsigned d
     for (int i = 0; i < n; i++) {
         pmn_position q = *p;
         pmn_move_report rep;
-        pmn_play_general(r, &q, moves[i], &rep);
+        play_general(r, &q, moves[i], &rep);
         if (rep.ending == PMN_END_NONE)
-            total += pmn_perft_general(r, &q, depth - 1);
+            total += perft_general(r, &q, depth - 1);
     }
     return total;
 }
@@ -127,7 +127,7 @@ static uint64_t perft(const pmn_rules *r, const pmn_position *p, unsigned depth)
         return relay_perft(&e.f, memo, pack(&e.f, p->pit[p->to_move]),
                            pack(&e.f, p->pit[!p->to_move]), depth);
 #endif
-    return pmn_perft_general(r, p, depth);
+    return perft_general(r, p, depth);
 }
 
 uint64_t pmn_perft(const pmn_rules *r, const pmn_position *p, unsigned depth,

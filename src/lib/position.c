@@ -46,26 +46,26 @@ static int parse_counts(const pmn_rules *r, const char *text, const char **pos,
     for (unsigned i = 0;; i++) {
         size_t col = (size_t)(s - text) + 1;
         if (*s < '0' || *s > '9')
-            return pmn_fail(err, PMN_ERR_SYNTAX, col,
-                            "expected the seed count of %s's hole %c, found %s",
-                            side_name[side], pmn_hole_letter(side, (int)i),
-                            *s ? "another character" : "the end of the string");
+            return util_fail(err, PMN_ERR_SYNTAX, col,
+                             "expected the seed count of %s's hole %c, found %s",
+                             side_name[side], pmn_hole_letter(side, (int)i),
+                             *s ? "another character" : "the end of the string");
         unsigned long v = 0;
         while (*s >= '0' && *s <= '9') {
             v = v * 10 + (unsigned long)(*s++ - '0');
             if (v > PMN_MAX_SEEDS)
-                return pmn_fail(err, PMN_ERR_RANGE, col,
-                                "seed count of %s's hole %c is larger than %u",
-                                side_name[side], pmn_hole_letter(side, (int)i), PMN_MAX_SEEDS);
+                return util_fail(err, PMN_ERR_RANGE, col,
+                                 "seed count of %s's hole %c is larger than %u",
+                                 side_name[side], pmn_hole_letter(side, (int)i), PMN_MAX_SEEDS);
         }
         if (i >= r->pits)
-            return pmn_fail(err, PMN_ERR_RANGE, col, "%s has more than %u holes",
-                            side_name[side], r->pits);
+            return util_fail(err, PMN_ERR_RANGE, col, "%s has more than %u holes",
+                             side_name[side], r->pits);
         pit[i] = (uint16_t)v;
         if (*s != ',') {
             if (i + 1 < r->pits)
-                return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text) + 1,
-                                "%s has %u holes, expected %u", side_name[side], i + 1, r->pits);
+                return util_fail(err, PMN_ERR_RANGE, (size_t)(s - text) + 1,
+                                 "%s has %u holes, expected %u", side_name[side], i + 1, r->pits);
             *pos = s;
             return 0;
         }
@@ -82,17 +82,17 @@ static int parse_captured(const char *text, const char **pos, pmn_position *q,
     for (int side = 0; side < 2; side++) {
         unsigned long v = 0;
         if (*s < '0' || *s > '9')
-            return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
-                            side ? "expected North's captured seeds after ':'"
+            return util_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
+                             side ? "expected North's captured seeds after ':'"
                                  : "expected the captured seeds, South:North");
         while (*s >= '0' && *s <= '9')
             if ((v = v * 10 + (unsigned long)(*s++ - '0')) > PMN_MAX_SEEDS)
-                return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text),
-                                "more than %u captured seeds", PMN_MAX_SEEDS);
+                return util_fail(err, PMN_ERR_RANGE, (size_t)(s - text),
+                                 "more than %u captured seeds", PMN_MAX_SEEDS);
         q->captured[side] = (uint32_t)v;
         if (side == 0 && *s++ != ':')
-            return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text),
-                            "expected ':' between South's and North's captured seeds");
+            return util_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text),
+                             "expected ':' between South's and North's captured seeds");
     }
     *pos = s;
     return 0;
@@ -118,31 +118,31 @@ static int parse_kgp(const pmn_rules *r, const char *text, pmn_position *q, pmn_
     for (;;) {
         s = blank(s);
         if (*s < '0' || *s > '9')
-            return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
-                            "expected a count in the board literal");
+            return util_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
+                             "expected a count in the board literal");
         unsigned long x = 0;
         while (*s >= '0' && *s <= '9')
             if ((x = x * 10 + (unsigned long)(*s++ - '0')) > PMN_MAX_SEEDS)
-                return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text),
-                                "a count of more than %u seeds", PMN_MAX_SEEDS);
+                return util_fail(err, PMN_ERR_RANGE, (size_t)(s - text),
+                                 "a count of more than %u seeds", PMN_MAX_SEEDS);
         if (n == 2 * PMN_MAX_SIDE_PITS + 3)
-            return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text), "a board literal of more "
-                            "than %u counts", 2 * PMN_MAX_SIDE_PITS + 3);
+            return util_fail(err, PMN_ERR_RANGE, (size_t)(s - text), "a board literal of more "
+                             "than %u counts", 2 * PMN_MAX_SIDE_PITS + 3);
         v[n++] = x;
         s = blank(s);
         if (*s == '>')
             break;
         if (*s++ != ',')
-            return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text),
-                            "expected ',' or '>' in the board literal");
+            return util_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text),
+                             "expected ',' or '>' in the board literal");
     }
     s++;
     if (v[0] != r->pits)
-        return pmn_fail(err, PMN_ERR_RANGE, (size_t)(blank(blank(text) + 1) - text) + 1,
-                        "a board of %lu holes a side; %s has %u", v[0], r->name, r->pits);
+        return util_fail(err, PMN_ERR_RANGE, (size_t)(blank(blank(text) + 1) - text) + 1,
+                         "a board of %lu holes a side; %s has %u", v[0], r->name, r->pits);
     if (n != 2 * r->pits + 3)
-        return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text), "%u counts, expected %u: the "
-                        "holes a side, the two stores, and each hole", n, 2 * r->pits + 3);
+        return util_fail(err, PMN_ERR_RANGE, (size_t)(s - text), "%u counts, expected %u: the "
+                         "holes a side, the two stores, and each hole", n, 2 * r->pits + 3);
     q->captured[PMN_SOUTH] = (uint32_t)v[1];
     q->captured[PMN_NORTH] = (uint32_t)v[2];
     for (unsigned i = 0; i < r->pits; i++) {
@@ -157,8 +157,8 @@ static int parse_kgp(const pmn_rules *r, const char *text, pmn_position *q, pmn_
     }
     s = blank(s);
     if (*s != '\0')
-        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
-                        "unexpected text after the board literal");
+        return util_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
+                         "unexpected text after the board literal");
     return 0;
 }
 
@@ -169,11 +169,11 @@ static long count_at(const char *text, const char **pos, const char *what, pmn_e
     const char *s = *pos;
     unsigned long v = 0;
     if (*s < '0' || *s > '9')
-        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1, "expected %s", what);
+        return util_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1, "expected %s", what);
     while (*s >= '0' && *s <= '9')
         if ((v = v * 10 + (unsigned long)(*s++ - '0')) > PMN_MAX_SEEDS)
-            return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text), "%s larger than %u", what,
-                            PMN_MAX_SEEDS);
+            return util_fail(err, PMN_ERR_RANGE, (size_t)(s - text), "%s larger than %u", what,
+                             PMN_MAX_SEEDS);
     *pos = s;
     return (long)v;
 }
@@ -191,19 +191,19 @@ static int parse_ogn(const pmn_rules *r, const char *text, pmn_position *q, pmn_
         if (x < 0)
             return -1;
         if (n == want)
-            return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text), "more than %u counts: "
-                            "%s has %u holes a side, and two stores", want, r->name, r->pits);
+            return util_fail(err, PMN_ERR_RANGE, (size_t)(s - text), "more than %u counts: "
+                             "%s has %u holes a side, and two stores", want, r->name, r->pits);
         v[n++] = (unsigned long)x;
         if (*s != '-')
             break;
         s++;
     }
     if (n != want)
-        return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text) + 1, "%u counts, expected %u: "
-                        "each hole, South's first, then the two stores", n, want);
+        return util_fail(err, PMN_ERR_RANGE, (size_t)(s - text) + 1, "%u counts, expected %u: "
+                         "each hole, South's first, then the two stores", n, want);
     if ((*s != 'S' && *s != 'N') || s[1])
-        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1, "expected the side to "
-                        "move, S or N, at the end");
+        return util_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1, "expected the side to "
+                         "move, S or N, at the end");
     for (unsigned i = 0; i < r->pits; i++) {
         q->pit[PMN_SOUTH][i] = (uint16_t)v[i];
         q->pit[PMN_NORTH][i] = (uint16_t)v[r->pits + i];
@@ -228,8 +228,8 @@ static int parse_psrow(const pmn_rules *r, const char *text, const char **pos, u
             return -1;
         unsigned long k = *s == 'S' ? 1 : (unsigned long)x;
         if (k == 0 || file + k > r->pits)
-            return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text), "%s's row has more than "
-                            "%u holes", side_name[side], r->pits);
+            return util_fail(err, PMN_ERR_RANGE, (size_t)(s - text), "%s's row has more than "
+                             "%u holes", side_name[side], r->pits);
         for (unsigned long i = 0; i < k; i++, file++) {
             unsigned hole = side == PMN_SOUTH ? file : r->pits - 1 - file;
             pit[hole] = *s == 'S' ? (uint16_t)x : 0;
@@ -241,8 +241,8 @@ static int parse_psrow(const pmn_rules *r, const char *text, const char **pos, u
         s++;
     }
     if (file != r->pits)
-        return pmn_fail(err, PMN_ERR_RANGE, (size_t)(s - text) + 1, "%s's row has %u holes, "
-                        "expected %u", side_name[side], file, r->pits);
+        return util_fail(err, PMN_ERR_RANGE, (size_t)(s - text) + 1, "%s's row has %u holes, "
+                         "expected %u", side_name[side], file, r->pits);
     *pos = s;
     return 0;
 }
@@ -258,22 +258,22 @@ static int parse_playstrategy(const pmn_rules *r, const char *text, pmn_position
     if (parse_psrow(r, text, &s, q->pit[PMN_NORTH], PMN_NORTH, err) < 0)
         return -1;
     if (*s++ != '/')
-        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text), "expected '/' between "
-                        "North's row and South's");
+        return util_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text), "expected '/' between "
+                         "North's row and South's");
     if (parse_psrow(r, text, &s, q->pit[PMN_SOUTH], PMN_SOUTH, err) < 0)
         return -1;
     for (int side = 0; side < 2; side++) {
         if (*s++ != ' ')
-            return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text), "expected a space and "
-                            "%s's captured seeds", side_name[side]);
+            return util_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text), "expected a space and "
+                             "%s's captured seeds", side_name[side]);
         long x = count_at(text, &s, "a count of captured seeds", err);
         if (x < 0)
             return -1;
         q->captured[side] = (uint32_t)x;
     }
     if (s[0] != ' ' || (s[1] != 'S' && s[1] != 'N'))
-        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1, "expected a space and "
-                        "the side to move, S or N");
+        return util_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1, "expected a space and "
+                         "the side to move, S or N");
     q->to_move = s[1] == 'S' ? PMN_SOUTH : PMN_NORTH;
     s += 2;
     if (*s == ' ') {
@@ -282,8 +282,8 @@ static int parse_playstrategy(const pmn_rules *r, const char *text, pmn_position
             return -1;
     }
     if (*s)
-        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1, "unexpected text after "
-                        "the move number");
+        return util_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1, "unexpected text after "
+                         "the move number");
     return 0;
 }
 
@@ -370,31 +370,31 @@ int pmn_position_parse(const pmn_rules *r, const char *text, pmn_position *p,
     if (parse_counts(r, text, &s, q.pit[0], PMN_SOUTH, err) < 0)
         return -1;
     if (*s != '/')
-        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
-                        "expected '/' between South's and North's holes");
+        return util_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
+                         "expected '/' between South's and North's holes");
     s++;
     if (parse_counts(r, text, &s, q.pit[1], PMN_NORTH, err) < 0)
         return -1;
     if (*s != ' ')
-        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
-                        "expected a space and the side to move (S or N)");
+        return util_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
+                         "expected a space and the side to move (S or N)");
     s++;
     if (*s != 'S' && *s != 'N')
-        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
-                        "expected the side to move, S or N");
+        return util_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
+                         "expected the side to move, S or N");
     q.to_move = *s == 'S' ? PMN_SOUTH : PMN_NORTH;
     s++;
     if (*s == ' ' && parse_captured(text, &s, &q, err) < 0)
         return -1;
     if (*s != '\0')
-        return pmn_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
-                        "unexpected text after the side to move");
+        return util_fail(err, PMN_ERR_SYNTAX, (size_t)(s - text) + 1,
+                         "unexpected text after the side to move");
 counted:;
     unsigned long total = (unsigned long)pmn_position_seeds(r, &q, PMN_SOUTH)
                         + pmn_position_seeds(r, &q, PMN_NORTH) + q.captured[0] + q.captured[1];
     if (total > PMN_MAX_SEEDS)
-        return pmn_fail(err, PMN_ERR_RANGE, 1, "the position holds %lu seeds, more than %u",
-                        total, PMN_MAX_SEEDS);
+        return util_fail(err, PMN_ERR_RANGE, 1, "the position holds %lu seeds, more than %u",
+                         total, PMN_MAX_SEEDS);
     *p = q;
     return 0;
 }
@@ -402,21 +402,21 @@ counted:;
 size_t pmn_position_format_as(const pmn_rules *r, const pmn_position *p,
                               pmn_position_form form, char *buf, size_t size)
 {
-    pmn_text t;
-    pmn_text_init(&t, buf, size);
+    textbuf t;
+    textbuf_init(&t, buf, size);
     switch (form) {
     case PMN_POSITION_KGP:
-        pmn_text_add(&t, "<%u,%u,%u", r->pits, p->captured[0], p->captured[1]);
+        textbuf_add(&t, "<%u,%u,%u", r->pits, p->captured[0], p->captured[1]);
         for (int s = 0; s < 2; s++)
             for (unsigned i = 0; i < r->pits; i++)
-                pmn_text_add(&t, ",%u", p->pit[s][i]);
-        pmn_text_add(&t, "> %c", side_letter[p->to_move]);
+                textbuf_add(&t, ",%u", p->pit[s][i]);
+        textbuf_add(&t, "> %c", side_letter[p->to_move]);
         return t.n;
     case PMN_POSITION_OGN:
         for (int s = 0; s < 2; s++)
             for (unsigned i = 0; i < r->pits; i++)
-                pmn_text_add(&t, "%u-", p->pit[s][i]);
-        pmn_text_add(&t, "%u-%u-%c", p->captured[0], p->captured[1], side_letter[p->to_move]);
+                textbuf_add(&t, "%u-", p->pit[s][i]);
+        textbuf_add(&t, "%u-%u-%c", p->captured[0], p->captured[1], side_letter[p->to_move]);
         return t.n;
     case PMN_POSITION_PLAYSTRATEGY:
         /* Rows from South's seat, North's first; empty holes run together. */
@@ -429,15 +429,15 @@ size_t pmn_position_format_as(const pmn_rules *r, const pmn_position *p,
                        && p->pit[side][side == PMN_SOUTH ? f + run : r->pits - 1 - f - run] == 0)
                     run++;
                 if (run)
-                    pmn_text_add(&t, "%s%u", sep, run);
+                    textbuf_add(&t, "%s%u", sep, run);
                 else
-                    pmn_text_add(&t, "%s%uS", sep, v);
+                    textbuf_add(&t, "%s%uS", sep, v);
                 f += run ? run : 1;
                 sep = ",";
             }
         }
-        pmn_text_add(&t, " %u %u %c 1", p->captured[0], p->captured[1],
-                     side_letter[p->to_move]);
+        textbuf_add(&t, " %u %u %c 1", p->captured[0], p->captured[1],
+                    side_letter[p->to_move]);
         return t.n;
     default:
         return pmn_position_format(r, p, buf, size);
@@ -447,13 +447,13 @@ size_t pmn_position_format_as(const pmn_rules *r, const pmn_position *p,
 size_t pmn_position_format(const pmn_rules *r, const pmn_position *p,
                            char *buf, size_t size)
 {
-    pmn_text t;
-    pmn_text_init(&t, buf, size);
+    textbuf t;
+    textbuf_init(&t, buf, size);
     for (int s = 0; s < 2; s++)
         for (unsigned i = 0; i < r->pits; i++)
-            pmn_text_add(&t, "%s%u", i ? "," : s ? "/" : "", p->pit[s][i]);
-    pmn_text_add(&t, " %c", side_letter[p->to_move]);
+            textbuf_add(&t, "%s%u", i ? "," : s ? "/" : "", p->pit[s][i]);
+    textbuf_add(&t, " %c", side_letter[p->to_move]);
     if (r->goal == PMN_GOAL_MOST_SEEDS && (p->captured[0] || p->captured[1]))
-        pmn_text_add(&t, " %u:%u", p->captured[0], p->captured[1]);
+        textbuf_add(&t, " %u:%u", p->captured[0], p->captured[1]);
     return t.n;
 }

@@ -143,7 +143,7 @@ static ssize_t read_line(pmn_reader *rd, size_t limit)
         size_t take = nl ? (size_t)(nl - start) + 1 : avail;
         if (n + take > limit)
             return -2;
-        if (pmn_reserve(&rd->chunk, &rd->cap, rd->len + n + take + 1, 4096) < 0)
+        if (util_reserve(&rd->chunk, &rd->cap, rd->len + n + take + 1, 4096) < 0)
             return -3;
         memcpy(rd->chunk + rd->len + n, start, take);
         n += take;
@@ -165,7 +165,7 @@ static const char *skip_blanks(const char *s, size_t n)
             s++;
         else if ((unsigned char)*s < 0xC2)
             return s;   /* ASCII, most often: no space of Unicode */
-        else if ((u = pmn_unicode_space(s, end)) > 0)
+        else if ((u = util_unicode_space(s, end)) > 0)
             s += u;
         else
             return s;
@@ -175,7 +175,7 @@ static const char *skip_blanks(const char *s, size_t n)
 static int fatal(pmn_reader *rd, int code, const char *what)
 {
     rd->failed = 1;
-    pmn_report(rd->fn, rd->ctx, code, rd->line, 0, "%s", what);
+    diag_report(rd->fn, rd->ctx, code, rd->line, 0, "%s", what);
     return -1;
 }
 

@@ -24,11 +24,11 @@ static void move_free(pmn_move *m)
 {
     free_strings(m->comments, m->ncomments);
     for (size_t i = 0; i < m->nvariations; i++)
-        pmn_line_free(&m->variations[i]);
+        record_line_free(&m->variations[i]);
     free(m->variations);
 }
 
-void pmn_line_free(pmn_line *l)
+void record_line_free(pmn_line *l)
 {
     for (size_t i = 0; i < l->nmoves; i++)
         move_free(&l->moves[i]);
@@ -44,7 +44,7 @@ void pmn_record_free(pmn_record *rec)
         free(rec->tags[i].value);
     }
     free(rec->tags);
-    pmn_line_free(&rec->main);
+    record_line_free(&rec->main);
     memset(rec, 0, sizeof *rec);
 }
 
@@ -83,7 +83,7 @@ static void *push(void **array, size_t *n, size_t size)
 
 static int push_string(char ***array, size_t *n, const char *text, size_t len)
 {
-    char *s = pmn_strndup(text, len);
+    char *s = util_strndup(text, len);
     if (!s)
         return -1;
     char **slot = push((void **)array, n, sizeof *slot);
@@ -95,11 +95,11 @@ static int push_string(char ***array, size_t *n, const char *text, size_t len)
     return 0;
 }
 
-int pmn_record_add_tag(pmn_record *rec, const char *name, size_t nlen,
-                       const char *value, size_t vlen, pmn_at line, pmn_at col,
-                       pmn_at value_col)
+int record_add_tag(pmn_record *rec, const char *name, size_t nlen,
+                   const char *value, size_t vlen, pmn_at line, pmn_at col,
+                   pmn_at value_col)
 {
-    char *n = pmn_strndup(name, nlen), *v = pmn_strndup(value, vlen);
+    char *n = util_strndup(name, nlen), *v = util_strndup(value, vlen);
     pmn_tag *t = n && v ? push((void **)&rec->tags, &rec->ntags, sizeof *t) : NULL;
     if (!t) {
         free(n);
@@ -114,7 +114,7 @@ int pmn_record_add_tag(pmn_record *rec, const char *name, size_t nlen,
     return 0;
 }
 
-pmn_move *pmn_line_add_move(pmn_line *l)
+pmn_move *record_line_add_move(pmn_line *l)
 {
     /* Lines grow by doubling: games run to hundreds of moves, but most
      * variations hold a few. */
@@ -133,27 +133,27 @@ pmn_move *pmn_line_add_move(pmn_line *l)
     return m;
 }
 
-int pmn_line_add_lead(pmn_line *l, const char *text, size_t len)
+int record_line_add_lead(pmn_line *l, const char *text, size_t len)
 {
     return push_string(&l->lead, &l->nlead, text, len);
 }
 
-int pmn_move_add_comment(pmn_move *m, const char *text, size_t len)
+int record_move_add_comment(pmn_move *m, const char *text, size_t len)
 {
     return push_string(&m->comments, &m->ncomments, text, len);
 }
 
-pmn_line *pmn_move_add_variation(pmn_move *m)
+pmn_line *record_move_add_variation(pmn_move *m)
 {
     return push((void **)&m->variations, &m->nvariations, sizeof(pmn_line));
 }
 
-int pmn_record_set_tag(pmn_record *rec, const char *name, const char *value,
-                       const pmn_tag *at)
+int record_set_tag(pmn_record *rec, const char *name, const char *value,
+                   const pmn_tag *at)
 {
     for (size_t i = 0; i < rec->ntags; i++)
         if (strcmp(rec->tags[i].name, name) == 0) {
-            char *v = pmn_strndup(value, strlen(value));
+            char *v = util_strndup(value, strlen(value));
             if (!v)
                 return -1;
             free(rec->tags[i].value);
@@ -162,10 +162,10 @@ int pmn_record_set_tag(pmn_record *rec, const char *name, const char *value,
         }
     /* at may point into rec->tags, which adding moves: read it first. */
     pmn_at line = at ? at->line : 0, col = at ? at->col : 0, vcol = at ? at->value_col : 0;
-    return pmn_record_add_tag(rec, name, strlen(name), value, strlen(value), line, col, vcol);
+    return record_add_tag(rec, name, strlen(name), value, strlen(value), line, col, vcol);
 }
 
-void pmn_record_drop_tags(pmn_record *rec, const char *name)
+void record_drop_tags(pmn_record *rec, const char *name)
 {
     size_t k = 0;
     for (size_t i = 0; i < rec->ntags; i++) {
@@ -191,9 +191,9 @@ static void totals_to_counts(pmn_line *l, const unsigned start[2], pmn_diag_fn f
         if (m->claim < 0 || m->side < 0)
             continue;
         if ((unsigned)m->claim < total[m->side]) {
-            pmn_report(fn, ctx, PMN_E116, m->claim_line, m->claim_col,
-                       "move %s: a running total of %d after %u: the total is dropped",
-                       m->text, m->claim, total[m->side]);
+            diag_report(fn, ctx, PMN_E116, m->claim_line, m->claim_col,
+                        "move %s: a running total of %d after %u: the total is dropped",
+                        m->text, m->claim, total[m->side]);
             m->claim = -1;
             continue;
         }

@@ -13,21 +13,21 @@
 #define PMN_MAX_COMMENT (1u << 20)     /* bytes of one comment */
 
 /* Each returns 0, or -1 when memory runs out (the record stays valid). */
-int pmn_record_add_tag(pmn_record *rec, const char *name, size_t nlen,
-                       const char *value, size_t vlen, pmn_at line, pmn_at col,
-                       pmn_at value_col);
+int record_add_tag(pmn_record *rec, const char *name, size_t nlen,
+                   const char *value, size_t vlen, pmn_at line, pmn_at col,
+                   pmn_at value_col);
 /* The first tag of that name given this value, in its place; else a tag
  * added, said to stand where `at` stands (NULL: nowhere). */
-int pmn_record_set_tag(pmn_record *rec, const char *name, const char *value,
-                       const pmn_tag *at);
+int record_set_tag(pmn_record *rec, const char *name, const char *value,
+                   const pmn_tag *at);
 /* Every tag of that name dropped. */
-void pmn_record_drop_tags(pmn_record *rec, const char *name);
+void record_drop_tags(pmn_record *rec, const char *name);
 /* A new move at the end of the line; NULL when memory runs out. */
-pmn_move *pmn_line_add_move(pmn_line *l);
-int pmn_line_add_lead(pmn_line *l, const char *text, size_t len);
-int pmn_move_add_comment(pmn_move *m, const char *text, size_t len);
+pmn_move *record_line_add_move(pmn_line *l);
+int record_line_add_lead(pmn_line *l, const char *text, size_t len);
+int record_move_add_comment(pmn_move *m, const char *text, size_t len);
 /* A new, empty variation of m; NULL when memory runs out. */
-pmn_line *pmn_move_add_variation(pmn_move *m);
-void pmn_line_free(pmn_line *l);
+pmn_line *record_move_add_variation(pmn_move *m);
+void record_line_free(pmn_line *l);
 
 #endif

@@ -54,7 +54,7 @@ static void say(struct replayer *c, pmn_diag_code code, pmn_at line, pmn_at col,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    pmn_report(c->fn, c->ctx, code, line, col, "%s", msg);
+    diag_report(c->fn, c->ctx, code, line, col, "%s", msg);
 }
 
 /* A diagnostic about move m: its message opens with the move in words,
@@ -78,7 +78,7 @@ static void say_move(struct replayer *c, pmn_diag_code code, pmn_at line, pmn_at
 static void out_of_memory(struct replayer *c, pmn_at line, pmn_at col)
 {
     if (!c->nomem)
-        pmn_report(c->fn, c->ctx, PMN_F002, line, col, "out of memory");
+        diag_report(c->fn, c->ctx, PMN_F002, line, col, "out of memory");
     c->nomem = 1;
     c->errors++;
 }
@@ -180,12 +180,12 @@ static void hint_moves(const struct replayer *c, const pmn_position *p, const pm
         buf[0] = '\0';
         return;
     }
-    pmn_text t;
-    pmn_text_init(&t, buf, size);
+    textbuf t;
+    textbuf_init(&t, buf, size);
     if (illegal)
-        pmn_text_add(&t, "; the legal moves are %s", n ? list : "none");
+        textbuf_add(&t, "; the legal moves are %s", n ? list : "none");
     if (capturing[0])
-        pmn_text_add(&t, "; %s would capture %d, as the record says", capturing, m->claim);
+        textbuf_add(&t, "; %s would capture %d, as the record says", capturing, m->claim);
 }
 
 static void say_hole_range(struct replayer *c, const pmn_move *m, const pmn_played *pl,
@@ -550,12 +550,12 @@ int pmn_record_check_score(pmn_record *rec, const pmn_replay *replay, int drop, 
     char score[64];
     snprintf(score, sizeof score, "%lu-%lu", seeds[0], seeds[1]);
     if (strcmp(score, t->value) != 0) {
-        pmn_report(fn, ctx, PMN_E221, t->line, t->value_col, "the score written is %.60s, but "
-                   "the game ended with the seeds %s", t->value, score);
+        diag_report(fn, ctx, PMN_E221, t->line, t->value_col, "the score written is %.60s, but "
+                    "the game ended with the seeds %s", t->value, score);
         return 1;
     }
     if (drop)
-        pmn_record_drop_tags(rec, "Score");
+        record_drop_tags(rec, "Score");
     return 0;
 }
 
@@ -608,7 +608,7 @@ pmn_replay *pmn_replay_new(const pmn_record *rec, const pmn_setup *s, pmn_diag_f
 {
     pmn_replay *r = calloc(1, sizeof *r);
     if (!r) {
-        pmn_report(fn, ctx, PMN_F002, rec->line, rec->col, "out of memory");
+        diag_report(fn, ctx, PMN_F002, rec->line, rec->col, "out of memory");
         return NULL;
     }
     r->setup = *s;
@@ -621,7 +621,7 @@ pmn_replay *pmn_replay_new(const pmn_record *rec, const pmn_setup *s, pmn_diag_f
     if (s->status == PMN_SETUP_READY && !(g = pmn_game_new(&r->setup.rules, &s->start)))
         out_of_memory(&c, rec->line, rec->col);
     if (g && rec->main.nmoves == 0)
-        pmn_report(fn, ctx, PMN_W112, rec->line, rec->col, "a game without moves");
+        diag_report(fn, ctx, PMN_W112, rec->line, rec->col, "a game without moves");
     struct at at = { g != NULL, 0, 0, 0, s->start.to_move, 0, 0 };
     replay_line(&c, g, &rec->main, &r->main, at, res);
     if (!g) {

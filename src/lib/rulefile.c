@@ -43,14 +43,15 @@ static void xml_error(void *ctx, xmlErrorPtr e)
     char msg[300];
     if (!e || e->level < XML_ERR_ERROR || ++l->errors > MAX_ERRORS)
         return;
-    pmn_xml_message(e, msg, sizeof msg);
+    xmlutil_message(e, msg, sizeof msg);
     pmn_at line = (unsigned)e->line;
     if (e->domain == XML_FROM_RELAXNGV) {
         if (e->node)
             line = (unsigned)xmlGetLineNo((xmlNodePtr)e->node);
-        pmn_report(l->fn, l->ctx, PMN_E402, line, 0, "does not match the rule file schema: %s", msg);
+        diag_report(l->fn, l->ctx, PMN_E402, line, 0, "does not match the rule file schema: %s",
+                    msg);
     } else {
-        pmn_report(l->fn, l->ctx, PMN_E401, line, (unsigned)e->int2, "malformed XML: %s", msg);
+        diag_report(l->fn, l->ctx, PMN_E401, line, (unsigned)e->int2, "malformed XML: %s", msg);
     }
 }
 
@@ -72,8 +73,8 @@ static int add_text(pmn_rule_file *f, xmlNodePtr node, int description)
     xmlChar *lang = xmlNodeGetLang(node), *text = xmlNodeGetContent(node);
     struct text *t = &f->texts[f->ntexts];
     t->description = description;
-    t->lang = lang ? pmn_strndup((const char *)lang, strlen((const char *)lang)) : NULL;
-    t->text = text ? pmn_strndup((const char *)text, strlen((const char *)text)) : NULL;
+    t->lang = lang ? util_strndup((const char *)lang, strlen((const char *)lang)) : NULL;
+    t->text = text ? util_strndup((const char *)text, strlen((const char *)text)) : NULL;
     xmlFree(lang);
     xmlFree(text);
     if (!t->lang || !t->text) {
@@ -97,8 +98,9 @@ static int apply_attributes(struct loader *l, pmn_rules *r, xmlNodePtr node)
         pmn_error err;
         int rc = pmn_rules_set(r, key, strlen(key), val, strlen(val), &err);
         if (rc < 0)
-            pmn_report(l->fn, l->ctx, PMN_E403, (unsigned)xmlGetLineNo(node), 0, "<%s %s=\"%s\">: %s",
-                       (const char *)node->name, (const char *)a->name, val, err.message);
+            diag_report(l->fn, l->ctx, PMN_E403, (unsigned)xmlGetLineNo(node), 0,
+                        "<%s %s=\"%s\">: %s",
+                        (const char *)node->name, (const char *)a->name, val, err.message);
         xmlFree(v);
         if (rc < 0)
             return -1;
@@ -111,10 +113,10 @@ static pmn_rule_file *from_doc(struct loader *l, xmlDocPtr doc)
     xmlNodePtr root = xmlDocGetRootElement(doc);
     pmn_rule_file *f = calloc(1, sizeof *f);
     if (!f) {
-        pmn_report(l->fn, l->ctx, PMN_F002, 0, 0, "out of memory");
+        diag_report(l->fn, l->ctx, PMN_F002, 0, 0, "out of memory");
         return NULL;
     }
-    pmn_rules_defaults(&f->rules);
+    rules_defaults(&f->rules);
     xmlChar *name = xmlGetProp(root, (const xmlChar *)"name");
     snprintf(f->rules.name, sizeof f->rules.name, "%s", name ? (const char *)name : "");
     xmlFree(name);
@@ -129,14 +131,14 @@ static pmn_rule_file *from_doc(struct loader *l, xmlDocPtr doc)
         else if (apply_attributes(l, &f->rules, n) < 0)
             goto fail;
         if (rc < 0) {
-            pmn_report(l->fn, l->ctx, PMN_F002, 0, 0, "out of memory");
+            diag_report(l->fn, l->ctx, PMN_F002, 0, 0, "out of memory");
             goto fail;
         }
     }
     pmn_error err;
     if (pmn_rules_check(&f->rules, &err) < 0) {
-        pmn_report(l->fn, l->ctx, PMN_E404, (unsigned)xmlGetLineNo(root), 0,
-                   "rules '%s' that the engine cannot play: %s", f->rules.name, err.message);
+        diag_report(l->fn, l->ctx, PMN_E404, (unsigned)xmlGetLineNo(root), 0,
+                    "rules '%s' that the engine cannot play: %s", f->rules.name, err.message);
         goto fail;
     }
     return f;
@@ -172,7 +174,7 @@ pmn_rule_file *pmn_rule_file_parse(const char *text, size_t len, const char *nam
 static pmn_rule_file *parse_utf8(const char *text, size_t len, const char *name,
                                  int validate, pmn_diag_fn fn, void *ctx);
 
-/* The text is converted to UTF-8 first (pmn_xml_decoder), so that the
+/* The text is converted to UTF-8 first (xmlutil_decoder), so that the
  * refusal of a DTD sees what libxml2 parses, in any encoding; UTF-8 text is
  * parsed where it is.  With validate 0, the schema is not applied: for the
  * built-in files, which the tests validate (test_rules), and whose every use
@@ -180,30 +182,30 @@ static pmn_rule_file *parse_utf8(const char *text, size_t len, const char *name,
 static pmn_rule_file *parse(const char *text, size_t len, const char *name, int validate,
                             pmn_diag_fn fn, void *ctx)
 {
-    struct pmn_xml_decoder d;
+    struct xmlutil_decoder d;
     char why[200];
     if (len == 0) {
-        pmn_report(fn, ctx, PMN_F001, 0, 0, "an empty file: no rule file");
+        diag_report(fn, ctx, PMN_F001, 0, 0, "an empty file: no rule file");
         return NULL;
     }
     if (len > MAX_RULE_FILE) {
-        pmn_report(fn, ctx, PMN_E401, 0, 0, "a rule file larger than %d bytes", MAX_RULE_FILE);
+        diag_report(fn, ctx, PMN_E401, 0, 0, "a rule file larger than %d bytes", MAX_RULE_FILE);
         return NULL;
     }
-    int rc = pmn_xml_decoder_start(&d, text, len, why, sizeof why);
+    int rc = xmlutil_decoder_start(&d, text, len, why, sizeof why);
     if (rc == 0 && d.handler) {
-        rc = pmn_xml_decoder_feed(&d, text, len, why, sizeof why);
+        rc = xmlutil_decoder_feed(&d, text, len, why, sizeof why);
         if (rc == 0)
-            rc = pmn_xml_decoder_finish(&d, why, sizeof why);
+            rc = xmlutil_decoder_finish(&d, why, sizeof why);
         text = (const char *)xmlBufferContent(d.utf8);
         len = (size_t)xmlBufferLength(d.utf8);
     }
     pmn_rule_file *f = NULL;
     if (rc < 0)
-        pmn_report(fn, ctx, rc == PMN_ERR_NOMEM ? PMN_F002 : PMN_E401, 1, 0, "%s", why);
+        diag_report(fn, ctx, rc == PMN_ERR_NOMEM ? PMN_F002 : PMN_E401, 1, 0, "%s", why);
     else
         f = parse_utf8(text, len, name, validate, fn, ctx);
-    pmn_xml_decoder_end(&d);
+    xmlutil_decoder_end(&d);
     return f;
 }
 
@@ -227,44 +229,44 @@ static pmn_rule_file *parse_utf8(const char *text, size_t len, const char *name,
     struct loader l = { fn, ctx, 0, 0 };
     unsigned dt = doctype_line(text, len);
     if (dt) {
-        pmn_report(fn, ctx, PMN_E401, dt, 0, "a document type declaration (DTD), refused");
+        diag_report(fn, ctx, PMN_E401, dt, 0, "a document type declaration (DTD), refused");
         return NULL;
     }
-    pmn_xml_init();
+    xmlutil_init();
     xmlParserCtxtPtr pc = xmlNewParserCtxt();
     if (!pc) {
-        pmn_report(fn, ctx, PMN_F002, 0, 0, "out of memory");
+        diag_report(fn, ctx, PMN_F002, 0, 0, "out of memory");
         return NULL;
     }
-    struct pmn_xml_errors saved;
-    pmn_xml_errors_begin(&saved, xml_error, &l);
+    struct xmlutil_errors saved;
+    xmlutil_errors_begin(&saved, xml_error, &l);
     pc->_private = &l;
     pc->sax->internalSubset = refuse_subset;
     xmlDocPtr doc = xmlCtxtReadMemory(pc, text, (int)len, name, "UTF-8", PMN_XML_PARSE_OPTIONS);
     pmn_rule_file *f = NULL;
     if (l.doctype || (doc && doc->intSubset)) {
-        pmn_report(fn, ctx, PMN_E401, l.doctype, 0,
-                   "a document type declaration (DTD), refused");
+        diag_report(fn, ctx, PMN_E401, l.doctype, 0,
+                    "a document type declaration (DTD), refused");
     } else if (doc && !l.errors && !validate) {
         f = from_doc(&l, doc);
     } else if (doc && !l.errors) {
-        xmlRelaxNGPtr schema = pmn_relaxng_compile(pmn_rules_schema());
+        xmlRelaxNGPtr schema = xmlutil_relaxng_compile(pmn_rules_schema());
         xmlRelaxNGValidCtxtPtr vc = schema ? xmlRelaxNGNewValidCtxt(schema) : NULL;
         if (!vc) {
-            pmn_report(fn, ctx, PMN_F002, 0, 0, "out of memory");
+            diag_report(fn, ctx, PMN_F002, 0, 0, "out of memory");
         } else {
             xmlRelaxNGSetValidStructuredErrors(vc, xml_error, &l);
             if (xmlRelaxNGValidateDoc(vc, doc) == 0 && !l.errors)
                 f = from_doc(&l, doc);
             else if (!l.errors)
-                pmn_report(fn, ctx, PMN_E402, 1, 0, "does not match the rule file schema");
+                diag_report(fn, ctx, PMN_E402, 1, 0, "does not match the rule file schema");
         }
         xmlRelaxNGFreeValidCtxt(vc);
         xmlRelaxNGFree(schema);
     } else if (!l.errors) {
-        pmn_report(fn, ctx, PMN_E401, 1, 0, "malformed XML");
+        diag_report(fn, ctx, PMN_E401, 1, 0, "malformed XML");
     }
-    pmn_xml_errors_end(&saved);
+    xmlutil_errors_end(&saved);
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(pc);
     return f;
@@ -274,15 +276,15 @@ pmn_rule_file *pmn_rule_file_read(FILE *in, const char *name, pmn_diag_fn fn, vo
 {
     char *text = malloc(MAX_RULE_FILE + 1);
     if (!text) {
-        pmn_report(fn, ctx, PMN_F002, 0, 0, "out of memory");
+        diag_report(fn, ctx, PMN_F002, 0, 0, "out of memory");
         return NULL;
     }
     size_t len = fread(text, 1, MAX_RULE_FILE + 1, in);
     pmn_rule_file *f = NULL;
     if (ferror(in))
-        pmn_report(fn, ctx, PMN_F001, 0, 0, "cannot read: %s", strerror(errno ? errno : EIO));
+        diag_report(fn, ctx, PMN_F001, 0, 0, "cannot read: %s", strerror(errno ? errno : EIO));
     else if (len > MAX_RULE_FILE)
-        pmn_report(fn, ctx, PMN_E401, 0, 0, "a rule file larger than %d bytes", MAX_RULE_FILE);
+        diag_report(fn, ctx, PMN_E401, 0, 0, "a rule file larger than %d bytes", MAX_RULE_FILE);
     else
         f = pmn_rule_file_parse(text, len, name, fn, ctx);
     free(text);
@@ -310,14 +312,14 @@ const char *pmn_rule_file_text(const pmn_rule_file *f, int description, const ch
 
 size_t pmn_rule_file_languages(const pmn_rule_file *f, char *buf, size_t size)
 {
-    pmn_text t;
-    pmn_text_init(&t, buf, size);
+    textbuf t;
+    textbuf_init(&t, buf, size);
     for (size_t i = 0; i < f->ntexts; i++) {
         int seen = 0;
         for (size_t j = 0; j < i; j++)
             seen |= strcmp(f->texts[j].lang, f->texts[i].lang) == 0;
         if (!seen)
-            pmn_text_add(&t, "%s%s", t.n ? " " : "", f->texts[i].lang);
+            textbuf_add(&t, "%s%s", t.n ? " " : "", f->texts[i].lang);
     }
     return t.n;
 }
@@ -333,10 +335,10 @@ static pthread_once_t builtins_once = PTHREAD_ONCE_INIT;
 static void read_builtins_once(void)
 {
     builtins_read = 1;
-    for (size_t i = 0; i < pmn_builtin_rule_count && i < COUNT(builtin_file); i++)
-        builtin_file[i] = parse(pmn_builtin_rule_text[i].text,
-                                strlen(pmn_builtin_rule_text[i].text),
-                                pmn_builtin_rule_text[i].name, 0, NULL, NULL);
+    for (size_t i = 0; i < rulefile_builtin_count && i < COUNT(builtin_file); i++)
+        builtin_file[i] = parse(rulefile_builtin[i].text,
+                                strlen(rulefile_builtin[i].text),
+                                rulefile_builtin[i].name, 0, NULL, NULL);
 }
 
 static void read_builtins(void)
@@ -344,7 +346,7 @@ static void read_builtins(void)
     pthread_once(&builtins_once, read_builtins_once);
 }
 
-int pmn_rule_files_loaded(void)
+int rulefile_loaded(void)
 {
     return builtins_read;
 }
@@ -352,7 +354,7 @@ int pmn_rule_files_loaded(void)
 const pmn_rule_file *pmn_rule_file_builtin(size_t i)
 {
     read_builtins();
-    return i < pmn_builtin_rule_count && i < COUNT(builtin_file) ? builtin_file[i] : NULL;
+    return i < rulefile_builtin_count && i < COUNT(builtin_file) ? builtin_file[i] : NULL;
 }
 
 const pmn_rule_file *pmn_rule_file_builtin_named(const char *name, size_t *index)
@@ -369,5 +371,5 @@ const pmn_rule_file *pmn_rule_file_builtin_named(const char *name, size_t *index
 
 const char *pmn_rule_file_builtin_xml(size_t i)
 {
-    return i < pmn_builtin_rule_count ? pmn_builtin_rule_text[i].text : NULL;
+    return i < rulefile_builtin_count ? rulefile_builtin[i].text : NULL;
 }

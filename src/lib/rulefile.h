@@ -10,11 +10,11 @@
 struct builtin_rule_text {
     const char *name, *text;
 };
-extern const struct builtin_rule_text pmn_builtin_rule_text[];
-extern const size_t pmn_builtin_rule_count;
+extern const struct builtin_rule_text rulefile_builtin[];
+extern const size_t rulefile_builtin_count;
 
 /* Have the built-in rule files been read (for the tests: the engine must
  * not need them)? */
-int pmn_rule_files_loaded(void);
+int rulefile_loaded(void);
 
 #endif

@@ -84,7 +84,7 @@ static int value_of(const pmn_rules *r, const struct option_def *o)
 }
 
 /* Every option's default: what a rule set leaves unsaid. */
-void pmn_rules_defaults(pmn_rules *r)
+void rules_defaults(pmn_rules *r)
 {
     memset(r, 0, sizeof *r);
     r->rows = 1;
@@ -101,16 +101,16 @@ void pmn_rules_defaults(pmn_rules *r)
 
 size_t pmn_rules_options_help(char *buf, size_t size)
 {
-    pmn_text t;
-    pmn_text_init(&t, buf, size);
+    textbuf t;
+    textbuf_init(&t, buf, size);
     for (size_t i = 0; i < COUNT(options); i++) {
         const struct option_def *o = &options[i];
-        pmn_text_add(&t, "  %s=", o->key);
+        textbuf_add(&t, "  %s=", o->key);
         if (!o->values[0])
-            pmn_text_add(&t, "%u..%u", o->min, o->max);
+            textbuf_add(&t, "%u..%u", o->min, o->max);
         for (int v = 0; o->values[v]; v++)
-            pmn_text_add(&t, "%s%s", v ? "|" : "", o->values[v]);
-        pmn_text_add(&t, "\n      %s\n", o->help);
+            textbuf_add(&t, "%s%s", v ? "|" : "", o->values[v]);
+        textbuf_add(&t, "\n      %s\n", o->help);
     }
     return t.n;
 }
@@ -128,7 +128,7 @@ int pmn_rules_set(pmn_rules *r, const char *key, size_t klen, const char *val, s
 {
     const struct option_def *o = find_option(key, klen);
     if (!o)
-        return pmn_fail(err, PMN_ERR_UNKNOWN, 1, "unknown rule option '%.*s'", (int)klen, key);
+        return util_fail(err, PMN_ERR_UNKNOWN, 1, "unknown rule option '%.*s'", (int)klen, key);
     if (!o->values[0]) {
         char *end;
         char num[16];
@@ -136,17 +136,17 @@ int pmn_rules_set(pmn_rules *r, const char *key, size_t klen, const char *val, s
         while (digits < vlen && val[digits] >= '0' && val[digits] <= '9')
             digits++;
         if (vlen == 0 || digits < vlen)
-            return pmn_fail(err, PMN_ERR_SYNTAX, 1, "rule option %s takes a number, not '%.*s'",
-                            o->key, (int)vlen, val);
+            return util_fail(err, PMN_ERR_SYNTAX, 1, "rule option %s takes a number, not '%.*s'",
+                             o->key, (int)vlen, val);
         if (vlen >= sizeof num)
-            return pmn_fail(err, PMN_ERR_RANGE, 1, "rule option %s is %.*s, outside %u..%u",
-                            o->key, (int)vlen, val, o->min, o->max);
+            return util_fail(err, PMN_ERR_RANGE, 1, "rule option %s is %.*s, outside %u..%u",
+                             o->key, (int)vlen, val, o->min, o->max);
         memcpy(num, val, vlen);
         num[vlen] = '\0';
         unsigned long v = strtoul(num, &end, 10);
         if (v < o->min || v > o->max)
-            return pmn_fail(err, PMN_ERR_RANGE, 1, "rule option %s is %lu, outside %u..%u",
-                            o->key, v, o->min, o->max);
+            return util_fail(err, PMN_ERR_RANGE, 1, "rule option %s is %lu, outside %u..%u",
+                             o->key, v, o->min, o->max);
         *field(r, o) = (int)v;
         r->pits = r->rows * r->holes_per_row;
         return 0;
@@ -162,8 +162,9 @@ int pmn_rules_set(pmn_rules *r, const char *key, size_t klen, const char *val, s
         if (i) strcat(choices, ", ");
         strcat(choices, o->values[i]);
     }
-    return pmn_fail(err, PMN_ERR_UNKNOWN, 1, "unknown value '%.*s' for rule option %s (values: %s)",
-                    (int)vlen, val, o->key, choices);
+    return util_fail(err, PMN_ERR_UNKNOWN, 1,
+                     "unknown value '%.*s' for rule option %s (values: %s)",
+                     (int)vlen, val, o->key, choices);
 }
 
 /* option -> KEY '=' VALUE */
@@ -222,13 +223,13 @@ static int parse_sized(pmn_rules *r, const char *spec, size_t len, pmn_error *er
     char name[32], holes[24], seeds[24];
     int used = 0;
     if (len >= sizeof name)
-        return pmn_fail(err, PMN_ERR_UNKNOWN, 1, "unknown rule set '%.*s'", (int)len, spec);
+        return util_fail(err, PMN_ERR_UNKNOWN, 1, "unknown rule set '%.*s'", (int)len, spec);
     memcpy(name, spec, len);
     name[len] = '\0';
     /* As digits, so that the options' own range checks see any number. */
     if (sscanf(spec + len, "(%23[0-9],%23[0-9])%n", holes, seeds, &used) != 2 || used == 0
         || (spec[len + (size_t)used] != '\0' && spec[len + (size_t)used] != ','))
-        return pmn_fail(err, PMN_ERR_SYNTAX, len + 1, "expected (HOLES,SEEDS) after '%s'", name);
+        return util_fail(err, PMN_ERR_SYNTAX, len + 1, "expected (HOLES,SEEDS) after '%s'", name);
     char sized[96];
     snprintf(sized, sizeof sized, "%s,holes=%s,seeds=%s", name, holes, seeds);
     if (parse_spec(r, sized, 1, err) < 0) {
@@ -250,7 +251,7 @@ static int parse_spec(pmn_rules *r, const char *spec, int may_name, pmn_error *e
         if (first && may_name && tok[len] == '(')
             return parse_sized(r, spec, len, err);
         if (len == 0)
-            return pmn_fail(err, PMN_ERR_SYNTAX, col, "empty item in rule specification");
+            return util_fail(err, PMN_ERR_SYNTAX, col, "empty item in rule specification");
         const pmn_reading *reading = NULL;
         if (memchr(tok, '=', len)) {
             if (apply_option(r, spec, tok, len, err) < 0)
@@ -270,13 +271,13 @@ static int parse_spec(pmn_rules *r, const char *spec, int may_name, pmn_error *e
             if (len >= sizeof name || pmn_rules_builtin(name, r) < 0) {
                 char known[256];
                 pmn_rules_builtin_names(known, sizeof known);
-                return pmn_fail(err, PMN_ERR_UNKNOWN, col, "unknown rule set '%.*s' (known: %s)",
-                                (int)len, tok, known);
+                return util_fail(err, PMN_ERR_UNKNOWN, col, "unknown rule set '%.*s' (known: %s)",
+                                 (int)len, tok, known);
             }
         } else {
-            return pmn_fail(err, PMN_ERR_SYNTAX, col,
-                            "'%.*s' is not an option of the form KEY=VALUE, nor a program's "
-                            "reading (openspiel, playstrategy, ludii)", (int)len, tok);
+            return util_fail(err, PMN_ERR_SYNTAX, col,
+                             "'%.*s' is not an option of the form KEY=VALUE, nor a program's "
+                             "reading (openspiel, playstrategy, ludii)", (int)len, tok);
         }
         if (tok[len] == '\0')
             break;
@@ -288,7 +289,7 @@ static int parse_spec(pmn_rules *r, const char *spec, int may_name, pmn_error *e
 int pmn_rules_init(pmn_rules *r, const char *spec, pmn_error *err)
 {
     if (pmn_rules_builtin("hawalis", r) < 0)
-        return pmn_fail(err, PMN_ERR_UNKNOWN, 0, "the built-in rule set hawalis is broken");
+        return util_fail(err, PMN_ERR_UNKNOWN, 0, "the built-in rule set hawalis is broken");
     if (spec == NULL || *spec == '\0')
         return 0;
     return parse_spec(r, spec, 1, err);
@@ -310,17 +311,17 @@ size_t pmn_rules_format(const pmn_rules *r, char *buf, size_t size)
 {
     pmn_rules base;
     int known = pmn_rules_builtin(r->name, &base) == 0;
-    pmn_text t;
-    pmn_text_init(&t, buf, size);
-    pmn_text_add(&t, "%s", r->name);
+    textbuf t;
+    textbuf_init(&t, buf, size);
+    textbuf_add(&t, "%s", r->name);
     for (size_t i = 0; i < COUNT(options); i++) {
         int v = value_of(r, &options[i]);
         if (known && v == value_of(&base, &options[i]))
             continue;
         if (options[i].values[0])
-            pmn_text_add(&t, ",%s=%s", options[i].key, options[i].values[v]);
+            textbuf_add(&t, ",%s=%s", options[i].key, options[i].values[v]);
         else
-            pmn_text_add(&t, ",%s=%d", options[i].key, v);
+            textbuf_add(&t, ",%s=%d", options[i].key, v);
     }
     return t.n;
 }
@@ -331,12 +332,12 @@ int pmn_rules_value_name(const pmn_rules *r, const char *key, char *buf, size_t 
     if (!o)
         return -1;
     int v = value_of(r, o);
-    pmn_text t;
-    pmn_text_init(&t, buf, size);
+    textbuf t;
+    textbuf_init(&t, buf, size);
     if (o->values[0])
-        pmn_text_add(&t, "%s", o->values[v]);
+        textbuf_add(&t, "%s", o->values[v]);
     else
-        pmn_text_add(&t, "%d", v);
+        textbuf_add(&t, "%d", v);
     return (int)t.n;
 }
 
@@ -354,44 +355,44 @@ int pmn_rules_check(const pmn_rules *r, pmn_error *err)
     int hawalis_capture = r->capture == PMN_CAPTURE_FRONT_AND_BACK
                        || r->capture == PMN_CAPTURE_FRONT_ONLY;
     if (r->rows * r->holes_per_row > PMN_MAX_SIDE_PITS)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "%u rows of %u holes: more than %d holes a side",
-                        r->rows, r->holes_per_row, PMN_MAX_SIDE_PITS);
+        return util_fail(err, PMN_ERR_RANGE, 0, "%u rows of %u holes: more than %d holes a side",
+                         r->rows, r->holes_per_row, PMN_MAX_SIDE_PITS);
     if (2ul * r->rows * r->holes_per_row * r->seeds > PMN_MAX_SEEDS)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "more than %u seeds in all", PMN_MAX_SEEDS);
+        return util_fail(err, PMN_ERR_RANGE, 0, "more than %u seeds in all", PMN_MAX_SEEDS);
     if (r->holes_per_row < 2 && r->rows != 1)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "rows of one hole need rows=1");
+        return util_fail(err, PMN_ERR_RANGE, 0, "rows of one hole need rows=1");
     if (two_row && r->rows != 1)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "cycle=both-sides needs rows=1");
+        return util_fail(err, PMN_ERR_RANGE, 0, "cycle=both-sides needs rows=1");
     if (!two_row && r->rows != 2)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "cycle=own-rows needs rows=2");
+        return util_fail(err, PMN_ERR_RANGE, 0, "cycle=own-rows needs rows=2");
     if (hawalis_capture && two_row)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "capture=%s needs cycle=own-rows",
-                        word_of(r, "capture"));
+        return util_fail(err, PMN_ERR_RANGE, 0, "capture=%s needs cycle=own-rows",
+                         word_of(r, "capture"));
     if (!hawalis_capture && r->capture != PMN_CAPTURE_NONE && !two_row)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "capture=%s needs cycle=both-sides",
-                        word_of(r, "capture"));
+        return util_fail(err, PMN_ERR_RANGE, 0, "capture=%s needs cycle=both-sides",
+                         word_of(r, "capture"));
     if (r->stores && !two_row)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "stores=yes needs cycle=both-sides");
+        return util_fail(err, PMN_ERR_RANGE, 0, "stores=yes needs cycle=both-sides");
     if (r->laps == PMN_LAPS_RELAY && (r->stores || r->skip_origin))
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "laps=relay cannot go with %s",
-                        r->stores ? "stores=yes" : "skip-origin=yes");
+        return util_fail(err, PMN_ERR_RANGE, 0, "laps=relay cannot go with %s",
+                         r->stores ? "stores=yes" : "skip-origin=yes");
     if (r->min_lift > 1 && two_row)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "min-lift above 1 needs cycle=own-rows");
+        return util_fail(err, PMN_ERR_RANGE, 0, "min-lift above 1 needs cycle=own-rows");
     if ((r->feed || r->grand_slam == PMN_GRAND_SLAM_REFUSED
          || r->grand_slam == PMN_GRAND_SLAM_LAST_RESORT) && r->laps == PMN_LAPS_RELAY)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "%s needs laps=single",
-                        r->feed ? "feed=yes"
-                        : r->grand_slam == PMN_GRAND_SLAM_REFUSED ? "grand-slam=refused"
+        return util_fail(err, PMN_ERR_RANGE, 0, "%s needs laps=single",
+                         r->feed ? "feed=yes"
+                         : r->grand_slam == PMN_GRAND_SLAM_REFUSED ? "grand-slam=refused"
                                                                    : "grand-slam=last-resort");
     if (r->extra == PMN_EXTRA_STORE && !r->stores)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "extra=store needs stores=yes");
+        return util_fail(err, PMN_ERR_RANGE, 0, "extra=store needs stores=yes");
     if (r->last_seeds != PMN_LAST_PLAY_ON && r->capture != PMN_CAPTURE_FOURS)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "last-seeds=%s needs capture=fours",
-                        word_of(r, "last-seeds"));
+        return util_fail(err, PMN_ERR_RANGE, 0, "last-seeds=%s needs capture=fours",
+                         word_of(r, "last-seeds"));
     if (r->goal == PMN_GOAL_IMMOBILISE && r->no_move != PMN_NO_MOVE_LOSES)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "goal=immobilise needs no-move=loses");
+        return util_fail(err, PMN_ERR_RANGE, 0, "goal=immobilise needs no-move=loses");
     if (r->goal == PMN_GOAL_MOST_SEEDS && r->no_move == PMN_NO_MOVE_LOSES)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "no-move=loses needs goal=immobilise");
+        return util_fail(err, PMN_ERR_RANGE, 0, "no-move=loses needs goal=immobilise");
     return 0;
 }
 
@@ -410,9 +411,9 @@ static const struct builtin_rule_spec *builtin_named(const char *name)
     for (size_t i = 0; i < COUNT(aliases); i++)
         if (strcmp(aliases[i].alias, name) == 0)
             name = aliases[i].name;
-    for (size_t i = 0; i < pmn_builtin_spec_count; i++)
-        if (strcmp(pmn_builtin_rule_spec[i].name, name) == 0)
-            return &pmn_builtin_rule_spec[i];
+    for (size_t i = 0; i < rulespec_builtin_count; i++)
+        if (strcmp(rulespec_builtin[i].name, name) == 0)
+            return &rulespec_builtin[i];
     return NULL;
 }
 
@@ -425,18 +426,18 @@ static pthread_once_t builtins_once = PTHREAD_ONCE_INIT;
 
 static void make_builtins(void)
 {
-    for (size_t i = 0; i < pmn_builtin_spec_count && i < MAX_BUILTINS; i++) {
+    for (size_t i = 0; i < rulespec_builtin_count && i < MAX_BUILTINS; i++) {
         pmn_rules *r = &builtin_rules[i];
-        pmn_rules_defaults(r);
-        snprintf(r->name, sizeof r->name, "%s", pmn_builtin_rule_spec[i].name);
-        builtin_ok[i] = parse_spec(r, pmn_builtin_rule_spec[i].options, 0, NULL) == 0;
+        rules_defaults(r);
+        snprintf(r->name, sizeof r->name, "%s", rulespec_builtin[i].name);
+        builtin_ok[i] = parse_spec(r, rulespec_builtin[i].options, 0, NULL) == 0;
     }
 }
 
 int pmn_rules_builtin(const char *name, pmn_rules *r)
 {
     const struct builtin_rule_spec *b = builtin_named(name);
-    size_t i = b ? (size_t)(b - pmn_builtin_rule_spec) : MAX_BUILTINS;
+    size_t i = b ? (size_t)(b - rulespec_builtin) : MAX_BUILTINS;
     pthread_once(&builtins_once, make_builtins);
     if (i >= MAX_BUILTINS || !builtin_ok[i])
         return -1;
@@ -446,10 +447,10 @@ int pmn_rules_builtin(const char *name, pmn_rules *r)
 
 size_t pmn_rules_builtin_names(char *buf, size_t size)
 {
-    pmn_text t;
-    pmn_text_init(&t, buf, size);
-    for (size_t i = 0; i < pmn_builtin_spec_count; i++)
-        pmn_text_add(&t, "%s%s", i ? ", " : "", pmn_builtin_rule_spec[i].name);
+    textbuf t;
+    textbuf_init(&t, buf, size);
+    for (size_t i = 0; i < rulespec_builtin_count; i++)
+        textbuf_add(&t, "%s%s", i ? ", " : "", rulespec_builtin[i].name);
     return t.n;
 }
 
@@ -483,13 +484,13 @@ static const char *capture_words(const pmn_rules *r)
 
 size_t pmn_rules_describe(const pmn_rules *r, char *buf, size_t size)
 {
-    pmn_text p;
+    textbuf p;
     int two_row = r->cycle == PMN_CYCLE_BOTH_SIDES;
-    pmn_text_init(&p, buf, size);
-    pmn_text_add(&p, "Board:    %u rows of %u holes, %u seed%s a hole%s\n", 2 * r->rows,
+    textbuf_init(&p, buf, size);
+    textbuf_add(&p, "Board:    %u rows of %u holes, %u seed%s a hole%s\n", 2 * r->rows,
         r->holes_per_row, r->seeds, r->seeds == 1 ? "" : "s",
         r->stores ? ", and a store for each player" : "");
-    pmn_text_add(&p, "Sowing:   counterclockwise, %s%s; %s%s%s\n",
+    textbuf_add(&p, "Sowing:   counterclockwise, %s%s; %s%s%s\n",
         two_row ? "round the whole board" : "round the player's own rows only",
         r->stores ? ", through the mover's own store (never the opponent's)" : "",
         r->laps == PMN_LAPS_RELAY ? "a last seed in an occupied hole is lifted again"
@@ -497,15 +498,15 @@ size_t pmn_rules_describe(const pmn_rules *r, char *buf, size_t size)
         r->skip_origin ? "; a lap passes over the hole emptied" : "",
         r->min_lift > 1 ? "; a hole below the lift minimum moves only when no hole has "
                           "as many, and only into an empty hole" : "");
-    pmn_text_add(&p, "Capture:  %s", capture_words(r));
+    textbuf_add(&p, "Capture:  %s", capture_words(r));
     if (r->capture == PMN_CAPTURE_TWO_THREE || r->grand_slam != PMN_GRAND_SLAM_ALLOWED)
-        pmn_text_add(&p, "; a capture of all the opponent's seeds is %s",
+        textbuf_add(&p, "; a capture of all the opponent's seeds is %s",
             r->grand_slam == PMN_GRAND_SLAM_REFUSED ? "refused"
             : r->grand_slam == PMN_GRAND_SLAM_NO_CAPTURE ? "played but takes nothing"
             : r->grand_slam == PMN_GRAND_SLAM_LAST_RESORT
             ? "refused while another move is legal, and takes them when none is"
             : "allowed");
-    pmn_text_add(&p, "\nTurn:     %s%s; a player who cannot move %s\n",
+    textbuf_add(&p, "\nTurn:     %s%s; a player who cannot move %s\n",
         r->extra == PMN_EXTRA_STORE ? "a last seed in the own store earns another sowing"
         : r->extra == PMN_EXTRA_CAPTURE ? "a capture by the last seed earns another sowing"
         : "one sowing a turn",
@@ -513,7 +514,7 @@ size_t pmn_rules_describe(const pmn_rules *r, char *buf, size_t size)
         r->no_move == PMN_NO_MOVE_LOSES ? "loses"
         : r->no_move == PMN_NO_MOVE_PASS ? "passes (the game ends when neither can)"
         : "ends the game, and the seeds left go to the side they lie on");
-    pmn_text_add(&p, "End:      %s%s%s",
+    textbuf_add(&p, "End:      %s%s%s",
         r->goal == PMN_GOAL_IMMOBILISE ? "who leaves the opponent no move wins"
                                        : "most seeds win",
         !r->majority ? ""
@@ -523,11 +524,11 @@ size_t pmn_rules_describe(const pmn_rules *r, char *buf, size_t size)
         r->either_empty ? "; the game ends when either side's holes are empty, each taking "
                           "the seeds on his side" : "");
     if (r->last_seeds != PMN_LAST_PLAY_ON)
-        pmn_text_add(&p, "; the last four seeds %s",
+        textbuf_add(&p, "; the last four seeds %s",
             r->last_seeds == PMN_LAST_LOTTERY ? "are drawn by lot"
             : r->last_seeds == PMN_LAST_PREVIOUS ? "go to who captured last"
             : "go to who first captured with a last seed into a hole of three");
-    pmn_text_add(&p, "; a repeated position %s%s; an endless sowing %s\n",
+    textbuf_add(&p, "; a repeated position %s%s; an endless sowing %s\n",
         r->repetition == PMN_REPETITION_DRAW ? "draws"
         : r->repetition == PMN_REPETITION_UNCOUNTED ? "ends the game, the seeds left uncounted"
         : r->repetition == PMN_REPETITION_PLAYS_ON ? "does not end the game"

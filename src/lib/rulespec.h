@@ -12,10 +12,10 @@
 struct builtin_rule_spec {
     const char *name, *options;   /* "kalah", "rows=1,holes=6,..." */
 };
-extern const struct builtin_rule_spec pmn_builtin_rule_spec[];
-extern const size_t pmn_builtin_spec_count;
+extern const struct builtin_rule_spec rulespec_builtin[];
+extern const size_t rulespec_builtin_count;
 
 /* What a rule set leaves unsaid (rules.c). */
-void pmn_rules_defaults(pmn_rules *r);
+void rules_defaults(pmn_rules *r);
 
 #endif

@@ -96,7 +96,7 @@ struct search {
     pmn_searcher *s;
     const pmn_rules *r;
     struct engine eng;        /* chosen for the root */
-    struct pmn_budget b;
+    struct search_budget b;
     uint64_t path[MAX_PLY + 1];   /* keys of the positions on the path (engine_key) */
     unsigned since[MAX_PLY + 1];  /* the first ply since the last capture */
     const uint64_t *before;   /* the game's positions before the root */
@@ -108,20 +108,20 @@ struct search {
     unsigned npv[MAX_PLY + 1];
 };
 
-double pmn_now(void)
+double util_now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-int pmn_budget_spent(struct pmn_budget *b)
+int search_budget_spent(struct search_budget *b)
 {
     if (b->stopped)
         return 1;
     if (b->max_nodes && b->nodes >= b->max_nodes)
         b->stopped = 1;
-    else if ((b->nodes & 1023) == 0 && ((b->deadline > 0 && pmn_now() >= b->deadline)
+    else if ((b->nodes & 1023) == 0 && ((b->deadline > 0 && util_now() >= b->deadline)
                                         || (b->stop && b->stop(b->stop_ctx))))
         b->stopped = 1;
     return b->stopped;
@@ -334,7 +334,7 @@ static int32_t search(struct search *x, const pmn_position *p, int depth, int pl
     *exact = 1;
     *path_bound = 0;
     x->npv[ply] = 0;
-    if (pmn_budget_spent(&x->b)) {
+    if (search_budget_spent(&x->b)) {
         *exact = 0;
         return 0;
     }
@@ -504,47 +504,47 @@ void pmn_value_of_score(const pmn_rules *r, int32_t score, int exact, pmn_value 
 
 size_t pmn_value_describe(const pmn_value *v, int side, char *buf, size_t size)
 {
-    pmn_text t;
+    textbuf t;
     const char *who = pmn_side_name(side);
-    pmn_text_init(&t, buf, size);
+    textbuf_init(&t, buf, size);
     if (v->solved && !v->exact && v->tablebase) {
-        pmn_text_add(&t, "%+d seeds for %s by the endgame database (not proved here: a "
-                     "repetition of this position could change it)", v->margin, who);
+        textbuf_add(&t, "%+d seeds for %s by the endgame database (not proved here: a "
+                    "repetition of this position could change it)", v->margin, who);
         return t.n;
     }
     if (v->solved && !v->exact) {
         /* The margin solver stopped: what it proved. */
-        pmn_text_add(&t, "between %+d and %+d seeds for %s (not solved: stopped by a limit)",
-                     v->lower, v->upper, who);
+        textbuf_add(&t, "between %+d and %+d seeds for %s (not solved: stopped by a limit)",
+                    v->lower, v->upper, who);
         return t.n;
     }
     if (v->exact && v->outcome != 0) {
         if (v->plies || v->solved || v->tablebase)
-            pmn_text_add(&t, "%s %s", who, v->outcome > 0 ? "wins" : "loses");
+            textbuf_add(&t, "%s %s", who, v->outcome > 0 ? "wins" : "loses");
         else   /* the game is over */
-            pmn_text_add(&t, "%s has %s", who, v->outcome > 0 ? "won" : "lost");
+            textbuf_add(&t, "%s has %s", who, v->outcome > 0 ? "won" : "lost");
         if (v->has_margin && v->margin)
-            pmn_text_add(&t, " by %d seed%s", abs(v->margin), abs(v->margin) == 1 ? "" : "s");
+            textbuf_add(&t, " by %d seed%s", abs(v->margin), abs(v->margin) == 1 ? "" : "s");
         if (v->plies)
-            pmn_text_add(&t, " in %u pl%s", v->plies, v->plies == 1 ? "y" : "ies");
+            textbuf_add(&t, " in %u pl%s", v->plies, v->plies == 1 ? "y" : "ies");
     } else if (v->exact) {
-        pmn_text_add(&t, "a draw");
+        textbuf_add(&t, "a draw");
         if (v->has_margin && v->margin)
-            pmn_text_add(&t, " (seeds %+d for %s, the last drawn by lot)", v->margin, who);
+            textbuf_add(&t, " (seeds %+d for %s, the last drawn by lot)", v->margin, who);
     } else if (v->score >= DECIDED || v->score <= -DECIDED) {
         /* A bound: the end is proved, but not that it is the best play. */
-        pmn_text_add(&t, "%s %s", who, v->score > 0 ? "wins" : "loses");
+        textbuf_add(&t, "%s %s", who, v->score > 0 ? "wins" : "loses");
         if (v->plies)
-            pmn_text_add(&t, " (found in %u plies; not proved the best line)", v->plies);
+            textbuf_add(&t, " (found in %u plies; not proved the best line)", v->plies);
         else
-            pmn_text_add(&t, " (not proved the best line)");
+            textbuf_add(&t, " (not proved the best line)");
     } else {
-        pmn_text_add(&t, "about %+d seed%s for %s%s (heuristic)", v->margin,
-                     abs(v->margin) == 1 ? "" : "s", who,
-                     v->has_margin ? "" : " on the board");
+        textbuf_add(&t, "about %+d seed%s for %s%s (heuristic)", v->margin,
+                    abs(v->margin) == 1 ? "" : "s", who,
+                    v->has_margin ? "" : " on the board");
     }
     if (v->tablebase)
-        pmn_text_add(&t, " (endgame database)");
+        textbuf_add(&t, " (endgame database)");
     return t.n;
 }
 
@@ -673,7 +673,7 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
 {
     struct search *x = calloc(1, sizeof *x);
     uint64_t *before = nhistory ? malloc(nhistory * sizeof *before) : NULL;
-    double start = pmn_now();
+    double start = util_now();
     memset(a, 0, sizeof *a);
     a->best = -1;
     if (x)
@@ -766,7 +766,7 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
             }
             done = next;
             done.nodes = x->b.nodes;
-            done.seconds = pmn_now() - start;
+            done.seconds = util_now() - start;
             if (fn)
                 fn(ctx, &done);
             if (done.value.exact)
@@ -777,7 +777,7 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
         *a = done;
     }
     a->nodes = x->b.nodes;
-    a->seconds = pmn_now() - start;
+    a->seconds = util_now() - start;
     free(x->children);
     free(x);
     free(before);

@@ -42,7 +42,7 @@ static int softmax_choice(const pmn_analysis *a, double temperature, uint64_t *s
 
 static int add_text_comment(pmn_move *m, const char *text)
 {
-    return pmn_move_add_comment(m, text, strlen(text));
+    return record_move_add_comment(m, text, strlen(text));
 }
 
 int pmn_selfplay(pmn_searcher *s, const pmn_rules *r, const pmn_selfplay_options *o,
@@ -101,7 +101,7 @@ int pmn_selfplay(pmn_searcher *s, const pmn_rules *r, const pmn_selfplay_options
             rc = PMN_ERR_NOMEM;
             break;
         }
-        pmn_move *m = pmn_line_add_move(&rec->main);
+        pmn_move *m = record_line_add_move(&rec->main);
         if (!m) {
             rc = PMN_ERR_NOMEM;
             break;
@@ -147,18 +147,18 @@ int pmn_selfplay(pmn_searcher *s, const pmn_rules *r, const pmn_selfplay_options
     char event[64];
     snprintf(event, sizeof event, "pmn self-play, seed %llu", (unsigned long long)o->seed);
     if (rc == 0
-        && (pmn_record_set_tag(rec, "Event", event, NULL) < 0
-            || pmn_record_set_tag(rec, "Site", "?", NULL) < 0
-            || pmn_record_set_tag(rec, "Date", "????.??.??", NULL) < 0
-            || pmn_record_set_tag(rec, "Round", text, NULL) < 0
-            || pmn_record_set_tag(rec, "South", player, NULL) < 0
-            || pmn_record_set_tag(rec, "North", player, NULL) < 0
-            || pmn_record_set_tag(rec, "Result", result, NULL) < 0))
+        && (record_set_tag(rec, "Event", event, NULL) < 0
+            || record_set_tag(rec, "Site", "?", NULL) < 0
+            || record_set_tag(rec, "Date", "????.??.??", NULL) < 0
+            || record_set_tag(rec, "Round", text, NULL) < 0
+            || record_set_tag(rec, "South", player, NULL) < 0
+            || record_set_tag(rec, "North", player, NULL) < 0
+            || record_set_tag(rec, "Result", result, NULL) < 0))
         rc = PMN_ERR_NOMEM;
     snprintf(rec->result, sizeof rec->result, "%s", result);
     snprintf(text, sizeof text, "%u", o->random_plies);
     if (rc == 0 && o->random_plies
-        && pmn_record_set_tag(rec, "RandomPlies", text, NULL) < 0)
+        && record_set_tag(rec, "RandomPlies", text, NULL) < 0)
         rc = PMN_ERR_NOMEM;
     pmn_game_free(g);
     free(history);

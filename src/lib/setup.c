@@ -33,15 +33,15 @@ static int tag_rules(const pmn_record *rec, pmn_rules *r, pmn_diag_fn fn, void *
             || pmn_rules_apply(r, name, &err) < 0) {
             char known[256];
             pmn_rules_builtin_names(known, sizeof known);
-            pmn_report(fn, ctx, PMN_E108, game->line, game->col,
-                       "the Game tag names '%s', which pmn does not know (known: %s)",
-                       game->value, known);
+            diag_report(fn, ctx, PMN_E108, game->line, game->col,
+                        "the Game tag names '%s', which pmn does not know (known: %s)",
+                        game->value, known);
             return -1;
         }
     }
     if (spec && pmn_rules_apply(r, spec->value, &err) < 0) {
-        pmn_report(fn, ctx, PMN_E109, spec->line, spec->col, "Rules tag \"%s\", column %zu: %s",
-                   spec->value, err.column, err.message);
+        diag_report(fn, ctx, PMN_E109, spec->line, spec->col, "Rules tag \"%s\", column %zu: %s",
+                    spec->value, err.column, err.message);
         return -1;
     }
     return 0;
@@ -58,9 +58,9 @@ static pmn_setup_status setup_rules(const pmn_record *rec, const pmn_setup_optio
         return PMN_SETUP_UNKNOWN_RULES;
     for (size_t i = 0; o && i < o->nspecs; i++) {
         if (pmn_rules_apply(r, o->specs[i], &err) < 0) {
-            pmn_report(fn, ctx, PMN_E405, rec->line, rec->col,
-                       "the rules option '%s' cannot apply to this game's rules (%s): %s",
-                       o->specs[i], r->name, err.message);
+            diag_report(fn, ctx, PMN_E405, rec->line, rec->col,
+                        "the rules option '%s' cannot apply to this game's rules (%s): %s",
+                        o->specs[i], r->name, err.message);
             return PMN_SETUP_UNKNOWN_RULES;
         }
     }
@@ -80,8 +80,8 @@ static pmn_setup_status setup_start(const pmn_record *rec, const pmn_setup_optio
     if ((!t || strcmp(t->value, "?") == 0) && o && o->position) {
         /* --position: the start the record leaves out. */
         if (pmn_position_parse_sized(r, o->position, p, &err) < 0) {
-            pmn_report(fn, ctx, PMN_E114, rec->line, rec->col, "the position given (%s), "
-                       "column %zu: %s", o->position, err.column, err.message);
+            diag_report(fn, ctx, PMN_E114, rec->line, rec->col, "the position given (%s), "
+                        "column %zu: %s", o->position, err.column, err.message);
             pmn_position_start(r, p);
             return PMN_SETUP_BAD_START;
         }
@@ -89,17 +89,17 @@ static pmn_setup_status setup_start(const pmn_record *rec, const pmn_setup_optio
     }
     if ((!t && setup && strcmp(setup->value, "1") == 0) || (t && strcmp(t->value, "?") == 0)) {
         const pmn_tag *at = t ? t : setup;
-        pmn_report(fn, ctx, PMN_N215, at->line, at->col,
-                   "the game starts from a set-up position that the record does not give: "
-                   "its moves cannot be verified");
+        diag_report(fn, ctx, PMN_N215, at->line, at->col,
+                    "the game starts from a set-up position that the record does not give: "
+                    "its moves cannot be verified");
         return PMN_SETUP_NO_START;
     }
     if (!t)
         return PMN_SETUP_READY;
     /* A KGP literal states its holes: no Rules tag needs to. */
     if (pmn_position_parse_sized(r, t->value, p, &err) < 0) {
-        pmn_report(fn, ctx, PMN_E114, t->line, t->value_col + (unsigned)err.column - 1,
-                   "Position tag: %s", err.message);
+        diag_report(fn, ctx, PMN_E114, t->line, t->value_col + (unsigned)err.column - 1,
+                    "Position tag: %s", err.message);
         pmn_position_start(r, p);
         return PMN_SETUP_BAD_START;
     }
@@ -138,7 +138,7 @@ int pmn_setup_tags(const pmn_record *rec, const pmn_setup *s, char *game, size_t
     pmn_rules_format(&own.rules, b, sizeof b);
     if ((own.status == PMN_SETUP_UNKNOWN_RULES || strcmp(a, b) != 0)
         && pmn_rules_builtin(s->rules.name, &base) == 0) {
-        pmn_game_name(&s->rules, game, gsize);
+        setup_game_name(&s->rules, game, gsize);
         const char *comma = strchr(a, ',');
         snprintf(rules, rsize, "%s", comma ? comma + 1 : "");
         changed = 1;
@@ -166,7 +166,7 @@ unsigned pmn_move_number(int start_side, unsigned turn)
     return (turn + (unsigned)(start_side == PMN_NORTH)) / 2 + 1;
 }
 
-void pmn_game_name(const pmn_rules *r, char *buf, size_t size)
+void setup_game_name(const pmn_rules *r, char *buf, size_t size)
 {
     snprintf(buf, size, "%c%s", r->name[0] - 'a' + 'A', r->name + 1);
 }

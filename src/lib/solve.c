@@ -128,7 +128,7 @@ struct solver {
     const pmn_rules *r;
     struct engine eng;        /* chosen for the root */
     struct shape sh;
-    struct pmn_budget b;
+    struct search_budget b;
     uint64_t path[SOLVE_MAX_PLY + 1];
     unsigned since[SOLVE_MAX_PLY + 1];
     const uint64_t *before;
@@ -514,7 +514,7 @@ static long kid_value(struct solver *x, const pmn_position *p, struct kid *k, in
 static long test(struct solver *x, const pmn_position *p, int ply, long gamma, int *dep)
 {
     *dep = 0;
-    if (pmn_budget_spent(&x->b)) {
+    if (search_budget_spent(&x->b)) {
         *dep = DEP_PATH;
         return gamma - 1;
     }
@@ -1148,7 +1148,7 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
     pmn_position q = *p;
     a->npv = 0;
     for (unsigned i = 0; i < PMN_MAX_PV; i++) {
-        if (i > 0 && (nhistory == 0 || pmn_budget_spent(&x->b) || solved > HISTORY_LINE_MAX))
+        if (i > 0 && (nhistory == 0 || search_budget_spent(&x->b) || solved > HISTORY_LINE_MAX))
             break;
         ends[nends++] = q;
         tablebase_history_solve(h, ends, nends);
@@ -1231,7 +1231,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
 {
     struct solver *x = calloc(1, sizeof *x);
     uint64_t *before = nhistory ? malloc(nhistory * sizeof *before) : NULL;
-    double start = pmn_now();
+    double start = util_now();
     if (x)
         x->kids = malloc((SOLVE_MAX_PLY + 1) * sizeof *x->kids);
     if (!x || !x->kids || (nhistory && !before)) {
@@ -1261,7 +1261,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     x->since[0] = 0;
     if (tb_history_answer(x, p, history, nhistory, l, a) || tb_answer(x, p, l, a)) {
         a->nodes = x->b.nodes;
-        a->seconds = pmn_now() - start;
+        a->seconds = util_now() - start;
         if (fn)
             fn(ctx, a);
         free(x->kids);
@@ -1340,7 +1340,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     a->stopped = !exact || x->b.stopped;
     a->depth = a->npv;
     a->nodes = x->b.nodes + helped;
-    a->seconds = pmn_now() - start;
+    a->seconds = util_now() - start;
     if (x->deep && a->value.exact) {
         /* A line went past the plies the solver follows: not proved. */
         a->value.exact = 0;

@@ -180,27 +180,27 @@ int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err)
 {
     if (r->goal != PMN_GOAL_MOST_SEEDS || r->laps != PMN_LAPS_SINGLE
         || r->cycle != PMN_CYCLE_BOTH_SIDES)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "databases are made for the games scored by "
-                        "seeds, sown one lap round the board (Kalah, Oware, Awale)");
+        return util_fail(err, PMN_ERR_RANGE, 0, "databases are made for the games scored by "
+                         "seeds, sown one lap round the board (Kalah, Oware, Awale)");
     if (r->majority)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "with majority=yes the rest of the game depends "
-                        "on the seeds captured, not only on the seeds in play: build them for "
-                        "majority=no (the game's winner is the same)");
+        return util_fail(err, PMN_ERR_RANGE, 0, "with majority=yes the rest of the game depends "
+                         "on the seeds captured, not only on the seeds in play: build them for "
+                         "majority=no (the game's winner is the same)");
     if (r->last_seeds != PMN_LAST_PLAY_ON)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "the last seeds' rule looks at who captured: "
-                        "databases need last-seeds=play-on");
+        return util_fail(err, PMN_ERR_RANGE, 0, "the last seeds' rule looks at who captured: "
+                         "databases need last-seeds=play-on");
     if (r->no_move == PMN_NO_MOVE_PASS)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "databases need a game that ends when the "
-                        "player to move cannot (no-move=collect or loses), not pass");
+        return util_fail(err, PMN_ERR_RANGE, 0, "databases need a game that ends when the "
+                         "player to move cannot (no-move=collect or loses), not pass");
     if (!solve_acyclic(r) && (r->repetition != PMN_REPETITION_UNCOUNTED || r->one_side_plays_on))
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "a repeated position that %s makes a value "
-                        "depend on the moves before it: databases need repetition=uncounted",
-                        r->repetition == PMN_REPETITION_DRAW ? "draws whatever the seeds"
-                        : r->repetition == PMN_REPETITION_PLAYS_ON || r->one_side_plays_on
-                        ? "may play on" : "gives each side its own seeds");
+        return util_fail(err, PMN_ERR_RANGE, 0, "a repeated position that %s makes a value "
+                         "depend on the moves before it: databases need repetition=uncounted",
+                         r->repetition == PMN_REPETITION_DRAW ? "draws whatever the seeds"
+                         : r->repetition == PMN_REPETITION_PLAYS_ON || r->one_side_plays_on
+                         ? "may play on" : "gives each side its own seeds");
     if (2 * r->pits > TB_MAX_HOLES)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "databases hold boards of at most %u holes a "
-                        "side", TB_MAX_HOLES / 2);
+        return util_fail(err, PMN_ERR_RANGE, 0, "databases hold boards of at most %u holes a "
+                         "side", TB_MAX_HOLES / 2);
     return 0;
 }
 
@@ -457,8 +457,8 @@ static int layer_graph(const pmn_tablebase *tb, unsigned n, unsigned threads, st
     }
     if (edges >= UINT32_MAX) {
         layer_free(L);
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "the layer of %u seeds has too many moves "
-                        "(%llu) for this format", n, (unsigned long long)edges);
+        return util_fail(err, PMN_ERR_RANGE, 0, "the layer of %u seeds has too many moves "
+                         "(%llu) for this format", n, (unsigned long long)edges);
     }
     L->pred = malloc((edges ? edges : 1) * sizeof *L->pred);
     if (!L->pred)
@@ -467,8 +467,8 @@ static int layer_graph(const pmn_tablebase *tb, unsigned n, unsigned threads, st
     return 0;
 nomem:
     layer_free(L);
-    return pmn_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
-                    "(%llu positions)", n, (unsigned long long)tb->size[n]);
+    return util_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
+                     "(%llu positions)", n, (unsigned long long)tb->size[n]);
 }
 
 static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t **out,
@@ -479,8 +479,8 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
     uint64_t size = tb->size[n];
     int8_t *value = calloc(body_bytes(size), 1);   /* the padding written too */
     if (!value)
-        return pmn_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
-                        "(%llu positions)", n, (unsigned long long)size);
+        return util_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
+                         "(%llu positions)", n, (unsigned long long)size);
     if (layer_graph(tb, n, threads, &L, err) != 0) {
         free(value);
         return -1;
@@ -491,8 +491,8 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
     if (rc != 0) {
         /* a layer of zeros would be written as if valued */
         free(value);
-        return pmn_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
-                        "(%llu positions)", n, (unsigned long long)size);
+        return util_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
+                         "(%llu positions)", n, (unsigned long long)size);
     }
     *out = value;
     return 0;
@@ -658,14 +658,14 @@ static int write_layer(const pmn_tablebase *tb, const char *dir, unsigned n, con
     header(tb, n, v, h);
     FILE *f = fopen(tmp, "wb");
     if (!f)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "cannot write %s: %s", tmp, strerror(errno));
+        return util_fail(err, PMN_ERR_RANGE, 0, "cannot write %s: %s", tmp, strerror(errno));
     int ok = fwrite(h, 1, TB_HEADER, f) == TB_HEADER
           && fwrite(v, 1, body_bytes(tb->size[n]), f) == body_bytes(tb->size[n]);
     ok = (fclose(f) == 0) && ok;
     if (!ok || rename(tmp, path) != 0) {
         int e = errno;
         remove(tmp);
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "cannot write %s: %s", path, strerror(e));
+        return util_fail(err, PMN_ERR_RANGE, 0, "cannot write %s: %s", path, strerror(e));
     }
     return 0;
 }
@@ -683,14 +683,14 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, pmn_error *
     size_t want = TB_HEADER + (size_t)body_bytes(tb->size[n]);
     if (fstat(fd, &st) != 0 || (uint64_t)st.st_size != want) {
         close(fd);
-        return pmn_fail(err, PMN_ERR_SYNTAX, 0, "%s: %llu bytes, not the %llu of a layer of "
-                        "%u seeds (truncated?)", path, (unsigned long long)st.st_size,
-                        (unsigned long long)want, n);
+        return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: %llu bytes, not the %llu of a layer of "
+                         "%u seeds (truncated?)", path, (unsigned long long)st.st_size,
+                         (unsigned long long)want, n);
     }
     void *base = mmap(NULL, want, PROT_READ, MAP_SHARED, fd, 0);
     close(fd);
     if (base == MAP_FAILED)
-        return pmn_fail(err, PMN_ERR_NOMEM, 0, "%s: cannot map it: %s", path, strerror(errno));
+        return util_fail(err, PMN_ERR_NOMEM, 0, "%s: cannot map it: %s", path, strerror(errno));
     const unsigned char *h = base;
     const char *why = NULL;
     char spec[TB_SPEC + 1];
@@ -708,9 +708,9 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, pmn_error *
         why = "a checksum that does not match its values (corrupt)";
     if (why) {
         munmap(base, want);
-        return pmn_fail(err, PMN_ERR_SYNTAX, 0, "%s: %s%s%s", path, why,
-                        strcmp(spec, tb->spec) && !memcmp(h, TB_MAGIC, 8) ? ": " : "",
-                        strcmp(spec, tb->spec) && !memcmp(h, TB_MAGIC, 8) ? spec : "");
+        return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: %s%s%s", path, why,
+                         strcmp(spec, tb->spec) && !memcmp(h, TB_MAGIC, 8) ? ": " : "",
+                         strcmp(spec, tb->spec) && !memcmp(h, TB_MAGIC, 8) ? spec : "");
     }
     tb->base[n] = base;
     tb->mapped[n] = want;
@@ -736,7 +736,7 @@ static pmn_tablebase *tb_new(const pmn_rules *r, pmn_error *err)
         return NULL;
     pmn_tablebase *tb = calloc(1, sizeof *tb);
     if (!tb) {
-        pmn_fail(err, PMN_ERR_NOMEM, 0, "out of memory");
+        util_fail(err, PMN_ERR_NOMEM, 0, "out of memory");
         return NULL;
     }
     tb->rules = *r;
@@ -779,14 +779,14 @@ int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, uns
                         pmn_tablebase_fn fn, void *ctx, pmn_error *err)
 {
     if (seeds > PMN_TABLEBASE_MAX_SEEDS)
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "at most %u seeds in play",
-                        PMN_TABLEBASE_MAX_SEEDS);
+        return util_fail(err, PMN_ERR_RANGE, 0, "at most %u seeds in play",
+                         PMN_TABLEBASE_MAX_SEEDS);
     pmn_tablebase *tb = tb_new(r, err);
     if (!tb)
         return -1;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         pmn_tablebase_close(tb);
-        return pmn_fail(err, PMN_ERR_RANGE, 0, "cannot make %s: %s", dir, strerror(errno));
+        return util_fail(err, PMN_ERR_RANGE, 0, "cannot make %s: %s", dir, strerror(errno));
     }
     for (unsigned n = 0; n <= seeds; n++) {
         struct timespec t0, t1;
@@ -844,8 +844,8 @@ pmn_tablebase *pmn_tablebase_open(const pmn_rules *r, const char *dir, pmn_error
         char path[4096];
         layer_path(tb, dir, 0, path, sizeof path);
         pmn_tablebase_close(tb);
-        pmn_fail(err, PMN_ERR_UNKNOWN, 0, "no database of these rules in %s (%s missing; "
-                 "pmn tablebase build makes it)", dir, path);
+        util_fail(err, PMN_ERR_UNKNOWN, 0, "no database of these rules in %s (%s missing; "
+                  "pmn tablebase build makes it)", dir, path);
         return NULL;
     }
     tb->seeds = n - 1;

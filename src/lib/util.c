@@ -12,7 +12,7 @@ const char *pmn_version(void)
     return PACKAGE_VERSION;
 }
 
-int pmn_fail(pmn_error *err, int code, size_t column, const char *fmt, ...)
+int util_fail(pmn_error *err, int code, size_t column, const char *fmt, ...)
 {
     if (err) {
         va_list ap;
@@ -27,7 +27,7 @@ int pmn_fail(pmn_error *err, int code, size_t column, const char *fmt, ...)
     return -1;
 }
 
-int pmn_utf8_length(const unsigned char *s)
+int util_utf8_length(const unsigned char *s)
 {
     int len = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
             : (s[0] & 0xF0) == 0xE0 ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
@@ -40,7 +40,7 @@ int pmn_utf8_length(const unsigned char *s)
     return len;
 }
 
-size_t pmn_unicode_space(const char *s, const char *end)
+size_t util_unicode_space(const char *s, const char *end)
 {
     const unsigned char *u = (const unsigned char *)s;
     size_t n = (size_t)(end - s);
@@ -58,7 +58,7 @@ size_t pmn_unicode_space(const char *s, const char *end)
     return 0;
 }
 
-unsigned long pmn_utf8_decode(const unsigned char *s, int len)
+unsigned long util_utf8_decode(const unsigned char *s, int len)
 {
     static const unsigned char lead[] = { 0, 0x7F, 0x1F, 0x0F, 0x07 };
     unsigned long c = s[0] & lead[len];
@@ -70,30 +70,30 @@ unsigned long pmn_utf8_decode(const unsigned char *s, int len)
 size_t pmn_text_escape(const char *text, char *buf, size_t size)
 {
     const unsigned char *s = (const unsigned char *)text;
-    pmn_text t;
-    pmn_text_init(&t, buf, size);
+    textbuf t;
+    textbuf_init(&t, buf, size);
     const unsigned char *run = s;   /* characters that need no escape, not yet added */
     while (*s) {
-        int len = pmn_utf8_length(s);
+        int len = util_utf8_length(s);
         int c0 = len == 0 || *s < 0x20 || *s == 0x7F;
         int c1 = len == 2 && s[0] == 0xC2 && s[1] < 0xA0;   /* C1 controls */
         if (!c0 && !c1) {
             s += len;
             continue;
         }
-        pmn_text_add(&t, "%.*s", (int)(s - run), (const char *)run);
+        textbuf_add(&t, "%.*s", (int)(s - run), (const char *)run);
         if (c0)
-            pmn_text_add(&t, "\\x%02x", *s);
+            textbuf_add(&t, "\\x%02x", *s);
         else
-            pmn_text_add(&t, "\\u%04x", s[1]);
+            textbuf_add(&t, "\\u%04x", s[1]);
         s += c0 ? 1 : 2;
         run = s;
     }
-    pmn_text_add(&t, "%.*s", (int)(s - run), (const char *)run);
+    textbuf_add(&t, "%.*s", (int)(s - run), (const char *)run);
     return t.n;
 }
 
-void pmn_text_init(pmn_text *t, char *buf, size_t size)
+void textbuf_init(textbuf *t, char *buf, size_t size)
 {
     t->buf = buf;
     t->size = size;
@@ -102,7 +102,7 @@ void pmn_text_init(pmn_text *t, char *buf, size_t size)
         buf[0] = '\0';
 }
 
-void pmn_text_add(pmn_text *t, const char *fmt, ...)
+void textbuf_add(textbuf *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -114,7 +114,7 @@ void pmn_text_add(pmn_text *t, const char *fmt, ...)
         t->n += (size_t)k;
 }
 
-char *pmn_strndup(const char *s, size_t n)
+char *util_strndup(const char *s, size_t n)
 {
     char *p = malloc(n + 1);
     if (p) {
@@ -124,7 +124,7 @@ char *pmn_strndup(const char *s, size_t n)
     return p;
 }
 
-char *pmn_digits(char buf[PMN_DIGITS], unsigned long long v)
+char *util_digits(char buf[PMN_DIGITS], unsigned long long v)
 {
     char *d = buf + PMN_DIGITS;
     *--d = '\0';
@@ -134,7 +134,7 @@ char *pmn_digits(char buf[PMN_DIGITS], unsigned long long v)
     return d;
 }
 
-int pmn_reserve(char **buf, size_t *cap, size_t need, size_t first)
+int util_reserve(char **buf, size_t *cap, size_t need, size_t first)
 {
     if (need <= *cap)
         return 0;

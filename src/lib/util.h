@@ -7,8 +7,8 @@
 /* pmn_play without the quick path of the relay family, and perft through
  * pmn_legal_moves and it alone, without the fast path of pmn_perft: what
  * tests compare those paths with. */
-int pmn_play_general(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep);
-uint64_t pmn_perft_general(const pmn_rules *r, const pmn_position *p, unsigned depth);
+int play_general(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep);
+uint64_t perft_general(const pmn_rules *r, const pmn_position *p, unsigned depth);
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -19,57 +19,57 @@ uint64_t pmn_perft_general(const pmn_rules *r, const pmn_position *p, unsigned d
 #endif
 
 /* Fill *err (if not NULL) and return -1, so that callers can write
- * `return pmn_fail(err, ...)`. */
-int pmn_fail(pmn_error *err, int code, size_t column, const char *fmt, ...)
+ * `return util_fail(err, ...)`. */
+int util_fail(pmn_error *err, int code, size_t column, const char *fmt, ...)
     PMN_PRINTF(4, 5);
 
 /* Report diagnostic `code` (its severity comes from the table) through fn. */
-void pmn_report(pmn_diag_fn fn, void *ctx, pmn_diag_code code, pmn_at line, pmn_at col,
-                const char *fmt, ...) PMN_PRINTF(6, 7);
+void diag_report(pmn_diag_fn fn, void *ctx, pmn_diag_code code, pmn_at line, pmn_at col,
+                 const char *fmt, ...) PMN_PRINTF(6, 7);
 
 /* Text built up in a caller's buffer of `size` bytes, as snprintf does it:
  * what does not fit is cut, the buffer stays NUL-terminated (if size > 0),
  * and n counts every byte asked for, so that the caller can return it. */
-typedef struct pmn_text {
+typedef struct textbuf {
     char *buf;
     size_t size, n;
-} pmn_text;
+} textbuf;
 
-void pmn_text_init(pmn_text *t, char *buf, size_t size);
-void pmn_text_add(pmn_text *t, const char *fmt, ...) PMN_PRINTF(2, 3);
+void textbuf_init(textbuf *t, char *buf, size_t size);
+void textbuf_add(textbuf *t, const char *fmt, ...) PMN_PRINTF(2, 3);
 
 /* Length of the valid UTF-8 sequence that starts at s (1 to 4 bytes; no
  * overlong form, surrogate or code point past U+10FFFF), or 0. */
-int pmn_utf8_length(const unsigned char *s);
+int util_utf8_length(const unsigned char *s);
 
 /* Text pasted from web pages holds spaces that are not ASCII: the length
  * of the one that starts at s (before end), or 0.  They are U+00A0, U+1680,
  * U+2000-U+200B, U+2028, U+2029, U+202F, U+205F, U+3000 and U+FEFF (the
  * byte-order mark). */
-size_t pmn_unicode_space(const char *s, const char *end);
-/* The code point of the UTF-8 sequence at s, which pmn_utf8_length took. */
-unsigned long pmn_utf8_decode(const unsigned char *s, int len);
+size_t util_unicode_space(const char *s, const char *end);
+/* The code point of the UTF-8 sequence at s, which util_utf8_length took. */
+unsigned long util_utf8_decode(const unsigned char *s, int len);
 
 /* A tag pair on its line, its value's '"' and '\\' escaped: PMN's and OGN's. */
-void pmn_write_tag(FILE *f, const char *name, const char *value);
+void writer_tag(FILE *f, const char *name, const char *value);
 
 /* Allocation that reports failure by returning NULL, like malloc; strdup of
  * n bytes. */
-char *pmn_strndup(const char *s, size_t n);
+char *util_strndup(const char *s, size_t n);
 /* The decimal digits of v, written at the end of buf[0..PMN_DIGITS) with
  * their NUL, without printf (writers call it for every move); returns
  * where they begin. */
 #define PMN_DIGITS 24
-char *pmn_digits(char buf[PMN_DIGITS], unsigned long long v);
+char *util_digits(char buf[PMN_DIGITS], unsigned long long v);
 
 /* Room for `need` bytes in the buffer *buf of *cap bytes: grown to twice
  * (from `first`) until it holds them.  0, or -1 when memory runs out (the
  * buffer left as it was). */
-int pmn_reserve(char **buf, size_t *cap, size_t need, size_t first);
+int util_reserve(char **buf, size_t *cap, size_t need, size_t first);
 
 /* The Game tag that names the rule set r, as the sample games write it
  * ("Hawalis" for hawalis): setup.c's, for every writer. */
-void pmn_game_name(const pmn_rules *r, char *buf, size_t size);
+void setup_game_name(const pmn_rules *r, char *buf, size_t size);
 
 /* ---- what the searches share (search.c, solve.c) ---- */
 
@@ -92,18 +92,18 @@ static inline int pmn_irreversible(const pmn_move_report *rep)
 }
 
 /* A search's budget as it runs: the positions played, and the limits. */
-struct pmn_budget {
+struct search_budget {
     uint64_t nodes, max_nodes;
-    double deadline;          /* on pmn_now()'s clock; 0: none */
+    double deadline;          /* on util_now()'s clock; 0: none */
     int (*stop)(void *ctx);   /* the caller's stop, or NULL */
     void *stop_ctx;
     int stopped;
 };
 
 /* Seconds on a monotonic clock. */
-double pmn_now(void);
+double util_now(void);
 /* Is the budget spent (the clock and the caller asked every 1024 nodes)?
  * Once it is, it stays spent. */
-int pmn_budget_spent(struct pmn_budget *b);
+int search_budget_spent(struct search_budget *b);
 
 #endif

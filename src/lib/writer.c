@@ -128,7 +128,7 @@ static const char *decimal(char *buf, const char *prefix, unsigned n, const char
 {
     char digits[PMN_DIGITS];
     strcpy(buf, prefix);
-    strcat(buf, pmn_digits(digits, n));
+    strcat(buf, util_digits(digits, n));
     return strcat(buf, suffix);
 }
 
@@ -223,7 +223,7 @@ static void write_line(struct out *w, const pmn_line *l, const pmn_played_line *
     }
 }
 
-void pmn_write_tag(FILE *f, const char *name, const char *value)
+void writer_tag(FILE *f, const char *name, const char *value)
 {
     fprintf(f, "[%s \"", name);
     for (const char *s = value; *s; s++) {
@@ -279,30 +279,30 @@ static void write_tags(FILE *f, const pmn_record *rec, const pmn_setup *s, const
                                  sizeof position);
     for (size_t i = 0; i < COUNT(roster); i++) {
         const char *v = pmn_record_tag(rec, roster[i]);
-        pmn_write_tag(f, roster[i], v ? v : "?");
+        writer_tag(f, roster[i], v ? v : "?");
     }
-    pmn_write_tag(f, "Result", result);
+    writer_tag(f, "Result", result);
     for (size_t i = 0; i < COUNT(setup); i++)
         first[i] = pmn_record_find_tag(rec, setup[i]);
     if (changed) {
-        pmn_write_tag(f, "Game", game);
+        writer_tag(f, "Game", game);
         if (*rules)
-            pmn_write_tag(f, "Rules", rules);
+            writer_tag(f, "Rules", rules);
     } else {
-        pmn_write_tag(f, "Game", first[0] ? first[0]->value : "Hawalis");
+        writer_tag(f, "Game", first[0] ? first[0]->value : "Hawalis");
         if (first[1])
-            pmn_write_tag(f, "Rules", first[1]->value);
+            writer_tag(f, "Rules", first[1]->value);
     }
     /* A start that --position gave is the record's from now on. */
     if (first[2] || first[3] || *position)
-        pmn_write_tag(f, "SetUp", first[2] && !(*position && !first[3]) ? first[2]->value : "1");
+        writer_tag(f, "SetUp", first[2] && !(*position && !first[3]) ? first[2]->value : "1");
     if (first[3] || *position)
-        pmn_write_tag(f, "Position", position);
+        writer_tag(f, "Position", position);
     /* Every other tag, and the second of any tag given twice, in order. */
     for (size_t i = 0; i < rec->ntags; i++) {
         const pmn_tag *t = &rec->tags[i];
         if (!is_placed(t->name) || pmn_record_find_tag(rec, t->name) != t)
-            pmn_write_tag(f, t->name, t->value);
+            writer_tag(f, t->name, t->value);
     }
 }
 

@@ -5,7 +5,7 @@
  * libxml2 sees it (the input is cut there), since libxml2 expands parameter
  * entities while it parses a DTD: no entity can be declared, let alone
  * expanded.  The scan for it reads what libxml2 parses: the text converted
- * to UTF-8, whatever its encoding (pmn_xml_decoder).  libxml2's own limits
+ * to UTF-8, whatever its encoding (xmlutil_decoder).  libxml2's own limits
  * bound the depth of elements (256) and the size of a text node. */
 #include "pmn.h"
 #include "record.h"
@@ -45,7 +45,7 @@ struct pmn_xml_reader {
     pmn_at prolog_line;       /* the line the scan has reached */
     int decided;              /* the encoding is known */
     int stopped;              /* the input was refused or failed (reported) */
-    struct pmn_xml_decoder dec;
+    struct xmlutil_decoder dec;
     size_t utf8_off;          /* converted text handed out so far */
     const xmlChar *ns;        /* PMN_XML_NS in the reader's dictionary, or NULL */
     xmlChar *copied[MAX_ATTRIBUTES];   /* attributes() */
@@ -66,22 +66,22 @@ static void xml_error(void *arg, xmlErrorPtr e)
 {
     pmn_xml_reader *x = arg;
     char msg[300];
-    pmn_xml_message(e, msg, sizeof msg);
+    xmlutil_message(e, msg, sizeof msg);
     if (e->domain != XML_FROM_RELAXNGV)
         x->broken = 1;
     if (x->doctype || x->stopped || ++x->errors > MAX_XML_ERRORS)
         return;
     if (x->errors == MAX_XML_ERRORS) {
-        pmn_report(x->fn, x->ctx, PMN_E302, (unsigned)e->line, (unsigned)e->int2,
-                   "malformed XML: more errors than %d: the rest are not shown", MAX_XML_ERRORS);
+        diag_report(x->fn, x->ctx, PMN_E302, (unsigned)e->line, (unsigned)e->int2,
+                    "malformed XML: more errors than %d: the rest are not shown", MAX_XML_ERRORS);
         return;
     }
     if (e->domain == XML_FROM_RELAXNGV)
-        pmn_report(x->fn, x->ctx, PMN_E307, (unsigned)e->line, (unsigned)e->int2,
-                   "does not match the archive schema: %s", msg);
+        diag_report(x->fn, x->ctx, PMN_E307, (unsigned)e->line, (unsigned)e->int2,
+                    "does not match the archive schema: %s", msg);
     else
-        pmn_report(x->fn, x->ctx, PMN_E302, (unsigned)e->line, (unsigned)e->int2,
-                   "malformed XML: %s", msg);
+        diag_report(x->fn, x->ctx, PMN_E302, (unsigned)e->line, (unsigned)e->int2,
+                    "malformed XML: %s", msg);
 }
 
 /* Scan what precedes the root element for "<!DOCTYPE"; the prolog ends at
@@ -159,7 +159,7 @@ static int deliver(pmn_xml_reader *x, const char *buf, size_t n)
 
 static int stop(pmn_xml_reader *x, pmn_diag_code code, const char *why)
 {
-    pmn_report(x->fn, x->ctx, code, code == PMN_E302 ? 1 : 0, 0, "%s", why);
+    diag_report(x->fn, x->ctx, code, code == PMN_E302 ? 1 : 0, 0, "%s", why);
     x->stopped = 1;
     return -1;
 }
@@ -199,9 +199,9 @@ static int read_input(void *ctx, char *buf, int len)
         if (got == 0)
             return stop(x, PMN_F001, "an empty file: no XML archive");
         x->decided = 1;
-        int rc = pmn_xml_decoder_start(&x->dec, head, got, why, sizeof why);
+        int rc = xmlutil_decoder_start(&x->dec, head, got, why, sizeof why);
         if (rc == 0)
-            rc = pmn_xml_decoder_feed(&x->dec, head, got, why, sizeof why);
+            rc = xmlutil_decoder_feed(&x->dec, head, got, why, sizeof why);
         if (rc < 0)
             return stop(x, rc == PMN_ERR_NOMEM ? PMN_F002 : PMN_E302, why);
     }
@@ -217,9 +217,9 @@ static int read_input(void *ctx, char *buf, int len)
         if ((n = read_raw(x, raw, sizeof raw)) < 0)
             return -1;
         if (n == 0)
-            return pmn_xml_decoder_finish(&x->dec, why, sizeof why) < 0
+            return xmlutil_decoder_finish(&x->dec, why, sizeof why) < 0
                  ? stop(x, PMN_E302, why) : 0;
-        int rc = pmn_xml_decoder_feed(&x->dec, raw, (size_t)n, why, sizeof why);
+        int rc = xmlutil_decoder_feed(&x->dec, raw, (size_t)n, why, sizeof why);
         if (rc < 0)
             return stop(x, rc == PMN_ERR_NOMEM ? PMN_F002 : PMN_E302, why);
     }
@@ -234,7 +234,7 @@ static int read_input(void *ctx, char *buf, int len)
 pmn_xml_reader *pmn_xml_reader_new(FILE *in, const char *name, int validate,
                                    pmn_diag_fn fn, void *ctx)
 {
-    pmn_xml_init();
+    xmlutil_init();
     pmn_xml_reader *x = calloc(1, sizeof *x);
     if (!x)
         return NULL;
@@ -254,7 +254,7 @@ pmn_xml_reader *pmn_xml_reader_new(FILE *in, const char *name, int validate,
     xmlTextReaderSetStructuredErrorHandler(x->r, xml_error, x);
     x->ns = xmlTextReaderConstString(x->r, BAD_CAST PMN_XML_NS);
     if (validate) {
-        x->schema = pmn_relaxng_compile(pmn_xml_schema());
+        x->schema = xmlutil_relaxng_compile(pmn_xml_schema());
         if (!x->schema || xmlTextReaderRelaxNGSetSchema(x->r, x->schema) != 0) {
             pmn_xml_reader_free(x);
             return NULL;
@@ -271,16 +271,16 @@ void pmn_xml_reader_free(pmn_xml_reader *x)
     xmlRelaxNGFree(x->schema);
     for (int i = 0; i < MAX_ATTRIBUTES; i++)
         xmlFree(x->copied[i]);
-    pmn_xml_decoder_end(&x->dec);
+    xmlutil_decoder_end(&x->dec);
     free(x);
 }
 
 /* Move to the next node; 0 at the end, -1 on an error (reported). */
 static void refuse_doctype(pmn_xml_reader *x)
 {
-    pmn_report(x->fn, x->ctx, PMN_E303, x->prolog_line, 0,
-               "a document type declaration (<!DOCTYPE): archives have none, and pmn "
-               "reads no DTD or entity");
+    diag_report(x->fn, x->ctx, PMN_E303, x->prolog_line, 0,
+                "a document type declaration (<!DOCTYPE): archives have none, and pmn "
+                "reads no DTD or entity");
 }
 
 static int next(pmn_xml_reader *x)
@@ -298,7 +298,7 @@ static int next(pmn_xml_reader *x)
         x->failed = 1;
     } else if (rc < 0) {
         if (!x->errors)
-            pmn_report(x->fn, x->ctx, PMN_E302, line_of(x), 0, "malformed XML");
+            diag_report(x->fn, x->ctx, PMN_E302, line_of(x), 0, "malformed XML");
         x->failed = 1;
     }
     return rc;
@@ -371,17 +371,17 @@ static void unknown(pmn_xml_reader *x, const char *where)
 {
     if (too_many(x))
         return;
-    pmn_report(x->fn, x->ctx, PMN_E305, line_of(x), 0,
-               "element <%s> has no place in %s: skipped",
-               (const char *)xmlTextReaderConstName(x->r), where);
+    diag_report(x->fn, x->ctx, PMN_E305, line_of(x), 0,
+                "element <%s> has no place in %s: skipped",
+                (const char *)xmlTextReaderConstName(x->r), where);
 }
 
 static void bad_value(pmn_xml_reader *x, const char *what, const char *value)
 {
     if (too_many(x))
         return;
-    pmn_report(x->fn, x->ctx, PMN_E306, line_of(x), 0, "%s \"%s\" is not valid", what,
-               value ? value : "(missing)");
+    diag_report(x->fn, x->ctx, PMN_E306, line_of(x), 0, "%s \"%s\" is not valid", what,
+                value ? value : "(missing)");
 }
 
 /* The text of the current element, whose end is consumed; NULL (reported)
@@ -518,13 +518,13 @@ static void read_move_hole(pmn_xml_reader *x, pmn_move *m, const char *side, con
         if (text_side < 0 || m->text[1])
             return;   /* the replay says that the text names no hole */
         if (side && m->side != text_side && !too_many(x))
-            pmn_report(x->fn, x->ctx, PMN_E306, line_of(x), 0,
-                       "side \"%s\" is not valid: the move \"%s\" is a hole of %s", side,
-                       m->text, pmn_side_name(text_side));
+            diag_report(x->fn, x->ctx, PMN_E306, line_of(x), 0,
+                        "side \"%s\" is not valid: the move \"%s\" is a hole of %s", side,
+                        m->text, pmn_side_name(text_side));
         if (hole && strcmp(hole, m->text) != 0 && !too_many(x))
-            pmn_report(x->fn, x->ctx, PMN_E306, line_of(x), 0,
-                       "hole \"%s\" is not valid: the move's text names hole \"%s\"", hole,
-                       m->text);
+            diag_report(x->fn, x->ctx, PMN_E306, line_of(x), 0,
+                        "hole \"%s\" is not valid: the move's text names hole \"%s\"", hole,
+                        m->text);
         m->side = text_side;
         m->hole = (m->text[0] | 0x20) - 'a';
         return;
@@ -533,9 +533,9 @@ static void read_move_hole(pmn_xml_reader *x, pmn_move *m, const char *side, con
         return;
     if (m->side >= 0 && hole_side != m->side) {
         if (!too_many(x))
-            pmn_report(x->fn, x->ctx, PMN_E306, line_of(x), 0,
-                       "hole \"%s\" is not valid: it is a hole of %s, and the move is %s's",
-                       hole, pmn_side_name(hole_side), pmn_side_name(m->side));
+            diag_report(x->fn, x->ctx, PMN_E306, line_of(x), 0,
+                        "hole \"%s\" is not valid: it is a hole of %s, and the move is %s's",
+                        hole, pmn_side_name(hole_side), pmn_side_name(m->side));
         return;
     }
     m->side = hole_side;
@@ -580,14 +580,14 @@ static void read_move_attributes(pmn_xml_reader *x, pmn_move *m)
     if (dots && strcmp(dots, "1") != 0 && strcmp(dots, "3") != 0)
         bad_value(x, "dots", dots);
     else if (dots && !number && !too_many(x))
-        pmn_report(x->fn, x->ctx, PMN_E306, line_of(x), 0,
-                   "dots \"%s\" is not valid: the move has no number", dots);
+        diag_report(x->fn, x->ctx, PMN_E306, line_of(x), 0,
+                    "dots \"%s\" is not valid: the move has no number", dots);
 }
 
 /* move -> <move ...> [claim] [judgement] {nag} {comment} {variation} [computed] */
 static int read_move(pmn_xml_reader *x, pmn_line *l)
 {
-    pmn_move *m = pmn_line_add_move(l);
+    pmn_move *m = record_line_add_move(l);
     if (!m)
         return -1;
     m->line = line_of(x);
@@ -616,13 +616,13 @@ static int read_move(pmn_xml_reader *x, pmn_line *l)
             free(s);
         } else if (!strcmp(el, "comment")) {
             char *s = element_text(x);
-            if (s && pmn_move_add_comment(m, s, strlen(s)) < 0) {
+            if (s && record_move_add_comment(m, s, strlen(s)) < 0) {
                 free(s);
                 return -1;
             }
             free(s);
         } else if (!strcmp(el, "variation")) {
-            pmn_line *v = pmn_move_add_variation(m);
+            pmn_line *v = record_move_add_variation(m);
             if (!v || read_line(x, v, "a variation") < 0)
                 return -1;
         } else if (!strcmp(el, "computed")) {
@@ -645,7 +645,7 @@ static int read_line(pmn_xml_reader *x, pmn_line *l, const char *where)
         const char *el = pmn_name(x);
         if (!strcmp(el, "comment")) {
             char *s = element_text(x);
-            int added = s ? pmn_line_add_lead(l, s, strlen(s)) : 0;
+            int added = s ? record_line_add_lead(l, s, strlen(s)) : 0;
             free(s);
             if (added < 0)
                 return -1;
@@ -676,8 +676,8 @@ static int read_game(pmn_xml_reader *x, pmn_record *rec)
             if (!name || !n || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                                               "0123456789_") != n)
                 bad_value(x, "tag name", name);
-            else if (value && pmn_record_add_tag(rec, name, n, value, strlen(value), line, col,
-                                                 col) < 0) {
+            else if (value && record_add_tag(rec, name, n, value, strlen(value), line, col,
+                                             col) < 0) {
                 xmlFree(name);
                 free(value);
                 return -1;
@@ -725,9 +725,9 @@ int pmn_xml_reader_next(pmn_xml_reader *x, pmn_record *rec)
                   && strcmp(version, "1") == 0;
             xmlFree(version);
             if (!ok) {
-                pmn_report(x->fn, x->ctx, PMN_E304, line_of(x), 0,
-                           "not a pmn archive: the root must be <pmn version=\"1\"> in "
-                           "namespace %s", PMN_XML_NS);
+                diag_report(x->fn, x->ctx, PMN_E304, line_of(x), 0,
+                            "not a pmn archive: the root must be <pmn version=\"1\"> in "
+                            "namespace %s", PMN_XML_NS);
                 x->failed = 1;
                 return -1;
             }
@@ -748,6 +748,6 @@ int pmn_xml_reader_next(pmn_xml_reader *x, pmn_record *rec)
     if (x->failed)
         return -1;
     if (x->schema && !xmlTextReaderIsValid(x->r) && !x->errors)
-        pmn_report(x->fn, x->ctx, PMN_E307, 0, 0, "does not match the archive schema");
+        diag_report(x->fn, x->ctx, PMN_E307, 0, 0, "does not match the archive schema");
     return 0;
 }

@@ -42,7 +42,7 @@ static char *xml_safe(const char *s, unsigned *replaced)
     if (!out)
         return NULL;
     while (*p) {
-        int len = pmn_utf8_length(p);
+        int len = util_utf8_length(p);
         int ok = len > 0;
         if (ok && len == 1)
             ok = *p >= 0x20 || *p == '\t' || *p == '\n' || *p == '\r';
@@ -210,7 +210,7 @@ static void attr(pmn_xml_writer *w, const char *name, const char *v)
 static void attr_u(pmn_xml_writer *w, const char *name, unsigned long long v)
 {
     char buf[PMN_DIGITS];
-    attr(w, name, pmn_digits(buf, v));
+    attr(w, name, util_digits(buf, v));
 }
 
 /* Text content of the element open. */
@@ -441,9 +441,9 @@ static int write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay
         fail(w);
     pmn_replay_free(own);
     if (w->replaced)
-        pmn_report(fn, ctx, PMN_W301, rec->line, rec->col,
-                   "%u byte%s that XML cannot hold (not UTF-8, or a control character) "
-                   "written as U+FFFD", w->replaced, w->replaced == 1 ? "" : "s");
+        diag_report(fn, ctx, PMN_W301, rec->line, rec->col,
+                    "%u byte%s that XML cannot hold (not UTF-8, or a control character) "
+                    "written as U+FFFD", w->replaced, w->replaced == 1 ? "" : "s");
     return w->err ? -1 : 0;
 }
 

@@ -27,41 +27,41 @@ static void init(void)
     xmlRelaxNGInitTypes();
 }
 
-void pmn_xml_init(void)
+void xmlutil_init(void)
 {
     pthread_once(&init_once, init);
 }
 
 /* The schemas are built in and known good: a failure can only be memory,
  * and libxml2's words for it are not printed. */
-xmlRelaxNGPtr pmn_relaxng_compile(const char *schema)
+xmlRelaxNGPtr xmlutil_relaxng_compile(const char *schema)
 {
-    struct pmn_xml_errors saved;
-    pmn_xml_init();
-    pmn_xml_errors_begin(&saved, NULL, NULL);
+    struct xmlutil_errors saved;
+    xmlutil_init();
+    xmlutil_errors_begin(&saved, NULL, NULL);
     xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(schema, (int)strlen(schema));
     if (pc)
         xmlRelaxNGSetParserStructuredErrors(pc, drop, NULL);
     xmlRelaxNGPtr compiled = pc ? xmlRelaxNGParse(pc) : NULL;
     xmlRelaxNGFreeParserCtxt(pc);
-    pmn_xml_errors_end(&saved);
+    xmlutil_errors_end(&saved);
     return compiled;
 }
 
 
-void pmn_xml_errors_begin(struct pmn_xml_errors *saved, xmlStructuredErrorFunc fn, void *ctx)
+void xmlutil_errors_begin(struct xmlutil_errors *saved, xmlStructuredErrorFunc fn, void *ctx)
 {
     saved->fn = xmlStructuredError;
     saved->ctx = xmlStructuredErrorContext;
     xmlSetStructuredErrorFunc(ctx, fn ? fn : drop);
 }
 
-void pmn_xml_errors_end(const struct pmn_xml_errors *saved)
+void xmlutil_errors_end(const struct xmlutil_errors *saved)
 {
     xmlSetStructuredErrorFunc(saved->ctx, saved->fn);
 }
 
-void pmn_xml_message(const xmlError *e, char *msg, size_t size)
+void xmlutil_message(const xmlError *e, char *msg, size_t size)
 {
     size_t n;
     snprintf(msg, size, "%s", e->message ? e->message : "unknown error");
@@ -124,23 +124,23 @@ static int is_utf8_name(const char *name)
     return 0;
 }
 
-static int buffers(struct pmn_xml_decoder *d, char *why, size_t size)
+static int buffers(struct xmlutil_decoder *d, char *why, size_t size)
 {
     d->utf8 = xmlBufferCreate();
     if (d->utf8 && (!d->handler || (d->raw = xmlBufferCreate()) != NULL))
         return 0;
-    pmn_xml_decoder_end(d);
+    xmlutil_decoder_end(d);
     snprintf(why, size, "out of memory");
     return PMN_ERR_NOMEM;
 }
 
-int pmn_xml_decoder_start(struct pmn_xml_decoder *d, const char *head, size_t n, char *why,
+int xmlutil_decoder_start(struct xmlutil_decoder *d, const char *head, size_t n, char *why,
                           size_t size)
 {
     const unsigned char *h = (const unsigned char *)head;
     char name[64];
     memset(d, 0, sizeof *d);
-    pmn_xml_init();
+    xmlutil_init();
     if (starts(h, n, "\x4C\x6F\xA7\x94", 4)) {
         snprintf(why, size, "a file in EBCDIC, which pmn does not read: convert it to UTF-8");
         return -1;
@@ -174,7 +174,7 @@ int pmn_xml_decoder_start(struct pmn_xml_decoder *d, const char *head, size_t n,
     return buffers(d, why, size);
 }
 
-int pmn_xml_decoder_feed(struct pmn_xml_decoder *d, const char *in, size_t n, char *why,
+int xmlutil_decoder_feed(struct xmlutil_decoder *d, const char *in, size_t n, char *why,
                          size_t size)
 {
     if (n > INT_MAX || xmlBufferAdd(d->handler ? d->raw : d->utf8, (const xmlChar *)in,
@@ -186,9 +186,9 @@ int pmn_xml_decoder_feed(struct pmn_xml_decoder *d, const char *in, size_t n, ch
         return 0;
     /* libxml2 says "written" rather than a failure when it converted some
      * bytes before bad ones: the call after, converting none, tells. */
-    struct pmn_xml_errors saved;
+    struct xmlutil_errors saved;
     int failed = 0;
-    pmn_xml_errors_begin(&saved, NULL, NULL);
+    xmlutil_errors_begin(&saved, NULL, NULL);
     while (xmlBufferLength(d->raw) > 0) {
         int before = xmlBufferLength(d->raw);
         int rc = xmlCharEncInFunc(d->handler, d->utf8, d->raw);
@@ -199,13 +199,13 @@ int pmn_xml_decoder_feed(struct pmn_xml_decoder *d, const char *in, size_t n, ch
         if (xmlBufferLength(d->raw) == before)
             break;   /* the start of a character whose rest is still to come */
     }
-    pmn_xml_errors_end(&saved);
+    xmlutil_errors_end(&saved);
     if (failed)
         snprintf(why, size, "bytes that are not %s, the file's encoding", d->handler->name);
     return failed ? -1 : 0;
 }
 
-int pmn_xml_decoder_finish(const struct pmn_xml_decoder *d, char *why, size_t size)
+int xmlutil_decoder_finish(const struct xmlutil_decoder *d, char *why, size_t size)
 {
     if (!d->raw || xmlBufferLength(d->raw) == 0)
         return 0;
@@ -213,7 +213,7 @@ int pmn_xml_decoder_finish(const struct pmn_xml_decoder *d, char *why, size_t si
     return -1;
 }
 
-void pmn_xml_decoder_end(struct pmn_xml_decoder *d)
+void xmlutil_decoder_end(struct xmlutil_decoder *d)
 {
     if (d->handler)
         xmlCharEncCloseFunc(d->handler);

@@ -12,22 +12,22 @@
 
 /* libxml2 must be set up once, before any thread uses it: every entry of
  * libpmn into libxml2 calls this first. */
-void pmn_xml_init(void);
+void xmlutil_init(void);
 
 /* A RELAX NG schema from its text (built into libpmn); NULL if memory runs
  * out.  Freed with xmlRelaxNGFree. */
-xmlRelaxNGPtr pmn_relaxng_compile(const char *schema);
+xmlRelaxNGPtr xmlutil_relaxng_compile(const char *schema);
 
 /* libxml2 reports some errors (I/O, encodings) through its per-thread
  * handler, not a parser's: between begin and end they go to fn (NULL: they
  * are dropped), never to standard error, and the caller's handler is put
  * back after. */
-struct pmn_xml_errors {
+struct xmlutil_errors {
     xmlStructuredErrorFunc fn;
     void *ctx;
 };
-void pmn_xml_errors_begin(struct pmn_xml_errors *saved, xmlStructuredErrorFunc fn, void *ctx);
-void pmn_xml_errors_end(const struct pmn_xml_errors *saved);
+void xmlutil_errors_begin(struct xmlutil_errors *saved, xmlStructuredErrorFunc fn, void *ctx);
+void xmlutil_errors_end(const struct xmlutil_errors *saved);
 
 /* Every XML text reaches libxml2 as UTF-8, with its encoding declaration
  * ignored (XML_PARSE_IGNORE_ENC): a decoder finds the encoding from the
@@ -35,7 +35,7 @@ void pmn_xml_errors_end(const struct pmn_xml_errors *saved);
  * declaration), as libxml2 would, and converts with libxml2's own
  * converters.  So what pmn scans for a DTD is exactly what libxml2 parses,
  * whatever the encoding. */
-struct pmn_xml_decoder {
+struct xmlutil_decoder {
     xmlCharEncodingHandlerPtr handler;   /* NULL: the text is UTF-8 already */
     xmlBufferPtr raw;                    /* bytes waiting for the rest of a character */
     xmlBufferPtr utf8;                   /* text ready for libxml2 */
@@ -44,18 +44,18 @@ struct pmn_xml_decoder {
  * line); nothing is fed yet.  0; -1 with why for an encoding pmn does not
  * read (EBCDIC, one libxml2 cannot convert, a UTF-16 label on 8-bit bytes);
  * PMN_ERR_NOMEM. */
-int pmn_xml_decoder_start(struct pmn_xml_decoder *d, const char *head, size_t n, char *why,
+int xmlutil_decoder_start(struct xmlutil_decoder *d, const char *head, size_t n, char *why,
                           size_t size);
 /* n more bytes onto d->utf8, converted (or as they are, with no handler):
  * 0; -1 with why for bytes that are not of the encoding; PMN_ERR_NOMEM. */
-int pmn_xml_decoder_feed(struct pmn_xml_decoder *d, const char *in, size_t n, char *why,
+int xmlutil_decoder_feed(struct xmlutil_decoder *d, const char *in, size_t n, char *why,
                          size_t size);
 /* At the end of the text: 0, or -1 with why if it ends inside a character. */
-int pmn_xml_decoder_finish(const struct pmn_xml_decoder *d, char *why, size_t size);
-void pmn_xml_decoder_end(struct pmn_xml_decoder *d);
+int xmlutil_decoder_finish(const struct xmlutil_decoder *d, char *why, size_t size);
+void xmlutil_decoder_end(struct xmlutil_decoder *d);
 #define PMN_XML_PARSE_OPTIONS (XML_PARSE_NONET | XML_PARSE_IGNORE_ENC)
 
 /* libxml2's message of e, without the line end it carries. */
-void pmn_xml_message(const xmlError *e, char *msg, size_t size);
+void xmlutil_message(const xmlError *e, char *msg, size_t size);
 
 #endif

@@ -43,7 +43,7 @@ static inline void judged_random_game(const pmn_rules *r, const pmn_position *st
         int hole = holes[(seed >> 8) % (unsigned)n];
         pmn_move_report rep;
         assert_int_equal(pmn_play(r, &p, hole, &rep), 0);
-        pmn_move *m = pmn_line_add_move(&rec->main);
+        pmn_move *m = record_line_add_move(&rec->main);
         assert_non_null(m);
         m->notation = PMN_NOTATION_LETTERS;
         m->side = mover;

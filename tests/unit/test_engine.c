@@ -497,7 +497,7 @@ static void quick_relay_plays_as_the_general_engine(void **state)
                 memset(&a, 0, sizeof a);
                 memset(&b, 0, sizeof b);
                 assert_int_equal(pmn_play(&r, &quick, (int)i, &a),
-                                 pmn_play_general(&r, &general, (int)i, &b));
+                                 play_general(&r, &general, (int)i, &b));
                 assert_memory_equal(&quick, &general, sizeof quick);
                 assert_memory_equal(&a, &b, sizeof a);
             }
@@ -546,7 +546,7 @@ static void engine_interface_plays_as_the_general_engine(void **state)
                 memset(&y, 0, sizeof y);
                 uint64_t key = 0;
                 int rc = engine_play(&e, &fast, (int)i, &x, &key);
-                assert_int_equal(rc, pmn_play_general(&r, &general, (int)i, &y));
+                assert_int_equal(rc, play_general(&r, &general, (int)i, &y));
                 assert_memory_equal(&fast, &general, sizeof fast);
                 assert_memory_equal(&x, &y, sizeof x);
                 if (rc == 0)

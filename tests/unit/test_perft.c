@@ -121,7 +121,7 @@ static void fast_path_counts_the_same(void **state)
             pmn_position p = random_position(&r, seeds, &seed);
             unsigned depth = many ? 1 : 1 + i % 3;
             uint64_t fast = pmn_perft(&r, &p, depth, NULL, NULL);
-            uint64_t general = pmn_perft_general(&r, &p, depth);
+            uint64_t general = perft_general(&r, &p, depth);
             if (fast != general) {
                 char text[512];
                 pmn_position_format(&r, &p, text, sizeof text);
@@ -139,7 +139,7 @@ static void fast_path_counts_the_same(void **state)
     assert_int_equal(pmn_play(&r, &q, 6, &rep), 0);
     assert_int_equal(rep.ending, PMN_END_ENDLESS);
     for (unsigned depth = 1; depth <= 3; depth++)
-        assert_int_equal(pmn_perft(&r, &p, depth, NULL, NULL), pmn_perft_general(&r, &p, depth));
+        assert_int_equal(pmn_perft(&r, &p, depth, NULL, NULL), perft_general(&r, &p, depth));
 }
 
 int main(void)

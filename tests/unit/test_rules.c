@@ -225,7 +225,7 @@ static void builtin_specs_match_their_files(void **state)
     assert_int_equal(pmn_rules_init(&r, "kalah,capture=opposite-always", NULL), 0);
     pmn_position_start(&r, &p);
     assert_true(pmn_perft(&r, &p, 3, NULL, NULL) > 0);
-    assert_int_equal(pmn_rule_files_loaded(), 0);
+    assert_int_equal(rulefile_loaded(), 0);
     const pmn_rule_file *f;
     size_t i;
     for (i = 0; (f = pmn_rule_file_builtin(i)) != NULL; i++) {
@@ -233,7 +233,7 @@ static void builtin_specs_match_their_files(void **state)
         assert_int_equal(pmn_rules_builtin(from_file->name, &r), 0);
         assert_memory_equal(&r, from_file, sizeof r);
     }
-    assert_int_equal(pmn_rule_files_loaded(), 1);
+    assert_int_equal(rulefile_loaded(), 1);
     char names[128];
     pmn_rules_builtin_names(names, sizeof names);
     assert_string_equal(names, "hawalis, kalah, oware, awale, awari-lincke, anywoli");

@@ -1,0 +1,86 @@
+/* criteria.h - which games a command takes (criteria.c). */
+#ifndef PMN_CLI_CRITERIA_H
+#define PMN_CLI_CRITERIA_H
+
+#include "archive.h"
+
+enum {
+    KEY_GAME = 'g', KEY_TAG = 't', KEY_PLAYER = 'p', KEY_EVENT = 'e', KEY_WINNER = 'w',
+    KEY_INVERT = 'v', KEY_CRITERIA = 'f',
+    KEY_SOUTH = 1000, KEY_NORTH, KEY_DATE, KEY_RESULT, KEY_RULE_SET, KEY_ENDING, KEY_MOVES,
+    KEY_OPENING, KEY_CONTAINS, KEY_POSITION, KEY_CLEAN, KEY_ERRORS, KEY_CODE, KEY_ANY_SIDE,
+    KEY_IGNORE_CAPTURED
+};
+
+/* The options of the criteria, for the commands that take them all. */
+#define OPT_CRITERIA \
+    { "game", KEY_GAME, "RANGES", "games of these numbers in their file (12, 3-7,20-)" }, \
+    { "tag", KEY_TAG, "NAME=VALUE", "a tag's value: =VALUE, ~PATTERN (PCRE2), !=VALUE,\n" \
+      "!~PATTERN, <VALUE, <=, >, >= (numbers, else text)" }, \
+    { "player", KEY_PLAYER, "NAME", "NAME plays either side (~PATTERN: a pattern; so\n" \
+      "too for --south, --north, --event, --winner)" }, \
+    { "south", KEY_SOUTH, "NAME", "NAME plays South" }, \
+    { "north", KEY_NORTH, "NAME", "NAME plays North" }, \
+    { "event", KEY_EVENT, "NAME", "the Event tag" }, \
+    { "date", KEY_DATE, "FROM..TO", "the Date tag in this range (1990..1995.06; either\n" \
+      "bound may be left out; 1990: that year)" }, \
+    { "result", KEY_RESULT, "RESULT", "the result written: 1-0, 0-1, 1/2-1/2 or *" }, \
+    { "winner", KEY_WINNER, "WHO", "south, north, draw, or the player who won" }, \
+    { "rule-set", KEY_RULE_SET, "NAME", "games played under this rule set (hawalis, kalah,\n" \
+      "oware, ...)" }, \
+    { "ending", KEY_ENDING, "KINDS", "how the game ended: no-seeds, no-move, endless,\n" \
+      "repetition, majority, last-seeds, resigned (a\nresult the board did not make), " \
+      "unfinished;\nseveral with commas" }, \
+    { "moves", KEY_MOVES, "RANGE", "games of so many moves (40-60, -30, 100-)" }, \
+    { "opening", KEY_OPENING, "MOVES", "the main line begins with these plies, in letters\n" \
+      "('a B c', move numbers allowed)" }, \
+    { "contains", KEY_CONTAINS, "MOVES", "these plies follow each other somewhere in the\n" \
+      "main line" }, \
+    { "position", KEY_POSITION, "STRING", "the main line reaches this position (a position\n" \
+      "string, as pmn position takes)" }, \
+    { "any-side", KEY_ANY_SIDE, NULL, "--position: whoever is to move" }, \
+    { "ignore-captured", KEY_IGNORE_CAPTURED, NULL, "--position: whatever has been captured" }, \
+    { "clean", KEY_CLEAN, NULL, "games with no error or warning" }, \
+    { "errors", KEY_ERRORS, NULL, "games with errors" }, \
+    { "code", KEY_CODE, "CODES", "games with one of these diagnostics (E205,W118)" }, \
+    { "invert", KEY_INVERT, NULL, "take the games that do not match" }, \
+    { "criteria", KEY_CRITERIA, "FILE", "criteria from FILE, a line each: a long option\n" \
+      "without dashes and its value (player Gering), or\n" \
+      "a tag as pgn-extract writes them (Event \"Open\")" }
+
+#define MAX_CRITERIA 256
+#define MAX_CRITERIA_FILES 16
+struct criterion;
+struct criteria {
+    struct criterion *list[MAX_CRITERIA];
+    unsigned n;
+    int invert, any_side, ignore_captured;
+    char **texts;             /* read from criteria files */
+    size_t ntexts, textcap;
+    unsigned nfiles;
+};
+
+/* One option of OPT_CRITERIA: 0, 1 if key is none of them, or the usage
+ * error's exit status (a bad value is named). */
+int criteria_option(struct criteria *c, const char *cmd, int key, const char *arg);
+int criteria_file(struct criteria *c, const char *cmd, const char *path);
+void criteria_free(struct criteria *c);
+/* Does g meet every criterion (none, with invert)? */
+int criteria_match(const struct criteria *c, const struct game *g);
+/* How many values a pattern gave up on (backtracking without end): each
+ * taken as not matching, the first reported, and the command's status an
+ * error (job_status). */
+unsigned long criteria_gave_up(void);
+/* Do they look at moves and positions (the record and replay of every game)?
+ * At game numbers (one job reads)? */
+int criteria_need_moves(const struct criteria *c);
+int criteria_need_numbers(const struct criteria *c);
+/* Do they look at tags (other than the result written)? */
+int criteria_need_tags(const struct criteria *c);
+/* Do they look at tags alone (and the result written)? */
+int criteria_tags_only(const struct criteria *c);
+/* Do g's tags alone (g may hold nothing else) fail a criterion that a
+ * game without tags fails too?  For archive.ruled_out. */
+int criteria_rule_out(const struct criteria *c, const struct game *g);
+
+#endif

@@ -1,0 +1,84 @@
+/* records.h - rules, positions and records (records.c). */
+#ifndef PMN_CLI_RECORDS_H
+#define PMN_CLI_RECORDS_H
+
+#include "io.h"
+
+/* Apply one --rules SPEC (a specification, or a rule file) on *r, or
+ * report it and return the exit status. */
+int apply_rules_option(const char *cmd, pmn_rules *r, const char *spec);
+/* Does a --rules value name a rule file (it ends in ".xml" or holds a '/')
+ * rather than give a specification? */
+int is_rule_file(const char *spec);
+/* Read a rule file, reporting what is wrong with it; 0, or an exit status. */
+int read_rule_file(const char *path, pmn_rule_file **out);
+
+/* The position given as `what` (or the opening one when text is NULL),
+ * read under rules *r. */
+int position_option(const char *cmd, const char *what, pmn_rules *r,
+                    const char *text, pmn_position *p);
+
+/* The --rules options of a command: a rule file replaces each record's
+ * own rules, specifications apply over them (pmn_setup_record). */
+#define MAX_RULES_OPTIONS 16
+struct rules_options {
+    const char *spec[MAX_RULES_OPTIONS];
+    pmn_rules file;
+    pmn_setup_options setup;  /* points into the above */
+};
+int add_rules_option(const char *cmd, struct rules_options *o, const char *spec);
+/* The formats records are read from and written in (--from, --to): PMN,
+ * XML, and other programs' (FORMAT_OGN on, in pmn_format's order). */
+enum { FORMAT_AUTO = -1, FORMAT_PMN, FORMAT_XML, FORMAT_OGN };
+/* (FORMAT_OGN + f for each pmn_format f: the library's table is the list.) */
+#define FOREIGN_FORMAT(format) ((pmn_format)((format) - FORMAT_OGN))
+/* "pmn, ogn, ... or awari", from the library's table of notations
+ * (pmn_format_name); help texts write it as {formats}, and the file names'
+ * ends that say one (".ogn, .pgn") as {extensions}. */
+const char *format_names(void);
+const char *format_extensions(void);
+#define OPT_FROM { "from", 'I' + 256, "FORMAT", \
+    "{formats};\n" \
+    "default: found from the input's name ({extensions})\n" \
+    "or its first tags and move, said in a note; else\n" \
+    "pmn" }
+int format_option(const char *cmd, const char *option, const char *arg, int *format);
+/* The format an input is in, by its name (.ogn: OGN, .pgn: PlayStrategy's)
+ * or, seekable, its first bytes (f is left where it was); FORMAT_PMN when
+ * neither says otherwise.  *why: how it was found. */
+int detect_format(FILE *f, const char *name, const char **why);
+/* detect_format for an input, another program's format said by N133. */
+int found_format(FILE *f, struct diag_sink *s);
+/* Does one of these names say a format other than PMN (read by one job:
+ * --jobs cuts PMN text only)? */
+int names_foreign(char **names, int n);
+/* The records of an input, in any format (FORMAT_AUTO: found by
+ * detect_format, said by N133), their diagnostics through print_diag to s
+ * (source_open) or through fn (source_open_to); failures to s.  0, or -1
+ * (reported) when memory runs out. */
+struct source {
+    pmn_reader *pmn;
+    pmn_format_reader *foreign;
+    pmn_xml_reader *xml;
+    int format;               /* FORMAT_*: what it is read as */
+};
+int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct rules_options *o,
+                int format);
+int source_open_to(struct source *src, FILE *f, struct diag_sink *s,
+                   const struct rules_options *o, int format, pmn_diag_fn fn, void *ctx);
+int source_next(struct source *src, pmn_record *rec);
+/* A Score tag (an OGN result: "25-20") against the seeds the replay ended
+ * with: E221 where they differ; where they agree and drop is set, the tag
+ * goes (the replay proves it).  Returns 1 if it differed. */
+int check_score(pmn_record *rec, const pmn_replay *replay, struct diag_sink *s, int drop);
+void source_close(struct source *src);
+
+/* A reader of f whose games are set up with o (NULL: none); NULL when
+ * memory runs out (reported). */
+pmn_reader *open_reader(FILE *f, struct diag_sink *s, const struct rules_options *o);
+/* Set rec up with o and replay it, reporting through s (NULL: silently);
+ * NULL when memory runs out (reported). */
+pmn_replay *replay_record(const pmn_record *rec, const struct rules_options *o,
+                          struct diag_sink *s);
+
+#endif

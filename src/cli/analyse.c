@@ -13,7 +13,7 @@
 enum { OPT_FORMAT = 256 };
 
 static const struct cli_option options[] = {
-    { "position", 'p', "STRING", "analyse this position (default: the opening, or\nthe record's)" },
+    { "position", 'P' + 256, "STRING", "analyse this position (default: the opening, or\nthe record's)" },
     { "game", 'g', "N", "the N-th game of FILE (from 1)" },
     { "ply", 'k', "K", "the position after K plies of its main line\n(default 0: its start)" },
     OPT_RULES_SET,
@@ -285,7 +285,7 @@ static int parse_options(const struct command *cmd, int argc, char **argv, struc
     cli_begin(&a, cmd, argc, argv);
     while ((c = cli_next(&a)) != CLI_END) {
         switch (c) {
-        case 'p': rq->position = a.arg; break;
+        case 'P' + 256: rq->position = a.arg; break;
         case 'g':
             if (parse_number(a.arg, ULONG_MAX / 2, &rq->game) < 0 || rq->game == 0)
                 return usage_error(cmd->name, "--game takes a game number from 1, not '%s'", a.arg);

@@ -5,6 +5,7 @@
 #include "progress.h"
 #include "annotate.h"
 #include "records.h"
+#include "criteria.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@ static const struct cli_option options[] = {
     OPT_RUNNING_TOTALS,
     OPT_QUIET_PROGRESS,
     OPT_OUTPUT,
+    OPT_GAME,
     OPT_STRICT,
     OPT_END,
 };
@@ -52,6 +54,8 @@ struct annotate {
     int from;                 /* FORMAT_* (--from), FORMAT_AUTO: found */
     FILE *out;
     unsigned long games;      /* written so far */
+    const struct ranges *games_of;   /* --game, or NULL: every game */
+    struct ranges game_ranges;
     /* Progress: the games and plies of the file, where they could be
      * counted ahead; the time the run began. */
     unsigned long file_games, file_game;
@@ -72,9 +76,13 @@ static void count_ahead(struct annotate *an, const char *name)
     FILE *f = fopen(name, "rb");
     pmn_reader *rd = f ? pmn_reader_new(f, NULL, NULL) : NULL;
     pmn_record rec;
-    while (rd && pmn_reader_next(rd, &rec) > 0) {
-        an->file_games++;
-        an->file_plies += rec.main.nmoves;
+    unsigned long n = 0;
+    while (rd && !(an->games_of && ranges_past(an->games_of, n + 1))
+           && pmn_reader_next(rd, &rec) > 0) {
+        if (!an->games_of || ranges_has(an->games_of, ++n)) {
+            an->file_games++;
+            an->file_plies += rec.main.nmoves;
+        }
         pmn_record_free(&rec);
     }
     pmn_reader_free(rd);
@@ -200,7 +208,15 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
     an->start = clock_seconds();
     an->ao.progress = isatty(2) && !an->quiet ? progress : NULL;
     an->ao.progress_ctx = an;
-    while ((rd || src.foreign) && source_next(&src, &rec) > 0) {
+    unsigned long n = 0;
+    int asked;
+    while ((asked = game_turn(sink, an->games_of, n + 1)) >= 0 && (rd || src.foreign)
+           && source_next(&src, &rec) > 0) {
+        n++;
+        if (!asked) {
+            pmn_record_free(&rec);
+            continue;
+        }
         an->file_game++;
         if (an->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
@@ -243,6 +259,7 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
         pmn_replay_free(check);
         pmn_record_free(&rec);
     }
+    sink->mute = 0;
     if (an->ao.progress)
         fprintf(stderr, "\r\033[K");
     source_close(&src);
@@ -296,6 +313,11 @@ static int run(const struct command *cmd, int argc, char **argv)
     cli_begin(&a, cmd, argc, argv);
     while ((c = cli_next(&a)) != CLI_END) {
         switch (c) {
+        case KEY_GAME:
+            if ((rc = game_option(&an.game_ranges, cmd->name, a.arg)) != 0)
+                return rc;
+            an.games_of = &an.game_ranges;
+            break;
         case OPT_THRESHOLD:
             if (!is_decimal(a.arg, &percent) || !(percent > 0) || percent > 100)
                 return usage_error(cmd->name, "--threshold takes a percentage above 0 and at "
@@ -330,7 +352,7 @@ static int run(const struct command *cmd, int argc, char **argv)
             if ((rc = notation_option(cmd->name, a.arg, &an.wo)) != 0)
                 return rc;
             break;
-        case 'c':
+        case KEY_CAPTURE_STYLE:
             if ((rc = capture_style_option(cmd->name, a.arg, &an.wo)) != 0)
                 return rc;
             break;

@@ -6,6 +6,7 @@
 #include "jobs.h"
 #include "records.h"
 #include "archive.h"
+#include "criteria.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@ struct totals {
     const struct rules_options *ro;
     int verbose, running_totals, solve, jsonl;
     int from;                 /* FORMAT_* of the input, or FORMAT_AUTO */
+    const struct ranges *games_of;   /* --game, or NULL: every game */
 };
 
 /* --solve: each move of the main line of a game set up from a position (a
@@ -161,8 +163,16 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
     int quick = !t->verbose && !t->running_totals && !t->jsonl && rd;
     unsigned before[PMN_FATAL + 1];
     memcpy(before, sink->count, sizeof before);
-    while ((rd || src.foreign) && (rc = quick ? pmn_reader_next_checked(rd, &rec, &facts)
-                                          : source_next(&src, &rec)) > 0) {
+    int asked;
+    while ((asked = game_turn(sink, t->games_of, n + 1)) >= 0 && (rd || src.foreign)
+           && (rc = quick ? pmn_reader_next_checked(rd, &rec, &facts)
+                          : source_next(&src, &rec)) > 0) {
+        if (!asked) {
+            n++;
+            if (rc != 2)
+                pmn_record_free(&rec);
+            continue;
+        }
         if (rc == 2) {
             t->games++;
             t->moves += facts.moves;
@@ -193,6 +203,7 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
         pmn_record_free(&rec);
         progress_game(sink->progress, sink->file);
     }
+    sink->mute = 0;
     if (rd)
         t->lines += pmn_reader_line(rd);
     source_close(&src);
@@ -238,6 +249,7 @@ static const struct cli_option options[] = {
     OPT_RULES_OVER,
     OPT_START_POSITION,
     { "verbose", 'v', NULL, "a line for each game: its players, moves and result" },
+    OPT_GAME,
     { "quiet", 'q', NULL, "leave out notes (endless moves, unproved results),\n"
       "and the progress line on a terminal" },
     OPT_RUNNING_TOTALS,
@@ -260,10 +272,11 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct rules_options ro;
     memset(&ro, 0, sizeof ro);
     struct diag_sink sink = { .file = "-", .show_notes = 1 };
-    struct totals t = { 0, 0, 0, &ro, 0, 0, 0, 0, FORMAT_AUTO };
+    struct totals t = { 0, 0, 0, &ro, 0, 0, 0, 0, FORMAT_AUTO, NULL };
     struct cli_args a;
     struct progress progress;
     int c, rc, quiet = 0, json = 0, jobs = default_jobs();
+    struct ranges games;
 
     cli_begin(&a, cmd, argc, argv);
     while ((c = cli_next(&a)) != CLI_END) {
@@ -276,6 +289,11 @@ static int run(const struct command *cmd, int argc, char **argv)
             ro.setup.position = a.arg;
             break;
         case 'v': t.verbose = 1; break;
+        case KEY_GAME:
+            if ((rc = game_option(&games, cmd->name, a.arg)) != 0)
+                return rc;
+            t.games_of = &games;
+            break;
         case 'q': sink.show_notes = 0; quiet = 1; break;
         case 'j':
             if ((rc = jobs_option(cmd->name, a.arg, &jobs)) != 0)
@@ -312,7 +330,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     if (t.from >= FORMAT_OGN || names_foreign(argv + optind, argc - optind))
         jobs = 1;   /* --jobs cuts PMN text */
     each_input_jobs(argv + optind, argc - optind, &sink, &check_job, &t,
-                    t.verbose || t.jsonl ? 1 : jobs);
+                    t.verbose || t.jsonl || t.games_of ? 1 : jobs);
     if (t.jsonl) {
         printf("{\"type\":\"summary\",\"games\":%lu,\"moves\":%lu,\"errors\":%u,"
                "\"warnings\":%u,\"notes\":%u,\"fatal\":%u,\"lines\":%lu}\n", t.games, t.moves,

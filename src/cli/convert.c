@@ -5,6 +5,7 @@
 #include "progress.h"
 #include "jobs.h"
 #include "records.h"
+#include "criteria.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@ struct convert {
     int write_errno;          /* why (--jobs: said at the end, by close_output) */
     FILE *out;
     unsigned long games;
+    const struct ranges *games_of;   /* --game, or NULL: every game */
 };
 
 /* The result the board proves, or NULL where the game did not end there. */
@@ -48,7 +50,15 @@ static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
     struct source src;
     pmn_record rec;
     int open = source_open(&src, f, sink, &cv->ro, cv->from) == 0;
-    while (open && !cv->failed && source_next(&src, &rec) > 0) {
+    unsigned long n = 0;
+    int asked;
+    while ((asked = game_turn(sink, cv->games_of, n + 1)) >= 0 && open && !cv->failed
+           && source_next(&src, &rec) > 0) {
+        n++;
+        if (!asked) {
+            pmn_record_free(&rec);
+            continue;
+        }
         if (cv->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
         if (cv->fix && fix_record(&rec, &cv->ro, sink) < 0) {
@@ -74,6 +84,7 @@ static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
         pmn_record_free(&rec);
         progress_game(sink->progress, sink->file);
     }
+    sink->mute = 0;
     source_close(&src);
 }
 
@@ -127,6 +138,7 @@ static const struct cli_option options[] = {
     OPT_OUTPUT,
     OPT_QUIET_PROGRESS,
     OPT_JOBS,
+    OPT_GAME,
     OPT_END,
 };
 
@@ -136,6 +148,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct diag_sink sink = { .file = "-", .show_notes = 1 };
     const char *output = NULL;
     int c, rc, quiet = 0, jobs = default_jobs();
+    struct ranges games;
     struct cli_args a;
     struct progress progress;
     pmn_write_options_init(&cv.wo);
@@ -147,7 +160,7 @@ static int run(const struct command *cmd, int argc, char **argv)
             if ((rc = notation_option(cmd->name, a.arg, &cv.wo)) != 0)
                 return rc;
             break;
-        case 'c':
+        case KEY_CAPTURE_STYLE:
             if ((rc = capture_style_option(cmd->name, a.arg, &cv.wo)) != 0)
                 return rc;
             break;
@@ -175,6 +188,11 @@ static int run(const struct command *cmd, int argc, char **argv)
             if ((rc = jobs_option(cmd->name, a.arg, &jobs)) != 0)
                 return rc;
             break;
+        case KEY_GAME:
+            if ((rc = game_option(&games, cmd->name, a.arg)) != 0)
+                return rc;
+            cv.games_of = &games;
+            break;
         default: return a.status;
         }
     }
@@ -185,8 +203,8 @@ static int run(const struct command *cmd, int argc, char **argv)
     if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0)
         return rc;
     cv.out = out.f;
-    if (cv.from >= FORMAT_OGN || names_foreign(argv + optind, argc - optind))
-        jobs = 1;
+    if (cv.from >= FORMAT_OGN || names_foreign(argv + optind, argc - optind) || cv.games_of)
+        jobs = 1;   /* --jobs cuts PMN text; a part cannot number its games */
     progress_begin(&progress, "pmn convert", quiet);
     sink.progress = &progress;
     each_input_jobs(argv + optind, argc - optind, &sink, &convert_job, &cv, jobs);

@@ -33,7 +33,6 @@ static const char *const endings[] = {
     "unfinished", NULL
 };
 
-#define MAX_RANGES 32
 /* A pattern that backtracks without end is cut short (matches()). */
 #define MATCH_LIMIT 100000u
 #define MATCH_HEAP 20000u
@@ -48,8 +47,7 @@ struct criterion {
     char *value;
     pcre2_code *re;
     pcre2_match_context *mc;  /* with re: the limits of a match (matches()) */
-    unsigned long lo[MAX_RANGES], hi[MAX_RANGES];   /* K_GAMES, K_MOVES */
-    unsigned nranges;
+    struct ranges ranges;     /* K_GAMES, K_MOVES */
     unsigned bits;            /* K_ENDING */
     int winner;               /* K_WINNER: a pmn_outcome, or -1: the player `value` */
     char *from, *to;          /* K_DATE */
@@ -85,12 +83,13 @@ static struct criterion *add(struct criteria *c, const char *cmd, enum kind k,
 }
 
 /* ranges -> range {',' range};  range -> N | N '-' [N] | '-' N */
-static int parse_ranges(struct criterion *cr, const char *s)
+int ranges_parse(struct ranges *r, const char *s)
 {
+    r->n = 0;
     while (*s) {
         char *end;
         unsigned long lo = 0, hi = (unsigned long)-1;
-        if (cr->nranges == MAX_RANGES)
+        if (r->n == MAX_RANGES)
             return -1;
         if (*s >= '0' && *s <= '9') {
             lo = strtoul(s, &end, 10);
@@ -111,20 +110,43 @@ static int parse_ranges(struct criterion *cr, const char *s)
         }
         if (lo > hi || (*s && *s != ','))
             return -1;
-        cr->lo[cr->nranges] = lo;
-        cr->hi[cr->nranges++] = hi;
+        r->lo[r->n] = lo;
+        r->hi[r->n++] = hi;
         if (*s == ',' && !*++s)
             return -1;
     }
-    return cr->nranges ? 0 : -1;
+    return r->n ? 0 : -1;
 }
 
-static int in_ranges(const struct criterion *cr, unsigned long v)
+int ranges_has(const struct ranges *r, unsigned long v)
 {
-    for (unsigned i = 0; i < cr->nranges; i++)
-        if (v >= cr->lo[i] && v <= cr->hi[i])
+    for (unsigned i = 0; i < r->n; i++)
+        if (v >= r->lo[i] && v <= r->hi[i])
             return 1;
     return 0;
+}
+
+int ranges_past(const struct ranges *r, unsigned long v)
+{
+    for (unsigned i = 0; i < r->n; i++)
+        if (v <= r->hi[i])
+            return 0;
+    return 1;
+}
+
+static const char game_ranges_why[] = "expected game numbers and ranges, such as 12 or 3-7,20-";
+
+int game_option(struct ranges *r, const char *cmd, const char *arg)
+{
+    return ranges_parse(r, arg) == 0 ? 0 : bad(cmd, "game", arg, game_ranges_why);
+}
+
+int game_turn(struct diag_sink *s, const struct ranges *games, unsigned long next)
+{
+    if (games && ranges_past(games, next))
+        return -1;
+    s->mute = games && !ranges_has(games, next);
+    return !s->mute;
 }
 
 static int compile(struct criterion *cr, const char *cmd, const char *option, const char *pattern)
@@ -251,7 +273,7 @@ static int check_position(const char *cmd, const char *arg)
         if (!first.message[0])
             first = err;
     }
-    return usage_error_at(cmd, "--position", arg, &first);
+    return usage_error_at(cmd, "--reaches", arg, &first);
 }
 
 static int parse_codes(struct criterion *cr, const char *cmd, const char *arg)
@@ -344,11 +366,9 @@ int criteria_option(struct criteria *c, const char *cmd, int key, const char *ar
     if (!(cr = add(c, cmd, kind_of(key), arg)))
         return EXIT_USAGE;
     switch (key) {
-    case KEY_GAME:
-        return parse_ranges(cr, arg) == 0 ? 0
-             : bad(cmd, "game", arg, "expected game numbers and ranges, such as 12 or 3-7,20-");
+    case KEY_GAME: return game_option(&cr->ranges, cmd, arg);
     case KEY_MOVES:
-        return parse_ranges(cr, arg) == 0 ? 0
+        return ranges_parse(&cr->ranges, arg) == 0 ? 0
              : bad(cmd, "moves", arg, "expected a number of moves or a range, such as 40-60");
     case KEY_TAG: return parse_tag(cr, cmd, arg);
     case KEY_PLAYER:
@@ -693,13 +713,13 @@ static int position_holds(const struct criteria *c, const struct criterion *cr,
 static int holds(const struct criteria *c, const struct criterion *cr, const struct game *g)
 {
     switch (cr->kind) {
-    case K_GAMES: return in_ranges(cr, g->number);
+    case K_GAMES: return ranges_has(&cr->ranges, g->number);
     case K_TAG: return tag_holds(cr, g);
     case K_WINNER: return winner_holds(cr, g);
     case K_DATE: return date_holds(cr, g);
     case K_RULE_SET: return strcmp(g->rules, cr->value) == 0;
     case K_ENDING: return ending_holds(cr, g);
-    case K_MOVES: return in_ranges(cr, g->facts.moves);
+    case K_MOVES: return ranges_has(&cr->ranges, g->facts.moves);
     case K_OPENING: case K_CONTAINS: return plies_hold(cr, g);
     case K_POSITION: return position_holds(c, cr, g);
     case K_CLEAN: return !g->count[PMN_ERROR] && !g->count[PMN_WARNING] && !g->count[PMN_FATAL];

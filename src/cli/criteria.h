@@ -6,11 +6,35 @@
 
 enum {
     KEY_GAME = 'g', KEY_TAG = 't', KEY_PLAYER = 'p', KEY_EVENT = 'e', KEY_WINNER = 'w',
-    KEY_INVERT = 'v', KEY_CRITERIA = 'f',
+    KEY_CRITERIA = 'f',
     KEY_SOUTH = 1000, KEY_NORTH, KEY_DATE, KEY_RESULT, KEY_RULE_SET, KEY_ENDING, KEY_MOVES,
     KEY_OPENING, KEY_CONTAINS, KEY_POSITION, KEY_CLEAN, KEY_ERRORS, KEY_CODE, KEY_ANY_SIDE,
-    KEY_IGNORE_CAPTURED
+    KEY_IGNORE_CAPTURED, KEY_INVERT
 };
+
+/* Numbers and ranges of numbers, "12", "3-7,20-" (--game, --moves). */
+#define MAX_RANGES 32
+struct ranges {
+    unsigned long lo[MAX_RANGES], hi[MAX_RANGES];
+    unsigned n;
+};
+/* 0, or -1 if s is none. */
+int ranges_parse(struct ranges *r, const char *s);
+int ranges_has(const struct ranges *r, unsigned long v);
+/* Is v past them all (nothing from v on is in them)? */
+int ranges_past(const struct ranges *r, unsigned long v);
+
+/* --game RANGES: the one criterion of the commands that take no other
+ * (check, convert, annotate).  0, or the usage error. */
+#define OPT_GAME { "game", KEY_GAME, "RANGES", "only the games of these numbers in their file\n" \
+                   "(12, 3-7,20-)" }
+int game_option(struct ranges *r, const char *cmd, const char *arg);
+/* Before game `next` of a file is read, for --game (games NULL: all of
+ * them): 1 to read it as asked; 0 to read it unheard (s muted: its
+ * diagnostics neither shown nor counted, but for fatal ones); -1 when
+ * none from it on is asked, and the file is left.  The caller unmutes s
+ * when it leaves the file. */
+int game_turn(struct diag_sink *s, const struct ranges *games, unsigned long next);
 
 /* The options of the criteria, for the commands that take them all. */
 #define OPT_CRITERIA \
@@ -36,10 +60,10 @@ enum {
       "('a B c', move numbers allowed)" }, \
     { "contains", KEY_CONTAINS, "MOVES", "these plies follow each other somewhere in the\n" \
       "main line" }, \
-    { "position", KEY_POSITION, "STRING", "the main line reaches this position (a position\n" \
+    { "reaches", KEY_POSITION, "STRING", "the main line reaches this position (a position\n" \
       "string, as pmn position takes)" }, \
-    { "any-side", KEY_ANY_SIDE, NULL, "--position: whoever is to move" }, \
-    { "ignore-captured", KEY_IGNORE_CAPTURED, NULL, "--position: whatever has been captured" }, \
+    { "any-side", KEY_ANY_SIDE, NULL, "--reaches: whoever is to move" }, \
+    { "ignore-captured", KEY_IGNORE_CAPTURED, NULL, "--reaches: whatever has been captured" }, \
     { "clean", KEY_CLEAN, NULL, "games with no error or warning" }, \
     { "errors", KEY_ERRORS, NULL, "games with errors" }, \
     { "code", KEY_CODE, "CODES", "games with one of these diagnostics (E205,W118)" }, \

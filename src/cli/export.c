@@ -5,6 +5,7 @@
 #include "progress.h"
 #include "jobs.h"
 #include "records.h"
+#include "criteria.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@ struct export {
     unsigned long games;
     int failed;
     int write_errno;          /* --jobs: why a write failed, said by close_output */
+    const struct ranges *games_of;   /* --game, or NULL: every game */
 };
 
 static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
@@ -30,7 +32,15 @@ static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
     pmn_record rec;
     pmn_write_options wo;
     pmn_write_options_init(&wo);
-    while ((rd || src.foreign) && !ex->failed && source_next(&src, &rec) > 0) {
+    unsigned long n = 0;
+    int asked;
+    while ((asked = game_turn(sink, ex->games_of, n + 1)) >= 0 && (rd || src.foreign)
+           && !ex->failed && source_next(&src, &rec) > 0) {
+        n++;
+        if (!asked) {
+            pmn_record_free(&rec);
+            continue;
+        }
         int rc = -1;
         if (ex->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
@@ -50,6 +60,7 @@ static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
         pmn_replay_free(replay);
         pmn_record_free(&rec);
     }
+    sink->mute = 0;
     source_close(&src);
 }
 
@@ -99,13 +110,14 @@ static const struct job_command export_job = { export_file, clone_export, merge_
                                                exported };
 
 static const struct cli_option options[] = {
-    { "format", 'f', "FORMAT", "xml (the default), or pmn (as pmn convert)" },
+    { "format", 'F' + 256, "FORMAT", "xml (the default), or pmn (as pmn convert)" },
     OPT_FROM,
     OPT_RULES_OVER,
     OPT_RUNNING_TOTALS,
     OPT_OUTPUT,
     OPT_QUIET_PROGRESS,
     OPT_JOBS,
+    OPT_GAME,
     OPT_END,
 };
 
@@ -115,13 +127,14 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct diag_sink sink = { .file = "-", .show_notes = 0 };
     const char *output = NULL;
     int c, rc, quiet = 0, jobs = default_jobs();
+    struct ranges games;
     struct cli_args a;
     struct progress progress;
 
     cli_begin(&a, cmd, argc, argv);
     while ((c = cli_next(&a)) != CLI_END) {
         switch (c) {
-        case 'f':
+        case 'F' + 256:
             if (strcmp(a.arg, "xml") == 0)
                 ex.xml = 1;
             else if (strcmp(a.arg, "pmn") == 0)
@@ -139,6 +152,11 @@ static int run(const struct command *cmd, int argc, char **argv)
             break;
         case 'T' + 256: ex.running_totals = 1; break;
         case 'o': output = a.arg; break;
+        case KEY_GAME:
+            if ((rc = game_option(&games, cmd->name, a.arg)) != 0)
+                return rc;
+            ex.games_of = &games;
+            break;
         case 'q': quiet = 1; break;
         case 'j':
             if ((rc = jobs_option(cmd->name, a.arg, &jobs)) != 0)
@@ -157,8 +175,8 @@ static int run(const struct command *cmd, int argc, char **argv)
     }
     progress_begin(&progress, "pmn export", quiet);
     sink.progress = &progress;
-    if (ex.from >= FORMAT_OGN)
-        jobs = 1;   /* --jobs cuts PMN text only */
+    if (ex.from >= FORMAT_OGN || ex.games_of)
+        jobs = 1;   /* --jobs cuts PMN text only; a part cannot number its games */
     each_input_jobs(argv + optind, argc - optind, &sink, &export_job, &ex, jobs);
     if (ex.xml && pmn_xml_writer_close(ex.w) < 0)
         ex.failed = 1;

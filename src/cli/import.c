@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "options.h"
 #include "io.h"
+#include "criteria.h"
 
 #include <stdio.h>
 
@@ -11,6 +12,8 @@ struct import {
     FILE *out;
     unsigned long games;
     int failed;
+    const struct ranges *games_of;   /* --game, or NULL: every game */
+    struct ranges game_ranges;
 };
 
 static void import_file(FILE *f, struct diag_sink *sink, void *ctx)
@@ -22,13 +25,22 @@ static void import_file(FILE *f, struct diag_sink *sink, void *ctx)
         report(sink, PMN_F002, 0, 0, "out of memory");
         return;
     }
-    while (pmn_xml_reader_next(x, &rec) > 0) {
+    unsigned long n = 0;
+    int asked;
+    while ((asked = game_turn(sink, im->games_of, n + 1)) >= 0
+           && pmn_xml_reader_next(x, &rec) > 0) {
+        n++;
+        if (!asked) {
+            pmn_record_free(&rec);
+            continue;
+        }
         if (im->games++)
             fputc('\n', im->out);
         if (pmn_write_record(im->out, &rec, NULL, &im->wo) < 0)
             im->failed = 1;
         pmn_record_free(&rec);
     }
+    sink->mute = 0;
     pmn_xml_reader_free(x);
 }
 
@@ -37,6 +49,7 @@ static const struct cli_option options[] = {
     OPT_NOTATION,
     OPT_CAPTURE_STYLE,
     OPT_OUTPUT,
+    OPT_GAME,
     OPT_END,
 };
 
@@ -57,11 +70,16 @@ static int run(const struct command *cmd, int argc, char **argv)
             if ((rc = notation_option(cmd->name, a.arg, &im.wo)) != 0)
                 return rc;
             break;
-        case 'c':
+        case KEY_CAPTURE_STYLE:
             if ((rc = capture_style_option(cmd->name, a.arg, &im.wo)) != 0)
                 return rc;
             break;
         case 'o': output = a.arg; break;
+        case KEY_GAME:
+            if ((rc = game_option(&im.game_ranges, cmd->name, a.arg)) != 0)
+                return rc;
+            im.games_of = &im.game_ranges;
+            break;
         default: return a.status;
         }
     }

@@ -55,6 +55,9 @@ struct diag_sink {
     int json;                 /* each as a JSON object on a line (check --format jsonl) */
     pmn_at lines_before;      /* the input is a part of its file after so many lines */
     int part;                 /* the input is a part of its file (--jobs) */
+    /* The game being read is not one the command was asked for (--game):
+     * its diagnostics are neither counted nor shown, but for fatal ones. */
+    int mute;
 };
 
 void print_diag(void *sink, const pmn_diag *d);   /* a pmn_diag_fn */

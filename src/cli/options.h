@@ -35,7 +35,8 @@ struct cli_option {
 #define OPT_NOTATION { "notation", 'n', "NAME", \
     "letters (a-n, A-N; the default), numbers (1-14 for\n" \
     "the player to move) or coordinates (a1-g4)" }
-#define OPT_CAPTURE_STYLE { "capture-style", 'c', "STYLE", \
+enum { KEY_CAPTURE_STYLE = 'c' + 256 };
+#define OPT_CAPTURE_STYLE { "capture-style", KEY_CAPTURE_STYLE, "STYLE", \
     "plus for (+N) (the default), or x for (xN)" }
 /* The limits of a search (analyse, annotate): search_option parses them. */
 enum { KEY_NODES = 'N' + 256, KEY_TIME = 't' + 256, KEY_SOLVE = 'S' + 256,

@@ -10,9 +10,9 @@
 #define MAX_DEPTH 30
 
 static const struct cli_option options[] = {
-    { "position", 'p', "STRING", "start from this position (default: the opening)" },
+    { "position", 'P' + 256, "STRING", "start from this position (default: the opening)" },
     OPT_RULES_SET,
-    { "divide", 'd', NULL, "also print the count below each first ply" },
+    { "divide", 'D' + 256, NULL, "also print the count below each first ply" },
     OPT_JOBS,
     OPT_END,
 };
@@ -28,12 +28,12 @@ static int run(const struct command *cmd, int argc, char **argv)
     cli_begin(&a, cmd, argc, argv);
     while ((c = cli_next(&a)) != CLI_END) {
         switch (c) {
-        case 'p': postext = a.arg; break;
+        case 'P' + 256: postext = a.arg; break;
         case 'r':
             if ((rc = apply_rules_option(cmd->name, &rules, a.arg)) != 0)
                 return rc;
             break;
-        case 'd': divide = 1; break;
+        case 'D' + 256: divide = 1; break;
         case 'j':
             if ((rc = jobs_option(cmd->name, a.arg, &jobs)) != 0)
                 return rc;

@@ -198,7 +198,7 @@ static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink 
 
 static const struct cli_option options[] = {
     { "game", 'g', "N", "only the N-th game of the file (from 1)" },
-    { "ply", 'p', "K", "only the board after K plies (0: the start position);\n"
+    { "ply", 'k', "K", "only the board after K plies (0: the start position);\n"
       "a ply is one sowing: a move of several sowings\nis as many plies" },
     { "svg", 'S' + 256, NULL, "with --ply, the board as an SVG 1.1 picture (of the\n"
       "first game, or the one --game names)" },
@@ -231,7 +231,7 @@ static int run(const struct command *cmd, int argc, char **argv)
                 return usage_error(cmd->name, "--game takes a game number from 1, not '%s'",
                                    a.arg);
             break;
-        case 'p':
+        case 'k':
             if (parse_number(a.arg, LONG_MAX / 2, &plies) < 0)
                 return usage_error(cmd->name, "--ply takes a number of plies from 0, not '%s'",
                                    a.arg);

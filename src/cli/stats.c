@@ -1050,7 +1050,7 @@ static int number_option(const char *cmd, const char *option, const char *arg, d
     return 0;
 }
 
-enum { OPT_REPORT = 2000, OPT_TABLE_FORMAT, OPT_K, OPT_START, OPT_DEPTH, OPT_MIN_GAMES,
+enum { OPT_REPORT = 2000, OPT_TABLE_FORMAT, OPT_K, OPT_START, OPT_MIN_GAMES,
        OPT_ALL_RESULTS };
 
 static const struct cli_option options[] = {
@@ -1059,7 +1059,7 @@ static const struct cli_option options[] = {
     { "format", OPT_TABLE_FORMAT, "FORMAT", "text (aligned; the default), csv or jsonl" },
     { "k-factor", OPT_K, "K", "Elo: points a game is worth (default 20)" },
     { "start-rating", OPT_START, "R", "Elo: every player's first rating (default 1500)" },
-    { "depth", OPT_DEPTH, "PLIES", "openings: the tree's depth (default 4)" },
+    { "depth", 'd', "PLIES", "openings: the tree's depth (default 4)" },
     { "min-games", OPT_MIN_GAMES, "N", "openings: lines played in N games or more\n"
       "(default 1)" },
     { "all-results", OPT_ALL_RESULTS, NULL, "crosstable: each game's result in a cell, where\n"
@@ -1120,7 +1120,7 @@ static int run(const struct command *cmd, int argc, char **argv)
         case OPT_START:
             rc = number_option(cmd->name, "start-rating", a.arg, 0, 10000, &st.start);
             break;
-        case OPT_DEPTH:
+        case 'd':
             if ((rc = number_option(cmd->name, "depth", a.arg, 1, 32, &v)) == 0)
                 st.depth = (unsigned)v;
             if (rc == 0 && v != (unsigned)v)

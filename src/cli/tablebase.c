@@ -13,9 +13,9 @@
 static const struct cli_option options[] = {
     OPT_RULES_SET,
     { "seeds", 's', "N", "build: every layer up to N seeds in play" },
-    { "dir", 'o', "DIR", "the databases' directory (default: $PMN_TABLEBASES,\n"
+    { "dir", 'D' + 256, "DIR", "the databases' directory (default: $PMN_TABLEBASES,\n"
       "else ~/.local/share/pmn/tablebases)" },
-    { "position", 'p', "STRING", "probe: the position to look up" },
+    { "position", 'P' + 256, "STRING", "probe: the position to look up" },
     OPT_JOBS,
     OPT_QUIET_PROGRESS,
     OPT_END,
@@ -163,8 +163,8 @@ static int run(const struct command *cmd, int argc, char **argv)
                                    PMN_TABLEBASE_MAX_SEEDS, a.arg);
             rq.have_seeds = 1;
             break;
-        case 'o': rq.dir = a.arg; break;
-        case 'p': rq.position = a.arg; break;
+        case 'D' + 256: rq.dir = a.arg; break;
+        case 'P' + 256: rq.position = a.arg; break;
         case 'j':
             if ((rc = jobs_option(cmd->name, a.arg, &rq.jobs)) != 0)
                 return rc;

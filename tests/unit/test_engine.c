@@ -12,6 +12,7 @@
 #include "lib/util.h"
 #include "engine.h"
 #include "games.h"
+#include "light.h"
 
 /* Play "i4 L6 d ..." from the opening; check every claimed capture (and that
  * unclaimed moves capture nothing); returns the report of the last ply. */
@@ -270,7 +271,7 @@ static void endless_proof_matches_naive_search(void **state)
     pmn_rules r = rules_with(NULL);
     unsigned long seed = 12345, endless = 0, checked = 0, turned_first = 0, ended = 0;
     /* Endless moves are rare, and most common with 12 to 40 seeds. */
-    for (int trial = 0; trial < 20000; trial++) {
+    for (int trial = 0; trial < light(20000); trial++) {
         pmn_position p;
         memset(&p, 0, sizeof p);
         unsigned seeds = 12 + (unsigned)trial % 29;
@@ -303,10 +304,12 @@ static void endless_proof_matches_naive_search(void **state)
         }
     }
     /* Both kinds of move were met, or the test proved nothing. */
-    assert_true(checked >= 30);
-    assert_true(turned_first >= 5);
     assert_true(endless >= checked);
-    assert_true(ended > 100000);
+    if (whole_sample()) {
+        assert_true(checked >= 30);
+        assert_true(turned_first >= 5);
+        assert_true(ended > 100000);
+    }
 }
 
 static void singleton_only_when_no_double(void **state)
@@ -439,7 +442,7 @@ static void legal_moves_agree_with_legality(void **state)
         pmn_rules r;
         pmn_error err;
         assert_int_equal(pmn_rules_init(&r, sets[k], &err), 0);
-        for (int trial = 0; trial < 20000; trial++) {
+        for (int trial = 0; trial < light(20000); trial++) {
             pmn_position p;
             memset(&p, 0, sizeof p);
             unsigned max = (unsigned)(trial % 4 == 0 ? 2 : trial % 4 == 1 ? 4 : 9);
@@ -489,7 +492,7 @@ static void quick_relay_plays_as_the_general_engine(void **state)
     unsigned long seed = 4242;
     for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
         pmn_rules r = rules_with(sets[k]);
-        for (int trial = 0; trial < 1000; trial++) {
+        for (int trial = 0; trial < light(1000); trial++) {
             pmn_position p = random_position(&r, 1 + (unsigned)trial % 60, &seed);
             for (unsigned i = 0; i < r.pits; i++) {
                 pmn_position quick = p, general = p;
@@ -524,7 +527,7 @@ static void engine_interface_plays_as_the_general_engine(void **state)
     int packed_seen = 0, general_seen = 0;
     for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
         pmn_rules r = rules_with(sets[k]);
-        for (int trial = 0; trial < 500; trial++) {
+        for (int trial = 0; trial < light(500); trial++) {
             pmn_position p = random_position(&r, 1 + (unsigned)trial % 100, &seed);
             struct engine e;
             engine_init(&e, &r, &p);
@@ -554,8 +557,7 @@ static void engine_interface_plays_as_the_general_engine(void **state)
             }
         }
     }
-    assert_true(packed_seen > 1000);
-    assert_true(general_seen > 1000);
+    assert_true((packed_seen > 1000 && general_seen > 1000) || !whole_sample());
 }
 
 struct keyed {
@@ -645,7 +647,7 @@ static void no_grand_slam_past_a_four(void **state)
     assert_int_equal(pmn_rules_init(&r, "awale,grand-slam=allowed", &err), 0);
     unsigned long seed = 777;
     int tried = 0;
-    for (int trial = 0; trial < 200000; trial++) {
+    for (int trial = 0; trial < light(200000); trial++) {
         pmn_position p;
         memset(&p, 0, sizeof p);
         int four = 0;
@@ -668,7 +670,7 @@ static void no_grand_slam_past_a_four(void **state)
             assert_true(pmn_position_seeds(&r, &q, PMN_NORTH) > 0);
         }
     }
-    assert_true(tried > 1000);   /* the positions did capture */
+    assert_true(tried > 1000 || !whole_sample());   /* the positions did capture */
 }
 
 int main(void)

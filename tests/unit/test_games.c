@@ -10,6 +10,7 @@
 
 #include "pmn.h"
 #include "engine.h"
+#include "light.h"
 
 /* Play the letter `hole` on *p and check the position string after it. */
 static pmn_move_report play(const pmn_rules *r, pmn_position *p, char letter,
@@ -366,7 +367,7 @@ static void relay_proof_matches_naive_search(const char *spec, int fours, unsign
 {
     pmn_rules r = rules_with(spec);
     unsigned long seed = 99, endless = 0, checked = 0, ended = 0;
-    for (int trial = 0; trial < 20000; trial++) {
+    for (int trial = 0; trial < light(20000); trial++) {
         pmn_position p;
         memset(&p, 0, sizeof p);
         unsigned seeds = least + (unsigned)trial % 30;
@@ -397,9 +398,8 @@ static void relay_proof_matches_naive_search(const char *spec, int fours, unsign
         }
     }
     print_message("%s: %lu endless (%lu checked), %lu ended\n", spec, endless, checked, ended);
-    assert_true(checked >= min_checked);
     assert_true(endless >= checked);
-    assert_true(ended >= 1000);
+    assert_true((checked >= min_checked && ended >= 1000) || !whole_sample());
 }
 
 static void anywoli_relays_end(void **state)

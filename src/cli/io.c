@@ -501,7 +501,7 @@ void each_input(char **names, int n, struct diag_sink *s,
         if (f) {
             s->hold = 1;
             if (s->progress)   /* the file's bytes: its size is known */
-                progress_file(s->progress, raw);
+                progress_file(s->progress, raw, i + 1, n);
             fn(f, s, ctx);
             release_diags(s);
             s->hold = 0;

@@ -43,12 +43,15 @@ void progress_begin(struct progress *p, const char *cmd, int quiet)
     p->games = 0;
     p->f = NULL;
     p->total = -1;
+    p->file = p->files = 0;
 }
 
-void progress_file(struct progress *p, FILE *f)
+void progress_file(struct progress *p, FILE *f, int file, int files)
 {
     struct stat st;
     p->f = f;
+    p->file = file;
+    p->files = files;
     p->games = 0;
     p->total = f && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size
                                                                         : -1;
@@ -70,8 +73,10 @@ static void draw(struct progress *p, const char *file, double t)
     char esc[256], done[32], total[32];
     double elapsed = t - p->file_start;
     long long at = p->f ? (long long)ftello(p->f) : -1;
-    fprintf(stderr, "\r%s: %s: %lu game%s", p->cmd, escaped(file, esc, sizeof esc), p->games,
-            p->games == 1 ? "" : "s");
+    fprintf(stderr, "\r%s: %s", p->cmd, escaped(file, esc, sizeof esc));
+    if (p->files > 1)
+        fprintf(stderr, " (file %d of %d)", p->file, p->files);
+    fprintf(stderr, ": %lu game%s", p->games, p->games == 1 ? "" : "s");
     if (at >= 0 && elapsed > 0) {
         human_bytes((double)at, done, sizeof done);
         fprintf(stderr, ", %s", done);

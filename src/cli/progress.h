@@ -15,6 +15,7 @@ struct progress {
     unsigned long games;      /* of the current file */
     FILE *f;
     long long total;          /* its size; -1 if not a regular file */
+    int file, files;          /* the current file is file `file` (from 1) of `files` */
 };
 
 
@@ -22,7 +23,7 @@ struct progress {
 double clock_seconds(void);
 void progress_begin(struct progress *p, const char *cmd, int quiet);
 /* A new input file (each_input calls it). */
-void progress_file(struct progress *p, FILE *f);
+void progress_file(struct progress *p, FILE *f, int file, int files);
 /* A game done: redraws the line now and then. */
 void progress_game(struct progress *p, const char *file);
 /* Take the line off the terminal (before a diagnostic, and at the end). */

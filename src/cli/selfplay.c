@@ -4,6 +4,7 @@
 #include "options.h"
 #include "io.h"
 #include "records.h"
+#include "progress.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -238,9 +239,17 @@ static int run(const struct command *cmd, int argc, char **argv)
     pmn_write_options_init(&wo);
     int failed = 0;
     unsigned limit = o.max_plies ? o.max_plies : 2000;
+    double began = clock_seconds();
     for (unsigned long g = 0; g < games && !failed; g++) {
-        if (!quiet && isatty(2))
-            fprintf(stderr, "\rgame %lu of %lu...\033[K", g + 1, games);
+        if (!quiet && isatty(2)) {
+            /* Time left at the rate of the games so far. */
+            double spent = clock_seconds() - began;
+            if (g > 0)
+                fprintf(stderr, "\rgame %lu of %lu, about %.0f s left\033[K", g + 1, games,
+                        spent / (double)g * (double)(games - g));
+            else
+                fprintf(stderr, "\rgame %lu of %lu...\033[K", g + 1, games);
+        }
         pmn_model_sample *room = NULL;
         if (fit) {
             samples = grown(samples, &cap, n + limit, sizeof *samples, 4096);

@@ -1090,6 +1090,50 @@ void pmn_xml_reader_free(pmn_xml_reader *r);
 /* The RELAX NG schema of the archives, as built into libpmn. */
 const char *pmn_xml_schema(void);
 
+/* ---- any input --------------------------------------------------------- */
+
+/* The games of an input in any format pmn reads -- PMN, an XML archive,
+ * one of pmn_format's notations -- found from its name and first bytes
+ * unless the caller says which, as pmn check finds it.  What an input is
+ * read as: */
+enum {
+    PMN_SOURCE_AUTO = -1,     /* to be found: pmn_source_detect */
+    PMN_SOURCE_PMN,
+    PMN_SOURCE_XML,
+    PMN_SOURCE_FOREIGN        /* + a pmn_format: that notation */
+};
+/* By the name's end alone (".ogn": PMN_SOURCE_FOREIGN + PMN_FORMAT_OGN;
+ * name may be NULL): a notation, or PMN_SOURCE_AUTO when it says none. */
+int pmn_source_format_of_name(const char *name);
+/* By the name, then the first bytes: '<' an XML archive; tags and a first
+ * move in a notation (pmn_format_sniff, where f is seekable, and f is left
+ * where it was); else PMN.  *by_name (may be NULL): the name said it. */
+int pmn_source_detect(FILE *f, const char *name, int *by_name);
+
+typedef struct pmn_source_options {
+    int format;               /* PMN_SOURCE_*; AUTO: detected, and where it is
+                                 another program's notation, said (N133) */
+    const char *name;         /* the input's, for detection and messages; NULL: none */
+    const pmn_setup_options *setup;   /* how games are set up (pmn_reader_set_setup);
+                                         NULL: none; must outlive the source */
+    pmn_at lines_before;      /* PMN: the stream is a part of its file, after so
+                                 many lines (pmn_reader_set_lines_before) */
+    int validate;             /* XML: each game against the schema */
+} pmn_source_options;
+
+typedef struct pmn_source pmn_source;
+/* Games from f (o NULL: found, no setup), diagnostics through fn.  NULL
+ * when memory runs out. */
+pmn_source *pmn_source_new(FILE *f, const pmn_source_options *o, pmn_diag_fn fn, void *ctx);
+/* What it reads f as: PMN_SOURCE_PMN, _XML, or _FOREIGN + the notation. */
+int pmn_source_format(const pmn_source *src);
+/* The PMN reader under it (for pmn_reader_next_checked and the like), or
+ * NULL when it reads another format. */
+pmn_reader *pmn_source_pmn(pmn_source *src);
+/* As pmn_reader_next: 1 a game, 0 the end, -1 a read error or no memory. */
+int pmn_source_next(pmn_source *src, pmn_record *rec);
+void pmn_source_free(pmn_source *src);
+
 /* ---- setting a record up --------------------------------------------- */
 
 /* Words, used the same way in the API, the options and the man pages:

@@ -85,11 +85,11 @@ static int from_file(const struct request *rq, struct target *t)
     if (!f)
         return EXIT_FATAL;
     struct source src;
-    pmn_reader *rd = source_open(&src, f, &sink, &rq->ro, rq->from) == 0 ? src.pmn : NULL;
+    source_open(&src, f, &sink, &rq->ro, rq->from);
     pmn_record rec;
     unsigned long n = 0, want = rq->game ? rq->game : 1;
     int status = -1;
-    while ((rd || src.foreign) && status < 0 && source_next(&src, &rec) > 0) {
+    while (src.src && status < 0 && source_next(&src, &rec) > 0) {
         if (++n == want) {
             pmn_replay *replay = replay_record(&rec, &rq->ro, &sink);
             const pmn_check_result *res = replay ? pmn_replay_result(replay) : NULL;

@@ -199,7 +199,7 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
     struct annotate *an = ctx;
     struct source src;
-    pmn_reader *rd = source_open(&src, f, sink, &an->ro, an->from) == 0 ? src.pmn : NULL;
+    source_open(&src, f, sink, &an->ro, an->from);
     pmn_record rec;
     an->file = sink->file;
     an->file_game = 0;
@@ -210,7 +210,7 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
     an->ao.progress_ctx = an;
     unsigned long n = 0;
     int asked;
-    while ((asked = game_turn(sink, an->games_of, n + 1)) >= 0 && (rd || src.foreign)
+    while ((asked = game_turn(sink, an->games_of, n + 1)) >= 0 && src.src
            && source_next(&src, &rec) > 0) {
         n++;
         if (!asked) {

@@ -312,29 +312,19 @@ static void read_records(FILE *f, struct reading *r, int format)
     source_close(&src);
 }
 
-int is_xml_input(FILE *f)
-{
-    int c = getc(f);
-    if (c != EOF)
-        ungetc(c, f);
-    return c == '<';
-}
-
 void archive_file(FILE *f, struct diag_sink *s, void *ctx)
 {
     struct reading r = { .a = ctx, .sink = s };
-    int format;
-    /* A part of a file (--jobs) is PMN: the file was looked at whole. */
-    if (r.a->from >= FORMAT_OGN)
+    /* A part of a file (--jobs) is PMN: the file was looked at whole.  An
+     * XML archive or another program's notation (found again by the
+     * source, which says N133) is read whole; PMN takes the quick pass. */
+    if (r.a->from >= FORMAT_OGN || r.a->from == FORMAT_XML)
         read_records(f, &r, r.a->from);
-    else if (r.a->from == FORMAT_PMN)
+    else if (r.a->from == FORMAT_PMN || s->part
+             || pmn_source_detect(f, s->file, NULL) == PMN_SOURCE_PMN)
         read_pmn(f, &r);
-    else if (!s->part && is_xml_input(f))
-        read_records(f, &r, FORMAT_XML);
-    else if (!s->part && (format = found_format(f, s)) != FORMAT_PMN)
-        read_records(f, &r, format);   /* another program's, said by N133 */
     else
-        read_pmn(f, &r);
+        read_records(f, &r, FORMAT_AUTO);
     free(r.tagtext);
     free(r.tags);
 }

@@ -60,8 +60,6 @@ struct archive {
 };
 
 void archive_file(FILE *f, struct diag_sink *s, void *archive);
-/* Does f (its next byte '<') hold XML rather than PMN? */
-int is_xml_input(FILE *f);
 
 const char *game_tag(const struct game *g, const char *name);
 /* Its Result tag, else the result after its moves; NULL: none. */

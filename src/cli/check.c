@@ -164,7 +164,7 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
     unsigned before[PMN_FATAL + 1];
     memcpy(before, sink->count, sizeof before);
     int asked;
-    while ((asked = game_turn(sink, t->games_of, n + 1)) >= 0 && (rd || src.foreign)
+    while ((asked = game_turn(sink, t->games_of, n + 1)) >= 0 && src.src
            && (rc = quick ? pmn_reader_next_checked(rd, &rec, &facts)
                           : source_next(&src, &rec)) > 0) {
         if (!asked) {

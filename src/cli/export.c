@@ -28,13 +28,13 @@ static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
     struct export *ex = ctx;
     struct source src;
-    pmn_reader *rd = source_open(&src, f, sink, &ex->ro, ex->from) == 0 ? src.pmn : NULL;
+    source_open(&src, f, sink, &ex->ro, ex->from);
     pmn_record rec;
     pmn_write_options wo;
     pmn_write_options_init(&wo);
     unsigned long n = 0;
     int asked;
-    while ((asked = game_turn(sink, ex->games_of, n + 1)) >= 0 && (rd || src.foreign)
+    while ((asked = game_turn(sink, ex->games_of, n + 1)) >= 0 && src.src
            && !ex->failed && source_next(&src, &rec) > 0) {
         n++;
         if (!asked) {

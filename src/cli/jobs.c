@@ -282,8 +282,7 @@ struct jobs_input {
 static void read_file(FILE *f, struct diag_sink *s, void *arg)
 {
     struct jobs_input *ji = arg;
-    const char *why;
-    if (is_xml_input(f) || detect_format(f, s->file, &why) != FORMAT_PMN)
+    if (pmn_source_detect(f, s->file, NULL) != PMN_SOURCE_PMN)
         ji->jc->fn(f, s, ji->ctx);   /* XML and other formats are read whole, by one job */
     else
         read_jobs(f, s, ji->jc, ji->ctx, ji->jobs);

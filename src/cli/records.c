@@ -139,60 +139,12 @@ int format_option(const char *cmd, const char *option, const char *arg, int *for
     return 0;
 }
 
-/* The format a file name says by its end (*why: how, for the note), or
- * FORMAT_AUTO. */
-static int format_of_name(const char *name, const char **why)
-{
-    static char said[PMN_FORMAT_COUNT][64];
-    size_t n = strlen(name);
-    for (int f = 0; f < PMN_FORMAT_COUNT; f++) {
-        const char *ext = pmn_format_extension((pmn_format)f);
-        size_t e = ext ? strlen(ext) : 0;
-        if (e && n > e && strcasecmp(name + n - e, ext) == 0) {
-            snprintf(said[f], sizeof said[f], "its name ends in %s", ext);
-            *why = said[f];
-            return FORMAT_OGN + f;
-        }
-    }
-    return FORMAT_AUTO;
-}
-
-int detect_format(FILE *f, const char *name, const char **why)
-{
-    char buf[4096];
-    pmn_format found;
-    int by_name = format_of_name(name, why);
-    if (by_name != FORMAT_AUTO)
-        return by_name;
-    *why = "";
-    long at = ftell(f);
-    if (at < 0)
-        return FORMAT_PMN;   /* not seekable (a pipe): only --from or the name say */
-    size_t n = fread(buf, 1, sizeof buf, f);
-    clearerr(f);
-    if (fseek(f, at, SEEK_SET) != 0 || !pmn_format_sniff(buf, n, &found))
-        return FORMAT_PMN;
-    *why = "its tags and first move are written in it";
-    return FORMAT_OGN + (int)found;
-}
-
 int names_foreign(char **names, int n)
 {
-    const char *why;
     for (int i = 0; i < n; i++)
-        if (format_of_name(names[i], &why) != FORMAT_AUTO)
+        if (pmn_source_format_of_name(names[i]) != PMN_SOURCE_AUTO)
             return 1;
     return 0;
-}
-
-int found_format(FILE *f, struct diag_sink *s)
-{
-    const char *why;
-    int format = detect_format(f, s->file, &why);
-    if (format >= FORMAT_OGN)
-        report(s, PMN_N133, 0, 0, "read as %s: %s", pmn_format_title(FOREIGN_FORMAT(format)),
-               why);
-    return format;
 }
 
 int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct rules_options *o,
@@ -204,40 +156,28 @@ int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct r
 int source_open_to(struct source *src, FILE *f, struct diag_sink *s,
                    const struct rules_options *o, int format, pmn_diag_fn fn, void *ctx)
 {
+    pmn_source_options so = { .format = format == FORMAT_AUTO && s->part ? FORMAT_PMN : format,
+                              .name = s->file, .setup = o ? &o->setup : NULL,
+                              .lines_before = s->lines_before };
     memset(src, 0, sizeof *src);
-    if (format == FORMAT_AUTO && !s->part)
-        format = found_format(f, s);
-    src->format = format == FORMAT_AUTO ? FORMAT_PMN : format;
-    if (format >= FORMAT_OGN) {
-        src->foreign = pmn_format_reader_new(f, FOREIGN_FORMAT(format), fn, ctx);
-        if (src->foreign && o)
-            pmn_format_reader_set_setup(src->foreign, &o->setup);
-    } else if (format == FORMAT_XML)
-        src->xml = pmn_xml_reader_new(f, s->file, 0, fn, ctx);
-    else if ((src->pmn = pmn_reader_new(f, fn, ctx)) != NULL) {
-        if (o)
-            pmn_reader_set_setup(src->pmn, &o->setup);
-        if (s->lines_before)
-            pmn_reader_set_lines_before(src->pmn, s->lines_before);
-    }
-    if (!src->foreign && !src->xml && !src->pmn) {
+    if (!(src->src = pmn_source_new(f, &so, fn, ctx))) {
         report(s, PMN_F002, 0, 0, "out of memory");
         return -1;
     }
+    src->pmn = pmn_source_pmn(src->src);
+    src->format = pmn_source_format(src->src);
     return 0;
 }
 
 int source_next(struct source *src, pmn_record *rec)
 {
-    return src->foreign ? pmn_format_reader_next(src->foreign, rec)
-         : src->xml ? pmn_xml_reader_next(src->xml, rec) : pmn_reader_next(src->pmn, rec);
+    return pmn_source_next(src->src, rec);
 }
 
 void source_close(struct source *src)
 {
-    pmn_format_reader_free(src->foreign);
-    pmn_xml_reader_free(src->xml);
-    pmn_reader_free(src->pmn);
+    pmn_source_free(src->src);
+    src->src = NULL;
 }
 
 int check_score(pmn_record *rec, const pmn_replay *replay, struct diag_sink *s, int drop)

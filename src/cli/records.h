@@ -28,8 +28,10 @@ struct rules_options {
 };
 int add_rules_option(const char *cmd, struct rules_options *o, const char *spec);
 /* The formats records are read from and written in (--from, --to): PMN,
- * XML, and other programs' (FORMAT_OGN on, in pmn_format's order). */
-enum { FORMAT_AUTO = -1, FORMAT_PMN, FORMAT_XML, FORMAT_OGN };
+ * XML, and other programs' (FORMAT_OGN on, in pmn_format's order): the
+ * library's PMN_SOURCE_* (pmn_source). */
+enum { FORMAT_AUTO = PMN_SOURCE_AUTO, FORMAT_PMN = PMN_SOURCE_PMN, FORMAT_XML = PMN_SOURCE_XML,
+       FORMAT_OGN = PMN_SOURCE_FOREIGN };
 /* (FORMAT_OGN + f for each pmn_format f: the library's table is the list.) */
 #define FOREIGN_FORMAT(format) ((pmn_format)((format) - FORMAT_OGN))
 /* "pmn, ogn, ... or awari", from the library's table of notations
@@ -43,23 +45,17 @@ const char *format_extensions(void);
     "or its first tags and move, said in a note; else\n" \
     "pmn" }
 int format_option(const char *cmd, const char *option, const char *arg, int *format);
-/* The format an input is in, by its name (.ogn: OGN, .pgn: PlayStrategy's)
- * or, seekable, its first bytes (f is left where it was); FORMAT_PMN when
- * neither says otherwise.  *why: how it was found. */
-int detect_format(FILE *f, const char *name, const char **why);
-/* detect_format for an input, another program's format said by N133. */
-int found_format(FILE *f, struct diag_sink *s);
 /* Does one of these names say a format other than PMN (read by one job:
  * --jobs cuts PMN text only)? */
 int names_foreign(char **names, int n);
 /* The records of an input, in any format (FORMAT_AUTO: found by
- * detect_format, said by N133), their diagnostics through print_diag to s
+ * pmn_source_detect, a notation said by N133; a part of a file read apart,
+ * s->part, is PMN), their diagnostics through print_diag to s
  * (source_open) or through fn (source_open_to); failures to s.  0, or -1
- * (reported) when memory runs out. */
+ * (reported, src->src NULL) when memory runs out. */
 struct source {
-    pmn_reader *pmn;
-    pmn_format_reader *foreign;
-    pmn_xml_reader *xml;
+    pmn_source *src;
+    pmn_reader *pmn;          /* its PMN reader, or NULL: another format */
     int format;               /* FORMAT_*: what it is read as */
 };
 int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct rules_options *o,

@@ -269,13 +269,13 @@ static int run(const struct command *cmd, int argc, char **argv)
     if (!f)
         return EXIT_FATAL;
     struct source src;
-    pmn_reader *rd = source_open(&src, f, &sink, &ro, from) == 0 ? src.pmn : NULL;
+    source_open(&src, f, &sink, &ro, from);
     pmn_record rec;
     unsigned long n = 0;
     int found = 0;
     sink.hold = 1;
     struct naming nm = naming_of(&given, src.format);
-    while ((rd || src.foreign) && source_next(&src, &rec) > 0) {
+    while (src.src && source_next(&src, &rec) > 0) {
         n++;
         if (totals)
             pmn_record_totals_to_counts(&rec, print_diag, &sink);

@@ -356,6 +356,86 @@ static void sniff(void **state)
     }
 }
 
+/* Any input (pmn_source): found by name, by its first bytes, or as said;
+ * another program's notation noted (N133), PMN and XML not; its games read
+ * by the reader of its format, the PMN reader handed out for PMN alone. */
+static void sources(void **state)
+{
+    (void)state;
+    char *xml = NULL;
+    size_t xml_len = 0;
+    {
+        /* An archive, as pmn export writes one. */
+        const char *one = "[Event \"x\"]\n\n1. i (+4) L (+6) *\n";
+        FILE *in = fmemopen((void *)one, strlen(one), "r"), *out = open_memstream(&xml, &xml_len);
+        pmn_reader *rd = pmn_reader_new(in, NULL, NULL);
+        pmn_xml_writer *w = pmn_xml_writer_new(out);
+        pmn_record rec;
+        assert_int_equal(pmn_reader_next(rd, &rec), 1);
+        assert_int_equal(pmn_xml_write_game(w, &rec, NULL, NULL, NULL), 0);
+        assert_int_equal(pmn_xml_writer_close(w), 0);
+        pmn_record_free(&rec);
+        pmn_reader_free(rd);
+        fclose(in);
+        fclose(out);
+    }
+    const struct {
+        const char *text, *name;
+        int format, found, noted, games;
+    } cases[] = {
+        { "[Event \"x\"]\n\n1. i (+4) L (+6) *\n", "a.pmn", PMN_SOURCE_AUTO, PMN_SOURCE_PMN, 0,
+          1 },
+        { "[Variant \"Oware Abapa\"]\n\n1. D d\n", NULL, PMN_SOURCE_AUTO,
+          PMN_SOURCE_FOREIGN + PMN_FORMAT_OGN, 1, 1 },
+        { "1. D d\n", "games.OGN", PMN_SOURCE_AUTO, PMN_SOURCE_FOREIGN + PMN_FORMAT_OGN, 1, 1 },
+        { "1. D4 d5 x 2\n", "x.pmn", PMN_SOURCE_AUTO, PMN_SOURCE_FOREIGN + PMN_FORMAT_AWARI, 1,
+          1 },
+        { "1. D d\n", "games.ogn", PMN_SOURCE_PMN, PMN_SOURCE_PMN, 0, 1 },
+        { xml, "archive", PMN_SOURCE_AUTO, PMN_SOURCE_XML, 0, 1 },
+        { "", NULL, PMN_SOURCE_AUTO, PMN_SOURCE_PMN, 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len = cases[i].text == xml ? xml_len : strlen(cases[i].text);
+        FILE *f = fmemopen((void *)cases[i].text, len ? len : 1, "r");
+        struct seen seen;
+        pmn_source_options o = { .format = cases[i].format, .name = cases[i].name };
+        pmn_record rec;
+        int games = 0, noted = 0;
+        assert_non_null(f);
+        if (!len)
+            fgetc(f);   /* fmemopen takes no empty buffer: one byte, read */
+        memset(&seen, 0, sizeof seen);
+        if (cases[i].format == PMN_SOURCE_AUTO) {
+            int by_name = -1;
+            long at = ftell(f);
+            assert_int_equal(pmn_source_detect(f, cases[i].name, &by_name), cases[i].found);
+            assert_int_equal(ftell(f), at);   /* left where it was */
+            assert_int_equal(by_name,
+                             pmn_source_format_of_name(cases[i].name) != PMN_SOURCE_AUTO);
+        }
+        pmn_source *src = pmn_source_new(f, &o, collect, &seen);
+        assert_non_null(src);
+        assert_int_equal(pmn_source_format(src), cases[i].found);
+        assert_true((pmn_source_pmn(src) != NULL) == (cases[i].found == PMN_SOURCE_PMN));
+        while (pmn_source_next(src, &rec) > 0) {
+            games++;
+            pmn_record_free(&rec);
+        }
+        for (int k = 0; k < seen.n; k++)
+            noted += seen.codes[k] == PMN_N133;
+        assert_int_equal(noted, cases[i].noted);
+        assert_int_equal(games, cases[i].games);
+        pmn_source_free(src);
+        fclose(f);
+    }
+    assert_int_equal(pmn_source_format_of_name("a.pgn"),
+                     PMN_SOURCE_FOREIGN + PMN_FORMAT_PLAYSTRATEGY);
+    assert_int_equal(pmn_source_format_of_name(NULL), PMN_SOURCE_AUTO);
+    assert_int_equal(pmn_source_format_of_name(".ogn"), PMN_SOURCE_AUTO);   /* no name before */
+    pmn_source_free(NULL);
+    free(xml);
+}
+
 /* Read, replay and write; what that writes, read and written again, is the
  * same bytes: inputs the fuzzer found otherwise. */
 static char *rewrite(pmn_format format, const char *text)
@@ -452,6 +532,7 @@ int main(void)
         cmocka_unit_test(awari),
         cmocka_unit_test(table),
         cmocka_unit_test(sniff),
+        cmocka_unit_test(sources),
         cmocka_unit_test(written_twice_the_same),
         cmocka_unit_test(result_beside_a_tag_that_is_none),
     };

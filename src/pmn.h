@@ -784,6 +784,14 @@ size_t pmn_text_escape(const char *text, char *buf, size_t size);
 const char *pmn_severity_string(pmn_severity s);   /* "note", "warning", ... */
 /* "E201", "W206", "N210", "F001": the code with its severity's letter. */
 void pmn_diag_code_name(int code, char buf[8]);
+/* A game's diagnostics d[0..n), in the order they were found (reading and
+ * replaying find them in two passes), put in the order of their places in
+ * the file -- those of no line (0) last, ties as found -- with each problem
+ * said once: the same words at the same place (libxml2's validator repeats
+ * itself), and the schema's E307 on a line where the archive reader said
+ * more exactly what is wrong (E305, E306), are dropped.  Returns how many
+ * are kept, at the front of d.  pmn check prints each game's so. */
+size_t pmn_diags_in_file_order(pmn_diag *d, size_t n);
 
 /* ---- rule files -------------------------------------------------------- */
 

@@ -344,49 +344,11 @@ static void show_diag(const struct diag_sink *s, const pmn_diag *d)
     fprintf(e, "%s[%s]: %s\n", pmn_severity_string(d->severity), code, d->message);
 }
 
-/* File order; what has no place in the file comes last; ties keep the order
- * in which they were found (the held array's). */
-static int file_order(const void *a, const void *b)
-{
-    const struct held_diag *x = a, *y = b;
-    pmn_at lx = x->d.line ? x->d.line : ~0ull, ly = y->d.line ? y->d.line : ~0ull;
-    if (lx != ly)
-        return lx < ly ? -1 : 1;
-    if (x->d.col != y->d.col)
-        return x->d.col < y->d.col ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Each problem is said once: not twice in the same words at the same place
- * (libxml2's validator repeats itself), and not by the schema (E307) on a
- * line where the archive reader said more exactly what is wrong (E305,
- * E306).  h[i] is compared with (up to 64 of) the others of its line. */
-static int redundant(const struct held_diag *h, size_t n, size_t i)
-{
-    size_t from = i, to = i + 1;
-    while (from > 0 && i - from < 64 && h[from - 1].d.line == h[i].d.line)
-        from--;
-    while (to < n && to - i < 64 && h[to].d.line == h[i].d.line)
-        to++;
-    for (size_t j = from; j < to; j++) {
-        const pmn_diag *e = &h[j].d;
-        if (j < i && e->code == h[i].d.code && e->col == h[i].d.col
-            && strcmp(e->message, h[i].d.message) == 0)
-            return 1;
-        if (h[i].d.code == PMN_E307 && (e->code == PMN_E305 || e->code == PMN_E306))
-            return 1;
-    }
-    return 0;
-}
-
 void release_diags(struct diag_sink *s)
 {
-    if (!s->nheld)
-        return;   /* qsort's array may not be NULL, even empty */
-    qsort(s->held, s->nheld, sizeof *s->held, file_order);
-    for (size_t i = 0; i < s->nheld; i++)
-        if (!redundant(s->held, s->nheld, i))
-            show_diag(s, &s->held[i].d);
+    size_t n = pmn_diags_in_file_order(s->held, s->nheld);
+    for (size_t i = 0; i < n; i++)
+        show_diag(s, &s->held[i]);
     s->nheld = 0;
 }
 
@@ -394,13 +356,11 @@ static int hold_diag(struct diag_sink *s, const pmn_diag *d)
 {
     if (s->nheld == MAX_HELD)
         release_diags(s);
-    struct held_diag *h = grown(s->held, &s->held_cap, s->nheld, sizeof *h, 16);
+    pmn_diag *h = grown(s->held, &s->held_cap, s->nheld, sizeof *h, 16);
     if (!h)
         return -1;
     s->held = h;
-    s->held[s->nheld].d = *d;
-    s->held[s->nheld].seq = s->nheld;
-    s->nheld++;
+    s->held[s->nheld++] = *d;
     return 0;
 }
 

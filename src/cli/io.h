@@ -36,11 +36,6 @@ struct progress;
 
 /* Where diagnostics go: standard error, as FILE:LINE:COL: severity[CODE]:
  * message, counted by severity. */
-struct held_diag {
-    pmn_diag d;
-    size_t seq;               /* the order found, for ties */
-};
-
 struct diag_sink {
     const char *file;         /* the name shown for the current input */
     unsigned count[PMN_FATAL + 1];
@@ -48,7 +43,7 @@ struct diag_sink {
     /* While an input is read, each game's diagnostics are held and then
      * printed in file order (reading and replaying find them in two passes). */
     int hold;
-    struct held_diag *held;
+    pmn_diag *held;           /* in the order found (pmn_diags_in_file_order) */
     size_t nheld, held_cap;
     struct progress *progress;   /* of the command, or NULL */
     FILE *err;                /* where diagnostics go: NULL for standard error */

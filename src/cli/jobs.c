@@ -265,7 +265,7 @@ static void read_jobs(FILE *f, struct diag_sink *s, const struct job_command *jc
     pmn_reader_free(rd);
     s->hold = 0;
     for (size_t i = 0; i < cut.nheld; i++)
-        print_diag(s, &cut.held[i].d);
+        print_diag(s, &cut.held[i]);
     s->hold = 1;
     free(cut.held);
     for (unsigned i = 0; q && i < 2 * MAX_JOBS; i++)

@@ -4,6 +4,8 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define ROW(letter, number, severity, summary) { number, PMN_##severity, summary },
 static const pmn_diag_info table[] = { PMN_DIAGNOSTICS(ROW) };
@@ -69,4 +71,80 @@ void diag_report(pmn_diag_fn fn, void *ctx, pmn_diag_code code, pmn_at line, pmn
     make(&d, (int)code, line, col, fmt, ap);
     va_end(ap);
     fn(ctx, &d);
+}
+
+/* ---- a game's diagnostics in file order ---------------------------------- */
+
+static int before(const pmn_diag *x, const pmn_diag *y)
+{
+    pmn_at lx = x->line ? x->line : ~0ull, ly = y->line ? y->line : ~0ull;
+    return lx != ly ? lx < ly : x->col < y->col;
+}
+
+/* Merge sort, which keeps ties as found; tmp holds n. */
+static void sort_stable(pmn_diag *d, pmn_diag *tmp, size_t n)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2, i = 0, j = h, k = 0;
+    sort_stable(d, tmp, h);
+    sort_stable(d + h, tmp, n - h);
+    while (i < h && j < n)
+        tmp[k++] = before(&d[j], &d[i]) ? d[j++] : d[i++];
+    while (i < h)
+        tmp[k++] = d[i++];
+    memcpy(d, tmp, k * sizeof *d);   /* d[j..n) is in place already */
+}
+
+/* Is d[i] said already, or better, by another of its line?  Compared with
+ * up to 64 of them. */
+static int redundant(const pmn_diag *d, size_t n, size_t i)
+{
+    size_t from = i, to = i + 1;
+    while (from > 0 && i - from < 64 && d[from - 1].line == d[i].line)
+        from--;
+    while (to < n && to - i < 64 && d[to].line == d[i].line)
+        to++;
+    for (size_t j = from; j < to; j++) {
+        if (j < i && d[j].code == d[i].code && d[j].col == d[i].col
+            && strcmp(d[j].message, d[i].message) == 0)
+            return 1;
+        if (d[i].code == PMN_E307 && (d[j].code == PMN_E305 || d[j].code == PMN_E306))
+            return 1;
+    }
+    return 0;
+}
+
+size_t pmn_diags_in_file_order(pmn_diag *d, size_t n)
+{
+    if (n < 2)
+        return n;
+    pmn_diag *tmp = malloc(n * sizeof *tmp);
+    if (tmp) {
+        sort_stable(d, tmp, n);
+        free(tmp);
+    } else {
+        /* Out of memory: an insertion sort, slow but in place. */
+        for (size_t i = 1; i < n; i++)
+            for (size_t j = i; j > 0 && before(&d[j], &d[j - 1]); j--) {
+                pmn_diag t = d[j];
+                d[j] = d[j - 1];
+                d[j - 1] = t;
+            }
+    }
+    /* Drop the redundant ones, judged on the sorted list as a whole, in a
+     * second pass: a dropped one must still hide its later repeats. */
+    unsigned char *drop = calloc(n, 1);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (drop)
+            drop[i] = (unsigned char)redundant(d, n, i);
+    for (size_t i = 0; i < n; i++)
+        if (!drop || !drop[i]) {
+            if (kept != i)
+                d[kept] = d[i];
+            kept++;
+        }
+    free(drop);
+    return kept;
 }

@@ -72,12 +72,46 @@ static void text_is_escaped_for_a_terminal(void **state)
     assert_string_equal(buf, "\\x1b");
 }
 
+/* A game's diagnostics, found in two passes, come out in file order: by
+ * line and column, those of no line last, ties as found; a repeat of the
+ * same words at the same place, and the schema's E307 where E305 or E306
+ * said the line's fault, are dropped. */
+static void a_game_in_file_order(void **state)
+{
+    (void)state;
+    static const struct { int code; unsigned line, col; const char *msg; } found[] = {
+        { PMN_E110, 9, 4, "second pass" },
+        { PMN_W118, 0, 0, "no line" },
+        { PMN_E305, 5, 2, "reader" },
+        { PMN_E110, 3, 7, "a" },
+        { PMN_E307, 5, 9, "schema" },
+        { PMN_E110, 3, 7, "b" },
+        { PMN_E110, 3, 7, "a" },
+        { PMN_E307, 6, 1, "schema alone" },
+        { PMN_N133, 0, 0, "no line either" },
+    };
+    static const char *const want[] = { "a", "b", "reader", "schema alone", "second pass",
+                                         "no line", "no line either" };
+    pmn_diag d[9];
+    size_t n = sizeof found / sizeof found[0];
+    for (size_t i = 0; i < n; i++)
+        pmn_diag_make(&d[i], (pmn_diag_code)found[i].code, found[i].line, found[i].col, "%s",
+                      found[i].msg);
+    size_t kept = pmn_diags_in_file_order(d, n);
+    assert_int_equal(kept, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < kept; i++)
+        assert_string_equal(d[i].message, want[i]);
+    assert_int_equal(pmn_diags_in_file_order(d, 0), 0);
+    assert_int_equal(pmn_diags_in_file_order(d, 1), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(codes_are_unique_and_named),
         cmocka_unit_test(every_code_has_a_fixture),
         cmocka_unit_test(text_is_escaped_for_a_terminal),
+        cmocka_unit_test(a_game_in_file_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

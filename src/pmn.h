@@ -1459,6 +1459,16 @@ void pmn_annotation_free(pmn_annotation *a);
 int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s,
                         const pmn_annotate_options *o, pmn_annotation *out);
 
+/* A problem's solution (the main line of a game set up from a position)
+ * against the engine's exact values of every move (pmn check --solve):
+ * a move that is not best play is said (W219, with the best move and both
+ * values), and so is a dual, another move as good as one of the side that
+ * wins (N220).  rec and its replay as pmn_replay_new made them; s is a
+ * searcher of the game's rules (with the databases it should read, if
+ * any), whose table it uses.  Returns 0, or PMN_ERR_NOMEM. */
+int pmn_problem_check(const pmn_record *rec, const pmn_replay *replay, pmn_searcher *s,
+                      pmn_diag_fn fn, void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,63 +31,18 @@ struct totals {
     const struct ranges *games_of;   /* --game, or NULL: every game */
 };
 
-/* --solve: each move of the main line of a game set up from a position (a
- * problem) against the engine's exact values of every move there. */
+/* --solve: the solution of a game set up from a position (a problem)
+ * against the engine, with the endgame databases of its rules in the
+ * default location, as analyse --solve reads them, where there are any. */
 static void solve_line(const pmn_record *rec, const pmn_replay *replay, struct diag_sink *sink)
 {
-    const pmn_setup *setup = pmn_replay_setup(replay);
-    const pmn_played_line *line = pmn_replay_main(replay);
-    const pmn_rules *r = &setup->rules;
+    const pmn_rules *r = &pmn_replay_setup(replay)->rules;
     pmn_searcher *s = pmn_searcher_new(r, 64);
     pmn_tablebase *tb = NULL;
-    pmn_position pos = setup->start;
-    /* The endgame databases of these rules in the default location, as
-     * analyse --solve reads them, where there are any. */
     if (s)
         tablebase_option("check", NULL, r, s, &tb);
-    pmn_search_limits l = { 0 };
-    l.solve = 1;
-    l.all_moves = 1;
-    for (size_t i = 0; s && i < line->nmoves && line->moves[i].replayed; i++) {
-        const pmn_move *m = &rec->main.moves[i];
-        const pmn_played *pl = &line->moves[i];
-        pmn_analysis a;
-        char played_v[128], best_v[128], best[16], others[128] = "";
-        if (pmn_analyse(s, &pos, NULL, 0, &l, NULL, NULL, &a) < 0 || !a.nmoves)
-            break;
-        const pmn_move_value *mine = NULL;
-        for (int k = 0; k < a.nmoves; k++)
-            if (a.moves[k].hole == m->hole)
-                mine = &a.moves[k];
-        pos = pl->after;
-        if (!mine || !a.moves[0].value.exact)
-            continue;
-        pmn_hole_name(r, m->notation, pl->side, a.moves[0].hole, best, sizeof best);
-        pmn_value_describe(&a.moves[0].value, pl->mover, best_v, sizeof best_v);
-        pmn_value_describe(&mine->value, pl->mover, played_v, sizeof played_v);
-        if (mine->value.score < a.moves[0].value.score) {
-            report(sink, PMN_W219, m->line, m->col,
-                   "%s's move %u (%s): not best play: after it %s; %s is best: %s",
-                   pmn_side_name(pl->mover), pl->number, m->text, played_v, best, best_v);
-            continue;
-        }
-        /* Duals matter to the side that wins: another way to the same end. */
-        if (mine->value.outcome <= 0)
-            continue;
-        for (int k = 0; k < a.nmoves; k++) {
-            char name[16];
-            if (a.moves[k].hole == m->hole || a.moves[k].value.score != mine->value.score)
-                continue;
-            pmn_hole_name(r, m->notation, pl->side, a.moves[k].hole, name, sizeof name);
-            snprintf(others + strlen(others), sizeof others - strlen(others), "%s%s",
-                     others[0] ? ", " : "", name);
-        }
-        if (others[0]) {
-            report(sink, PMN_N220, m->line, m->col, "%s's move %u (%s): a dual: %s %s as good (%s)",
-                   pmn_side_name(pl->mover), pl->number, m->text, others,
-                   strchr(others, ',') ? "are" : "is", played_v);
-        }
-    }
+    if (!s || pmn_problem_check(rec, replay, s, print_diag, sink) < 0)
+        report(sink, PMN_F002, rec->line, rec->col, "out of memory solving the problem");
     pmn_searcher_free(s);
     pmn_tablebase_close(tb);
 }

@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -440,4 +441,78 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
         pmn_annotation_free(an);
     pmn_replay_free(replay);
     return rc;
+}
+
+/* ---- a problem's solution against the engine ----------------------------- */
+
+static void problem_report(pmn_diag_fn fn, void *ctx, pmn_diag_code code, const pmn_move *m,
+                           const char *fmt, ...) PMN_PRINTF(5, 6);
+static void problem_report(pmn_diag_fn fn, void *ctx, pmn_diag_code code, const pmn_move *m,
+                           const char *fmt, ...)
+{
+    char msg[sizeof ((pmn_diag *)0)->message];
+    pmn_diag d;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    pmn_diag_make(&d, code, m->line, m->col, "%s", msg);
+    if (fn)
+        fn(ctx, &d);
+}
+
+int pmn_problem_check(const pmn_record *rec, const pmn_replay *replay, pmn_searcher *s,
+                      pmn_diag_fn fn, void *ctx)
+{
+    const pmn_setup *setup = pmn_replay_setup(replay);
+    const pmn_played_line *line = pmn_replay_main(replay);
+    const pmn_rules *r = &setup->rules;
+    pmn_position pos = setup->start;
+    pmn_search_limits l = { 0 };
+    l.solve = 1;
+    l.all_moves = 1;
+    for (size_t i = 0; i < line->nmoves && line->moves[i].replayed; i++) {
+        const pmn_move *m = &rec->main.moves[i];
+        const pmn_played *pl = &line->moves[i];
+        pmn_analysis a;
+        char played_v[128], best_v[128], best[16], others[128] = "";
+        int rc = pmn_analyse(s, &pos, NULL, 0, &l, NULL, NULL, &a);
+        if (rc < 0)
+            return rc;
+        if (!a.nmoves)
+            break;
+        const pmn_move_value *mine = NULL;
+        for (int k = 0; k < a.nmoves; k++)
+            if (a.moves[k].hole == m->hole)
+                mine = &a.moves[k];
+        pos = pl->after;
+        if (!mine || !a.moves[0].value.exact)
+            continue;
+        pmn_hole_name(r, m->notation, pl->side, a.moves[0].hole, best, sizeof best);
+        pmn_value_describe(&a.moves[0].value, pl->mover, best_v, sizeof best_v);
+        pmn_value_describe(&mine->value, pl->mover, played_v, sizeof played_v);
+        if (mine->value.score < a.moves[0].value.score) {
+            problem_report(fn, ctx, PMN_W219, m,
+                           "%s's move %u (%s): not best play: after it %s; %s is best: %s",
+                           pmn_side_name(pl->mover), pl->number, m->text, played_v, best,
+                           best_v);
+            continue;
+        }
+        /* Duals matter to the side that wins: another way to the same end. */
+        if (mine->value.outcome <= 0)
+            continue;
+        for (int k = 0; k < a.nmoves; k++) {
+            char name[16];
+            if (a.moves[k].hole == m->hole || a.moves[k].value.score != mine->value.score)
+                continue;
+            pmn_hole_name(r, m->notation, pl->side, a.moves[k].hole, name, sizeof name);
+            snprintf(others + strlen(others), sizeof others - strlen(others), "%s%s",
+                     others[0] ? ", " : "", name);
+        }
+        if (others[0])
+            problem_report(fn, ctx, PMN_N220, m, "%s's move %u (%s): a dual: %s %s as good (%s)",
+                           pmn_side_name(pl->mover), pl->number, m->text, others,
+                           strchr(others, ',') ? "are" : "is", played_v);
+    }
+    return 0;
 }

@@ -323,6 +323,54 @@ static void hawalis_problems_judged_exactly(void **unused)
     pmn_searcher_free(truth);
 }
 
+/* A problem's solution against the engine: the move that is not best play
+ * (W219) and the dual of the winner (N220), at their moves' places. */
+struct problem_said {
+    int codes[8];
+    pmn_at lines[8], cols[8];
+    int n;
+};
+
+static void problem_collect(void *ctx, const pmn_diag *d)
+{
+    struct problem_said *p = ctx;
+    if (p->n < 8) {
+        p->codes[p->n] = d->code;
+        p->lines[p->n] = d->line;
+        p->cols[p->n++] = d->col;
+    }
+}
+
+static void problem_solution_checked(void **unused)
+{
+    (void)unused;
+    static const char text[] = "[Game \"Kalah\"]\n[Rules \"holes=4,seeds=2\"]\n[SetUp \"1\"]\n"
+                               "[Position \"2,2,2,2/2,2,2,2 S\"]\n\n"
+                               "1. c-d D; 2. a C-D-B-D-C; 3. c D 1-0\n";
+    FILE *f = fmemopen((void *)text, sizeof text - 1, "r");
+    pmn_reader *rd = pmn_reader_new(f, NULL, NULL);
+    pmn_record rec;
+    pmn_setup setup;
+    struct problem_said said = { .n = 0 };
+    assert_int_equal(pmn_reader_next(rd, &rec), 1);
+    pmn_setup_record(&rec, NULL, &setup, NULL, NULL);
+    pmn_replay *replay = pmn_replay_new(&rec, &setup, NULL, NULL);
+    assert_non_null(replay);
+    pmn_searcher *s = pmn_searcher_new(&setup.rules, 8);
+    assert_int_equal(pmn_problem_check(&rec, replay, s, problem_collect, &said), 0);
+    assert_int_equal(said.n, 2);
+    assert_int_equal(said.codes[0], PMN_W219);
+    assert_int_equal(said.lines[0], 6);
+    assert_int_equal(said.cols[0], 4);
+    assert_int_equal(said.codes[1], PMN_N220);
+    assert_int_equal(said.cols[1], 30);
+    pmn_searcher_free(s);
+    pmn_replay_free(replay);
+    pmn_record_free(&rec);
+    pmn_reader_free(rd);
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -335,6 +383,7 @@ int main(void)
         cmocka_unit_test(kalah_judged_exactly),
         cmocka_unit_test(heuristic_where_exact_holds_too),
         cmocka_unit_test(hawalis_problems_judged_exactly),
+        cmocka_unit_test(problem_solution_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

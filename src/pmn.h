@@ -966,6 +966,15 @@ void pmn_reader_game_text(const pmn_reader *rd, const char **text, size_t *len,
  * by tags, which needs no game it rules out parsed.  NULL: none. */
 void pmn_reader_set_filter(pmn_reader *rd, int (*keep)(void *ctx, const char *text, size_t len),
                            void *ctx);
+/* The tags of a game whose text the parser has not read: of the game
+ * pmn_reader_next_checked proved clean last (it returned 2), or, from inside
+ * the filter above, of the piece it is asked about -- when each is of the
+ * shape the quick pass takes, [Name "value"] alone on a line, no escape,
+ * quote, brace or NUL in the value, and moves follow them: 1, with *tags
+ * (*n of them, with their places; the reader's, valid until the next read)
+ * as the parser would read them; 0 when they are in another shape (the
+ * parser must read the game), -1 when memory runs out. */
+int pmn_reader_game_tags(pmn_reader *rd, const pmn_tag **tags, size_t *n);
 /* The line the reader has reached, for diagnostics about the stream. */
 pmn_at pmn_reader_line(const pmn_reader *rd);
 /* The stream begins after `lines` lines of its file (a part of it read

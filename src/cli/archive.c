@@ -18,17 +18,14 @@
 #include <string.h>
 
 /* What reading one input needs besides the command's context: the per-game
- * diagnostics counter, and room for the tags of games read by the quick
- * pass (which leaves the record empty). */
+ * diagnostics counter, and the PMN reader, which holds the tags of games
+ * read by the quick pass (which leaves the record empty). */
 struct reading {
     struct archive *a;
     struct diag_sink *sink;
     struct game g;
     int stop;                 /* the command said to stop (tags_only) */
-    char *tagtext;
-    size_t tagcap;
-    pmn_tag *tags;
-    size_t tagscap;
+    pmn_reader *rd;           /* of read_pmn */
 };
 
 /* The diagnostics of a game: counted and their codes kept, then shown. */
@@ -93,74 +90,20 @@ void game_ending_text(const struct game *g, char *buf, size_t size)
     }
 }
 
-/* The tags at the start of text when each is of the shape the quick pass
- * takes -- [Name "value"] alone on a line, no escape, quote, brace or NUL
- * in the value -- so that they are read here as the parser reads them,
- * into r->g.tags; movetext must follow them.  Returns 0, 1 if the tags are
- * in another shape, -1 out of memory.  trusted: the quick pass has read
- * them already. */
-static int simple_tags(struct reading *r, const char *text, size_t len, int trusted)
+/* The tags of the game (or, in the filter, the piece) the reader holds,
+ * into r->g, where they are of the shape the quick pass takes
+ * (pmn_reader_game_tags): 0, 1 if they are in another shape, -1 out of
+ * memory. */
+static int simple_tags(struct reading *r)
 {
-    const char *s = text, *end = text + len;
-    size_t n = 0, bytes = 0;
-    for (const char *t = s; t < end && *t == '['; n++) {
-        const char *nl = memchr(t, '\n', (size_t)(end - t));
-        bytes += (size_t)((nl ? nl : end) - t) + 1;
-        t = nl ? nl + 1 : end;
-        if (t == end || *t == '\0')
-            return 1;   /* tags alone: not a game to read this way */
+    const pmn_tag *tags;
+    size_t n;
+    int rc = pmn_reader_game_tags(r->rd, &tags, &n);
+    if (rc == 1) {
+        r->g.tags = tags;
+        r->g.ntags = n;
     }
-    if (!n)
-        return 1;
-    if (n > r->tagscap) {
-        pmn_tag *t = realloc(r->tags, n * sizeof *t);
-        if (!t)
-            return -1;
-        r->tags = t;
-        r->tagscap = n;
-    }
-    if (bytes > r->tagcap) {
-        char *t = realloc(r->tagtext, bytes);
-        if (!t)
-            return -1;
-        r->tagtext = t;
-        r->tagcap = bytes;
-    }
-    char *out = r->tagtext;
-    for (size_t i = 0; i < n; i++) {
-        const char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl;
-        while (e > s && e[-1] == '\r')
-            e--;
-        const char *name = s + 1, *sp = name;
-        if (trusted) {
-            sp = memchr(name, ' ', (size_t)(e - name));
-        } else {
-            while (sp < e && ((*sp >= 'A' && *sp <= 'Z') || (*sp >= 'a' && *sp <= 'z')
-                              || (*sp >= '0' && *sp <= '9') || *sp == '_'))
-                sp++;
-            if (sp == name || e - sp < 4 || sp[0] != ' ' || sp[1] != '"' || e[-1] != ']'
-                || e[-2] != '"')
-                return 1;
-        }
-        const char *value = sp + 2, *close = e - 2;
-        for (const char *v = value; !trusted && v < close; v++)
-            if (*v == '"' || *v == '\\' || *v == '{' || *v == '\0')
-                return 1;
-        pmn_tag *tag = &r->tags[i];
-        memset(tag, 0, sizeof *tag);
-        tag->name = out;
-        memcpy(out, name, (size_t)(sp - name));
-        out += sp - name;
-        *out++ = '\0';
-        tag->value = out;
-        memcpy(out, value, (size_t)(close - value));
-        out += close - value;
-        *out++ = '\0';
-        s = nl + 1;
-    }
-    r->g.tags = r->tags;
-    r->g.ntags = n;
-    return 0;
+    return rc == 1 ? 0 : rc == 0 ? 1 : -1;
 }
 
 enum game_state game_state_of(const pmn_check_result *res)
@@ -234,7 +177,9 @@ static int piece(void *ctx, const char *text, size_t len)
     unsigned long number = r->g.number;
     new_game(r);
     r->g.number = number;   /* not counted: the commands that filter show none */
-    int rc = simple_tags(r, text, len, 0);
+    (void)text;
+    (void)len;   /* the reader's: pmn_reader_game_tags reads it */
+    int rc = simple_tags(r);
     if (rc < 0) {
         r->stop = -1;
         report(r->sink, PMN_F002, 0, 0, "out of memory");
@@ -258,6 +203,7 @@ static void read_pmn(FILE *f, struct reading *r)
     pmn_reader *rd = pmn_reader_new(f, game_diag, r);
     pmn_record rec;
     int rc;
+    r->rd = rd;
     if (!rd) {
         report(r->sink, PMN_F002, 0, 0, "out of memory");
         return;
@@ -280,7 +226,7 @@ static void read_pmn(FILE *f, struct reading *r)
             r->g.nholes = pmn_reader_game_holes(rd, &r->g.holes);
             r->g.state = r->g.facts.ending ? GAME_ENDED : GAME_NOT_OVER;
             /* The pass takes only tags in this shape. */
-            stop = !a->no_tags && simple_tags(r, r->g.text, r->g.len, 1) < 0 ? -1
+            stop = !a->no_tags && simple_tags(r) < 0 ? -1
                  : (release_diags(r->sink), a->game(a, &r->g));
         } else {
             stop = full_game(r, &rec);
@@ -291,6 +237,7 @@ static void read_pmn(FILE *f, struct reading *r)
         new_game(r);
     }
     pmn_reader_free(rd);
+    r->rd = NULL;
 }
 
 /* An XML archive or OGN games: each read whole and replayed, no quick
@@ -325,8 +272,6 @@ void archive_file(FILE *f, struct diag_sink *s, void *ctx)
         read_pmn(f, &r);
     else
         read_records(f, &r, FORMAT_AUTO);
-    free(r.tagtext);
-    free(r.tags);
 }
 
 /* ---- writing games ------------------------------------------------------ */

@@ -48,6 +48,12 @@ struct pmn_reader {
     void *keep_ctx;
     int quick_ready;          /* quick has been set up for p.setup */
     struct quick quick;       /* for pmn_reader_next_checked */
+    int in_filter;            /* keep() is asked about the chunk */
+    int proved;               /* the game returned last was proved clean (2) */
+    pmn_tag *tags;            /* pmn_reader_game_tags' */
+    size_t tagscap;
+    char *tagtext;
+    size_t tagtextcap;
 };
 
 /* The parser reports through here: past MAX_GAME_DIAGS, one E123 says
@@ -94,6 +100,8 @@ void pmn_reader_free(pmn_reader *rd)
         return;
     lexer_free(&rd->p.lx);
     free(rd->chunk);
+    free(rd->tags);
+    free(rd->tagtext);
     free(rd);
 }
 
@@ -305,15 +313,99 @@ void pmn_reader_set_filter(pmn_reader *rd, int (*keep)(void *ctx, const char *te
 /* The next chunk the filter keeps. */
 static int next_chunk(pmn_reader *rd)
 {
-    int rc;
-    while ((rc = load_chunk(rd)) > 0 && rd->keep && !rd->keep(rd->keep_ctx, rd->chunk, rd->len))
-        ;
+    int rc, keep = 1;
+    do {
+        if ((rc = load_chunk(rd)) <= 0 || !rd->keep)
+            break;
+        rd->in_filter = 1;
+        keep = rd->keep(rd->keep_ctx, rd->chunk, rd->len);
+        rd->in_filter = 0;
+    } while (!keep);
     return rc;
+}
+
+/* tags -> { '[' NAME ' "' VALUE '"]' NEWLINE }, movetext following; NAME
+ * letters, digits and '_'; VALUE without '"', '\\', '{' or NUL.  The quick
+ * pass took such tags already where trusted. */
+int pmn_reader_game_tags(pmn_reader *rd, const pmn_tag **tags, size_t *ntags)
+{
+    const char *text = rd->in_filter ? rd->chunk : rd->chunk ? rd->chunk + rd->game_off : "";
+    size_t len = rd->in_filter ? rd->len : rd->chunk ? rd->game_len : 0;
+    pmn_at line = rd->in_filter ? rd->chunk_line : rd->game_line;
+    int trusted = !rd->in_filter && rd->proved;
+    const char *s = text, *end = text + len;
+    size_t n = 0, bytes = 0;
+    *tags = NULL;
+    *ntags = 0;
+    if (!rd->in_filter && !rd->proved)
+        return 0;   /* a game the parser read: its record has them */
+    for (const char *t = s; t < end && *t == '['; n++) {
+        const char *nl = memchr(t, '\n', (size_t)(end - t));
+        bytes += (size_t)((nl ? nl : end) - t) + 1;
+        t = nl ? nl + 1 : end;
+        if (t == end || *t == '\0')
+            return 0;   /* tags alone: not a game to read this way */
+    }
+    if (!n)
+        return 0;
+    if (n > rd->tagscap) {
+        pmn_tag *t = realloc(rd->tags, n * sizeof *t);
+        if (!t)
+            return -1;
+        rd->tags = t;
+        rd->tagscap = n;
+    }
+    if (bytes > rd->tagtextcap) {
+        char *t = realloc(rd->tagtext, bytes);
+        if (!t)
+            return -1;
+        rd->tagtext = t;
+        rd->tagtextcap = bytes;
+    }
+    char *out = rd->tagtext;
+    for (size_t i = 0; i < n; i++) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl;
+        while (e > s && e[-1] == '\r')
+            e--;
+        const char *name = s + 1, *sp = name;
+        if (trusted) {
+            sp = memchr(name, ' ', (size_t)(e - name));
+        } else {
+            while (sp < e && ((*sp >= 'A' && *sp <= 'Z') || (*sp >= 'a' && *sp <= 'z')
+                              || (*sp >= '0' && *sp <= '9') || *sp == '_'))
+                sp++;
+            if (sp == name || e - sp < 4 || sp[0] != ' ' || sp[1] != '"' || e[-1] != ']'
+                || e[-2] != '"')
+                return 0;
+        }
+        const char *value = sp + 2, *close = e - 2;
+        for (const char *v = value; !trusted && v < close; v++)
+            if (*v == '"' || *v == '\\' || *v == '{' || *v == '\0')
+                return 0;
+        pmn_tag *tag = &rd->tags[i];
+        memset(tag, 0, sizeof *tag);
+        tag->line = line + i;
+        tag->col = 1;
+        tag->value_col = (pmn_at)(value - s) + 1;
+        tag->name = out;
+        memcpy(out, name, (size_t)(sp - name));
+        out += sp - name;
+        *out++ = '\0';
+        tag->value = out;
+        memcpy(out, value, (size_t)(close - value));
+        out += close - value;
+        *out++ = '\0';
+        s = nl + 1;
+    }
+    *tags = rd->tags;
+    *ntags = n;
+    return 1;
 }
 
 int pmn_reader_next(pmn_reader *rd, pmn_record *rec)
 {
     pmn_record_init(rec);
+    rd->proved = 0;
     if (rd->failed)
         return -1;
     for (;;) {
@@ -360,6 +452,7 @@ int pmn_reader_next_again(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts
         int rc = next_chunk(rd);
         if (rc <= 0) {
             pmn_record_init(rec);
+            rd->proved = 0;
             return rc;
         }
         if (quick_read(&rd->quick, rd->chunk, rd->len, proved, facts)) {
@@ -367,6 +460,7 @@ int pmn_reader_next_again(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts
             rd->game_off = 0;
             rd->game_line = rd->chunk_line;
             game_ends(rd, rd->len);
+            rd->proved = 1;
             return 2;
         }
         if (start_chunk(rd) < 0) {

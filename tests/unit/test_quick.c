@@ -354,12 +354,91 @@ static void samples_and_fixtures_agree(void **state)
     assert_true(compare_files("tests/cli", &all) > 50);
 }
 
+/* The tags of games the parser does not read: of a game the quick pass
+ * proved, and of a piece the filter is asked about, as the parser reads
+ * them (names, values, places); none where they are of another shape. */
+struct seen_tags {
+    pmn_reader *rd;
+    int pieces, simple;
+    char first[64];
+};
+
+static int keep_piece(void *ctx, const char *text, size_t len)
+{
+    struct seen_tags *st = ctx;
+    const pmn_tag *tags;
+    size_t n;
+    (void)text;
+    (void)len;
+    st->pieces++;
+    if (pmn_reader_game_tags(st->rd, &tags, &n) == 1) {
+        st->simple++;
+        snprintf(st->first, sizeof st->first, "%s=%s@%llu", tags[0].name, tags[0].value,
+                 tags[0].line);
+    }
+    return 1;
+}
+
+static void tags_without_the_parser(void **state)
+{
+    (void)state;
+    char *text = slurp("samples/hawalis/tavares-gering-2009.pmn");
+    assert_non_null(text);
+    FILE *f = fmemopen(text, strlen(text), "r");
+    pmn_reader *rd = pmn_reader_new(f, NULL, NULL);
+    pmn_record rec, full;
+    pmn_game_facts facts;
+    const pmn_tag *tags;
+    size_t n;
+    assert_int_equal(pmn_reader_next_checked(rd, &rec, &facts), 2);
+    assert_int_equal(pmn_reader_game_tags(rd, &tags, &n), 1);
+    pmn_reader_free(rd);
+    /* The parser's tags of the same game. */
+    rewind(f);
+    rd = pmn_reader_new(f, NULL, NULL);
+    assert_int_equal(pmn_reader_next(rd, &full), 1);
+    assert_int_equal(pmn_reader_game_tags(rd, &tags, &n), 0);   /* parsed: none here */
+    pmn_reader_free(rd);
+    rewind(f);
+    rd = pmn_reader_new(f, NULL, NULL);
+    assert_int_equal(pmn_reader_next_checked(rd, &rec, &facts), 2);
+    assert_int_equal(pmn_reader_game_tags(rd, &tags, &n), 1);
+    assert_int_equal(n, full.ntags);
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(tags[i].name, full.tags[i].name);
+        assert_string_equal(tags[i].value, full.tags[i].value);
+        assert_int_equal(tags[i].line, full.tags[i].line);
+        assert_int_equal(tags[i].col, full.tags[i].col);
+        assert_int_equal(tags[i].value_col, full.tags[i].value_col);
+    }
+    pmn_record_free(&full);
+    pmn_reader_free(rd);
+    fclose(f);
+    free(text);
+
+    /* The filter: a piece of simple tags, then one whose value has a quote. */
+    static const char two[] = "[Event \"a\"]\n\n1. i (+4) *\n\n"
+                              "[Event \"say \\\"b\\\"\"]\n\n1. i (+4) *\n";
+    f = fmemopen((void *)two, sizeof two - 1, "r");
+    struct seen_tags st = { .pieces = 0 };
+    st.rd = rd = pmn_reader_new(f, NULL, NULL);
+    pmn_reader_set_filter(rd, keep_piece, &st);
+    while (pmn_reader_next(rd, &rec) > 0)
+        pmn_record_free(&rec);
+    assert_int_equal(st.pieces, 2);
+    assert_int_equal(st.simple, 1);
+    assert_string_equal(st.first, "Event=a@1");
+    pmn_reader_free(rd);
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_games_take_the_quick_pass),
         cmocka_unit_test(changed_games_agree),
         cmocka_unit_test(samples_and_fixtures_agree),
+        cmocka_unit_test(tags_without_the_parser),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,9 +1,11 @@
 /* captures.c - an example of libpmn: the captures of each game.
  *
- * Reads PMN files (standard input if none), sets each game up and replays
- * it once, then walks the replay beside the record: every move of the main
- * line that captured, with its number and what it took, and how the game
- * ended.  Problems in the records go to standard error.
+ * Reads games in any format pmn reads -- PMN, XML archives, other
+ * programs' notations, found as pmn check finds them (pmn_source) -- from
+ * files (standard input if none), sets each game up and replays it once,
+ * then walks the replay beside the record: every move of the main line that
+ * captured, with its number and what it took, and how the game ended.
+ * Problems in the records go to standard error.
  *
  * Build against an installed libpmn:
  *     cc -o captures captures.c $(pkg-config --cflags --libs pmn)
@@ -38,10 +40,11 @@ static void print_captures(const pmn_record *rec, const pmn_replay *replay)
 
 static int summarise(FILE *f, const char *name)
 {
-    pmn_reader *rd = pmn_reader_new(f, print_problem, (void *)name);
+    pmn_source_options o = { .format = PMN_SOURCE_AUTO, .name = name };
+    pmn_source *src = pmn_source_new(f, &o, print_problem, (void *)name);
     pmn_record rec;
     int games = 0;
-    while (rd && pmn_reader_next(rd, &rec) > 0) {
+    while (src && pmn_source_next(src, &rec) > 0) {
         pmn_setup setup;
         pmn_setup_record(&rec, NULL, &setup, print_problem, (void *)name);
         pmn_replay *replay = pmn_replay_new(&rec, &setup, print_problem, (void *)name);
@@ -62,7 +65,7 @@ static int summarise(FILE *f, const char *name)
         pmn_record_free(&rec);
         games++;
     }
-    pmn_reader_free(rd);
+    pmn_source_free(src);
     return games;
 }
 

@@ -1478,6 +1478,59 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
 int pmn_problem_check(const pmn_record *rec, const pmn_replay *replay, pmn_searcher *s,
                       pmn_diag_fn fn, void *ctx);
 
+/* ---- checking: pmn check in one call ---------------------------------- */
+
+/* Each game of an input, in any format (pmn_source), set up, replayed,
+ * its claimed score checked (E221) and, with `solve`, a problem's solution
+ * held to the engine (W219, N220): handed over with its record, replay,
+ * facts, tags and diagnostics in file order, each problem once -- what
+ * pmn check says of it, for a program that embeds libpmn to say too. */
+typedef struct pmn_check_options {
+    pmn_source_options source;   /* the input and how its games are set up */
+    int quick;                /* PMN: games the quick pass proves clean come without
+                                 their record and replay (pmn_reader_next_checked),
+                                 several times faster */
+    int proved_tags;          /* with quick: such games come with their tags, read
+                                 from their text (pmn_reader_game_tags); else without */
+    int running_totals;       /* counts after moves are running totals
+                                 (pmn_record_totals_to_counts) */
+    int solve;                /* problems (a Position tag) against the engine */
+    const char *tablebases;   /* with solve: the endgame databases' directory, read
+                                 where it has those of a game's rules; NULL: none */
+} pmn_check_options;
+
+typedef struct pmn_checked_game {
+    unsigned long number;     /* in its input, from 1 */
+    int proved;               /* the quick pass proved it clean: rec is empty and
+                                 replay NULL, facts and tags hold what it is */
+    pmn_record rec;
+    pmn_replay *replay;       /* NULL when proved, or when memory ran out (F002) */
+    pmn_game_facts facts;     /* what the replay proves */
+    const pmn_tag *tags;      /* the record's, or the reader's (proved, with
+                                 proved_tags; else none); ntags of them */
+    size_t ntags;
+    const pmn_diag *diags;    /* in file order, each problem once; the checker's */
+    size_t ndiags;
+    unsigned count[PMN_FATAL + 1];   /* of diags, by severity */
+} pmn_checked_game;
+
+typedef struct pmn_checker pmn_checker;
+/* A checker of f (o NULL: found, no setup, no quick pass).  Diagnostics of
+ * the input as a whole -- N133 as it is opened, a read error at its end --
+ * go to fn; a game's come with it.  NULL when memory runs out. */
+pmn_checker *pmn_checker_new(FILE *f, const pmn_check_options *o, pmn_diag_fn fn, void *ctx);
+/* The next game into *g: 1, or 0 at the end of the input, -1 on a read
+ * error or lack of memory (said through fn).  What *g points to is valid
+ * until the next call; free g with pmn_checked_game_free. */
+int pmn_checker_next(pmn_checker *c, pmn_checked_game *g);
+/* Read the next game without checking it, its problems unsaid but for
+ * fatal ones (to fn): a selection by number.  1, 0 or -1 as above. */
+int pmn_checker_skip(pmn_checker *c);
+/* The source it reads (pmn_source_pmn for the line reached, say). */
+pmn_source *pmn_checker_source(pmn_checker *c);
+void pmn_checked_game_free(pmn_checked_game *g);
+void pmn_checker_free(pmn_checker *c);
+
 #ifdef __cplusplus
 }
 #endif

@@ -29,23 +29,8 @@ struct totals {
     int verbose, running_totals, solve, jsonl;
     int from;                 /* FORMAT_* of the input, or FORMAT_AUTO */
     const struct ranges *games_of;   /* --game, or NULL: every game */
+    unsigned long number;     /* games of the current input read */
 };
-
-/* --solve: the solution of a game set up from a position (a problem)
- * against the engine, with the endgame databases of its rules in the
- * default location, as analyse --solve reads them, where there are any. */
-static void solve_line(const pmn_record *rec, const pmn_replay *replay, struct diag_sink *sink)
-{
-    const pmn_rules *r = &pmn_replay_setup(replay)->rules;
-    pmn_searcher *s = pmn_searcher_new(r, 64);
-    pmn_tablebase *tb = NULL;
-    if (s)
-        tablebase_option("check", NULL, r, s, &tb);
-    if (!s || pmn_problem_check(rec, replay, s, print_diag, sink) < 0)
-        report(sink, PMN_F002, rec->line, rec->col, "out of memory solving the problem");
-    pmn_searcher_free(s);
-    pmn_tablebase_close(tb);
-}
 
 static void describe_game(const char *file, const pmn_record *rec, unsigned long n,
                           const pmn_replay *replay)
@@ -106,62 +91,54 @@ static void game_object(const struct diag_sink *sink, const pmn_record *rec, uns
 static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
     struct totals *t = ctx;
-    struct source src;
-    pmn_reader *rd = source_open(&src, f, sink, t->ro, t->from) == 0 ? src.pmn : NULL;
-    pmn_record rec;
-    unsigned long n = 0;
-    pmn_game_facts facts;
-    int rc;
     /* Games proved clean by the reader's quick pass are only counted; but
      * --verbose and jsonl describe each game, and --running-totals rewrites
      * them. */
-    int quick = !t->verbose && !t->running_totals && !t->jsonl && rd;
+    char dir[4096];
+    pmn_check_options o = {
+        .source = { .format = t->from == FORMAT_AUTO && sink->part ? FORMAT_PMN : t->from,
+                    .name = sink->file, .setup = &t->ro->setup,
+                    .lines_before = sink->lines_before },
+        .quick = !t->verbose && !t->running_totals && !t->jsonl,
+        .running_totals = t->running_totals,
+        .solve = t->solve,
+        .tablebases = t->solve ? default_tablebase_dir(dir, sizeof dir) : NULL,
+    };
+    pmn_checker *c = pmn_checker_new(f, &o, print_diag, sink);
+    pmn_checked_game g;
     unsigned before[PMN_FATAL + 1];
+    int asked, rc;
+    if (!c) {
+        report(sink, PMN_F002, 0, 0, "out of memory");
+        return;
+    }
     memcpy(before, sink->count, sizeof before);
-    int asked;
-    while ((asked = game_turn(sink, t->games_of, n + 1)) >= 0 && src.src
-           && (rc = quick ? pmn_reader_next_checked(rd, &rec, &facts)
-                          : source_next(&src, &rec)) > 0) {
-        if (!asked) {
-            n++;
-            if (rc != 2)
-                pmn_record_free(&rec);
+    /* --game: the games before and between those asked for are read
+     * unchecked, and the file is left after the last. */
+    while ((asked = game_turn(sink, t->games_of, t->number + 1)) >= 0
+           && (rc = asked ? pmn_checker_next(c, &g) : pmn_checker_skip(c)) > 0) {
+        t->number++;
+        if (!asked)
             continue;
-        }
-        if (rc == 2) {
-            t->games++;
-            t->moves += facts.moves;
-            n++;
-            progress_game(sink->progress, sink->file);
-            continue;
-        }
-        if (t->running_totals)
-            pmn_record_totals_to_counts(&rec, print_diag, sink);
-        pmn_replay *replay = replay_record(&rec, t->ro, sink);
-        if (replay)
-            check_score(&rec, replay, sink, 0);
         t->games++;
-        n++;
-        if (replay && t->solve && pmn_record_find_tag(&rec, "Position")
-            && pmn_replay_complete(replay))
-            solve_line(&rec, replay, sink);
-        if (replay) {
-            t->moves += pmn_replay_result(replay)->written;
-            if (t->verbose)
-                describe_game(sink->file, &rec, n, replay);
-        }
+        t->moves += g.facts.moves;
+        for (size_t i = 0; i < g.ndiags; i++)
+            print_diag(sink, &g.diags[i]);
+        if (!g.proved && g.replay && t->verbose)
+            describe_game(sink->file, &g.rec, g.number, g.replay);
         release_diags(sink);
-        if (replay && t->jsonl)
-            game_object(sink, &rec, n, replay, before);
+        if (!g.proved && g.replay && t->jsonl)
+            game_object(sink, &g.rec, g.number, g.replay, before);
         memcpy(before, sink->count, sizeof before);
-        pmn_replay_free(replay);
-        pmn_record_free(&rec);
+        pmn_checked_game_free(&g);
         progress_game(sink->progress, sink->file);
     }
     sink->mute = 0;
+    t->number = 0;
+    pmn_reader *rd = pmn_source_pmn(pmn_checker_source(c));
     if (rd)
         t->lines += pmn_reader_line(rd);
-    source_close(&src);
+    pmn_checker_free(c);
 }
 
 /* --jobs: a part's totals, merged in order. */
@@ -227,7 +204,7 @@ static int run(const struct command *cmd, int argc, char **argv)
     struct rules_options ro;
     memset(&ro, 0, sizeof ro);
     struct diag_sink sink = { .file = "-", .show_notes = 1 };
-    struct totals t = { 0, 0, 0, &ro, 0, 0, 0, 0, FORMAT_AUTO, NULL };
+    struct totals t = { 0, 0, 0, &ro, 0, 0, 0, 0, FORMAT_AUTO, NULL, 0 };
     struct cli_args a;
     struct progress progress;
     int c, rc, quiet = 0, json = 0, jobs = default_jobs();

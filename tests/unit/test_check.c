@@ -260,6 +260,78 @@ static void move_numbers(void **state)
     assert_int_equal(pmn_move_number(PMN_NORTH, 1), 2);
 }
 
+/* pmn check as a library (pmn_checker): each game with what check says of
+ * it -- proved by the quick pass or replayed, its diagnostics in file order,
+ * counted -- a game skipped unsaid, the input's own note (N133) apart. */
+static void checker_says_what_check_says(void **state)
+{
+    (void)state;
+    char *sample = slurp("samples/hawalis/tavares-gering-2009.pmn");
+    assert_non_null(sample);
+    const char *bad = "\n[Event \"bad\"]\n\n1. z *\n\n[Event \"worse\"]\n\n1. y (+3) *\n";
+    size_t n = strlen(sample) + strlen(bad);
+    char *text = malloc(n + 1);
+    assert_non_null(text);
+    strcpy(text, sample);
+    strcat(text, bad);
+    for (int quick = 0; quick < 2; quick++) {
+        FILE *f = fmemopen(text, n, "r");
+        struct diags input;
+        memset(&input, 0, sizeof input);
+        pmn_check_options o = { .source = { .format = PMN_SOURCE_AUTO }, .quick = quick,
+                                .proved_tags = 1 };
+        pmn_checker *c = pmn_checker_new(f, &o, collect, &input);
+        pmn_checked_game g;
+        assert_non_null(c);
+        assert_int_equal(pmn_checker_next(c, &g), 1);
+        assert_int_equal(g.number, 1);
+        assert_int_equal(g.proved, quick);
+        assert_true(quick ? g.replay == NULL : g.replay != NULL);
+        assert_int_equal(g.ndiags, 0);
+        assert_int_equal(g.facts.outcome, PMN_NORTH_WINS);
+        assert_true(g.ntags >= 7);
+        assert_string_equal(g.tags[0].name, "Event");
+        pmn_checked_game_free(&g);
+        assert_int_equal(pmn_checker_skip(c), 1);   /* "bad": unsaid */
+        assert_int_equal(pmn_checker_next(c, &g), 1);
+        assert_int_equal(g.number, 3);
+        assert_int_equal(g.proved, 0);
+        assert_true(g.ndiags >= 1);
+        assert_int_equal(g.diags[0].code, PMN_E110);
+        for (size_t i = 1; i < g.ndiags; i++)
+            assert_true(g.diags[i - 1].line <= g.diags[i].line);
+        assert_int_equal(g.count[PMN_ERROR] + g.count[PMN_WARNING] + g.count[PMN_NOTE]
+                             + g.count[PMN_FATAL],
+                         g.ndiags);
+        pmn_checked_game_free(&g);
+        assert_int_equal(pmn_checker_next(c, &g), 0);
+        assert_int_equal(input.n, 0);
+        pmn_checker_free(c);
+        fclose(f);
+    }
+    free(text);
+    free(sample);
+
+    /* Another program's notation, found and said apart from the games. */
+    static const char ogn[] = "[Variant \"Oware Abapa\"]\n\n1. D d\n";
+    FILE *f = fmemopen((void *)ogn, sizeof ogn - 1, "r");
+    struct diags input;
+    memset(&input, 0, sizeof input);
+    pmn_checker *c = pmn_checker_new(f, NULL, collect, &input);
+    pmn_checked_game g;
+    assert_int_equal(input.n, 1);
+    assert_int_equal(input.d[0].code, PMN_N133);
+    assert_int_equal(pmn_source_format(pmn_checker_source(c)),
+                     PMN_SOURCE_FOREIGN + PMN_FORMAT_OGN);
+    assert_int_equal(pmn_checker_next(c, &g), 1);
+    assert_non_null(g.replay);
+    assert_int_equal(g.facts.moves, 2);
+    pmn_checked_game_free(&g);
+    assert_int_equal(pmn_checker_next(c, &g), 0);
+    pmn_checker_free(c);
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -271,6 +343,7 @@ int main(void)
         cmocka_unit_test(setup_order),
         cmocka_unit_test(replay_kept_as_data),
         cmocka_unit_test(move_numbers),
+        cmocka_unit_test(checker_says_what_check_says),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,182 @@
+/* checker.c - pmn check as a library: each game of an input, in any format
+ * (pmn_source), set up and replayed, its claimed score and (for problems)
+ * its solution held to the engine, handed over with its record, replay,
+ * facts, tags and diagnostics in file order, each problem once.  A
+ * program that embeds libpmn gets from one call what pmn check says; the
+ * command only prints.
+ *
+ * Diagnostics met while a game is read and checked are the game's: they
+ * are collected, then ordered (pmn_diags_in_file_order).  Those of the
+ * input as a whole -- N133 when it is opened, a read error at its end --
+ * go straight to the caller's function. */
+#include "pmn.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct pmn_checker {
+    pmn_source *src;
+    pmn_check_options o;
+    pmn_diag_fn fn;           /* the input's own diagnostics */
+    void *ctx;
+    int collecting;           /* a game is being read and checked */
+    pmn_diag *held;           /* its diagnostics, in the order met */
+    size_t nheld, cap;
+    unsigned long number;
+};
+
+static void collect(void *arg, const pmn_diag *d)
+{
+    pmn_checker *c = arg;
+    if (c->collecting && c->nheld == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 16;
+        pmn_diag *h = realloc(c->held, cap * sizeof *h);
+        if (h) {
+            c->held = h;
+            c->cap = cap;
+        }
+    }
+    if (c->collecting && c->nheld < c->cap)
+        c->held[c->nheld++] = *d;
+    else if (c->fn)
+        c->fn(c->ctx, d);   /* not a game's, or no room: said at once */
+}
+
+pmn_checker *pmn_checker_new(FILE *f, const pmn_check_options *o, pmn_diag_fn fn, void *ctx)
+{
+    static const pmn_check_options none = { .source = { .format = PMN_SOURCE_AUTO } };
+    pmn_checker *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->o = o ? *o : none;
+    c->fn = fn;
+    c->ctx = ctx;
+    if (!(c->src = pmn_source_new(f, &c->o.source, collect, c))) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void say(pmn_checker *c, pmn_diag_code code, pmn_at line, pmn_at col, const char *what)
+{
+    pmn_diag d;
+    pmn_diag_make(&d, code, line, col, "%s", what);
+    collect(c, &d);
+}
+
+/* --solve: a problem's solution against the engine, with the databases of
+ * its rules under o.tablebases where there are any. */
+static void solve(pmn_checker *c, pmn_checked_game *g)
+{
+    const pmn_rules *r = &pmn_replay_setup(g->replay)->rules;
+    pmn_searcher *s = pmn_searcher_new(r, 64);
+    pmn_tablebase *tb = NULL;
+    pmn_error err;
+    if (s && c->o.tablebases && (tb = pmn_tablebase_open(r, c->o.tablebases, &err)) != NULL)
+        pmn_searcher_use_tablebase(s, tb);
+    if (!s || pmn_problem_check(&g->rec, g->replay, s, collect, c) < 0)
+        say(c, PMN_F002, g->rec.line, g->rec.col, "out of memory solving the problem");
+    pmn_searcher_free(s);
+    pmn_tablebase_close(tb);
+}
+
+static void check_game(pmn_checker *c, pmn_checked_game *g)
+{
+    pmn_setup setup;
+    if (c->o.running_totals)
+        pmn_record_totals_to_counts(&g->rec, collect, c);
+    pmn_setup_record(&g->rec, c->o.source.setup, &setup, collect, c);
+    if (!(g->replay = pmn_replay_new(&g->rec, &setup, collect, c))) {
+        say(c, PMN_F002, g->rec.line, g->rec.col, "out of memory replaying the game");
+        return;
+    }
+    pmn_record_check_score(&g->rec, g->replay, 0, collect, c);
+    const pmn_check_result *res = pmn_replay_result(g->replay);
+    g->facts.moves = res->written;
+    g->facts.ending = res->ending;
+    g->facts.outcome = res->outcome;
+    g->facts.captured[0] = res->captured[0];
+    g->facts.captured[1] = res->captured[1];
+    if (c->o.solve && pmn_record_find_tag(&g->rec, "Position") && pmn_replay_complete(g->replay))
+        solve(c, g);
+}
+
+/* The input's diagnostics met outside a game, said now. */
+static int input_end(pmn_checker *c, int rc)
+{
+    c->collecting = 0;
+    for (size_t i = 0; i < c->nheld; i++)
+        if (c->fn)
+            c->fn(c->ctx, &c->held[i]);
+    c->nheld = 0;
+    return rc;
+}
+
+int pmn_checker_next(pmn_checker *c, pmn_checked_game *g)
+{
+    pmn_reader *rd = c->o.quick ? pmn_source_pmn(c->src) : NULL;
+    int rc;
+    memset(g, 0, sizeof *g);
+    c->nheld = 0;
+    c->collecting = 1;
+    rc = rd ? pmn_reader_next_checked(rd, &g->rec, &g->facts) : pmn_source_next(c->src, &g->rec);
+    if (rc <= 0)
+        return input_end(c, rc);
+    g->number = ++c->number;
+    if (rc == 2) {
+        g->proved = 1;
+        if (c->o.proved_tags && pmn_reader_game_tags(rd, &g->tags, &g->ntags) < 0)
+            say(c, PMN_F002, 0, 0, "out of memory reading the tags");
+    } else {
+        check_game(c, g);
+        g->tags = g->rec.tags;
+        g->ntags = g->rec.ntags;
+    }
+    c->collecting = 0;
+    g->ndiags = pmn_diags_in_file_order(c->held, c->nheld);
+    g->diags = c->held;
+    for (size_t i = 0; i < g->ndiags; i++)
+        g->count[g->diags[i].severity]++;
+    return 1;
+}
+
+int pmn_checker_skip(pmn_checker *c)
+{
+    pmn_record rec;
+    c->nheld = 0;
+    c->collecting = 1;
+    int rc = pmn_source_next(c->src, &rec);
+    if (rc <= 0)
+        return input_end(c, rc);
+    pmn_record_free(&rec);
+    c->number++;
+    c->collecting = 0;
+    /* Its own problems go unsaid, but for fatal ones: the input's. */
+    for (size_t i = 0; i < c->nheld; i++)
+        if (c->held[i].severity == PMN_FATAL && c->fn)
+            c->fn(c->ctx, &c->held[i]);
+    c->nheld = 0;
+    return 1;
+}
+
+pmn_source *pmn_checker_source(pmn_checker *c)
+{
+    return c->src;
+}
+
+void pmn_checked_game_free(pmn_checked_game *g)
+{
+    pmn_replay_free(g->replay);
+    pmn_record_free(&g->rec);
+    memset(g, 0, sizeof *g);
+}
+
+void pmn_checker_free(pmn_checker *c)
+{
+    if (!c)
+        return;
+    pmn_source_free(c->src);
+    free(c->held);
+    free(c);
+}

@@ -552,6 +552,13 @@ void criteria_free(struct criteria *c)
 
 static atomic_ulong gave_up;
 
+int job_status(const struct diag_sink *s, int strict)
+{
+    if (strict || s->count[PMN_FATAL])
+        return exit_status(s) > EXIT_ERRORS || !criteria_gave_up() ? exit_status(s) : EXIT_ERRORS;
+    return criteria_gave_up() ? EXIT_ERRORS : EXIT_CLEAN;
+}
+
 unsigned long criteria_gave_up(void)
 {
     return atomic_load(&gave_up);

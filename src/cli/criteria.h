@@ -89,6 +89,10 @@ struct criteria {
 int criteria_option(struct criteria *c, const char *cmd, int key, const char *arg);
 int criteria_file(struct criteria *c, const char *cmd, const char *path);
 void criteria_free(struct criteria *c);
+/* The status of a command that did its job on the games whatever they
+ * carry (select, stats, html, split, duplicates, annotate): 0, or 3 where
+ * a file could not be read or written; strict (--strict): exit_status's. */
+int job_status(const struct diag_sink *s, int strict);
 /* Does g meet every criterion (none, with invert)? */
 int criteria_match(const struct criteria *c, const struct game *g);
 /* How many values a pattern gave up on (backtracking without end): each

@@ -4,7 +4,6 @@
 #include "options.h"
 #include "io.h"
 #include "progress.h"
-#include "criteria.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -400,13 +399,6 @@ int exit_status(const struct diag_sink *s)
     if (s->count[PMN_WARNING])
         return EXIT_WARNINGS;
     return EXIT_CLEAN;
-}
-
-int job_status(const struct diag_sink *s, int strict)
-{
-    if (strict || s->count[PMN_FATAL])
-        return exit_status(s) > EXIT_ERRORS || !criteria_gave_up() ? exit_status(s) : EXIT_ERRORS;
-    return criteria_gave_up() ? EXIT_ERRORS : EXIT_CLEAN;
 }
 
 /* The file as it is on disk (stdin for "-"), or NULL (reported). */

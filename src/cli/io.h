@@ -67,10 +67,6 @@ void report(struct diag_sink *s, pmn_diag_code code, pmn_at line, pmn_at col,
             const char *fmt, ...) CLI_PRINTF(5, 6);
 /* The exit status the counts call for (see pmn(1)). */
 int exit_status(const struct diag_sink *s);
-/* The status of a command that did its job on the games whatever they
- * carry (select, stats, html, split, duplicates, annotate): 0, or 3 where
- * a file could not be read or written; strict (--strict): exit_status's. */
-int job_status(const struct diag_sink *s, int strict);
 
 /* Open an input named on the command line ("-": standard input); on failure
  * report a fatal diagnostic and return NULL. */

@@ -1136,6 +1136,9 @@ typedef struct pmn_source_options {
     pmn_at lines_before;      /* PMN: the stream is a part of its file, after so
                                  many lines (pmn_reader_set_lines_before) */
     int validate;             /* XML: each game against the schema */
+    pmn_diag_fn note;         /* where what is said of the input as a whole (N133)
+                                 goes, apart from its games'; NULL: fn */
+    void *note_ctx;
 } pmn_source_options;
 
 typedef struct pmn_source pmn_source;

@@ -158,7 +158,9 @@ int source_open_to(struct source *src, FILE *f, struct diag_sink *s,
 {
     pmn_source_options so = { .format = format == FORMAT_AUTO && s->part ? FORMAT_PMN : format,
                               .name = s->file, .setup = o ? &o->setup : NULL,
-                              .lines_before = s->lines_before };
+                              .lines_before = s->lines_before,
+                              /* The input's note is the command's, not a game's. */
+                              .note = print_diag, .note_ctx = s };
     memset(src, 0, sizeof *src);
     if (!(src->src = pmn_source_new(f, &so, fn, ctx))) {
         report(s, PMN_F002, 0, 0, "out of memory");

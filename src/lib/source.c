@@ -65,7 +65,9 @@ pmn_source *pmn_source_new(FILE *f, const pmn_source_options *o, pmn_diag_fn fn,
     if (format == PMN_SOURCE_AUTO) {
         int by_name;
         format = pmn_source_detect(f, o->name, &by_name);
-        if (format >= PMN_SOURCE_FOREIGN && fn) {
+        pmn_diag_fn say = o->note ? o->note : fn;
+        void *say_ctx = o->note ? o->note_ctx : ctx;
+        if (format >= PMN_SOURCE_FOREIGN && say) {
             pmn_format pf = (pmn_format)(format - PMN_SOURCE_FOREIGN);
             pmn_diag d;
             if (by_name)
@@ -75,7 +77,7 @@ pmn_source *pmn_source_new(FILE *f, const pmn_source_options *o, pmn_diag_fn fn,
                 pmn_diag_make(&d, PMN_N133, 0, 0,
                               "read as %s: its tags and first move are written in it",
                               pmn_format_title(pf));
-            fn(ctx, &d);
+            say(say_ctx, &d);
         }
     }
     src->format = format;

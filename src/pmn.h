@@ -1526,8 +1526,9 @@ pmn_checker *pmn_checker_new(FILE *f, const pmn_check_options *o, pmn_diag_fn fn
  * error or lack of memory (said through fn).  What *g points to is valid
  * until the next call; free g with pmn_checked_game_free. */
 int pmn_checker_next(pmn_checker *c, pmn_checked_game *g);
-/* Read the next game without checking it, its problems unsaid but for
- * fatal ones (to fn): a selection by number.  1, 0 or -1 as above. */
+/* Read the next game without checking it (by the quick pass where quick
+ * allows), its problems unsaid but for fatal ones (to fn): a selection by
+ * number.  1, 0 or -1 as above. */
 int pmn_checker_skip(pmn_checker *c);
 /* The source it reads (pmn_source_pmn for the line reached, say). */
 pmn_source *pmn_checker_source(pmn_checker *c);

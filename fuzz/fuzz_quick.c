@@ -1,10 +1,12 @@
 /* fuzz_quick.c - libFuzzer target: the reader's quick pass against the full
  * path.  Any bytes are read both ways in step; a game the quick pass counts
  * must be one on which the parser, setup and replay say nothing, with the
- * same moves, else the target aborts.  Build and run: sh fuzz/run.sh. */
+ * same moves, and whose tags pmn_reader_game_tags gives as the parser
+ * reads them, else the target aborts.  Build and run: sh fuzz/run.sh. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pmn.h"
 
@@ -39,6 +41,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                              || res->captured[0] != facts.captured[0]
                              || res->captured[1] != facts.captured[1]))
                 abort();   /* counted clean, but it is not, or not as the replay is */
+            if (rca == 2) {
+                const pmn_tag *tags;
+                size_t n;
+                if (pmn_reader_game_tags(a, &tags, &n) != 1 || n != rb.ntags)
+                    abort();   /* the tags of a proved game, not as the parser's */
+                for (size_t i = 0; i < n; i++)
+                    if (strcmp(tags[i].name, rb.tags[i].name) != 0
+                        || strcmp(tags[i].value, rb.tags[i].value) != 0
+                        || tags[i].line != rb.tags[i].line || tags[i].col != rb.tags[i].col
+                        || tags[i].value_col != rb.tags[i].value_col)
+                        abort();
+            }
             pmn_replay_free(r);
         }
         pmn_record_free(&ra);

@@ -88,6 +88,14 @@ static void game_object(const struct diag_sink *sink, const pmn_record *rec, uns
            sink->count[PMN_WARNING] - before[PMN_WARNING], sink->count[PMN_NOTE] - before[PMN_NOTE]);
 }
 
+/* What is said of the input as a whole (N133, a read error): before the
+ * games' problems, as it is said. */
+static void input_diag(void *sink, const pmn_diag *d)
+{
+    print_diag(sink, d);
+    release_diags(sink);
+}
+
 static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
     struct totals *t = ctx;
@@ -104,7 +112,7 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
         .solve = t->solve,
         .tablebases = t->solve ? default_tablebase_dir(dir, sizeof dir) : NULL,
     };
-    pmn_checker *c = pmn_checker_new(f, &o, print_diag, sink);
+    pmn_checker *c = pmn_checker_new(f, &o, input_diag, sink);
     pmn_checked_game g;
     unsigned before[PMN_FATAL + 1];
     int asked, rc;

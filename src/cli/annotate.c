@@ -209,14 +209,7 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
     an->ao.progress = isatty(2) && !an->quiet ? progress : NULL;
     an->ao.progress_ctx = an;
     unsigned long n = 0;
-    int asked;
-    while ((asked = game_turn(sink, an->games_of, n + 1)) >= 0 && src.src
-           && source_next(&src, &rec) > 0) {
-        n++;
-        if (!asked) {
-            pmn_record_free(&rec);
-            continue;
-        }
+    while (src.src && source_next_asked(&src, sink, an->games_of, &n, &rec) > 0) {
         an->file_game++;
         if (an->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
@@ -259,7 +252,6 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
         pmn_replay_free(check);
         pmn_record_free(&rec);
     }
-    sink->mute = 0;
     if (an->ao.progress)
         fprintf(stderr, "\r\033[K");
     source_close(&src);

@@ -104,9 +104,7 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
      * them. */
     char dir[4096];
     pmn_check_options o = {
-        .source = { .format = t->from == FORMAT_AUTO && sink->part ? FORMAT_PMN : t->from,
-                    .name = sink->file, .setup = &t->ro->setup,
-                    .lines_before = sink->lines_before },
+        .source = source_options(sink, t->ro, t->from),
         .quick = !t->verbose && !t->running_totals && !t->jsonl,
         .running_totals = t->running_totals,
         .solve = t->solve,

@@ -51,14 +51,7 @@ static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
     pmn_record rec;
     int open = source_open(&src, f, sink, &cv->ro, cv->from) == 0;
     unsigned long n = 0;
-    int asked;
-    while ((asked = game_turn(sink, cv->games_of, n + 1)) >= 0 && open && !cv->failed
-           && source_next(&src, &rec) > 0) {
-        n++;
-        if (!asked) {
-            pmn_record_free(&rec);
-            continue;
-        }
+    while (open && !cv->failed && source_next_asked(&src, sink, cv->games_of, &n, &rec) > 0) {
         if (cv->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
         if (cv->fix && fix_record(&rec, &cv->ro, sink) < 0) {
@@ -84,7 +77,6 @@ static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
         pmn_record_free(&rec);
         progress_game(sink->progress, sink->file);
     }
-    sink->mute = 0;
     source_close(&src);
 }
 

@@ -149,6 +149,20 @@ int game_turn(struct diag_sink *s, const struct ranges *games, unsigned long nex
     return !s->mute;
 }
 
+int source_next_asked(struct source *src, struct diag_sink *s, const struct ranges *games,
+                      unsigned long *n, pmn_record *rec)
+{
+    int asked, rc = 0;
+    while ((asked = game_turn(s, games, *n + 1)) >= 0 && (rc = source_next(src, rec)) > 0) {
+        ++*n;
+        if (asked)
+            return 1;
+        pmn_record_free(rec);
+    }
+    s->mute = 0;
+    return asked < 0 ? 0 : rc;
+}
+
 static int compile(struct criterion *cr, const char *cmd, const char *option, const char *pattern)
 {
     int code;

@@ -35,6 +35,12 @@ int game_option(struct ranges *r, const char *cmd, const char *arg);
  * none from it on is asked, and the file is left.  The caller unmutes s
  * when it leaves the file. */
 int game_turn(struct diag_sink *s, const struct ranges *games, unsigned long next);
+/* The next game of src that --game asks for (games NULL: every one) into
+ * *rec, those before it read unheard (game_turn), *n counting every game
+ * of the input read: 1, or as source_next at the end (0 when none after
+ * is asked for), s unmuted. */
+int source_next_asked(struct source *src, struct diag_sink *s, const struct ranges *games,
+                      unsigned long *n, pmn_record *rec);
 
 /* The options of the criteria, for the commands that take them all. */
 #define OPT_CRITERIA \

@@ -33,14 +33,7 @@ static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
     pmn_write_options wo;
     pmn_write_options_init(&wo);
     unsigned long n = 0;
-    int asked;
-    while ((asked = game_turn(sink, ex->games_of, n + 1)) >= 0 && src.src
-           && !ex->failed && source_next(&src, &rec) > 0) {
-        n++;
-        if (!asked) {
-            pmn_record_free(&rec);
-            continue;
-        }
+    while (src.src && !ex->failed && source_next_asked(&src, sink, ex->games_of, &n, &rec) > 0) {
         int rc = -1;
         if (ex->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
@@ -60,7 +53,6 @@ static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
         pmn_replay_free(replay);
         pmn_record_free(&rec);
     }
-    sink->mute = 0;
     source_close(&src);
 }
 

@@ -95,12 +95,6 @@ static int add_rules_spec(const char *cmd, struct rules_options *o, const char *
     return 0;
 }
 
-pmn_reader *open_reader(FILE *f, struct diag_sink *s, const struct rules_options *o)
-{
-    struct source src;
-    return source_open_to(&src, f, s, o, FORMAT_PMN, print_diag, s) == 0 ? src.pmn : NULL;
-}
-
 const char *format_names(void)
 {
     static char names[256];
@@ -147,6 +141,16 @@ int names_foreign(char **names, int n)
     return 0;
 }
 
+pmn_source_options source_options(const struct diag_sink *s, const struct rules_options *o,
+                                  int format)
+{
+    /* A part of a file (--jobs) is PMN: the file was looked at whole. */
+    pmn_source_options so = { .format = format == FORMAT_AUTO && s->part ? FORMAT_PMN : format,
+                              .name = s->file, .setup = o ? &o->setup : NULL,
+                              .lines_before = s->lines_before };
+    return so;
+}
+
 int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct rules_options *o,
                 int format)
 {
@@ -156,17 +160,14 @@ int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct r
 int source_open_to(struct source *src, FILE *f, struct diag_sink *s,
                    const struct rules_options *o, int format, pmn_diag_fn fn, void *ctx)
 {
-    pmn_source_options so = { .format = format == FORMAT_AUTO && s->part ? FORMAT_PMN : format,
-                              .name = s->file, .setup = o ? &o->setup : NULL,
-                              .lines_before = s->lines_before,
-                              /* The input's note is the command's, not a game's. */
-                              .note = print_diag, .note_ctx = s };
+    pmn_source_options so = source_options(s, o, format);
+    so.note = print_diag;   /* the input's note is the command's, not a game's */
+    so.note_ctx = s;
     memset(src, 0, sizeof *src);
     if (!(src->src = pmn_source_new(f, &so, fn, ctx))) {
         report(s, PMN_F002, 0, 0, "out of memory");
         return -1;
     }
-    src->pmn = pmn_source_pmn(src->src);
     src->format = pmn_source_format(src->src);
     return 0;
 }

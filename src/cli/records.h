@@ -55,9 +55,12 @@ int names_foreign(char **names, int n);
  * (reported, src->src NULL) when memory runs out. */
 struct source {
     pmn_source *src;
-    pmn_reader *pmn;          /* its PMN reader, or NULL: another format */
     int format;               /* FORMAT_*: what it is read as */
 };
+/* The options of the source of s's input, with the games set up by o (NULL:
+ * none): format, the name, and where a part of a file (s->part) begins. */
+pmn_source_options source_options(const struct diag_sink *s, const struct rules_options *o,
+                                  int format);
 int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct rules_options *o,
                 int format);
 int source_open_to(struct source *src, FILE *f, struct diag_sink *s,
@@ -69,9 +72,6 @@ int source_next(struct source *src, pmn_record *rec);
 int check_score(pmn_record *rec, const pmn_replay *replay, struct diag_sink *s, int drop);
 void source_close(struct source *src);
 
-/* A reader of f whose games are set up with o (NULL: none); NULL when
- * memory runs out (reported). */
-pmn_reader *open_reader(FILE *f, struct diag_sink *s, const struct rules_options *o);
 /* Set rec up with o and replay it, reporting through s (NULL: silently);
  * NULL when memory runs out (reported). */
 pmn_replay *replay_record(const pmn_record *rec, const struct rules_options *o,

@@ -113,20 +113,29 @@ static int input_end(pmn_checker *c, int rc)
     return rc;
 }
 
-int pmn_checker_next(pmn_checker *c, pmn_checked_game *g)
+/* The next game, its diagnostics collected: by the quick pass where quick
+ * allows (2: proved, rec left empty), else read whole (1); 0 or -1 at the
+ * end, the input's diagnostics said. */
+static int read_game(pmn_checker *c, pmn_record *rec, pmn_game_facts *facts)
 {
     pmn_reader *rd = c->o.quick ? pmn_source_pmn(c->src) : NULL;
-    int rc;
-    memset(g, 0, sizeof *g);
     c->nheld = 0;
     c->collecting = 1;
-    rc = rd ? pmn_reader_next_checked(rd, &g->rec, &g->facts) : pmn_source_next(c->src, &g->rec);
+    int rc = rd ? pmn_reader_next_checked(rd, rec, facts) : pmn_source_next(c->src, rec);
+    return rc > 0 ? rc : input_end(c, rc);
+}
+
+int pmn_checker_next(pmn_checker *c, pmn_checked_game *g)
+{
+    memset(g, 0, sizeof *g);
+    int rc = read_game(c, &g->rec, &g->facts);
     if (rc <= 0)
-        return input_end(c, rc);
+        return rc;
     g->number = ++c->number;
     if (rc == 2) {
         g->proved = 1;
-        if (c->o.proved_tags && pmn_reader_game_tags(rd, &g->tags, &g->ntags) < 0)
+        if (c->o.proved_tags
+            && pmn_reader_game_tags(pmn_source_pmn(c->src), &g->tags, &g->ntags) < 0)
             say(c, PMN_F002, 0, 0, "out of memory reading the tags");
     } else {
         check_game(c, g);
@@ -143,15 +152,12 @@ int pmn_checker_next(pmn_checker *c, pmn_checked_game *g)
 
 int pmn_checker_skip(pmn_checker *c)
 {
-    pmn_reader *rd = c->o.quick ? pmn_source_pmn(c->src) : NULL;
     pmn_record rec;
     pmn_game_facts facts;
-    c->nheld = 0;
-    c->collecting = 1;
     /* The quick pass, where it may, passes over a clean game fastest. */
-    int rc = rd ? pmn_reader_next_checked(rd, &rec, &facts) : pmn_source_next(c->src, &rec);
+    int rc = read_game(c, &rec, &facts);
     if (rc <= 0)
-        return input_end(c, rc);
+        return rc;
     pmn_record_free(&rec);
     c->number++;
     c->collecting = 0;

@@ -1,6 +1,7 @@
 /* analyse.c - pmn analyse: the value of a position, its best move and line. */
 #include "cli.h"
 #include "options.h"
+#include "command.h"
 #include "io.h"
 #include "records.h"
 
@@ -10,29 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_FORMAT = 256 };
-
-static const struct cli_option options[] = {
-    { "position", 'P' + 256, "STRING", "analyse this position (default: the opening, or\nthe record's)" },
-    { "game", 'g', "N", "the N-th game of FILE (from 1)" },
-    { "ply", 'k', "K", "the position after K plies of its main line\n(default 0: its start)" },
-    OPT_RULES_SET,
-    OPT_FROM,
-    OPT_SEARCH_LIMITS,
-    OPT_TABLEBASE,
-    { "all-moves", 'a', NULL, "the value of every legal move, not only the best" },
-    OPT_NOTATION,
-    { "format", OPT_FORMAT, "FORMAT", "text (the default) or json" },
-    OPT_END,
-};
-
 struct request {
     const char *position, *file;
     unsigned long game, ply;
     int have_ply;
     pmn_rules rules;
-    struct rules_options ro;
-    int rules_given;
+    const struct rules_options *ro;
     pmn_search_limits limits;
     unsigned long hash;
     const char *tablebase;    /* --tablebase DIR, or NULL */
@@ -85,13 +69,13 @@ static int from_file(const struct request *rq, struct target *t)
     if (!f)
         return EXIT_FATAL;
     struct source src;
-    source_open(&src, f, &sink, &rq->ro, rq->from);
+    source_open(&src, f, &sink, rq->ro, rq->from);
     pmn_record rec;
     unsigned long n = 0, want = rq->game ? rq->game : 1;
     int status = -1;
     while (src.src && status < 0 && source_next(&src, &rec) > 0) {
         if (++n == want) {
-            pmn_replay *replay = replay_record(&rec, &rq->ro, &sink);
+            pmn_replay *replay = replay_record(&rec, rq->ro, &sink);
             const pmn_check_result *res = replay ? pmn_replay_result(replay) : NULL;
             if (!replay) {
                 status = EXIT_FATAL;
@@ -278,98 +262,99 @@ static void progress(void *ctx, const pmn_analysis *a)
 
 /* ---- the command ------------------------------------------------------------ */
 
-static int parse_options(const struct command *cmd, int argc, char **argv, struct request *rq)
+/* --rules: the rule set of --position, and over the record's. */
+static int rules_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
 {
-    struct cli_args a;
-    int c, rc;
-    cli_begin(&a, cmd, argc, argv);
-    while ((c = cli_next(&a)) != CLI_END) {
-        switch (c) {
-        case 'P' + 256: rq->position = a.arg; break;
-        case 'g':
-            if (parse_number(a.arg, ULONG_MAX / 2, &rq->game) < 0 || rq->game == 0)
-                return usage_error(cmd->name, "--game takes a game number from 1, not '%s'", a.arg);
-            break;
-        case 'k':
-            if (parse_number(a.arg, 1000000, &rq->ply) < 0)
-                return usage_error(cmd->name, "--ply takes a number of plies from 0, not '%s'", a.arg);
-            rq->have_ply = 1;
-            break;
-        case 'I' + 256:
-            if ((rc = format_option(cmd->name, "from", a.arg, &rq->from)) != 0)
-                return rc;
-            break;
-        case 'r':
-            if ((rc = apply_rules_option(cmd->name, &rq->rules, a.arg)) != 0
-                || (rc = add_rules_option(cmd->name, &rq->ro, a.arg)) != 0)
-                return rc;
-            rq->rules_given = 1;
-            break;
-        case 'a': rq->limits.all_moves = 1; break;
-        case 'n': {
-            pmn_write_options wo;
-            if ((rc = notation_option(cmd->name, a.arg, &wo)) != 0)
-                return rc;
-            rq->notation = wo.notation;
-            break;
-        }
-        case KEY_TABLEBASE: rq->tablebase = a.arg; break;
-        case OPT_FORMAT:
-            if (strcmp(a.arg, "text") && strcmp(a.arg, "json"))
-                return usage_error(cmd->name, "unknown format '%s' (text, json)", a.arg);
-            rq->json = strcmp(a.arg, "json") == 0;
-            break;
-        default:
-            if (c == CLI_STOP)   /* --help (status 0) stops the command too */
-                return a.status ? a.status : CLI_STOP;
-            if ((rc = search_option(cmd->name, c, a.arg, &rq->limits, &rq->hash)) != 0)
-                return rc;
-        }
-    }
-    if (argc - optind > 1)
-        return usage_error(cmd->name, "expected at most one FILE, got %d", argc - optind);
-    rq->file = optind < argc ? argv[optind] : NULL;
+    struct common *c = dest;
+    int rc = rules_set_option(cmd, o, arg, &c->rules);
+    return rc ? rc : rules_over_option(cmd, o, arg, &c->ro);
+}
+
+#define NO_PLY ULONG_MAX
+static const char *const formats[] = { "text", "json", NULL };
+static const struct cli_bounds game_bounds = { 1, ULONG_MAX / 2, "a game number", 0 },
+    ply_bounds = { 0, 1000000, "a number of plies", 0 };
+
+#define REQUEST(field) offsetof(struct request, field), 0
+static const struct cli_option options[] = {
+    { "position", 'P' + 256, "STRING", "analyse this position (default: the opening, or\n"
+      "the record's)", opt_string, REQUEST(position), NULL, 0 },
+    { "game", 'g', "N", "the N-th game of FILE (from 1)", opt_ulong, REQUEST(game),
+      &game_bounds, 0 },
+    { "ply", 'k', "K", "the position after K plies of its main line\n(default 0: its start)",
+      opt_ulong, REQUEST(ply), &ply_bounds, 0 },
+    { "rules", 'r', "SPEC", "rule set and options, e.g. hawalis,endless=lose,\n"
+      "or a rule file (over the record's, with a FILE)", rules_option, 0, 1, NULL, 0 },
+    OPT_FROM,
+    OPT_SEARCH_LIMITS,
+    OPT_TABLEBASE,
+    { "all-moves", 'a', NULL, "the value of every legal move, not only the best",
+      opt_flag, SHARED(limits.all_moves), NULL, 0 },
+    OPT_NOTATION,
+    { "format", 256, "FORMAT", "text (the default) or json", opt_choice, REQUEST(json),
+      formats, 0 },
+    OPT_END,
+};
+
+static void init(struct common *c, void *ctx)
+{
+    struct request *rq = ctx;
+    (void)c;
+    rq->ply = NO_PLY;
+}
+
+static int ready(struct common *c, void *ctx)
+{
+    struct request *rq = ctx;
+    const char *cmd = c->cmd->name;
+    rq->have_ply = rq->ply != NO_PLY;
+    if (!rq->have_ply)
+        rq->ply = 0;
+    if (c->nfiles > 1)
+        return usage_error(cmd, "expected at most one FILE, got %d", c->nfiles);
+    rq->file = c->nfiles ? c->files[0] : NULL;
     if (rq->file && rq->position)
-        return usage_error(cmd->name, "--position and a FILE: give one of them");
+        return usage_error(cmd, "--position and a FILE: give one of them");
     if (!rq->file && (rq->game || rq->have_ply))
-        return usage_error(cmd->name, "--game and --ply need a FILE");
+        return usage_error(cmd, "--game and --ply need a FILE");
+    rq->rules = c->rules;
+    rq->ro = &c->ro;
+    rq->from = c->from;
+    rq->limits = c->limits;
+    rq->hash = c->hash_mb;
+    rq->tablebase = c->tablebase;
+    rq->notation = c->wo.notation;
     if (!rq->limits.depth && !rq->limits.nodes && rq->limits.seconds <= 0 && !rq->limits.solve)
         rq->limits.depth = 12;
     return 0;
 }
 
-static int run(const struct command *cmd, int argc, char **argv)
+static int run(struct common *c, void *ctx)
 {
-    struct request rq;
+    struct request *rq = ctx;
     struct target t;
     int rc;
-    memset(&rq, 0, sizeof rq);
-    rq.from = FORMAT_AUTO;
     memset(&t, 0, sizeof t);
-    rq.hash = 64;
-    rq.limits.threads = default_threads();
-    pmn_rules_init(&rq.rules, NULL, NULL);
-    if ((rc = parse_options(cmd, argc, argv, &rq)) != 0)
-        return rc == CLI_STOP ? EXIT_CLEAN : rc;
-    if (rq.file) {
-        if ((rc = from_file(&rq, &t)) != 0) {
+    if (rq->file) {
+        if ((rc = from_file(rq, &t)) != 0) {
             free(t.history);
             return rc;
         }
     } else {
-        t.rules = rq.rules;
-        if ((rc = position_option(cmd->name, "--position", &rq.rules, rq.position, &t.pos)) != 0)
+        t.rules = rq->rules;
+        if ((rc = position_option(c->cmd->name, "--position", &rq->rules, rq->position,
+                                  &t.pos)) != 0)
             return rc;
     }
-    pmn_searcher *s = pmn_searcher_new(&t.rules, rq.hash);
+    pmn_searcher *s = pmn_searcher_new(&t.rules, rq->hash);
     pmn_tablebase *tb = NULL;
     pmn_analysis a;
-    if (s && (rc = tablebase_option(cmd->name, rq.tablebase, &t.rules, s, &tb)) != 0) {
+    if (s && (rc = tablebase_option(c->cmd->name, rq->tablebase, &t.rules, s, &tb)) != 0) {
         pmn_searcher_free(s);
         free(t.history);
         return rc;
     }
-    if (!s || pmn_analyse(s, &t.pos, t.history, t.nhistory, &rq.limits,
+    if (!s || pmn_analyse(s, &t.pos, t.history, t.nhistory, &rq->limits,
                           isatty(2) ? progress : NULL, &t, &a) < 0) {
         struct diag_sink sink = { .file = "pmn analyse", .show_notes = 1 };
         report(&sink, PMN_F002, 0, 0, "out of memory (try a smaller --hash)");
@@ -380,10 +365,10 @@ static int run(const struct command *cmd, int argc, char **argv)
     }
     if (isatty(2))
         fprintf(stderr, "\r\033[K");
-    if (rq.json)
-        print_json(&rq, &t, &a);
+    if (rq->json)
+        print_json(rq, &t, &a);
     else
-        print_text(&rq, &t, &a);
+        print_text(rq, &t, &a);
     pmn_searcher_free(s);
     pmn_tablebase_close(tb);
     free(t.history);
@@ -399,5 +384,5 @@ const struct command analyse_command = {
     "The position is --position STRING, the one after --ply K of game --game N of\n"
     "FILE (its earlier positions count for repetitions), or the opening of --rules.\n"
     "Without a limit, the search looks 12 plies ahead.",
-    options, NULL, run,
+    options, NULL, sizeof(struct request), 0, init, ready, run,
 };

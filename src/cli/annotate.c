@@ -1,6 +1,7 @@
 /* annotate.c - pmn annotate: games judged move by move by the engine. */
 #include "cli.h"
 #include "options.h"
+#include "command.h"
 #include "io.h"
 #include "progress.h"
 #include "annotate.h"
@@ -13,38 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_THRESHOLD = 256, OPT_GAME_TIME, OPT_FORMAT_JSON, OPT_OPENING };
-
 #define DEFAULT_SECONDS 0.25
 #define DEFAULT_OPENING 8
 
-static const struct cli_option options[] = {
-    OPT_SEARCH_LIMITS,
-    { "game-time", OPT_GAME_TIME, "SECONDS", "a budget for each game, shared among its\n"
-      "positions (the result then depends on the machine)" },
-    OPT_TABLEBASE,
-    { "threshold", OPT_THRESHOLD, "PERCENT", "the drop of expected score that makes a\n"
-      "'?!' (twice a '?', three times a '?\?'; default 5)" },
-    { "opening", OPT_OPENING, "PLIES", "judge the first PLIES plies by exact values\n"
-      "alone, not by estimates (default 8)" },
-    { "format", OPT_FORMAT_JSON, "FORMAT", "pmn (the default): the records annotated;\n"
-      "json: a line for each game, a value and\n"
-      "judgement for each move" },
-    OPT_FROM,
-    OPT_RULES_OVER,
-    OPT_NOTATION,
-    OPT_CAPTURE_STYLE,
-    OPT_RUNNING_TOTALS,
-    OPT_QUIET_PROGRESS,
-    OPT_OUTPUT,
-    OPT_GAME,
-    OPT_STRICT,
-    OPT_END,
-};
-
 struct annotate {
     pmn_write_options wo;
-    struct rules_options ro;
+    const struct rules_options *ro;
     pmn_annotate_options ao;
     char annotator[160];
     unsigned long hash;
@@ -55,7 +30,6 @@ struct annotate {
     FILE *out;
     unsigned long games;      /* written so far */
     const struct ranges *games_of;   /* --game, or NULL: every game */
-    struct ranges game_ranges;
     /* Progress: the games and plies of the file, where they could be
      * counted ahead; the time the run began. */
     unsigned long file_games, file_game;
@@ -199,7 +173,7 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
     struct annotate *an = ctx;
     struct source src;
-    source_open(&src, f, sink, &an->ro, an->from);
+    source_open(&src, f, sink, an->ro, an->from);
     pmn_record rec;
     an->file = sink->file;
     an->file_game = 0;
@@ -215,7 +189,7 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
         /* Problems are said once, by a replay of the record as read, whose
          * setup the annotation starts from. */
-        pmn_replay *check = replay_record(&rec, &an->ro, sink);
+        pmn_replay *check = replay_record(&rec, an->ro, sink);
         release_diags(sink);
         pmn_searcher *s = check ? pmn_searcher_new(&pmn_replay_setup(check)->rules, an->hash)
                                 : NULL;
@@ -241,7 +215,7 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
                 fputc('\n', an->out);
             /* Written as set up (--rules over the record's own), from a
              * replay of the record as annotated: its lines are new. */
-            pmn_replay *out = replay_record(&rec, &an->ro, NULL);
+            pmn_replay *out = replay_record(&rec, an->ro, NULL);
             if (!out || pmn_write_record(an->out, &rec, out, &an->wo) < 0)
                 an->failed = 1;
             pmn_replay_free(out);
@@ -287,88 +261,75 @@ void annotate_finish(pmn_annotate_options *ao, char *annotator, size_t size)
     ao->annotator = annotator;
 }
 
-static int run(const struct command *cmd, int argc, char **argv)
+/* --threshold PERCENT, kept as a fraction. */
+static int threshold_option(const char *cmd, const struct cli_option *o, const char *arg,
+                            void *dest)
 {
-    int strict = 0;   /* --strict: check's statuses */
-    struct annotate an;
-    struct diag_sink sink = { .file = "-", .show_notes = 0 };
-    const char *output = NULL;
-    struct cli_args a;
     double percent;
-    unsigned long plies;
-    int c, rc;
-    memset(&an, 0, sizeof an);
-    an.from = FORMAT_AUTO;
-    pmn_write_options_init(&an.wo);
-    an.hash = 64;
-    annotate_defaults(&an.ao);
-    cli_begin(&a, cmd, argc, argv);
-    while ((c = cli_next(&a)) != CLI_END) {
-        switch (c) {
-        case KEY_GAME:
-            if ((rc = game_option(&an.game_ranges, cmd->name, a.arg)) != 0)
-                return rc;
-            an.games_of = &an.game_ranges;
-            break;
-        case OPT_THRESHOLD:
-            if (!is_decimal(a.arg, &percent) || !(percent > 0) || percent > 100)
-                return usage_error(cmd->name, "--threshold takes a percentage above 0 and at "
-                                   "most 100, not '%s'", a.arg);
-            an.ao.threshold = percent / 100;
-            break;
-        case OPT_OPENING:
-            if (parse_number(a.arg, 100000, &plies) < 0)
-                return usage_error(cmd->name, "--opening takes a number of plies, not '%s'", a.arg);
-            an.ao.opening = (unsigned)plies;
-            break;
-        case OPT_GAME_TIME:
-            if (!is_decimal(a.arg, &an.ao.game_seconds) || !(an.ao.game_seconds > 0)
-                || an.ao.game_seconds > 1e7)
-                return usage_error(cmd->name, "--game-time takes a number of seconds above 0, "
-                                   "not '%s'", a.arg);
-            break;
-        case OPT_FORMAT_JSON:
-            if (strcmp(a.arg, "pmn") && strcmp(a.arg, "json"))
-                return usage_error(cmd->name, "unknown format '%s' (pmn, json)", a.arg);
-            an.json = strcmp(a.arg, "json") == 0;
-            break;
-        case 'r':
-            if ((rc = add_rules_option(cmd->name, &an.ro, a.arg)) != 0)
-                return rc;
-            break;
-        case 'I' + 256:
-            if ((rc = format_option(cmd->name, "from", a.arg, &an.from)) != 0)
-                return rc;
-            break;
-        case 'n':
-            if ((rc = notation_option(cmd->name, a.arg, &an.wo)) != 0)
-                return rc;
-            break;
-        case KEY_CAPTURE_STYLE:
-            if ((rc = capture_style_option(cmd->name, a.arg, &an.wo)) != 0)
-                return rc;
-            break;
-        case 'T' + 256: an.running_totals = 1; break;
-        case KEY_TABLEBASE: an.tbdir = a.arg; break;
-        case 'q': an.quiet = 1; break;
-        case 'o': output = a.arg; break;
-        case 'Z' + 256: strict = 1; break;
-        default:
-            if (c == CLI_STOP)
-                return a.status;
-            if ((rc = search_option(cmd->name, c, a.arg, &an.ao.limits, &an.hash)) != 0)
-                return rc;
-        }
-    }
-    annotate_finish(&an.ao, an.annotator, sizeof an.annotator);
-    an.ao.notation = an.wo.notation;
-    struct output out;
-    if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0)
-        return rc;
-    an.out = out.f;
-    each_input(argv + optind, argc - optind, &sink, annotate_file, &an);
-    pmn_tablebase_close(an.tb);
-    return close_output(&out, an.failed, job_status(&sink, strict));
+    int rc = opt_double(cmd, o, arg, &percent);
+    if (rc == 0)
+        *(double *)dest = percent / 100;
+    return rc;
+}
+
+static const char *const formats[] = { "pmn", "json", NULL };
+static const struct cli_bounds game_time_bounds = { 0, 1e7, "a number of seconds", 1 },
+    threshold_bounds = { 0, 100, "a percentage", 1 },
+    opening_bounds = { 0, 100000, "a number of plies", 0 };
+
+#define ANNOTATE(field) offsetof(struct annotate, field), 0
+static const struct cli_option options[] = {
+    OPT_SEARCH_LIMITS,
+    { "game-time", 256 + 1, "SECONDS", "a budget for each game, shared among its\n"
+      "positions (the result then depends on the machine)",
+      opt_double, ANNOTATE(ao.game_seconds), &game_time_bounds, 0 },
+    OPT_TABLEBASE,
+    { "threshold", 256, "PERCENT", "the drop of expected score that makes a\n"
+      "'?!' (twice a '?', three times a '?\?'; default 5)",
+      threshold_option, ANNOTATE(ao.threshold), &threshold_bounds, 0 },
+    { "opening", 256 + 3, "PLIES", "judge the first PLIES plies by exact values\n"
+      "alone, not by estimates (default 8)", opt_uint, ANNOTATE(ao.opening), &opening_bounds, 0 },
+    { "format", 256 + 2, "FORMAT", "pmn (the default): the records annotated;\n"
+      "json: a line for each game, a value and\n"
+      "judgement for each move", opt_choice, ANNOTATE(json), formats, 0 },
+    OPT_FROM,
+    OPT_RULES_OVER,
+    OPT_NOTATION,
+    OPT_CAPTURE_STYLE,
+    OPT_RUNNING_TOTALS,
+    OPT_QUIET_PROGRESS,
+    OPT_OUTPUT,
+    OPT_GAME,
+    OPT_STRICT,
+    OPT_END,
+};
+
+static void init(struct common *c, void *ctx)
+{
+    struct annotate *an = ctx;
+    (void)c;
+    annotate_defaults(&an->ao);
+}
+
+static int run(struct common *c, void *ctx)
+{
+    struct annotate *an = ctx;
+    an->ao.limits = c->limits;
+    an->hash = c->hash_mb;
+    an->tbdir = c->tablebase;
+    an->wo = c->wo;
+    an->ro = &c->ro;
+    an->from = c->from;
+    an->running_totals = c->running_totals;
+    an->quiet = c->quiet;
+    an->games_of = c->games_of;
+    annotate_finish(&an->ao, an->annotator, sizeof an->annotator);
+    an->ao.notation = an->wo.notation;
+    an->out = c->out.f;
+    each_input(c->files, c->nfiles, &c->sink, annotate_file, an);
+    pmn_tablebase_close(an->tb);
+    c->failed = an->failed;
+    return job_status(&c->sink, c->strict);
 }
 
 const struct command annotate_command = {
@@ -392,5 +353,5 @@ const struct command annotate_command = {
     "are kept; those of an earlier pmn annotate (its Annotator tag) are\n"
     "replaced.  Without a limit each position gets 0.25 s; with --depth or\n"
     "--nodes, not --time or --game-time, the output is the same on every machine.",
-    options, NULL, run,
+    options, NULL, sizeof(struct annotate), CMD_OUTPUT, init, NULL, run,
 };

@@ -276,18 +276,7 @@ void archive_file(FILE *f, struct diag_sink *s, void *ctx)
 
 /* ---- writing games ------------------------------------------------------ */
 
-int output_format_option(const char *cmd, const char *arg, int *format)
-{
-    static const char *const names[] = { "verbatim", "pmn", "xml", "list", "jsonl" };
-    for (int i = 0; i < 5; i++)
-        if (strcmp(arg, names[i]) == 0) {
-            *format = i;
-            return 0;
-        }
-    char buf[256];
-    return usage_error(cmd, "unknown format '%s' (verbatim, pmn, xml, list, jsonl)",
-                       escaped(arg, buf, sizeof buf));
-}
+const char *const output_format_names[] = { "verbatim", "pmn", "xml", "list", "jsonl", NULL };
 
 int output_begin(struct game_output *o)
 {

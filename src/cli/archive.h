@@ -112,6 +112,8 @@ int game_identity(const struct game *g, const char *start, size_t n, size_t plie
 /* Games written out: as read (verbatim; a game of an XML archive as
  * canonical PMN), canonical PMN, an XML archive, a line each, or JSON Lines. */
 enum { OUT_VERBATIM, OUT_PMN, OUT_XML, OUT_LIST, OUT_JSONL };
+/* Their names, in that order (--format, opt_choice). */
+extern const char *const output_format_names[];
 struct game_output {
     int format;
     FILE *f;
@@ -120,10 +122,6 @@ struct game_output {
     unsigned long games;
     int failed;
 };
-#define OPT_OUTPUT_FORMAT { "format", 'F' + 256, "FORMAT", \
-    "verbatim (the games as read; the default), pmn\n" \
-    "(canonical), xml, list (a line a game) or jsonl" }
-int output_format_option(const char *cmd, const char *arg, int *format);
 /* Which formats need each game's record (no quick pass). */
 #define OUTPUT_NEEDS_RECORD(fmt) ((fmt) == OUT_PMN || (fmt) == OUT_XML)
 int output_begin(struct game_output *o);

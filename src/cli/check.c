@@ -1,6 +1,7 @@
 /* check.c - pmn check: replay every game and report what is wrong. */
 #include "cli.h"
 #include "options.h"
+#include "command.h"
 #include "io.h"
 #include "progress.h"
 #include "jobs.h"
@@ -27,6 +28,7 @@ struct totals {
     unsigned long games, moves, lines;
     const struct rules_options *ro;
     int verbose, running_totals, solve, jsonl;
+    int json;                 /* --summary-format json */
     int from;                 /* FORMAT_* of the input, or FORMAT_AUTO */
     const struct ranges *games_of;   /* --game, or NULL: every game */
     unsigned long number;     /* games of the current input read */
@@ -181,116 +183,85 @@ static const char *plural(unsigned long n)
     return n == 1 ? "" : "s";
 }
 
-enum { OPT_LIST_CODES = 256, OPT_SOLVE, OPT_SUMMARY_FORMAT, OPT_FORMAT };
+static int list_codes_option(const char *cmd, const struct cli_option *o, const char *arg,
+                             void *dest)
+{
+    (void)cmd, (void)o, (void)arg, (void)dest;
+    list_codes();
+    return CLI_DONE;
+}
 
+static const char *const summary_formats[] = { "text", "json", NULL };
+static const char *const formats[] = { "text", "jsonl", NULL };
+
+#define CHECK(field) offsetof(struct totals, field), 0
 static const struct cli_option options[] = {
     OPT_RULES_OVER,
     OPT_START_POSITION,
-    { "verbose", 'v', NULL, "a line for each game: its players, moves and result" },
+    { "verbose", 'v', NULL, "a line for each game: its players, moves and result",
+      opt_flag, CHECK(verbose), NULL, 0 },
     OPT_GAME,
     { "quiet", 'q', NULL, "leave out notes (endless moves, unproved results),\n"
-      "and the progress line on a terminal" },
+      "and the progress line on a terminal", opt_flag, SHARED(quiet), NULL, 0 },
     OPT_RUNNING_TOTALS,
     OPT_FROM,
-    { "solve", OPT_SOLVE, NULL, "in games set up from a position (problems), check\n"
-      "with the engine that every move is best play, and\nnote duals" },
+    { "solve", 256 + 1, NULL, "in games set up from a position (problems), check\n"
+      "with the engine that every move is best play, and\nnote duals",
+      opt_flag, CHECK(solve), NULL, 0 },
     OPT_JOBS,
-    { "list-codes", OPT_LIST_CODES, NULL, "list every diagnostic code, its severity and meaning" },
-    { "format", OPT_FORMAT, "FORMAT", "text (the default), or jsonl: on standard output,\n"
+    { "list-codes", 256, NULL, "list every diagnostic code, its severity and meaning",
+      list_codes_option, 0, 0, NULL, 0 },
+    { "format", 256 + 3, "FORMAT", "text (the default), or jsonl: on standard output,\n"
       "each diagnostic and each game as a JSON object on a\nline, and the summary last "
-      "(one job reads)" },
-    { "summary-format", OPT_SUMMARY_FORMAT, "FORMAT", "text (the default), or json: one object\n"
+      "(one job reads)", opt_choice, CHECK(jsonl), formats, 0 },
+    { "summary-format", 256 + 2, "FORMAT", "text (the default), or json: one object\n"
       "with the counts and the lines read, which parts of\nan archive checked apart add up "
-      "(pmn-combine)" },
+      "(pmn-combine)", opt_choice, CHECK(json), summary_formats, 0 },
     OPT_END,
 };
 
-static int run(const struct command *cmd, int argc, char **argv)
+static int run(struct common *c, void *ctx)
 {
-    struct rules_options ro;
-    memset(&ro, 0, sizeof ro);
-    struct diag_sink sink = { .file = "-", .show_notes = 1 };
-    struct totals t = { 0, 0, 0, &ro, 0, 0, 0, 0, FORMAT_AUTO, NULL, 0 };
-    struct cli_args a;
-    struct progress progress;
-    int c, rc, quiet = 0, json = 0, jobs = default_jobs();
-    struct ranges games;
-
-    cli_begin(&a, cmd, argc, argv);
-    while ((c = cli_next(&a)) != CLI_END) {
-        switch (c) {
-        case 'r':
-            if ((rc = add_rules_option(cmd->name, &ro, a.arg)) != 0)
-                return rc;
-            break;
-        case 'P' + 256:
-            ro.setup.position = a.arg;
-            break;
-        case 'v': t.verbose = 1; break;
-        case KEY_GAME:
-            if ((rc = game_option(&games, cmd->name, a.arg)) != 0)
-                return rc;
-            t.games_of = &games;
-            break;
-        case 'q': sink.show_notes = 0; quiet = 1; break;
-        case 'j':
-            if ((rc = jobs_option(cmd->name, a.arg, &jobs)) != 0)
-                return rc;
-            break;
-        case OPT_SUMMARY_FORMAT:
-            if (strcmp(a.arg, "json") != 0 && strcmp(a.arg, "text") != 0)
-                return usage_error(cmd->name, "unknown summary format '%s' (text, json)", a.arg);
-            json = strcmp(a.arg, "json") == 0;
-            break;
-        case OPT_FORMAT:
-            if (strcmp(a.arg, "jsonl") != 0 && strcmp(a.arg, "text") != 0)
-                return usage_error(cmd->name, "unknown format '%s' (text, jsonl)", a.arg);
-            t.jsonl = strcmp(a.arg, "jsonl") == 0;
-            break;
-        case OPT_LIST_CODES: list_codes(); return EXIT_CLEAN;
-        case OPT_SOLVE: t.solve = 1; break;
-        case 'T' + 256: t.running_totals = 1; break;
-        case 'I' + 256:
-            if ((rc = format_option(cmd->name, "from", a.arg, &t.from)) != 0)
-                return rc;
-            break;
-        default: return a.status;
-        }
-    }
-    progress_begin(&progress, "pmn check", quiet);
-    sink.progress = &progress;
-    if (t.jsonl) {
-        sink.err = stdout;   /* one stream of objects, for a program to read */
-        sink.json = 1;
+    struct totals *t = ctx;
+    int jobs = c->jobs;
+    t->ro = &c->ro;
+    t->from = c->from;
+    t->running_totals = c->running_totals;
+    t->games_of = c->games_of;
+    c->sink.show_notes = !c->quiet;
+    if (t->jsonl) {
+        c->sink.err = stdout;   /* one stream of objects, for a program to read */
+        c->sink.json = 1;
     }
     /* --verbose and jsonl number the games of a file: one job reads them
      * in order. */
-    if (t.from >= FORMAT_OGN || names_foreign(argv + optind, argc - optind))
+    if (t->from >= FORMAT_OGN || names_foreign(c->files, c->nfiles))
         jobs = 1;   /* --jobs cuts PMN text */
-    each_input_jobs(argv + optind, argc - optind, &sink, &check_job, &t,
-                    t.verbose || t.jsonl || t.games_of ? 1 : jobs);
-    if (t.jsonl) {
+    each_input_jobs(c->files, c->nfiles, &c->sink, &check_job, t,
+                    t->verbose || t->jsonl || t->games_of ? 1 : jobs);
+    if (t->jsonl) {
         printf("{\"type\":\"summary\",\"games\":%lu,\"moves\":%lu,\"errors\":%u,"
-               "\"warnings\":%u,\"notes\":%u,\"fatal\":%u,\"lines\":%lu}\n", t.games, t.moves,
-               sink.count[PMN_ERROR], sink.count[PMN_WARNING], sink.count[PMN_NOTE],
-               sink.count[PMN_FATAL], t.lines);
-        return exit_status(&sink);
+               "\"warnings\":%u,\"notes\":%u,\"fatal\":%u,\"lines\":%lu}\n", t->games, t->moves,
+               c->sink.count[PMN_ERROR], c->sink.count[PMN_WARNING], c->sink.count[PMN_NOTE],
+               c->sink.count[PMN_FATAL], t->lines);
+        return exit_status(&c->sink);
     }
-    if (json) {
+    if (t->json) {
         printf("{\"games\":%lu,\"moves\":%lu,\"errors\":%u,\"warnings\":%u,\"notes\":%u,"
-               "\"fatal\":%u,\"lines\":%lu}\n", t.games, t.moves, sink.count[PMN_ERROR],
-               sink.count[PMN_WARNING], sink.count[PMN_NOTE], sink.count[PMN_FATAL], t.lines);
-        return exit_status(&sink);
+               "\"fatal\":%u,\"lines\":%lu}\n", t->games, t->moves, c->sink.count[PMN_ERROR],
+               c->sink.count[PMN_WARNING], c->sink.count[PMN_NOTE], c->sink.count[PMN_FATAL],
+               t->lines);
+        return exit_status(&c->sink);
     }
     printf("%lu game%s, %lu move%s: %u error%s, %u warning%s, %u note%s",
-           t.games, plural(t.games), t.moves, plural(t.moves),
-           sink.count[PMN_ERROR], plural(sink.count[PMN_ERROR]),
-           sink.count[PMN_WARNING], plural(sink.count[PMN_WARNING]),
-           sink.count[PMN_NOTE], plural(sink.count[PMN_NOTE]));
-    if (sink.count[PMN_FATAL])
-        printf(", %u fatal", sink.count[PMN_FATAL]);
+           t->games, plural(t->games), t->moves, plural(t->moves),
+           c->sink.count[PMN_ERROR], plural(c->sink.count[PMN_ERROR]),
+           c->sink.count[PMN_WARNING], plural(c->sink.count[PMN_WARNING]),
+           c->sink.count[PMN_NOTE], plural(c->sink.count[PMN_NOTE]));
+    if (c->sink.count[PMN_FATAL])
+        printf(", %u fatal", c->sink.count[PMN_FATAL]);
     printf("\n");
-    return exit_status(&sink);
+    return exit_status(&c->sink);
 }
 
 const struct command check_command = {
@@ -304,5 +275,5 @@ const struct command check_command = {
     options,
     "Exit status: 0 no problem, 1 warnings only, 2 errors, 3 fatal (a file could\n"
     "not be read), 64 a wrong command line.  pmn(1) lists every code.",
-    run,
+    sizeof(struct totals), CMD_PROGRESS | CMD_NOTES, NULL, NULL, run,
 };

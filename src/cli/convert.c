@@ -1,6 +1,7 @@
 /* convert.c - pmn convert: records as canonical PMN, in any notation. */
 #include "cli.h"
 #include "options.h"
+#include "command.h"
 #include "io.h"
 #include "progress.h"
 #include "jobs.h"
@@ -13,7 +14,7 @@
 
 struct convert {
     pmn_write_options wo;
-    struct rules_options ro;
+    const struct rules_options *ro;
     int fix_result, fix, running_totals;
     int from, to;             /* FORMAT_*: of the input (or AUTO), of the output */
     int failed;               /* a write failed: the rest is not read */
@@ -49,17 +50,17 @@ static void convert_file(FILE *f, struct diag_sink *sink, void *ctx)
     struct convert *cv = ctx;
     struct source src;
     pmn_record rec;
-    int open = source_open(&src, f, sink, &cv->ro, cv->from) == 0;
+    int open = source_open(&src, f, sink, cv->ro, cv->from) == 0;
     unsigned long n = 0;
     while (open && !cv->failed && source_next_asked(&src, sink, cv->games_of, &n, &rec) > 0) {
         if (cv->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
-        if (cv->fix && fix_record(&rec, &cv->ro, sink) < 0) {
+        if (cv->fix && fix_record(&rec, cv->ro, sink) < 0) {
             pmn_record_free(&rec);
             cv->failed = 1;
             break;
         }
-        pmn_replay *replay = replay_record(&rec, &cv->ro, sink);
+        pmn_replay *replay = replay_record(&rec, cv->ro, sink);
         if (replay)
             check_score(&rec, replay, sink, 1);
         release_diags(sink);
@@ -115,16 +116,18 @@ static unsigned long converted(const void *part)
 static const struct job_command convert_job = { convert_file, clone_convert, merge_convert,
                                                  converted };
 
+#define CONVERT(field) offsetof(struct convert, field), 0
 static const struct cli_option options[] = {
     OPT_NOTATION,
     OPT_CAPTURE_STYLE,
     { "fix-result", 'F' + 256, NULL, "write the result the replay proves, where the game\n"
-      "ended on the board" },
+      "ended on the board", opt_flag, CONVERT(fix_result), NULL, 0 },
     { "fix", 'X' + 256, NULL, "make the fixes the replay proves, and say each: a\n"
-      "letter of the wrong case, captures the record leaves\nout, the result" },
+      "letter of the wrong case, captures the record leaves\nout, the result",
+      opt_flag, CONVERT(fix), NULL, 0 },
     OPT_RUNNING_TOTALS,
     OPT_FROM,
-    { "to", 'O' + 256, "FORMAT", "{formats}\n(default: pmn)" },
+    { "to", 'O' + 256, "FORMAT", "{formats}\n(default: pmn)", format_option, CONVERT(to), NULL, 0 },
     OPT_RULES_OVER,
     OPT_START_POSITION,
     OPT_OUTPUT,
@@ -134,75 +137,32 @@ static const struct cli_option options[] = {
     OPT_END,
 };
 
-static int run(const struct command *cmd, int argc, char **argv)
+static void init(struct common *c, void *ctx)
 {
-    struct convert cv = { .out = stdout, .from = FORMAT_AUTO, .to = FORMAT_PMN };
-    struct diag_sink sink = { .file = "-", .show_notes = 1 };
-    const char *output = NULL;
-    int c, rc, quiet = 0, jobs = default_jobs();
-    struct ranges games;
-    struct cli_args a;
-    struct progress progress;
-    pmn_write_options_init(&cv.wo);
+    struct convert *cv = ctx;
+    (void)c;
+    cv->to = FORMAT_PMN;
+}
 
-    cli_begin(&a, cmd, argc, argv);
-    while ((c = cli_next(&a)) != CLI_END) {
-        switch (c) {
-        case 'n':
-            if ((rc = notation_option(cmd->name, a.arg, &cv.wo)) != 0)
-                return rc;
-            break;
-        case KEY_CAPTURE_STYLE:
-            if ((rc = capture_style_option(cmd->name, a.arg, &cv.wo)) != 0)
-                return rc;
-            break;
-        case 'F' + 256: cv.fix_result = 1; break;
-        case 'X' + 256: cv.fix = 1; break;
-        case 'T' + 256: cv.running_totals = 1; break;
-        case 'I' + 256:
-            if ((rc = format_option(cmd->name, "from", a.arg, &cv.from)) != 0)
-                return rc;
-            break;
-        case 'O' + 256:
-            if ((rc = format_option(cmd->name, "to", a.arg, &cv.to)) != 0)
-                return rc;
-            break;
-        case 'r':
-            if ((rc = add_rules_option(cmd->name, &cv.ro, a.arg)) != 0)
-                return rc;
-            break;
-        case 'P' + 256:
-            cv.ro.setup.position = a.arg;
-            break;
-        case 'o': output = a.arg; break;
-        case 'q': quiet = 1; break;
-        case 'j':
-            if ((rc = jobs_option(cmd->name, a.arg, &jobs)) != 0)
-                return rc;
-            break;
-        case KEY_GAME:
-            if ((rc = game_option(&games, cmd->name, a.arg)) != 0)
-                return rc;
-            cv.games_of = &games;
-            break;
-        default: return a.status;
-        }
-    }
+static int run(struct common *c, void *ctx)
+{
+    struct convert *cv = ctx;
+    int jobs = c->jobs;
+    cv->wo = c->wo;
+    cv->ro = &c->ro;
+    cv->from = c->from;
+    cv->running_totals = c->running_totals;
+    cv->games_of = c->games_of;
     /* Notes (endless moves met while proving results) are not news here;
      * with --fix, they say what was fixed. */
-    sink.show_notes = cv.fix;
-    struct output out;
-    if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0)
-        return rc;
-    cv.out = out.f;
-    if (cv.from >= FORMAT_OGN || names_foreign(argv + optind, argc - optind) || cv.games_of)
+    c->sink.show_notes = cv->fix;
+    cv->out = c->out.f;
+    if (cv->from >= FORMAT_OGN || names_foreign(c->files, c->nfiles) || cv->games_of)
         jobs = 1;   /* --jobs cuts PMN text; a part cannot number its games */
-    progress_begin(&progress, "pmn convert", quiet);
-    sink.progress = &progress;
-    each_input_jobs(argv + optind, argc - optind, &sink, &convert_job, &cv, jobs);
-    if (cv.failed && cv.write_errno)
-        errno = cv.write_errno;
-    return close_output(&out, cv.failed, exit_status(&sink));
+    each_input_jobs(c->files, c->nfiles, &c->sink, &convert_job, cv, jobs);
+    c->failed = cv->failed;
+    c->write_errno = cv->write_errno;
+    return exit_status(&c->sink);
 }
 
 const struct command convert_command = {
@@ -215,5 +175,5 @@ const struct command convert_command = {
     "lines wrapped at 80 columns.  Nothing read is dropped; converting the\n"
     "output again gives the same bytes.  What another notation cannot hold is\n"
     "said (W132).  Problems in the input are reported as by pmn check.",
-    options, NULL, run,
+    options, NULL, sizeof(struct convert), CMD_OUTPUT | CMD_PROGRESS, init, NULL, run,
 };

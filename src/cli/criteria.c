@@ -10,7 +10,9 @@
 #include "io.h"
 #include "archive.h"
 #include "criteria.h"
+#include "command.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -136,9 +138,17 @@ int ranges_past(const struct ranges *r, unsigned long v)
 
 static const char game_ranges_why[] = "expected game numbers and ranges, such as 12 or 3-7,20-";
 
-int game_option(struct ranges *r, const char *cmd, const char *arg)
+static int ranges_option(struct ranges *r, const char *cmd, const char *arg)
 {
     return ranges_parse(r, arg) == 0 ? 0 : bad(cmd, "game", arg, game_ranges_why);
+}
+
+int game_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
+{
+    struct common *c = dest;
+    (void)o;
+    c->games_of = &c->games;
+    return ranges_option(&c->games, cmd, arg);
 }
 
 int game_turn(struct diag_sink *s, const struct ranges *games, unsigned long next)
@@ -361,7 +371,9 @@ static enum kind kind_of(int key)
     }
 }
 
-int criteria_option(struct criteria *c, const char *cmd, int key, const char *arg)
+/* One criterion of key: 0, or the usage error's exit status (a bad value
+ * is named). */
+static int criteria_option(struct criteria *c, const char *cmd, int key, const char *arg)
 {
     struct criterion *cr;
     switch (key) {
@@ -375,12 +387,13 @@ int criteria_option(struct criteria *c, const char *cmd, int key, const char *ar
     case KEY_CLEAN: case KEY_ERRORS: case KEY_CODE:
         break;
     default:
-        return 1;
+        assert(!"a criterion's key");
+        return EXIT_USAGE;
     }
     if (!(cr = add(c, cmd, kind_of(key), arg)))
         return EXIT_USAGE;
     switch (key) {
-    case KEY_GAME: return game_option(&cr->ranges, cmd, arg);
+    case KEY_GAME: return ranges_option(&cr->ranges, cmd, arg);
     case KEY_MOVES:
         return ranges_parse(&cr->ranges, arg) == 0 ? 0
              : bad(cmd, "moves", arg, "expected a number of moves or a range, such as 40-60");
@@ -447,6 +460,11 @@ static char *kept(struct criteria *c, char *s)
 
 /* The long option of a criterion named in a criteria file. */
 static const struct cli_option criteria_options[] = { OPT_CRITERIA, OPT_END };
+
+int criterion_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
+{
+    return criteria_option(dest, cmd, o->key, arg);
+}
 
 int criteria_file(struct criteria *c, const char *cmd, const char *path)
 {

@@ -24,11 +24,6 @@ int ranges_has(const struct ranges *r, unsigned long v);
 /* Is v past them all (nothing from v on is in them)? */
 int ranges_past(const struct ranges *r, unsigned long v);
 
-/* --game RANGES: the one criterion of the commands that take no other
- * (check, convert, annotate).  0, or the usage error. */
-#define OPT_GAME { "game", KEY_GAME, "RANGES", "only the games of these numbers in their file\n" \
-                   "(12, 3-7,20-)" }
-int game_option(struct ranges *r, const char *cmd, const char *arg);
 /* Before game `next` of a file is read, for --game (games NULL: all of
  * them): 1 to read it as asked; 0 to read it unheard (s muted: its
  * diagnostics neither shown nor counted, but for fatal ones); -1 when
@@ -42,42 +37,6 @@ int game_turn(struct diag_sink *s, const struct ranges *games, unsigned long nex
 int source_next_asked(struct source *src, struct diag_sink *s, const struct ranges *games,
                       unsigned long *n, pmn_record *rec);
 
-/* The options of the criteria, for the commands that take them all. */
-#define OPT_CRITERIA \
-    { "game", KEY_GAME, "RANGES", "games of these numbers in their file (12, 3-7,20-)" }, \
-    { "tag", KEY_TAG, "NAME=VALUE", "a tag's value: =VALUE, ~PATTERN (PCRE2), !=VALUE,\n" \
-      "!~PATTERN, <VALUE, <=, >, >= (numbers, else text)" }, \
-    { "player", KEY_PLAYER, "NAME", "NAME plays either side (~PATTERN: a pattern; so\n" \
-      "too for --south, --north, --event, --winner)" }, \
-    { "south", KEY_SOUTH, "NAME", "NAME plays South" }, \
-    { "north", KEY_NORTH, "NAME", "NAME plays North" }, \
-    { "event", KEY_EVENT, "NAME", "the Event tag" }, \
-    { "date", KEY_DATE, "FROM..TO", "the Date tag in this range (1990..1995.06; either\n" \
-      "bound may be left out; 1990: that year)" }, \
-    { "result", KEY_RESULT, "RESULT", "the result written: 1-0, 0-1, 1/2-1/2 or *" }, \
-    { "winner", KEY_WINNER, "WHO", "south, north, draw, or the player who won" }, \
-    { "rule-set", KEY_RULE_SET, "NAME", "games played under this rule set (hawalis, kalah,\n" \
-      "oware, ...)" }, \
-    { "ending", KEY_ENDING, "KINDS", "how the game ended: no-seeds, no-move, endless,\n" \
-      "repetition, majority, last-seeds, resigned (a\nresult the board did not make), " \
-      "unfinished;\nseveral with commas" }, \
-    { "moves", KEY_MOVES, "RANGE", "games of so many moves (40-60, -30, 100-)" }, \
-    { "opening", KEY_OPENING, "MOVES", "the main line begins with these plies, in letters\n" \
-      "('a B c', move numbers allowed)" }, \
-    { "contains", KEY_CONTAINS, "MOVES", "these plies follow each other somewhere in the\n" \
-      "main line" }, \
-    { "reaches", KEY_POSITION, "STRING", "the main line reaches this position (a position\n" \
-      "string, as pmn position takes)" }, \
-    { "any-side", KEY_ANY_SIDE, NULL, "--reaches: whoever is to move" }, \
-    { "ignore-captured", KEY_IGNORE_CAPTURED, NULL, "--reaches: whatever has been captured" }, \
-    { "clean", KEY_CLEAN, NULL, "games with no error or warning" }, \
-    { "errors", KEY_ERRORS, NULL, "games with errors" }, \
-    { "code", KEY_CODE, "CODES", "games with one of these diagnostics (E205,W118)" }, \
-    { "invert", KEY_INVERT, NULL, "take the games that do not match" }, \
-    { "criteria", KEY_CRITERIA, "FILE", "criteria from FILE, a line each: a long option\n" \
-      "without dashes and its value (player Gering), or\n" \
-      "a tag as pgn-extract writes them (Event \"Open\")" }
-
 #define MAX_CRITERIA 256
 #define MAX_CRITERIA_FILES 16
 struct criterion;
@@ -90,9 +49,7 @@ struct criteria {
     unsigned nfiles;
 };
 
-/* One option of OPT_CRITERIA: 0, 1 if key is none of them, or the usage
- * error's exit status (a bad value is named). */
-int criteria_option(struct criteria *c, const char *cmd, int key, const char *arg);
+/* The criteria of FILE (--criteria): 0, or the usage error's exit status. */
 int criteria_file(struct criteria *c, const char *cmd, const char *path);
 void criteria_free(struct criteria *c);
 /* The status of a command that did its job on the games whatever they

@@ -23,6 +23,7 @@
  * the same, is the price: 2^-64 a pair). */
 #include "cli.h"
 #include "options.h"
+#include "command.h"
 #include "io.h"
 #include "progress.h"
 #include "records.h"
@@ -532,13 +533,14 @@ static int rewindable_stdin(struct diag_sink *s)
     return fseek(stdin, 0, SEEK_SET) == 0 ? 0 : -1;
 }
 
-enum { OPT_DROP = 2100, OPT_REPEATS, OPT_DROP_PREFIXES };
-
+#define DUPS(field) offsetof(struct dups, field), 0
 static const struct cli_option options[] = {
-    { "drop", OPT_DROP, NULL, "write the games, each only once (its first copy)" },
-    { "repeats", OPT_REPEATS, NULL, "write only the games --drop leaves out" },
-    { "prefixes", OPT_DROP_PREFIXES, NULL, "with --drop, leave out too a game that is the\n"
-      "start of another; with --repeats, write it" },
+    { "drop", 2100, NULL, "write the games, each only once (its first copy)",
+      opt_flag, DUPS(mode), NULL, DROP },
+    { "repeats", 2101, NULL, "write only the games --drop leaves out",
+      opt_flag, DUPS(mode), NULL, REPEATS },
+    { "prefixes", 2102, NULL, "with --drop, leave out too a game that is the\n"
+      "start of another; with --repeats, write it", opt_flag, DUPS(prefixes), NULL, 0 },
     OPT_OUTPUT_FORMAT,
     OPT_CRITERIA,
     OPT_FROM,
@@ -549,104 +551,70 @@ static const struct cli_option options[] = {
     OPT_END,
 };
 
-static int run(const struct command *cmd, int argc, char **argv)
+static void init(struct common *c, void *ctx)
 {
-    int strict = 0;   /* --strict: check's statuses */
-    struct dups d;
-    struct rules_options ro;
-    struct criteria c;
-    struct diag_sink sink = { .file = "-", .show_notes = 0 };
-    const char *output = NULL;
-    int opt, rc = 0, quiet = 0;
-    struct cli_args a;
-    struct progress progress;
-    memset(&d, 0, sizeof d);
-    d.a.from = FORMAT_AUTO;
-    d.kept_free = NO_KEPT;
+    struct dups *d = ctx;
+    (void)c;
+    d->kept_free = NO_KEPT;
     /* All of each hash; PMN_TEST_HASH_BITS=N keeps N bits, so that the
      * tests make games share hashes and see them taken apart. */
     const char *bits = getenv("PMN_TEST_HASH_BITS");
-    d.mask = bits && atoi(bits) > 0 && atoi(bits) < 64 ? (1ULL << atoi(bits)) - 1 : ~0ULL;
-    memset(&ro, 0, sizeof ro);
-    memset(&c, 0, sizeof c);
-    pmn_write_options_init(&d.out.wo);
+    d->mask = bits && atoi(bits) > 0 && atoi(bits) < 64 ? (1ULL << atoi(bits)) - 1 : ~0ULL;
+}
 
-    cli_begin(&a, cmd, argc, argv);
-    while ((opt = cli_next(&a)) != CLI_END) {
-        if ((rc = criteria_option(&c, cmd->name, opt, a.arg)) != 1) {
-            if (rc)
-                break;
-            continue;
-        }
-        rc = 0;
-        switch (opt) {
-        case OPT_DROP: d.mode = DROP; break;
-        case OPT_REPEATS: d.mode = REPEATS; break;
-        case OPT_DROP_PREFIXES: d.prefixes = 1; break;
-        case 'F' + 256: rc = output_format_option(cmd->name, a.arg, &d.out.format); break;
-        case 'r': rc = add_rules_option(cmd->name, &ro, a.arg); break;
-        case 'I' + 256: rc = format_option(cmd->name, "from", a.arg, &d.a.from); break;
-        case 'o': output = a.arg; break;
-        case 'q': quiet = 1; break;
-        case 'Z' + 256: strict = 1; break;
-        default: criteria_free(&c); return a.status;   /* --help, or a bad option */
-        }
-        if (rc)
-            break;
-    }
-    struct output out;
-    if (rc || (rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0) {
-        criteria_free(&c);
-        return rc;
-    }
-    int reads_stdin = argc == optind;
-    for (int i = optind; i < argc; i++)
-        reads_stdin |= strcmp(argv[i], "-") == 0;
-    d.a.ro = &ro;
+static int run(struct common *c, void *ctx)
+{
+    struct dups *d = ctx;
+    int reads_stdin = c->nfiles == 0;
+    for (int i = 0; i < c->nfiles; i++)
+        reads_stdin |= strcmp(c->files[i], "-") == 0;
+    d->a.ro = &c->ro;
+    d->a.from = c->from;
+    d->out.wo = c->wo;
+    d->out.format = c->out_format;
     /* Games the quick pass proves clean are known by their plies; the
      * full path reads the others, and every game written canonically. */
-    d.a.need_moves = d.mode != REPORT && OUTPUT_NEEDS_RECORD(d.out.format);
-    d.a.no_tags = !criteria_need_tags(&c) && (d.mode == REPORT || d.out.format == OUT_VERBATIM);
-    d.c = &c;
-    d.out.f = out.f;
-    progress_begin(&progress, "pmn duplicates", quiet);
-    sink.progress = &progress;
-    if (!reads_stdin || rewindable_stdin(&sink) == 0) {
-        d.pass = 1;
-        d.a.game = each_game;
-        each_input(argv + optind, argc - optind, &sink, archive_file, &d);
+    d->a.need_moves = d->mode != REPORT && OUTPUT_NEEDS_RECORD(d->out.format);
+    d->a.no_tags = !criteria_need_tags(&c->criteria)
+                && (d->mode == REPORT || d->out.format == OUT_VERBATIM);
+    d->c = &c->criteria;
+    d->out.f = c->out.f;
+    if (!reads_stdin || rewindable_stdin(&c->sink) == 0) {
+        d->pass = 1;
+        d->a.game = each_game;
+        each_input(c->files, c->nfiles, &c->sink, archive_file, d);
         /* The second reading says nothing the first has not said. */
         FILE *quiet_err = fopen("/dev/null", "w");
         struct diag_sink again = { .file = "-", .err = quiet_err };
         if (reads_stdin)
             fseek(stdin, 0, SEEK_SET);
-        d.pass = 2;
-        d.a.game = walk_game;
-        d.a.proved = proved;
-        if (d.mode != REPORT && output_begin(&d.out) < 0)
-            d.out.failed = 1;
-        if (quiet_err && !d.failed)
-            each_input(argv + optind, argc - optind, &again, archive_file, &d);
-        else if (!d.failed)
-            report(&sink, PMN_F003, 0, 0, "cannot open /dev/null: %s", strerror(errno));
+        d->pass = 2;
+        d->a.game = walk_game;
+        d->a.proved = proved;
+        if (d->mode != REPORT && output_begin(&d->out) < 0)
+            d->out.failed = 1;
+        if (quiet_err && !d->failed)
+            each_input(c->files, c->nfiles, &again, archive_file, d);
+        else if (!d->failed)
+            report(&c->sink, PMN_F003, 0, 0, "cannot open /dev/null: %s", strerror(errno));
         if (quiet_err)
             fclose(quiet_err);
-        if (d.mode != REPORT)
-            output_end(&d.out);
-        else if (!d.failed)
-            write_report(&d, out.f);
+        if (d->mode != REPORT)
+            output_end(&d->out);
+        else if (!d->failed)
+            write_report(d, c->out.f);
     }
-    if (d.failed)
-        report(&sink, PMN_F002, 0, 0, "out of memory");
-    for (size_t i = 0; i < d.nkept; i++)
-        free(d.kept[i].id);
-    free(d.kept);
-    free(d.id);
-    free(d.e);
-    free(d.slot);
-    free(d.filter);
-    criteria_free(&c);
-    return close_output(&out, d.out.failed, job_status(&sink, strict));
+    if (d->failed)
+        report(&c->sink, PMN_F002, 0, 0, "out of memory");
+    for (size_t i = 0; i < d->nkept; i++)
+        free(d->kept[i].id);
+    free(d->kept);
+    free(d->id);
+    free(d->e);
+    free(d->slot);
+    free(d->filter);
+    c->failed = d->out.failed;
+    return job_status(&c->sink, c->strict);
 }
 
 const struct command duplicates_command = {
@@ -663,5 +631,5 @@ const struct command duplicates_command = {
     options,
     "Exit status: 0, or as pmn check's for the problems of the games read;\n"
     "64 a wrong command line.",
-    run,
+    sizeof(struct dups), CMD_OUTPUT | CMD_PROGRESS, init, NULL, run,
 };

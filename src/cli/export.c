@@ -1,6 +1,7 @@
 /* export.c - pmn export: games as an XML archive. */
 #include "cli.h"
 #include "options.h"
+#include "command.h"
 #include "io.h"
 #include "progress.h"
 #include "jobs.h"
@@ -13,8 +14,9 @@
 #include <string.h>
 
 struct export {
-    struct rules_options ro;
+    const struct rules_options *ro;
     int running_totals, xml;
+    int as_pmn;               /* --format: 0 xml, 1 pmn */
     int from;                 /* FORMAT_* (--from), FORMAT_AUTO: found */
     pmn_xml_writer *w;
     FILE *out;
@@ -28,7 +30,7 @@ static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
     struct export *ex = ctx;
     struct source src;
-    source_open(&src, f, sink, &ex->ro, ex->from);
+    source_open(&src, f, sink, ex->ro, ex->from);
     pmn_record rec;
     pmn_write_options wo;
     pmn_write_options_init(&wo);
@@ -37,7 +39,7 @@ static void export_file(FILE *f, struct diag_sink *sink, void *ctx)
         int rc = -1;
         if (ex->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
-        pmn_replay *replay = replay_record(&rec, &ex->ro, sink);
+        pmn_replay *replay = replay_record(&rec, ex->ro, sink);
         release_diags(sink);
         if (replay && ex->xml) {
             rc = pmn_xml_write_game(ex->w, &rec, replay, print_diag, sink);
@@ -101,8 +103,11 @@ static unsigned long exported(const void *part)
 static const struct job_command export_job = { export_file, clone_export, merge_export,
                                                exported };
 
+static const char *const formats[] = { "xml", "pmn", NULL };
+
 static const struct cli_option options[] = {
-    { "format", 'F' + 256, "FORMAT", "xml (the default), or pmn (as pmn convert)" },
+    { "format", 'F' + 256, "FORMAT", "xml (the default), or pmn (as pmn convert)",
+      opt_choice, offsetof(struct export, as_pmn), 0, formats, 0 },
     OPT_FROM,
     OPT_RULES_OVER,
     OPT_RUNNING_TOTALS,
@@ -113,68 +118,30 @@ static const struct cli_option options[] = {
     OPT_END,
 };
 
-static int run(const struct command *cmd, int argc, char **argv)
+static int run(struct common *c, void *ctx)
 {
-    struct export ex = { .xml = 1, .out = stdout, .from = FORMAT_AUTO };
-    struct diag_sink sink = { .file = "-", .show_notes = 0 };
-    const char *output = NULL;
-    int c, rc, quiet = 0, jobs = default_jobs();
-    struct ranges games;
-    struct cli_args a;
-    struct progress progress;
-
-    cli_begin(&a, cmd, argc, argv);
-    while ((c = cli_next(&a)) != CLI_END) {
-        switch (c) {
-        case 'F' + 256:
-            if (strcmp(a.arg, "xml") == 0)
-                ex.xml = 1;
-            else if (strcmp(a.arg, "pmn") == 0)
-                ex.xml = 0;
-            else
-                return usage_error(cmd->name, "unknown format '%s' (xml, pmn)", a.arg);
-            break;
-        case 'r':
-            if ((rc = add_rules_option(cmd->name, &ex.ro, a.arg)) != 0)
-                return rc;
-            break;
-        case 'I' + 256:
-            if ((rc = format_option(cmd->name, "from", a.arg, &ex.from)) != 0)
-                return rc;
-            break;
-        case 'T' + 256: ex.running_totals = 1; break;
-        case 'o': output = a.arg; break;
-        case KEY_GAME:
-            if ((rc = game_option(&games, cmd->name, a.arg)) != 0)
-                return rc;
-            ex.games_of = &games;
-            break;
-        case 'q': quiet = 1; break;
-        case 'j':
-            if ((rc = jobs_option(cmd->name, a.arg, &jobs)) != 0)
-                return rc;
-            break;
-        default: return a.status;
-        }
+    struct export *ex = ctx;
+    int jobs = c->jobs;
+    ex->xml = !ex->as_pmn;
+    ex->ro = &c->ro;
+    ex->from = c->from;
+    ex->running_totals = c->running_totals;
+    ex->games_of = c->games_of;
+    ex->out = c->out.f;
+    if (ex->xml && !(ex->w = pmn_xml_writer_new(ex->out))) {
+        report(&c->sink, PMN_F002, 0, 0, "out of memory");
+        c->failed = 1;
+        return EXIT_FATAL;
     }
-    struct output out;
-    if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0)
-        return rc;
-    ex.out = out.f;
-    if (ex.xml && !(ex.w = pmn_xml_writer_new(ex.out))) {
-        report(&sink, PMN_F002, 0, 0, "out of memory");
-        return close_output(&out, 1, EXIT_FATAL);
-    }
-    progress_begin(&progress, "pmn export", quiet);
-    sink.progress = &progress;
-    if (ex.from >= FORMAT_OGN || ex.games_of)
+    if (ex->from >= FORMAT_OGN || ex->games_of)
         jobs = 1;   /* --jobs cuts PMN text only; a part cannot number its games */
-    each_input_jobs(argv + optind, argc - optind, &sink, &export_job, &ex, jobs);
-    if (ex.xml && pmn_xml_writer_close(ex.w) < 0)
-        ex.failed = 1;
-    else if (ex.failed && ex.write_errno)
-        errno = ex.write_errno;
-    return close_output(&out, ex.failed, exit_status(&sink));
+    each_input_jobs(c->files, c->nfiles, &c->sink, &export_job, ex, jobs);
+    if (ex->xml && pmn_xml_writer_close(ex->w) < 0)
+        ex->failed = 1;
+    else if (ex->failed)
+        c->write_errno = ex->write_errno;
+    c->failed = ex->failed;
+    return exit_status(&c->sink);
 }
 
 const struct command export_command = {
@@ -186,5 +153,5 @@ const struct command export_command = {
     "variations, the result and how the game ended.  What the engine computed is\n"
     "marked apart from what the record claimed.  Games are written one at a time.\n"
     "Problems in the records are reported on standard error as by pmn check.",
-    options, NULL, run,
+    options, NULL, sizeof(struct export), CMD_OUTPUT | CMD_PROGRESS, NULL, NULL, run,
 };

@@ -12,6 +12,7 @@
  * rule set. */
 #include "cli.h"
 #include "options.h"
+#include "command.h"
 #include "io.h"
 #include "progress.h"
 #include "annotate.h"
@@ -49,6 +50,7 @@ struct html {
     unsigned long hash;
     const char *tbdir;        /* --tablebase DIR, or NULL */
     pmn_tablebase *tb;        /* the databases of the last game's rules */
+    const char *title;        /* --title */
 };
 
 /* A variation waiting to be written: nodes are written a line at a time,
@@ -605,12 +607,14 @@ static void page_end(struct html *h)
 
 static const struct cli_option options[] = {
     OPT_CRITERIA,
-    { "title", 'T', "TEXT", "the page's title (default: the first input's name)" },
+    { "title", 'T', "TEXT", "the page's title (default: the first input's name)",
+      opt_string, offsetof(struct html, title), 0, NULL, 0 },
     { "annotate", 'A' + 256, NULL, "annotate the games on the way (as pmn annotate:\n"
-      "0.25 s a position, or --depth, --nodes, --time)" },
-    { "depth", 'd', "D", "with --annotate: look D plies ahead" },
-    { "nodes", KEY_NODES, "N", "with --annotate: about N positions a position" },
-    { "time", KEY_TIME, "SECONDS", "with --annotate: SECONDS a position" },
+      "0.25 s a position, or --depth, --nodes, --time)",
+      opt_flag, offsetof(struct html, annotate), 0, NULL, 0 },
+    OPT_DEPTH,
+    OPT_NODES,
+    OPT_TIME,
     OPT_TABLEBASE,
     OPT_NOTATION,
     OPT_FROM,
@@ -622,91 +626,54 @@ static const struct cli_option options[] = {
     OPT_END,
 };
 
-static int run(const struct command *cmd, int argc, char **argv)
+static void init(struct common *c, void *ctx)
 {
-    int strict = 0;   /* --strict: check's statuses */
-    struct html h;
-    struct rules_options ro;
-    struct criteria c;
-    struct diag_sink sink = { .file = "-", .show_notes = 0 };
-    const char *output = NULL, *title = NULL;
-    int opt, rc, quiet = 0;
-    struct cli_args a;
-    struct progress progress;
-    pmn_write_options wo;
-    memset(&h, 0, sizeof h);
-    annotate_defaults(&h.ao);
-    h.a.from = FORMAT_AUTO;
-    memset(&ro, 0, sizeof ro);
-    memset(&c, 0, sizeof c);
-    pmn_write_options_init(&wo);
+    struct html *h = ctx;
+    (void)c;
+    annotate_defaults(&h->ao);
+}
 
-    cli_begin(&a, cmd, argc, argv);
-    while ((opt = cli_next(&a)) != CLI_END) {
-        if ((rc = criteria_option(&c, cmd->name, opt, a.arg)) != 1) {
-            if (rc) {
-                criteria_free(&c);
-                return rc;
-            }
-            continue;
-        }
-        switch (opt) {
-        case 'T': title = a.arg; rc = 0; break;
-        case 'n': rc = notation_option(cmd->name, a.arg, &wo); break;
-        case 'r': rc = add_rules_option(cmd->name, &ro, a.arg); break;
-        case 'P' + 256: ro.setup.position = a.arg; rc = 0; break;
-        case 'I' + 256: rc = format_option(cmd->name, "from", a.arg, &h.a.from); break;
-        case 'o': output = a.arg; rc = 0; break;
-        case 'q': quiet = 1; rc = 0; break;
-        case 'Z' + 256: strict = 1; rc = 0; break;
-        case 'A' + 256: h.annotate = 1; rc = 0; break;
-        case KEY_TABLEBASE: h.tbdir = a.arg; rc = 0; break;
-        case 'd': case KEY_NODES: case KEY_TIME:
-            rc = search_option(cmd->name, opt, a.arg, &h.ao.limits, &h.hash);
-            break;
-        default: criteria_free(&c); return a.status;   /* --help, or a bad option */
-        }
-        if (rc) {
-            criteria_free(&c);
-            return rc;
-        }
-    }
-    if (h.annotate) {
-        h.hash = h.hash ? h.hash : 64;
-        h.ao.notation = wo.notation;
-        annotate_finish(&h.ao, h.annotator, sizeof h.annotator);
-    } else if (h.ao.limits.depth || h.ao.limits.nodes || h.ao.limits.seconds > 0 || h.tbdir) {
-        criteria_free(&c);
-        return usage_error(cmd->name, "--depth, --nodes, --time and --tablebase go with "
+static int ready(struct common *c, void *ctx)
+{
+    struct html *h = ctx;
+    if (!h->annotate && (c->limits.depth || c->limits.nodes || c->limits.seconds > 0
+                         || c->tablebase))
+        return usage_error(c->cmd->name, "--depth, --nodes, --time and --tablebase go with "
                            "--annotate");
-    }
-    struct output out;
-    if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0) {
-        criteria_free(&c);
-        return rc;
-    }
-    h.a.game = each_game;
-    h.a.diag = each_diag;
-    h.a.ro = &ro;
-    h.a.need_moves = 1;
-    h.c = &c;
-    h.f = out.f;
-    h.notation = wo.notation;
+    h->hash = c->hash_mb;
+    h->tbdir = c->tablebase;
+    h->ao.limits = c->limits;
+    h->ao.notation = c->wo.notation;
+    if (h->annotate)
+        annotate_finish(&h->ao, h->annotator, sizeof h->annotator);
+    return 0;
+}
+
+static int run(struct common *c, void *ctx)
+{
+    struct html *h = ctx;
+    const char *title = h->title;
+    h->a.from = c->from;
+    h->a.ro = &c->ro;
+    h->c = &c->criteria;
+    h->f = c->out.f;
+    h->notation = c->wo.notation;
     if (!title)
-        title = optind < argc && strcmp(argv[optind], "-") != 0 ? argv[optind] : "pmn games";
-    page_head(&h, title);
-    progress_begin(&progress, "pmn html", quiet);
-    sink.progress = &progress;
-    each_input(argv + optind, argc - optind, &sink, archive_file, &h);
-    if (page_templates(&h) < 0)
-        report(&sink, PMN_F002, 0, 0, "out of memory");
-    page_end(&h);
+        title = c->nfiles && strcmp(c->files[0], "-") != 0 ? c->files[0] : "pmn games";
+    h->a.game = each_game;
+    h->a.diag = each_diag;
+    h->a.need_moves = 1;
+    page_head(h, title);
+    each_input(c->files, c->nfiles, &c->sink, archive_file, h);
+    if (page_templates(h) < 0)
+        report(&c->sink, PMN_F002, 0, 0, "out of memory");
+    page_end(h);
     progress_erase();
-    free(h.layouts);
-    free(h.diags);
-    pmn_tablebase_close(h.tb);
-    criteria_free(&c);
-    return close_output(&out, h.failed || ferror(out.f), job_status(&sink, strict));
+    free(h->layouts);
+    free(h->diags);
+    pmn_tablebase_close(h->tb);
+    c->failed = h->failed || ferror(c->out.f);
+    return job_status(&c->sink, c->strict);
 }
 
 const struct command html_command = {
@@ -728,5 +695,5 @@ const struct command html_command = {
     options,
     "Exit status: as pmn check's for the problems of the games read; 64 a wrong\n"
     "command line.",
-    run,
+    sizeof(struct html), CMD_OUTPUT | CMD_PROGRESS, init, ready, run,
 };

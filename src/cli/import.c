@@ -1,6 +1,7 @@
 /* import.c - pmn import: an XML archive back to canonical PMN. */
 #include "cli.h"
 #include "options.h"
+#include "command.h"
 #include "io.h"
 #include "criteria.h"
 
@@ -13,7 +14,6 @@ struct import {
     unsigned long games;
     int failed;
     const struct ranges *games_of;   /* --game, or NULL: every game */
-    struct ranges game_ranges;
 };
 
 static void import_file(FILE *f, struct diag_sink *sink, void *ctx)
@@ -45,7 +45,8 @@ static void import_file(FILE *f, struct diag_sink *sink, void *ctx)
 }
 
 static const struct cli_option options[] = {
-    { "validate", 'V' + 256, NULL, "check the archive against its RELAX NG schema" },
+    { "validate", 'V' + 256, NULL, "check the archive against its RELAX NG schema",
+      opt_flag, offsetof(struct import, validate), 0, NULL, 0 },
     OPT_NOTATION,
     OPT_CAPTURE_STYLE,
     OPT_OUTPUT,
@@ -53,47 +54,20 @@ static const struct cli_option options[] = {
     OPT_END,
 };
 
-static int run(const struct command *cmd, int argc, char **argv)
+static int run(struct common *c, void *ctx)
 {
-    struct import im = { .out = stdout };
-    struct diag_sink sink = { .file = "-", .show_notes = 1 };
-    const char *output = NULL;
-    int c, rc;
-    struct cli_args a;
-    pmn_write_options_init(&im.wo);
-
-    cli_begin(&a, cmd, argc, argv);
-    while ((c = cli_next(&a)) != CLI_END) {
-        switch (c) {
-        case 'V' + 256: im.validate = 1; break;
-        case 'n':
-            if ((rc = notation_option(cmd->name, a.arg, &im.wo)) != 0)
-                return rc;
-            break;
-        case KEY_CAPTURE_STYLE:
-            if ((rc = capture_style_option(cmd->name, a.arg, &im.wo)) != 0)
-                return rc;
-            break;
-        case 'o': output = a.arg; break;
-        case KEY_GAME:
-            if ((rc = game_option(&im.game_ranges, cmd->name, a.arg)) != 0)
-                return rc;
-            im.games_of = &im.game_ranges;
-            break;
-        default: return a.status;
-        }
-    }
-    struct output out;
-    if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0)
-        return rc;
-    im.out = out.f;
-    each_input(argv + optind, argc - optind, &sink, import_file, &im);
+    struct import *im = ctx;
+    im->wo = c->wo;
+    im->games_of = c->games_of;
+    im->out = c->out.f;
+    each_input(c->files, c->nfiles, &c->sink, import_file, im);
     /* Errors and not one game: nothing of the input could be read (a file
      * that is not XML), as when it cannot be opened, and an earlier -o
      * file is not replaced by nothing. */
-    if (output && !im.games && sink.count[PMN_ERROR] && !sink.count[PMN_FATAL])
-        report(&sink, PMN_F001, 0, 0, "not one game could be read");
-    return close_output(&out, im.failed, exit_status(&sink));
+    if (c->output && !im->games && c->sink.count[PMN_ERROR] && !c->sink.count[PMN_FATAL])
+        report(&c->sink, PMN_F001, 0, 0, "not one game could be read");
+    c->failed = im->failed;
+    return exit_status(&c->sink);
 }
 
 const struct command import_command = {
@@ -104,5 +78,5 @@ const struct command import_command = {
     "PMN of the input.  What the engine computed is not read.  Archives are read\n"
     "one game at a time; no network, DTD or entity is ever used, and malformed\n"
     "XML is reported with its line and column.",
-    options, NULL, run,
+    options, NULL, sizeof(struct import), CMD_OUTPUT | CMD_NOTES, NULL, NULL, run,
 };

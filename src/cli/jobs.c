@@ -14,6 +14,7 @@
 #include "jobs.h"
 #include "records.h"
 #include "archive.h"
+#include "command.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -311,13 +312,14 @@ int default_jobs(void)
     return n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : (int)n;
 }
 
-int jobs_option(const char *cmd, const char *arg, int *jobs)
+int jobs_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
 {
     unsigned long n;
     char buf[256];
     if (parse_number(arg, MAX_JOBS, &n) < 0 || n == 0)
         return usage_error(cmd, "--jobs takes a number of jobs from 1 to %d, not '%s'",
                            MAX_JOBS, escaped(arg, buf, sizeof buf));
-    *jobs = (int)n;
+    (void)o;
+    *(int *)dest = (int)n;
     return 0;
 }

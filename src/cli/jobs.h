@@ -29,8 +29,5 @@ void each_input_jobs(char **names, int n, struct diag_sink *s, const struct job_
                      void *ctx, int jobs);
 /* The cores this process may use (at most MAX_JOBS): --jobs' default. */
 int default_jobs(void);
-/* --jobs N: 0, or the usage error. */
-int jobs_option(const char *cmd, const char *arg, int *jobs);
-#define OPT_JOBS { "jobs", 'j', "N", "read with N threads (default: the cores there are)" }
 
 #endif

@@ -1,10 +1,14 @@
 /* options.c - the command line of every subcommand: options declared once
- * in a table (struct cli_option), from which getopt_long's arguments and the
- * --help text are both made; usage errors; option values. */
+ * in a table (struct cli_option), from which getopt_long's arguments, the
+ * --help text and the parsing are all made (cli_parse stores each option
+ * by its setter where it binds); the setters; usage errors. */
 #include "cli.h"
 #include "options.h"
 #include "records.h"
+#include "command.h"
 
+#include <assert.h>
+#include <stdint.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -28,30 +32,6 @@ static size_t count_options(const struct command *cmd)
 static const struct cli_option *option_at(const struct command *cmd, size_t i)
 {
     return i < count_options(cmd) ? &cmd->options[i] : &help_option;
-}
-
-void cli_begin(struct cli_args *a, const struct command *cmd, int argc, char **argv)
-{
-    size_t n = count_options(cmd) + 1, k = 0;
-    memset(a, 0, sizeof *a);
-    a->cmd = cmd;
-    a->argc = argc;
-    a->argv = argv;
-    a->optstring[k++] = ':';   /* missing arguments come back as ':' */
-    for (size_t i = 0; i < n && i < CLI_MAX_OPTIONS; i++) {
-        const struct cli_option *o = option_at(cmd, i);
-        a->longopts[i].name = o->name;
-        a->longopts[i].has_arg = o->arg ? required_argument : no_argument;
-        a->longopts[i].val = o->key;
-        if (o->key < 256 && k + 3 < sizeof a->optstring) {
-            a->optstring[k++] = (char)o->key;
-            if (o->arg)
-                a->optstring[k++] = ':';
-        }
-    }
-    a->optstring[k] = '\0';
-    optind = 1;
-    opterr = 0;
 }
 
 /* The edits (insert, delete, replace, swap two neighbours) from a to b,
@@ -97,39 +77,81 @@ const char *did_you_mean(const char *word, const char *const *names, size_t n)
     return best;
 }
 
-int cli_next(struct cli_args *a)
+/* An unknown option, or one without its argument: the usage error, with
+ * the long option it may be a slip for. */
+static int bad_option(const struct command *cmd, char **argv, int got)
 {
-    int c = getopt_long(a->argc, a->argv, a->optstring, a->longopts, NULL);
-    a->arg = optarg;
-    if (c == -1)
-        return CLI_END;
-    if (c == help_option.key) {
-        cli_help(a->cmd, stdout);
-        a->status = EXIT_CLEAN;
-        return CLI_STOP;
+    const char *arg = argv[optind - 1];
+    const char *what = got == ':' ? "needs an argument" : "is unknown";
+    const char *names[CLI_MAX_OPTIONS + 1], *guess = NULL;
+    size_t n = count_options(cmd) + 1;
+    for (size_t i = 0; i < n; i++)
+        names[i] = option_at(cmd, i)->name;
+    if (got == '?' && arg[0] == '-' && arg[1] == '-') {
+        char word[64];
+        snprintf(word, sizeof word, "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+        guess = did_you_mean(word, names, n);
     }
-    if (c == '?' || c == ':') {
-        const char *arg = a->argv[optind - 1];
-        const char *what = c == ':' ? "needs an argument" : "is unknown";
-        const char *names[CLI_MAX_OPTIONS + 1], *guess = NULL;
-        size_t n = count_options(a->cmd) + 1;
-        for (size_t i = 0; i < n && i < CLI_MAX_OPTIONS + 1; i++)
-            names[i] = option_at(a->cmd, i)->name;
-        if (c == '?' && arg[0] == '-' && arg[1] == '-') {
-            char word[64];
-            snprintf(word, sizeof word, "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
-            guess = did_you_mean(word, names, n < CLI_MAX_OPTIONS + 1 ? n : CLI_MAX_OPTIONS + 1);
+    if (arg[0] == '-' && arg[1] != '-' && optopt)
+        return usage_error(cmd->name, "option -%c %s", optopt, what);
+    if (guess)
+        return usage_error(cmd->name, "option '%s' %s; did you mean '--%s'?", arg, what, guess);
+    return usage_error(cmd->name, "option '%s' %s", arg, what);
+}
+
+/* Where o's value goes: into common or the command's context. */
+static void *destination(const struct cli_option *o, struct common *c, void *ctx)
+{
+    return (o->shared ? (char *)c : (char *)ctx) + o->offset;
+}
+
+int cli_parse(const struct command *cmd, struct common *c, void *ctx, int argc, char **argv)
+{
+    size_t n = count_options(cmd) + 1, k = 0;
+    struct option longopts[CLI_MAX_OPTIONS + 1];
+    char optstring[2 * CLI_MAX_OPTIONS + 2];
+    assert(n <= CLI_MAX_OPTIONS);
+    memset(longopts, 0, sizeof longopts);
+    optstring[k++] = ':';   /* missing arguments come back as ':' */
+    for (size_t i = 0; i < n; i++) {
+        const struct cli_option *o = option_at(cmd, i);
+        /* getopt_long says a long option by its index, a short one by its
+         * letter, and a key without one is never said: they cannot meet. */
+        assert(o->key >= CLI_MAX_OPTIONS && o->key != '?' && o->key != ':');
+        longopts[i].name = o->name;
+        longopts[i].has_arg = o->arg ? required_argument : no_argument;
+        longopts[i].val = (int)i;   /* the index: found again at once */
+        if (o->key < 256) {
+            optstring[k++] = (char)o->key;
+            if (o->arg)
+                optstring[k++] = ':';
         }
-        if (arg[0] == '-' && arg[1] != '-' && optopt)
-            a->status = usage_error(a->cmd->name, "option -%c %s", optopt, what);
-        else if (guess)
-            a->status = usage_error(a->cmd->name, "option '%s' %s; did you mean '--%s'?", arg,
-                                    what, guess);
-        else
-            a->status = usage_error(a->cmd->name, "option '%s' %s", arg, what);
-        return CLI_STOP;
     }
-    return c;
+    optstring[k] = '\0';
+    optind = 1;
+    opterr = 0;
+    int got;
+    while ((got = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+        const struct cli_option *o = NULL;
+        if (got == '?' || got == ':')
+            return bad_option(cmd, argv, got);
+        if (got < CLI_MAX_OPTIONS)   /* a long option: its index (letters are above) */
+            o = option_at(cmd, (size_t)got);
+        for (size_t i = 0; !o && i < n; i++)
+            if (option_at(cmd, i)->key == got)
+                o = option_at(cmd, i);
+        assert(o);
+        if (!o->set) {   /* --help */
+            cli_help(cmd, stdout);
+            return CLI_DONE;
+        }
+        int rc = o->set(cmd->name, o, optarg, destination(o, c, ctx));
+        if (rc)
+            return rc;
+    }
+    c->files = argv + optind;
+    c->nfiles = argc - optind;
+    return 0;
 }
 
 /* "  -r, --rules=SPEC" */
@@ -269,23 +291,142 @@ int parse_number(const char *s, unsigned long max, unsigned long *v)
     return 0;
 }
 
-int notation_option(const char *cmd, const char *name, pmn_write_options *o)
+/* ---- setters ---------------------------------------------------------- */
+
+int opt_flag(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
 {
-    if (pmn_notation_from_name(name, &o->notation) < 0)
-        return usage_error(cmd, "unknown notation '%s' (letters, numbers, coordinates)", name);
+    (void)cmd, (void)arg;
+    *(int *)dest = o->value ? o->value : 1;
     return 0;
 }
 
-int capture_style_option(const char *cmd, const char *style, pmn_write_options *o)
+int opt_string(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
 {
-    if (strcmp(style, "plus") == 0 || strcmp(style, "+") == 0)
-        o->capture_style = '+';
-    else if (strcmp(style, "x") == 0)
-        o->capture_style = 'x';
-    else
-        return usage_error(cmd, "unknown capture style '%s' (plus, x)", style);
+    (void)cmd, (void)o;
+    *(const char **)dest = arg;
     return 0;
 }
+
+int opt_choice(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
+{
+    const char *const *names = o->data;
+    char list[256] = "", what[64], buf[256];
+    size_t n = 0;
+    for (int i = 0; names[i]; i++) {
+        if (strcmp(arg, names[i]) == 0) {
+            *(int *)dest = i;
+            return 0;
+        }
+        n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s",
+                              i ? ", " : "", names[i]);
+        if (n >= sizeof list)
+            n = sizeof list - 1;
+    }
+    /* "--summary-format": "unknown summary format" */
+    snprintf(what, sizeof what, "%s", o->name);
+    for (char *p = what; *p; p++)
+        if (*p == '-')
+            *p = ' ';
+    return usage_error(cmd, "unknown %s '%s' (%s)", what, escaped(arg, buf, sizeof buf), list);
+}
+
+/* arg as a number within o's bounds (whole if `whole`), or the usage error. */
+static int number(const char *cmd, const struct cli_option *o, const char *arg, int whole,
+                  double *v)
+{
+    const struct cli_bounds *b = o->data;
+    unsigned long u;
+    char buf[256], range[96];
+    int ok;
+    assert(b);
+    if (whole) {
+        ok = parse_number(arg, ULONG_MAX, &u) == 0;
+        *v = (double)u;
+    } else {
+        ok = is_decimal(arg, v);
+    }
+    if (ok && (b->above ? *v > b->min : *v >= b->min) && *v <= b->max)
+        return 0;
+    int n = snprintf(range, sizeof range, "%s %.15g", b->above ? "above" : "from", b->min);
+    if (b->max < 1e15)
+        snprintf(range + n, sizeof range - (size_t)n, "%s %.15g",
+                 b->above ? " and at most" : " to", b->max);
+    return usage_error(cmd, "--%s takes %s %s, not '%s'", o->name, b->what, range,
+                       escaped(arg, buf, sizeof buf));
+}
+
+int opt_uint(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
+{
+    double v;
+    assert(((const struct cli_bounds *)o->data)->max <= UINT_MAX);
+    int rc = number(cmd, o, arg, 1, &v);
+    if (rc == 0)
+        *(unsigned *)dest = (unsigned)v;
+    return rc;
+}
+
+int opt_ulong(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
+{
+    unsigned long u;
+    double v;
+    int rc = number(cmd, o, arg, 1, &v);
+    if (rc == 0 && parse_number(arg, ULONG_MAX, &u) == 0)
+        *(unsigned long *)dest = u;   /* exact, where a double would round */
+    return rc;
+}
+
+int opt_u64(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
+{
+    unsigned long u;
+    double v;
+    int rc = number(cmd, o, arg, 1, &v);
+    if (rc == 0 && parse_number(arg, ULONG_MAX, &u) == 0)
+        *(uint64_t *)dest = u;
+    return rc;
+}
+
+int opt_double(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
+{
+    return number(cmd, o, arg, 0, dest);
+}
+
+int notation_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
+{
+    struct common *c = dest;
+    (void)o;
+    if (pmn_notation_from_name(arg, &c->wo.notation) < 0)
+        return usage_error(cmd, "unknown notation '%s' (letters, numbers, coordinates)", arg);
+    c->notation_given = 1;
+    return 0;
+}
+
+int capture_style_option(const char *cmd, const struct cli_option *o, const char *arg,
+                         void *dest)
+{
+    pmn_write_options *wo = dest;
+    (void)o;
+    if (strcmp(arg, "plus") == 0 || strcmp(arg, "+") == 0)
+        wo->capture_style = '+';
+    else if (strcmp(arg, "x") == 0)
+        wo->capture_style = 'x';
+    else
+        return usage_error(cmd, "unknown capture style '%s' (plus, x)", arg);
+    return 0;
+}
+
+int distance_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
+{
+    pmn_search_limits *l = dest;
+    (void)cmd, (void)o, (void)arg;
+    l->solve = l->distance = 1;
+    return 0;
+}
+
+const struct cli_bounds depth_bounds = { 1, 400, "a number of plies", 0 },
+    nodes_bounds = { 1, 1e19, "a number", 0 },
+    time_bounds = { 0, 1e7, "a number of seconds", 1 },
+    hash_bounds = { 1, 65536, "megabytes", 0 },
+    threads_bounds = { 1, 64, "a number", 0 };
 
 unsigned default_threads(void)
 {
@@ -295,50 +436,6 @@ unsigned default_threads(void)
         return (unsigned)v;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     return cores < 1 ? 1 : cores > 64 ? 64 : (unsigned)cores;
-}
-
-int search_option(const char *cmd, int key, const char *arg, pmn_search_limits *l,
-                  unsigned long *hash_mb)
-{
-    unsigned long v;
-    char *end;
-    double seconds;
-    switch (key) {
-    case 'd':
-        if (parse_number(arg, 400, &v) < 0 || v == 0)
-            return usage_error(cmd, "--depth takes a number of plies from 1 to 400, not '%s'",
-                               arg);
-        l->depth = (unsigned)v;
-        return 0;
-    case KEY_NODES:
-        if (parse_number(arg, ULONG_MAX, &v) < 0 || v == 0)
-            return usage_error(cmd, "--nodes takes a positive number, not '%s'", arg);
-        l->nodes = v;
-        return 0;
-    case KEY_TIME:
-        seconds = strtod(arg, &end);
-        if (*end || end == arg || !(seconds > 0) || seconds > 1e7)
-            return usage_error(cmd, "--time takes a number of seconds above 0, not '%s'", arg);
-        l->seconds = seconds;
-        return 0;
-    case KEY_SOLVE:
-        l->solve = 1;
-        return 0;
-    case KEY_DISTANCE:
-        l->solve = l->distance = 1;
-        return 0;
-    case KEY_HASH:
-        if (parse_number(arg, 65536, hash_mb) < 0 || *hash_mb == 0)
-            return usage_error(cmd, "--hash takes megabytes from 1 to 65536, not '%s'", arg);
-        return 0;
-    case KEY_THREADS:
-        if (parse_number(arg, 64, &v) < 0 || v == 0)
-            return usage_error(cmd, "--threads takes a number from 1 to 64, not '%s'", arg);
-        l->threads = (unsigned)v;
-        return 0;
-    default:
-        return 1;
-    }
 }
 
 const char *default_tablebase_dir(char *buf, size_t size)

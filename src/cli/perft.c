@@ -1,6 +1,7 @@
 /* perft.c - pmn perft: count move sequences, and how fast. */
 #include "cli.h"
 #include "options.h"
+#include "command.h"
 #include "progress.h"
 #include "jobs.h"
 #include "records.h"
@@ -9,58 +10,45 @@
 
 #define MAX_DEPTH 30
 
+struct perft {
+    const char *position;     /* --position, or NULL: the opening */
+    int divide;
+};
+
 static const struct cli_option options[] = {
-    { "position", 'P' + 256, "STRING", "start from this position (default: the opening)" },
+    { "position", 'P' + 256, "STRING", "start from this position (default: the opening)",
+      opt_string, offsetof(struct perft, position), 0, NULL, 0 },
     OPT_RULES_SET,
-    { "divide", 'D' + 256, NULL, "also print the count below each first ply" },
+    { "divide", 'D' + 256, NULL, "also print the count below each first ply",
+      opt_flag, offsetof(struct perft, divide), 0, NULL, 0 },
     OPT_JOBS,
     OPT_END,
 };
 
-static int run(const struct command *cmd, int argc, char **argv)
+static int run(struct common *c, void *ctx)
 {
-    const char *postext = NULL;
-    int divide = 0, c, rc, jobs = default_jobs();
-    pmn_rules rules;
-    struct cli_args a;
-    pmn_rules_init(&rules, NULL, NULL);
-
-    cli_begin(&a, cmd, argc, argv);
-    while ((c = cli_next(&a)) != CLI_END) {
-        switch (c) {
-        case 'P' + 256: postext = a.arg; break;
-        case 'r':
-            if ((rc = apply_rules_option(cmd->name, &rules, a.arg)) != 0)
-                return rc;
-            break;
-        case 'D' + 256: divide = 1; break;
-        case 'j':
-            if ((rc = jobs_option(cmd->name, a.arg, &jobs)) != 0)
-                return rc;
-            break;
-        default: return a.status;
-        }
-    }
-    if (optind != argc - 1)
-        return usage_error(cmd->name, "expected one DEPTH, got %d arguments", argc - optind);
+    const struct perft *p = ctx;
+    int rc;
+    if (c->nfiles != 1)
+        return usage_error(c->cmd->name, "expected one DEPTH, got %d arguments", c->nfiles);
     unsigned long depth;
-    if (parse_number(argv[optind], MAX_DEPTH, &depth) < 0)
-        return usage_error(cmd->name, "DEPTH must be a whole number from 0 to %d, not '%s'",
-                           MAX_DEPTH, argv[optind]);
+    if (parse_number(c->files[0], MAX_DEPTH, &depth) < 0)
+        return usage_error(c->cmd->name, "DEPTH must be a whole number from 0 to %d, not '%s'",
+                           MAX_DEPTH, c->files[0]);
     pmn_position pos;
-    if ((rc = position_option(cmd->name, "--position", &rules, postext, &pos)) != 0)
+    if ((rc = position_option(c->cmd->name, "--position", &c->rules, p->position, &pos)) != 0)
         return rc;
 
     uint64_t below[PMN_MAX_SIDE_PITS];
     int moves[PMN_MAX_SIDE_PITS], n = 0;
     double t0 = clock_seconds();
-    uint64_t nodes = pmn_perft_jobs(&rules, &pos, (unsigned)depth, jobs, below, &n);
+    uint64_t nodes = pmn_perft_jobs(&c->rules, &pos, (unsigned)depth, c->jobs, below, &n);
     if (n < 0)   /* no thread: count alone */
-        nodes = pmn_perft(&rules, &pos, (unsigned)depth, below, &n);
+        nodes = pmn_perft(&c->rules, &pos, (unsigned)depth, below, &n);
     double t = clock_seconds() - t0;
 
-    if (divide) {
-        pmn_legal_moves(&rules, &pos, moves);
+    if (p->divide) {
+        pmn_legal_moves(&c->rules, &pos, moves);
         for (int i = 0; i < n; i++)
             printf("%c: %llu\n", pmn_hole_letter(pos.to_move, moves[i]),
                    (unsigned long long)below[i]);
@@ -85,5 +73,5 @@ const struct command perft_command = {
     "SPEC is a rule set ('pmn rules list'), with its sizes as in kalah(6,3) if\n"
     "need be, or a rule file (a name ending in .xml or holding a '/'); then\n"
     "options KEY=VALUE ('pmn rules options'), all separated by commas.",
-    run,
+    sizeof(struct perft), 0, NULL, NULL, run,
 };

@@ -1,6 +1,7 @@
 /* position.c - pmn position: draw a position and say what can be played. */
 #include "cli.h"
 #include "options.h"
+#include "command.h"
 #include "records.h"
 
 #include <stdio.h>
@@ -38,9 +39,14 @@ static void print_position(const pmn_rules *r, const pmn_position *p)
     printf("\n");
 }
 
+struct position {
+    int svg;
+};
+
 static const struct cli_option options[] = {
     OPT_RULES_SET,
-    { "svg", 'S' + 256, NULL, "the board as an SVG 1.1 picture instead" },
+    { "svg", 'S' + 256, NULL, "the board as an SVG 1.1 picture instead",
+      opt_flag, offsetof(struct position, svg), 0, NULL, 0 },
     OPT_NOTATION,
     OPT_END,
 };
@@ -62,39 +68,20 @@ static int svg(const pmn_rules *r, const pmn_position *p, pmn_notation notation)
     return EXIT_CLEAN;
 }
 
-static int run(const struct command *cmd, int argc, char **argv)
+static int run(struct common *c, void *ctx)
 {
-    pmn_rules rules;
+    const struct position *o = ctx;
     pmn_position pos;
-    int c, rc, want_svg = 0;
-    struct cli_args a;
-    pmn_write_options wo;
-    pmn_rules_init(&rules, NULL, NULL);
-    pmn_write_options_init(&wo);
-
-    cli_begin(&a, cmd, argc, argv);
-    while ((c = cli_next(&a)) != CLI_END) {
-        switch (c) {
-        case 'r':
-            if ((rc = apply_rules_option(cmd->name, &rules, a.arg)) != 0)
-                return rc;
-            break;
-        case 'S' + 256: want_svg = 1; break;
-        case 'n':
-            if ((rc = notation_option(cmd->name, a.arg, &wo)) != 0)
-                return rc;
-            break;
-        default: return a.status;
-        }
-    }
-    if (argc - optind > 1)
-        return usage_error(cmd->name, "expected at most one position STRING, got %d arguments",
-                           argc - optind);
-    if ((rc = position_option(cmd->name, "STRING", &rules, optind < argc ? argv[optind] : NULL, &pos)) != 0)
+    int rc;
+    if (c->nfiles > 1)
+        return usage_error(c->cmd->name, "expected at most one position STRING, got %d "
+                           "arguments", c->nfiles);
+    if ((rc = position_option(c->cmd->name, "STRING", &c->rules, c->nfiles ? c->files[0] : NULL,
+                              &pos)) != 0)
         return rc;
-    if (want_svg)
-        return svg(&rules, &pos, wo.notation);
-    print_position(&rules, &pos);
+    if (o->svg)
+        return svg(&c->rules, &pos, c->wo.notation);
+    print_position(&c->rules, &pos);
     return EXIT_CLEAN;
 }
 
@@ -108,5 +95,5 @@ const struct command position_command = {
     "space and the side to move (S or N), and optionally a space and the seeds\n"
     "each side has captured, South's first (1:0):\n"
     "  2,2,2,2,2,2,2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2,2,2,2,2,2,2 S",
-    options, NULL, run,
+    options, NULL, sizeof(struct position), 0, NULL, NULL, run,
 };

@@ -5,6 +5,7 @@
 #include "options.h"
 #include "io.h"
 #include "records.h"
+#include "command.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,16 +122,29 @@ const char *format_extensions(void)
     return exts;
 }
 
-int format_option(const char *cmd, const char *option, const char *arg, int *format)
+int format_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
 {
     pmn_format f;
+    int *format = dest;
     if (strcmp(arg, "pmn") == 0)
         *format = FORMAT_PMN;
     else if (pmn_format_from_name(arg, &f) == 0)
         *format = FORMAT_OGN + (int)f;
     else
-        return usage_error(cmd, "--%s takes %s, not '%s'", option, format_names(), arg);
+        return usage_error(cmd, "--%s takes %s, not '%s'", o->name, format_names(), arg);
     return 0;
+}
+
+int rules_over_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
+{
+    (void)o;
+    return add_rules_option(cmd, dest, arg);
+}
+
+int rules_set_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
+{
+    (void)o;
+    return apply_rules_option(cmd, dest, arg);
 }
 
 int names_foreign(char **names, int n)

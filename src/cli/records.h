@@ -39,12 +39,6 @@ enum { FORMAT_AUTO = PMN_SOURCE_AUTO, FORMAT_PMN = PMN_SOURCE_PMN, FORMAT_XML = 
  * ends that say one (".ogn, .pgn") as {extensions}. */
 const char *format_names(void);
 const char *format_extensions(void);
-#define OPT_FROM { "from", 'I' + 256, "FORMAT", \
-    "{formats};\n" \
-    "default: found from the input's name ({extensions})\n" \
-    "or its first tags and move, said in a note; else\n" \
-    "pmn" }
-int format_option(const char *cmd, const char *option, const char *arg, int *format);
 /* Does one of these names say a format other than PMN (read by one job:
  * --jobs cuts PMN text only)? */
 int names_foreign(char **names, int n);

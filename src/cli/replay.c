@@ -1,6 +1,7 @@
 /* replay.c - pmn replay: a game move by move, as the board shows it. */
 #include "cli.h"
 #include "options.h"
+#include "command.h"
 #include "io.h"
 #include "records.h"
 
@@ -196,12 +197,24 @@ static int replay_game(const pmn_record *rec, unsigned long n, struct diag_sink 
     return rc;
 }
 
+struct replay {
+    unsigned long game;       /* --game N, or 0: every one */
+    unsigned long ply;        /* --ply K, or NO_PLY */
+    int svg;
+};
+
+#define NO_PLY ULONG_MAX
+static const struct cli_bounds game_bounds = { 1, ULONG_MAX / 2, "a game number", 0 },
+    ply_bounds = { 0, LONG_MAX / 2, "a number of plies", 0 };
+
 static const struct cli_option options[] = {
-    { "game", 'g', "N", "only the N-th game of the file (from 1)" },
+    { "game", 'g', "N", "only the N-th game of the file (from 1)",
+      opt_ulong, offsetof(struct replay, game), 0, &game_bounds, 0 },
     { "ply", 'k', "K", "only the board after K plies (0: the start position);\n"
-      "a ply is one sowing: a move of several sowings\nis as many plies" },
+      "a ply is one sowing: a move of several sowings\nis as many plies",
+      opt_ulong, offsetof(struct replay, ply), 0, &ply_bounds, 0 },
     { "svg", 'S' + 256, NULL, "with --ply, the board as an SVG 1.1 picture (of the\n"
-      "first game, or the one --game names)" },
+      "first game, or the one --game names)", opt_flag, offsetof(struct replay, svg), 0, NULL, 0 },
     OPT_NOTATION,
     OPT_FROM,
     OPT_RULES_OVER,
@@ -210,79 +223,50 @@ static const struct cli_option options[] = {
     OPT_END,
 };
 
-static int run(const struct command *cmd, int argc, char **argv)
+static void init(struct common *c, void *ctx)
 {
-    struct rules_options ro;
-    memset(&ro, 0, sizeof ro);
-    struct diag_sink sink = { .file = "-", .show_notes = 1 };
-    unsigned long game = 0, plies;
-    long ply = -1;
-    int c, rc, status = EXIT_CLEAN, totals = 0, svg = 0, from = FORMAT_AUTO;
-    pmn_write_options wo;
-    struct naming given = { 0, PMN_NOTATION_LETTERS, 0 };
-    struct cli_args a;
-    pmn_write_options_init(&wo);
+    struct replay *r = ctx;
+    (void)c;
+    r->ply = NO_PLY;
+}
 
-    cli_begin(&a, cmd, argc, argv);
-    while ((c = cli_next(&a)) != CLI_END) {
-        switch (c) {
-        case 'g':
-            if (parse_number(a.arg, ULONG_MAX / 2, &game) < 0 || game == 0)
-                return usage_error(cmd->name, "--game takes a game number from 1, not '%s'",
-                                   a.arg);
-            break;
-        case 'k':
-            if (parse_number(a.arg, LONG_MAX / 2, &plies) < 0)
-                return usage_error(cmd->name, "--ply takes a number of plies from 0, not '%s'",
-                                   a.arg);
-            ply = (long)plies;
-            break;
-        case 'r':
-            if ((rc = add_rules_option(cmd->name, &ro, a.arg)) != 0)
-                return rc;
-            break;
-        case 'P' + 256:
-            ro.setup.position = a.arg;
-            break;
-        case 'I' + 256:
-            if ((rc = format_option(cmd->name, "from", a.arg, &from)) != 0)
-                return rc;
-            break;
-        case 'T' + 256: totals = 1; break;
-        case 'S' + 256: svg = 1; break;
-        case 'n':
-            if ((rc = notation_option(cmd->name, a.arg, &wo)) != 0)
-                return rc;
-            given.given = 1;
-            given.n = wo.notation;
-            break;
-        default: return a.status;
-        }
-    }
-    if (svg && ply < 0)
-        return usage_error(cmd->name, "--svg draws one board: say which with --ply K");
-    if (svg && game == 0)
-        game = 1;   /* one picture: the first game */
-    if (argc - optind > 1)
-        return usage_error(cmd->name, "expected one FILE, got %d", argc - optind);
-    FILE *f = open_input(optind < argc ? argv[optind] : "-", &sink);
+static int ready(struct common *c, void *ctx)
+{
+    struct replay *r = ctx;
+    if (r->svg && r->ply == NO_PLY)
+        return usage_error(c->cmd->name, "--svg draws one board: say which with --ply K");
+    if (r->svg && r->game == 0)
+        r->game = 1;   /* one picture: the first game */
+    if (c->nfiles > 1)
+        return usage_error(c->cmd->name, "expected one FILE, got %d", c->nfiles);
+    return 0;
+}
+
+static int run(struct common *c, void *ctx)
+{
+    struct replay *r = ctx;
+    unsigned long game = r->game;
+    long ply = r->ply == NO_PLY ? -1 : (long)r->ply;
+    int status = EXIT_CLEAN;
+    struct naming given = { c->notation_given, c->wo.notation, 0 };
+    FILE *f = open_input(c->nfiles ? c->files[0] : "-", &c->sink);
     if (!f)
         return EXIT_FATAL;
     struct source src;
-    source_open(&src, f, &sink, &ro, from);
+    source_open(&src, f, &c->sink, &c->ro, c->from);
     pmn_record rec;
     unsigned long n = 0;
     int found = 0;
-    sink.hold = 1;
+    c->sink.hold = 1;
     struct naming nm = naming_of(&given, src.format);
     while (src.src && source_next(&src, &rec) > 0) {
         n++;
-        if (totals)
-            pmn_record_totals_to_counts(&rec, print_diag, &sink);
+        if (c->running_totals)
+            pmn_record_totals_to_counts(&rec, print_diag, &c->sink);
         if (game == 0 || game == n) {
             if (found++)
                 printf("\n");
-            if (replay_game(&rec, n, &sink, &ro, ply, svg, &nm) < 0)
+            if (replay_game(&rec, n, &c->sink, &c->ro, ply, r->svg, &nm) < 0)
                 status = EXIT_USAGE;
         }
         pmn_record_free(&rec);
@@ -290,16 +274,16 @@ static int run(const struct command *cmd, int argc, char **argv)
             break;
     }
     source_close(&src);
-    release_diags(&sink);
-    free(sink.held);
+    release_diags(&c->sink);
+    free(c->sink.held);
     close_input(f);
-    if (game && !found && !sink.count[PMN_FATAL]) {
+    if (game && !found && !c->sink.count[PMN_FATAL]) {
         char file[1024];
         fprintf(stderr, "pmn replay: error: --game %lu: %s holds %lu game%s\n", game,
-                escaped(sink.file, file, sizeof file), n, n == 1 ? "" : "s");
+                escaped(c->sink.file, file, sizeof file), n, n == 1 ? "" : "s");
         return EXIT_USAGE;
     }
-    return status != EXIT_CLEAN ? status : exit_status(&sink);
+    return status != EXIT_CLEAN ? status : exit_status(&c->sink);
 }
 
 const struct command replay_command = {
@@ -311,5 +295,5 @@ const struct command replay_command = {
     "ended.  Holes are named as the input names them (OGN's South A-F), or as\n"
     "--notation says.  Problems in the record are reported on standard error as\n"
     "by pmn check.",
-    options, NULL, run,
+    options, NULL, sizeof(struct replay), CMD_NOTES, init, ready, run,
 };

@@ -1,6 +1,7 @@
 /* rules.c - pmn rules: the rule sets pmn knows, and what a rule file says. */
 #include "cli.h"
 #include "options.h"
+#include "command.h"
 #include "io.h"
 #include "records.h"
 
@@ -117,36 +118,39 @@ static int show_named(const char *what, const char *lang)
     return EXIT_CLEAN;
 }
 
+struct rules {
+    const char *lang;
+};
+
 static const struct cli_option options[] = {
-    { "lang", 'l', "LANG", "the language of title and description (default en)" },
+    { "lang", 'l', "LANG", "the language of title and description (default en)",
+      opt_string, offsetof(struct rules, lang), 0, NULL, 0 },
     OPT_END,
 };
 
-static int run(const struct command *cmd, int argc, char **argv)
+static void init(struct common *c, void *ctx)
 {
-    const char *lang = "en";
-    int c;
-    struct cli_args a;
-    cli_begin(&a, cmd, argc, argv);
-    while ((c = cli_next(&a)) != CLI_END) {
-        switch (c) {
-        case 'l': lang = a.arg; break;
-        default: return a.status;
-        }
-    }
-    const char *what = optind < argc ? argv[optind] : NULL;
-    int nargs = argc - optind;
+    struct rules *o = ctx;
+    (void)c;
+    o->lang = "en";
+}
+
+static int run(struct common *c, void *ctx)
+{
+    const char *lang = ((const struct rules *)ctx)->lang, *cmd = c->cmd->name;
+    const char *what = c->nfiles ? c->files[0] : NULL;
+    int nargs = c->nfiles;
     if (!what)
-        return usage_error(cmd->name, "a subcommand is needed: list, show, xml, options or schema");
+        return usage_error(cmd, "a subcommand is needed: list, show, xml, options or schema");
     if (strcmp(what, "list") == 0 && nargs == 1) {
         list();
     } else if (strcmp(what, "show") == 0 && nargs == 2) {
-        return show_named(argv[optind + 1], lang);
+        return show_named(c->files[1], lang);
     } else if (strcmp(what, "xml") == 0 && nargs == 2) {
         size_t i;
-        if (!pmn_rule_file_builtin_named(argv[optind + 1], &i))
-            return usage_error(cmd->name, "no built-in rule set '%s' ('pmn rules list')",
-                               argv[optind + 1]);
+        if (!pmn_rule_file_builtin_named(c->files[1], &i))
+            return usage_error(cmd, "no built-in rule set '%s' ('pmn rules list')",
+                               c->files[1]);
         fputs(pmn_rule_file_builtin_xml(i), stdout);
     } else if (strcmp(what, "options") == 0 && nargs == 1) {
         size_t n = pmn_rules_options_help(NULL, 0);
@@ -163,10 +167,10 @@ static int run(const struct command *cmd, int argc, char **argv)
         fputs(pmn_rules_schema(), stdout);
     } else if (strcmp(what, "list") && strcmp(what, "show") && strcmp(what, "xml")
                && strcmp(what, "options") && strcmp(what, "schema")) {
-        return usage_error(cmd->name, "unknown subcommand '%s' (list, show, xml, options, schema)",
+        return usage_error(cmd, "unknown subcommand '%s' (list, show, xml, options, schema)",
                            what);
     } else {
-        return usage_error(cmd->name, "'%s' takes %s", what,
+        return usage_error(cmd, "'%s' takes %s", what,
                            strcmp(what, "show") == 0 || strcmp(what, "xml") == 0
                            ? "one name" : "no argument");
     }
@@ -187,5 +191,5 @@ const struct command rules_command = {
     "  xml      the rule file of a built-in set, to start a variant from\n"
     "  options  every rule option and its values\n"
     "  schema   the RELAX NG schema of rule files (grammar/rules.rng)",
-    options, NULL, run,
+    options, NULL, sizeof(struct rules), 0, init, NULL, run,
 };

@@ -7,6 +7,7 @@
 #include "records.h"
 #include "archive.h"
 #include "criteria.h"
+#include "command.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -75,7 +76,8 @@ static const struct job_command select_job = { archive_file, clone_select, merge
 static const struct cli_option options[] = {
     OPT_CRITERIA,
     OPT_OUTPUT_FORMAT,
-    { "count", 'c', NULL, "write only the number of games selected" },
+    { "count", 'c', NULL, "write only the number of games selected",
+      opt_flag, offsetof(struct select, count_only), 0, NULL, 0 },
     OPT_NOTATION,
     OPT_FROM,
     OPT_RULES_OVER,
@@ -86,85 +88,42 @@ static const struct cli_option options[] = {
     OPT_END,
 };
 
-static int run(const struct command *cmd, int argc, char **argv)
+static int run(struct common *c, void *ctx)
 {
-    int strict = 0;   /* --strict: check's statuses */
-    struct select sel;
-    struct rules_options ro;
-    struct criteria c;
-    struct diag_sink sink = { .file = "-", .show_notes = 0 };
-    const char *output = NULL;
-    int opt, rc, quiet = 0, jobs = default_jobs();
-    struct cli_args a;
-    struct progress progress;
-    memset(&sel, 0, sizeof sel);
-    sel.a.from = FORMAT_AUTO;
-    memset(&ro, 0, sizeof ro);
-    memset(&c, 0, sizeof c);
-    pmn_write_options_init(&sel.out.wo);
-
-    cli_begin(&a, cmd, argc, argv);
-    while ((opt = cli_next(&a)) != CLI_END) {
-        if ((rc = criteria_option(&c, cmd->name, opt, a.arg)) != 1) {
-            if (rc) {
-                criteria_free(&c);
-                return rc;
-            }
-            continue;
-        }
-        switch (opt) {
-        case 'F' + 256: rc = output_format_option(cmd->name, a.arg, &sel.out.format); break;
-        case 'c': sel.count_only = 1; rc = 0; break;
-        case 'n': rc = notation_option(cmd->name, a.arg, &sel.out.wo); break;
-        case 'r': rc = add_rules_option(cmd->name, &ro, a.arg); break;
-        case 'I' + 256: rc = format_option(cmd->name, "from", a.arg, &sel.a.from); break;
-        case 'o': output = a.arg; rc = 0; break;
-        case 'q': quiet = 1; rc = 0; break;
-        case 'Z' + 256: strict = 1; rc = 0; break;
-        case 'j': rc = jobs_option(cmd->name, a.arg, &jobs); break;
-        default: criteria_free(&c); return a.status;   /* --help, or a bad option */
-        }
-        if (rc) {
-            criteria_free(&c);
-            return rc;
-        }
-    }
-    struct output out;
-    if ((rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0) {
-        criteria_free(&c);
-        return rc;
-    }
-    sel.a.game = each_game;
-    sel.a.ro = &ro;
-    if (sel.a.from >= FORMAT_OGN)
+    struct select *sel = ctx;
+    int jobs = c->jobs;
+    sel->out.wo = c->wo;
+    sel->out.format = c->out_format;
+    sel->a.from = c->from;
+    sel->a.game = each_game;
+    sel->a.ro = &c->ro;
+    if (sel->a.from >= FORMAT_OGN)
         jobs = 1;   /* --jobs cuts PMN text only */
-    sel.a.need_moves = criteria_need_moves(&c) || (!sel.count_only
-                                                   && OUTPUT_NEEDS_RECORD(sel.out.format));
+    sel->a.need_moves = criteria_need_moves(&c->criteria)
+                     || (!sel->count_only && OUTPUT_NEEDS_RECORD(sel->out.format));
     /* Game numbers (criteria, list, jsonl) count the games of a file, which
      * the filter would leave uncounted and a part cannot know. */
-    int numbered = criteria_need_numbers(&c)
-                || (!sel.count_only && (sel.out.format == OUT_LIST || sel.out.format == OUT_JSONL));
-    if (!numbered && criteria_need_tags(&c))
-        sel.a.ruled_out = ruled_out;
-    if (numbered || (!sel.count_only && sel.out.format == OUT_XML))
+    int numbered = criteria_need_numbers(&c->criteria)
+                || (!sel->count_only && (sel->out.format == OUT_LIST
+                                         || sel->out.format == OUT_JSONL));
+    if (!numbered && criteria_need_tags(&c->criteria))
+        sel->a.ruled_out = ruled_out;
+    if (numbered || (!sel->count_only && sel->out.format == OUT_XML))
         jobs = 1;
-    sel.a.no_tags = !criteria_need_tags(&c)
-                 && (sel.count_only || sel.out.format == OUT_VERBATIM);
-    sel.c = &c;
-    sel.out.f = out.f;
-    if (!sel.count_only && output_begin(&sel.out) < 0)
-        sel.out.failed = 1;
-    progress_begin(&progress, "pmn select", quiet);
-    sink.progress = &progress;
-    each_input_jobs(argv + optind, argc - optind, &sink, &select_job, &sel, jobs);
-    if (!sel.count_only)
-        output_end(&sel.out);
+    sel->a.no_tags = !criteria_need_tags(&c->criteria)
+                  && (sel->count_only || sel->out.format == OUT_VERBATIM);
+    sel->c = &c->criteria;
+    sel->out.f = c->out.f;
+    if (!sel->count_only && output_begin(&sel->out) < 0)
+        sel->out.failed = 1;
+    each_input_jobs(c->files, c->nfiles, &c->sink, &select_job, sel, jobs);
+    if (!sel->count_only)
+        output_end(&sel->out);
     else
-        fprintf(out.f, "%lu\n", sel.matched);
-    if (sel.out.failed && sel.write_errno)
-        errno = sel.write_errno;
-    criteria_free(&c);
-    return close_output(&out, sel.out.failed, job_status(&sink, strict));
+        fprintf(c->out.f, "%lu\n", sel->matched);
+    c->failed = sel->out.failed;
+    c->write_errno = sel->write_errno;
+    return job_status(&c->sink, c->strict);
 }
 
 const struct command select_command = {
@@ -183,5 +142,5 @@ const struct command select_command = {
     options,
     "Exit status: 0, or as pmn check's for the problems of the games read;\n"
     "64 a wrong command line or criterion.",
-    run,
+    sizeof(struct select), CMD_OUTPUT | CMD_PROGRESS, NULL, NULL, run,
 };

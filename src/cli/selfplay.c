@@ -2,6 +2,7 @@
  * expected-score model fitted from them. */
 #include "cli.h"
 #include "options.h"
+#include "command.h"
 #include "io.h"
 #include "records.h"
 #include "progress.h"
@@ -12,27 +13,40 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_GAMES = 256, OPT_RANDOM, OPT_SEED, OPT_FIT, OPT_MAX_PLIES, OPT_TEMPERATURE,
-       OPT_STRENGTH };
+struct selfplay {
+    pmn_selfplay_options o;
+    unsigned long games;      /* --games */
+    int fit, strength;
+};
 
+static const struct cli_bounds games_bounds = { 1, 100000000, "a number of games", 0 },
+    random_bounds = { 0, 1000, "a number of plies", 0 },
+    seed_bounds = { 0, 1.8e19, "a number", 0 },
+    max_plies_bounds = { 1, 100000, "a number of plies", 0 },
+    temperature_bounds = { 0, 1000, "seeds", 0 };
+
+#define SELFPLAY(field) offsetof(struct selfplay, field), 0
 static const struct cli_option options[] = {
     OPT_RULES_SET,
-    { "games", OPT_GAMES, "N", "play N games (default 100)" },
-    { "depth", 'd', "D", "each move's search looks D plies ahead (default 4)" },
-    { "nodes", KEY_NODES, "N", "each move's search stops after about N positions" },
-    { "random-plies", OPT_RANDOM, "N", "play the first N plies at random (default 4)" },
-    { "seed", OPT_SEED, "N", "of the random plies (default 1): the same games\n"
-      "for the same seed" },
-    { "temperature", OPT_TEMPERATURE, "SEEDS", "play each move with odds exp(value / SEEDS)\n"
-      "(a player who errs; default 0: the best move)" },
-    { "max-plies", OPT_MAX_PLIES, "N", "leave a game unfinished after N plies\n"
-      "(default 2000)" },
-    { "fit", OPT_FIT, NULL, "print the expected-score model fitted from the\n"
-      "games, not the games" },
-    { "strength-of", OPT_STRENGTH, NULL, "print instead the temperature that makes the\n"
+    { "games", 256, "N", "play N games (default 100)", opt_ulong, SELFPLAY(games),
+      &games_bounds, 0 },
+    OPT_DEPTH,
+    OPT_NODES,
+    { "random-plies", 257, "N", "play the first N plies at random (default 4)",
+      opt_uint, SELFPLAY(o.random_plies), &random_bounds, 0 },
+    { "seed", 258, "N", "of the random plies (default 1): the same games\n"
+      "for the same seed", opt_u64, SELFPLAY(o.seed), &seed_bounds, 0 },
+    { "temperature", 259, "SEEDS", "play each move with odds exp(value / SEEDS)\n"
+      "(a player who errs; default 0: the best move)",
+      opt_double, SELFPLAY(o.temperature), &temperature_bounds, 0 },
+    { "max-plies", 260, "N", "leave a game unfinished after N plies\n"
+      "(default 2000)", opt_uint, SELFPLAY(o.max_plies), &max_plies_bounds, 0 },
+    { "fit", 261, NULL, "print the expected-score model fitted from the\n"
+      "games, not the games", opt_flag, SELFPLAY(fit), NULL, 0 },
+    { "strength-of", 262, NULL, "print instead the temperature that makes the\n"
       "moves of the games of FILEs most likely: how\n"
-      "much their players err, as the engine sees it" },
-    { "hash", KEY_HASH, "MB", "transposition table size (default 64)" },
+      "much their players err, as the engine sees it", opt_flag, SELFPLAY(strength), NULL, 0 },
+    OPT_HASH,
     OPT_QUIET_PROGRESS,
     OPT_OUTPUT,
     OPT_END,
@@ -153,105 +167,64 @@ static int strength_of(const struct command *cmd, const pmn_selfplay_options *o,
     return exit_status(&sink);
 }
 
-static int run(const struct command *cmd, int argc, char **argv)
+static void init(struct common *c, void *ctx)
 {
-    pmn_rules rules;
-    pmn_selfplay_options o;
-    unsigned long games = 100, v, hash = 64;
-    const char *output = NULL;
-    int fit = 0, quiet = 0, strength = 0, c, rc;
-    struct cli_args a;
-    pmn_rules_init(&rules, NULL, NULL);
-    memset(&o, 0, sizeof o);
-    o.random_plies = 4;
-    o.seed = 1;
-    cli_begin(&a, cmd, argc, argv);
-    while ((c = cli_next(&a)) != CLI_END) {
-        switch (c) {
-        case 'r':
-            if ((rc = apply_rules_option(cmd->name, &rules, a.arg)) != 0)
-                return rc;
-            break;
-        case OPT_GAMES:
-            if (parse_number(a.arg, 100000000, &games) < 0 || games == 0)
-                return usage_error(cmd->name, "--games takes a positive number, not '%s'", a.arg);
-            break;
-        case OPT_RANDOM:
-            if (parse_number(a.arg, 1000, &v) < 0)
-                return usage_error(cmd->name, "--random-plies takes a number, not '%s'", a.arg);
-            o.random_plies = (unsigned)v;
-            break;
-        case OPT_SEED:
-            if (parse_number(a.arg, ULONG_MAX, &v) < 0)
-                return usage_error(cmd->name, "--seed takes a number, not '%s'", a.arg);
-            o.seed = v;
-            break;
-        case OPT_MAX_PLIES:
-            if (parse_number(a.arg, 100000, &v) < 0 || v == 0)
-                return usage_error(cmd->name, "--max-plies takes a positive number, not '%s'",
-                                   a.arg);
-            o.max_plies = (unsigned)v;
-            break;
-        case OPT_TEMPERATURE:
-            if (!is_decimal(a.arg, &o.temperature) || o.temperature < 0 || o.temperature > 1000)
-                return usage_error(cmd->name, "--temperature takes seeds from 0 to 1000, not '%s'",
-                                   a.arg);
-            break;
-        case OPT_FIT: fit = 1; break;
-        case OPT_STRENGTH: strength = 1; break;
-        case 'q': quiet = 1; break;
-        case 'o': output = a.arg; break;
-        case 'd': case KEY_NODES: case KEY_HASH:
-            if ((rc = search_option(cmd->name, c, a.arg, &o.limits, &hash)) != 0)
-                return rc;
-            break;
-        default: return a.status;
-        }
+    struct selfplay *sp = ctx;
+    (void)c;
+    sp->games = 100;
+    sp->o.random_plies = 4;
+    sp->o.seed = 1;
+}
+
+static int ready(struct common *c, void *ctx)
+{
+    struct selfplay *sp = ctx;
+    char buf[256];
+    if (c->nfiles && !sp->strength)
+        return usage_error(c->cmd->name, "takes no file but with --strength-of, got '%s'",
+                           escaped(c->files[0], buf, sizeof buf));
+    sp->o.limits = c->limits;
+    sp->o.limits.threads = 0;   /* one: a depth or nodes, the same games everywhere */
+    if (!sp->o.limits.depth && !sp->o.limits.nodes)
+        sp->o.limits.depth = 4;
+    return 0;
+}
+
+static int run(struct common *c, void *ctx)
+{
+    struct selfplay *sp = ctx;
+    if (sp->strength) {
+        int rc = strength_of(c->cmd, &sp->o, c->hash_mb, c->files, c->nfiles, c->out.f);
+        c->failed = rc == EXIT_FATAL;
+        return rc;
     }
-    if (optind != argc && !strength)
-        return usage_error(cmd->name, "takes no file but with --strength-of, got '%s'",
-                           argv[optind]);
-    if (!o.limits.depth && !o.limits.nodes)
-        o.limits.depth = 4;
-    if (strength) {
-        struct output so;
-        if ((rc = open_output(&so, cmd->name, output, argv + optind, argc - optind)) != 0)
-            return rc;
-        rc = strength_of(cmd, &o, hash, argv + optind, argc - optind, so.f);
-        return close_output(&so, rc == EXIT_FATAL, rc);
-    }
-    pmn_searcher *s = pmn_searcher_new(&rules, hash);
+    pmn_searcher *s = pmn_searcher_new(&c->rules, c->hash_mb);
     size_t cap = 0, n = 0;
     pmn_model_sample *samples = NULL;
-    struct output out;
     struct diag_sink sink = { .file = "pmn selfplay", .show_notes = 1 };
     if (!s) {
         report(&sink, PMN_F002, 0, 0, "out of memory (try a smaller --hash)");
         return EXIT_FATAL;
     }
-    if ((rc = open_output(&out, cmd->name, output, NULL, 0)) != 0) {
-        pmn_searcher_free(s);
-        return rc;
-    }
-    pmn_setup setup = { .status = PMN_SETUP_READY, .rules = rules };
-    pmn_position_start(&rules, &setup.start);
+    pmn_setup setup = { .status = PMN_SETUP_READY, .rules = c->rules };
+    pmn_position_start(&c->rules, &setup.start);
     pmn_write_options wo;
     pmn_write_options_init(&wo);
     int failed = 0;
-    unsigned limit = o.max_plies ? o.max_plies : 2000;
+    unsigned limit = sp->o.max_plies ? sp->o.max_plies : 2000;
     double began = clock_seconds();
-    for (unsigned long g = 0; g < games && !failed; g++) {
-        if (!quiet && isatty(2)) {
+    for (unsigned long g = 0; g < sp->games && !failed; g++) {
+        if (!c->quiet && isatty(2)) {
             /* Time left at the rate of the games so far. */
             double spent = clock_seconds() - began;
             if (g > 0)
-                fprintf(stderr, "\rgame %lu of %lu, about %.0f s left\033[K", g + 1, games,
-                        spent / (double)g * (double)(games - g));
+                fprintf(stderr, "\rgame %lu of %lu, about %.0f s left\033[K", g + 1, sp->games,
+                        spent / (double)g * (double)(sp->games - g));
             else
-                fprintf(stderr, "\rgame %lu of %lu...\033[K", g + 1, games);
+                fprintf(stderr, "\rgame %lu of %lu...\033[K", g + 1, sp->games);
         }
         pmn_model_sample *room = NULL;
-        if (fit) {
+        if (sp->fit) {
             samples = grown(samples, &cap, n + limit, sizeof *samples, 4096);
             if (!samples) {
                 failed = 1;
@@ -261,28 +234,28 @@ static int run(const struct command *cmd, int argc, char **argv)
         }
         pmn_record rec;
         size_t got = 0;
-        if (pmn_selfplay(s, &rules, &o, g, &rec, room, fit ? limit : 0, &got) < 0) {
+        if (pmn_selfplay(s, &c->rules, &sp->o, g, &rec, room, sp->fit ? limit : 0, &got) < 0) {
             pmn_record_free(&rec);
             failed = 1;
             break;
         }
         n += got;
-        if (!fit) {
+        if (!sp->fit) {
             pmn_replay *rp = pmn_replay_new(&rec, &setup, NULL, NULL);
             if (g)
-                fputc('\n', out.f);
-            if (!rp || pmn_write_record(out.f, &rec, rp, &wo) < 0)
+                fputc('\n', c->out.f);
+            if (!rp || pmn_write_record(c->out.f, &rec, rp, &wo) < 0)
                 failed = 1;
             pmn_replay_free(rp);
         }
         pmn_record_free(&rec);
     }
-    if (!quiet && isatty(2))
+    if (!c->quiet && isatty(2))
         fprintf(stderr, "\r\033[K");
-    if (fit && !failed) {
+    if (sp->fit && !failed) {
         double *x = malloc((n ? n : 1) * sizeof *x);
         if (x)
-            print_fit(out.f, &rules, samples, n, x);
+            print_fit(c->out.f, &c->rules, samples, n, x);
         else
             failed = 1;
         free(x);
@@ -291,7 +264,8 @@ static int run(const struct command *cmd, int argc, char **argv)
     pmn_searcher_free(s);
     if (failed)
         report(&sink, PMN_F002, 0, 0, "out of memory");
-    return close_output(&out, failed, failed ? EXIT_FATAL : EXIT_CLEAN);
+    c->failed = failed;
+    return failed ? EXIT_FATAL : EXIT_CLEAN;
 }
 
 const struct command selfplay_command = {
@@ -300,12 +274,13 @@ const struct command selfplay_command = {
     "Play games of a rule set from the opening, the engine against itself, and\n"
     "write them as PMN: the first --random-plies plies at random (the same for\n"
     "the same --seed), then each side the best move of a search of --depth\n"
-    "plies, its value in a comment ([%eval +2], South's view).  With --fit,\n"
+    "plies (4 unless --depth or --nodes says), its value in a comment\n"
+    "([%eval +2], South's view).  With --fit,\n"
     "print instead the model pmn annotate judges moves with, fitted to these\n"
     "games: the expected score (win 1, draw 1/2, loss 0) of an engine value,\n"
     "E = 1 / (1 + exp(-k v / n^p)), v the estimate in seeds and n the seeds in\n"
     "play, by maximum likelihood over every position whose value was not\n"
     "exact; and how well it predicts, in tenths of E.  The line it prints is\n"
     "the one libpmn's table holds (src/lib/model.c).",
-    options, NULL, run,
+    options, NULL, sizeof(struct selfplay), CMD_OUTPUT, init, ready, run,
 };

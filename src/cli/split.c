@@ -12,6 +12,7 @@
  * at once; the others are reopened to append when their next game comes. */
 #include "cli.h"
 #include "options.h"
+#include "command.h"
 #include "io.h"
 #include "progress.h"
 #include "records.h"
@@ -236,18 +237,24 @@ static int each_game(struct archive *a, struct game *g)
     return write_to(sp, v && v[0] ? v : "unknown", g);
 }
 
-enum { OPT_GAMES = 2200, OPT_BY, OPT_PREFIX, OPT_FORCE };
 
+static const char *const split_formats[] = { "verbatim", "pmn", NULL };   /* OUT_* */
+static const struct cli_bounds games_bounds = { 1, 1e9, "a number of games", 0 };
+
+#define SPLIT(field) offsetof(struct split, field), 0
 static const struct cli_option options[] = {
-    { "games", OPT_GAMES, "N", "N games a file: PREFIX-0001.pmn, PREFIX-0002.pmn, ..." },
-    { "by", OPT_BY, "TAG", "a file for each value of TAG (Event, Round, ...);\n"
-      "player: a file for each player, with the games he\nplays; rule-set: for each rule set" },
-    { "prefix", OPT_PREFIX, "PREFIX", "file names begin with PREFIX and '-' (it may name a\n"
-      "directory; default: games with --games, none\nwith --by)" },
-    { "force", OPT_FORCE, NULL, "replace files that exist (else they are left alone,\n"
-      "and the split stops)" },
+    { "games", 2000, "N", "N games a file: PREFIX-0001.pmn, PREFIX-0002.pmn, ...",
+      opt_ulong, SPLIT(per_file), &games_bounds, 0 },
+    { "by", 2001, "TAG", "a file for each value of TAG (Event, Round, ...);\n"
+      "player: a file for each player, with the games he\nplays; rule-set: for each rule set",
+      opt_string, SPLIT(by), NULL, 0 },
+    { "prefix", 2002, "PREFIX", "file names begin with PREFIX and '-' (it may name a\n"
+      "directory; default: games with --games, none\nwith --by)",
+      opt_string, SPLIT(prefix), NULL, 0 },
+    { "force", 2003, NULL, "replace files that exist (else they are left alone,\n"
+      "and the split stops)", opt_flag, SPLIT(force), NULL, 0 },
     { "format", 'F' + 256, "FORMAT", "verbatim (the games as read; the default) or pmn\n"
-      "(canonical)" },
+      "(canonical)", opt_choice, SPLIT(format), split_formats, 0 },
     OPT_CRITERIA,
     OPT_FROM,
     OPT_RULES_OVER,
@@ -256,87 +263,42 @@ static const struct cli_option options[] = {
     OPT_END,
 };
 
-static int run(const struct command *cmd, int argc, char **argv)
+static int ready(struct common *c, void *ctx)
 {
-    int strict = 0;   /* --strict: check's statuses */
-    struct split sp;
-    struct rules_options ro;
-    struct criteria c;
-    struct diag_sink sink = { .file = "-", .show_notes = 0 };
-    int opt, rc = 0, quiet = 0;
-    unsigned long n;
-    struct cli_args a;
-    struct progress progress;
+    struct split *sp = ctx;
     char buf[256];
-    memset(&sp, 0, sizeof sp);
-    sp.a.from = FORMAT_AUTO;
-    memset(&ro, 0, sizeof ro);
-    memset(&c, 0, sizeof c);
-    pmn_write_options_init(&sp.wo);
-    sp.prefix = NULL;
-
-    cli_begin(&a, cmd, argc, argv);
-    while ((opt = cli_next(&a)) != CLI_END) {
-        if ((rc = criteria_option(&c, cmd->name, opt, a.arg)) != 1) {
-            if (rc)
-                break;
-            continue;
-        }
-        rc = 0;
-        switch (opt) {
-        case OPT_GAMES:
-            if (parse_number(a.arg, 1000000000UL, &n) < 0 || n == 0)
-                rc = usage_error(cmd->name, "--games takes a number of games, not '%s'",
-                                 escaped(a.arg, buf, sizeof buf));
-            sp.per_file = n;
-            break;
-        case OPT_BY: sp.by = a.arg; break;
-        case OPT_PREFIX: sp.prefix = a.arg; break;
-        case OPT_FORCE: sp.force = 1; break;
-        case 'F' + 256:
-            if ((rc = output_format_option(cmd->name, a.arg, &sp.format)) == 0
-                && sp.format != OUT_VERBATIM && sp.format != OUT_PMN)
-                rc = usage_error(cmd->name, "split writes PMN files: --format verbatim or pmn");
-            break;
-        case 'r': rc = add_rules_option(cmd->name, &ro, a.arg); break;
-        case 'I' + 256: rc = format_option(cmd->name, "from", a.arg, &sp.a.from); break;
-        case 'q': quiet = 1; break;
-        case 'Z' + 256: strict = 1; break;
-        default: criteria_free(&c); return a.status;   /* --help, or a bad option */
-        }
-        if (rc)
-            break;
-    }
-    if (rc == 0 && !sp.per_file == !sp.by)
-        rc = usage_error(cmd->name, "say how to split: --games N or --by TAG");
-    if (rc == 0 && sp.by && strcmp(sp.by, "player") && strcmp(sp.by, "rule-set")) {
-        for (const char *s = sp.by; *s && rc == 0; s++)
+    if (!sp->per_file == !sp->by)
+        return usage_error(c->cmd->name, "say how to split: --games N or --by TAG");
+    if (sp->by && strcmp(sp->by, "player") && strcmp(sp->by, "rule-set"))
+        for (const char *s = sp->by; *s; s++)
             if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')
                   || (*s >= '0' && *s <= '9') || *s == '_'))
-                rc = usage_error(cmd->name, "--by '%s' is not a tag name",
-                                 escaped(sp.by, buf, sizeof buf));
-    }
-    if (rc) {
-        criteria_free(&c);
-        return rc;
-    }
-    if (!sp.prefix)
-        sp.prefix = sp.by ? "" : "games";
-    sp.a.game = each_game;
-    sp.a.ro = &ro;
-    sp.a.need_moves = sp.format == OUT_PMN || criteria_need_moves(&c);
-    sp.c = &c;
-    sp.sink = &sink;
-    progress_begin(&progress, "pmn split", quiet);
-    sink.progress = &progress;
-    each_input(argv + optind, argc - optind, &sink, archive_file, &sp);
+                return usage_error(c->cmd->name, "--by '%s' is not a tag name",
+                                   escaped(sp->by, buf, sizeof buf));
+    return 0;
+}
+
+static int run(struct common *c, void *ctx)
+{
+    struct split *sp = ctx;
+    char buf[256];
+    sp->wo = c->wo;
+    if (!sp->prefix)
+        sp->prefix = sp->by ? "" : "games";
+    sp->a.game = each_game;
+    sp->a.ro = &c->ro;
+    sp->a.from = c->from;
+    sp->a.need_moves = sp->format == OUT_PMN || criteria_need_moves(&c->criteria);
+    sp->c = &c->criteria;
+    sp->sink = &c->sink;
+    each_input(c->files, c->nfiles, &c->sink, archive_file, sp);
     /* Every file whose games were all written is whole, even after a
      * failure elsewhere; the one that failed is removed. */
-    for (size_t i = 0; i < sp.n; i++)
-        finish(&sp, &sp.files[i], 1);
+    for (size_t i = 0; i < sp->n; i++)
+        finish(sp, &sp->files[i], 1);
     unsigned long lost = 0;
-    for (size_t i = 0; i < sp.n; i++) {
-        struct part_file *pf = &sp.files[i];
+    for (size_t i = 0; i < sp->n; i++) {
+        struct part_file *pf = &sp->files[i];
         if (pf->listed)
             printf("%s: %lu game%s\n", escaped(pf->path, buf, sizeof buf), pf->out.games,
                    pf->out.games == 1 ? "" : "s");
@@ -345,20 +307,19 @@ static int run(const struct command *cmd, int argc, char **argv)
         free(pf->key);
         free(pf->path);
     }
-    if (sp.failed && sp.failed_at)
-        report(&sink, PMN_F003, 0, 0,
+    if (sp->failed && sp->failed_at)
+        report(&c->sink, PMN_F003, 0, 0,
                "the split stopped at game %lu of those it takes: that game and those after "
-               "it are in no file", sp.failed_at);
-    if (sp.failed && lost)
-        report(&sink, PMN_F003, 0, 0,
+               "it are in no file", sp->failed_at);
+    if (sp->failed && lost)
+        report(&c->sink, PMN_F003, 0, 0,
                "%lu game%s written to a file that failed %s in no file%s: it was removed, "
                "unfinished", lost, lost == 1 ? "" : "s", lost == 1 ? "is" : "are",
-               sp.failed_at ? " either" : "");
-    free(sp.files);
-    names_free(&sp.keys);
-    names_free(&sp.paths);
-    criteria_free(&c);
-    return job_status(&sink, strict);
+               sp->failed_at ? " either" : "");
+    free(sp->files);
+    names_free(&sp->keys);
+    names_free(&sp->paths);
+    return job_status(&c->sink, c->strict);
 }
 
 const struct command split_command = {
@@ -373,5 +334,5 @@ const struct command split_command = {
     options,
     "Exit status: 0, or as pmn check's for the problems of the games read;\n"
     "3 a file could not be made or written; 64 a wrong command line.",
-    run,
+    sizeof(struct split), CMD_PROGRESS, NULL, ready, run,
 };

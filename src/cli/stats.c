@@ -7,6 +7,7 @@
  * players by their final scores.  Memory: a row per game. */
 #include "cli.h"
 #include "options.h"
+#include "command.h"
 #include "io.h"
 #include "progress.h"
 #include "jobs.h"
@@ -60,6 +61,7 @@ struct stats {
     unsigned min_games;       /* of a line of the opening tree */
     double k, start;          /* Elo */
     int all_results;          /* crosstable: each game's result, however many */
+    int format;               /* TABLE_* */
     struct row *rows;
     size_t n, cap;
     int failed;               /* out of memory */
@@ -1014,9 +1016,11 @@ static int openings(const struct stats *st, FILE *f, int format)
 
 /* ---- the command -------------------------------------------------------- */
 
-static int report_option(const char *cmd, const char *arg, unsigned *reports)
+static int report_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
 {
+    unsigned *reports = dest;
     const char *s = arg;
+    (void)o;
     char buf[256];
     *reports = 0;
     while (*s) {
@@ -1039,31 +1043,30 @@ static int report_option(const char *cmd, const char *arg, unsigned *reports)
     return *reports ? 0 : usage_error(cmd, "--report: no report named");
 }
 
-static int number_option(const char *cmd, const char *option, const char *arg, double lo,
-                         double hi, double *v)
-{
-    char *end, buf[256];
-    *v = strtod(arg, &end);
-    if (end == arg || *end || !(*v >= lo && *v <= hi))
-        return usage_error(cmd, "--%s takes a number from %g to %g, not '%s'", option, lo, hi,
-                           escaped(arg, buf, sizeof buf));
-    return 0;
-}
+static const char *const table_formats[] = { "text", "csv", "jsonl", NULL };   /* TABLE_* */
+static const struct cli_bounds k_bounds = { 0, 1000, "a number", 0 },
+    start_bounds = { 0, 10000, "a number", 0 },
+    depth_bounds_stats = { 1, 32, "a number of plies", 0 },
+    min_games_bounds = { 1, 1e9, "a number", 0 };
 
-enum { OPT_REPORT = 2000, OPT_TABLE_FORMAT, OPT_K, OPT_START, OPT_MIN_GAMES,
-       OPT_ALL_RESULTS };
-
+#define STATS(field) offsetof(struct stats, field), 0
 static const struct cli_option options[] = {
-    { "report", OPT_REPORT, "LIST", "summary, players, crosstable, matches, ratings,\n"
-      "openings, or all; with commas (default:\nsummary,players)" },
-    { "format", OPT_TABLE_FORMAT, "FORMAT", "text (aligned; the default), csv or jsonl" },
-    { "k-factor", OPT_K, "K", "Elo: points a game is worth (default 20)" },
-    { "start-rating", OPT_START, "R", "Elo: every player's first rating (default 1500)" },
-    { "depth", 'd', "PLIES", "openings: the tree's depth (default 4)" },
-    { "min-games", OPT_MIN_GAMES, "N", "openings: lines played in N games or more\n"
-      "(default 1)" },
-    { "all-results", OPT_ALL_RESULTS, NULL, "crosstable: each game's result in a cell, where\n"
-      "a pair met more than 4 times (default: its score)" },
+    { "report", 2000, "LIST", "summary, players, crosstable, matches, ratings,\n"
+      "openings, or all; with commas (default:\nsummary,players)",
+      report_option, STATS(reports), NULL, 0 },
+    { "format", 2001, "FORMAT", "text (aligned; the default), csv or jsonl",
+      opt_choice, STATS(format), table_formats, 0 },
+    { "k-factor", 2002, "K", "Elo: points a game is worth (default 20)",
+      opt_double, STATS(k), &k_bounds, 0 },
+    { "start-rating", 2003, "R", "Elo: every player's first rating (default 1500)",
+      opt_double, STATS(start), &start_bounds, 0 },
+    { "depth", 'd', "PLIES", "openings: the tree's depth (default 4)",
+      opt_uint, STATS(depth), &depth_bounds_stats, 0 },
+    { "min-games", 2004, "N", "openings: lines played in N games or more\n"
+      "(default 1)", opt_uint, STATS(min_games), &min_games_bounds, 0 },
+    { "all-results", 2005, NULL, "crosstable: each game's result in a cell, where\n"
+      "a pair met more than 4 times (default: its score)",
+      opt_flag, STATS(all_results), NULL, 0 },
     OPT_CRITERIA,
     OPT_FROM,
     OPT_RULES_OVER,
@@ -1074,114 +1077,55 @@ static const struct cli_option options[] = {
     OPT_END,
 };
 
-static int run(const struct command *cmd, int argc, char **argv)
+static void init(struct common *c, void *ctx)
 {
-    int strict = 0;   /* --strict: check's statuses */
-    struct stats st;
-    struct rules_options ro;
-    struct criteria c;
-    struct diag_sink sink = { .file = "-", .show_notes = 0 };
-    const char *output = NULL;
-    int opt, rc, quiet = 0, format = TABLE_TEXT, jobs = default_jobs();
-    double v;
-    struct cli_args a;
-    struct progress progress;
-    memset(&st, 0, sizeof st);
-    st.a.from = FORMAT_AUTO;
-    memset(&ro, 0, sizeof ro);
-    memset(&c, 0, sizeof c);
-    st.reports = R_SUMMARY | R_PLAYERS;
-    st.k = 20;
-    st.start = 1500;
-    st.depth = 4;
-    st.min_games = 1;
+    struct stats *st = ctx;
+    (void)c;
+    st->reports = R_SUMMARY | R_PLAYERS;
+    st->k = 20;
+    st->start = 1500;
+    st->depth = 4;
+    st->min_games = 1;
+}
 
-    cli_begin(&a, cmd, argc, argv);
-    while ((opt = cli_next(&a)) != CLI_END) {
-        if ((rc = criteria_option(&c, cmd->name, opt, a.arg)) != 1) {
-            if (rc)
-                break;
-            continue;
-        }
-        rc = 0;
-        switch (opt) {
-        case OPT_REPORT: rc = report_option(cmd->name, a.arg, &st.reports); break;
-        case OPT_TABLE_FORMAT:
-            if (strcmp(a.arg, "text") == 0)
-                format = TABLE_TEXT;
-            else if (strcmp(a.arg, "csv") == 0)
-                format = TABLE_CSV;
-            else if (strcmp(a.arg, "jsonl") == 0)
-                format = TABLE_JSONL;
-            else
-                rc = usage_error(cmd->name, "unknown format '%s' (text, csv, jsonl)", a.arg);
-            break;
-        case OPT_K: rc = number_option(cmd->name, "k-factor", a.arg, 0, 1000, &st.k); break;
-        case OPT_START:
-            rc = number_option(cmd->name, "start-rating", a.arg, 0, 10000, &st.start);
-            break;
-        case 'd':
-            if ((rc = number_option(cmd->name, "depth", a.arg, 1, 32, &v)) == 0)
-                st.depth = (unsigned)v;
-            if (rc == 0 && v != (unsigned)v)
-                rc = usage_error(cmd->name, "--depth takes a whole number of plies");
-            break;
-        case OPT_MIN_GAMES:
-            if ((rc = number_option(cmd->name, "min-games", a.arg, 1, 1e9, &v)) == 0)
-                st.min_games = (unsigned)v;
-            break;
-        case OPT_ALL_RESULTS: st.all_results = 1; rc = 0; break;
-        case 'r': rc = add_rules_option(cmd->name, &ro, a.arg); break;
-        case 'I' + 256: rc = format_option(cmd->name, "from", a.arg, &st.a.from); break;
-        case 'o': output = a.arg; break;
-        case 'q': quiet = 1; break;
-        case 'Z' + 256: strict = 1; break;
-        case 'j': rc = jobs_option(cmd->name, a.arg, &jobs); break;
-        default: criteria_free(&c); return a.status;   /* --help, or a bad option */
-        }
-        if (rc)
-            break;
-    }
-    struct output out;
-    if (rc || (rc = open_output(&out, cmd->name, output, argv + optind, argc - optind)) != 0) {
-        criteria_free(&c);
-        return rc;
-    }
-    st.a.game = each_game;
-    st.a.ro = &ro;
-    if (st.a.from >= FORMAT_OGN)
+static int run(struct common *c, void *ctx)
+{
+    struct stats *st = ctx;
+    int jobs = c->jobs;
+    st->a.from = c->from;
+    st->a.game = each_game;
+    st->a.ro = &c->ro;
+    if (st->a.from >= FORMAT_OGN)
         jobs = 1;   /* --jobs cuts PMN text only */
-    st.a.need_moves = criteria_need_moves(&c) || (st.reports & R_OPENINGS);
+    st->a.need_moves = criteria_need_moves(&c->criteria) || (st->reports & R_OPENINGS);
     /* Players, crosstables, matches and ratings need tags alone. */
-    st.a.tags_only = !(st.reports & (R_SUMMARY | R_OPENINGS)) && criteria_tags_only(&c);
+    st->a.tags_only = !(st->reports & (R_SUMMARY | R_OPENINGS))
+                   && criteria_tags_only(&c->criteria);
     /* The summary and the openings need none. */
-    st.a.no_tags = !(st.reports & ~(R_SUMMARY | R_OPENINGS)) && c.n == 0;
-    if (criteria_need_numbers(&c))
+    st->a.no_tags = !(st->reports & ~(R_SUMMARY | R_OPENINGS)) && c->criteria.n == 0;
+    if (criteria_need_numbers(&c->criteria))
         jobs = 1;
-    else if (criteria_need_tags(&c))
-        st.a.ruled_out = ruled_out;
-    st.c = &c;
-    progress_begin(&progress, "pmn stats", quiet);
-    sink.progress = &progress;
-    each_input_jobs(argv + optind, argc - optind, &sink, &stats_job, &st, jobs);
-    int failed = st.failed, first = 1;
+    else if (criteria_need_tags(&c->criteria))
+        st->a.ruled_out = ruled_out;
+    st->c = &c->criteria;
+    each_input_jobs(c->files, c->nfiles, &c->sink, &stats_job, st, jobs);
+    int failed = st->failed, first = 1;
     static int (*const make[])(const struct stats *, FILE *, int) = {
         summary, players_table, crosstables, matches, ratings_table, openings,
     };
     for (unsigned k = 0; k < 6 && !failed; k++) {
-        if (!(st.reports >> k & 1))
+        if (!(st->reports >> k & 1))
             continue;
-        if (!first && format != TABLE_JSONL)
-            fputc('\n', out.f);
+        if (!first && st->format != TABLE_JSONL)
+            fputc('\n', c->out.f);
         first = 0;
-        failed = make[k](&st, out.f, format) < 0;
+        failed = make[k](st, c->out.f, st->format) < 0;
     }
     if (failed)
-        report(&sink, PMN_F002, 0, 0, "out of memory");
-    free(st.rows);
-    free_arenas(st.arena);
-    criteria_free(&c);
-    return close_output(&out, 0, job_status(&sink, strict));
+        report(&c->sink, PMN_F002, 0, 0, "out of memory");
+    free(st->rows);
+    free_arenas(st->arena);
+    return job_status(&c->sink, c->strict);
 }
 
 const struct command stats_command = {
@@ -1200,5 +1144,5 @@ const struct command stats_command = {
     options,
     "Exit status: 0, or as pmn check's for the problems of the games read;\n"
     "64 a wrong command line or criterion.",
-    run,
+    sizeof(struct stats), CMD_OUTPUT | CMD_PROGRESS, init, NULL, run,
 };

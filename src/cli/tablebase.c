@@ -2,24 +2,15 @@
  * look a position up in them. */
 #include "cli.h"
 #include "options.h"
+#include "command.h"
 #include "jobs.h"
 #include "records.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static const struct cli_option options[] = {
-    OPT_RULES_SET,
-    { "seeds", 's', "N", "build: every layer up to N seeds in play" },
-    { "dir", 'D' + 256, "DIR", "the databases' directory (default: $PMN_TABLEBASES,\n"
-      "else ~/.local/share/pmn/tablebases)" },
-    { "position", 'P' + 256, "STRING", "probe: the position to look up" },
-    OPT_JOBS,
-    OPT_QUIET_PROGRESS,
-    OPT_END,
-};
 
 struct tb_request {
     pmn_rules rules;
@@ -27,6 +18,24 @@ struct tb_request {
     int have_seeds;
     const char *dir, *position;
     int jobs, quiet;
+    char where[4096];         /* the default dir */
+};
+
+#define NO_SEEDS ULONG_MAX
+static const struct cli_bounds seeds_bounds = { 0, PMN_TABLEBASE_MAX_SEEDS, "a number", 0 };
+
+#define REQUEST(field) offsetof(struct tb_request, field), 0
+static const struct cli_option options[] = {
+    OPT_RULES_SET,
+    { "seeds", 's', "N", "build: every layer up to N seeds in play",
+      opt_ulong, REQUEST(seeds), &seeds_bounds, 0 },
+    { "dir", 'D' + 256, "DIR", "the databases' directory (default: $PMN_TABLEBASES,\n"
+      "else ~/.local/share/pmn/tablebases)", opt_string, REQUEST(dir), NULL, 0 },
+    { "position", 'P' + 256, "STRING", "probe: the position to look up",
+      opt_string, REQUEST(position), NULL, 0 },
+    OPT_JOBS,
+    OPT_QUIET_PROGRESS,
+    OPT_END,
 };
 
 /* One line a layer: its seeds, positions, where it came from, and how many
@@ -140,49 +149,34 @@ static int probe(const char *cmd, struct tb_request *rq)
     return EXIT_CLEAN;
 }
 
-static int run(const struct command *cmd, int argc, char **argv)
+static void init(struct common *c, void *ctx)
 {
-    struct tb_request rq;
-    struct cli_args a;
-    int c, rc;
-    memset(&rq, 0, sizeof rq);
-    pmn_rules_init(&rq.rules, "kalah", NULL);
-    char where[4096];
-    rq.dir = default_tablebase_dir(where, sizeof where);
-    rq.jobs = default_jobs();
-    cli_begin(&a, cmd, argc, argv);
-    while ((c = cli_next(&a)) != CLI_END) {
-        switch (c) {
-        case 'r':
-            if ((rc = apply_rules_option(cmd->name, &rq.rules, a.arg)) != 0)
-                return rc;
-            break;
-        case 's':
-            if (parse_number(a.arg, PMN_TABLEBASE_MAX_SEEDS, &rq.seeds) < 0)
-                return usage_error(cmd->name, "--seeds takes a number from 0 to %d, not '%s'",
-                                   PMN_TABLEBASE_MAX_SEEDS, a.arg);
-            rq.have_seeds = 1;
-            break;
-        case 'D' + 256: rq.dir = a.arg; break;
-        case 'P' + 256: rq.position = a.arg; break;
-        case 'j':
-            if ((rc = jobs_option(cmd->name, a.arg, &rq.jobs)) != 0)
-                return rc;
-            break;
-        case 'q': rq.quiet = 1; break;
-        default: return a.status;
-        }
-    }
-    if (optind != argc - 1)
-        return usage_error(cmd->name, "expected one of build, info, probe");
-    const char *what = argv[optind];
+    struct tb_request *rq = ctx;
+    pmn_rules_init(&c->rules, "kalah", NULL);
+    rq->dir = default_tablebase_dir(rq->where, sizeof rq->where);
+    rq->seeds = NO_SEEDS;
+}
+
+static int run(struct common *c, void *ctx)
+{
+    struct tb_request *rq = ctx;
+    const char *cmd = c->cmd->name;
+    rq->have_seeds = rq->seeds != NO_SEEDS;
+    if (!rq->have_seeds)
+        rq->seeds = 0;
+    rq->rules = c->rules;
+    rq->jobs = c->jobs;
+    rq->quiet = c->quiet;
+    if (c->nfiles != 1)
+        return usage_error(cmd, "expected one of build, info, probe");
+    const char *what = c->files[0];
     if (strcmp(what, "build") == 0)
-        return build(cmd->name, &rq);
+        return build(cmd, rq);
     if (strcmp(what, "info") == 0)
-        return info(cmd->name, &rq);
+        return info(cmd, rq);
     if (strcmp(what, "probe") == 0)
-        return probe(cmd->name, &rq);
-    return usage_error(cmd->name, "unknown action '%s' (build, info, probe)", what);
+        return probe(cmd, rq);
+    return usage_error(cmd, "unknown action '%s' (build, info, probe)", what);
 }
 
 const struct command tablebase_command = {
@@ -203,5 +197,5 @@ const struct command tablebase_command = {
     "SPEC is a rule set ('pmn rules list'), with its sizes as in kalah(6,3) if\n"
     "need be, or a rule file; then options KEY=VALUE, all separated by commas.\n"
     "The default rules are kalah's.",
-    run,
+    sizeof(struct tb_request), 0, init, NULL, run,
 };

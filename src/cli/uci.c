@@ -13,6 +13,7 @@
  * and "quit" are answered while it runs. */
 #include "cli.h"
 #include "options.h"
+#include "command.h"
 #include "records.h"
 
 #include <ctype.h>
@@ -420,63 +421,56 @@ static int command(struct uci *u, char *line)
 
 static const struct cli_option options[] = {
     { "rules", 'r', "SPEC", "the rule set played (default oware); the Rules\n"
-      "option of the protocol changes it" },
-    { "hash", KEY_HASH, "MB", "transposition table size (default 64)" },
+      "option of the protocol changes it", rules_set_option, SHARED(rules), NULL, 0 },
+    OPT_HASH,
     OPT_TABLEBASE,
     OPT_END,
 };
 
-static int run(const struct command *cmd, int argc, char **argv)
+static void init(struct common *c, void *ctx)
 {
-    static struct uci u;   /* static: its history is large */
-    struct cli_args a;
-    int opt, rc;
-    const char *spec = "oware", *tbdir = NULL;
-    memset(&u, 0, sizeof u);
-    u.hash_mb = 64;
-    cli_begin(&a, cmd, argc, argv);
-    while ((opt = cli_next(&a)) != CLI_END) {
-        switch (opt) {
-        case 'r': spec = a.arg; break;
-        case KEY_HASH:
-            if (parse_number(a.arg, 65536, &u.hash_mb) < 0 || u.hash_mb == 0)
-                return usage_error(cmd->name, "--hash takes megabytes, 1 to 65536, not '%s'",
-                                   a.arg);
-            break;
-        case KEY_TABLEBASE:
-            if (strlen(a.arg) >= sizeof u.tbdir)
-                return usage_error(cmd->name, "--tablebase: the directory's name is too long");
-            tbdir = a.arg;
-            break;
-        default: return a.status;
-        }
-    }
-    if (optind < argc)
-        return usage_error(cmd->name, "no file is read: commands come on standard input");
-    if ((rc = apply_rules_option(cmd->name, &u.rules, spec)) != 0)
-        return rc;
-    pthread_mutex_init(&u.out, NULL);
-    pmn_position_start(&u.rules, &u.pos);
-    if (new_searcher(&u) < 0)
+    (void)ctx;
+    pmn_rules_init(&c->rules, "oware", NULL);
+}
+
+static int ready(struct common *c, void *ctx)
+{
+    struct uci *u = ctx;
+    if (c->nfiles)
+        return usage_error(c->cmd->name, "no file is read: commands come on standard input");
+    if (c->tablebase && strlen(c->tablebase) >= sizeof u->tbdir)
+        return usage_error(c->cmd->name, "--tablebase: the directory's name is too long");
+    return 0;
+}
+
+static int run(struct common *c, void *ctx)
+{
+    struct uci *u = ctx;   /* on the heap: its history is large */
+    int rc;
+    u->rules = c->rules;
+    u->hash_mb = c->hash_mb;
+    pthread_mutex_init(&u->out, NULL);
+    pmn_position_start(&u->rules, &u->pos);
+    if (new_searcher(u) < 0)
         return EXIT_FATAL;
-    if (tbdir) {
+    if (c->tablebase) {
         /* Databases the command line names must serve. */
-        strcpy(u.tbdir, tbdir);
-        if ((rc = open_tablebase(&u, cmd->name)) != 0) {
-            pmn_searcher_free(u.searcher);
-            pthread_mutex_destroy(&u.out);
+        strcpy(u->tbdir, c->tablebase);
+        if ((rc = open_tablebase(u, c->cmd->name)) != 0) {
+            pmn_searcher_free(u->searcher);
+            pthread_mutex_destroy(&u->out);
             return rc;
         }
     }
     char *line = malloc(MAX_LINE);
     int quit = 0;
     while (line && !quit && fgets(line, MAX_LINE, stdin))
-        quit = command(&u, line);
-    end_search(&u, quit);
+        quit = command(u, line);
+    end_search(u, quit);
     free(line);
-    pmn_searcher_free(u.searcher);
-    pmn_tablebase_close(u.tb);
-    pthread_mutex_destroy(&u.out);
+    pmn_searcher_free(u->searcher);
+    pmn_tablebase_close(u->tb);
+    pthread_mutex_destroy(&u->out);
     return line ? EXIT_CLEAN : EXIT_FATAL;
 }
 
@@ -497,5 +491,5 @@ const struct command uci_command = {
     options,
     "Exit status: 0; 3 when the databases of --tablebase cannot serve; 64 a\n"
     "wrong command line.",
-    run,
+    sizeof(struct uci), 0, init, ready, run,
 };

@@ -272,26 +272,25 @@ static int rules_option(const char *cmd, const struct cli_option *o, const char 
 
 #define NO_PLY ULONG_MAX
 static const char *const formats[] = { "text", "json", NULL };
-static const struct cli_bounds game_bounds = { 1, ULONG_MAX / 2, "a game number", 0 },
+static const struct cli_bounds game_bounds = { 1, CLI_NO_MAX, "a game number", 0 },
     ply_bounds = { 0, 1000000, "a number of plies", 0 };
 
-#define REQUEST(field) offsetof(struct request, field), 0
 static const struct cli_option options[] = {
     { "position", 'P' + 256, "STRING", "analyse this position (default: the opening, or\n"
-      "the record's)", opt_string, REQUEST(position), NULL, 0 },
-    { "game", 'g', "N", "the N-th game of FILE (from 1)", opt_ulong, REQUEST(game),
+      "the record's)", STRING_AT(struct request, position), NULL, 0 },
+    { "game", 'g', "N", "the N-th game of FILE (from 1)", ULONG_AT(struct request, game),
       &game_bounds, 0 },
     { "ply", 'k', "K", "the position after K plies of its main line\n(default 0: its start)",
-      opt_ulong, REQUEST(ply), &ply_bounds, 0 },
+      ULONG_AT(struct request, ply), &ply_bounds, 0 },
     { "rules", 'r', "SPEC", "rule set and options, e.g. hawalis,endless=lose,\n"
       "or a rule file (over the record's, with a FILE)", rules_option, 0, 1, NULL, 0 },
     OPT_FROM,
     OPT_SEARCH_LIMITS,
     OPT_TABLEBASE,
     { "all-moves", 'a', NULL, "the value of every legal move, not only the best",
-      opt_flag, SHARED(limits.all_moves), NULL, 0 },
+      COMMON_AT(opt_flag, int, limits.all_moves), NULL, 0 },
     OPT_NOTATION,
-    { "format", 256, "FORMAT", "text (the default) or json", opt_choice, REQUEST(json),
+    { "format", 256, "FORMAT", "text (the default) or json", CHOICE_AT(struct request, json),
       formats, 0 },
     OPT_END,
 };

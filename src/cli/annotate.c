@@ -277,21 +277,20 @@ static const struct cli_bounds game_time_bounds = { 0, 1e7, "a number of seconds
     threshold_bounds = { 0, 100, "a percentage", 1 },
     opening_bounds = { 0, 100000, "a number of plies", 0 };
 
-#define ANNOTATE(field) offsetof(struct annotate, field), 0
 static const struct cli_option options[] = {
     OPT_SEARCH_LIMITS,
     { "game-time", 256 + 1, "SECONDS", "a budget for each game, shared among its\n"
       "positions (the result then depends on the machine)",
-      opt_double, ANNOTATE(ao.game_seconds), &game_time_bounds, 0 },
+      DOUBLE_AT(struct annotate, ao.game_seconds), &game_time_bounds, 0 },
     OPT_TABLEBASE,
     { "threshold", 256, "PERCENT", "the drop of expected score that makes a\n"
       "'?!' (twice a '?', three times a '?\?'; default 5)",
-      threshold_option, ANNOTATE(ao.threshold), &threshold_bounds, 0 },
+      BIND_AT(threshold_option, double, struct annotate, ao.threshold), &threshold_bounds, 0 },
     { "opening", 256 + 3, "PLIES", "judge the first PLIES plies by exact values\n"
-      "alone, not by estimates (default 8)", opt_uint, ANNOTATE(ao.opening), &opening_bounds, 0 },
+      "alone, not by estimates (default 8)", UINT_AT(struct annotate, ao.opening), &opening_bounds, 0 },
     { "format", 256 + 2, "FORMAT", "pmn (the default): the records annotated;\n"
       "json: a line for each game, a value and\n"
-      "judgement for each move", opt_choice, ANNOTATE(json), formats, 0 },
+      "judgement for each move", CHOICE_AT(struct annotate, json), formats, 0 },
     OPT_FROM,
     OPT_RULES_OVER,
     OPT_NOTATION,

@@ -194,29 +194,28 @@ static int list_codes_option(const char *cmd, const struct cli_option *o, const 
 static const char *const summary_formats[] = { "text", "json", NULL };
 static const char *const formats[] = { "text", "jsonl", NULL };
 
-#define CHECK(field) offsetof(struct totals, field), 0
 static const struct cli_option options[] = {
     OPT_RULES_OVER,
     OPT_START_POSITION,
     { "verbose", 'v', NULL, "a line for each game: its players, moves and result",
-      opt_flag, CHECK(verbose), NULL, 0 },
+      FLAG_AT(struct totals, verbose), NULL, 0 },
     OPT_GAME,
     { "quiet", 'q', NULL, "leave out notes (endless moves, unproved results),\n"
-      "and the progress line on a terminal", opt_flag, SHARED(quiet), NULL, 0 },
+      "and the progress line on a terminal", COMMON_AT(opt_flag, int, quiet), NULL, 0 },
     OPT_RUNNING_TOTALS,
     OPT_FROM,
     { "solve", 256 + 1, NULL, "in games set up from a position (problems), check\n"
       "with the engine that every move is best play, and\nnote duals",
-      opt_flag, CHECK(solve), NULL, 0 },
+      FLAG_AT(struct totals, solve), NULL, 0 },
     OPT_JOBS,
     { "list-codes", 256, NULL, "list every diagnostic code, its severity and meaning",
       list_codes_option, 0, 0, NULL, 0 },
     { "format", 256 + 3, "FORMAT", "text (the default), or jsonl: on standard output,\n"
       "each diagnostic and each game as a JSON object on a\nline, and the summary last "
-      "(one job reads)", opt_choice, CHECK(jsonl), formats, 0 },
+      "(one job reads)", CHOICE_AT(struct totals, jsonl), formats, 0 },
     { "summary-format", 256 + 2, "FORMAT", "text (the default), or json: one object\n"
       "with the counts and the lines read, which parts of\nan archive checked apart add up "
-      "(pmn-combine)", opt_choice, CHECK(json), summary_formats, 0 },
+      "(pmn-combine)", CHOICE_AT(struct totals, json), summary_formats, 0 },
     OPT_END,
 };
 

@@ -45,80 +45,82 @@ struct common {
     int write_errno;          /* ... with this errno, if not 0 */
 };
 
-#define SHARED(field) offsetof(struct common, field), 1
+/* The setter and place of a shared option, whose value is a T at field of
+ * struct common (as BIND_AT). */
+#define COMMON_AT(set, T, field) set, CLI_AT(struct common, field, T), 1
 
 /* The shared options. */
 #define OPT_OUTPUT { "output", 'o', "FILE", "write to FILE instead of standard output", \
-    opt_string, SHARED(output), NULL, 0 }
+    COMMON_AT(opt_string, const char *, output), NULL, 0 }
 #define OPT_QUIET_PROGRESS { "quiet", 'q', NULL, "no progress line on a terminal", \
-    opt_flag, SHARED(quiet), NULL, 0 }
+    COMMON_AT(opt_flag, int, quiet), NULL, 0 }
 #define OPT_JOBS { "jobs", 'j', "N", "read with N threads (default: the cores there are)", \
-    jobs_option, SHARED(jobs), NULL, 0 }
+    COMMON_AT(jobs_option, int, jobs), NULL, 0 }
 #define OPT_STRICT { "strict", 'Z' + 256, NULL, \
     "exit as pmn check does: 1 if the games carry\n" \
-    "warnings, 2 errors (else 0 when the job is done)", opt_flag, SHARED(strict), NULL, 0 }
+    "warnings, 2 errors (else 0 when the job is done)", COMMON_AT(opt_flag, int, strict), NULL, 0 }
 #define OPT_FROM { "from", 'I' + 256, "FORMAT", \
     "{formats};\n" \
     "default: found from the input's name ({extensions})\n" \
     "or its first tags and move, said in a note; else\n" \
-    "pmn", format_option, SHARED(from), NULL, 0 }
+    "pmn", COMMON_AT(format_option, int, from), NULL, 0 }
 #define OPT_RULES_OVER { "rules", 'r', "SPEC", \
     "rules over each record's own (its Game and Rules\n" \
     "tags), e.g. endless=lose, or a rule file that\n" \
-    "replaces them; may be repeated", rules_over_option, SHARED(ro), NULL, 0 }
+    "replaces them; may be repeated", COMMON_AT(rules_over_option, struct rules_options, ro), NULL, 0 }
 #define OPT_RULES_SET { "rules", 'r', "SPEC", \
     "rule set and options, e.g. hawalis,endless=lose,\nor a rule file", \
-    rules_set_option, SHARED(rules), NULL, 0 }
+    COMMON_AT(rules_set_option, pmn_rules, rules), NULL, 0 }
 #define OPT_START_POSITION { "position", 'P' + 256, "STRING", \
     "the start of every game whose record gives none\n" \
     "(a problem's diagram lost): a position string", \
-    opt_string, SHARED(ro.setup.position), NULL, 0 }
+    COMMON_AT(opt_string, const char *, ro.setup.position), NULL, 0 }
 #define OPT_RUNNING_TOTALS { "running-totals", 'T' + 256, NULL, \
     "the counts after moves are each player's captures\nso far, not the move's", \
-    opt_flag, SHARED(running_totals), NULL, 0 }
+    COMMON_AT(opt_flag, int, running_totals), NULL, 0 }
 #define OPT_NOTATION { "notation", 'n', "NAME", \
     "letters (a-n, A-N; the default), numbers (1-14 for\n" \
     "the player to move) or coordinates (a1-g4)", notation_option, 0, 1, NULL, 0 }
 #define OPT_CAPTURE_STYLE { "capture-style", 'c' + 256, "STYLE", \
-    "plus for (+N) (the default), or x for (xN)", capture_style_option, SHARED(wo), NULL, 0 }
+    "plus for (+N) (the default), or x for (xN)", COMMON_AT(capture_style_option, pmn_write_options, wo), NULL, 0 }
 #define OPT_OUTPUT_FORMAT { "format", 'F' + 256, "FORMAT", \
     "verbatim (the games as read; the default), pmn\n" \
     "(canonical), xml, list (a line a game) or jsonl", \
-    opt_choice, SHARED(out_format), output_format_names, 0 }
+    COMMON_AT(opt_choice, int, out_format), output_format_names, 0 }
 /* --game RANGES: the one criterion of the commands that take no other
  * (check, convert, export, import, annotate). */
 #define OPT_GAME { "game", 'g', "RANGES", "only the games of these numbers in their file\n" \
     "(12, 3-7,20-)", game_option, 0, 1, NULL, 0 }
 #define OPT_TABLEBASE { "tablebase", 'B' + 256, "DIR", \
     "answer from the endgame databases in DIR ('pmn\n" \
-    "tablebase build')", opt_string, SHARED(tablebase), NULL, 0 }
+    "tablebase build')", COMMON_AT(opt_string, const char *, tablebase), NULL, 0 }
 
 /* The limits of a search (analyse, annotate, html, selfplay). */
 extern const struct cli_bounds depth_bounds, nodes_bounds, time_bounds, hash_bounds,
     threads_bounds;
 #define OPT_DEPTH { "depth", 'd', "D", "look D plies ahead", \
-    opt_uint, SHARED(limits.depth), &depth_bounds, 0 }
+    COMMON_AT(opt_uint, unsigned, limits.depth), &depth_bounds, 0 }
 #define OPT_NODES { "nodes", 'N' + 256, "N", "stop after about N positions", \
-    opt_u64, SHARED(limits.nodes), &nodes_bounds, 0 }
+    COMMON_AT(opt_u64, uint64_t, limits.nodes), &nodes_bounds, 0 }
 #define OPT_TIME { "time", 't' + 256, "SECONDS", "stop after SECONDS (the result then depends on\n" \
-    "the machine)", opt_double, SHARED(limits.seconds), &time_bounds, 0 }
+    "the machine)", COMMON_AT(opt_double, double, limits.seconds), &time_bounds, 0 }
 #define OPT_HASH { "hash", 'H' + 256, "MB", "transposition table size (default 64)", \
-    opt_ulong, SHARED(hash_mb), &hash_bounds, 0 }
+    COMMON_AT(opt_ulong, unsigned long, hash_mb), &hash_bounds, 0 }
 #define OPT_SEARCH_LIMITS \
     OPT_DEPTH, OPT_NODES, OPT_TIME, \
     { "solve", 'S' + 256, NULL, "search to the end of the game: exact values (where\n" \
-      "seeds score, the final margin)", opt_flag, SHARED(limits.solve), NULL, 0 }, \
+      "seeds score, the final margin)", COMMON_AT(opt_flag, int, limits.solve), NULL, 0 }, \
     { "distance", 'D' + 256, NULL, "with --solve, also the plies to the end (the\n" \
-      "quickest win; slower)", distance_option, SHARED(limits), NULL, 0 }, \
+      "quickest win; slower)", COMMON_AT(distance_option, pmn_search_limits, limits), NULL, 0 }, \
     OPT_HASH, \
     { "threads", 'j' + 512, "N", "threads of the solver (default: the cores, or\n" \
       "$PMN_THREADS); the value is the same whatever N", \
-      opt_uint, SHARED(limits.threads), &threads_bounds, 0 }
+      COMMON_AT(opt_uint, unsigned, limits.threads), &threads_bounds, 0 }
 
 /* The options of the criteria, for the commands that take them all
  * (criterion_option stores each). */
 #define CRITERION(name, key, arg, help) \
-    { name, key, arg, help, criterion_option, SHARED(criteria), NULL, 0 }
+    { name, key, arg, help, COMMON_AT(criterion_option, struct criteria, criteria), NULL, 0 }
 #define OPT_CRITERIA \
     CRITERION("game", KEY_GAME, "RANGES", "games of these numbers in their file (12, 3-7,20-)"), \
     CRITERION("tag", KEY_TAG, "NAME=VALUE", "a tag's value: =VALUE, ~PATTERN (PCRE2), !=VALUE,\n" \

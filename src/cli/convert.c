@@ -116,18 +116,17 @@ static unsigned long converted(const void *part)
 static const struct job_command convert_job = { convert_file, clone_convert, merge_convert,
                                                  converted };
 
-#define CONVERT(field) offsetof(struct convert, field), 0
 static const struct cli_option options[] = {
     OPT_NOTATION,
     OPT_CAPTURE_STYLE,
     { "fix-result", 'F' + 256, NULL, "write the result the replay proves, where the game\n"
-      "ended on the board", opt_flag, CONVERT(fix_result), NULL, 0 },
+      "ended on the board", FLAG_AT(struct convert, fix_result), NULL, 0 },
     { "fix", 'X' + 256, NULL, "make the fixes the replay proves, and say each: a\n"
       "letter of the wrong case, captures the record leaves\nout, the result",
-      opt_flag, CONVERT(fix), NULL, 0 },
+      FLAG_AT(struct convert, fix), NULL, 0 },
     OPT_RUNNING_TOTALS,
     OPT_FROM,
-    { "to", 'O' + 256, "FORMAT", "{formats}\n(default: pmn)", format_option, CONVERT(to), NULL, 0 },
+    { "to", 'O' + 256, "FORMAT", "{formats}\n(default: pmn)", BIND_AT(format_option, int, struct convert, to), NULL, 0 },
     OPT_RULES_OVER,
     OPT_START_POSITION,
     OPT_OUTPUT,

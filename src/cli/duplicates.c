@@ -533,14 +533,13 @@ static int rewindable_stdin(struct diag_sink *s)
     return fseek(stdin, 0, SEEK_SET) == 0 ? 0 : -1;
 }
 
-#define DUPS(field) offsetof(struct dups, field), 0
 static const struct cli_option options[] = {
     { "drop", 2100, NULL, "write the games, each only once (its first copy)",
-      opt_flag, DUPS(mode), NULL, DROP },
+      FLAG_AT(struct dups, mode), NULL, DROP },
     { "repeats", 2101, NULL, "write only the games --drop leaves out",
-      opt_flag, DUPS(mode), NULL, REPEATS },
+      FLAG_AT(struct dups, mode), NULL, REPEATS },
     { "prefixes", 2102, NULL, "with --drop, leave out too a game that is the\n"
-      "start of another; with --repeats, write it", opt_flag, DUPS(prefixes), NULL, 0 },
+      "start of another; with --repeats, write it", FLAG_AT(struct dups, prefixes), NULL, 0 },
     OPT_OUTPUT_FORMAT,
     OPT_CRITERIA,
     OPT_FROM,

@@ -107,7 +107,7 @@ static const char *const formats[] = { "xml", "pmn", NULL };
 
 static const struct cli_option options[] = {
     { "format", 'F' + 256, "FORMAT", "xml (the default), or pmn (as pmn convert)",
-      opt_choice, offsetof(struct export, as_pmn), 0, formats, 0 },
+      CHOICE_AT(struct export, as_pmn), formats, 0 },
     OPT_FROM,
     OPT_RULES_OVER,
     OPT_RUNNING_TOTALS,

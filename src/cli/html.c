@@ -608,10 +608,10 @@ static void page_end(struct html *h)
 static const struct cli_option options[] = {
     OPT_CRITERIA,
     { "title", 'T', "TEXT", "the page's title (default: the first input's name)",
-      opt_string, offsetof(struct html, title), 0, NULL, 0 },
+      STRING_AT(struct html, title), NULL, 0 },
     { "annotate", 'A' + 256, NULL, "annotate the games on the way (as pmn annotate:\n"
       "0.25 s a position, or --depth, --nodes, --time)",
-      opt_flag, offsetof(struct html, annotate), 0, NULL, 0 },
+      FLAG_AT(struct html, annotate), NULL, 0 },
     OPT_DEPTH,
     OPT_NODES,
     OPT_TIME,

@@ -46,7 +46,7 @@ static void import_file(FILE *f, struct diag_sink *sink, void *ctx)
 
 static const struct cli_option options[] = {
     { "validate", 'V' + 256, NULL, "check the archive against its RELAX NG schema",
-      opt_flag, offsetof(struct import, validate), 0, NULL, 0 },
+      FLAG_AT(struct import, validate), NULL, 0 },
     OPT_NOTATION,
     OPT_CAPTURE_STYLE,
     OPT_OUTPUT,

@@ -348,7 +348,7 @@ static int number(const char *cmd, const struct cli_option *o, const char *arg, 
     if (ok && (b->above ? *v > b->min : *v >= b->min) && *v <= b->max)
         return 0;
     int n = snprintf(range, sizeof range, "%s %.15g", b->above ? "above" : "from", b->min);
-    if (b->max < 1e15)
+    if (b->max < CLI_NO_MAX)
         snprintf(range + n, sizeof range - (size_t)n, "%s %.15g",
                  b->above ? " and at most" : " to", b->max);
     return usage_error(cmd, "--%s takes %s %s, not '%s'", o->name, b->what, range,
@@ -423,7 +423,7 @@ int distance_option(const char *cmd, const struct cli_option *o, const char *arg
 }
 
 const struct cli_bounds depth_bounds = { 1, 400, "a number of plies", 0 },
-    nodes_bounds = { 1, 1e19, "a number", 0 },
+    nodes_bounds = { 1, CLI_NO_MAX, "a number", 0 },
     time_bounds = { 0, 1e7, "a number of seconds", 1 },
     hash_bounds = { 1, 65536, "megabytes", 0 },
     threads_bounds = { 1, 64, "a number", 0 };

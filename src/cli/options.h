@@ -5,6 +5,8 @@
 #include "cli.h"
 
 #include <getopt.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* One option of a subcommand, declared once: getopt_long's arguments, the
  * --help text and where its value goes are all made from the table of them
@@ -24,6 +26,19 @@ struct cli_option {
     int value;                /* what opt_flag stores (0: 1) */
 };
 
+/* An option's setter, offset and `shared`, for a value of type T at field
+ * of the command's context `type`: no program is compiled where the field
+ * is not a T, the type the setter stores (_Generic has no other case). */
+#define CLI_AT(type, field, T) _Generic(&((type *)0)->field, T *: offsetof(type, field))
+#define BIND_AT(set, T, type, field) set, CLI_AT(type, field, T), 0
+#define FLAG_AT(type, field) BIND_AT(opt_flag, int, type, field)
+#define STRING_AT(type, field) BIND_AT(opt_string, const char *, type, field)
+#define CHOICE_AT(type, field) BIND_AT(opt_choice, int, type, field)
+#define UINT_AT(type, field) BIND_AT(opt_uint, unsigned, type, field)
+#define ULONG_AT(type, field) BIND_AT(opt_ulong, unsigned long, type, field)
+#define U64_AT(type, field) BIND_AT(opt_u64, uint64_t, type, field)
+#define DOUBLE_AT(type, field) BIND_AT(opt_double, double, type, field)
+
 /* The setters every command may bind. */
 cli_setter opt_flag;          /* int: o->value, or 1 */
 cli_setter opt_string;        /* const char *: the argument */
@@ -36,6 +51,9 @@ struct cli_bounds {
     const char *what;         /* "a number of plies" */
     int above;                /* min itself is out */
 };
+/* A max above any whole number an option takes: the argument's digits
+ * alone bound it (parse_number, to ULONG_MAX). */
+#define CLI_NO_MAX 1e30
 cli_setter opt_uint, opt_ulong, opt_u64, opt_double;
 
 #define OPT_HELP { "help", 'h', NULL, "show this help", NULL, 0, 0, NULL, 0 }

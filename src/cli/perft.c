@@ -17,10 +17,10 @@ struct perft {
 
 static const struct cli_option options[] = {
     { "position", 'P' + 256, "STRING", "start from this position (default: the opening)",
-      opt_string, offsetof(struct perft, position), 0, NULL, 0 },
+      STRING_AT(struct perft, position), NULL, 0 },
     OPT_RULES_SET,
     { "divide", 'D' + 256, NULL, "also print the count below each first ply",
-      opt_flag, offsetof(struct perft, divide), 0, NULL, 0 },
+      FLAG_AT(struct perft, divide), NULL, 0 },
     OPT_JOBS,
     OPT_END,
 };

@@ -46,7 +46,7 @@ struct position {
 static const struct cli_option options[] = {
     OPT_RULES_SET,
     { "svg", 'S' + 256, NULL, "the board as an SVG 1.1 picture instead",
-      opt_flag, offsetof(struct position, svg), 0, NULL, 0 },
+      FLAG_AT(struct position, svg), NULL, 0 },
     OPT_NOTATION,
     OPT_END,
 };

@@ -204,17 +204,17 @@ struct replay {
 };
 
 #define NO_PLY ULONG_MAX
-static const struct cli_bounds game_bounds = { 1, ULONG_MAX / 2, "a game number", 0 },
-    ply_bounds = { 0, LONG_MAX / 2, "a number of plies", 0 };
+static const struct cli_bounds game_bounds = { 1, CLI_NO_MAX, "a game number", 0 },
+    ply_bounds = { 0, 1e12, "a number of plies", 0 };   /* below NO_PLY and LONG_MAX */
 
 static const struct cli_option options[] = {
     { "game", 'g', "N", "only the N-th game of the file (from 1)",
-      opt_ulong, offsetof(struct replay, game), 0, &game_bounds, 0 },
+      ULONG_AT(struct replay, game), &game_bounds, 0 },
     { "ply", 'k', "K", "only the board after K plies (0: the start position);\n"
       "a ply is one sowing: a move of several sowings\nis as many plies",
-      opt_ulong, offsetof(struct replay, ply), 0, &ply_bounds, 0 },
+      ULONG_AT(struct replay, ply), &ply_bounds, 0 },
     { "svg", 'S' + 256, NULL, "with --ply, the board as an SVG 1.1 picture (of the\n"
-      "first game, or the one --game names)", opt_flag, offsetof(struct replay, svg), 0, NULL, 0 },
+      "first game, or the one --game names)", FLAG_AT(struct replay, svg), NULL, 0 },
     OPT_NOTATION,
     OPT_FROM,
     OPT_RULES_OVER,

@@ -124,7 +124,7 @@ struct rules {
 
 static const struct cli_option options[] = {
     { "lang", 'l', "LANG", "the language of title and description (default en)",
-      opt_string, offsetof(struct rules, lang), 0, NULL, 0 },
+      STRING_AT(struct rules, lang), NULL, 0 },
     OPT_END,
 };
 

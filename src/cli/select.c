@@ -77,7 +77,7 @@ static const struct cli_option options[] = {
     OPT_CRITERIA,
     OPT_OUTPUT_FORMAT,
     { "count", 'c', NULL, "write only the number of games selected",
-      opt_flag, offsetof(struct select, count_only), 0, NULL, 0 },
+      FLAG_AT(struct select, count_only), NULL, 0 },
     OPT_NOTATION,
     OPT_FROM,
     OPT_RULES_OVER,

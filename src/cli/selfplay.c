@@ -21,31 +21,30 @@ struct selfplay {
 
 static const struct cli_bounds games_bounds = { 1, 100000000, "a number of games", 0 },
     random_bounds = { 0, 1000, "a number of plies", 0 },
-    seed_bounds = { 0, 1.8e19, "a number", 0 },
+    seed_bounds = { 0, CLI_NO_MAX, "a number", 0 },
     max_plies_bounds = { 1, 100000, "a number of plies", 0 },
     temperature_bounds = { 0, 1000, "seeds", 0 };
 
-#define SELFPLAY(field) offsetof(struct selfplay, field), 0
 static const struct cli_option options[] = {
     OPT_RULES_SET,
-    { "games", 256, "N", "play N games (default 100)", opt_ulong, SELFPLAY(games),
+    { "games", 256, "N", "play N games (default 100)", ULONG_AT(struct selfplay, games),
       &games_bounds, 0 },
     OPT_DEPTH,
     OPT_NODES,
     { "random-plies", 257, "N", "play the first N plies at random (default 4)",
-      opt_uint, SELFPLAY(o.random_plies), &random_bounds, 0 },
+      UINT_AT(struct selfplay, o.random_plies), &random_bounds, 0 },
     { "seed", 258, "N", "of the random plies (default 1): the same games\n"
-      "for the same seed", opt_u64, SELFPLAY(o.seed), &seed_bounds, 0 },
+      "for the same seed", U64_AT(struct selfplay, o.seed), &seed_bounds, 0 },
     { "temperature", 259, "SEEDS", "play each move with odds exp(value / SEEDS)\n"
       "(a player who errs; default 0: the best move)",
-      opt_double, SELFPLAY(o.temperature), &temperature_bounds, 0 },
+      DOUBLE_AT(struct selfplay, o.temperature), &temperature_bounds, 0 },
     { "max-plies", 260, "N", "leave a game unfinished after N plies\n"
-      "(default 2000)", opt_uint, SELFPLAY(o.max_plies), &max_plies_bounds, 0 },
+      "(default 2000)", UINT_AT(struct selfplay, o.max_plies), &max_plies_bounds, 0 },
     { "fit", 261, NULL, "print the expected-score model fitted from the\n"
-      "games, not the games", opt_flag, SELFPLAY(fit), NULL, 0 },
+      "games, not the games", FLAG_AT(struct selfplay, fit), NULL, 0 },
     { "strength-of", 262, NULL, "print instead the temperature that makes the\n"
       "moves of the games of FILEs most likely: how\n"
-      "much their players err, as the engine sees it", opt_flag, SELFPLAY(strength), NULL, 0 },
+      "much their players err, as the engine sees it", FLAG_AT(struct selfplay, strength), NULL, 0 },
     OPT_HASH,
     OPT_QUIET_PROGRESS,
     OPT_OUTPUT,

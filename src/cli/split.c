@@ -241,20 +241,19 @@ static int each_game(struct archive *a, struct game *g)
 static const char *const split_formats[] = { "verbatim", "pmn", NULL };   /* OUT_* */
 static const struct cli_bounds games_bounds = { 1, 1e9, "a number of games", 0 };
 
-#define SPLIT(field) offsetof(struct split, field), 0
 static const struct cli_option options[] = {
     { "games", 2000, "N", "N games a file: PREFIX-0001.pmn, PREFIX-0002.pmn, ...",
-      opt_ulong, SPLIT(per_file), &games_bounds, 0 },
+      ULONG_AT(struct split, per_file), &games_bounds, 0 },
     { "by", 2001, "TAG", "a file for each value of TAG (Event, Round, ...);\n"
       "player: a file for each player, with the games he\nplays; rule-set: for each rule set",
-      opt_string, SPLIT(by), NULL, 0 },
+      STRING_AT(struct split, by), NULL, 0 },
     { "prefix", 2002, "PREFIX", "file names begin with PREFIX and '-' (it may name a\n"
       "directory; default: games with --games, none\nwith --by)",
-      opt_string, SPLIT(prefix), NULL, 0 },
+      STRING_AT(struct split, prefix), NULL, 0 },
     { "force", 2003, NULL, "replace files that exist (else they are left alone,\n"
-      "and the split stops)", opt_flag, SPLIT(force), NULL, 0 },
+      "and the split stops)", FLAG_AT(struct split, force), NULL, 0 },
     { "format", 'F' + 256, "FORMAT", "verbatim (the games as read; the default) or pmn\n"
-      "(canonical)", opt_choice, SPLIT(format), split_formats, 0 },
+      "(canonical)", CHOICE_AT(struct split, format), split_formats, 0 },
     OPT_CRITERIA,
     OPT_FROM,
     OPT_RULES_OVER,

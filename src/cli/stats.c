@@ -1049,24 +1049,23 @@ static const struct cli_bounds k_bounds = { 0, 1000, "a number", 0 },
     depth_bounds_stats = { 1, 32, "a number of plies", 0 },
     min_games_bounds = { 1, 1e9, "a number", 0 };
 
-#define STATS(field) offsetof(struct stats, field), 0
 static const struct cli_option options[] = {
     { "report", 2000, "LIST", "summary, players, crosstable, matches, ratings,\n"
       "openings, or all; with commas (default:\nsummary,players)",
-      report_option, STATS(reports), NULL, 0 },
+      BIND_AT(report_option, unsigned, struct stats, reports), NULL, 0 },
     { "format", 2001, "FORMAT", "text (aligned; the default), csv or jsonl",
-      opt_choice, STATS(format), table_formats, 0 },
+      CHOICE_AT(struct stats, format), table_formats, 0 },
     { "k-factor", 2002, "K", "Elo: points a game is worth (default 20)",
-      opt_double, STATS(k), &k_bounds, 0 },
+      DOUBLE_AT(struct stats, k), &k_bounds, 0 },
     { "start-rating", 2003, "R", "Elo: every player's first rating (default 1500)",
-      opt_double, STATS(start), &start_bounds, 0 },
+      DOUBLE_AT(struct stats, start), &start_bounds, 0 },
     { "depth", 'd', "PLIES", "openings: the tree's depth (default 4)",
-      opt_uint, STATS(depth), &depth_bounds_stats, 0 },
+      UINT_AT(struct stats, depth), &depth_bounds_stats, 0 },
     { "min-games", 2004, "N", "openings: lines played in N games or more\n"
-      "(default 1)", opt_uint, STATS(min_games), &min_games_bounds, 0 },
+      "(default 1)", UINT_AT(struct stats, min_games), &min_games_bounds, 0 },
     { "all-results", 2005, NULL, "crosstable: each game's result in a cell, where\n"
       "a pair met more than 4 times (default: its score)",
-      opt_flag, STATS(all_results), NULL, 0 },
+      FLAG_AT(struct stats, all_results), NULL, 0 },
     OPT_CRITERIA,
     OPT_FROM,
     OPT_RULES_OVER,

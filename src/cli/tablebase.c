@@ -24,15 +24,14 @@ struct tb_request {
 #define NO_SEEDS ULONG_MAX
 static const struct cli_bounds seeds_bounds = { 0, PMN_TABLEBASE_MAX_SEEDS, "a number", 0 };
 
-#define REQUEST(field) offsetof(struct tb_request, field), 0
 static const struct cli_option options[] = {
     OPT_RULES_SET,
     { "seeds", 's', "N", "build: every layer up to N seeds in play",
-      opt_ulong, REQUEST(seeds), &seeds_bounds, 0 },
+      ULONG_AT(struct tb_request, seeds), &seeds_bounds, 0 },
     { "dir", 'D' + 256, "DIR", "the databases' directory (default: $PMN_TABLEBASES,\n"
-      "else ~/.local/share/pmn/tablebases)", opt_string, REQUEST(dir), NULL, 0 },
+      "else ~/.local/share/pmn/tablebases)", STRING_AT(struct tb_request, dir), NULL, 0 },
     { "position", 'P' + 256, "STRING", "probe: the position to look up",
-      opt_string, REQUEST(position), NULL, 0 },
+      STRING_AT(struct tb_request, position), NULL, 0 },
     OPT_JOBS,
     OPT_QUIET_PROGRESS,
     OPT_END,

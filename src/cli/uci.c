@@ -421,7 +421,7 @@ static int command(struct uci *u, char *line)
 
 static const struct cli_option options[] = {
     { "rules", 'r', "SPEC", "the rule set played (default oware); the Rules\n"
-      "option of the protocol changes it", rules_set_option, SHARED(rules), NULL, 0 },
+      "option of the protocol changes it", COMMON_AT(rules_set_option, pmn_rules, rules), NULL, 0 },
     OPT_HASH,
     OPT_TABLEBASE,
     OPT_END,

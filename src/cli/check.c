@@ -234,10 +234,10 @@ static int run(struct common *c, void *ctx)
     }
     /* --verbose and jsonl number the games of a file: one job reads them
      * in order. */
-    if (t->from >= FORMAT_OGN || names_foreign(c->files, c->nfiles))
+    if (names_foreign(c->files, c->nfiles))
         jobs = 1;   /* --jobs cuts PMN text */
     each_input_jobs(c->files, c->nfiles, &c->sink, &check_job, t,
-                    t->verbose || t->jsonl || t->games_of ? 1 : jobs);
+                    t->verbose || t->jsonl ? 1 : jobs);
     if (t->jsonl) {
         printf("{\"type\":\"summary\",\"games\":%lu,\"moves\":%lu,\"errors\":%u,"
                "\"warnings\":%u,\"notes\":%u,\"fatal\":%u,\"lines\":%lu}\n", t->games, t->moves,

@@ -156,8 +156,8 @@ static int run(struct common *c, void *ctx)
      * with --fix, they say what was fixed. */
     c->sink.show_notes = cv->fix;
     cv->out = c->out.f;
-    if (cv->from >= FORMAT_OGN || names_foreign(c->files, c->nfiles) || cv->games_of)
-        jobs = 1;   /* --jobs cuts PMN text; a part cannot number its games */
+    if (names_foreign(c->files, c->nfiles))
+        jobs = 1;   /* --jobs cuts PMN text */
     each_input_jobs(c->files, c->nfiles, &c->sink, &convert_job, cv, jobs);
     c->failed = cv->failed;
     c->write_errno = cv->write_errno;

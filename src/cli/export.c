@@ -133,8 +133,6 @@ static int run(struct common *c, void *ctx)
         c->failed = 1;
         return EXIT_FATAL;
     }
-    if (ex->from >= FORMAT_OGN || ex->games_of)
-        jobs = 1;   /* --jobs cuts PMN text only; a part cannot number its games */
     each_input_jobs(c->files, c->nfiles, &c->sink, &export_job, ex, jobs);
     if (ex->xml && pmn_xml_writer_close(ex->w) < 0)
         ex->failed = 1;

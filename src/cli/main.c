@@ -63,6 +63,11 @@ static int run_command(const struct command *cmd, int argc, char **argv)
         cmd->init(c, ctx);
     if ((rc = cli_parse(cmd, c, ctx, argc, argv)) == 0 && cmd->ready)
         rc = cmd->ready(c, ctx);
+    /* --jobs cuts PMN text: another program's notation (--from) is read by
+     * one job, and so are the games --game asks for, which a part could
+     * not number. */
+    if (c->from >= FORMAT_OGN || c->games_of)
+        c->jobs = 1;
     if (rc == 0 && (cmd->flags & CMD_OUTPUT))
         rc = open_output(&c->out, cmd->name, c->output, c->files, c->nfiles);
     if (rc == 0) {

@@ -97,8 +97,6 @@ static int run(struct common *c, void *ctx)
     sel->a.from = c->from;
     sel->a.game = each_game;
     sel->a.ro = &c->ro;
-    if (sel->a.from >= FORMAT_OGN)
-        jobs = 1;   /* --jobs cuts PMN text only */
     sel->a.need_moves = criteria_need_moves(&c->criteria)
                      || (!sel->count_only && OUTPUT_NEEDS_RECORD(sel->out.format));
     /* Game numbers (criteria, list, jsonl) count the games of a file, which

@@ -1094,8 +1094,6 @@ static int run(struct common *c, void *ctx)
     st->a.from = c->from;
     st->a.game = each_game;
     st->a.ro = &c->ro;
-    if (st->a.from >= FORMAT_OGN)
-        jobs = 1;   /* --jobs cuts PMN text only */
     st->a.need_moves = criteria_need_moves(&c->criteria) || (st->reports & R_OPENINGS);
     /* Players, crosstables, matches and ratings need tags alone. */
     st->a.tags_only = !(st->reports & (R_SUMMARY | R_OPENINGS))

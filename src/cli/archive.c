@@ -417,22 +417,3 @@ uint64_t game_hash_start(const char *start, size_t n)
             h = game_hash_ply(h, (unsigned char)start[i]);
     return h;
 }
-
-int game_identity(const struct game *g, const char *start, size_t n, size_t plies,
-                  unsigned char **buf, size_t *cap, size_t *len)
-{
-    if (plies > game_plies(g))
-        plies = game_plies(g);
-    unsigned char *b = grown(*buf, cap, n + 2 * plies, 1, 256);
-    if (!b)
-        return -1;
-    *buf = b;
-    memcpy(*buf, start, n);
-    for (size_t i = 0; i < plies; i++) {
-        unsigned c = game_ply_code(g, i);
-        (*buf)[n++] = (unsigned char)(c & 0xFF);
-        (*buf)[n++] = (unsigned char)(c >> 8);
-    }
-    *len = n;
-    return 0;
-}

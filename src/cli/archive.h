@@ -102,12 +102,6 @@ static inline unsigned game_ply_code(const struct game *g, size_t i)
     return (unsigned)(pl->side * 64 + g->rec->main.moves[i].hole + 1)
          | (unsigned)pl->continues << 8;
 }
-/* What those hash, as bytes (start[0..n), its start text, then two bytes
- * a ply), of the game's first `plies` plies (all: (size_t)-1), into *buf
- * (grown as needed, *cap its size): two games or prefixes are the same
- * where these bytes are.  0, or -1 when memory runs out. */
-int game_identity(const struct game *g, const char *start, size_t n, size_t plies,
-                  unsigned char **buf, size_t *cap, size_t *len);
 
 /* Games written out: as read (verbatim; a game of an XML archive as
  * canonical PMN), canonical PMN, an XML archive, a line each, or JSON Lines. */

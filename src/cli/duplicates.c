@@ -4,23 +4,20 @@
  *
  * A game is known by a hash of its rules and start, extended ply by ply
  * (game_hash_ply), so that the hash of a game's first k plies is the hash
- * of a game of those k plies.  The first reading keeps each game's hash and
- * length (memory: an entry per game) and finds the games before each that
- * it continues; the second walks each game's prefixes against the hashes of
- * all the games, which finds those after it -- so that when a game is
- * written, whatever continues it is known -- and writes the report or the
- * games asked for.  Standard input, read twice, is kept in a
- * temporary file.
+ * of a game of those k plies.  The reading keeps each game's hash, its
+ * plies (a byte each) and its start (each start text once: most games
+ * share one), and finds the games before each that it continues; then a
+ * walk of the games kept, in memory, tries each game's prefixes against
+ * the hashes of all of them, which finds those after it.  The report
+ * needs no second reading; --drop and --repeats read the input again to
+ * write the games (standard input, read twice, is kept in a temporary
+ * file).
  *
  * A hash may be shared by games that differ: before two games are taken
- * as the same, or one as the start of another, their identities
- * (game_identity: rules, start and plies as bytes) are compared.  The
- * second reading keeps, for as long as a comparison waits for it, the
- * identity of a first copy that has repeats (until its last repeat is
- * read) and the first plies of a game that another is the start of (until
- * that one is read); games that share a hash but differ are taken apart,
- * never as the same (a repeat missed where three share a hash, two of them
- * the same, is the price: 2^-64 a pair). */
+ * as the same, or one as the start of another, their starts and plies
+ * are compared.  Games that share a hash but differ are taken apart,
+ * never as the same (a repeat missed where three share a hash, two of
+ * them the same, is the price: 2^-64 a pair). */
 #include "cli.h"
 #include "options.h"
 #include "command.h"
@@ -47,18 +44,30 @@ struct entry {
                                  `last` is the last so far */
     long last;
     long longer;              /* a game that this one is the start of (said as
-                                 that game's first copy); -1: none (kept by the
-                                 first copy of a game) */
+                                 that game's first copy), kept by the first copy
+                                 of a game; NOT_LOOKED: none found, MET: none,
+                                 after a game whose hash met its own */
     unsigned plies;
     int quick;                /* the quick pass proved it (first reading) */
-    int kept_self;            /* in kept: its identity, for its repeats; -1: none */
-    int kept_start;           /* in kept: the first plies of `longer`, for it; -1 */
+    int apart;                /* its hash is another game's: in no chain or slot */
+    unsigned start;           /* its start text, in dups.starts */
+    size_t codes;             /* its plies: from here in dups.codes */
 };
 
-/* An identity kept for a comparison to come. */
-struct kept {
-    unsigned char *id;        /* NULL: a free place */
+enum { NOT_LOOKED = -1, MET = -2 };
+
+/* A start text (game_start_text): rules and start position. */
+struct start {
+    char *text;
     size_t len;
+    uint64_t hash;            /* game_hash_start */
+};
+
+/* A game as the walks take it: its start and its plies. */
+struct walk {
+    const struct start *start;
+    const unsigned char *codes;   /* a byte a ply (code_byte) */
+    size_t plies;
 };
 
 enum { REPORT, DROP, REPEATS };
@@ -66,10 +75,10 @@ enum { REPORT, DROP, REPEATS };
 struct dups {
     struct archive a;         /* first: archive_file is given the context */
     const struct criteria *c;
-    int pass;                 /* 1, 2 */
+    int pass;                 /* 1: the first reading; 2: the games written */
     int mode, prefixes;
     struct entry *e;
-    size_t n, cap, at;        /* entries; the game of pass 2 */
+    size_t n, cap, at;        /* entries; the game of the second reading */
     uint64_t *slot;           /* entries by hash (slot_of): a probe reads an
                                  entry only where the slot agrees */
     size_t nslots;
@@ -78,17 +87,15 @@ struct dups {
     struct game_output out;
     unsigned long repeats, starts, groups;
     unsigned long apart;      /* games that shared a hash with another but differ */
-    struct kept *kept;
-    size_t nkept, kept_cap;
-    size_t kept_free;         /* the first free place of kept (each holds the
-                                 next in its len), NO_KEPT: none */
-    unsigned char *id;        /* the game being read's identity */
-    size_t id_cap, id_len;
+    unsigned char *codes;     /* every game's plies, one after another */
+    size_t ncodes, codes_cap;
+    struct start *texts;      /* the games' start texts, each once ... */
+    size_t ntexts, texts_cap;
+    unsigned *text_slot;      /* ... by hash: their numbers + 1, 0: free */
+    size_t text_nslots;
     uint64_t mask;            /* of the hashes: all bits but in tests */
     char start[1024];         /* the start text of the game read (full path) */
-    char quick_text[1024];    /* that of the quick pass's games, and its hash */
-    size_t quick_text_len;
-    uint64_t quick_start;
+    long quick_start;         /* the number of the quick pass's games' start text */
     int quick_start_known;
     int failed;
 };
@@ -132,7 +139,7 @@ static uint64_t slot_of(const struct entry *e, size_t k)
 {
     assert(k < 0xFFFFFFFF);
     uint64_t plies = e->plies < 255 ? e->plies : 255;
-    return (e->hash >> 41 << 41) | plies << 33 | (e->longer >= 0 ? SLOT_LONGER : 0)
+    return (e->hash >> 41 << 41) | plies << 33 | (e->longer != NOT_LOOKED ? SLOT_LONGER : 0)
          | (uint64_t)(k + 1);
 }
 
@@ -161,7 +168,7 @@ static long find_start(const struct dups *d, uint64_t h, size_t plies, size_t *a
         if (s >> 41 != h >> 41 || (s & (SLOT_LONGER | 255ULL << 33)) != want)
             continue;
         const struct entry *e = &d->e[slot_index(s)];
-        if (e->hash == h && e->plies == plies && e->longer < 0) {
+        if (e->hash == h && e->plies == plies && e->longer == NOT_LOOKED) {
             *at = i;
             return (long)slot_index(s);
         }
@@ -185,7 +192,7 @@ static int grow_table(struct dups *d)
     d->filter = filter;
     d->nslots = ns;
     for (size_t k = 0; k < d->n; k++) {
-        if (d->e[k].first != (long)k)
+        if (d->e[k].first != (long)k || d->e[k].apart)
             continue;
         size_t i = (size_t)(d->e[k].hash >> 7) & (ns - 1);
         while (slot[i])
@@ -196,107 +203,113 @@ static int grow_table(struct dups *d)
     return 0;
 }
 
-#define NO_KEPT ((size_t)-1)
-
-/* Keep a copy of b[0..len) for a comparison to come: its place in d->kept,
- * or -1 when memory runs out (d->failed then set). */
-static int keep_bytes(struct dups *d, const unsigned char *b, size_t len)
+/* A ply's code (game_ply_code: side * 64 + hole + 1, and whether it
+ * continues a move) as a byte, and back. */
+_Static_assert(PMN_MAX_SIDE_PITS < 63, "a hole and its side in 7 bits");
+static unsigned char code_byte(unsigned code)
 {
-    unsigned char *copy = malloc(len ? len : 1);
-    size_t i;
-    if (!copy || (d->kept_free == NO_KEPT && d->nkept >= INT_MAX))
-        goto nomem;
-    if (d->kept_free != NO_KEPT) {
-        i = d->kept_free;
-        d->kept_free = d->kept[i].len;   /* a free place holds the next one */
-    } else {
-        struct kept *k = grown(d->kept, &d->kept_cap, d->nkept, sizeof *k, 64);
-        if (!k)
-            goto nomem;
-        d->kept = k;
-        i = d->nkept++;
+    assert((code & 0xFF) < 128 && code >> 8 <= 1);
+    return (unsigned char)((code & 0x7F) | (code >> 8) << 7);
+}
+
+static unsigned code_of(const struct walk *w, size_t i)
+{
+    return (unsigned)(w->codes[i] & 0x7F) | (unsigned)(w->codes[i] >> 7) << 8;
+}
+
+/* The number of start text t[0..n) (hash h), kept if new; -1 when memory
+ * runs out. */
+static long start_id(struct dups *d, const char *t, size_t n, uint64_t h)
+{
+    if (2 * (d->ntexts + 1) > d->text_nslots) {
+        size_t ns = d->text_nslots ? 2 * d->text_nslots : 64;
+        unsigned *slot = calloc(ns, sizeof *slot);
+        if (!slot)
+            return -1;
+        for (size_t k = 0; k < d->ntexts; k++) {
+            size_t i = (size_t)d->texts[k].hash & (ns - 1);
+            while (slot[i])
+                i = (i + 1) & (ns - 1);
+            slot[i] = (unsigned)k + 1;
+        }
+        free(d->text_slot);
+        d->text_slot = slot;
+        d->text_nslots = ns;
     }
-    memcpy(copy, b, len);
-    d->kept[i].id = copy;
-    d->kept[i].len = len;
-    return (int)i;
-nomem:
-    free(copy);
-    d->failed = 1;
-    return -1;
+    size_t i = (size_t)h & (d->text_nslots - 1);
+    for (; d->text_slot[i]; i = (i + 1) & (d->text_nslots - 1)) {
+        const struct start *s = &d->texts[d->text_slot[i] - 1];
+        if (s->hash == h && s->len == n && memcmp(s->text, t, n) == 0)
+            return (long)d->text_slot[i] - 1;
+    }
+    struct start *starts = grown(d->texts, &d->texts_cap, d->ntexts, sizeof *starts, 16);
+    char *text = malloc(n ? n : 1);
+    if (!starts || !text || d->ntexts >= UINT_MAX - 1) {
+        free(text);
+        if (starts)
+            d->texts = starts;
+        return -1;
+    }
+    d->texts = starts;
+    memcpy(text, t, n);
+    d->texts[d->ntexts] = (struct start){ text, n, h };
+    d->text_slot[i] = (unsigned)d->ntexts + 1;
+    return (long)d->ntexts++;
 }
 
-static void drop_kept(struct dups *d, int *at)
-{
-    if (*at < 0)
-        return;
-    free(d->kept[*at].id);
-    d->kept[*at].id = NULL;
-    d->kept[*at].len = d->kept_free;
-    d->kept_free = (size_t)*at;
-    *at = -1;
-}
-
-/* Is the identity kept at k that of the game read (d->id)? */
-static int same_as_read(const struct dups *d, int k)
-{
-    return k >= 0 && d->kept[k].len == d->id_len && memcmp(d->kept[k].id, d->id, d->id_len) == 0;
-}
-
-/* The game's start text (game_start_text) and its length: the same for
- * every game of the quick pass (Hawalis from its opening), so formatted
- * once for them all, with its hash. */
-static const char *start_of(struct dups *d, const struct game *g, size_t *n)
+/* The game's start text (game_start_text): the same for every game of the
+ * quick pass (Hawalis from its opening), so made once for them all, with
+ * its hash.  Its number in d->starts, or -1 when memory runs out. */
+static long start_of(struct dups *d, const struct game *g)
 {
     if (g->replay) {
-        *n = game_start_text(g, d->start);
-        return d->start;
+        size_t n = game_start_text(g, d->start);
+        return start_id(d, d->start, n, game_hash_start(d->start, n));
     }
     if (!d->quick_start_known) {
-        d->quick_text_len = game_start_text(g, d->quick_text);
-        d->quick_start = game_hash_start(d->quick_text, d->quick_text_len);
+        char text[1024];
+        size_t n = game_start_text(g, text);
+        if ((d->quick_start = start_id(d, text, n, game_hash_start(text, n))) < 0)
+            return -1;
         d->quick_start_known = 1;
     }
-    *n = d->quick_text_len;
-    return d->quick_text;
+    return d->quick_start;
 }
 
-static uint64_t start_hash(struct dups *d, const struct game *g)
+static struct walk walk_of(const struct dups *d, size_t k)
 {
-    size_t n;
-    const char *text = start_of(d, g, &n);
-    return g->replay ? game_hash_start(text, n) : d->quick_start;
+    const struct entry *e = &d->e[k];
+    return (struct walk){ &d->texts[e->start], d->codes + e->codes, e->plies };
 }
 
-/* game_identity of g's first `plies` plies into d->id. */
-static int identity_of(struct dups *d, const struct game *g, size_t plies)
+/* Is game k the first `plies` plies of w (all of them: the same game)? */
+static int same_start(const struct dups *d, size_t k, const struct walk *w, size_t plies)
 {
-    size_t n;
-    const char *text = start_of(d, g, &n);
-    return game_identity(g, text, n, plies, &d->id, &d->id_cap, &d->id_len);
+    const struct entry *e = &d->e[k];
+    return &d->texts[e->start] == w->start && e->plies == plies && plies <= w->plies
+        && memcmp(d->codes + e->codes, w->codes, plies) == 0;
 }
 
-/* Which games this one continues: each prefix that is the whole of a game
- * (in the first reading the games before it, in the second those after);
- * the prefix's identity is kept for when that game is read again.  The
- * hash of the whole game, the last of its prefixes'. */
-static uint64_t find_starts(struct dups *d, const struct game *g, size_t me)
+/* Which games w (game me) continues: each prefix that is the whole of a
+ * game -- in the reading, the games before it; in the walk, those after
+ * it.  The hash of the whole game, the last of its prefixes'. */
+static uint64_t find_starts(struct dups *d, const struct walk *w, size_t me)
 {
     enum { BATCH = 64 };
-    uint64_t h = start_hash(d, g), hs[BATCH];
-    size_t all = game_plies(g);
+    uint64_t h = w->start->hash, hs[BATCH];
+    size_t all = w->plies;
     /* The prefixes' hashes a batch at a time, their words of the filter
      * fetched meanwhile: the filter of a large archive is out of cache,
      * and a prefix's test waits on memory otherwise. */
     for (size_t base = 0; base < all; base += BATCH) {
         size_t n = all - base < BATCH ? all - base : BATCH;
         for (size_t k = 0; k < n; k++) {
-            size_t w;
+            size_t wd;
             uint64_t m;
-            h = game_hash_ply(h, game_ply_code(g, base + k));
+            h = game_hash_ply(h, code_of(w, base + k));
             hs[k] = h & d->mask;
-            filter_bits(d, hs[k], &w, &m);
-            __builtin_prefetch(&d->filter[w]);
+            filter_bits(d, hs[k], &wd, &m);
+            __builtin_prefetch(&d->filter[wd]);
         }
         for (size_t k = 0; k < n; k++) {
             size_t i = base + k, at;
@@ -305,63 +318,18 @@ static uint64_t find_starts(struct dups *d, const struct game *g, size_t me)
             long f = find_start(d, hs[k], i + 1, &at);
             if (f < 0 || (d->pass == 2 && f <= (long)me))
                 continue;
-            if (identity_of(d, g, i + 1) < 0) {
-                d->failed = 1;
-                return h & d->mask;
-            }
-            if ((d->e[f].kept_start = keep_bytes(d, d->id, d->id_len)) < 0)
-                return h & d->mask;
-            d->e[f].longer = (long)me;   /* said as the first copy of me's */
+            /* Either way it is not looked for again: a game whose hash
+             * met another's is the start of none (the price above). */
             d->slot[at] |= SLOT_LONGER;
+            if (same_start(d, (size_t)f, w, i + 1)) {
+                d->e[f].longer = (long)me;   /* said as the first copy of me's */
+            } else {
+                d->e[f].longer = MET;
+                d->apart++;
+            }
         }
     }
     return h & d->mask;
-}
-
-/* me, a repeat, differs from the first game of its hash: taken apart. */
-static void take_apart(struct dups *d, long me)
-{
-    struct entry *f = &d->e[d->e[me].first];
-    long p = d->e[me].first;
-    while (d->e[p].next != me)
-        p = d->e[p].next;
-    d->e[p].next = d->e[me].next;
-    if (f->last == me)
-        f->last = p;
-    d->e[me].first = d->e[me].last = me;
-    d->e[me].next = -1;
-    d->apart++;
-}
-
-/* Before game me of the second reading is written or counted: compare it
- * with what its hash made it the same as, or the start of, and keep its
- * identity if repeats of it are still to be read.  0, or -1 when memory
- * runs out. */
-static int verify(struct dups *d, const struct game *g, size_t me)
-{
-    struct entry *e = &d->e[me];
-    int repeat = e->first != (long)me;
-    if (!repeat && e->next < 0 && e->kept_start < 0)
-        return 0;   /* nothing to compare: most games */
-    if (identity_of(d, g, (size_t)-1) < 0)
-        return d->failed = 1, -1;
-    if (repeat) {
-        struct entry *f = &d->e[e->first];
-        if (!same_as_read(d, f->kept_self))
-            take_apart(d, (long)me);
-        if (f->last <= (long)me)
-            drop_kept(d, &f->kept_self);   /* its last repeat is read */
-    } else if (e->next >= 0 && (e->kept_self = keep_bytes(d, d->id, d->id_len)) < 0) {
-        return -1;
-    }
-    if (e->kept_start >= 0) {
-        if (!same_as_read(d, e->kept_start)) {
-            e->longer = -1;   /* not the start of that game: their hashes met */
-            d->apart++;
-        }
-        drop_kept(d, &e->kept_start);
-    }
-    return 0;
 }
 
 static int first_pass(struct dups *d, struct game *g)
@@ -372,23 +340,40 @@ static int first_pass(struct dups *d, struct game *g)
     d->e = entries;
     if (d->n + 1 >= 0xFFFFFFFF || (2 * (d->n + 1) > d->nslots && grow_table(d) < 0))
         return -1;   /* the slots' 32 bits of index: 4 billion games */
+    size_t plies = game_plies(g);
+    long start = start_of(d, g);
+    unsigned char *codes = grown(d->codes, &d->codes_cap, d->ncodes + plies, 1, 1 << 16);
+    if (start < 0 || !codes || plies >= UINT_MAX)
+        return -1;
+    d->codes = codes;
+    for (size_t i = 0; i < plies; i++)
+        codes[d->ncodes + i] = code_byte(game_ply_code(g, i));
     struct entry *e = &d->e[d->n];
-    e->plies = (unsigned)game_plies(g);
+    e->plies = (unsigned)plies;
     e->line = g->line;
     e->file = g->file;
     e->number = g->number;
-    e->longer = -1;
-    e->kept_self = e->kept_start = -1;
+    e->longer = NOT_LOOKED;
     e->quick = g->rec == NULL;
+    e->apart = 0;
+    e->start = (unsigned)start;
+    e->codes = d->ncodes;
+    d->ncodes += plies;
     /* The games before it that it continues, and its hash. */
-    e->hash = find_starts(d, g, d->n);
+    struct walk w = walk_of(d, d->n);
+    e->hash = find_starts(d, &w, d->n);
     long f = find(d, e->hash);
-    e->first = f >= 0 ? f : (long)d->n;
+    e->first = (long)d->n;
     e->next = -1;
     e->last = (long)d->n;
-    if (f >= 0) {   /* a repeat: at the end of its first copy's chain */
+    if (f >= 0 && same_start(d, (size_t)f, &w, plies)) {
+        /* A repeat: at the end of its first copy's chain. */
+        e->first = f;
         d->e[d->e[f].last].next = (long)d->n;
         d->e[f].last = (long)d->n;
+    } else if (f >= 0) {
+        e->apart = 1;   /* its hash met another game's: taken apart */
+        d->apart++;
     } else {
         size_t i = (size_t)(e->hash >> 7) & (d->nslots - 1);
         while (d->slot[i])
@@ -398,6 +383,17 @@ static int first_pass(struct dups *d, struct game *g)
     }
     d->n++;
     return 0;
+}
+
+/* After the reading, in memory: each game's prefixes against every game,
+ * which finds the games after it that it continues. */
+static void walk_games(struct dups *d)
+{
+    d->pass = 2;
+    for (size_t me = 0; me < d->n; me++) {
+        struct walk w = walk_of(d, me);
+        find_starts(d, &w, me);
+    }
 }
 
 static int each_game(struct archive *a, struct game *g)
@@ -410,32 +406,11 @@ static int each_game(struct archive *a, struct game *g)
     size_t me = d->at++;
     if (me >= d->n)
         return 1;   /* the input changed between the readings */
-    if (d->mode == REPORT)
-        return 0;
     const struct entry *e = &d->e[me];
     int repeat = e->first != (long)me || (d->prefixes && d->e[e->first].longer >= 0);
     if ((d->mode == DROP) != repeat && output_game(&d->out, g) < 0)
         return 1;
     return 0;
-}
-
-/* Pass 2: each game's prefixes against every game, before it is written. */
-static int walk_game(struct archive *a, struct game *g)
-{
-    struct dups *d = (struct dups *)a;
-    if (!criteria_match(d->c, g))
-        return 0;
-    size_t me = d->at;
-    if (me < d->n) {
-        /* Compared first, so that what it continues is said of the game
-         * it is the same as. */
-        if (verify(d, g, me) < 0)
-            return -1;
-        find_starts(d, g, me);
-        if (d->failed)
-            return -1;
-    }
-    return each_game(a, g);
 }
 
 /* The second reading takes again the plies of a game the quick pass
@@ -445,8 +420,8 @@ static int walk_game(struct archive *a, struct game *g)
 static int proved(struct archive *a)
 {
     struct dups *d = (struct dups *)a;
-    return d->pass == 2 && d->c->n == 0 && (d->mode == REPORT || d->out.format == OUT_VERBATIM)
-        && d->at < d->n && d->e[d->at].quick;
+    return d->pass == 2 && d->c->n == 0 && d->out.format == OUT_VERBATIM && d->at < d->n
+        && d->e[d->at].quick;
 }
 
 static void say(FILE *f, const struct entry *e)
@@ -554,7 +529,6 @@ static void init(struct common *c, void *ctx)
 {
     struct dups *d = ctx;
     (void)c;
-    d->kept_free = NO_KEPT;
     /* All of each hash; PMN_TEST_HASH_BITS=N keeps N bits, so that the
      * tests make games share hashes and see them taken apart. */
     const char *bits = getenv("PMN_TEST_HASH_BITS");
@@ -578,37 +552,40 @@ static int run(struct common *c, void *ctx)
                 && (d->mode == REPORT || d->out.format == OUT_VERBATIM);
     d->c = &c->criteria;
     d->out.f = c->out.f;
-    if (!reads_stdin || rewindable_stdin(&c->sink) == 0) {
+    /* The report needs one reading; the games written, a second. */
+    if (d->mode == REPORT || !reads_stdin || rewindable_stdin(&c->sink) == 0) {
         d->pass = 1;
         d->a.game = each_game;
         each_input(c->files, c->nfiles, &c->sink, archive_file, d);
+        if (!d->failed)
+            walk_games(d);
+        if (d->mode == REPORT && !d->failed)
+            write_report(d, c->out.f);
+    }
+    if (d->mode != REPORT && !d->failed && d->pass == 2) {
         /* The second reading says nothing the first has not said. */
         FILE *quiet_err = fopen("/dev/null", "w");
         struct diag_sink again = { .file = "-", .err = quiet_err };
         if (reads_stdin)
             fseek(stdin, 0, SEEK_SET);
-        d->pass = 2;
-        d->a.game = walk_game;
         d->a.proved = proved;
-        if (d->mode != REPORT && output_begin(&d->out) < 0)
+        if (output_begin(&d->out) < 0)
             d->out.failed = 1;
-        if (quiet_err && !d->failed)
+        if (quiet_err)
             each_input(c->files, c->nfiles, &again, archive_file, d);
-        else if (!d->failed)
+        else
             report(&c->sink, PMN_F003, 0, 0, "cannot open /dev/null: %s", strerror(errno));
         if (quiet_err)
             fclose(quiet_err);
-        if (d->mode != REPORT)
-            output_end(&d->out);
-        else if (!d->failed)
-            write_report(d, c->out.f);
+        output_end(&d->out);
     }
     if (d->failed)
         report(&c->sink, PMN_F002, 0, 0, "out of memory");
-    for (size_t i = 0; i < d->nkept; i++)
-        free(d->kept[i].id);
-    free(d->kept);
-    free(d->id);
+    for (size_t i = 0; i < d->ntexts; i++)
+        free(d->texts[i].text);
+    free(d->texts);
+    free(d->text_slot);
+    free(d->codes);
     free(d->e);
     free(d->slot);
     free(d->filter);
@@ -624,9 +601,9 @@ const struct command duplicates_command = {
     "tags say -- and the games that are the start of another (a game left\n"
     "unfinished, or cut short, and the whole of it).  The report gives each\n"
     "game that is repeated with its repeats, and each game that another\n"
-    "continues; --drop and --repeats write games instead.  The input is read\n"
-    "twice (standard input is kept in a temporary file); memory holds an\n"
-    "entry per game.",
+    "continues; --drop and --repeats write games instead, reading the input\n"
+    "twice (standard input is kept in a temporary file).  Memory holds an\n"
+    "entry per game and its plies, a byte each.",
     options,
     "Exit status: 0, or as pmn check's for the problems of the games read;\n"
     "64 a wrong command line.",

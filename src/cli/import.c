@@ -19,29 +19,19 @@ struct import {
 static void import_file(FILE *f, struct diag_sink *sink, void *ctx)
 {
     struct import *im = ctx;
-    pmn_xml_reader *x = pmn_xml_reader_new(f, sink->file, im->validate, print_diag, sink);
+    struct source src;
     pmn_record rec;
-    if (!x) {
-        report(sink, PMN_F002, 0, 0, "out of memory");
-        return;
-    }
     unsigned long n = 0;
-    int asked;
-    while ((asked = game_turn(sink, im->games_of, n + 1)) >= 0
-           && pmn_xml_reader_next(x, &rec) > 0) {
-        n++;
-        if (!asked) {
-            pmn_record_free(&rec);
-            continue;
-        }
+    if (source_open_xml(&src, f, sink, im->validate) < 0)
+        return;
+    while (source_next_asked(&src, sink, im->games_of, &n, &rec) > 0) {
         if (im->games++)
             fputc('\n', im->out);
         if (pmn_write_record(im->out, &rec, NULL, &im->wo) < 0)
             im->failed = 1;
         pmn_record_free(&rec);
     }
-    sink->mute = 0;
-    pmn_xml_reader_free(x);
+    source_close(&src);
 }
 
 static const struct cli_option options[] = {

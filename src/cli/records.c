@@ -171,19 +171,33 @@ int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct r
     return source_open_to(src, f, s, o, format, print_diag, s);
 }
 
-int source_open_to(struct source *src, FILE *f, struct diag_sink *s,
-                   const struct rules_options *o, int format, pmn_diag_fn fn, void *ctx)
+/* The source of so, its failure said to s. */
+static int open_source(struct source *src, FILE *f, struct diag_sink *s, pmn_source_options *so,
+                       pmn_diag_fn fn, void *ctx)
 {
-    pmn_source_options so = source_options(s, o, format);
-    so.note = print_diag;   /* the input's note is the command's, not a game's */
-    so.note_ctx = s;
+    so->note = print_diag;   /* the input's note is the command's, not a game's */
+    so->note_ctx = s;
     memset(src, 0, sizeof *src);
-    if (!(src->src = pmn_source_new(f, &so, fn, ctx))) {
+    if (!(src->src = pmn_source_new(f, so, fn, ctx))) {
         report(s, PMN_F002, 0, 0, "out of memory");
         return -1;
     }
     src->format = pmn_source_format(src->src);
     return 0;
+}
+
+int source_open_xml(struct source *src, FILE *f, struct diag_sink *s, int validate)
+{
+    pmn_source_options so = source_options(s, NULL, FORMAT_XML);
+    so.validate = validate;
+    return open_source(src, f, s, &so, print_diag, s);
+}
+
+int source_open_to(struct source *src, FILE *f, struct diag_sink *s,
+                   const struct rules_options *o, int format, pmn_diag_fn fn, void *ctx)
+{
+    pmn_source_options so = source_options(s, o, format);
+    return open_source(src, f, s, &so, fn, ctx);
 }
 
 int source_next(struct source *src, pmn_record *rec)

@@ -59,6 +59,9 @@ int source_open(struct source *src, FILE *f, struct diag_sink *s, const struct r
                 int format);
 int source_open_to(struct source *src, FILE *f, struct diag_sink *s,
                    const struct rules_options *o, int format, pmn_diag_fn fn, void *ctx);
+/* An XML archive, each game checked against the schema where validate
+ * says (pmn import --validate). */
+int source_open_xml(struct source *src, FILE *f, struct diag_sink *s, int validate);
 int source_next(struct source *src, pmn_record *rec);
 /* A Score tag (an OGN result: "25-20") against the seeds the replay ended
  * with: E221 where they differ; where they agree and drop is set, the tag

@@ -3,7 +3,8 @@
 # walked from its --help (which its table makes), must give a short letter
 # the same long option wherever it appears, and a long option one letter
 # (or none) everywhere.  Also: every subcommand that reads records takes
-# --game.
+# --game, and an option that more than one subcommand shares (command.h
+# declares it once) has the same help wherever it appears.
 set -u
 . "${top_srcdir:-.}/tests/common.sh"
 
@@ -16,6 +17,10 @@ for c in $commands; do
         sed "s/\$/ $c/" >> "$work/short"
     sed -n 's/^      --\([a-z][a-z0-9-]*\).*/- \1/p' "$work/help" |
         sed "s/\$/ $c/" >> "$work/long"
+    # Each option's help as one line, its spaces squeezed: "--output=FILE write to ..."
+    awk -v c="$c" '/^Options:/ { on = 1; next } on && /^$/ { on = 0 }
+        on && /^  (-[A-Za-z], |    )--/ { if (o) print o; sub(/^ *(-[A-Za-z], )? */, ""); o = c " " $0; next }
+        on { o = o " " $0 } END { if (o) print o }' "$work/help" | tr -s ' ' >> "$work/helps"
 done
 [ -s "$work/short" ] || { echo "no short option found"; exit 1; }
 fail=0
@@ -40,9 +45,18 @@ twice=$(cat "$work/short" "$work/long" | awk '$1 != "-" { print $3, $1 } { print
 if [ -n "$twice" ]; then
     echo "twice in one subcommand:"; echo "$twice"; fail=1
 fi
+# The shared options' help: one text each.
+# (check's --solve and annotate's --opening are their own, of other meanings.)
+for o in output jobs strict from notation capture-style running-totals tablebase nodes \
+         time distance hash threads tag player south north event date result winner \
+         rule-set ending moves contains reaches any-side ignore-captured clean errors \
+         code invert criteria; do
+    n=$(grep -E "^[a-z]+ --$o[= ]" "$work/helps" | cut -d' ' -f2- | sort -u | wc -l)
+    [ "$n" = 1 ] || { echo "--$o has $n helps:"; grep -E "^[a-z]+ --$o[= ]" "$work/helps"; fail=1; }
+done
 for c in check replay convert export import select duplicates split stats html annotate analyse; do
     "$PMN" "$c" --help | grep -q -- '^  -g, --game=' || { echo "pmn $c takes no -g/--game"; fail=1; }
 done
-[ $fail = 0 ] && echo "options: $(wc -l < "$work/short") short options of $(echo $commands |
+[ $fail = 0 ] && echo "options: $(grep -c . "$work/helps") options, $(wc -l < "$work/short") of them short, of $(echo $commands |
     wc -w) subcommands, one meaning each"
 [ $fail = 0 ]

@@ -365,22 +365,30 @@ int opt_uint(const char *cmd, const struct cli_option *o, const char *arg, void 
     return rc;
 }
 
+/* A whole number within o's bounds, exact (where a double would round). */
+static int whole(const char *cmd, const struct cli_option *o, const char *arg, unsigned long *u)
+{
+    double v;
+    int rc = number(cmd, o, arg, 1, &v);
+    if (rc == 0 && parse_number(arg, ULONG_MAX, u) < 0)
+        assert(!"number() took what parse_number does not");
+    return rc;
+}
+
 int opt_ulong(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
 {
     unsigned long u;
-    double v;
-    int rc = number(cmd, o, arg, 1, &v);
-    if (rc == 0 && parse_number(arg, ULONG_MAX, &u) == 0)
-        *(unsigned long *)dest = u;   /* exact, where a double would round */
+    int rc = whole(cmd, o, arg, &u);
+    if (rc == 0)
+        *(unsigned long *)dest = u;
     return rc;
 }
 
 int opt_u64(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
 {
     unsigned long u;
-    double v;
-    int rc = number(cmd, o, arg, 1, &v);
-    if (rc == 0 && parse_number(arg, ULONG_MAX, &u) == 0)
+    int rc = whole(cmd, o, arg, &u);
+    if (rc == 0)
         *(uint64_t *)dest = u;
     return rc;
 }

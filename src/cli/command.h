@@ -117,55 +117,18 @@ extern const struct cli_bounds depth_bounds, nodes_bounds, time_bounds, hash_bou
       "$PMN_THREADS); the value is the same whatever N", \
       COMMON_AT(opt_uint, unsigned, limits.threads), &threads_bounds, 0 }
 
-/* The options of the criteria, for the commands that take them all
- * (criterion_option stores each). */
-#define CRITERION(name, key, arg, help) \
-    { name, key, arg, help, COMMON_AT(criterion_option, struct criteria, criteria), NULL, 0 }
-#define OPT_CRITERIA \
-    CRITERION("game", KEY_GAME, "RANGES", "games of these numbers in their file (12, 3-7,20-)"), \
-    CRITERION("tag", KEY_TAG, "NAME=VALUE", "a tag's value: =VALUE, ~PATTERN (PCRE2), !=VALUE,\n" \
-      "!~PATTERN, <VALUE, <=, >, >= (numbers, else text)"), \
-    CRITERION("player", KEY_PLAYER, "NAME", "NAME plays either side (~PATTERN: a pattern; so\n" \
-      "too for --south, --north, --event, --winner)"), \
-    CRITERION("south", KEY_SOUTH, "NAME", "NAME plays South"), \
-    CRITERION("north", KEY_NORTH, "NAME", "NAME plays North"), \
-    CRITERION("event", KEY_EVENT, "NAME", "the Event tag"), \
-    CRITERION("date", KEY_DATE, "FROM..TO", "the Date tag in this range (1990..1995.06; either\n" \
-      "bound may be left out; 1990: that year)"), \
-    CRITERION("result", KEY_RESULT, "RESULT", "the result written: 1-0, 0-1, 1/2-1/2 or *"), \
-    CRITERION("winner", KEY_WINNER, "WHO", "south, north, draw, or the player who won"), \
-    CRITERION("rule-set", KEY_RULE_SET, "NAME", "games played under this rule set (hawalis, kalah,\n" \
-      "oware, ...)"), \
-    CRITERION("ending", KEY_ENDING, "KINDS", "how the game ended: no-seeds, no-move, endless,\n" \
-      "repetition, majority, last-seeds, resigned (a\nresult the board did not make), " \
-      "unfinished;\nseveral with commas"), \
-    CRITERION("moves", KEY_MOVES, "RANGE", "games of so many moves (40-60, -30, 100-)"), \
-    CRITERION("opening", KEY_OPENING, "MOVES", "the main line begins with these plies, in letters\n" \
-      "('a B c', move numbers allowed)"), \
-    CRITERION("contains", KEY_CONTAINS, "MOVES", "these plies follow each other somewhere in the\n" \
-      "main line"), \
-    CRITERION("reaches", KEY_POSITION, "STRING", "the main line reaches this position (a position\n" \
-      "string, as pmn position takes)"), \
-    CRITERION("any-side", KEY_ANY_SIDE, NULL, "--reaches: whoever is to move"), \
-    CRITERION("ignore-captured", KEY_IGNORE_CAPTURED, NULL, "--reaches: whatever has been captured"), \
-    CRITERION("clean", KEY_CLEAN, NULL, "games with no error or warning"), \
-    CRITERION("errors", KEY_ERRORS, NULL, "games with errors"), \
-    CRITERION("code", KEY_CODE, "CODES", "games with one of these diagnostics (E205,W118)"), \
-    CRITERION("invert", KEY_INVERT, NULL, "take the games that do not match"), \
-    CRITERION("criteria", KEY_CRITERIA, "FILE", "criteria from FILE, a line each: a long option\n" \
-      "without dashes and its value (player Gering), or\n" \
-      "a tag as pgn-extract writes them (Event \"Open\")")
+/* The criteria (criteria.h), bound to common.criteria. */
+#define OPT_CRITERIA OPT_CRITERIA_AT(COMMON_AT(criterion_option, struct criteria, criteria))
 
-/* The setters of the shared options that are not the generic ones, each
- * beside what it sets: */
-cli_setter jobs_option;            /* int: 1 to MAX_JOBS (jobs.c) */
-cli_setter format_option;          /* int: FORMAT_* of its name (records.c) */
-cli_setter rules_over_option;      /* struct rules_options: one more (records.c) */
-cli_setter rules_set_option;       /* pmn_rules: applied over (records.c) */
-cli_setter notation_option;        /* struct common: wo's notation, notation_given */
-cli_setter capture_style_option;   /* pmn_write_options: its capture style */
-cli_setter game_option;            /* struct common: games, games_of (criteria.c) */
-cli_setter criterion_option;       /* struct criteria: one more (criteria.c) */
-cli_setter distance_option;        /* pmn_search_limits: solve and distance */
+/* The setters of the shared options that set struct common itself
+ * (command.c); the others are declared by what they set (jobs.h,
+ * records.h, options.h, criteria.h). */
+cli_setter notation_option;        /* wo's notation, and notation_given */
+cli_setter game_option;            /* games, and games_of */
+
+/* Run cmd on argv[1..]: its options read into a struct common and its
+ * context, checked, the prologue its flags ask for done, its run called,
+ * the output closed: the exit status. */
+int run_command(const struct command *cmd, int argc, char **argv);
 
 #endif

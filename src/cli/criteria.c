@@ -10,7 +10,6 @@
 #include "io.h"
 #include "archive.h"
 #include "criteria.h"
-#include "command.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -138,17 +137,9 @@ int ranges_past(const struct ranges *r, unsigned long v)
 
 static const char game_ranges_why[] = "expected game numbers and ranges, such as 12 or 3-7,20-";
 
-static int ranges_option(struct ranges *r, const char *cmd, const char *arg)
+int game_ranges(struct ranges *r, const char *cmd, const char *arg)
 {
     return ranges_parse(r, arg) == 0 ? 0 : bad(cmd, "game", arg, game_ranges_why);
-}
-
-int game_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
-{
-    struct common *c = dest;
-    (void)o;
-    c->games_of = &c->games;
-    return ranges_option(&c->games, cmd, arg);
 }
 
 int game_turn(struct diag_sink *s, const struct ranges *games, unsigned long next)
@@ -393,7 +384,7 @@ static int criteria_option(struct criteria *c, const char *cmd, int key, const c
     if (!(cr = add(c, cmd, kind_of(key), arg)))
         return EXIT_USAGE;
     switch (key) {
-    case KEY_GAME: return ranges_option(&cr->ranges, cmd, arg);
+    case KEY_GAME: return game_ranges(&cr->ranges, cmd, arg);
     case KEY_MOVES:
         return ranges_parse(&cr->ranges, arg) == 0 ? 0
              : bad(cmd, "moves", arg, "expected a number of moves or a range, such as 40-60");
@@ -459,7 +450,9 @@ static char *kept(struct criteria *c, char *s)
 }
 
 /* The long option of a criterion named in a criteria file. */
-static const struct cli_option criteria_options[] = { OPT_CRITERIA, OPT_END };
+static const struct cli_option criteria_options[] = {
+    OPT_CRITERIA_AT(criterion_option, 0, 0), OPT_END
+};
 
 int criterion_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
 {

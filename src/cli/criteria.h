@@ -37,6 +37,46 @@ int game_turn(struct diag_sink *s, const struct ranges *games, unsigned long nex
 int source_next_asked(struct source *src, struct diag_sink *s, const struct ranges *games,
                       unsigned long *n, pmn_record *rec);
 
+/* The options of the criteria, for the commands that take them all
+ * (criterion_option stores each): declared once here, bound where they
+ * are used (the arguments: the setter, offset and `shared` of a struct
+ * criteria; command.h's OPT_CRITERIA). */
+#define CRITERION(name, key, arg, help, ...) { name, key, arg, help, __VA_ARGS__, NULL, 0 }
+#define OPT_CRITERIA_AT(...) \
+    CRITERION("game", KEY_GAME, "RANGES", "games of these numbers in their file (12, 3-7,20-)", __VA_ARGS__), \
+    CRITERION("tag", KEY_TAG, "NAME=VALUE", "a tag's value: =VALUE, ~PATTERN (PCRE2), !=VALUE,\n" \
+      "!~PATTERN, <VALUE, <=, >, >= (numbers, else text)", __VA_ARGS__), \
+    CRITERION("player", KEY_PLAYER, "NAME", "NAME plays either side (~PATTERN: a pattern; so\n" \
+      "too for --south, --north, --event, --winner)", __VA_ARGS__), \
+    CRITERION("south", KEY_SOUTH, "NAME", "NAME plays South", __VA_ARGS__), \
+    CRITERION("north", KEY_NORTH, "NAME", "NAME plays North", __VA_ARGS__), \
+    CRITERION("event", KEY_EVENT, "NAME", "the Event tag", __VA_ARGS__), \
+    CRITERION("date", KEY_DATE, "FROM..TO", "the Date tag in this range (1990..1995.06; either\n" \
+      "bound may be left out; 1990: that year)", __VA_ARGS__), \
+    CRITERION("result", KEY_RESULT, "RESULT", "the result written: 1-0, 0-1, 1/2-1/2 or *", __VA_ARGS__), \
+    CRITERION("winner", KEY_WINNER, "WHO", "south, north, draw, or the player who won", __VA_ARGS__), \
+    CRITERION("rule-set", KEY_RULE_SET, "NAME", "games played under this rule set (hawalis, kalah,\n" \
+      "oware, ...)", __VA_ARGS__), \
+    CRITERION("ending", KEY_ENDING, "KINDS", "how the game ended: no-seeds, no-move, endless,\n" \
+      "repetition, majority, last-seeds, resigned (a\nresult the board did not make), " \
+      "unfinished;\nseveral with commas", __VA_ARGS__), \
+    CRITERION("moves", KEY_MOVES, "RANGE", "games of so many moves (40-60, -30, 100-)", __VA_ARGS__), \
+    CRITERION("opening", KEY_OPENING, "MOVES", "the main line begins with these plies, in letters\n" \
+      "('a B c', move numbers allowed)", __VA_ARGS__), \
+    CRITERION("contains", KEY_CONTAINS, "MOVES", "these plies follow each other somewhere in the\n" \
+      "main line", __VA_ARGS__), \
+    CRITERION("reaches", KEY_POSITION, "STRING", "the main line reaches this position (a position\n" \
+      "string, as pmn position takes)", __VA_ARGS__), \
+    CRITERION("any-side", KEY_ANY_SIDE, NULL, "--reaches: whoever is to move", __VA_ARGS__), \
+    CRITERION("ignore-captured", KEY_IGNORE_CAPTURED, NULL, "--reaches: whatever has been captured", __VA_ARGS__), \
+    CRITERION("clean", KEY_CLEAN, NULL, "games with no error or warning", __VA_ARGS__), \
+    CRITERION("errors", KEY_ERRORS, NULL, "games with errors", __VA_ARGS__), \
+    CRITERION("code", KEY_CODE, "CODES", "games with one of these diagnostics (E205,W118)", __VA_ARGS__), \
+    CRITERION("invert", KEY_INVERT, NULL, "take the games that do not match", __VA_ARGS__), \
+    CRITERION("criteria", KEY_CRITERIA, "FILE", "criteria from FILE, a line each: a long option\n" \
+      "without dashes and its value (player Gering), or\n" \
+      "a tag as pgn-extract writes them (Event \"Open\")", __VA_ARGS__)
+
 #define MAX_CRITERIA 256
 #define MAX_CRITERIA_FILES 16
 struct criterion;
@@ -49,6 +89,10 @@ struct criteria {
     unsigned nfiles;
 };
 
+/* One criterion (o->key) into the struct criteria dest: a cli_setter. */
+int criterion_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest);
+/* --game RANGES into *r: 0, or the usage error's exit status. */
+int game_ranges(struct ranges *r, const char *cmd, const char *arg);
 /* The criteria of FILE (--criteria): 0, or the usage error's exit status. */
 int criteria_file(struct criteria *c, const char *cmd, const char *path);
 void criteria_free(struct criteria *c);

@@ -14,7 +14,6 @@
 #include "jobs.h"
 #include "records.h"
 #include "archive.h"
-#include "command.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -29,5 +29,7 @@ void each_input_jobs(char **names, int n, struct diag_sink *s, const struct job_
                      void *ctx, int jobs);
 /* The cores this process may use (at most MAX_JOBS): --jobs' default. */
 int default_jobs(void);
+/* --jobs N into an int: 1 to MAX_JOBS (a cli_setter). */
+int jobs_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest);
 
 #endif

@@ -5,7 +5,6 @@
 #include "cli.h"
 #include "options.h"
 #include "records.h"
-#include "command.h"
 
 #include <assert.h>
 #include <stdint.h>
@@ -105,7 +104,8 @@ static void *destination(const struct cli_option *o, struct common *c, void *ctx
     return (o->shared ? (char *)c : (char *)ctx) + o->offset;
 }
 
-int cli_parse(const struct command *cmd, struct common *c, void *ctx, int argc, char **argv)
+int cli_parse(const struct command *cmd, struct common *c, void *ctx, int argc, char **argv,
+              int *operands)
 {
     size_t n = count_options(cmd) + 1, k = 0;
     struct option longopts[CLI_MAX_OPTIONS + 1];
@@ -149,8 +149,7 @@ int cli_parse(const struct command *cmd, struct common *c, void *ctx, int argc, 
         if (rc)
             return rc;
     }
-    c->files = argv + optind;
-    c->nfiles = argc - optind;
+    *operands = optind;
     return 0;
 }
 
@@ -396,16 +395,6 @@ int opt_u64(const char *cmd, const struct cli_option *o, const char *arg, void *
 int opt_double(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
 {
     return number(cmd, o, arg, 0, dest);
-}
-
-int notation_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
-{
-    struct common *c = dest;
-    (void)o;
-    if (pmn_notation_from_name(arg, &c->wo.notation) < 0)
-        return usage_error(cmd, "unknown notation '%s' (letters, numbers, coordinates)", arg);
-    c->notation_given = 1;
-    return 0;
 }
 
 int capture_style_option(const char *cmd, const struct cli_option *o, const char *arg,

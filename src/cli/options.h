@@ -55,6 +55,9 @@ struct cli_bounds {
  * alone bound it (parse_number, to ULONG_MAX). */
 #define CLI_NO_MAX 1e30
 cli_setter opt_uint, opt_ulong, opt_u64, opt_double;
+/* And two of shared options: --capture-style into a pmn_write_options;
+ * --distance, solve and distance, into a pmn_search_limits. */
+cli_setter capture_style_option, distance_option;
 
 #define OPT_HELP { "help", 'h', NULL, "show this help", NULL, 0, 0, NULL, 0 }
 #define OPT_END { NULL, 0, NULL, NULL, NULL, 0, 0, NULL, 0 }
@@ -95,10 +98,12 @@ extern const struct command check_command, replay_command, convert_command,
 
 #define CLI_MAX_OPTIONS 48
 
-/* Read cmd's options from argv[1..] into c and ctx, each by its setter;
- * the operands after them into c->files.  0, or the status to exit with:
- * CLI_DONE after --help, the usage error's after a bad option. */
-int cli_parse(const struct command *cmd, struct common *c, void *ctx, int argc, char **argv);
+/* Read cmd's options from argv[1..] into c (those `shared`) and ctx, each
+ * by its setter; *operands, the index in argv of the first operand after
+ * them.  0, or the status to exit with: CLI_DONE after --help, the usage
+ * error's after a bad option. */
+int cli_parse(const struct command *cmd, struct common *c, void *ctx, int argc, char **argv,
+              int *operands);
 void cli_help(const struct command *cmd, FILE *f);
 
 /* text with its control characters escaped (pmn_text_escape), in buf:

@@ -5,7 +5,6 @@
 #include "options.h"
 #include "io.h"
 #include "records.h"
-#include "command.h"
 
 #include <stdio.h>
 #include <stdlib.h>

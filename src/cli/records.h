@@ -27,6 +27,12 @@ struct rules_options {
     pmn_setup_options setup;  /* points into the above */
 };
 int add_rules_option(const char *cmd, struct rules_options *o, const char *spec);
+/* cli_setters: --rules over records' own, one more into a struct
+ * rules_options; --rules of a rule set, applied over a pmn_rules; --from
+ * and --to, the FORMAT_* of the name into an int. */
+int rules_over_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest);
+int rules_set_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest);
+int format_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest);
 /* The formats records are read from and written in (--from, --to): PMN,
  * XML, and other programs' (FORMAT_OGN on, in pmn_format's order): the
  * library's PMN_SOURCE_* (pmn_source). */

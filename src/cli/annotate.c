@@ -287,7 +287,8 @@ static const struct cli_option options[] = {
       "'?!' (twice a '?', three times a '?\?'; default 5)",
       BIND_AT(threshold_option, double, struct annotate, ao.threshold), &threshold_bounds, 0 },
     { "opening", 256 + 3, "PLIES", "judge the first PLIES plies by exact values\n"
-      "alone, not by estimates (default 8)", UINT_AT(struct annotate, ao.opening), &opening_bounds, 0 },
+      "alone, not by estimates (default 8)",
+      UINT_AT(struct annotate, ao.opening), &opening_bounds, 0 },
     { "format", 256 + 2, "FORMAT", "pmn (the default): the records annotated;\n"
       "json: a line for each game, a value and\n"
       "judgement for each move", CHOICE_AT(struct annotate, json), formats, 0 },

@@ -67,7 +67,8 @@ struct common {
 #define OPT_RULES_OVER { "rules", 'r', "SPEC", \
     "rules over each record's own (its Game and Rules\n" \
     "tags), e.g. endless=lose, or a rule file that\n" \
-    "replaces them; may be repeated", COMMON_AT(rules_over_option, struct rules_options, ro), NULL, 0 }
+    "replaces them; may be repeated", \
+    COMMON_AT(rules_over_option, struct rules_options, ro), NULL, 0 }
 #define OPT_RULES_SET { "rules", 'r', "SPEC", \
     "rule set and options, e.g. hawalis,endless=lose,\nor a rule file", \
     COMMON_AT(rules_set_option, pmn_rules, rules), NULL, 0 }
@@ -82,7 +83,8 @@ struct common {
     "letters (a-n, A-N; the default), numbers (1-14 for\n" \
     "the player to move) or coordinates (a1-g4)", notation_option, 0, 1, NULL, 0 }
 #define OPT_CAPTURE_STYLE { "capture-style", 'c' + 256, "STYLE", \
-    "plus for (+N) (the default), or x for (xN)", COMMON_AT(capture_style_option, pmn_write_options, wo), NULL, 0 }
+    "plus for (+N) (the default), or x for (xN)", \
+    COMMON_AT(capture_style_option, pmn_write_options, wo), NULL, 0 }
 #define OPT_OUTPUT_FORMAT { "format", 'F' + 256, "FORMAT", \
     "verbatim (the games as read; the default), pmn\n" \
     "(canonical), xml, list (a line a game) or jsonl", \
@@ -102,8 +104,9 @@ extern const struct cli_bounds depth_bounds, nodes_bounds, time_bounds, hash_bou
     COMMON_AT(opt_uint, unsigned, limits.depth), &depth_bounds, 0 }
 #define OPT_NODES { "nodes", 'N' + 256, "N", "stop after about N positions", \
     COMMON_AT(opt_u64, uint64_t, limits.nodes), &nodes_bounds, 0 }
-#define OPT_TIME { "time", 't' + 256, "SECONDS", "stop after SECONDS (the result then depends on\n" \
-    "the machine)", COMMON_AT(opt_double, double, limits.seconds), &time_bounds, 0 }
+#define OPT_TIME { "time", 't' + 256, "SECONDS", \
+    "stop after SECONDS (the result then depends on\nthe machine)", \
+    COMMON_AT(opt_double, double, limits.seconds), &time_bounds, 0 }
 #define OPT_HASH { "hash", 'H' + 256, "MB", "transposition table size (default 64)", \
     COMMON_AT(opt_ulong, unsigned long, hash_mb), &hash_bounds, 0 }
 #define OPT_SEARCH_LIMITS \

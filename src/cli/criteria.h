@@ -43,7 +43,8 @@ int source_next_asked(struct source *src, struct diag_sink *s, const struct rang
  * criteria; command.h's OPT_CRITERIA). */
 #define CRITERION(name, key, arg, help, ...) { name, key, arg, help, __VA_ARGS__, NULL, 0 }
 #define OPT_CRITERIA_AT(...) \
-    CRITERION("game", KEY_GAME, "RANGES", "games of these numbers in their file (12, 3-7,20-)", __VA_ARGS__), \
+    CRITERION("game", KEY_GAME, "RANGES", "games of these numbers in their file (12, 3-7,20-)", \
+      __VA_ARGS__), \
     CRITERION("tag", KEY_TAG, "NAME=VALUE", "a tag's value: =VALUE, ~PATTERN (PCRE2), !=VALUE,\n" \
       "!~PATTERN, <VALUE, <=, >, >= (numbers, else text)", __VA_ARGS__), \
     CRITERION("player", KEY_PLAYER, "NAME", "NAME plays either side (~PATTERN: a pattern; so\n" \
@@ -53,25 +54,34 @@ int source_next_asked(struct source *src, struct diag_sink *s, const struct rang
     CRITERION("event", KEY_EVENT, "NAME", "the Event tag", __VA_ARGS__), \
     CRITERION("date", KEY_DATE, "FROM..TO", "the Date tag in this range (1990..1995.06; either\n" \
       "bound may be left out; 1990: that year)", __VA_ARGS__), \
-    CRITERION("result", KEY_RESULT, "RESULT", "the result written: 1-0, 0-1, 1/2-1/2 or *", __VA_ARGS__), \
-    CRITERION("winner", KEY_WINNER, "WHO", "south, north, draw, or the player who won", __VA_ARGS__), \
-    CRITERION("rule-set", KEY_RULE_SET, "NAME", "games played under this rule set (hawalis, kalah,\n" \
+    CRITERION("result", KEY_RESULT, "RESULT", "the result written: 1-0, 0-1, 1/2-1/2 or *", \
+      __VA_ARGS__), \
+    CRITERION("winner", KEY_WINNER, "WHO", "south, north, draw, or the player who won", \
+      __VA_ARGS__), \
+    CRITERION("rule-set", KEY_RULE_SET, "NAME", \
+      "games played under this rule set (hawalis, kalah,\n" \
       "oware, ...)", __VA_ARGS__), \
     CRITERION("ending", KEY_ENDING, "KINDS", "how the game ended: no-seeds, no-move, endless,\n" \
       "repetition, majority, last-seeds, resigned (a\nresult the board did not make), " \
       "unfinished;\nseveral with commas", __VA_ARGS__), \
-    CRITERION("moves", KEY_MOVES, "RANGE", "games of so many moves (40-60, -30, 100-)", __VA_ARGS__), \
-    CRITERION("opening", KEY_OPENING, "MOVES", "the main line begins with these plies, in letters\n" \
+    CRITERION("moves", KEY_MOVES, "RANGE", "games of so many moves (40-60, -30, 100-)", \
+      __VA_ARGS__), \
+    CRITERION("opening", KEY_OPENING, "MOVES", \
+      "the main line begins with these plies, in letters\n" \
       "('a B c', move numbers allowed)", __VA_ARGS__), \
-    CRITERION("contains", KEY_CONTAINS, "MOVES", "these plies follow each other somewhere in the\n" \
+    CRITERION("contains", KEY_CONTAINS, "MOVES", \
+      "these plies follow each other somewhere in the\n" \
       "main line", __VA_ARGS__), \
-    CRITERION("reaches", KEY_POSITION, "STRING", "the main line reaches this position (a position\n" \
+    CRITERION("reaches", KEY_POSITION, "STRING", \
+      "the main line reaches this position (a position\n" \
       "string, as pmn position takes)", __VA_ARGS__), \
     CRITERION("any-side", KEY_ANY_SIDE, NULL, "--reaches: whoever is to move", __VA_ARGS__), \
-    CRITERION("ignore-captured", KEY_IGNORE_CAPTURED, NULL, "--reaches: whatever has been captured", __VA_ARGS__), \
+    CRITERION("ignore-captured", KEY_IGNORE_CAPTURED, NULL, \
+      "--reaches: whatever has been captured", __VA_ARGS__), \
     CRITERION("clean", KEY_CLEAN, NULL, "games with no error or warning", __VA_ARGS__), \
     CRITERION("errors", KEY_ERRORS, NULL, "games with errors", __VA_ARGS__), \
-    CRITERION("code", KEY_CODE, "CODES", "games with one of these diagnostics (E205,W118)", __VA_ARGS__), \
+    CRITERION("code", KEY_CODE, "CODES", "games with one of these diagnostics (E205,W118)", \
+      __VA_ARGS__), \
     CRITERION("invert", KEY_INVERT, NULL, "take the games that do not match", __VA_ARGS__), \
     CRITERION("criteria", KEY_CRITERIA, "FILE", "criteria from FILE, a line each: a long option\n" \
       "without dashes and its value (player Gering), or\n" \

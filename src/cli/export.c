@@ -121,7 +121,6 @@ static const struct cli_option options[] = {
 static int run(struct common *c, void *ctx)
 {
     struct export *ex = ctx;
-    int jobs = c->jobs;
     ex->xml = !ex->as_pmn;
     ex->ro = &c->ro;
     ex->from = c->from;
@@ -133,7 +132,7 @@ static int run(struct common *c, void *ctx)
         c->failed = 1;
         return EXIT_FATAL;
     }
-    each_input_jobs(c->files, c->nfiles, &c->sink, &export_job, ex, jobs);
+    each_input_jobs(c->files, c->nfiles, &c->sink, &export_job, ex, c->jobs);
     if (ex->xml && pmn_xml_writer_close(ex->w) < 0)
         ex->failed = 1;
     else if (ex->failed)

@@ -329,18 +329,18 @@ int opt_choice(const char *cmd, const struct cli_option *o, const char *arg, voi
     return usage_error(cmd, "unknown %s '%s' (%s)", what, escaped(arg, buf, sizeof buf), list);
 }
 
-/* arg as a number within o's bounds (whole if `whole`), or the usage error. */
-static int number(const char *cmd, const struct cli_option *o, const char *arg, int whole,
-                  double *v)
+/* arg as a number within o's bounds into *v, or the usage error; a whole
+ * number (u not NULL) also into *u, exact where a double would round. */
+static int number(const char *cmd, const struct cli_option *o, const char *arg, double *v,
+                  unsigned long *u)
 {
     const struct cli_bounds *b = o->data;
-    unsigned long u;
     char buf[256], range[96];
     int ok;
     assert(b);
-    if (whole) {
-        ok = parse_number(arg, ULONG_MAX, &u) == 0;
-        *v = (double)u;
+    if (u) {
+        ok = parse_number(arg, ULONG_MAX, u) == 0;
+        *v = ok ? (double)*u : 0;
     } else {
         ok = is_decimal(arg, v);
     }
@@ -356,28 +356,20 @@ static int number(const char *cmd, const struct cli_option *o, const char *arg, 
 
 int opt_uint(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
 {
+    unsigned long u;
     double v;
     assert(((const struct cli_bounds *)o->data)->max <= UINT_MAX);
-    int rc = number(cmd, o, arg, 1, &v);
+    int rc = number(cmd, o, arg, &v, &u);
     if (rc == 0)
-        *(unsigned *)dest = (unsigned)v;
-    return rc;
-}
-
-/* A whole number within o's bounds, exact (where a double would round). */
-static int whole(const char *cmd, const struct cli_option *o, const char *arg, unsigned long *u)
-{
-    double v;
-    int rc = number(cmd, o, arg, 1, &v);
-    if (rc == 0 && parse_number(arg, ULONG_MAX, u) < 0)
-        assert(!"number() took what parse_number does not");
+        *(unsigned *)dest = (unsigned)u;
     return rc;
 }
 
 int opt_ulong(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
 {
     unsigned long u;
-    int rc = whole(cmd, o, arg, &u);
+    double v;
+    int rc = number(cmd, o, arg, &v, &u);
     if (rc == 0)
         *(unsigned long *)dest = u;
     return rc;
@@ -386,7 +378,8 @@ int opt_ulong(const char *cmd, const struct cli_option *o, const char *arg, void
 int opt_u64(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
 {
     unsigned long u;
-    int rc = whole(cmd, o, arg, &u);
+    double v;
+    int rc = number(cmd, o, arg, &v, &u);
     if (rc == 0)
         *(uint64_t *)dest = u;
     return rc;
@@ -394,7 +387,7 @@ int opt_u64(const char *cmd, const struct cli_option *o, const char *arg, void *
 
 int opt_double(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
 {
-    return number(cmd, o, arg, 0, dest);
+    return number(cmd, o, arg, dest, NULL);
 }
 
 int capture_style_option(const char *cmd, const struct cli_option *o, const char *arg,

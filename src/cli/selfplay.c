@@ -44,7 +44,8 @@ static const struct cli_option options[] = {
       "games, not the games", FLAG_AT(struct selfplay, fit), NULL, 0 },
     { "strength-of", 262, NULL, "print instead the temperature that makes the\n"
       "moves of the games of FILEs most likely: how\n"
-      "much their players err, as the engine sees it", FLAG_AT(struct selfplay, strength), NULL, 0 },
+      "much their players err, as the engine sees it",
+      FLAG_AT(struct selfplay, strength), NULL, 0 },
     OPT_HASH,
     OPT_QUIET_PROGRESS,
     OPT_OUTPUT,

@@ -67,6 +67,14 @@ struct entry {
 
 #define BUCKET 4
 
+struct child {
+    pmn_position pos;
+    pmn_move_report rep;
+    uint64_t key;             /* engine_key of pos */
+    int hole;
+    int order;
+};
+
 struct pmn_searcher {
     pmn_rules rules;
     struct entry *table;
@@ -80,17 +88,16 @@ struct pmn_searcher {
     const pmn_tablebase *tb;
     int acyclic;              /* no position can come twice (solve_acyclic) */
     int used;                 /* searched since made or cleared */
+    /* The children of each ply of a search: made at the first and kept.
+     * Megabytes (MAX_PLY plies of PMN_MAX_SIDE_PITS positions), of which a
+     * search touches the plies it reaches: made anew each search, they cost
+     * an mmap and its page faults each position annotated, and a
+     * sanitizer's allocator far more. */
+    struct child (*children)[PMN_MAX_SIDE_PITS];
 };
 
 /* ---- one search ------------------------------------------------------- */
 
-struct child {
-    pmn_position pos;
-    pmn_move_report rep;
-    uint64_t key;             /* engine_key of pos */
-    int hole;
-    int order;
-};
 
 struct search {
     pmn_searcher *s;
@@ -448,6 +455,7 @@ void pmn_searcher_free(pmn_searcher *s)
     if (!s)
         return;
     free(s->table);
+    free(s->children);
     solve_table_free(s->solver);
     free(s);
 }
@@ -676,11 +684,11 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
     double start = util_now();
     memset(a, 0, sizeof *a);
     a->best = -1;
+    if (!s->children)
+        s->children = malloc((MAX_PLY + 1) * sizeof *s->children);
     if (x)
-        x->children = malloc((MAX_PLY + 1) * sizeof *x->children);
+        x->children = s->children;
     if (!x || !x->children || (nhistory && !before)) {
-        if (x)
-            free(x->children);
         free(x);
         free(before);
         return PMN_ERR_NOMEM;
@@ -708,7 +716,6 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
          * other side's, turned round, and no move is best. */
         pmn_position q = *p;
         q.to_move = (uint8_t)!p->to_move;
-        free(x->children);
         free(x);
         free(before);
         int rc = pmn_analyse(s, &q, history, nhistory, l, NULL, NULL, a);
@@ -730,7 +737,6 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
         && solve_applies(x->r)) {
         /* The margin solver's (which answers at once from the databases
          * that hold p): made with the searcher's size at its first use. */
-        free(x->children);
         free(x);
         free(before);
         if (!s->solver) {
@@ -778,7 +784,6 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
     }
     a->nodes = x->b.nodes;
     a->seconds = util_now() - start;
-    free(x->children);
     free(x);
     free(before);
     return 0;

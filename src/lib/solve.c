@@ -91,6 +91,19 @@ enum { DEP_PATH = 1,          /* a repetition on the path, or the budget: not ke
 #define BUCKET 4
 #define BUSY_SIZE (1u << 14)
 
+/* The most threads one solve takes. */
+#define SOLVE_MAX_THREADS 64
+
+struct kid {
+    pmn_position pos;
+    pmn_move_report rep;
+    uint64_t key;             /* the table's key of pos (not ended) */
+    int hole;
+    int order;
+    int lo, hi;               /* what is known of the move's value, mover's view */
+    const int8_t *tbv;        /* its value in the databases, where they hold it */
+};
+
 struct solve_table {
     struct slot *e;
     size_t nbuckets;          /* a power of two */
@@ -99,6 +112,13 @@ struct solve_table {
     const pmn_tablebase *tb;
     unsigned threads;         /* of the solve under way */
     _Atomic uint64_t busy[BUSY_SIZE];   /* positions being searched, by key */
+    /* The children of each ply, for the main thread (0) and each helper:
+     * made at their first solve and kept, since a table serves one solve at
+     * a time.  Each is megabytes (SOLVE_MAX_PLY plies of PMN_MAX_SIDE_PITS
+     * positions), of which a solve touches the plies it reaches: made anew
+     * each solve, they cost an mmap and its page faults each position
+     * annotated, and a sanitizer's allocator far more. */
+    struct kid (*kids[SOLVE_MAX_THREADS])[PMN_MAX_SIDE_PITS];
 };
 
 /* What the rules make the solver do. */
@@ -113,15 +133,6 @@ struct shape {
                                  (bound_of()) */
 };
 
-struct kid {
-    pmn_position pos;
-    pmn_move_report rep;
-    uint64_t key;             /* the table's key of pos (not ended) */
-    int hole;
-    int order;
-    int lo, hi;               /* what is known of the move's value, mover's view */
-    const int8_t *tbv;        /* its value in the databases, where they hold it */
-};
 
 struct solver {
     struct solve_table *t;
@@ -219,8 +230,20 @@ void solve_table_free(struct solve_table *t)
 {
     if (!t)
         return;
+    for (size_t i = 0; i < SOLVE_MAX_THREADS; i++)
+        free(t->kids[i]);
     free(t->e);
     free(t);
+}
+
+/* Thread i's children of each ply (struct solve_table), or NULL when
+ * memory runs out. */
+static struct kid (*table_kids(struct solve_table *t, unsigned i))[PMN_MAX_SIDE_PITS]
+{
+    assert(i < SOLVE_MAX_THREADS);
+    if (!t->kids[i])
+        t->kids[i] = malloc((SOLVE_MAX_PLY + 1) * sizeof *t->kids[i]);
+    return t->kids[i];
 }
 
 void solve_table_clear(struct solve_table *t)
@@ -823,8 +846,6 @@ static int mtd(struct solver *x, const pmn_position *p, long g, long *lo, long *
  * helpers stop when it has one.  The value is the same whatever the
  * threads (each bound in the table is proved); the best move is one of
  * that value, which with ties may be another. */
-#define SOLVE_MAX_THREADS 64
-
 static void root_bounds(const struct solver *x, const pmn_position *p, long *lo, long *hi);
 
 struct helper {
@@ -868,7 +889,7 @@ static int mtd_threads(struct solver *x, const pmn_position *p, unsigned threads
         for (unsigned i = 0; i < threads - 1; i++) {
             struct helper *k = &h[i];
             k->x = *x;
-            k->x.kids = malloc((SOLVE_MAX_PLY + 1) * sizeof *k->x.kids);
+            k->x.kids = table_kids(x->t, i + 1);
             if (!k->x.kids)
                 break;
             memset(&k->x.b, 0, sizeof k->x.b);
@@ -877,10 +898,8 @@ static int mtd_threads(struct solver *x, const pmn_position *p, unsigned threads
             k->p = p;
             k->halt = &halt;
             k->g = banked(p);
-            if (pthread_create(&k->id, NULL, help, k) != 0) {
-                free(k->x.kids);
+            if (pthread_create(&k->id, NULL, help, k) != 0)
                 break;
-            }
             started++;
         }
     }
@@ -890,7 +909,6 @@ static int mtd_threads(struct solver *x, const pmn_position *p, unsigned threads
     for (unsigned i = 0; i < started; i++) {
         pthread_join(h[i].id, NULL);
         *helped += h[i].x.b.nodes;
-        free(h[i].x.kids);
     }
     free(h);
     x->t->threads = 1;
@@ -1233,10 +1251,8 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     uint64_t *before = nhistory ? malloc(nhistory * sizeof *before) : NULL;
     double start = util_now();
     if (x)
-        x->kids = malloc((SOLVE_MAX_PLY + 1) * sizeof *x->kids);
+        x->kids = table_kids(t, 0);
     if (!x || !x->kids || (nhistory && !before)) {
-        if (x)
-            free(x->kids);
         free(x);
         free(before);
         return PMN_ERR_NOMEM;
@@ -1264,7 +1280,6 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
         a->seconds = util_now() - start;
         if (fn)
             fn(ctx, a);
-        free(x->kids);
         free(x);
         free(before);
         return 0;
@@ -1347,7 +1362,6 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     }
     if (fn)
         fn(ctx, a);
-    free(x->kids);
     free(x);
     free(before);
     return 0;

@@ -306,14 +306,17 @@ static int ring_same(const struct ring *x, const struct ring *y, int turned)
     return 1;
 }
 
-/* Sow seed by seed, keeping every lap: 1 and the first exact and turned
- * repeats if the move proves endless within max laps; 0 if it ends.  With
- * fours, a hole reaching four is emptied, and four made by the last seed
- * end the move. */
-static int naive_relay(const pmn_position *p, unsigned m, int hole, int fours, unsigned max,
-                       uint64_t *laps, uint64_t *exact, uint64_t *turned)
+/* Sow seed by seed, keeping every lap in seen[0..max): 1 and the first
+ * exact and turned repeats if the move proves endless within max laps; 0 if
+ * it ends.  With fours, a hole reaching four is emptied, and four made by
+ * the last seed end the move.  The caller owns seen, one array for every
+ * move: half a megabyte allocated per move cost a sanitizer's allocator an
+ * mmap and its page faults each time, most of this test's time there. */
+static int naive_relay(const pmn_position *p, unsigned m, int hole, int fours,
+                       struct ring *seen, unsigned max, uint64_t *laps, uint64_t *exact,
+                       uint64_t *turned)
 {
-    struct ring *seen = calloc(max, sizeof *seen), s;
+    struct ring s;
     int side = p->to_move, found = 0;
     *exact = *turned = 0;
     s.n = 2 * m;
@@ -352,7 +355,6 @@ static int naive_relay(const pmn_position *p, unsigned m, int hole, int fours, u
         s.hand = s.pit[s.at];
         s.pit[s.at] = 0;
     }
-    free(seen);
     return found;
 }
 
@@ -367,6 +369,9 @@ static void relay_proof_matches_naive_search(const char *spec, int fours, unsign
 {
     pmn_rules r = rules_with(spec);
     unsigned long seed = 99, endless = 0, checked = 0, ended = 0;
+    enum { MAX_LAPS = 2000 };
+    struct ring *seen = malloc(MAX_LAPS * sizeof *seen);
+    assert_non_null(seen);
     for (int trial = 0; trial < light(20000); trial++) {
         pmn_position p;
         memset(&p, 0, sizeof p);
@@ -382,7 +387,8 @@ static void relay_proof_matches_naive_search(const char *spec, int fours, unsign
             if (pmn_move_legality(&r, &q, hole) != PMN_LEGAL)
                 continue;
             assert_int_equal(pmn_play(&r, &q, hole, &rep), 0);
-            int naive = naive_relay(&p, r.pits, hole, fours, 2000, &laps, &exact, &turned);
+            int naive = naive_relay(&p, r.pits, hole, fours, seen, MAX_LAPS, &laps, &exact,
+                                    &turned);
             if (rep.ending == PMN_END_ENDLESS) {
                 endless++;
                 if (!naive)
@@ -397,6 +403,7 @@ static void relay_proof_matches_naive_search(const char *spec, int fours, unsign
             }
         }
     }
+    free(seen);
     print_message("%s: %lu endless (%lu checked), %lu ended\n", spec, endless, checked, ended);
     assert_true(endless >= checked);
     assert_true((checked >= min_checked && ended >= 1000) || !whole_sample());

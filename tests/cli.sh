@@ -12,10 +12,12 @@
 # PMN_TEST_SAMPLE=N runs a sample: the first case of each group (the name
 # up to its first `-`, mostly the subcommand) and every Nth case besides
 # (tests/run-all.sh's valgrind stage; make check-valgrind runs them all).
+# PMN_TEST_PART=K/N runs the Kth of N parts of those, case by case in turn:
+# make check runs tests/cli-1.sh and cli-2.sh, the two halves, side by side.
 set -u
 . "${top_srcdir:-.}/tests/common.sh"
 
-pass=0 fail=0 index=0 group=
+pass=0 fail=0 index=0 group= turn=0
 for case in "$top_srcdir"/tests/cli/*/; do
     case=${case%/}
     name=${case##*/}
@@ -25,6 +27,10 @@ for case in "$top_srcdir"/tests/cli/*/; do
         continue
     fi
     group=${name%%-*}
+    if [ -n "${PMN_TEST_PART:-}" ]; then
+        turn=$((turn + 1))
+        [ $(((turn - 1) % ${PMN_TEST_PART#*/} + 1)) = "${PMN_TEST_PART%/*}" ] || continue
+    fi
     input=/dev/null
     [ -f "$case/stdin" ] && input=$case/stdin
     (cd "$top_srcdir" && PATH="$work/bin:$PATH" sh "$case/cmd") \
@@ -36,8 +42,9 @@ for case in "$top_srcdir"/tests/cli/*/; do
         [ -f "$case/err" ] && cp "$work/err" "$case/err"
     fi
     ok=1
-    if [ "$status" != "$(cat "$case/status")" ]; then
-        echo "FAIL $name: exit status $status, expected $(cat "$case/status")"
+    read -r expected < "$case/status"
+    if [ "$status" != "$expected" ]; then
+        echo "FAIL $name: exit status $status, expected $expected"
         ok=0
     fi
     if ! diff -u "$case/out" "$work/out" > "$work/diff"; then

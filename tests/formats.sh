@@ -74,8 +74,12 @@ for f in ogn playstrategy mancala-world awari; do
     round_trip anywoli-sample "$top_srcdir/samples/anywoli/selfplay-3.pmn" $f
 done
 # Random games of every rule set (Anywoli's run to two thousand moves).
+# Under PMN_TEST_LIGHT (the valgrind and sanitizer stages of
+# tests/run-all.sh) a tenth of them, as the unit tests take a tenth of their
+# trials (tests/unit/light.h): every game is checked as in make check.
 for rules in oware:300 awale:300 kalah:300 anywoli:20 hawalis:100; do
     n=${rules#*:} rules=${rules%:*}
+    case ${PMN_TEST_LIGHT:-0} in 0|'') ;; *) n=$((n / 10)) ;; esac
     "${BENCH_GAMES:-./bench/games}" $n 11 $rules > "$work/$rules.pmn"
     for f in ogn playstrategy mancala-world awari; do
         round_trip "$n $rules games" "$work/$rules.pmn" $f

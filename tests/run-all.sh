@@ -11,10 +11,13 @@
 #      - threads: the suite built from that tarball with ThreadSanitizer.
 #
 # Unless --full is given, the valgrind and sanitizer stages run a tenth of
-# the unit tests' random trials (PMN_TEST_LIGHT, tests/unit/light.h) and
-# leave the browser's test out; ThreadSanitizer takes every second CLI
-# case, valgrind one of each group and every eighth.  make check runs them
-# all.  Each stage's output goes to _stages/NAME.log, shown when the stage
+# the unit tests' random trials (PMN_TEST_LIGHT, tests/unit/light.h), a
+# tenth of formats.sh's random games and a quarter of xml.sh's records, and
+# leave the browser's test out; ThreadSanitizer takes one CLI case of each
+# group and every fourth, valgrind one of each group and every twelfth.
+# make check runs them all.  The stages share two cores, so their time is
+# the sum of their work: each cut here is work that make check does once
+# already.  Each stage's output goes to _stages/NAME.log, shown when the stage
 # fails.
 set -e
 cd "$(dirname "$0")/.."
@@ -58,16 +61,19 @@ rm -rf _stages _tsan && mkdir _stages _tsan
 make dist > _stages/dist.log 2>&1 || { cat _stages/dist.log; exit 1; }
 tar -xzf pmn-*.tar.gz -C _tsan
 # Unless --full: light unit tests, no browser (both run in make check), and
-# every second CLI case under ThreadSanitizer (under valgrind, the sample
+# a sample of the CLI cases under ThreadSanitizer (under valgrind, the one
 # check-valgrind-sample takes).
 tsan_sample=1
-[ -n "$full" ] || { PMN_TEST_LIGHT=1; export PMN_TEST_LIGHT; tsan_sample=2; }
+[ -n "$full" ] || { PMN_TEST_LIGHT=1; export PMN_TEST_LIGHT; tsan_sample=4; }
 
 valgrind_stage() {
     if [ -n "$full" ]; then make -j2 check-valgrind; else make -j2 check-valgrind-sample; fi
 }
 sanitizer_stage() {
-    make -j2 distcheck DISTCHECK_CONFIGURE_FLAGS='--enable-werror --enable-asan --enable-ubsan'
+    # Without the static library, which libtool would compile a second time
+    # (the build of stage 1 makes both).
+    make -j2 distcheck \
+        DISTCHECK_CONFIGURE_FLAGS='--enable-werror --enable-asan --enable-ubsan --disable-static'
 }
 thread_stage() {
     # ThreadSanitizer stops a test at its first report.

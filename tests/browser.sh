@@ -8,7 +8,7 @@ set -u
 # The valgrind and sanitizer stages of tests/run-all.sh (PMN_TEST_LIGHT)
 # leave the pages to make check: the time here is Chromium's, and the
 # pmn html that makes them runs there in the CLI cases.
-if [ -n "${PMN_TEST_LIGHT:-}" ] && [ "$PMN_TEST_LIGHT" != 0 ]; then
+if light_run; then
     echo "browser: left to make check (PMN_TEST_LIGHT)"
     exit 77
 fi

@@ -31,6 +31,13 @@ else
     ln -s "$PMN" "$work/bin/pmn"
 fi
 PMN=$work/bin/pmn
+# Is this a light run: PMN_TEST_LIGHT set and not 0, as the valgrind and
+# sanitizer stages of tests/run-all.sh set it?  The scripts then take a
+# sample of their work, as the unit tests do (whole_sample() in
+# tests/unit/light.h).
+light_run() {
+    case ${PMN_TEST_LIGHT:-0} in 0 | '') return 1 ;; esac
+}
 # No endgame databases but those a test builds and names: none of the
 # user's default location.
 PMN_TABLEBASES=$work/no-tablebases

@@ -79,7 +79,7 @@ done
 # trials (tests/unit/light.h): every game is checked as in make check.
 for rules in oware:300 awale:300 kalah:300 anywoli:20 hawalis:100; do
     n=${rules#*:} rules=${rules%:*}
-    case ${PMN_TEST_LIGHT:-0} in 0|'') ;; *) n=$((n / 10)) ;; esac
+    if light_run; then n=$((n / 10)); fi
     "${BENCH_GAMES:-./bench/games}" $n 11 $rules > "$work/$rules.pmn"
     for f in ogn playstrategy mancala-world awari; do
         round_trip "$n $rules games" "$work/$rules.pmn" $f

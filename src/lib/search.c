@@ -98,7 +98,6 @@ struct pmn_searcher {
 
 /* ---- one search ------------------------------------------------------- */
 
-
 struct search {
     pmn_searcher *s;
     const pmn_rules *r;

@@ -133,7 +133,6 @@ struct shape {
                                  (bound_of()) */
 };
 
-
 struct solver {
     struct solve_table *t;
     const pmn_rules *r;

@@ -670,6 +670,18 @@ static int write_layer(const pmn_tablebase *tb, const char *dir, unsigned n, con
     return 0;
 }
 
+/* Is every value of a layer of n seeds a margin n seeds can make?  Every
+ * reader (probe, line, info's counts by value) relies on it: a margin
+ * beyond that is a wrong answer, and info's table has a slot a margin. */
+static int values_in_range(const int8_t *v, uint64_t size, unsigned n)
+{
+    int bound = (int)n;
+    for (uint64_t i = 0; i < size; i++)
+        if (v[i] > bound || v[i] < -bound)
+            return 0;
+    return 1;
+}
+
 /* Map the layer of n seeds: 1 done, 0 no such file, -1 a file that is not
  * a sound layer of these rules (*err says why). */
 static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, pmn_error *err)
@@ -696,7 +708,10 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, pmn_error *
     char spec[TB_SPEC + 1];
     memcpy(spec, h + 64, TB_SPEC);
     spec[TB_SPEC] = 0;
-    if (memcmp(h, TB_MAGIC, 8) != 0)
+    /* What the message needs of the header is read now: the file is
+     * unmapped before the message is written. */
+    int magic = memcmp(h, TB_MAGIC, 8) == 0, other = magic && strcmp(spec, tb->spec) != 0;
+    if (!magic)
         why = "not a pmn database";
     else if (get32(h + 8) != TB_VERSION || get32(h + 12) != TB_HEADER)
         why = "a format version this pmn does not read";
@@ -706,11 +721,12 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, pmn_error *
         why = "a header that does not fit its rules";
     else if (get64(h + 32) != fnv(h + TB_HEADER, body_bytes(tb->size[n]), FNV_START))
         why = "a checksum that does not match its values (corrupt)";
+    else if (!values_in_range((const int8_t *)(h + TB_HEADER), tb->size[n], n))
+        why = "a value larger than the seeds in play (forged or corrupt)";
     if (why) {
         munmap(base, want);
-        return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: %s%s%s", path, why,
-                         strcmp(spec, tb->spec) && !memcmp(h, TB_MAGIC, 8) ? ": " : "",
-                         strcmp(spec, tb->spec) && !memcmp(h, TB_MAGIC, 8) ? spec : "");
+        return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: %s%s%s", path, why, other ? ": " : "",
+                         other ? spec : "");
     }
     tb->base[n] = base;
     tb->mapped[n] = want;

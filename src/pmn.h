@@ -1385,7 +1385,12 @@ typedef struct pmn_annotate_options {
                                    limits.seconds ignored) */
     double threshold;           /* the drop of expected score that makes a '?!'
                                    (twice: '?', three times: '??'); 0: 0.05 */
-    unsigned opening;           /* plies judged by exact values alone */
+    unsigned opening;           /* plies whose marks may not rest on estimates */
+    uint64_t proof_nodes;       /* exact first: positions the margin solver may
+                                   spend on one thread to prove a position's
+                                   every move before the search judges it by
+                                   estimates (where the rules have one, and
+                                   limits.solve is not set); 0: no proof */
     const char *annotator;      /* the Annotator tag's value */
     pmn_notation notation;      /* of the moves named in comments */
     /* NULL, or called before each position's search: plies done of the
@@ -1426,9 +1431,12 @@ typedef struct pmn_annotated_ply {
 } pmn_annotated_ply;
 
 typedef struct pmn_annotation_side {
-    unsigned moves, inaccuracies, mistakes, blunders;
+    unsigned moves;             /* turns, as pmn check counts them */
+    unsigned inaccuracies, mistakes, blunders;   /* of the sowings judged */
     double average_loss;        /* seeds lost against the best, a move */
-    double accuracy;            /* percent: the mean of the moves' */
+    double accuracy;            /* percent: the mean of the sowings' */
+    unsigned sowings;           /* judged: a turn's every sowing (Kalah's
+                                   second sowings, Anywoli's) */
 } pmn_annotation_side;
 
 typedef struct pmn_annotation {

@@ -14,7 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#define DEFAULT_SECONDS 0.25
+/* The default budget is a count of positions, not a time, so that the
+ * same record is annotated alike on every machine, loaded or not: about
+ * 0.3 s a position on the project's machine (README). */
+#define DEFAULT_NODES 1000000
+#define DEFAULT_PROOF 250000
 #define DEFAULT_OPENING 8
 
 struct annotate {
@@ -95,8 +99,8 @@ static void json_hole(const struct annotate *an, const pmn_rules *r, int side, i
 
 static void json_side(FILE *f, const pmn_annotation_side *t)
 {
-    fprintf(f, "{\"moves\": %u, \"inaccuracies\": %u, \"mistakes\": %u, \"blunders\": %u, "
-            "\"average_loss\": %.2f, \"accuracy\": %.1f}", t->moves, t->inaccuracies,
+    fprintf(f, "{\"moves\": %u, \"sowings\": %u, \"inaccuracies\": %u, \"mistakes\": %u, "
+            "\"blunders\": %u, \"average_loss\": %.2f, \"accuracy\": %.1f}", t->moves, t->sowings, t->inaccuracies,
             t->mistakes, t->blunders, t->average_loss, t->accuracy);
 }
 
@@ -237,13 +241,14 @@ void annotate_defaults(pmn_annotate_options *ao)
     ao->limits.threads = default_threads();
     ao->threshold = 0.05;
     ao->opening = DEFAULT_OPENING;
+    ao->proof_nodes = DEFAULT_PROOF;
 }
 
 void annotate_finish(pmn_annotate_options *ao, char *annotator, size_t size)
 {
     pmn_search_limits *l = &ao->limits;
     if (!l->depth && !l->nodes && l->seconds <= 0 && !l->solve && ao->game_seconds <= 0)
-        l->seconds = DEFAULT_SECONDS;
+        l->nodes = DEFAULT_NODES;
     int n = snprintf(annotator, size, "pmn %s", pmn_version());
     if (l->solve)
         n += snprintf(annotator + n, size - (size_t)n, ", solved");
@@ -256,6 +261,9 @@ void annotate_finish(pmn_annotate_options *ao, char *annotator, size_t size)
         n += snprintf(annotator + n, size - (size_t)n, ", %g s a game", ao->game_seconds);
     else if (l->seconds > 0)
         n += snprintf(annotator + n, size - (size_t)n, ", %g s a position", l->seconds);
+    if (ao->proof_nodes && !l->solve)
+        n += snprintf(annotator + n, size - (size_t)n, ", proof %llu",
+                      (unsigned long long)ao->proof_nodes);
     snprintf(annotator + n, size - (size_t)n, ", threshold %g%%, opening %u",
              ao->threshold * 100, ao->opening);
     ao->annotator = annotator;
@@ -275,7 +283,8 @@ static int threshold_option(const char *cmd, const struct cli_option *o, const c
 static const char *const formats[] = { "pmn", "json", NULL };
 static const struct cli_bounds game_time_bounds = { 0, 1e7, "a number of seconds", 1 },
     threshold_bounds = { 0, 100, "a percentage", 1 },
-    opening_bounds = { 0, 100000, "a number of plies", 0 };
+    opening_bounds = { 0, 100000, "a number of plies", 0 },
+    proof_bounds = { 0, CLI_NO_MAX, "a number of positions", 0 };
 
 static const struct cli_option options[] = {
     OPT_SEARCH_LIMITS,
@@ -286,9 +295,13 @@ static const struct cli_option options[] = {
     { "threshold", 256, "PERCENT", "the drop of expected score that makes a\n"
       "'?!' (twice a '?', three times a '?\?'; default 5)",
       BIND_AT(threshold_option, double, struct annotate, ao.threshold), &threshold_bounds, 0 },
-    { "opening", 256 + 3, "PLIES", "judge the first PLIES plies by exact values\n"
-      "alone, not by estimates (default 8)",
+    { "opening", 256 + 3, "PLIES", "mark none of the first PLIES plies by estimates,\n"
+      "only by exact values (default 8)",
       UINT_AT(struct annotate, ao.opening), &opening_bounds, 0 },
+    { "proof", 256 + 4, "NODES", "try to prove each position exactly within NODES\n"
+      "positions before judging it by estimates\n"
+      "(default 250000; 0: never)",
+      U64_AT(struct annotate, ao.proof_nodes), &proof_bounds, 0 },
     { "format", 256 + 2, "FORMAT", "pmn (the default): the records annotated;\n"
       "json: a line for each game, a value and\n"
       "judgement for each move", CHOICE_AT(struct annotate, json), formats, 0 },
@@ -343,7 +356,11 @@ const struct command annotate_command = {
     "smaller drop of the last two depths searched.  Exact values decide alone: a\n"
     "win thrown to a draw or a draw to a loss is '?', a win to a loss '?\?', a move\n"
     "that keeps the result is never marked, and '!' marks the only move that\n"
-    "keeps it.  The first --opening plies are judged by exact values alone.\n"
+    "keeps it.  A position the solver proves within --proof positions is judged\n"
+    "by its exact values (in games scored by seeds: Kalah, Oware, Awale); no\n"
+    "mark of the first --opening plies rests on\n"
+    "an estimate, and a proved value is compared with an estimate only by\n"
+    "their seeds.\n"
     "Each move gets its value, from South's view, as {[%eval +2]} (+2: about two\n"
     "seeds for South; =+6: South wins by 6 with best play; #-4: North wins in 4\n"
     "plies); a judged move the sentence {Mistake: l was best.} and the engine's\n"
@@ -351,7 +368,8 @@ const struct command annotate_command = {
     "was decided is said; a summary for each side ends the game (inaccuracies,\n"
     "mistakes, blunders, average loss, accuracy).  The record's own annotations\n"
     "are kept; those of an earlier pmn annotate (its Annotator tag) are\n"
-    "replaced.  Without a limit each position gets 0.25 s; with --depth or\n"
-    "--nodes, not --time or --game-time, the output is the same on every machine.",
+    "replaced.  Without a limit each position gets 1000000 positions (--nodes),\n"
+    "so that the output is the same on every machine; --time and --game-time\n"
+    "make it depend on the machine.",
     options, NULL, sizeof(struct annotate), CMD_OUTPUT, init, NULL, run,
 };

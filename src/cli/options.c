@@ -91,7 +91,9 @@ static int bad_option(const struct command *cmd, char **argv, int got)
         snprintf(word, sizeof word, "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
         guess = did_you_mean(word, names, n);
     }
-    if (arg[0] == '-' && arg[1] != '-' && optopt)
+    /* A short option: getopt names it in optopt; argv[optind - 1] is the
+     * word before it while its cluster (-j1, -qz) is not read through. */
+    if (!(arg[0] == '-' && arg[1] == '-') && optopt > 0 && optopt < 256)
         return usage_error(cmd->name, "option -%c %s", optopt, what);
     if (guess)
         return usage_error(cmd->name, "option '%s' %s; did you mean '--%s'?", arg, what, guess);

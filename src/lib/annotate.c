@@ -2,6 +2,7 @@
  * judgements, comments and variations added to the record. */
 #include "pmn.h"
 #include "record.h"
+#include "solve.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -94,26 +95,32 @@ static void strip_move(pmn_move *m)
 
 /* ---- the engine's line as a variation ------------------------------------ */
 
-static int add_line(pmn_move *m, const pmn_rules *r, const pmn_position *before,
-                    const pmn_analysis *a, int claims)
+/* The engine's line from a sowing's position, as a whole turn: a
+ * variation of the turn's first sowing m (replayed from before the turn,
+ * turn_start), the sowings played before the judged one (turn[0..nturn))
+ * first, so that a better later sowing reads back as a legal line that
+ * opens with the turn, never with a '-'. */
+static int add_line(pmn_move *m, const pmn_rules *r, const pmn_position *turn_start,
+                    const int *turn, size_t nturn, const pmn_analysis *a, int claims)
 {
     pmn_line *l = record_move_add_variation(m);
     if (!l || record_line_add_lead(l, ENGINE_LINE, strlen(ENGINE_LINE)) < 0)
         return PMN_ERR_NOMEM;
-    pmn_position q = *before;
+    pmn_position q = *turn_start;
     int prev = -1;
-    for (unsigned i = 0; i < a->npv && i < MAX_LINE_PLIES; i++) {
+    for (size_t i = 0; i < nturn + a->npv && i < nturn + MAX_LINE_PLIES; i++) {
         pmn_move_report rep;
+        int hole = i < nturn ? turn[i] : a->pv[i - nturn];
         pmn_move *v = record_line_add_move(l);
         if (!v)
             return PMN_ERR_NOMEM;
         v->notation = m->notation;
         v->side = q.to_move;
-        v->hole = a->pv[i];
+        v->hole = hole;
         v->joined = prev == q.to_move;
         pmn_hole_name(r, m->notation, v->side, v->hole, v->text, sizeof v->text);
         prev = q.to_move;
-        if (pmn_play(r, &q, a->pv[i], &rep) != 0)
+        if (pmn_play(r, &q, hole, &rep) != 0)
             break;
         if (claims && rep.captured) {   /* as the record writes them */
             v->claim = (int)rep.captured;
@@ -125,6 +132,24 @@ static int add_line(pmn_move *m, const pmn_rules *r, const pmn_position *before,
             prev = -1;
     }
     return 0;
+}
+
+/* The values a record carried before (a self-play record's, another
+ * program's): pmn's replaces them, so that a move shows one. */
+static void strip_evals(pmn_move *m)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < m->ncomments; i++) {
+        const char *c = m->comments[i];
+        while (isspace((unsigned char)*c))
+            c++;
+        if (begins(c, "[%eval ") && c[strcspn(c, "]")] == ']'
+            && c[strcspn(c, "]") + 1 + strspn(c + strcspn(c, "]") + 1, " \t\n")] == '\0')
+            free(m->comments[i]);
+        else
+            m->comments[k++] = m->comments[i];
+    }
+    m->ncomments = k;
 }
 
 /* ---- judging the main line ----------------------------------------------- */
@@ -177,15 +202,47 @@ static void keep_iteration(void *ctx, const pmn_analysis *a)
     it->kept[it->count++ % KEPT] = *a;
 }
 
+/* Is v proved to the end of the game (exact, or a win or loss found to
+ * the end), rather than an estimate? */
+static int proved(const pmn_value *v)
+{
+    return v->exact || v->plies;
+}
+
+/* The model's expected score of v's margin, proved or not; of the margin
+ * solver's bounds where it stopped, the lower (low) or the upper. */
+static double as_estimate(const pmn_model *m, const pmn_value *v, unsigned in_play, int low)
+{
+    int margin = v->solved && !v->exact ? (low ? v->lower : v->upper) : v->margin;
+    return pmn_model_expected(m, margin, in_play);
+}
+
+/* The drop of expected score from the best move's value to the played
+ * one's, like with like: two proved values, or two estimates, by their
+ * expected scores; a proved value beside an estimate (or bounds), by
+ * what the model makes of their margins, the best at its least and the
+ * played at its most -- a proved win's 1 beside an estimate's 0.7 is no
+ * drop that the move made, and a proved loss by 4 beside an estimate of
+ * -4 loses nothing. */
+static double drop_between(const pmn_model *m, const pmn_value *best, const pmn_value *played,
+                           unsigned in_play)
+{
+    double d;
+    int bounds = (best->solved && !best->exact) || (played->solved && !played->exact);
+    if (!bounds && proved(best) == proved(played))
+        d = pmn_expected_score(m, best, in_play) - pmn_expected_score(m, played, in_play);
+    else
+        d = as_estimate(m, best, in_play, 1) - as_estimate(m, played, in_play, 0);
+    return d > 0 ? d : 0;
+}
+
 /* The drop of expected score of playing `hole` in analysis a. */
 static double drop_in(const pmn_analysis *a, int hole, const pmn_model *m, unsigned in_play)
 {
     const pmn_move_value *played = value_of(a, hole);
     if (!played || a->nmoves == 0)
         return -1;
-    double d = pmn_expected_score(m, &a->moves[0].value, in_play)
-             - pmn_expected_score(m, &played->value, in_play);
-    return d > 0 ? d : 0;
+    return drop_between(m, &a->moves[0].value, &played->value, in_play);
 }
 
 /* Judge the move j of the main line from its position's analysis. */
@@ -234,15 +291,27 @@ static void judge(pmn_annotated_ply *j, const pmn_analysis *a, const struct iter
     }
     if (opening)
         return;   /* estimates do not judge the opening */
+    if (played->value.margin >= best->value.margin && !played->value.solved
+        && !best->value.solved)
+        loss = 0;   /* the mover's value does not drop: nothing to mark */
     j->mark = loss >= 3 * threshold ? PMN_MARK_BLUNDER
             : loss >= 2 * threshold ? PMN_MARK_MISTAKE
             : loss >= threshold ? PMN_MARK_INACCURACY : PMN_MARK_NONE;
 }
 
+/* The turn a sowing is part of: its first sowing in the record, the
+ * position before it, and the holes sown before the judged one. */
+struct turn {
+    pmn_move *first;
+    const pmn_position *start;
+    int holes[PMN_MAX_PV];
+    size_t n;
+};
+
 /* The judgement into the record: the symbol (unless the record has its
  * own), the sentence, the engine's line. */
 static int write_judgement(pmn_move *m, const pmn_annotated_ply *j, const pmn_rules *r,
-                           const pmn_position *before, const pmn_annotate_options *o,
+                           const struct turn *t, const pmn_annotate_options *o,
                            const pmn_analysis *a, int claims)
 {
     char text[256], bname[16];
@@ -265,7 +334,8 @@ static int write_judgement(pmn_move *m, const pmn_annotated_ply *j, const pmn_ru
                : " The draw is thrown away: a loss.";
     snprintf(text, sizeof text, "%s%s: %s was best.%s", engine, mark_words[j->mark], bname,
              thrown);
-    if (record_move_add_comment(m, text, strlen(text)) < 0 || add_line(m, r, before, a, claims) < 0)
+    if (record_move_add_comment(m, text, strlen(text)) < 0
+        || add_line(t->first, r, t->start, t->holes, t->n, a, claims) < 0)
         return PMN_ERR_NOMEM;
     return 0;
 }
@@ -293,6 +363,43 @@ static int to_move_before(const pmn_played_line *line, const pmn_setup *setup, s
 static void plural(char *buf, size_t size, unsigned n, const char *one, const char *many)
 {
     snprintf(buf, size, "%u %s", n, n == 1 ? one : many);
+}
+
+/* Does the game end with this ply, its value a win or loss in no plies
+ * where no seeds count (#-0)?  The result says it; no value is written. */
+static int game_over(const pmn_annotated_ply *j)
+{
+    return proved(&j->played) && !j->played.has_margin && j->played.outcome
+        && j->played.plies <= 1;
+}
+
+/* Exact first: a position whose every move the margin solver proves
+ * within o->proof_nodes positions is judged by exact values (the opening
+ * too), the search judging only the rest.  One thread and a count of
+ * positions: the same proofs on every machine.  1 proved (into a), 0 not,
+ * PMN_ERR_NOMEM. */
+static int prove(pmn_searcher *s, const pmn_rules *r, const pmn_position *p,
+                 const pmn_position *history, size_t nhistory, const pmn_annotate_options *o,
+                 pmn_analysis *a)
+{
+    if (!o->proof_nodes || o->limits.solve || !solve_applies(r))
+        return 0;
+    pmn_search_limits l = o->limits;
+    l.solve = 1;
+    l.distance = 0;
+    l.all_moves = 1;
+    l.depth = 0;
+    l.seconds = 0;
+    l.nodes = o->proof_nodes;
+    l.threads = 1;
+    if (pmn_analyse(s, p, history, nhistory, &l, NULL, NULL, a) < 0)
+        return PMN_ERR_NOMEM;
+    if (a->stopped || !a->value.exact || a->nmoves == 0)
+        return 0;
+    for (int i = 0; i < a->nmoves; i++)
+        if (!a->moves[i].value.exact)
+            return 0;
+    return 1;
 }
 
 int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s,
@@ -348,7 +455,11 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
         if (o->progress)
             o->progress(o->progress_ctx, i, n, util_now() - start);
         it->count = 0;
-        if (pmn_analyse(s, before, history + since, i - since, &l, keep_iteration, it, &a) < 0) {
+        int exact = prove(s, r, before, history + since, i - since, o, &a);
+        if (exact < 0
+            || (!exact
+                && pmn_analyse(s, before, history + since, i - since, &l, keep_iteration, it,
+                               &a) < 0)) {
             rc = PMN_ERR_NOMEM;
             break;
         }
@@ -372,11 +483,23 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
          * sowing is judged). */
         int turn_goes_on = i + 1 < n && line->moves[i + 1].continues;
         snprintf(text, sizeof text, "[%%eval %s]", j->eval);
-        if (((!turn_goes_on || j->mark) && (rc = add_comment_text(m, text)) < 0)
-            || (rc = write_judgement(m, j, r, before, o, &a, claims)) < 0)
+        /* The turn: back to its first sowing. */
+        struct turn t;
+        size_t first = i;
+        while (first > 0 && line->moves[first].continues && i - first + 1 < PMN_MAX_PV)
+            first--;
+        t.first = &rec->main.moves[first];
+        t.start = first ? &line->moves[first - 1].after : &setup->start;
+        t.n = i - first;
+        for (size_t k = first; k < i; k++)
+            t.holes[k - first] = rec->main.moves[k].hole;
+        strip_evals(m);
+        if (((!turn_goes_on || j->mark) && !game_over(j) && (rc = add_comment_text(m, text)) < 0)
+            || (rc = write_judgement(m, j, r, &t, o, &a, claims)) < 0)
             break;
         pmn_annotation_side *sd = &an->side[j->mover];
-        sd->moves++;
+        sd->moves += !line->moves[i].continues;
+        sd->sowings++;
         sd->inaccuracies += j->mark == PMN_MARK_INACCURACY;
         sd->mistakes += j->mark == PMN_MARK_MISTAKE;
         sd->blunders += j->mark == PMN_MARK_BLUNDER;
@@ -384,9 +507,9 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
         sum_accuracy[j->mover] += j->accuracy;
     }
     for (int side = 0; side < 2; side++)
-        if (an->side[side].moves) {
-            an->side[side].average_loss = sum_loss[side] / an->side[side].moves;
-            an->side[side].accuracy = sum_accuracy[side] / an->side[side].moves;
+        if (an->side[side].sowings) {
+            an->side[side].average_loss = sum_loss[side] / an->side[side].sowings;
+            an->side[side].accuracy = sum_accuracy[side] / an->side[side].sowings;
         }
     /* The end: who won, as the board says; decided from the first of the
      * positions that stay exactly won for the winner. */
@@ -429,9 +552,12 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
         plural(a, sizeof a, t->inaccuracies, "inaccuracy", "inaccuracies");
         plural(b, sizeof b, t->mistakes, "mistake", "mistakes");
         plural(c, sizeof c, t->blunders, "blunder", "blunders");
-        snprintf(text, sizeof text, SUMMARY "%s, %u move%s: %s, %s, %s, average loss %.1f "
+        char sowings[48] = "";
+        if (t->sowings != t->moves)
+            snprintf(sowings, sizeof sowings, " (%u sowings judged)", t->sowings);
+        snprintf(text, sizeof text, SUMMARY "%s, %u move%s%s: %s, %s, %s, average loss %.1f "
                  "seeds, accuracy %.0f%%", pmn_side_name(side), t->moves,
-                 t->moves == 1 ? "" : "s", a, b, c, t->average_loss, t->accuracy);
+                 t->moves == 1 ? "" : "s", sowings, a, b, c, t->average_loss, t->accuracy);
         rc = add_comment_text(&rec->main.moves[n - 1], text);
     }
     free(values);

@@ -323,6 +323,74 @@ static void hawalis_problems_judged_exactly(void **unused)
     pmn_searcher_free(truth);
 }
 
+/* Exact first: self-play games of Kalah(4,3) with random choices,
+ * annotated with a depth budget too small to see their ends and the
+ * default proof budget (pmn annotate's), held to the solver's values of
+ * every move: at least 90% of the moves that throw away a won or drawn
+ * game are marked '?' or '??' (the opening too), and no move that keeps
+ * the result is marked at all. */
+static void kalah_throws_found(void **unused)
+{
+    (void)unused;
+    pmn_rules r;
+    assert_int_equal(pmn_rules_init(&r, "kalah(4,3)", NULL), 0);
+    pmn_searcher *s = pmn_searcher_new(&r, 16), *truth = pmn_searcher_new(&r, 16);
+    pmn_selfplay_options so = { .limits = { .depth = 2 }, .random_plies = 6, .seed = 17,
+                                .temperature = 4 };
+    pmn_annotate_options ao = { .limits = { .depth = 4 }, .proof_nodes = 250000,
+                                .opening = 8, .annotator = "pmn" };
+    unsigned throws = 0, found = 0, judged = 0;
+    assert_non_null(s);
+    assert_non_null(truth);
+    for (unsigned g = 0; g < (unsigned)light(30); g++) {
+        pmn_record rec;
+        pmn_annotation an;
+        size_t n;
+        assert_int_equal(pmn_selfplay(s, &r, &so, g, &rec, NULL, 0, &n), 0);
+        pmn_setup setup = { .status = PMN_SETUP_READY, .rules = r };
+        pmn_position_start(&r, &setup.start);
+        pmn_searcher_clear(s);
+        assert_int_equal(pmn_annotate_record(&rec, &setup, s, &ao, &an), 0);
+        for (size_t i = 0; i < an.nplies; i++) {
+            const pmn_annotated_ply *j = &an.plies[i];
+            pmn_search_limits l = { .solve = 1, .all_moves = 1 };
+            pmn_analysis a;
+            int best = -2, played = -2;
+            /* Kalah's positions never repeat: no history changes a value. */
+            assert_int_equal(pmn_analyse(truth, &j->before, NULL, 0, &l, NULL, NULL, &a), 0);
+            for (int k = 0; k < a.nmoves; k++) {
+                assert_true(a.moves[k].value.exact);
+                best = a.moves[k].value.outcome > best ? a.moves[k].value.outcome : best;
+                if (a.moves[k].hole == j->hole)
+                    played = a.moves[k].value.outcome;
+            }
+            assert_true(played > -2);
+            judged++;
+            int marked = j->mark == PMN_MARK_MISTAKE || j->mark == PMN_MARK_BLUNDER;
+            if (played < best) {
+                throws++;
+                found += marked;
+                if (marked)
+                    assert_int_equal(best - played, j->mark == PMN_MARK_BLUNDER ? 2 : 1);
+            } else if (j->mark != PMN_MARK_NONE && j->mark != PMN_MARK_ONLY) {
+                fail_msg("game %u ply %zu: a move that keeps the result marked %s", g,
+                         j->ply + 1, pmn_mark_symbol(j->mark));
+            }
+        }
+        pmn_annotation_free(&an);
+        pmn_record_free(&rec);
+    }
+    if (whole_sample()) {
+        assert_true(judged > 300);
+        assert_true(throws >= 20);
+        assert_true(found * 10 >= throws * 9);
+    }
+    print_message("Kalah(4,3): %u plies, %u throw the result away, %u of them marked\n",
+                  judged, throws, found);
+    pmn_searcher_free(s);
+    pmn_searcher_free(truth);
+}
+
 /* A problem's solution against the engine: the move that is not best play
  * (W219) and the dual of the winner (N220), at their moves' places. */
 struct problem_said {
@@ -383,6 +451,7 @@ int main(void)
         cmocka_unit_test(kalah_judged_exactly),
         cmocka_unit_test(heuristic_where_exact_holds_too),
         cmocka_unit_test(hawalis_problems_judged_exactly),
+        cmocka_unit_test(kalah_throws_found),
         cmocka_unit_test(problem_solution_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

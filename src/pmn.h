@@ -735,6 +735,7 @@ typedef enum pmn_severity {
     X(E, 221, ERROR, "the final score written differs from the seeds the game ended with") \
     X(E, 222, ERROR, "the hole written for the last seed differs from where it falls") \
     X(E, 223, ERROR, "the seeds written as sown differ from the seeds the hole held") \
+    X(N, 224, NOTE, "a game check --solve does not solve, and why") \
     X(W, 301, WARNING, "text that XML cannot hold, written as U+FFFD") \
     X(E, 302, ERROR, "malformed XML") \
     X(E, 303, ERROR, "a document type declaration (DTD), refused") \

@@ -204,8 +204,9 @@ static const struct cli_option options[] = {
       "and the progress line on a terminal", COMMON_AT(opt_flag, int, quiet), NULL, 0 },
     OPT_RUNNING_TOTALS,
     OPT_FROM,
-    { "solve", 256 + 1, NULL, "in games set up from a position (problems), check\n"
-      "with the engine that every move is best play, and\nnote duals",
+    { "solve", 256 + 1, NULL, "in games set up from a position (problems: a\n"
+      "Position tag or --position), check with the\n"
+      "engine that every move is best play, and note\nduals; note the games not solved",
       FLAG_AT(struct totals, solve), NULL, 0 },
     OPT_JOBS,
     { "list-codes", 256, NULL, "list every diagnostic code, its severity and meaning",

@@ -67,6 +67,18 @@ static void say(pmn_checker *c, pmn_diag_code code, pmn_at line, pmn_at col, con
 
 /* --solve: a problem's solution against the engine, with the databases of
  * its rules under o.tablebases where there are any. */
+/* Do the databases under o.tablebases hold p? */
+static int held_by_databases(const pmn_checker *c, const pmn_rules *r, const pmn_position *p)
+{
+    pmn_error err;
+    int margin, held = 0;
+    pmn_tablebase *tb = c->o.tablebases ? pmn_tablebase_open(r, c->o.tablebases, &err) : NULL;
+    if (tb)
+        held = pmn_tablebase_probe(tb, p, &margin);
+    pmn_tablebase_close(tb);
+    return held;
+}
+
 static void solve(pmn_checker *c, pmn_checked_game *g)
 {
     const pmn_rules *r = &pmn_replay_setup(g->replay)->rules;
@@ -79,6 +91,46 @@ static void solve(pmn_checker *c, pmn_checked_game *g)
         say(c, PMN_F002, g->rec.line, g->rec.col, "out of memory solving the problem");
     pmn_searcher_free(s);
     pmn_tablebase_close(tb);
+}
+
+/* The most seeds in play that --solve takes on without databases that
+ * hold the start: a problem's ending has a few dozen at most, and the
+ * opening of a whole game (Kalah's 48, Hawalis's 64) would not end. */
+#define SOLVE_MAX_SEEDS 32
+
+/* --solve solves the games set up from a position, by a Position tag or
+ * by the caller's (pmn check --position); each other game is noted, with
+ * the reason it is not solved. */
+static void solve_if_set_up(pmn_checker *c, pmn_checked_game *g, const pmn_setup *setup)
+{
+    const pmn_tag *t = pmn_record_find_tag(&g->rec, "Position");
+    int tagged = t && strcmp(t->value, "?") != 0;
+    int given = !tagged && c->o.source.setup && c->o.source.setup->position;
+    const char *why = NULL;
+    char text[160];
+    const pmn_rules *r = &setup->rules;
+    unsigned seeds = pmn_position_seeds(r, &setup->start, PMN_SOUTH)
+                   + pmn_position_seeds(r, &setup->start, PMN_NORTH);
+    if (t && !tagged && !given)
+        why = "its start position is not given (--position gives it)";
+    else if (!tagged && !given)
+        why = "it starts from the opening, not from a set-up position";
+    else if (setup->status != PMN_SETUP_READY)
+        why = "its start could not be set up";
+    else if (!pmn_replay_complete(g->replay))
+        why = "its moves do not all replay";
+    else if (seeds > SOLVE_MAX_SEEDS && !held_by_databases(c, r, &setup->start)) {
+        snprintf(text, sizeof text, "%u seeds in play, more than it takes on (%u) without "
+                 "endgame databases that hold them", seeds, SOLVE_MAX_SEEDS);
+        why = text;
+    }
+    if (!why) {
+        solve(c, g);
+        return;
+    }
+    char msg[256];
+    snprintf(msg, sizeof msg, "not solved (--solve): %s", why);
+    say(c, PMN_N224, g->rec.line, g->rec.col, msg);
 }
 
 static void check_game(pmn_checker *c, pmn_checked_game *g)
@@ -98,8 +150,8 @@ static void check_game(pmn_checker *c, pmn_checked_game *g)
     g->facts.outcome = res->outcome;
     g->facts.captured[0] = res->captured[0];
     g->facts.captured[1] = res->captured[1];
-    if (c->o.solve && pmn_record_find_tag(&g->rec, "Position") && pmn_replay_complete(g->replay))
-        solve(c, g);
+    if (c->o.solve)
+        solve_if_set_up(c, g, &setup);
 }
 
 /* The input's diagnostics met outside a game, said now. */

@@ -695,7 +695,7 @@ typedef enum pmn_severity {
     X(E, 114, ERROR, "a malformed Position tag") \
     X(E, 115, ERROR, "variations nested too deep") \
     X(E, 116, ERROR, "a running total of captures that decreases") \
-    X(W, 117, WARNING, "text between games, skipped") \
+    X(N, 117, NOTE, "text outside games, skipped: said once a run of lines") \
     X(W, 118, WARNING, "moves that end without a result") \
     X(E, 119, ERROR, "moves in more than one notation") \
     X(W, 120, WARNING, "missing move numbers") \
@@ -712,6 +712,7 @@ typedef enum pmn_severity {
     X(N, 131, NOTE, "a fix made by convert --fix") \
     X(W, 132, WARNING, "what the output's format cannot hold, written as near as it can") \
     X(N, 133, NOTE, "the input's format, found from its name or its first tag and move") \
+    X(N, 134, NOTE, "moves without a result under a page's heading: the replay gives it") \
     X(E, 201, ERROR, "illegal move: the hole is empty") \
     X(E, 202, ERROR, "illegal move: a single seed while a hole holds two or more") \
     X(E, 203, ERROR, "illegal move: a single seed into an occupied hole") \

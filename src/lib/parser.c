@@ -225,6 +225,8 @@ static int ply_list_ahead(struct parser *p)
 
 /* move -> LETTER | NUMBER | COORDINATE ; its annotations are parsed by
  * parse_line.  `side` is the side to move by turns, which numbers need. */
+static void game_starts(struct parser *p, const struct token *t);
+
 static pmn_move *parse_move(struct parser *p, pmn_line *line, const struct token *number,
                             int side)
 {
@@ -274,12 +276,19 @@ static pmn_move *parse_move(struct parser *p, pmn_line *line, const struct token
                         quoted(p->lx.text + number->off, number->len, q), 0xFFFFFFu, 0xFFFFFFu);
         m->number = number->value > 0xFFFFFF ? 0xFFFFFF : (unsigned)number->value;
         m->number_dots = (unsigned char)number->dots;
-    } else if (!p->said_number && !m->joined && (side == PMN_SOUTH || line->nmoves == 1)
+    } else if (!p->said_number && !p->headed && !m->joined
+               && (side == PMN_SOUTH || line->nmoves == 1)
                && !ply_list_ahead(p)) {
         p->said_number = 1;
         diag_report(p->fn, p->ctx, PMN_W120, t->line, t->col,
                     "move numbers are missing (first before '%s')", m->text);
     }
+    if (p->in_junk && p->stip_len && line == &p->rec->main && line->nlead == 0
+        && record_line_add_lead(line, p->lx.text + p->stip_off, p->stip_len) < 0) {
+        nomem(p);
+        return NULL;
+    }
+    game_starts(p, t);
     p->moves++;
     p->in_junk = 0;
     advance(p);
@@ -382,6 +391,150 @@ static int begins_line(const struct parser *p, const struct token *t)
     return 1;
 }
 
+/* Is there a blank line (or only spaces) just before t's line? */
+static int after_blank_line(const struct parser *p, const struct token *t)
+{
+    size_t i = t->off;
+    while (i > 0 && p->lx.text[i - 1] != '\n')
+        i--;
+    if (i == 0)
+        return 0;
+    i--;   /* the line before ends here */
+    while (i > 0 && (p->lx.text[i - 1] == ' ' || p->lx.text[i - 1] == '\t'
+                     || p->lx.text[i - 1] == '\r'))
+        i--;
+    return i == 0 || p->lx.text[i - 1] == '\n';
+}
+
+/* The run of skipped lines, said once: where it starts, how many lines,
+ * the first's text. */
+static void said_junk(struct parser *p)
+{
+    if (!p->junk_lines)
+        return;
+    if (p->junk_lines == 1)
+        diag_report(p->fn, p->ctx, PMN_N117, p->junk_line, p->junk_col,
+                    "a line outside any game is skipped: '%s'", p->junk_text);
+    else
+        diag_report(p->fn, p->ctx, PMN_N117, p->junk_line, p->junk_col,
+                    "%u lines outside any game are skipped (lines %u to %u; the first: '%s')",
+                    p->junk_lines, (unsigned)p->junk_line, (unsigned)p->junk_last,
+                    p->junk_text);
+    p->junk_lines = 0;
+}
+
+/* A game read after skipped text starts where its first heading, lead
+ * comment or move stands, not at the text: its diagnostics say so. */
+static void game_starts(struct parser *p, const struct token *t)
+{
+    pmn_record *rec = p->rec;
+    if (!p->started && p->junk_lines) {
+        rec->line = t->line;
+        rec->col = t->col;
+    }
+    p->started = 1;
+}
+
+/* The game a page names, taken as the Game tag of a record that has
+ * none (its rules then read the moves), said once; --rules still wins. */
+static int take_page_game(struct parser *p, pmn_at line, pmn_at col)
+{
+    if (!p->page_game[0] || pmn_record_find_tag(p->rec, "Game")
+        || pmn_record_find_tag(p->rec, "Rules"))
+        return 0;
+    if (record_add_tag(p->rec, "Game", 4, p->page_game, strlen(p->page_game), line, col,
+                       col) < 0)
+        return nomem(p);
+    if (!p->said_page_game) {
+        p->said_page_game = 1;
+        diag_report(p->fn, p->ctx, PMN_N127, line, col, "the page's title names %s: its "
+                    "games are read under its rules, as the tag Game \"%s\"", p->page_game,
+                    p->page_game);
+    }
+    pmn_setup setup;
+    pmn_setup_record(p->rec, p->setup, &setup, NULL, NULL);
+    p->rules = setup.rules;
+    return 0;
+}
+
+/* Does the skipped line at t open with the name of a game pmn knows (a
+ * page's title, "Anywoli → Italian.")?  The first such names the page's. */
+static void page_game(struct parser *p, const struct token *t, size_t end)
+{
+    char word[16];
+    size_t n = 0;
+    const char *s = p->lx.text + t->off;
+    pmn_rules r;
+    if (p->page_game[0])
+        return;
+    while (n < sizeof word - 1 && t->off + n < end && isalpha((unsigned char)s[n])) {
+        word[n] = (char)tolower((unsigned char)s[n]);
+        n++;
+    }
+    word[n] = '\0';
+    if (n < 4 || (t->off + n < end && isalnum((unsigned char)s[n]))
+        || pmn_rules_builtin(word, &r) != 0)
+        return;
+    memcpy(p->page_game, s, n);
+    p->page_game[n] = '\0';
+    take_page_game(p, t->line, t->col);
+}
+
+/* A line of text before a game's first move (a heading, a page's prose)
+ * is no part of it: the line is skipped, numbers and all, and counted in
+ * its run, said once when the run ends. */
+static void skip_junk(struct parser *p, const struct token *t)
+{
+    size_t end = t->off;
+    while (end < p->lx.len && p->lx.text[end] != '\n')
+        end++;
+    if (!p->junk_lines) {
+        char quoted[64];
+        size_t n = end - t->off, k = 0;
+        const char *s = p->lx.text + t->off;
+        while (n && (s[n - 1] == '\r' || s[n - 1] == ' '))
+            n--;
+        /* Whole characters only, and an ellipsis where it is cut. */
+        size_t room = sizeof quoted - 4;
+        if (n > room) {
+            n = room;
+            while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
+                n--;
+        }
+        for (size_t i = 0; i < n; i++)
+            quoted[k++] = (unsigned char)s[i] < 0x20 ? ' ' : s[i];
+        if (n < end - t->off && s[n] != '\r' && s[n] != ' ')
+            memcpy(quoted + k, "...", 3), k += 3;
+        quoted[k] = '\0';
+        pmn_text_escape(quoted, p->junk_text, sizeof p->junk_text);
+        p->junk_line = t->line;
+        p->junk_col = t->col;
+    }
+    p->junk_lines++;
+    p->junk_last = t->line;
+    page_game(p, t, end);
+    lexer_skip_to(&p->lx, end);
+}
+
+/* A problem's stipulation on a line of its own before the moves ("South to
+ * play and win!"): the moves' lead comment, not text to skip. */
+static int stipulation(const struct parser *p, const struct token *t)
+{
+    static const char *const words[] = { "to play and win", "to move wins", "to move and win",
+                                         "to play wins" };
+    size_t end = line_end(p, t->off);
+    char line[128];
+    size_t n = end - t->off < sizeof line - 1 ? end - t->off : sizeof line - 1;
+    memcpy(line, p->lx.text + t->off, n);
+    line[n] = '\0';
+    if (strncmp(line, "South", 5) != 0 && strncmp(line, "North", 5) != 0)
+        return 0;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strstr(line, words[i]))
+            return 1;
+    return 0;
+}
+
 /* A heading above a game that names its players and a date: its tags. */
 static int problem_heading(const char *s, size_t n);
 static int moves_after(const struct parser *p, size_t end);
@@ -401,6 +554,8 @@ static int read_heading(struct parser *p, const struct token *t)
         diag_report(p->fn, p->ctx, PMN_N127, t->line, t->col,
                     "the heading read as the tag Event \"%.*s\"", (int)len,
                     p->lx.text + t->off);
+        p->headed = 1;
+        game_starts(p, t);
         lexer_skip_to(&p->lx, end);
         advance(p);
         return 1;
@@ -418,6 +573,8 @@ static int read_heading(struct parser *p, const struct token *t)
     diag_report(p->fn, p->ctx, PMN_N127, t->line, t->col,
                 "the heading read as the tags South \"%s\", North \"%s\", Date \"%s\"",
                 h.south, h.north, h.date);
+    p->headed = 1;
+    game_starts(p, t);
     lexer_skip_to(&p->lx, end);
     advance(p);
     return 1;
@@ -501,6 +658,87 @@ static size_t prose_run(const struct parser *p, const struct token *t)
         line = u.line;
     }
     return end;
+}
+
+/* Words that join a move to the moves after it, as pages print their
+ * variations ("3? is followed by 11/12/..."): the offset after them, or 0. */
+static size_t connective(const struct parser *p, const struct token *t)
+{
+    static const char *const phrases[] = { "is followed by ", "followed by ", "and then ",
+                                           "then " };
+    const char *s = p->lx.text + t->off;
+    size_t left = p->lx.len - t->off;
+    for (size_t i = 0; i < sizeof phrases / sizeof phrases[0]; i++) {
+        size_t n = strlen(phrases[i]);
+        if (left > n && strncmp(s, phrases[i], n) == 0)
+            return t->off + n - 1;
+    }
+    return 0;
+}
+
+static int closing_words(const struct parser *p, const struct token *t);
+
+/* A '-' with words after it on its line that close the moves: the words'
+ * dash, not one that joins two sowings. */
+static int dash_before_words(const struct parser *p, const struct token *t)
+{
+    struct lexer probe = p->lx;
+    struct token u;
+    lexer_next(&probe, &u);
+    return u.type == T_WORD && u.line == t->line && closing_words(p, &u);
+}
+
+/* Do the words at t close the moves: two or more on the line of the last
+ * move, running to its end (a full stop at most after them), with nothing
+ * of the game after them -- a blank line, the end, a result, a heading? */
+static int closing_words(const struct parser *p, const struct token *t)
+{
+    size_t end = prose_run(p, t);
+    if (end == t->off + t->len)
+        return 0;   /* one word: a slip, not a sentence */
+    size_t i = end;
+    while (i < p->lx.len && (p->lx.text[i] == ' ' || p->lx.text[i] == '\t'
+                             || p->lx.text[i] == '\r' || p->lx.text[i] == '.'
+                             || p->lx.text[i] == ')'))
+        i++;
+    if (i < p->lx.len && p->lx.text[i] != '\n')
+        return 0;   /* more on the line: words among the moves */
+    struct lexer probe = p->lx;
+    struct token u;
+    lexer_skip_to(&probe, end);
+    lexer_next(&probe, &u);
+    pmn_at line = t->line;   /* of the words' end */
+    for (size_t k = t->off; k < i; k++)
+        line += p->lx.text[k] == '\n';
+    return u.type == T_EOF || u.type == T_RESULT || u.type == T_TAG
+        || u.type == T_RPAREN || u.line > line + 1 || u.type == T_WORD;
+}
+
+/* A result the closing words state ("and North wins", "South wins by 52 :
+ * 44 points", "a draw"), taken as the game's where it writes none, for the
+ * replay to hold to how the game ended. */
+static void stated_result(struct parser *p, const struct token *t, size_t to)
+{
+    size_t from = t->off;
+    char words[160];
+    size_t n = to - from < sizeof words - 1 ? to - from : sizeof words - 1;
+    const char *result = NULL;
+    for (size_t i = 0; i < n; i++)
+        words[i] = (char)tolower((unsigned char)p->lx.text[from + i]);
+    words[n] = '\0';
+    if (p->rec->result[0])
+        return;
+    if (strstr(words, "south wins") || strstr(words, "south won"))
+        result = "1-0";
+    else if (strstr(words, "north wins") || strstr(words, "north won"))
+        result = "0-1";
+    else if (strstr(words, "a draw") || strstr(words, "drawn"))
+        result = "1/2-1/2";
+    if (result) {
+        strcpy(p->rec->result, result);
+        p->rec->result_line = t->line;
+        p->rec->result_col = t->col;
+    }
 }
 
 /* A problem's heading, as a page prints its problems and their solutions
@@ -857,6 +1095,26 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
         case T_HOLE:
         case T_HOLE_NUMBER:
         case T_HOLE_COORD:
+            /* A sentence that opens with a word that is a hole's letter ("A
+             * player wins when ...", "A History of Board-Games"): prose, told
+             * from a move by the word after it. */
+            if (t->type == T_HOLE && depth == 0 && !have_number && !p->join
+                && begins_line(p, t) && prose_ahead(p, t)) {
+                if (p->in_junk) {
+                    skip_junk(p, t);
+                    advance(p);
+                    break;
+                }
+                if (last) {
+                    if (keep_prose(p, last, t) < 0)
+                        return -1;
+                    if (p->tok.type != T_NUMBER && p->tok.type != T_RESULT) {
+                        p->split = "the text after it ends the game";
+                        return 0;
+                    }
+                    break;
+                }
+            }
             if (p->join && have_number) {
                 diag_report(p->fn, p->ctx, PMN_E101, p->join_tok.line, p->join_tok.col,
                             "a '-' before a move number: the move after it begins a turn");
@@ -894,6 +1152,10 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
         case T_JOIN:
             /* A variation may open with '-': it replaces a sowing that
              * continued a turn. */
+            if (last && !p->join && !have_number && dash_before_words(p, t)) {
+                advance(p);   /* "... 3/11 - and South wins": the words' dash */
+                break;
+            }
             if (p->join || (!last && depth == 0) || have_number) {
                 diag_report(p->fn, p->ctx, PMN_E101, t->line, t->col,
                             "a '-' that joins no two sowings of a turn");
@@ -951,6 +1213,14 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
                 if (rc > 0)
                     break;
             }
+            if (depth == 0 && last && begins_line(p, t) && after_blank_line(p, t)
+                && !prose_ahead(p, t) && !moves_after(p, line_end(p, t->off))) {
+                /* A word alone after a blank line below the moves (a page's
+                 * "Copyright", "References"): the game is over, and the
+                 * text is the page's. */
+                p->split = "the text after it ends the game";
+                return 0;
+            }
             if (depth == 0 && last && begins_line(p, t) && prose_ahead(p, t)) {
                 if (keep_prose(p, last, t) < 0)
                     return -1;
@@ -961,16 +1231,39 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
                 break;
             }
             if (p->in_junk) {
-                /* A line of text before a game's first move (a heading, say)
-                 * is no part of it: skip the line, numbers and all. */
-                size_t end = t->off;
-                while (end < p->lx.len && p->lx.text[end] != '\n')
-                    end++;
-                report(p, PMN_W117, t->line, t->col, "text that is no part of a game is skipped: '%s'",
-                       p->lx.text + t->off, end - t->off);
-                lexer_skip_to(&p->lx, end);
+                if (begins_line(p, t) && !p->stip_len && stipulation(p, t)) {
+                    /* kept for the moves that follow, if any do */
+                    size_t end = line_end(p, t->off);
+                    while (end > t->off && (p->lx.text[end - 1] == '\r'
+                                            || p->lx.text[end - 1] == ' '))
+                        end--;
+                    p->stip_off = t->off;
+                    p->stip_len = end - t->off;
+                }
+                skip_junk(p, t);
             } else if (last && t->len == 1 && p->lx.text[t->off] == '.') {
                 /* The full stop after the last move of a sentence. */
+            } else if (last && connective(p, t)) {
+                /* "3? is followed by 11/12/...": words that join moves, as
+                 * a page prints a variation; kept where they stand. */
+                size_t end = connective(p, t);
+                report(p, PMN_N126, t->line, t->col, "the words '%s' between moves read as "
+                       "joining them, and kept as a comment", p->lx.text + t->off,
+                       end - t->off);
+                if (add_comment(p, line, last, t->off, end - t->off, 0) < 0)
+                    return -1;
+                lexer_skip_to(&p->lx, end);
+            } else if (last && closing_words(p, t)) {
+                /* "... 14 6 (x1) and North wins.": the words a printed
+                 * solution closes with, kept as the last move's comment. */
+                size_t end = prose_run(p, t);
+                diag_report(p->fn, p->ctx, PMN_N128, t->line, t->col,
+                            "text after the moves of move %s, kept as its comment", last->text);
+                if (add_comment(p, NULL, last, t->off, end - t->off, 0) < 0)
+                    return -1;
+                if (depth == 0)
+                    stated_result(p, t, end);
+                lexer_skip_to(&p->lx, end);
             } else {
                 /* A word, or a run of them: said once, and kept as a
                  * comment where it stands. */
@@ -1031,6 +1324,8 @@ int parser_game(struct parser *p, pmn_record *rec)
     p->rec = rec;
     p->main_number = 0;
     p->split = NULL;
+    p->headed = p->started = 0;
+    p->stip_len = 0;
     while (p->tok.type == T_TAG || p->tok.type == T_BAD_TAG) {
         if (p->tok.type == T_BAD_TAG) {
             report(p, PMN_E105, p->tok.line, p->tok.col,
@@ -1041,20 +1336,39 @@ int parser_game(struct parser *p, pmn_record *rec)
             return -1;
         }
     }
+    /* Text before the first move is a page's, skipped, in a record with no
+     * tags or only those that say which game (a pasted page that a user
+     * headed with [Game "Anywoli"]). */
+    p->in_junk = 1;
+    for (size_t i = 0; i < rec->ntags; i++)
+        if (strcmp(rec->tags[i].name, "Game") != 0 && strcmp(rec->tags[i].name, "Rules") != 0)
+            p->in_junk = 0;
+    size_t tags = rec->ntags;
+    if (take_page_game(p, rec->line, rec->col) < 0)
+        return -1;
     /* The setup gives the rules (for numbers and coordinates) and the side
      * that moves first; what is wrong with it is the replay's to say. */
     pmn_setup setup;
     pmn_setup_record(rec, p->setup, &setup, NULL, NULL);
     p->rules = setup.rules;
-    p->in_junk = rec->ntags == 0;
     if (parse_line(p, &rec->main, 0, setup.start.to_move) < 0)
         return -1;
+    said_junk(p);
+    if (tags == 0 && rec->ntags == 1 && rec->main.nmoves == 0 && rec->main.nlead == 0)
+        record_drop_tags(rec, "Game");   /* only the page's text: no game */
     dangling_join(p);
     if (p->tok.type == T_RESULT) {
         strcpy(rec->result, result_meant(p, &p->tok));
         rec->result_line = p->tok.line;
         rec->result_col = p->tok.col;
         advance(p);
+    } else if (rec->result[0]) {
+        /* stated in the words after the moves (stated_result) */
+    } else if (p->moves && !p->unclosed && !p->over && p->headed) {
+        /* A page prints its games so, under a heading: nothing to mend. */
+        diag_report(p->fn, p->ctx, PMN_N134, p->tok.line, p->tok.col,
+                    "the moves end without a result, as a page prints them under a heading: "
+                    "the replay gives it (pmn convert --fix writes it)");
     } else if (p->moves && !p->unclosed && !p->over) {
         diag_report(p->fn, p->ctx, PMN_W118, p->tok.line, p->tok.col,
                     "the moves end without a result (1-0, 0-1, 1/2-1/2 or *)%s%s; pmn convert "

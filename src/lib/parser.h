@@ -23,6 +23,11 @@ struct parser {
     int said_number, said_semi, said_extra_semi;   /* warn once a game */
     int said_curly, said_dash, said_mark;          /* N126 once a game */
     int in_junk;              /* before the first move of a game without tags */
+    int headed;               /* its tags read from a page's heading (N127) */
+    int started;              /* its first heading, lead or move is read */
+    size_t stip_off, stip_len;   /* a problem's stipulation skipped before its
+                                 moves ("South to play and win!"): their lead
+                                 comment, if moves follow */
     int ply_list;             /* moves separated by '/', numbers and ';' unwritten */
     pmn_record *rec;          /* the game being read */
     unsigned main_number;     /* the last move number of the main line */
@@ -36,6 +41,13 @@ struct parser {
                                  main line: "(x1 a)", "4!(a)", the move's index */
     int nmarks;
     struct token join_tok;
+    /* The run of lines outside games being skipped, said once (N117) when
+     * it ends: how many, the first's place and text. */
+    char page_game[16];       /* the game a page's title names ("Anywoli"), or "" */
+    int said_page_game;
+    unsigned junk_lines;
+    pmn_at junk_line, junk_col, junk_last;
+    char junk_text[64];
 };
 
 

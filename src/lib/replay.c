@@ -586,26 +586,39 @@ static int looks_like_problem(const pmn_record *rec)
     return 0;
 }
 
-/* The first moves illegal from the opening, in a problem's solution: its
- * start is a diagram that the text does not give.  Said how to give it. */
-static void missing_start(struct replayer *c, const pmn_record *rec, const pmn_setup *s,
-                          const pmn_check_result *res)
+/* Is rec a problem's solution set up from the opening only because it
+ * gives no start (no Position tag, no --position)? */
+static int problem_from_opening(const pmn_record *rec, const pmn_setup *s)
 {
     pmn_position opening;
     pmn_position_start(&s->rules, &opening);
-    if (!res->stopped || res->plies > 6 || s->status != PMN_SETUP_READY
-        || pmn_record_find_tag(rec, "Position")
-        || memcmp(&opening, &s->start, sizeof opening) != 0 || !looks_like_problem(rec))
-        return;
-    say(c, PMN_N215, rec->line, rec->col, "the moves are illegal from the opening after %u "
-        "pl%s, and the text is a problem's: it starts from a position the record does not "
-        "give (a diagram); give it in a Position tag, or with --position", res->plies,
-        res->plies == 1 ? "y" : "ies");
+    return s->status == PMN_SETUP_READY && !pmn_record_find_tag(rec, "Position")
+        && memcmp(&opening, &s->start, sizeof opening) == 0 && looks_like_problem(rec);
 }
 
 pmn_replay *pmn_replay_new(const pmn_record *rec, const pmn_setup *s, pmn_diag_fn fn,
                            void *ctx)
 {
+    if (fn && problem_from_opening(rec, s)) {
+        /* A problem's solution whose moves are illegal from the opening
+         * within a few plies: its start is a diagram that the text does
+         * not give.  Said once, with how to give it, and its moves left
+         * unverified -- not an error for each move replayed from a start
+         * it never had. */
+        pmn_replay *trial = pmn_replay_new(rec, s, NULL, NULL);
+        unsigned plies = trial ? trial->res.plies : 0;
+        int lost = trial && trial->res.stopped && plies <= 6;
+        pmn_replay_free(trial);
+        if (lost) {
+            pmn_setup unset = *s;
+            unset.status = PMN_SETUP_NO_START;
+            diag_report(fn, ctx, PMN_N215, rec->line, rec->col, "the moves are illegal from "
+                        "the opening after %u pl%s, and the text is a problem's: it starts "
+                        "from a position the record does not give (a diagram); give it in a "
+                        "Position tag, or with --position", plies, plies == 1 ? "y" : "ies");
+            return pmn_replay_new(rec, &unset, fn, ctx);
+        }
+    }
     pmn_replay *r = calloc(1, sizeof *r);
     if (!r) {
         diag_report(fn, ctx, PMN_F002, rec->line, rec->col, "out of memory");
@@ -630,7 +643,6 @@ pmn_replay *pmn_replay_new(const pmn_record *rec, const pmn_setup *s, pmn_diag_f
         res->end = s->start;
     } else {
         check_result(&c, rec, g, res);
-        missing_start(&c, rec, s, res);
         res->ending = pmn_game_ending(g);
         res->outcome = pmn_game_outcome(g);
         res->end = *pmn_game_position(g);

@@ -58,7 +58,7 @@ enum {
 typedef struct pmn_error {
     int code;           /* one of PMN_ERR_* */
     size_t column;      /* 1-based column in the text; 0 when not about text */
-    char message[200];
+    char message[512];
 } pmn_error;
 
 /* ---- rules ------------------------------------------------------------- */
@@ -680,6 +680,7 @@ typedef enum pmn_severity {
     X(F, 001, FATAL, "the input cannot be read") \
     X(F, 002, FATAL, "out of memory") \
     X(F, 003, FATAL, "the output cannot be written") \
+    X(F, 004, FATAL, "the input is no text: a program, an image, an archive") \
     X(E, 101, ERROR, "text that cannot be read") \
     X(E, 102, ERROR, "a comment '{' that is never closed") \
     X(E, 103, ERROR, "a '(' that is never closed") \
@@ -713,6 +714,7 @@ typedef enum pmn_severity {
     X(W, 132, WARNING, "what the output's format cannot hold, written as near as it can") \
     X(N, 133, NOTE, "the input's format, found from its name or its first tag and move") \
     X(N, 134, NOTE, "moves without a result under a page's heading: the replay gives it") \
+    X(W, 135, WARNING, "an input with no game: empty, or text without moves") \
     X(E, 201, ERROR, "illegal move: the hole is empty") \
     X(E, 202, ERROR, "illegal move: a single seed while a hole holds two or more") \
     X(E, 203, ERROR, "illegal move: a single seed into an occupied hole") \
@@ -783,6 +785,9 @@ const pmn_diag_info *pmn_diag_lookup(int code);
  * control character (C0, DEL, C1) or a byte that is not UTF-8 is written as
  * \x1b or \u009b.  Returns the length needed. */
 size_t pmn_text_escape(const char *text, char *buf, size_t size);
+/* The one of names[0..n) that word is likely a slip for (at most two edits,
+ * one for a short word; or a word it begins), or NULL: "did you mean". */
+const char *pmn_did_you_mean(const char *word, const char *const *names, size_t n);
 const char *pmn_severity_string(pmn_severity s);   /* "note", "warning", ... */
 /* "E201", "W206", "N210", "F001": the code with its severity's letter. */
 void pmn_diag_code_name(int code, char buf[8]);

@@ -142,11 +142,21 @@ static void check_file(FILE *f, struct diag_sink *sink, void *ctx)
         progress_game(sink->progress, sink->file);
     }
     sink->mute = 0;
+    unsigned long read = t->number;
     t->number = 0;
     pmn_reader *rd = pmn_source_pmn(pmn_checker_source(c));
-    if (rd)
-        t->lines += pmn_reader_line(rd);
+    pmn_at lines = rd ? pmn_reader_line(rd) : 0;
+    t->lines += lines;
     pmn_checker_free(c);
+    /* An input that holds no game is said so, unless it could not be read
+     * at all (said already, fatal). */
+    if (read == 0 && sink->count[PMN_FATAL] == sink->fatal_before) {
+        if (lines == 0)
+            report(sink, PMN_W135, 0, 0, "no game: the input is empty or blank");
+        else
+            report(sink, PMN_W135, 0, 0, "no game: %lu line%s of text, no moves in them",
+                   (unsigned long)lines, lines == 1 ? "" : "s");
+    }
 }
 
 /* --jobs: a part's totals, merged in order. */

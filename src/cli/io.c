@@ -410,8 +410,14 @@ static FILE *open_raw(const char *name, struct diag_sink *s)
     }
     s->file = name;
     FILE *f = fopen(name, "r");
+    struct stat st;
     if (!f) {
         report(s, PMN_F001, 0, 0, "cannot open: %s", strerror(errno));
+    } else if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        report(s, PMN_F001, 0, 0, "a directory, not a file: name the files in it (%s/*.pmn)",
+               name);
+        fclose(f);
+        f = NULL;
     }
     return f;
 }
@@ -449,6 +455,7 @@ void each_input(char **names, int n, struct diag_sink *s,
         n = 1;
     }
     for (int i = 0; i < n; i++) {
+        s->fatal_before = s->count[PMN_FATAL];
         FILE *raw = open_raw(names[i], s), *f = raw ? decoded(raw, s) : NULL;
         if (f) {
             s->hold = 1;

@@ -53,6 +53,8 @@ struct diag_sink {
     /* The game being read is not one the command was asked for (--game):
      * its diagnostics are neither counted nor shown, but for fatal ones. */
     int mute;
+    unsigned fatal_before;    /* fatal diagnostics before the current input
+                                 was opened: did it say one of its own? */
 };
 
 void print_diag(void *sink, const pmn_diag *d);   /* a pmn_diag_fn */

@@ -60,7 +60,7 @@ int main(int argc, char **argv)
     const char *names[NCOMMANDS];
     for (size_t i = 0; i < NCOMMANDS; i++)
         names[i] = commands[i]->name;
-    const char *guess = did_you_mean(name, names, NCOMMANDS);
+    const char *guess = pmn_did_you_mean(name, names, NCOMMANDS);
     fprintf(stderr, "pmn: error: unknown subcommand '%s'", escaped(name, safe, sizeof safe));
     if (guess)
         fprintf(stderr, "; did you mean '%s'?", guess);

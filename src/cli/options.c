@@ -33,49 +33,6 @@ static const struct cli_option *option_at(const struct command *cmd, size_t i)
     return i < count_options(cmd) ? &cmd->options[i] : &help_option;
 }
 
-/* The edits (insert, delete, replace, swap two neighbours) from a to b,
- * up to 3. */
-static int distance(const char *a, const char *b)
-{
-    size_t m = strlen(a), n = strlen(b);
-    if (m > 40 || n > 40 || (m > n ? m - n : n - m) > 2)
-        return 3;
-    int d[41][41];
-    for (size_t i = 0; i <= m; i++)
-        d[i][0] = (int)i;
-    for (size_t j = 0; j <= n; j++)
-        d[0][j] = (int)j;
-    for (size_t i = 1; i <= m; i++)
-        for (size_t j = 1; j <= n; j++) {
-            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < best)
-                best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]
-                && d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    return d[m][n] < 3 ? d[m][n] : 3;
-}
-
-const char *did_you_mean(const char *word, const char *const *names, size_t n)
-{
-    const char *best = NULL;
-    int best_d = strlen(word) > 3 ? 3 : 2;   /* short words: one edit */
-    for (size_t i = 0; i < n; i++) {
-        int d = distance(word, names[i]);
-        if (strlen(word) >= 3 && strncmp(names[i], word, strlen(word)) == 0)
-            d = 1;   /* the start of one */
-        if (d < best_d) {
-            best_d = d;
-            best = names[i];
-        }
-    }
-    return best;
-}
-
 /* An unknown option, or one without its argument: the usage error, with
  * the long option it may be a slip for. */
 static int bad_option(const struct command *cmd, char **argv, int got)
@@ -89,7 +46,7 @@ static int bad_option(const struct command *cmd, char **argv, int got)
     if (got == '?' && arg[0] == '-' && arg[1] == '-') {
         char word[64];
         snprintf(word, sizeof word, "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
-        guess = did_you_mean(word, names, n);
+        guess = pmn_did_you_mean(word, names, n);
     }
     /* A short option: getopt names it in optopt; argv[optind - 1] is the
      * word before it while its cluster (-j1, -qz) is not read through. */

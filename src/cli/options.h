@@ -142,8 +142,5 @@ int tablebase_option(const char *cmd, const char *dir, const pmn_rules *r, pmn_s
 int tablebase_for_game(const char *cmd, const char *dir, const pmn_rules *r, pmn_searcher *s,
                      pmn_tablebase **tb);
 
-/* The name of n that word is most likely a slip for (an edit or two
- * away, or its start), or NULL: for "did you mean". */
-const char *did_you_mean(const char *word, const char *const *names, size_t n);
 
 #endif

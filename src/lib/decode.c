@@ -46,6 +46,7 @@ struct decoder {
     size_t out_len, out_pos;
     size_t used;              /* bytes of in that src stands for */
     int eof;
+    int binary;               /* no text (F004): nothing is handed out */
 };
 
 /* Windows-1252's 0x80-0x9F; the rest of the bytes above 0x9F are
@@ -187,6 +188,32 @@ static enum mode detect(struct decoder *d)
     return UTF8;
 }
 
+/* Is the first chunk no text at all: a program, an image, an archive?  Its
+ * magic number says so, or NUL and control bytes among its first 4 KiB
+ * that no text has (a stray NUL in a comment is W130's, not this). */
+static const char *binary_kind(const unsigned char *s, size_t n)
+{
+    static const struct { const char *magic; size_t len; const char *kind; } magics[] = {
+        { "\x7f" "ELF", 4, "a program (ELF)" }, { "MZ", 2, "a program (Windows)" },
+        { "PK\x03\x04", 4, "a ZIP archive" }, { "\x1f\x8b", 2, "a gzip archive" },
+        { "\x89PNG", 4, "a PNG image" }, { "\xff\xd8\xff", 3, "a JPEG image" },
+        { "GIF8", 4, "a GIF image" }, { "%PDF", 4, "a PDF document" },
+        { "BZh", 3, "a bzip2 archive" }, { "\xfd" "7zXZ", 5, "an xz archive" },
+        { "SQLite format 3", 15, "an SQLite database" },
+    };
+    for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
+        if (n >= magics[i].len && memcmp(s, magics[i].magic, magics[i].len) == 0
+            && (magics[i].len > 2 || n < 64 || memchr(s, 0, n < 4096 ? n : 4096)))
+            return magics[i].kind;
+    size_t look = n < 4096 ? n : 4096, nul = 0, control = 0;
+    for (size_t i = 0; i < look; i++) {
+        nul += s[i] == 0;
+        control += s[i] < 0x20 && s[i] != '\n' && s[i] != '\r' && s[i] != '\t'
+                && s[i] != '\f' && s[i] != 0x1b;
+    }
+    return nul >= 4 && control * 20 >= look ? "binary data (NUL and control bytes)" : NULL;
+}
+
 static const char *mode_name(enum mode m, int bom)
 {
     return m == UTF16LE ? (bom ? "UTF-16 (little-endian): its byte-order mark says so"
@@ -276,6 +303,8 @@ static void decode(struct decoder *d)
 static ssize_t cookie_read(void *cookie, char *buf, size_t size)
 {
     struct decoder *d = cookie;
+    if (d->binary)
+        return 0;
     while (d->out_pos == d->out_len) {
         /* What was handed out goes; an incomplete sequence stays. */
         memmove(d->in, d->in + d->used, d->in_len - d->used);
@@ -297,6 +326,15 @@ static ssize_t cookie_read(void *cookie, char *buf, size_t size)
         if (!d->started) {
             d->started = 1;
             d->mode = detect(d);
+            const char *kind = d->mode == UTF8 ? binary_kind(d->in, d->in_len) : NULL;
+            if (kind) {
+                /* Nothing of it is read: no game, no warning a line. */
+                diag_report(d->fn, d->ctx, PMN_F004, 0, 0, "not a text file of games: it is "
+                            "%s", kind);
+                d->in_len = 0;
+                d->eof = d->binary = 1;
+                return 0;
+            }
             int bom = d->in_len >= 2 && (d->in[0] == 0xFF || d->in[0] == 0xFE)
                    && (d->in[1] == 0xFE || d->in[1] == 0xFF);
             if (d->mode == UTF16LE || d->mode == UTF16BE) {

@@ -148,3 +148,48 @@ size_t pmn_diags_in_file_order(pmn_diag *d, size_t n)
     free(drop);
     return kept;
 }
+
+/* ---- did you mean --------------------------------------------------------- */
+
+/* The edits (insert, delete, replace, swap two neighbours) from a to b,
+ * up to 3. */
+static int distance(const char *a, const char *b)
+{
+    size_t m = strlen(a), n = strlen(b);
+    if (m > 40 || n > 40 || (m > n ? m - n : n - m) > 2)
+        return 3;
+    int d[41][41];
+    for (size_t i = 0; i <= m; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= n; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= m; i++)
+        for (size_t j = 1; j <= n; j++) {
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]
+                && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[m][n] < 3 ? d[m][n] : 3;
+}
+
+const char *pmn_did_you_mean(const char *word, const char *const *names, size_t n)
+{
+    const char *best = NULL;
+    int best_d = strlen(word) > 3 ? 3 : 2;   /* short words: one edit */
+    for (size_t i = 0; i < n; i++) {
+        int d = distance(word, names[i]);
+        if (strlen(word) >= 3 && strncmp(names[i], word, strlen(word)) == 0)
+            d = 1;   /* the start of one */
+        if (d < best_d) {
+            best_d = d;
+            best = names[i];
+        }
+    }
+    return best;
+}

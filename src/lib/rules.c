@@ -127,8 +127,24 @@ int pmn_rules_set(pmn_rules *r, const char *key, size_t klen, const char *val, s
                   pmn_error *err)
 {
     const struct option_def *o = find_option(key, klen);
-    if (!o)
-        return util_fail(err, PMN_ERR_UNKNOWN, 1, "unknown rule option '%.*s'", (int)klen, key);
+    if (!o) {
+        /* The one it is likely a slip for, else the list of them all. */
+        const char *keys[COUNT(options)];
+        char word[64], all[512];
+        textbuf t;
+        for (size_t i = 0; i < COUNT(options); i++)
+            keys[i] = options[i].key;
+        snprintf(word, sizeof word, "%.*s", (int)klen, key);
+        const char *guess = pmn_did_you_mean(word, keys, COUNT(options));
+        if (guess)
+            return util_fail(err, PMN_ERR_UNKNOWN, 1, "unknown rule option '%s'; did you mean "
+                             "'%s'?", word, guess);
+        textbuf_init(&t, all, sizeof all);
+        for (size_t i = 0; i < COUNT(options); i++)
+            textbuf_add(&t, "%s%s", i ? ", " : "", options[i].key);
+        return util_fail(err, PMN_ERR_UNKNOWN, 1, "unknown rule option '%s' (the options: %s; "
+                         "pmn rules options says what each does)", word, all);
+    }
     if (!o->values[0]) {
         char *end;
         char num[16];
@@ -270,7 +286,15 @@ static int parse_spec(pmn_rules *r, const char *spec, int may_name, pmn_error *e
             }
             if (len >= sizeof name || pmn_rules_builtin(name, r) < 0) {
                 char known[256];
+                const char *names[32];
+                size_t n = 0;
+                for (; n < rulespec_builtin_count && n < 32; n++)
+                    names[n] = rulespec_builtin[n].name;
+                const char *guess = len < sizeof name ? pmn_did_you_mean(name, names, n) : NULL;
                 pmn_rules_builtin_names(known, sizeof known);
+                if (guess)
+                    return util_fail(err, PMN_ERR_UNKNOWN, col, "unknown rule set '%.*s'; did "
+                                     "you mean '%s'? (known: %s)", (int)len, tok, guess, known);
                 return util_fail(err, PMN_ERR_UNKNOWN, col, "unknown rule set '%.*s' (known: %s)",
                                  (int)len, tok, known);
             }

@@ -156,6 +156,8 @@ static int run(struct common *c, void *ctx)
     /* Notes (endless moves met while proving results) are not news here;
      * with --fix, they say what was fixed. */
     c->sink.show_notes = cv->fix;
+    if (cv->fix || cv->fix_result)
+        c->sink.drop_code = PMN_W118;   /* its fix is made here */
     cv->out = c->out.f;
     if (names_foreign(c->files, c->nfiles))
         jobs = 1;   /* --jobs cuts PMN text */

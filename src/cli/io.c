@@ -366,7 +366,7 @@ static int hold_diag(struct diag_sink *s, const pmn_diag *d)
 void print_diag(void *sink, const pmn_diag *d)
 {
     struct diag_sink *s = sink;
-    if (s->mute && d->severity != PMN_FATAL)
+    if ((s->mute && d->severity != PMN_FATAL) || (s->drop_code && d->code == s->drop_code))
         return;
     s->count[d->severity]++;
     if (d->severity == PMN_NOTE && !s->show_notes)

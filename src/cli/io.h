@@ -53,6 +53,8 @@ struct diag_sink {
     /* The game being read is not one the command was asked for (--game):
      * its diagnostics are neither counted nor shown, but for fatal ones. */
     int mute;
+    int drop_code;            /* a diagnostic the command makes moot, unsaid
+                                 (convert --fix: W118, whose fix it makes) */
     unsigned fatal_before;    /* fatal diagnostics before the current input
                                  was opened: did it say one of its own? */
 };

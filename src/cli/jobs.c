@@ -93,7 +93,7 @@ static void work(struct part *p, struct run *r)
 {
     struct diag_sink ws = { .file = r->sink->file, .show_notes = r->sink->show_notes,
                             .hold = 1, .lines_before = p->first_line - 1, .err = p->errf,
-                            .part = 1 };
+                            .part = 1, .drop_code = r->sink->drop_code };
     if (!p->failed) {
         r->jc->fn(p->in, &ws, p->ctx);
         release_diags(&ws);
@@ -234,7 +234,8 @@ static void read_jobs(FILE *f, struct diag_sink *s, const struct job_command *jc
     struct queue *q = calloc(1, sizeof *q);
     /* The cutting reader reports what stops it (a line too long, a read
      * error): held, and said after the parts before it. */
-    struct diag_sink cut = { .file = s->file, .show_notes = 1, .hold = 1 };
+    struct diag_sink cut = { .file = s->file, .show_notes = 1, .hold = 1,
+                             .drop_code = s->drop_code };
     pmn_reader *rd = q ? pmn_reader_new(f, print_diag, &cut) : NULL;
     pthread_t tid[MAX_JOBS];
     int started = 0;

@@ -58,21 +58,12 @@ static int fix_case(pmn_record *rec, const pmn_setup *s, pmn_move *m, long befor
     return 1;
 }
 
-/* Does the record write capture counts (then each capture should be)? */
-static int writes_claims(const pmn_line *l)
-{
-    for (size_t i = 0; i < l->nmoves; i++)
-        if (l->moves[i].claim >= 0)
-            return 1;
-    return 0;
-}
-
 /* The captures of the main line that the record leaves out, written, as
- * the replay r of it found them. */
+ * the replay r of it found them: every one, in a record that writes some
+ * and in one that writes none (a format that left them out, a bare list
+ * of plies). */
 static int fix_claims(pmn_record *rec, const pmn_replay *r, pmn_diag_fn fn, void *ctx)
 {
-    if (!writes_claims(&rec->main))
-        return 0;
     const pmn_played_line *pl = pmn_replay_main(r);
     int fixed = 0;
     for (size_t i = 0; i < pl->nmoves; i++) {

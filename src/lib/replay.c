@@ -325,10 +325,20 @@ static int play_move(struct replayer *c, pmn_game *g, const pmn_move *m, const s
         return -1;
     }
     if (pl->side != side) {
-        char hint[300];
+        char hint[300], slip[120] = "";
+        int legal[PMN_MAX_SIDE_PITS], n = pmn_legal_moves(c->rules, p, legal);
         hint_moves(c, p, m, side, 1, hint, sizeof hint);
-        say_move(c, PMN_E204, m->line, m->col, m, pl, "it is %s's turn, but %s is a hole of %s%s",
-                 pmn_side_name(side), m->text, pmn_side_name(pl->side), hint);
+        for (int i = 0; i < n; i++)
+            if (legal[i] == m->hole && m->notation == PMN_NOTATION_LETTERS) {
+                /* The same hole of the side to move: a slip of case, as
+                 * pmn convert --fix mends it. */
+                char name[16];
+                hole_name(c, m, side, m->hole, name, sizeof name);
+                snprintf(slip, sizeof slip, "; a slip of case? pmn convert --fix writes %s",
+                         name);
+            }
+        say_move(c, PMN_E204, m->line, m->col, m, pl, "it is %s's turn, but %s is a hole of "
+                 "%s%s%s", pmn_side_name(side), m->text, pmn_side_name(pl->side), hint, slip);
         return -1;
     }
     if (!m->joined && at->earned && !c->said_unjoined) {

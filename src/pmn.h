@@ -102,8 +102,20 @@ typedef enum pmn_capture {
                                     opponent's hole takes it and the run of 2s and 3s before */
     PMN_CAPTURE_FOURS,           /* fours: Anywoli, a hole reaching 4 while sowing goes to
                                     its owner; 4 made by the last seed to the mover */
-    PMN_CAPTURE_NONE             /* none */
+    PMN_CAPTURE_NONE,            /* none */
+    PMN_CAPTURE_ONE_TWO_THREE    /* one-two-three: as two-three, with 1s too (a last
+                                    seed in an empty opponent's hole takes it):
+                                    MancalaGames' Oware */
 } pmn_capture;
+
+/* The duty to feed an opponent without seeds (the rule option feed). */
+enum {
+    PMN_FEED_NO,              /* no: none */
+    PMN_FEED_YES,             /* yes: a move must give him seeds; where none can, the
+                                 player cannot move (Oware, Awale) */
+    PMN_FEED_IF_POSSIBLE      /* if-possible: a move must give him seeds where one can;
+                                 where none can, any move is played (vying's Oware) */
+};
 
 typedef enum pmn_extra {
     PMN_EXTRA_NONE,           /* none */
@@ -164,7 +176,7 @@ typedef struct pmn_rules {
     unsigned min_lift;        /* fewer seeds than this: only when no hole has as many */
     int stores;               /* 1: the mover sows into his own store (not the other) */
     int skip_origin;          /* 1: a lap of the board passes over the hole emptied */
-    int feed;                 /* 1: an opponent without seeds must be given some */
+    int feed;                 /* PMN_FEED_*: an opponent without seeds must be given some */
     int majority;             /* 1: more than half of all seeds wins at once */
     int either_empty;         /* 1: the game ends when either side's holes are empty */
     int majority_sweep;       /* 1: a majority win sends the seeds left at once to the

@@ -182,7 +182,7 @@ const struct command rules_command = {
     "list\nshow [--lang=LANG] NAME|FILE\nxml NAME\noptions\nschema",
     "The rule sets pmn knows, and rule files of your own.\n\n"
     "  list     the built-in rule sets, with their titles, and other programs'\n"
-    "           readings of them (openspiel, playstrategy, ludii)\n"
+    "           readings of them (openspiel, playstrategy, ludii, vying)\n"
     "  show     a rule set in words: its title, its description, its mechanisms\n"
     "           and its options; NAME may carry sizes and options, as --rules\n"
     "           takes them (kalah(6,3),capture=opposite-always); a FILE (a name\n"

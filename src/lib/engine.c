@@ -254,9 +254,9 @@ static unsigned capture_opposite(const pmn_rules *r, uint16_t *own, uint16_t *op
 static unsigned capture_two_three(const pmn_rules *r, uint16_t *opp, unsigned end,
                                   int *grand_slam, int take_slam)
 {
-    unsigned taken = 0, all = 0;
+    unsigned taken = 0, all = 0, least = r->capture == PMN_CAPTURE_ONE_TWO_THREE ? 1 : 2;
     int first = (int)end;
-    while (first >= 0 && (opp[first] == 2 || opp[first] == 3))
+    while (first >= 0 && opp[first] >= least && opp[first] <= 3)
         taken += opp[first--];
     for (unsigned i = 0; i < r->pits; i++)
         all += opp[i];
@@ -359,6 +359,7 @@ static int sow_move(const pmn_rules *r, pmn_position *p, int hole, pmn_move_repo
                 taken = capture_opposite(r, own, opp, end);
             break;
         case PMN_CAPTURE_TWO_THREE:
+        case PMN_CAPTURE_ONE_TWO_THREE:
             if (rep->end_side != side)
                 taken = capture_two_three(r, opp, end, &rep->grand_slam, take_slam);
             break;
@@ -387,7 +388,8 @@ static int refused_slam_possible(const pmn_rules *r, const pmn_position *p)
 {
     if (r->grand_slam != PMN_GRAND_SLAM_REFUSED && r->grand_slam != PMN_GRAND_SLAM_LAST_RESORT)
         return 0;
-    if (r->capture != PMN_CAPTURE_TWO_THREE || r->laps != PMN_LAPS_SINGLE)
+    if ((r->capture != PMN_CAPTURE_TWO_THREE && r->capture != PMN_CAPTURE_ONE_TWO_THREE)
+        || r->laps != PMN_LAPS_SINGLE)
         return 1;
     const uint16_t *opp = p->pit[!p->to_move];
     for (unsigned i = 0; i < r->pits; i++)
@@ -396,10 +398,14 @@ static int refused_slam_possible(const pmn_rules *r, const pmn_position *p)
     return 1;
 }
 
-/* The opponent of the side to move has no seeds, and must be fed. */
+static int some_move_feeds(const pmn_rules *r, const pmn_position *p);
+
+/* The opponent of the side to move has no seeds, and must be fed: always
+ * (feed=yes), or where some move can (feed=if-possible). */
 static int starving(const pmn_rules *r, const pmn_position *p)
 {
-    return r->feed && pmn_position_seeds(r, p, !p->to_move) == 0;
+    return r->feed && pmn_position_seeds(r, p, !p->to_move) == 0
+        && (r->feed == PMN_FEED_YES || some_move_feeds(r, p));
 }
 
 /* Must a move here be sown to be judged (feeding, a refused grand slam)? */
@@ -437,6 +443,26 @@ static pmn_legality sown_legality(const pmn_rules *r, const pmn_position *p, int
 }
 
 static pmn_legality hole_legality(const pmn_rules *r, const pmn_position *p, int hole);
+
+/* Does some move of the side to move give the starved opponent seeds?
+ * Each sown on a copy (feed=if-possible asks it, only where he has none). */
+static int some_move_feeds(const pmn_rules *r, const pmn_position *p)
+{
+    for (unsigned i = 0; i < r->pits; i++) {
+        if (p->pit[p->to_move][i] < r->min_lift)
+            continue;
+        pmn_position q = *p;
+        pmn_move_report rep;
+        struct sow lap0;
+        uint64_t period;
+        unsigned last;
+        memset(&rep, 0, sizeof rep);
+        if (sow_move(r, &q, (int)i, &rep, &lap0, &period, &last, 1, 0)
+            || pmn_position_seeds(r, &q, !p->to_move) > 0)
+            return 1;
+    }
+    return 0;
+}
 
 /* grand-slam=last-resort: is a move other than `hole` legal, not a grand
  * slam?  Then a grand slam from `hole` is refused; else it is played. */

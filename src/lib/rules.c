@@ -14,7 +14,7 @@
 struct option_def {
     const char *key;
     size_t field;                 /* offset of an int-sized field in pmn_rules */
-    const char *values[8];        /* NULL-terminated; none: a number */
+    const char *values[10];       /* NULL-terminated; none: a number */
     unsigned min, max;
     const char *help;
 };
@@ -42,11 +42,12 @@ static const struct option_def options[] = {
       "where a hole below min-lift may sow" },
     { "capture", offsetof(pmn_rules, capture),
       { "front-and-back", "front", "opposite", "opposite-always", "two-three", "fours",
-        "none", NULL }, 0, 0, "what a capture takes" },
+        "none", "one-two-three", NULL }, 0, 0, "what a capture takes" },
     { "extra", offsetof(pmn_rules, extra), { "none", "store", "capture", NULL }, 0, 0,
       "what earns another sowing in the same turn" },
-    { "feed", offsetof(pmn_rules, feed), YES_NO, 0, 0,
-      "an opponent without seeds must be given some" },
+    { "feed", offsetof(pmn_rules, feed), { "no", "yes", "if-possible", NULL }, 0, 0,
+      "an opponent without seeds must be given some (if-possible: where no move\n"
+      "      gives him any, any move is played)" },
     { "grand-slam", offsetof(pmn_rules, grand_slam),
       { "allowed", "refused", "no-capture", "last-resort", NULL }, 0, 0,
       "a capture of all the opponent's seeds" },
@@ -217,6 +218,11 @@ static const pmn_reading readings[] = {
     { "ludii", "repetition=plays-on", "Ludii",
       "Ludii's Oware: a repeated position does not end the game; a cycle ends only by "
       "the players' agreement, which the record gives as its result." },
+    { "vying", "feed=if-possible", "vying (the Ruby games library)",
+      "vying's Oware (oware.rb): a player must give a starved opponent seeds where some "
+      "move does, and where none does plays any move; the game ends when the player to "
+      "move has no seeds, or on a repeated position, each side taking its own (with "
+      "majority=no: no 25-seed win). Its Kalah is pmn's kalah." },
 };
 
 const pmn_reading *pmn_rules_reading(size_t i)
@@ -299,9 +305,14 @@ static int parse_spec(pmn_rules *r, const char *spec, int may_name, pmn_error *e
                                  (int)len, tok, known);
             }
         } else {
+            char names[128];
+            textbuf t;
+            textbuf_init(&t, names, sizeof names);
+            for (size_t i = 0; i < COUNT(readings); i++)
+                textbuf_add(&t, "%s%s", i ? ", " : "", readings[i].name);
             return util_fail(err, PMN_ERR_SYNTAX, col,
                              "'%.*s' is not an option of the form KEY=VALUE, nor a program's "
-                             "reading (openspiel, playstrategy, ludii)", (int)len, tok);
+                             "reading (%s)", (int)len, tok, names);
         }
         if (tok[len] == '\0')
             break;
@@ -402,10 +413,13 @@ int pmn_rules_check(const pmn_rules *r, pmn_error *err)
                          r->stores ? "stores=yes" : "skip-origin=yes");
     if (r->min_lift > 1 && two_row)
         return util_fail(err, PMN_ERR_RANGE, 0, "min-lift above 1 needs cycle=own-rows");
-    if ((r->feed || r->grand_slam == PMN_GRAND_SLAM_REFUSED
+    /* feed=if-possible takes relay laps: where no move feeds (Hawalis's own
+     * rows never do) it asks nothing, so that the vying reading applies
+     * over every game. */
+    if ((r->feed == PMN_FEED_YES || r->grand_slam == PMN_GRAND_SLAM_REFUSED
          || r->grand_slam == PMN_GRAND_SLAM_LAST_RESORT) && r->laps == PMN_LAPS_RELAY)
         return util_fail(err, PMN_ERR_RANGE, 0, "%s needs laps=single",
-                         r->feed ? "feed=yes"
+                         r->feed == PMN_FEED_YES ? "feed=yes"
                          : r->grand_slam == PMN_GRAND_SLAM_REFUSED ? "grand-slam=refused"
                                                                    : "grand-slam=last-resort");
     if (r->extra == PMN_EXTRA_STORE && !r->stores)
@@ -498,6 +512,9 @@ static const char *capture_words(const pmn_rules *r)
     case PMN_CAPTURE_TWO_THREE:
         return "a last seed that makes 2 or 3 in an opponent's hole takes it and the unbroken "
                "run of 2s and 3s before it on his side";
+    case PMN_CAPTURE_ONE_TWO_THREE:
+        return "a last seed that makes 1, 2 or 3 in an opponent's hole takes it and the "
+               "unbroken run of 1s, 2s and 3s before it on his side";
     case PMN_CAPTURE_FOURS:
         return "a hole that reaches 4 during the sowing goes at once to its owner; 4 made by "
                "the last seed go to the mover and end the sowing";
@@ -523,7 +540,8 @@ size_t pmn_rules_describe(const pmn_rules *r, char *buf, size_t size)
         r->min_lift > 1 ? "; a hole below the lift minimum moves only when no hole has "
                           "as many, and only into an empty hole" : "");
     textbuf_add(&p, "Capture:  %s", capture_words(r));
-    if (r->capture == PMN_CAPTURE_TWO_THREE || r->grand_slam != PMN_GRAND_SLAM_ALLOWED)
+    if (r->capture == PMN_CAPTURE_TWO_THREE || r->capture == PMN_CAPTURE_ONE_TWO_THREE
+        || r->grand_slam != PMN_GRAND_SLAM_ALLOWED)
         textbuf_add(&p, "; a capture of all the opponent's seeds is %s",
             r->grand_slam == PMN_GRAND_SLAM_REFUSED ? "refused"
             : r->grand_slam == PMN_GRAND_SLAM_NO_CAPTURE ? "played but takes nothing"
@@ -534,7 +552,10 @@ size_t pmn_rules_describe(const pmn_rules *r, char *buf, size_t size)
         r->extra == PMN_EXTRA_STORE ? "a last seed in the own store earns another sowing"
         : r->extra == PMN_EXTRA_CAPTURE ? "a capture by the last seed earns another sowing"
         : "one sowing a turn",
-        r->feed ? "; an opponent without seeds must be given some" : "",
+        r->feed == PMN_FEED_IF_POSSIBLE
+        ? "; an opponent without seeds must be given some where a move can, and where none "
+          "can, any move is played"
+        : r->feed ? "; an opponent without seeds must be given some" : "",
         r->no_move == PMN_NO_MOVE_LOSES ? "loses"
         : r->no_move == PMN_NO_MOVE_PASS ? "passes (the game ends when neither can)"
         : "ends the game, and the seeds left go to the side they lie on");

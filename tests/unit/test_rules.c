@@ -66,13 +66,12 @@ static void errors(void **state)
           "unknown rule set 'bao' (known: hawalis, kalah, oware, awale, awari-lincke, anywoli)" },
         { "hawalis,endless=win", PMN_ERR_UNKNOWN, 17,
           "unknown value 'win' for rule option endless (values: draw, lose)" },
-        { "hawalis,sowing=fast", PMN_ERR_UNKNOWN, 9, "unknown rule option 'sowing'" },
         { "hawalis,,endless=draw", PMN_ERR_SYNTAX, 9, "empty item in rule specification" },
         { "endless=draw,hawalis", PMN_ERR_SYNTAX, 14,
-          "'hawalis' is not an option of the form KEY=VALUE, nor a program's reading (openspiel, playstrategy, ludii)" },
+          "'hawalis' is not an option of the form KEY=VALUE, nor a program's reading (openspiel, playstrategy, ludii, vying)" },
         { "capture=", PMN_ERR_UNKNOWN, 9,
           "unknown value '' for rule option capture (values: front-and-back, front, opposite, "
-          "opposite-always, two-three, fours, none)" },
+          "opposite-always, two-three, fours, none, one-two-three)" },
         { "kalah,holes=x", PMN_ERR_SYNTAX, 13, "rule option holes takes a number, not 'x'" },
         { "kalah,holes=40", PMN_ERR_RANGE, 13, "rule option holes is 40, outside 1..32" },
         { "kalah(6)", PMN_ERR_SYNTAX, 6, "expected (HOLES,SEEDS) after 'kalah'" },
@@ -88,6 +87,15 @@ static void errors(void **state)
         { "kalah,no-move=loses", PMN_ERR_RANGE, 0, "no-move=loses needs goal=immobilise" },
         { "kalah,min-lift=2", PMN_ERR_RANGE, 0, "min-lift above 1 needs cycle=own-rows" },
         { "kalah,seeds=6000", PMN_ERR_RANGE, 0, "more than 65535 seeds in all" },
+        { "hawalis,sowing=fast", PMN_ERR_UNKNOWN, 9, "unknown rule option 'sowing' (the options: "
+          "rows, holes, seeds, min-lift, cycle, laps, stores, skip-origin, singleton, capture, "
+          "extra, feed, grand-slam, goal, majority, no-move, either-empty, last-seeds, "
+          "majority-sweep, repetition, repetition-one-side, endless; pmn rules options says "
+          "what each does)" },
+        { "oware,majorty=no", PMN_ERR_UNKNOWN, 7, "unknown rule option 'majorty'; did you mean "
+          "'majority'?" },
+        { "kalh", PMN_ERR_UNKNOWN, 1, "unknown rule set 'kalh'; did you mean 'kalah'? (known: "
+          "hawalis, kalah, oware, awale, awari-lincke, anywoli)" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         pmn_rules r;
@@ -135,7 +143,7 @@ static void readings(void **state)
             assert_int_equal(pmn_rules_init(&r, spec, &err), 0);
         }
     }
-    assert_null(pmn_rules_reading(3));
+    assert_null(pmn_rules_reading(4));
     assert_null(pmn_rules_reading_named("lichess", 7));
     assert_int_equal(pmn_rules_init(&r, "oware,lichess", &err), -1);
     assert_int_equal(err.column, 7);

@@ -632,6 +632,8 @@ typedef struct pmn_tablebase_layer {
                                                             are worth v */
     int loaded;               /* 1: read from its file, not built */
     double seconds;
+    double done;              /* 1: the layer is done, and the rest is set; below 1:
+                                 how far its build is (only seeds and positions set) */
 } pmn_tablebase_layer;
 
 typedef void (*pmn_tablebase_fn)(void *ctx, const pmn_tablebase_layer *layer);
@@ -641,7 +643,9 @@ int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err);
 /* The positions of a layer (both sides' holes, the side to move's first). */
 uint64_t pmn_tablebase_positions(const pmn_rules *r, unsigned seeds);
 /* Build (or read, where a sound file is there) every layer up to `seeds`
- * in dir, on `threads` threads; fn is called after each layer. */
+ * in dir, on `threads` threads; fn is called after each layer (done 1),
+ * and while one is built, about every million positions, with how far it
+ * is (done below 1), from the calling thread. */
 int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, unsigned threads,
                         pmn_tablebase_fn fn, void *ctx, pmn_error *err);
 /* The layers 0.. of r found in dir; NULL (with *err) if there are none or

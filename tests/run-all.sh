@@ -18,7 +18,8 @@
 # make check runs them all.  The stages share two cores, so their time is
 # the sum of their work: each cut here is work that make check does once
 # already.  Each stage's output goes to _stages/NAME.log, shown when the stage
-# fails.
+# fails; while they run, a line a minute says which are still running, and
+# each summary counts the tests skipped and says why.
 set -e
 cd "$(dirname "$0")/.."
 
@@ -36,7 +37,11 @@ summary() {   # WHAT LOG: the automake harness's last counts in LOG (a pattern),
         pass=$(sed -n 's/^# PASS: *//p' "$log" | tail -n 1)
         fail=$(sed -n 's/^# FAIL: *//p' "$log" | tail -n 1)
         error=$(sed -n 's/^# ERROR: *//p' "$log" | tail -n 1)
-        echo "$1: ${pass:-0} passed, $(( ${fail:-0} + ${error:-0} )) failed"
+        skip=$(sed -n 's/^# SKIP: *//p' "$log" | tail -n 1)
+        echo "$1: ${pass:-0} passed, $(( ${fail:-0} + ${error:-0} )) failed, ${skip:-0} skipped"
+        # What was skipped, and why (the conformance corpus in a clone
+        # without ../shared, say): the harness's lines and the test's own.
+        grep '^SKIP: ' "$log" | sort -u | sed 's/^/  /'
         return
     done
 }
@@ -95,9 +100,27 @@ stage() {
     fi
 }
 stage valgrind &
+v=$!
 stage sanitizer &
+a=$!
 stage thread &
-wait
+t=$!
+# A line a minute while the stages run: which are running, and for how
+# long, so that a person (or a CI log) sees the run is alive.
+(
+    while sleep 60; do
+        running=
+        for name in valgrind sanitizer thread; do
+            [ -f "_stages/$name.done" ] || running="$running $name"
+        done
+        [ -n "$running" ] || break
+        echo "still running:$running ($(elapsed "$begin") in all)"
+    done
+) &
+ticker=$!
+wait "$v" "$a" "$t" || true
+kill "$ticker" 2>/dev/null || true
+wait "$ticker" 2>/dev/null || true
 
 failed=
 for name in valgrind sanitizer thread; do

@@ -1,6 +1,7 @@
 /* tablebase.c - pmn tablebase: build endgame databases, say what they hold,
  * look a position up in them. */
 #include "cli.h"
+#include "progress.h"
 #include "options.h"
 #include "command.h"
 #include "jobs.h"
@@ -54,12 +55,29 @@ static void print_layer(const pmn_tablebase_layer *s)
 
 struct tb_progress {
     int quiet;
+    unsigned seeds;           /* the layer being built */
+    double start;             /* when it began */
 };
 
 static void built(void *ctx, const pmn_tablebase_layer *s)
 {
     struct tb_progress *pr = ctx;
-    if (!pr->quiet && isatty(2))
+    int shown = !pr->quiet && isatty(2);
+    if (s->done < 1) {
+        /* Inside a layer: how far, and the time left at the rate so far. */
+        if (pr->seeds != s->seeds || pr->start == 0) {
+            pr->seeds = s->seeds;
+            pr->start = clock_seconds();
+        }
+        double spent = clock_seconds() - pr->start;
+        if (shown)
+            fprintf(stderr, "\rlayer %u: %llu positions, %.0f%% built, about %.0f s left\033[K",
+                    s->seeds, (unsigned long long)s->positions, 100 * s->done,
+                    s->done > 0.02 ? spent / s->done * (1 - s->done) : 0.0);
+        return;
+    }
+    pr->start = 0;
+    if (shown)
         fprintf(stderr, "\rlayer %u %s in %.1f s\033[K\n", s->seeds, s->loaded ? "read" : "built",
                 s->seconds);
     print_layer(s);
@@ -82,7 +100,7 @@ static void make_parents(const char *dir)
 static int build(const char *cmd, const struct tb_request *rq)
 {
     pmn_error err;
-    struct tb_progress pr = { rq->quiet };
+    struct tb_progress pr = { rq->quiet, 0, 0 };
     if (!rq->have_seeds)
         return usage_error(cmd, "build needs --seeds N");
     if (pmn_tablebase_check_rules(&rq->rules, &err) != 0) {

@@ -79,6 +79,10 @@ struct pmn_tablebase {
     void *base[TB_MAX_SEEDS + 1];
     /* cum[j][rem][c]: the ways to lay rem - c' seeds in j holes, summed over c' < c */
     uint64_t cum[TB_MAX_HOLES][TB_MAX_SEEDS + 1][TB_MAX_SEEDS + 2];
+    /* A build's caller, told now and then how far the layer being built is
+     * (pmn_tablebase_build), or NULL. */
+    pmn_tablebase_fn progress;
+    void *progress_ctx;
 };
 
 /* ---- the index ------------------------------------------------------------ */
@@ -285,6 +289,24 @@ struct worker {
     uint64_t from, to, here;
 };
 
+/* How far the layer of L is built, told to the build's caller: its work is
+ * two passes over the positions (work()) and n scans of them in
+ * solve_graph(), steps 0 .. n + 2; `within` how far the step is. */
+static void layer_progress(const struct layer *L, double step, double within)
+{
+    pmn_tablebase_fn fn = L->tb->progress;
+    if (!fn)
+        return;
+    pmn_tablebase_layer s;
+    memset(&s, 0, sizeof s);
+    s.seeds = L->n;
+    s.positions = L->size;
+    s.done = (step + within) / (double)(L->n + 2);
+    if (s.done >= 1)
+        s.done = 0.999;
+    fn(L->tb->progress_ctx, &s);
+}
+
 static void inner_move(void *ctx, uint64_t child)
 {
     struct worker *w = ctx;
@@ -307,6 +329,10 @@ static void *work(void *arg)
         return NULL;
     unrank(L->tb, w->from, L->n, h);
     for (w->here = w->from; w->here < w->to; w->here++) {
+        /* The first thread (the caller's own) tells the progress of all:
+         * they share the positions evenly. */
+        if (w->from == 0 && (w->here & 0xFFFFF) == 0 && w->here)
+            layer_progress(L, L->pass - 1, (double)w->here / (double)w->to);
         int e = exits(L->tb, L->r, h, L->n, inner_move, w);
         if (L->pass == 1)
             L->exit[w->here] = (int8_t)e;
@@ -361,6 +387,8 @@ static void solve_graph(const struct layer *L, unsigned sides, uint8_t *state, u
         memset(depth, 0, nodes * sizeof *depth);
     uint64_t head = 0, tail = 0;
     for (int v = (int)L->n; v >= 1; v--) {
+        if (sides == 1 && nodes > (1u << 20))
+            layer_progress(L, 2 + (L->n - (unsigned)v), 0);
         for (uint64_t i = 0; i < nodes; i++) {
             int e = L->exit[i < M ? i : i - M];
             if (state[i] != UNKNOWN)
@@ -800,6 +828,8 @@ int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, uns
     pmn_tablebase *tb = tb_new(r, err);
     if (!tb)
         return -1;
+    tb->progress = fn;
+    tb->progress_ctx = ctx;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         pmn_tablebase_close(tb);
         return util_fail(err, PMN_ERR_RANGE, 0, "cannot make %s: %s", dir, strerror(errno));
@@ -833,6 +863,7 @@ int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, uns
             pmn_tablebase_layer s;
             layer_stats(tb, n, &s);
             s.loaded = loaded;
+            s.done = 1;
             s.seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
             fn(ctx, &s);
         }

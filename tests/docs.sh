@@ -1,5 +1,6 @@
 #!/bin/sh
-# docs.sh - run the examples of the README and the man pages as written.
+# docs.sh - run the examples of the README, the user's guide and the man
+# pages as written; hold the README's Layout to the tree.
 #
 # An example is a line "$ pmn ..." (or "$ printf ... | pmn ...") in an
 # indented block of the README (four spaces) or between .EX and .EE in a man
@@ -47,7 +48,7 @@ examples() {
 }
 
 pass=0 fail=0
-for doc in README:readme man/pmn.1:man man/pmn.5:man; do
+for doc in README:readme doc/guide.txt:readme man/pmn.1:man man/pmn.5:man; do
     file=${doc%%:*} kind=${doc#*:}
     [ -f "$top_srcdir/$file" ] || continue
     rm -f "$work"/ex.*
@@ -117,15 +118,16 @@ for cmd in $("$PMN" --help | awk '/^Subcommands:/{on=1; next} on && /^  [a-z]/{p
     fi
 done
 
-# The README's perft table: each figure is what pmn perft counts.
-table=$(awk '/^    depth  /{on=1; next} on && /^    [a-z]/{print; next} on{exit}' "$top_srcdir/README")
-[ -n "$table" ] || { fail=$((fail + 1)); echo "FAIL README: no perft table"; }
+# The guide's perft table: each figure is what pmn perft counts.
+table=$(awk '/^    depth  /{on=1; next} on && /^    [a-z]/{print; next} on{exit}' \
+    "$top_srcdir/doc/guide.txt")
+[ -n "$table" ] || { fail=$((fail + 1)); echo "FAIL doc/guide.txt: no perft table"; }
 echo "$table" | while read -r rules counts; do
     depth=0
     for want in $counts; do
         depth=$((depth + 1))
         got=$("$PMN" perft --rules "$rules" "$depth" 2>/dev/null | sed 's/.*: //')
-        [ "$got" = "$want" ] || echo "FAIL README perft table: $rules depth $depth is $got, not $want"
+        [ "$got" = "$want" ] || echo "FAIL guide's perft table: $rules depth $depth is $got, not $want"
     done
 done > "$work/table"
 if [ -s "$work/table" ]; then
@@ -133,6 +135,31 @@ if [ -s "$work/table" ]; then
     fail=$((fail + 1))
 else
     pass=$((pass + 1))
+fi
+
+# The README's Layout is the tree: each entry it lists is there, and each
+# entry of the top of the tree that git keeps is listed.
+layout=$(awk '/^Layout$/{on=1; next} on && /^    [^ ]/{print $1; next} on && /^[A-Z]/{exit}' \
+    "$top_srcdir/README" | sed 's,/$,,')
+if [ -z "$layout" ]; then
+    fail=$((fail + 1)); echo "FAIL README: no Layout"
+fi
+for entry in $layout; do
+    if [ -e "$top_srcdir/$entry" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL README's Layout lists $entry, which the tree has not"
+    fi
+done
+if command -v git > /dev/null && git -C "$top_srcdir" rev-parse --git-dir > /dev/null 2>&1; then
+    for entry in $(git -C "$top_srcdir" ls-files | sed 's,/.*,,' | sort -u | grep -v '^\.'); do
+        case $entry in Makefile.am) continue ;; esac   # named with configure.ac
+        if printf '%s\n' $layout | grep -qx "$entry"; then
+            pass=$((pass + 1))
+        else
+            fail=$((fail + 1)); echo "FAIL README's Layout does not list $entry"
+        fi
+    done
 fi
 
 echo "docs: $pass passed, $fail failed"

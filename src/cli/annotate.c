@@ -16,7 +16,7 @@
 
 /* The default budget is a count of positions, not a time, so that the
  * same record is annotated alike on every machine, loaded or not: about
- * 0.3 s a position on the project's machine (README). */
+ * 0.1 s a position on the project's machine (doc/guide.txt). */
 #define DEFAULT_NODES 1000000
 #define DEFAULT_PROOF 250000
 #define DEFAULT_OPENING 8

@@ -1193,13 +1193,19 @@ void pmn_source_free(pmn_source *src);
  *   2. o->rules, if given (a rule file, say), which replaces what the
  *      record's tags name; else the record's Game tag, then its Rules tag;
  *   3. each of o->specs in turn (the --rules options of pmn).
- * The start is the record's Position tag, or the opening position. */
+ * The start is the record's Position tag; else the position o gives for
+ * the record's Event, or for every game; else the opening position. */
 struct pmn_setup_options {
     const pmn_rules *rules;        /* NULL, or rules that replace the tags' */
     const char *const *specs;      /* rule specifications applied over them */
     size_t nspecs;
     const char *position;          /* NULL, or the start of every game whose
                                       record gives none (a problem's diagram) */
+    const char *const *positions;  /* "EVENT=POSITION" each: the start of the game
+                                      whose Event tag is EVENT (in any case) and
+                                      whose record gives none, before position:
+                                      the problems of one page, "Problem 2" */
+    size_t npositions;
 };
 
 typedef enum pmn_setup_status {
@@ -1214,6 +1220,7 @@ typedef struct pmn_setup {
     pmn_setup_status status;
     pmn_rules rules;
     pmn_position start;            /* the opening position where it is not known */
+    int given;                     /* 1: start is a position the options gave */
 } pmn_setup;
 
 /* Set rec up (o may be NULL) and report what is wrong through fn.  Returns

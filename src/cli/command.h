@@ -74,8 +74,10 @@ struct common {
     COMMON_AT(rules_set_option, pmn_rules, rules), NULL, 0 }
 #define OPT_START_POSITION { "position", 'P' + 256, "STRING", \
     "the start of every game whose record gives none\n" \
-    "(a problem's diagram lost): a position string", \
-    COMMON_AT(opt_string, const char *, ro.setup.position), NULL, 0 }
+    "(a problem's diagram lost): a position string;\n" \
+    "EVENT=STRING: the game of that Event tag only\n" \
+    "(\"Problem 2=...\"; may be repeated)", \
+    COMMON_AT(start_position_option, struct rules_options, ro), NULL, 0 }
 #define OPT_RUNNING_TOTALS { "running-totals", 'T' + 256, NULL, \
     "the counts after moves are each player's captures\nso far, not the move's", \
     COMMON_AT(opt_flag, int, running_totals), NULL, 0 }

@@ -140,6 +140,22 @@ int rules_over_option(const char *cmd, const struct cli_option *o, const char *a
     return add_rules_option(cmd, dest, arg);
 }
 
+int start_position_option(const char *cmd, const struct cli_option *o, const char *arg,
+                          void *dest)
+{
+    struct rules_options *ro = dest;
+    (void)o;
+    if (!strchr(arg, '=')) {
+        ro->setup.position = arg;
+        return 0;
+    }
+    if (ro->setup.npositions >= MAX_RULES_OPTIONS)
+        return usage_error(cmd, "at most %d --position EVENT=POSITION", MAX_RULES_OPTIONS);
+    ro->positions[ro->setup.npositions++] = arg;
+    ro->setup.positions = ro->positions;
+    return 0;
+}
+
 int rules_set_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
 {
     (void)o;

@@ -23,6 +23,7 @@ int position_option(const char *cmd, const char *what, pmn_rules *r,
 #define MAX_RULES_OPTIONS 16
 struct rules_options {
     const char *spec[MAX_RULES_OPTIONS];
+    const char *positions[MAX_RULES_OPTIONS];   /* --position EVENT=POSITION */
     pmn_rules file;
     pmn_setup_options setup;  /* points into the above */
 };
@@ -31,6 +32,10 @@ int add_rules_option(const char *cmd, struct rules_options *o, const char *spec)
  * rules_options; --rules of a rule set, applied over a pmn_rules; --from
  * and --to, the FORMAT_* of the name into an int. */
 int rules_over_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest);
+/* --position: POSITION for every game, or EVENT=POSITION for the game of
+ * that Event (may be repeated), into a struct rules_options. */
+int start_position_option(const char *cmd, const struct cli_option *o, const char *arg,
+                          void *dest);
 int rules_set_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest);
 int format_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest);
 /* The formats records are read from and written in (--from, --to): PMN,

@@ -105,7 +105,7 @@ static void solve_if_set_up(pmn_checker *c, pmn_checked_game *g, const pmn_setup
 {
     const pmn_tag *t = pmn_record_find_tag(&g->rec, "Position");
     int tagged = t && strcmp(t->value, "?") != 0;
-    int given = !tagged && c->o.source.setup && c->o.source.setup->position;
+    int given = !tagged && setup->given;
     const char *why = NULL;
     char text[160];
     const pmn_rules *r = &setup->rules;

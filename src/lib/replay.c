@@ -622,10 +622,14 @@ pmn_replay *pmn_replay_new(const pmn_record *rec, const pmn_setup *s, pmn_diag_f
         if (lost) {
             pmn_setup unset = *s;
             unset.status = PMN_SETUP_NO_START;
+            const char *event = pmn_record_tag(rec, "Event");
+            char how[160] = "--position";
+            if (event && *event && strcmp(event, "?") != 0 && !strchr(event, '\''))
+                snprintf(how, sizeof how, "--position '%.100s=POSITION'", event);
             diag_report(fn, ctx, PMN_N215, rec->line, rec->col, "the moves are illegal from "
                         "the opening after %u pl%s, and the text is a problem's: it starts "
                         "from a position the record does not give (a diagram); give it in a "
-                        "Position tag, or with --position", plies, plies == 1 ? "y" : "ies");
+                        "Position tag, or with %s", plies, plies == 1 ? "y" : "ies", how);
             return pmn_replay_new(rec, &unset, fn, ctx);
         }
     }

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* The Game tag names a built-in set, in any case; the Rules tag gives
  * options over it.  Returns 0, or -1 (reported) if they name no rules. */
@@ -67,24 +68,53 @@ static pmn_setup_status setup_rules(const pmn_record *rec, const pmn_setup_optio
     return PMN_SETUP_READY;
 }
 
+/* The position o gives a game of this Event: the one keyed by it ("Problem
+ * 2=POSITION", the key in any case, spaces around it dropped), else the
+ * one for every game; NULL if none. */
+static const char *position_for_event(const pmn_setup_options *o, const char *event)
+{
+    for (size_t i = 0; event && i < o->npositions; i++) {
+        const char *k = o->positions[i], *eq = strchr(k, '=');
+        if (!eq)
+            continue;
+        while (*k == ' ')
+            k++;
+        size_t n = (size_t)(eq - k);
+        while (n && k[n - 1] == ' ')
+            n--;
+        const char *e = event;
+        while (*e == ' ')
+            e++;
+        size_t m = strlen(e);
+        while (m && e[m - 1] == ' ')
+            m--;
+        if (n == m && strncasecmp(k, e, n) == 0)
+            return eq + 1 + strspn(eq + 1, " ");
+    }
+    return o->position;
+}
+
 /* The Position tag, or the opening position; a record that says it starts
  * from a set-up position it does not give ([SetUp "1"] without a Position,
  * or [Position "?"]), as problems whose diagrams are lost do, is noted. */
 static pmn_setup_status setup_start(const pmn_record *rec, const pmn_setup_options *o,
-                                    pmn_rules *r, pmn_position *p, pmn_diag_fn fn, void *ctx)
+                                    pmn_rules *r, pmn_position *p, int *given_start,
+                                    pmn_diag_fn fn, void *ctx)
 {
     const pmn_tag *t = pmn_record_find_tag(rec, "Position");
     const pmn_tag *setup = pmn_record_find_tag(rec, "SetUp");
     pmn_error err;
     pmn_position_start(r, p);
-    if ((!t || strcmp(t->value, "?") == 0) && o && o->position) {
+    const char *given = o ? position_for_event(o, pmn_record_tag(rec, "Event")) : NULL;
+    if ((!t || strcmp(t->value, "?") == 0) && given) {
         /* --position: the start the record leaves out. */
-        if (pmn_position_parse_sized(r, o->position, p, &err) < 0) {
+        if (pmn_position_parse_sized(r, given, p, &err) < 0) {
             diag_report(fn, ctx, PMN_E114, rec->line, rec->col, "the position given (%s), "
-                        "column %zu: %s", o->position, err.column, err.message);
+                        "column %zu: %s", given, err.column, err.message);
             pmn_position_start(r, p);
             return PMN_SETUP_BAD_START;
         }
+        *given_start = 1;
         return PMN_SETUP_READY;
     }
     if ((!t && setup && strcmp(setup->value, "1") == 0) || (t && strcmp(t->value, "?") == 0)) {
@@ -109,6 +139,7 @@ static pmn_setup_status setup_start(const pmn_record *rec, const pmn_setup_optio
 int pmn_setup_record(const pmn_record *rec, const pmn_setup_options *o, pmn_setup *s,
                      pmn_diag_fn fn, void *ctx)
 {
+    s->given = 0;
     s->status = setup_rules(rec, o, &s->rules, fn, ctx);
     if (s->status != PMN_SETUP_READY) {
         /* Unknown rules: Hawalis names the holes when the record is written. */
@@ -116,7 +147,7 @@ int pmn_setup_record(const pmn_record *rec, const pmn_setup_options *o, pmn_setu
         pmn_position_start(&s->rules, &s->start);
         return (int)s->status;
     }
-    s->status = setup_start(rec, o, &s->rules, &s->start, fn, ctx);
+    s->status = setup_start(rec, o, &s->rules, &s->start, &s->given, fn, ctx);
     return (int)s->status;
 }
 

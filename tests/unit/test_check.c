@@ -145,8 +145,8 @@ static void setup_order(void **state)
     pmn_rules file;
     const char *endless_lose[] = { "endless=lose" };
     const char *capture_front[] = { "capture=front" };
-    pmn_setup_options over = { NULL, endless_lose, 1, NULL };
-    pmn_setup_options bad = { NULL, capture_front, 1, NULL };
+    pmn_setup_options over = { NULL, endless_lose, 1, NULL, NULL, 0 };
+    pmn_setup_options bad = { NULL, capture_front, 1, NULL, NULL, 0 };
 
     assert_int_equal(set_up("1. i *", NULL, &s, &ds), PMN_SETUP_READY);
     assert_string_equal(s.rules.name, "hawalis");
@@ -161,7 +161,7 @@ static void setup_order(void **state)
 
     /* A rule file replaces the tags, even ones that name no rules. */
     assert_int_equal(pmn_rules_init(&file, "oware", NULL), 0);
-    pmn_setup_options replace = { &file, endless_lose, 1, NULL };
+    pmn_setup_options replace = { &file, endless_lose, 1, NULL, NULL, 0 };
     assert_int_equal(set_up("[Game \"Nonesuch\"]\n1. a *", &replace, &s, &ds), PMN_SETUP_READY);
     assert_string_equal(s.rules.name, "oware");
     assert_int_equal(ds.n, 0);
@@ -187,7 +187,7 @@ static void setup_order(void **state)
 
     /* --position: the start of a record that gives none, a KGP literal's
      * holes with it; a record's own Position stays its own. */
-    pmn_setup_options start = { NULL, NULL, 0, "<2,0,0,1,1,1,1> N" };
+    pmn_setup_options start = { NULL, NULL, 0, "<2,0,0,1,1,1,1> N", NULL, 0 };
     assert_int_equal(set_up("[Game \"Kalah\"]\n1... A *", &start, &s, &ds), PMN_SETUP_READY);
     assert_int_equal(s.rules.pits, 2);
     assert_int_equal(s.start.to_move, PMN_NORTH);
@@ -197,7 +197,7 @@ static void setup_order(void **state)
     assert_int_equal(set_up("[Game \"Kalah\"]\n[Position \"4,4,4,4,4,4/4,4,4,4,4,4 S\"]\n1. a *",
                             &start, &s, &ds), PMN_SETUP_READY);
     assert_int_equal(s.rules.pits, 6);
-    pmn_setup_options wrong = { NULL, NULL, 0, "2,2" };
+    pmn_setup_options wrong = { NULL, NULL, 0, "2,2", NULL, 0 };
     assert_int_equal(set_up("1. a *", &wrong, &s, &ds), PMN_SETUP_BAD_START);
     assert_int_equal(ds.d[0].code, PMN_E114);
 }

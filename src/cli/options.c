@@ -419,11 +419,16 @@ int tablebase_option(const char *cmd, const char *dir, const pmn_rules *r, pmn_s
     *tb = NULL;
     if (!dir) {
         /* The default location serves when it holds databases of these
-         * rules, and is passed over in silence when it does not. */
+         * rules, and is passed over in silence when it does not; where it
+         * holds some that cannot be used, the search goes on without them
+         * and says why. */
         if (pmn_tablebase_check_rules(r, NULL) != 0)
             return 0;
-        if ((*tb = pmn_tablebase_open(r, default_tablebase_dir(where, sizeof where), NULL)))
+        if ((*tb = pmn_tablebase_open(r, default_tablebase_dir(where, sizeof where), &err)))
             pmn_searcher_use_tablebase(s, *tb);
+        else if (err.code != PMN_ERR_UNKNOWN)
+            fprintf(stderr, "pmn %s: warning: the endgame databases of %s are not used: %s\n",
+                    cmd, where, err.message);
         return 0;
     }
     if (!(*tb = pmn_tablebase_open(r, dir, &err))) {

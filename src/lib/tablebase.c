@@ -716,11 +716,20 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, pmn_error *
 {
     char path[4096];
     layer_path(tb, dir, n, path, sizeof path);
-    int fd = open(path, O_RDONLY);
+    /* Not blocking: a FIFO in a layer's place would hang the reader. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0 && errno == ENOENT)
+        return 0;   /* no such layer: the databases end below it */
     if (fd < 0)
-        return 0;
+        return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: cannot open it: %s", path, strerror(errno));
     struct stat st;
     size_t want = TB_HEADER + (size_t)body_bytes(tb->size[n]);
+    if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+        close(fd);
+        return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: not a regular file (a %s)", path,
+                         S_ISDIR(st.st_mode) ? "directory" : S_ISFIFO(st.st_mode) ? "FIFO"
+                         : "device or socket");
+    }
     if (fstat(fd, &st) != 0 || (uint64_t)st.st_size != want) {
         close(fd);
         return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: %llu bytes, not the %llu of a layer of "

@@ -12,7 +12,8 @@
 #
 # Unless --full is given, the valgrind and sanitizer stages run a tenth of
 # the unit tests' random trials (PMN_TEST_LIGHT, tests/unit/light.h), a
-# tenth of formats.sh's random games and a quarter of xml.sh's records, and
+# tenth of formats.sh's random games, a quarter of xml.sh's records and of
+# docs.sh's examples, and
 # leave the browser's test out; ThreadSanitizer takes one CLI case of each
 # group and every fourth, valgrind one of each group and every twelfth.
 # make check runs them all.  The stages share two cores, so their time is

@@ -16,18 +16,25 @@ if [ ! -f "$corpus/realcheck.py" ] || ! command -v python3 > /dev/null; then
     exit 77
 fi
 fail=0
-# realcheck.py names pmn's binary itself: the wrapper in $work/bin runs the
-# one built (under valgrind in make check-valgrind).
-python3 "$corpus/realcheck.py" "$PMN" "$corpus" --program openspiel=openspiel \
-    --program playstrategy=playstrategy > "$work/facts" 2>&1 || fail=1
-grep -v '^OK' "$work/facts"
-echo "facts: $(grep -c '^OK' "$work/facts") agree, $(grep -c -E '^(DIFF|FAIL)' "$work/facts") differ"
-sh "$corpus/realroundtrip.sh" "$PMN" "$corpus" "$work/round-trips" > "$work/trips" 2>&1
-if grep -q '^DIFF' "$work/trips"; then
-    fail=1
-    grep -A6 '^DIFF' "$work/trips"
-fi
-echo "round trips: $(grep -c '^ok' "$work/trips") the same, $(grep -c '^DIFF' "$work/trips") differ"
+# check LABEL FACTS_DIR RECORDS_DIR [ARGS]: every stated fact of FACTS_DIR's
+# expected.json against the replay (realcheck.py names pmn's binary itself:
+# the wrapper in $work/bin runs the one built, under valgrind in make
+# check-valgrind), and every round trip of RECORDS_DIR's records.
+check() {
+    label=$1 facts=$2 records=$3
+    shift 3
+    python3 "$corpus/realcheck.py" "$PMN" "$facts" "$@" > "$work/facts" 2>&1 || fail=1
+    grep -v '^OK' "$work/facts"
+    echo "${label}facts: $(grep -c '^OK' "$work/facts") agree, $(grep -c -E '^(DIFF|FAIL)' "$work/facts") differ"
+    rm -rf "$work/round-trips"
+    sh "$corpus/realroundtrip.sh" "$PMN" "$records" "$work/round-trips" > "$work/trips" 2>&1
+    if grep -q '^DIFF' "$work/trips"; then
+        fail=1
+        grep -A6 '^DIFF' "$work/trips"
+    fi
+    echo "${label}round trips: $(grep -c '^ok' "$work/trips") the same, $(grep -c '^DIFF' "$work/trips") differ"
+}
+check "" "$corpus" "$corpus" --program openspiel=openspiel --program playstrategy=playstrategy
 
 # The second corpus (added-2026-11-27): vying's records read under the
 # vying reading (feed=if-possible), as realcheck.py's --program does for the
@@ -45,14 +52,6 @@ for g in games:
         g['rules'] = (g.get('rules') or []) + ['vying']
 json.dump(games, open(sys.argv[2], 'w'))
 PY
-    python3 "$corpus/realcheck.py" "$PMN" "$work/added" > "$work/facts2" 2>&1 || fail=1
-    grep -v '^OK' "$work/facts2"
-    echo "second corpus facts: $(grep -c '^OK' "$work/facts2") agree, $(grep -c -E '^(DIFF|FAIL)' "$work/facts2") differ"
-    sh "$corpus/realroundtrip.sh" "$PMN" "$added" "$work/round-trips2" > "$work/trips2" 2>&1
-    if grep -q '^DIFF' "$work/trips2"; then
-        fail=1
-        grep -A6 '^DIFF' "$work/trips2"
-    fi
-    echo "second corpus round trips: $(grep -c '^ok' "$work/trips2") the same, $(grep -c '^DIFF' "$work/trips2") differ"
+    check "second corpus " "$work/added" "$added"
 fi
 exit $fail

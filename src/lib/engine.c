@@ -427,17 +427,25 @@ static pmn_legality judged(const pmn_rules *r, int starve, int side,
     return PMN_LEGAL;
 }
 
+/* The move sown on a copy q of p, its report in rep: 1 if it is endless. */
+static int sown_copy(const pmn_rules *r, const pmn_position *p, int hole, pmn_position *q,
+                     pmn_move_report *rep)
+{
+    struct sow lap0;
+    uint64_t period;
+    unsigned last;
+    *q = *p;
+    memset(rep, 0, sizeof *rep);
+    return sow_move(r, q, hole, rep, &lap0, &period, &last, 1, 0);
+}
+
 /* Sow the move on a copy of p to judge it (an endless one is legal). */
 static pmn_legality sown_legality(const pmn_rules *r, const pmn_position *p, int hole,
                                   int starve)
 {
-    pmn_position q = *p;
+    pmn_position q;
     pmn_move_report rep;
-    struct sow lap0;
-    uint64_t period;
-    unsigned last;
-    memset(&rep, 0, sizeof rep);
-    if (sow_move(r, &q, hole, &rep, &lap0, &period, &last, 1, 0))
+    if (sown_copy(r, p, hole, &q, &rep))
         return PMN_LEGAL;
     return judged(r, starve, p->to_move, &rep, &q);
 }
@@ -451,14 +459,9 @@ static int some_move_feeds(const pmn_rules *r, const pmn_position *p)
     for (unsigned i = 0; i < r->pits; i++) {
         if (p->pit[p->to_move][i] < r->min_lift)
             continue;
-        pmn_position q = *p;
+        pmn_position q;
         pmn_move_report rep;
-        struct sow lap0;
-        uint64_t period;
-        unsigned last;
-        memset(&rep, 0, sizeof rep);
-        if (sow_move(r, &q, (int)i, &rep, &lap0, &period, &last, 1, 0)
-            || pmn_position_seeds(r, &q, !p->to_move) > 0)
+        if (sown_copy(r, p, (int)i, &q, &rep) || pmn_position_seeds(r, &q, !p->to_move) > 0)
             return 1;
     }
     return 0;

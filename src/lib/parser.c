@@ -226,6 +226,21 @@ static int ply_list_ahead(struct parser *p)
 /* move -> LETTER | NUMBER | COORDINATE ; its annotations are parsed by
  * parse_line.  `side` is the side to move by turns, which numbers need. */
 static void game_starts(struct parser *p, const struct token *t);
+static int keep_prose(struct parser *p, pmn_move *last, const struct token *t);
+
+/* A line of prose after the moves at t, kept as the last move's comment:
+ * 1 where moves go on after it (a number, a result), 0 where it ends the
+ * game, -1 when memory runs out. */
+static int prose_after_moves(struct parser *p, pmn_move *last, const struct token *t)
+{
+    if (keep_prose(p, last, t) < 0)
+        return -1;
+    if (p->tok.type != T_NUMBER && p->tok.type != T_RESULT) {
+        p->split = "the text after it ends the game";
+        return 0;
+    }
+    return 1;
+}
 
 static pmn_move *parse_move(struct parser *p, pmn_line *line, const struct token *number,
                             int side)
@@ -1106,12 +1121,9 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
                     break;
                 }
                 if (last) {
-                    if (keep_prose(p, last, t) < 0)
-                        return -1;
-                    if (p->tok.type != T_NUMBER && p->tok.type != T_RESULT) {
-                        p->split = "the text after it ends the game";
-                        return 0;
-                    }
+                    int rc = prose_after_moves(p, last, t);
+                    if (rc <= 0)
+                        return rc;
                     break;
                 }
             }
@@ -1222,12 +1234,9 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
                 return 0;
             }
             if (depth == 0 && last && begins_line(p, t) && prose_ahead(p, t)) {
-                if (keep_prose(p, last, t) < 0)
-                    return -1;
-                if (p->tok.type != T_NUMBER && p->tok.type != T_RESULT) {
-                    p->split = "the text after it ends the game";
-                    return 0;
-                }
+                int rc = prose_after_moves(p, last, t);
+                if (rc <= 0)
+                    return rc;
                 break;
             }
             if (p->in_junk) {

@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <math.h>
 #include <cmocka.h>
 
@@ -218,6 +219,21 @@ static void selfplay_is_a_game(void **unused)
 
 /* ---- annotations against the truth --------------------------------------- */
 
+/* Self-play game g of r (so), set up from the opening and annotated (ao). */
+static void annotated_selfplay(pmn_searcher *s, const pmn_rules *r,
+                               const pmn_selfplay_options *so, unsigned g,
+                               const pmn_annotate_options *ao, pmn_record *rec,
+                               pmn_setup *setup, pmn_annotation *an)
+{
+    size_t n;
+    assert_int_equal(pmn_selfplay(s, r, so, g, rec, NULL, 0, &n), 0);
+    memset(setup, 0, sizeof *setup);
+    setup->status = PMN_SETUP_READY;
+    setup->rules = *r;
+    pmn_position_start(r, &setup->start);
+    assert_int_equal(pmn_annotate_record(rec, setup, s, ao, an), 0);
+}
+
 static void check_against_minimax(const char *spec, unsigned games, int solve)
 {
     pmn_rules r;
@@ -232,11 +248,8 @@ static void check_against_minimax(const char *spec, unsigned games, int solve)
     for (unsigned g = 0; g < games; g++) {
         pmn_record rec;
         pmn_annotation an;
-        size_t n;
-        assert_int_equal(pmn_selfplay(s, &r, &so, g, &rec, NULL, 0, &n), 0);
-        pmn_setup setup = { .status = PMN_SETUP_READY, .rules = r };
-        pmn_position_start(&r, &setup.start);
-        assert_int_equal(pmn_annotate_record(&rec, &setup, s, &ao, &an), 0);
+        pmn_setup setup;
+        annotated_selfplay(s, &r, &so, g, &ao, &rec, &setup, &an);
         judged_check(&r, &setup.start, &an, solve, naive_outcome_after, &path, &count);
         pmn_annotation_free(&an);
         pmn_record_free(&rec);
@@ -347,12 +360,9 @@ static void kalah_throws_found(void **unused)
     for (unsigned g = 0; g < (whole_sample() ? 30u : 1u); g++) {
         pmn_record rec;
         pmn_annotation an;
-        size_t n;
-        assert_int_equal(pmn_selfplay(s, &r, &so, g, &rec, NULL, 0, &n), 0);
-        pmn_setup setup = { .status = PMN_SETUP_READY, .rules = r };
-        pmn_position_start(&r, &setup.start);
+        pmn_setup setup;
         pmn_searcher_clear(s);
-        assert_int_equal(pmn_annotate_record(&rec, &setup, s, &ao, &an), 0);
+        annotated_selfplay(s, &r, &so, g, &ao, &rec, &setup, &an);
         for (size_t i = 0; i < an.nplies; i++) {
             const pmn_annotated_ply *j = &an.plies[i];
             pmn_search_limits l = { .solve = 1, .all_moves = 1 };

@@ -414,8 +414,9 @@ static FILE *open_raw(const char *name, struct diag_sink *s)
     if (!f) {
         report(s, PMN_F001, 0, 0, "cannot open: %s", strerror(errno));
     } else if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        report(s, PMN_F001, 0, 0, "a directory, not a file: name the files in it (%s/*.pmn)",
-               name);
+        size_t n = strlen(name);
+        report(s, PMN_F001, 0, 0, "a directory, not a file: name the files in it (%s%s*.pmn)",
+               name, n && name[n - 1] == '/' ? "" : "/");
         fclose(f);
         f = NULL;
     }

@@ -21,6 +21,7 @@ int read_rule_file(const char *path, pmn_rule_file **out)
 {
     struct diag_sink s = { .file = path, .show_notes = 1 };
     FILE *f = open_input(path, &s);
+    *out = NULL;   /* the caller frees it, read or not */
     if (!f)
         return exit_status(&s);
     *out = pmn_rule_file_read(f, path, print_diag, &s);

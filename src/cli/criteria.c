@@ -340,6 +340,11 @@ static int parse_date(struct criterion *cr, const char *cmd, const char *arg)
                        "left out");
     if (!cr->from[0] && !cr->to[0])
         return bad(cmd, "date", arg, "no date given");
+    /* Compared on the characters both bounds give: 2026..2025 holds no
+     * date, which is a slip, not a criterion. */
+    size_t a = strlen(cr->from), b = strlen(cr->to);
+    if (a && b && strncmp(cr->from, cr->to, a < b ? a : b) > 0)
+        return bad(cmd, "date", arg, "FROM is after TO: no date is in that range");
     return 0;
 }
 

@@ -383,6 +383,13 @@ unsigned default_threads(void)
     unsigned long v;
     if (env && *env && parse_number(env, 64, &v) == 0 && v > 0)
         return (unsigned)v;
+    static int said;
+    if (env && *env && !said++) {
+        /* Said once, as --threads would refuse it, and the cores taken. */
+        char buf[64];
+        fprintf(stderr, "pmn: warning: PMN_THREADS takes a number from 1 to 64, not '%s': "
+                "the cores are used\n", escaped(env, buf, sizeof buf));
+    }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     return cores < 1 ? 1 : cores > 64 ? 64 : (unsigned)cores;
 }

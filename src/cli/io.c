@@ -270,7 +270,11 @@ int finish_stdout(int status)
     if (stdout_reported)
         return EXIT_FATAL;
     struct output o = { NULL, NULL, 0 };
-    return output_failed(&o, "cannot write");
+    /* A write that failed before this flush leaves the stream's error and
+     * no errno: its reason is gone, but not that it was an earlier one. */
+    return output_failed(&o, errno ? "cannot write"
+                                   : "cannot write: an earlier write failed (a full disk, "
+                                     "a closed pipe?)");
 }
 
 /* A game's diagnostics held at most: past this many they are printed, so

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 struct tb_request {
@@ -18,7 +19,7 @@ struct tb_request {
     unsigned long seeds;
     int have_seeds;
     const char *dir, *position;
-    int jobs, quiet;
+    int jobs, quiet, force;
     char where[4096];         /* the default dir */
 };
 
@@ -33,6 +34,8 @@ static const struct cli_option options[] = {
       "else ~/.local/share/pmn/tablebases)", STRING_AT(struct tb_request, dir), NULL, 0 },
     { "position", 'P' + 256, "STRING", "probe: the position to look up",
       STRING_AT(struct tb_request, position), NULL, 0 },
+    { "force", 'F' + 256, NULL, "build: even where the estimate says the memory or\n"
+      "disk is too small", FLAG_AT(struct tb_request, force), NULL, 0 },
     OPT_JOBS,
     OPT_QUIET_PROGRESS,
     OPT_END,
@@ -97,6 +100,77 @@ static void make_parents(const char *dir)
         }
 }
 
+/* Bytes as a person reads them. */
+static const char *bytes_text(double b, char *buf, size_t size)
+{
+    static const char *const units[] = { "bytes", "KB", "MB", "GB", "TB", "PB" };
+    int u = 0;
+    while (b >= 1000 && u < 5)
+        b /= 1000, u++;
+    snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", b, units[u]);
+    return buf;
+}
+
+/* What a build up to rq->seeds needs, said before it starts: its positions,
+ * the files (3 bytes a position: a value and a depth), and the memory of
+ * its largest layer as the builder holds it (the values and depths, each
+ * position's best exit, moves and predecessor list of about six moves, the
+ * solve's state and queue: about 38 bytes a position) beside the layers
+ * below, mapped.  Where the machine's memory or the directory's disk is
+ * smaller, the build is refused (it would run for hours and then fail)
+ * unless --force.  Returns 0 to go on, or an exit status. */
+static int estimate(const char *cmd, const struct tb_request *rq)
+{
+    double total = 0, largest = 0;
+    for (unsigned n = 0; n <= rq->seeds; n++) {
+        double p = (double)pmn_tablebase_positions(&rq->rules, n);
+        total += p;
+        largest = p > largest ? p : largest;
+    }
+    double disk = 3 * total, memory = 38 * largest + 3 * (total - largest);
+    double ram = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    struct statvfs fs;
+    char parent[4096], a[32], b[32], c[32];
+    snprintf(parent, sizeof parent, "%s", rq->dir);
+    double free_disk = -1;
+    while (parent[0]) {
+        if (statvfs(parent, &fs) == 0) {
+            free_disk = (double)fs.f_bavail * (double)fs.f_frsize;
+            break;
+        }
+        char *slash = strrchr(parent, '/');
+        if (!slash)
+            snprintf(parent, sizeof parent, ".");
+        else if (slash == parent)
+            parent[1] = '\0';
+        else
+            *slash = '\0';
+        if (strcmp(parent, ".") == 0 && statvfs(parent, &fs) == 0) {
+            free_disk = (double)fs.f_bavail * (double)fs.f_frsize;
+            break;
+        }
+    }
+    if (!rq->quiet)
+        fprintf(stderr, "pmn %s: layers 0 to %lu: %.0f positions, %s of files, about %s of "
+                "memory for the largest\n", cmd, rq->seeds, total,
+                bytes_text(disk, a, sizeof a), bytes_text(memory, b, sizeof b));
+    if (rq->force)
+        return 0;
+    if (ram > 0 && memory > ram) {
+        fprintf(stderr, "pmn %s: error: the layer of %lu seeds needs about %s of memory, and "
+                "this machine has %s: build fewer seeds, or --force\n", cmd, rq->seeds,
+                bytes_text(memory, a, sizeof a), bytes_text(ram, c, sizeof c));
+        return EXIT_USAGE;
+    }
+    if (free_disk >= 0 && disk > free_disk) {
+        fprintf(stderr, "pmn %s: error: the files need about %s, and %s has %s free: build "
+                "fewer seeds, or --force\n", cmd, bytes_text(disk, a, sizeof a), parent,
+                bytes_text(free_disk, c, sizeof c));
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 static int build(const char *cmd, const struct tb_request *rq)
 {
     pmn_error err;
@@ -107,6 +181,9 @@ static int build(const char *cmd, const struct tb_request *rq)
         fprintf(stderr, "pmn %s: error: %s\n", cmd, err.message);
         return EXIT_USAGE;
     }
+    int rc = estimate(cmd, rq);
+    if (rc != 0)
+        return rc;
     make_parents(rq->dir);
     if (pmn_tablebase_build(&rq->rules, (unsigned)rq->seeds, rq->dir, (unsigned)rq->jobs, built,
                             &pr, &err) != 0) {

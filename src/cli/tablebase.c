@@ -111,6 +111,27 @@ static const char *bytes_text(double b, char *buf, size_t size)
     return buf;
 }
 
+/* The free disk of dir, or of the nearest directory above it that exists
+ * (the build makes dir), named in at; -1 if none can be asked. */
+static double disk_free(const char *dir, char *at, size_t size)
+{
+    struct statvfs fs;
+    snprintf(at, size, "%s", dir);
+    for (;;) {
+        if (statvfs(at, &fs) == 0)
+            return (double)fs.f_bavail * (double)fs.f_frsize;
+        char *slash = strrchr(at, '/');
+        if (slash && slash > at)
+            *slash = '\0';            /* a/b/c -> a/b */
+        else if (slash && at[1])
+            at[1] = '\0';             /* /a -> / */
+        else if (!slash && strcmp(at, ".") != 0)
+            snprintf(at, size, ".");  /* a -> . */
+        else
+            return -1;
+    }
+}
+
 /* What a build up to rq->seeds needs, said before it starts: its positions,
  * the files (3 bytes a position: a value and a depth), and the memory of
  * its largest layer as the builder holds it (the values and depths, each
@@ -129,27 +150,8 @@ static int estimate(const char *cmd, const struct tb_request *rq)
     }
     double disk = 3 * total, memory = 38 * largest + 3 * (total - largest);
     double ram = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-    struct statvfs fs;
     char parent[4096], a[32], b[32], c[32];
-    snprintf(parent, sizeof parent, "%s", rq->dir);
-    double free_disk = -1;
-    while (parent[0]) {
-        if (statvfs(parent, &fs) == 0) {
-            free_disk = (double)fs.f_bavail * (double)fs.f_frsize;
-            break;
-        }
-        char *slash = strrchr(parent, '/');
-        if (!slash)
-            snprintf(parent, sizeof parent, ".");
-        else if (slash == parent)
-            parent[1] = '\0';
-        else
-            *slash = '\0';
-        if (strcmp(parent, ".") == 0 && statvfs(parent, &fs) == 0) {
-            free_disk = (double)fs.f_bavail * (double)fs.f_frsize;
-            break;
-        }
-    }
+    double free_disk = disk_free(rq->dir, parent, sizeof parent);
     if (!rq->quiet)
         fprintf(stderr, "pmn %s: layers 0 to %lu: %.0f positions, %s of files, about %s of "
                 "memory for the largest\n", cmd, rq->seeds, total,

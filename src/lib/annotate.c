@@ -144,8 +144,9 @@ static void strip_evals(pmn_move *m)
         const char *c = m->comments[i];
         while (isspace((unsigned char)*c))
             c++;
-        if (begins(c, "[%eval ") && c[strcspn(c, "]")] == ']'
-            && c[strcspn(c, "]") + 1 + strspn(c + strcspn(c, "]") + 1, " \t\n")] == '\0')
+        /* A comment that is a value alone: "[%eval X]", spaces around it. */
+        const char *close = begins(c, "[%eval ") ? strchr(c, ']') : NULL;
+        if (close && close[1 + strspn(close + 1, " \t\n")] == '\0')
             free(m->comments[i]);
         else
             m->comments[k++] = m->comments[i];
@@ -468,10 +469,10 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
          * on samples/oware/selfplay-2.pmn, 1.1 times with this). */
         unsigned in_play_now = pmn_position_seeds(r, before, PMN_SOUTH)
                              + pmn_position_seeds(r, before, PMN_NORTH);
-        int exact = in_play_now + 4 <= failed_at
-                  ? prove(s, r, before, history + since, i - since, o, &a) : 0;
-        if (exact == 0 && in_play_now + 4 <= failed_at && o->proof_nodes && !o->limits.solve)
-            failed_at = in_play_now;
+        int tried = in_play_now + 4 <= failed_at;
+        int exact = tried ? prove(s, r, before, history + since, i - since, o, &a) : 0;
+        if (tried && exact == 0)
+            failed_at = in_play_now;   /* (where prove() does not apply, it answers 0 at once) */
         if (exact < 0
             || (!exact
                 && pmn_analyse(s, before, history + since, i - since, &l, keep_iteration, it,

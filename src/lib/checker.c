@@ -65,32 +65,17 @@ static void say(pmn_checker *c, pmn_diag_code code, pmn_at line, pmn_at col, con
     collect(c, &d);
 }
 
-/* --solve: a problem's solution against the engine, with the databases of
- * its rules under o.tablebases where there are any. */
-/* Do the databases under o.tablebases hold p? */
-static int held_by_databases(const pmn_checker *c, const pmn_rules *r, const pmn_position *p)
-{
-    pmn_error err;
-    int margin, held = 0;
-    pmn_tablebase *tb = c->o.tablebases ? pmn_tablebase_open(r, c->o.tablebases, &err) : NULL;
-    if (tb)
-        held = pmn_tablebase_probe(tb, p, &margin);
-    pmn_tablebase_close(tb);
-    return held;
-}
-
-static void solve(pmn_checker *c, pmn_checked_game *g)
+/* --solve: a problem's solution against the engine, with tb, the
+ * databases of its rules (or NULL). */
+static void solve(pmn_checker *c, pmn_checked_game *g, const pmn_tablebase *tb)
 {
     const pmn_rules *r = &pmn_replay_setup(g->replay)->rules;
     pmn_searcher *s = pmn_searcher_new(r, 64);
-    pmn_tablebase *tb = NULL;
-    pmn_error err;
-    if (s && c->o.tablebases && (tb = pmn_tablebase_open(r, c->o.tablebases, &err)) != NULL)
+    if (s && tb)
         pmn_searcher_use_tablebase(s, tb);
     if (!s || pmn_problem_check(&g->rec, g->replay, s, collect, c) < 0)
         say(c, PMN_F002, g->rec.line, g->rec.col, "out of memory solving the problem");
     pmn_searcher_free(s);
-    pmn_tablebase_close(tb);
 }
 
 /* The most seeds in play that --solve takes on without databases that
@@ -109,6 +94,12 @@ static void solve_if_set_up(pmn_checker *c, pmn_checked_game *g, const pmn_setup
     const char *why = NULL;
     char text[160];
     const pmn_rules *r = &setup->rules;
+    pmn_error err;
+    int margin;
+    /* The databases of its rules under o.tablebases, opened once: whether
+     * they hold the start, and the solve's. */
+    pmn_tablebase *tb = (tagged || given) && setup->status == PMN_SETUP_READY
+                     && c->o.tablebases ? pmn_tablebase_open(r, c->o.tablebases, &err) : NULL;
     unsigned seeds = pmn_position_seeds(r, &setup->start, PMN_SOUTH)
                    + pmn_position_seeds(r, &setup->start, PMN_NORTH);
     if (t && !tagged && !given)
@@ -119,18 +110,20 @@ static void solve_if_set_up(pmn_checker *c, pmn_checked_game *g, const pmn_setup
         why = "its start could not be set up";
     else if (!pmn_replay_complete(g->replay))
         why = "its moves do not all replay";
-    else if (seeds > SOLVE_MAX_SEEDS && !held_by_databases(c, r, &setup->start)) {
+    else if (seeds > SOLVE_MAX_SEEDS
+             && !(tb && pmn_tablebase_probe(tb, &setup->start, &margin))) {
         snprintf(text, sizeof text, "%u seeds in play, more than it takes on (%u) without "
                  "endgame databases that hold them", seeds, SOLVE_MAX_SEEDS);
         why = text;
     }
     if (!why) {
-        solve(c, g);
-        return;
+        solve(c, g, tb);
+    } else {
+        char msg[256];
+        snprintf(msg, sizeof msg, "not solved (--solve): %s", why);
+        say(c, PMN_N224, g->rec.line, g->rec.col, msg);
     }
-    char msg[256];
-    snprintf(msg, sizeof msg, "not solved (--solve): %s", why);
-    say(c, PMN_N224, g->rec.line, g->rec.col, msg);
+    pmn_tablebase_close(tb);
 }
 
 static void check_game(pmn_checker *c, pmn_checked_game *g)

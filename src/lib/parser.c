@@ -223,8 +223,6 @@ static int ply_list_ahead(struct parser *p)
     return 0;
 }
 
-/* move -> LETTER | NUMBER | COORDINATE ; its annotations are parsed by
- * parse_line.  `side` is the side to move by turns, which numbers need. */
 static void game_starts(struct parser *p, const struct token *t);
 static int keep_prose(struct parser *p, pmn_move *last, const struct token *t);
 
@@ -242,6 +240,8 @@ static int prose_after_moves(struct parser *p, pmn_move *last, const struct toke
     return 1;
 }
 
+/* move -> LETTER | NUMBER | COORDINATE ; its annotations are parsed by
+ * parse_line.  `side` is the side to move by turns, which numbers need. */
 static pmn_move *parse_move(struct parser *p, pmn_line *line, const struct token *number,
                             int side)
 {
@@ -393,6 +393,16 @@ static size_t line_end(const struct parser *p, size_t off)
     return nl ? (size_t)(nl - p->lx.text) : p->lx.len;
 }
 
+/* The end of the text of the line that off is on, its trailing spaces
+ * and carriage return left out. */
+static size_t text_end(const struct parser *p, size_t off)
+{
+    size_t end = line_end(p, off);
+    while (end > off && (p->lx.text[end - 1] == '\r' || p->lx.text[end - 1] == ' '))
+        end--;
+    return end;
+}
+
 /* Does the token begin its line (blanks before it)? */
 static int begins_line(const struct parser *p, const struct token *t)
 {
@@ -500,15 +510,11 @@ static void page_game(struct parser *p, const struct token *t, size_t end)
  * its run, said once when the run ends. */
 static void skip_junk(struct parser *p, const struct token *t)
 {
-    size_t end = t->off;
-    while (end < p->lx.len && p->lx.text[end] != '\n')
-        end++;
+    size_t end = line_end(p, t->off);
     if (!p->junk_lines) {
         char quoted[64];
-        size_t n = end - t->off, k = 0;
+        size_t n = text_end(p, t->off) - t->off, k = 0;
         const char *s = p->lx.text + t->off;
-        while (n && (s[n - 1] == '\r' || s[n - 1] == ' '))
-            n--;
         /* Whole characters only, and an ellipsis where it is cut. */
         size_t room = sizeof quoted - 4;
         if (n > room) {
@@ -557,9 +563,7 @@ static int moves_after(const struct parser *p, size_t end);
 static int read_heading(struct parser *p, const struct token *t)
 {
     struct heading h;
-    size_t end = line_end(p, t->off), len = end - t->off;
-    while (len && (p->lx.text[t->off + len - 1] == '\r' || p->lx.text[t->off + len - 1] == ' '))
-        len--;
+    size_t end = line_end(p, t->off), len = text_end(p, t->off) - t->off;
     if (problem_heading(p->lx.text + t->off, len) && !pmn_record_find_tag(p->rec, "Event")
         && moves_after(p, end)) {
         /* "Problem 2": the problem's name, its Event. */
@@ -691,7 +695,7 @@ static size_t connective(const struct parser *p, const struct token *t)
     return 0;
 }
 
-static int closing_words(const struct parser *p, const struct token *t);
+static size_t closing_words(const struct parser *p, const struct token *t);
 
 /* A '-' with words after it on its line that close the moves: the words'
  * dash, not one that joins two sowings. */
@@ -705,8 +709,9 @@ static int dash_before_words(const struct parser *p, const struct token *t)
 
 /* Do the words at t close the moves: two or more on the line of the last
  * move, running to its end (a full stop at most after them), with nothing
- * of the game after them -- a blank line, the end, a result, a heading? */
-static int closing_words(const struct parser *p, const struct token *t)
+ * of the game after them -- a blank line, the end, a result, a heading?
+ * Where they do, the offset where they end; else 0. */
+static size_t closing_words(const struct parser *p, const struct token *t)
 {
     size_t end = prose_run(p, t);
     if (end == t->off + t->len)
@@ -726,7 +731,7 @@ static int closing_words(const struct parser *p, const struct token *t)
     for (size_t k = t->off; k < i; k++)
         line += p->lx.text[k] == '\n';
     return u.type == T_EOF || u.type == T_RESULT || u.type == T_TAG
-        || u.type == T_RPAREN || u.line > line + 1 || u.type == T_WORD;
+        || u.type == T_RPAREN || u.line > line + 1 || u.type == T_WORD ? end : 0;
 }
 
 /* A result the closing words state ("and North wins", "South wins by 52 :
@@ -1066,6 +1071,7 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
     int have_number = 0, semi = 0, mover = side, agreed = 1;
     for (;;) {
         struct token *t = &p->tok;
+        size_t words_end;   /* of words a page puts among or after moves */
         if (p->over) {
             skip_rest(p);
             return 0;
@@ -1242,37 +1248,31 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
             if (p->in_junk) {
                 if (begins_line(p, t) && !p->stip_len && stipulation(p, t)) {
                     /* kept for the moves that follow, if any do */
-                    size_t end = line_end(p, t->off);
-                    while (end > t->off && (p->lx.text[end - 1] == '\r'
-                                            || p->lx.text[end - 1] == ' '))
-                        end--;
                     p->stip_off = t->off;
-                    p->stip_len = end - t->off;
+                    p->stip_len = text_end(p, t->off) - t->off;
                 }
                 skip_junk(p, t);
             } else if (last && t->len == 1 && p->lx.text[t->off] == '.') {
                 /* The full stop after the last move of a sentence. */
-            } else if (last && connective(p, t)) {
+            } else if (last && (words_end = connective(p, t)) != 0) {
                 /* "3? is followed by 11/12/...": words that join moves, as
                  * a page prints a variation; kept where they stand. */
-                size_t end = connective(p, t);
                 report(p, PMN_N126, t->line, t->col, "the words '%s' between moves read as "
                        "joining them, and kept as a comment", p->lx.text + t->off,
-                       end - t->off);
-                if (add_comment(p, line, last, t->off, end - t->off, 0) < 0)
+                       words_end - t->off);
+                if (add_comment(p, line, last, t->off, words_end - t->off, 0) < 0)
                     return -1;
-                lexer_skip_to(&p->lx, end);
-            } else if (last && closing_words(p, t)) {
+                lexer_skip_to(&p->lx, words_end);
+            } else if (last && (words_end = closing_words(p, t)) != 0) {
                 /* "... 14 6 (x1) and North wins.": the words a printed
                  * solution closes with, kept as the last move's comment. */
-                size_t end = prose_run(p, t);
                 diag_report(p->fn, p->ctx, PMN_N128, t->line, t->col,
                             "text after the moves of move %s, kept as its comment", last->text);
-                if (add_comment(p, NULL, last, t->off, end - t->off, 0) < 0)
+                if (add_comment(p, NULL, last, t->off, words_end - t->off, 0) < 0)
                     return -1;
                 if (depth == 0)
-                    stated_result(p, t, end);
-                lexer_skip_to(&p->lx, end);
+                    stated_result(p, t, words_end);
+                lexer_skip_to(&p->lx, words_end);
             } else {
                 /* A word, or a run of them: said once, and kept as a
                  * comment where it stands. */

@@ -41,10 +41,10 @@ struct parser {
                                  main line: "(x1 a)", "4!(a)", the move's index */
     int nmarks;
     struct token join_tok;
-    /* The run of lines outside games being skipped, said once (N117) when
-     * it ends: how many, the first's place and text. */
     char page_game[16];       /* the game a page's title names ("Anywoli"), or "" */
     int said_page_game;
+    /* The run of lines outside games being skipped, said once (N117) when
+     * it ends: how many, the first's place and text. */
     unsigned junk_lines;
     pmn_at junk_line, junk_col, junk_last;
     char junk_text[64];

@@ -556,11 +556,13 @@ void pmn_value_of_score(const pmn_rules *r, int32_t score, int exact, pmn_value 
  * 37 plies", "a draw", "about +3 seeds (heuristic, depth 12)". */
 size_t pmn_value_describe(const pmn_value *v, int side, char *buf, size_t size);
 /* The value as annotations write it, [%eval TEXT], always from South's
- * view (side: whose view v is): "+3" an estimate in seeds; "=+6" exact,
- * South wins by 6 seeds with best play ("=0" a draw, "=-2" North by 2);
- * "#+7" South wins in 7 plies, "#-4" North wins in 4 (a game that does not
- * score seeds, or a win found but not proved the best).  Returns the
- * length needed. */
+ * view (side: whose view v is), one form for every game: "+3" an estimate
+ * in seeds; "=+6" exact, South wins by 6 seeds with best play ("=0" a draw,
+ * "=-2" North by 2), with the result and the plies to the end beside it
+ * where they are known ("=+6 (won, 11 plies)"); "won (7 plies)", "lost (4
+ * plies)" a result whose margin is not proved (a game that does not count
+ * seeds, or a win found and not proved the best).  The first word alone is
+ * the value (pmn_comment_eval).  Returns the length needed. */
 size_t pmn_value_eval(const pmn_value *v, int side, char *buf, size_t size);
 
 #define PMN_MAX_PV 128
@@ -1446,7 +1448,7 @@ typedef struct pmn_annotated_ply {
     int mover, hole;            /* who played, and where */
     int best;                   /* the engine's best hole */
     pmn_value played, best_value;   /* of the move played and the best, mover's view */
-    char eval[16];              /* the value after the move, South's view, as
+    char eval[32];              /* the value after the move, South's view, as
                                    pmn_value_eval writes it */
     double expected_best, expected_played;  /* the mover's expected score */
     double loss;                /* the drop judged: expected_best - expected_played,

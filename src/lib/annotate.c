@@ -1,6 +1,7 @@
 /* annotate.c - a record's main line judged by the analysis engine, its
  * judgements, comments and variations added to the record. */
 #include "pmn.h"
+#include "annotate.h"
 #include "record.h"
 #include "solve.h"
 #include "util.h"
@@ -245,6 +246,18 @@ static double drop_between(const pmn_model *m, const pmn_value *best, const pmn_
     return d > 0 ? d : 0;
 }
 
+/* v from the other side's view. */
+static pmn_value other_view(const pmn_value *v)
+{
+    pmn_value o = *v;
+    o.score = -v->score;
+    o.outcome = -v->outcome;
+    o.margin = -v->margin;
+    o.lower = -v->upper;
+    o.upper = -v->lower;
+    return o;
+}
+
 /* The drop of expected score of playing `hole` in analysis a. */
 static double drop_in(const pmn_analysis *a, int hole, const pmn_model *m, unsigned in_play)
 {
@@ -254,9 +267,13 @@ static double drop_in(const pmn_analysis *a, int hole, const pmn_model *m, unsig
     return drop_between(m, &a->moves[0].value, &played->value, in_play);
 }
 
-/* Judge the move j of the main line from its position's analysis. */
+/* Judge the move j of the main line from its position's analysis; shown,
+ * if not NULL, the value the move before it left (its mover's view, as
+ * the record shows it), which the drop judged by estimates is also taken
+ * from. */
 static void judge(pmn_annotated_ply *j, const pmn_analysis *a, const struct iterations *it,
-                  const pmn_model *model, unsigned in_play, double threshold, int opening)
+                  const pmn_value *shown, const pmn_model *model, unsigned in_play,
+                  double threshold, int opening)
 {
     const pmn_move_value *played = value_of(a, j->hole);
     const pmn_move_value *best = &a->moves[0];
@@ -298,11 +315,32 @@ static void judge(pmn_annotated_ply *j, const pmn_analysis *a, const struct iter
         if (earlier >= 0 && earlier < loss)
             loss = earlier;
     }
+    /* A move that leaves its mover as well off as the record showed him
+     * before it is not marked on an estimate's word: the two values the
+     * reader sees beside it (-5 and -5) are the search's too, one ply
+     * apart, and a search that now thinks better of the position than it
+     * did has not seen the move throw anything away. */
+    if (shown) {
+        double d = drop_between(model, shown, &played->value, in_play);
+        if (d < loss)
+            loss = d;
+    }
     if (opening)
         return;   /* estimates do not judge the opening */
     j->mark = loss >= 3 * threshold ? PMN_MARK_BLUNDER
             : loss >= 2 * threshold ? PMN_MARK_MISTAKE
             : loss >= threshold ? PMN_MARK_INACCURACY : PMN_MARK_NONE;
+}
+
+pmn_mark annotate_mark(const pmn_analysis *a, int hole, int mover, const pmn_value *shown,
+                       const pmn_model *model, unsigned in_play, double threshold, int opening)
+{
+    pmn_annotated_ply j = { .hole = hole, .mover = mover };
+    struct iterations it = { .count = 0 };
+    if (!value_of(a, hole))
+        return PMN_MARK_NONE;
+    judge(&j, a, &it, shown, model, in_play, threshold, opening);
+    return j.mark;
 }
 
 /* The turn a sowing is part of: its first sowing in the record, the
@@ -492,7 +530,14 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
             continue;   /* a pass, or a move the engine does not list */
         unsigned in_play = pmn_position_seeds(r, before, PMN_SOUTH)
                          + pmn_position_seeds(r, before, PMN_NORTH);
-        judge(j, &a, it, model, in_play, threshold, i < o->opening);
+        /* The value the record shows before the move: the last one's,
+         * the mover's view. */
+        const pmn_annotated_ply *last = an->nplies ? j - 1 : NULL;
+        pmn_value shown;
+        if (last && last->ply + 1 == i)
+            shown = last->mover == j->mover ? last->played : other_view(&last->played);
+        judge(j, &a, it, last && last->ply + 1 == i ? &shown : NULL, model, in_play, threshold,
+              i < o->opening);
         an->nplies++;
         pmn_move *m = &rec->main.moves[i];
         char text[48];
@@ -542,11 +587,8 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
             int mover_wins = to_move_before(line, setup, d) == winner;
             an->decided = (long)d - 1;
             an->winner = winner;
-            an->decided_value = *v;
-            if (!mover_wins) {   /* the winner's view */
-                an->decided_value.outcome = -v->outcome;
-                an->decided_value.margin = -v->margin;
-            }
+            /* The winner's view. */
+            an->decided_value = mover_wins ? *v : other_view(v);
             int margin = an->decided_value.margin;
             if (v->has_margin && v->solved)
                 snprintf(text, sizeof text, "from here %s wins by %d seed%s with best play",

@@ -94,6 +94,12 @@ int pmn_comment_eval(const char *comment, char *eval, size_t size)
 
 int pmn_eval_expected(const pmn_model *m, const char *eval, unsigned in_play, double *south)
 {
+    /* A result without a margin: "won", "lost" (and "#+7", "#-4", the form
+     * of pmn 0.1's first annotations and of chess's mates). */
+    if (!strcmp(eval, "won") || !strcmp(eval, "lost")) {
+        *south = *eval == 'w';
+        return 0;
+    }
     char *end;
     int proved = *eval == '=' || *eval == '#';
     const char *num = proved ? eval + 1 : eval;

@@ -561,10 +561,18 @@ size_t pmn_value_eval(const pmn_value *v, int side, char *buf, size_t size)
     int sign = side == PMN_SOUTH ? 1 : -1;
     int margin = sign * v->margin, outcome = sign * v->outcome;
     int decided = v->exact || v->plies;   /* a win or loss seen to the end */
-    if (decided && v->has_margin && (v->exact || !v->plies))
+    const char *result = outcome > 0 ? "won" : "lost";
+    /* The margin where it is proved; the result and the plies to the end
+     * beside it where they are known. */
+    if (decided && v->has_margin && (v->exact || !v->plies)) {
+        if (outcome && v->plies)
+            return (size_t)snprintf(buf, size, "=%+d (%s, %u plies)", margin, result, v->plies);
         return (size_t)snprintf(buf, size, margin ? "=%+d" : "=0", margin);
+    }
+    /* A result without a proved margin: a game that does not count seeds,
+     * or a win found and not proved the best. */
     if (decided && outcome)
-        return (size_t)snprintf(buf, size, "#%c%u", outcome > 0 ? '+' : '-', v->plies);
+        return (size_t)snprintf(buf, size, v->plies ? "%s (%u plies)" : "%s", result, v->plies);
     if (v->exact)
         return (size_t)snprintf(buf, size, "=0");
     return (size_t)snprintf(buf, size, margin ? "%+d" : "0", margin);

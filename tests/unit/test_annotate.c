@@ -12,6 +12,7 @@
 #include <math.h>
 #include <cmocka.h>
 
+#include "lib/annotate.h"
 #include "naive.h"
 #include "judged.h"
 #include "light.h"
@@ -167,16 +168,140 @@ static void eval_text(void **unused)
     v.margin = 0;
     pmn_value_eval(&v, PMN_SOUTH, buf, sizeof buf);
     assert_string_equal(buf, "=0");
+    /* A proved margin with the plies to the end: the margin first, the
+     * result and the plies beside it. */
+    v.outcome = 1;
+    v.margin = 6;
+    v.plies = 11;
+    pmn_value_eval(&v, PMN_SOUTH, buf, sizeof buf);
+    assert_string_equal(buf, "=+6 (won, 11 plies)");
+    pmn_value_eval(&v, PMN_NORTH, buf, sizeof buf);
+    assert_string_equal(buf, "=-6 (lost, 11 plies)");
+    /* A result without a margin (Hawalis), or a win found and not proved
+     * the best: the result in words. */
     v.has_margin = v.solved = 0;
     v.outcome = -1;
     v.plies = 7;
     pmn_value_eval(&v, PMN_SOUTH, buf, sizeof buf);
-    assert_string_equal(buf, "#-7");
+    assert_string_equal(buf, "lost (7 plies)");
     pmn_value_eval(&v, PMN_NORTH, buf, sizeof buf);
-    assert_string_equal(buf, "#+7");
+    assert_string_equal(buf, "won (7 plies)");
+    v.has_margin = 1;
+    v.exact = 0;
+    v.margin = -3;
+    pmn_value_eval(&v, PMN_NORTH, buf, sizeof buf);
+    assert_string_equal(buf, "won (7 plies)");
+    /* Read back: the first word is the value, as readers of numbers take it. */
+    char eval[32];
+    double south;
+    const pmn_model *m = pmn_model_for(&(pmn_rules){ 0 });
+    assert_int_equal(pmn_comment_eval("[%eval won (7 plies)]", eval, sizeof eval), 1);
+    assert_string_equal(eval, "won");
+    assert_int_equal(pmn_eval_expected(m, eval, 10, &south), 0);
+    assert_true(south == 1);
+    assert_int_equal(pmn_comment_eval("[%eval =-6 (lost, 11 plies)]", eval, sizeof eval), 1);
+    assert_int_equal(pmn_eval_expected(m, eval, 10, &south), 0);
+    assert_true(south == 0);
+    assert_int_equal(pmn_eval_expected(m, "lost", 10, &south), 0);
+    assert_true(south == 0);
+    assert_int_equal(pmn_eval_expected(m, "#+4", 10, &south), 0);   /* the form before */
+    assert_true(south == 1);
+    assert_int_equal(pmn_eval_expected(m, "wins", 10, &south), -1);
     assert_string_equal(pmn_mark_symbol(PMN_MARK_BLUNDER), "??");
     assert_string_equal(pmn_mark_symbol(PMN_MARK_INACCURACY), "?!");
     assert_string_equal(pmn_mark_symbol(PMN_MARK_NONE), "");
+}
+
+/* ---- marks where they went wrong before ----------------------------------- */
+
+static pmn_value estimate(int margin)
+{
+    return (pmn_value){ .score = margin, .outcome = (margin > 0) - (margin < 0),
+                        .has_margin = 1, .margin = margin };
+}
+
+static pmn_value proved_margin(int margin)
+{
+    pmn_value v = estimate(margin);
+    v.exact = v.solved = 1;
+    v.lower = v.upper = margin;
+    return v;
+}
+
+/* The analysis of a position whose moves (holes 0, 1, ...) have these
+ * values, best first. */
+static pmn_analysis analysis_of(const pmn_value *values, int n)
+{
+    pmn_analysis a;
+    memset(&a, 0, sizeof a);
+    for (int i = 0; i < n; i++) {
+        a.moves[i].hole = i;
+        a.moves[i].value = values[i];
+    }
+    a.nmoves = n;
+    a.value = values[0];
+    a.best = 0;
+    return a;
+}
+
+/* The false marks found on Kalah(4,3) and Oware games (issue 44), each
+ * as the values the judge saw, and beside them the marks that stand. */
+static void marks_like_with_like(void **unused)
+{
+    (void)unused;
+    pmn_rules kalah, oware;
+    assert_int_equal(pmn_rules_init(&kalah, "kalah(4,3)", NULL), 0);
+    assert_int_equal(pmn_rules_init(&oware, "oware", NULL), 0);
+    const pmn_model *mk = pmn_model_for(&kalah), *mo = pmn_model_for(&oware);
+    double t = 0.05;
+
+    /* An exactly best move (+4 kept) beside another proved a forced win
+     * by 2 while it was only estimated: no '??' (the proof's margin is
+     * no more than the estimate's). */
+    pmn_value win_found = estimate(2);
+    win_found.plies = 11;
+    pmn_value a1v[] = { win_found, estimate(4), estimate(-3) };
+    pmn_analysis a1 = analysis_of(a1v, 3);
+    assert_int_equal(annotate_mark(&a1, 1, PMN_SOUTH, NULL, mk, 24, t, 0), PMN_MARK_NONE);
+    /* ... and the move that throws the win away is marked. */
+    assert_int_equal(annotate_mark(&a1, 2, PMN_SOUTH, NULL, mk, 24, t, 0), PMN_MARK_BLUNDER);
+
+    /* A lost position in which the move loses no seed (-4 to -4): no
+     * mark. */
+    pmn_value a2v[] = { proved_margin(-4), estimate(-4), estimate(-9) };
+    pmn_analysis a2 = analysis_of(a2v, 3);
+    assert_int_equal(annotate_mark(&a2, 1, PMN_NORTH, NULL, mk, 20, t, 0), PMN_MARK_NONE);
+
+    /* Oware with databases: "33... D {[%eval -5]}; 34. d?? {[%eval -5]}":
+     * the search thought better of South's position than it had one ply
+     * before (+3), and d leaves him where the record showed him: no
+     * mark.  Shown the same values after a position shown at +3, d is
+     * the blunder it was. */
+    pmn_value a3v[] = { estimate(3), estimate(1), estimate(-5) };
+    pmn_analysis a3 = analysis_of(a3v, 3);
+    pmn_value shown = estimate(-5);
+    assert_int_equal(annotate_mark(&a3, 2, PMN_SOUTH, &shown, mo, 30, t, 0), PMN_MARK_NONE);
+    shown = estimate(3);
+    assert_int_equal(annotate_mark(&a3, 2, PMN_SOUTH, &shown, mo, 30, t, 0), PMN_MARK_BLUNDER);
+    assert_int_equal(annotate_mark(&a3, 2, PMN_SOUTH, NULL, mo, 30, t, 0), PMN_MARK_BLUNDER);
+
+    /* "20. f?? (+2) {[%eval =-4]}" after -6: the move is proved to lose
+     * by 4 where the record showed South 6 down; it is no blunder. */
+    pmn_value a4v[] = { estimate(2), proved_margin(-4) };
+    pmn_analysis a4 = analysis_of(a4v, 2);
+    shown = estimate(-6);
+    assert_int_equal(annotate_mark(&a4, 1, PMN_SOUTH, &shown, mo, 30, t, 0), PMN_MARK_NONE);
+
+    /* Proved with proved: a move that keeps the result is never marked,
+     * one that throws a win into a loss is '??', whatever was shown. */
+    pmn_value a5v[] = { proved_margin(6), proved_margin(1), proved_margin(-2) };
+    pmn_analysis a5 = analysis_of(a5v, 3);
+    assert_int_equal(annotate_mark(&a5, 1, PMN_SOUTH, NULL, mk, 20, t, 0), PMN_MARK_NONE);
+    shown = proved_margin(-2);
+    assert_int_equal(annotate_mark(&a5, 2, PMN_SOUTH, &shown, mk, 20, t, 0), PMN_MARK_BLUNDER);
+    /* In the opening, estimates mark nothing; exact values still do. */
+    assert_int_equal(annotate_mark(&a3, 2, PMN_SOUTH, NULL, mo, 30, t, 1), PMN_MARK_NONE);
+    assert_int_equal(annotate_mark(&a5, 2, PMN_SOUTH, NULL, mk, 20, t, 1), PMN_MARK_BLUNDER);
 }
 
 /* ---- self-play ---------------------------------------------------------- */
@@ -461,6 +586,7 @@ int main(void)
         cmocka_unit_test(the_fit_finds_the_curve),
         cmocka_unit_test(the_temperature_of_choices),
         cmocka_unit_test(eval_text),
+        cmocka_unit_test(marks_like_with_like),
         cmocka_unit_test(selfplay_is_a_game),
         cmocka_unit_test(kalah_judged_exactly),
         cmocka_unit_test(heuristic_where_exact_holds_too),

@@ -15,8 +15,8 @@
 # tenth of formats.sh's random games, a quarter of xml.sh's records and of
 # docs.sh's examples, and
 # leave the browser's test out; of the CLI cases, AddressSanitizer takes one
-# of each group and every third, ThreadSanitizer one of each group and every
-# sixth, valgrind one of each group and every twelfth.
+# of each group and every third, valgrind one of each group and every
+# twelfth; ThreadSanitizer runs only the tests that start threads.
 # make check runs them all.  The stages share two cores, so their time is
 # the sum of their work: each cut here is work that make check does once
 # already.  Each stage's output goes to _stages/NAME.log, shown when the stage
@@ -71,7 +71,7 @@ tar -xzf pmn-*.tar.gz -C _tsan
 # a sample of the CLI cases under ThreadSanitizer (under valgrind, the one
 # check-valgrind-sample takes).
 tsan_sample=1 asan_sample=
-[ -n "$full" ] || { PMN_TEST_LIGHT=1; export PMN_TEST_LIGHT; tsan_sample=6; asan_sample=3; }
+[ -n "$full" ] || { PMN_TEST_LIGHT=1; export PMN_TEST_LIGHT; tsan_sample=4; asan_sample=3; }
 
 valgrind_stage() {
     if [ -n "$full" ]; then make -j2 check-valgrind; else make -j2 check-valgrind-sample; fi
@@ -85,11 +85,23 @@ sanitizer_stage() {
         DISTCHECK_CONFIGURE_FLAGS='--enable-werror --enable-asan --enable-ubsan --disable-static'
 }
 thread_stage() {
-    # ThreadSanitizer stops a test at its first report.
+    # ThreadSanitizer stops a test at its first report.  Unless --full, the
+    # tests that start threads: the unit tests of the threads, the solver's
+    # helpers and perft's; uci's search thread; of the CLI cases, the first
+    # of each group (check, convert and the rest read a file's parts with
+    # as many threads as cores) and every fourth of those that analyse,
+    # annotate, solve, count or build databases on threads.
+    set --
+    match=
+    if [ -z "$full" ]; then
+        set -- "TESTS=tests/cli-1.sh tests/cli-2.sh tests/uci.sh tests/unit/test_threads tests/unit/test_search tests/unit/test_perft"
+        match='analyse|annotate|--solve|perft|tablebase build|uci|-j|--threads'
+    fi
     cd _tsan/pmn-*/ &&
         ./configure --enable-werror --enable-tsan --disable-shared &&
         make -j2 &&
-        { TSAN_OPTIONS='halt_on_error=1' PMN_TEST_SAMPLE=$tsan_sample make -j2 check ||
+        { TSAN_OPTIONS='halt_on_error=1' PMN_TEST_SAMPLE=$tsan_sample PMN_TEST_MATCH=$match \
+              make -j2 check "$@" ||
             { cat test-suite.log; exit 1; }; }
 }
 

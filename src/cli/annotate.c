@@ -29,7 +29,9 @@ struct annotate {
     unsigned long hash;
     const char *tbdir;        /* --tablebase DIR, or NULL */
     pmn_tablebase *tb;        /* DIR's databases of the last game's rules */
-    int running_totals, failed, json, quiet;
+    int running_totals, json, quiet;
+    int failed;               /* a write failed */
+    int fatal;                /* EXIT_FATAL: the databases asked for were refused */
     int from;                 /* FORMAT_* (--from), FORMAT_AUTO: found */
     FILE *out;
     unsigned long games;      /* written so far */
@@ -187,7 +189,7 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
     an->ao.progress = isatty(2) && !an->quiet ? progress : NULL;
     an->ao.progress_ctx = an;
     unsigned long n = 0;
-    while (src.src && source_next_asked(&src, sink, an->games_of, &n, &rec) > 0) {
+    while (!an->fatal && src.src && source_next_asked(&src, sink, an->games_of, &n, &rec) > 0) {
         an->file_game++;
         if (an->running_totals)
             pmn_record_totals_to_counts(&rec, print_diag, sink);
@@ -197,19 +199,20 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
         release_diags(sink);
         pmn_searcher *s = check ? pmn_searcher_new(&pmn_replay_setup(check)->rules, an->hash)
                                 : NULL;
-        if (s && !an->failed
-            && tablebase_for_game("annotate", an->tbdir, &pmn_replay_setup(check)->rules, s,
-                                  &an->tb) != 0)
-            an->failed = 1;
+        if (s && (an->fatal = tablebase_for_game("annotate", an->tbdir,
+                                                 &pmn_replay_setup(check)->rules, s, &an->tb))) {
+            /* Databases asked for and not to be had: said once, and
+             * nothing written (the next games would be refused the same). */
+            pmn_searcher_free(s);
+            pmn_replay_free(check);
+            pmn_record_free(&rec);
+            break;
+        }
         pmn_annotation found;
         memset(&found, 0, sizeof found);
-        if (!check) {
-            an->failed = 1;   /* said by the replay */
-        } else if (!s
-                   || pmn_annotate_record(&rec, pmn_replay_setup(check), s, &an->ao, &found) < 0) {
+        if (!check || !s
+            || pmn_annotate_record(&rec, pmn_replay_setup(check), s, &an->ao, &found) < 0)
             report(sink, PMN_F002, rec.line, rec.col, "out of memory (try a smaller --hash)");
-            an->failed = 1;
-        }
         an->plies_done += rec.main.nmoves;
         if (an->json) {
             if (check)
@@ -342,7 +345,7 @@ static int run(struct common *c, void *ctx)
     each_input(c->files, c->nfiles, &c->sink, annotate_file, an);
     pmn_tablebase_close(an->tb);
     c->failed = an->failed;
-    return job_status(&c->sink, c->strict);
+    return an->fatal ? an->fatal : job_status(&c->sink, c->strict);
 }
 
 const struct command annotate_command = {

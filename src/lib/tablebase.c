@@ -180,32 +180,66 @@ static void position_of(const pmn_rules *r, const unsigned *h, pmn_position *p)
 
 /* ---- the rules ------------------------------------------------------------- */
 
+/* Why databases cannot be made for r, a game of their shape, or NULL;
+ * *near (if not NULL) gets r with what stands in the way changed as little
+ * as the reasons say, for the message to name the rules that can be
+ * built. */
+static const char *unfit(const pmn_rules *r, pmn_rules *near)
+{
+    pmn_rules n = *r;
+    const char *why = NULL;
+    if (r->majority) {
+        why = "with majority=yes the rest of the game depends on the seeds captured, not only "
+              "on the seeds in play (majority=no decides the same winner)";
+        n.majority = 0;
+    }
+    if (r->last_seeds != PMN_LAST_PLAY_ON) {
+        why = why ? why : "the last seeds' rule looks at who captured: databases need "
+                          "last-seeds=play-on";
+        n.last_seeds = PMN_LAST_PLAY_ON;
+    }
+    if (r->no_move == PMN_NO_MOVE_PASS) {
+        why = why ? why : "databases need a game that ends when the player to move cannot "
+                          "(no-move=collect or loses), not pass";
+        n.no_move = PMN_NO_MOVE_COLLECT;
+    }
+    if (!solve_acyclic(r) && (r->repetition != PMN_REPETITION_UNCOUNTED || r->one_side_plays_on)) {
+        why = why ? why
+            : r->repetition == PMN_REPETITION_DRAW
+            ? "a repeated position that draws whatever the seeds makes a value depend on the "
+              "moves before it: databases need repetition=uncounted"
+            : r->repetition == PMN_REPETITION_PLAYS_ON || r->one_side_plays_on
+            ? "a repeated position that may play on makes a value depend on the moves before "
+              "it: databases need repetition=uncounted"
+            : "a repeated position that gives each side its own seeds makes a value depend on "
+              "the moves before it: databases need repetition=uncounted";
+        n.repetition = PMN_REPETITION_UNCOUNTED;
+        n.one_side_plays_on = 0;
+    }
+    if (near)
+        *near = n;
+    return why;
+}
+
 int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err)
 {
     if (r->goal != PMN_GOAL_MOST_SEEDS || r->laps != PMN_LAPS_SINGLE
         || r->cycle != PMN_CYCLE_BOTH_SIDES)
         return util_fail(err, PMN_ERR_RANGE, 0, "databases are made for the games scored by "
                          "seeds, sown one lap round the board (Kalah, Oware, Awale)");
-    if (r->majority)
-        return util_fail(err, PMN_ERR_RANGE, 0, "with majority=yes the rest of the game depends "
-                         "on the seeds captured, not only on the seeds in play: build them for "
-                         "majority=no (the game's winner is the same)");
-    if (r->last_seeds != PMN_LAST_PLAY_ON)
-        return util_fail(err, PMN_ERR_RANGE, 0, "the last seeds' rule looks at who captured: "
-                         "databases need last-seeds=play-on");
-    if (r->no_move == PMN_NO_MOVE_PASS)
-        return util_fail(err, PMN_ERR_RANGE, 0, "databases need a game that ends when the "
-                         "player to move cannot (no-move=collect or loses), not pass");
-    if (!solve_acyclic(r) && (r->repetition != PMN_REPETITION_UNCOUNTED || r->one_side_plays_on))
-        return util_fail(err, PMN_ERR_RANGE, 0, "a repeated position that %s makes a value "
-                         "depend on the moves before it: databases need repetition=uncounted",
-                         r->repetition == PMN_REPETITION_DRAW ? "draws whatever the seeds"
-                         : r->repetition == PMN_REPETITION_PLAYS_ON || r->one_side_plays_on
-                         ? "may play on" : "gives each side its own seeds");
     if (2 * r->pits > TB_MAX_HOLES)
         return util_fail(err, PMN_ERR_RANGE, 0, "databases hold boards of at most %u holes a "
                          "side", TB_MAX_HOLES / 2);
-    return 0;
+    pmn_rules near;
+    const char *why = unfit(r, &near);
+    if (!why)
+        return 0;
+    /* The first reason, and every change it takes at once (the others'
+     * reasons are of the same kind). */
+    char spec[256];
+    assert(!unfit(&near, NULL));
+    pmn_rules_format(&near, spec, sizeof spec);
+    return util_fail(err, PMN_ERR_RANGE, 0, "%s; databases can be built for %s", why, spec);
 }
 
 /* ---- values of one position ------------------------------------------------- */

@@ -12,10 +12,9 @@
 # PMN_TEST_SAMPLE=N runs a sample: the first case of each group (the name
 # up to its first `-`, mostly the subcommand) and every Nth case besides
 # (tests/run-all.sh's valgrind stage; make check-valgrind runs them all).
-# PMN_TEST_MATCH=REGEX takes the every Nth only of the cases whose command
-# matches it (grep -E): the ThreadSanitizer stage's, the commands whose
-# threads do more than read parts of a file side by side, which the first
-# case of each group does already.
+# PMN_TEST_MATCH=REGEX runs only the cases whose command matches it (grep
+# -E), sampled as above among themselves: the ThreadSanitizer stage's, the
+# commands that start threads.
 # PMN_TEST_PART=K/N runs the Kth of N parts of those, case by case in turn:
 # make check runs tests/cli-1.sh and cli-2.sh, the two halves, side by side.
 set -u
@@ -25,11 +24,11 @@ pass=0 fail=0 index=0 group= turn=0
 for case in "$top_srcdir"/tests/cli/*/; do
     case=${case%/}
     name=${case##*/}
+    if [ -n "${PMN_TEST_MATCH:-}" ] && ! grep -qE -e "$PMN_TEST_MATCH" "$case/cmd"; then
+        continue
+    fi
     if [ -n "${PMN_TEST_SAMPLE:-}" ] && [ "${name%%-*}" = "$group" ]; then
-        # Not the first of its group: every Nth (of those that match).
-        if [ -n "${PMN_TEST_MATCH:-}" ] && ! grep -qE -e "$PMN_TEST_MATCH" "$case/cmd"; then
-            continue
-        fi
+        # Not the first of its group: every Nth.
         index=$((index + 1))
         [ $((index % PMN_TEST_SAMPLE)) = 0 ] || continue
     fi

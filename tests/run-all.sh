@@ -87,10 +87,9 @@ sanitizer_stage() {
 thread_stage() {
     # ThreadSanitizer stops a test at its first report.  Unless --full, the
     # tests that start threads: the unit tests of the threads, the solver's
-    # helpers and perft's; uci's search thread; of the CLI cases, the first
-    # of each group (check, convert and the rest read a file's parts with
-    # as many threads as cores) and every fourth of those that analyse,
-    # annotate, solve, count or build databases on threads.
+    # helpers and perft's; uci's search thread; the CLI cases that analyse,
+    # annotate, solve, count, build databases or read a file's parts on
+    # threads (-j), the first of each group and every fourth.
     set --
     match=
     if [ -z "$full" ]; then

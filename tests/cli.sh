@@ -10,8 +10,9 @@
 #   status  its expected exit status
 # Set PMN_TEST_BLESS=1 to write the actual outputs back as the expected ones.
 # PMN_TEST_SAMPLE=N runs a sample: the first case of each group (the name
-# up to its first `-`, mostly the subcommand) and every Nth case besides
-# (tests/run-all.sh's valgrind stage; make check-valgrind runs them all).
+# up to its first `-`, mostly the subcommand) and every Nth case besides;
+# PMN_TEST_SAMPLE=first, the first of each group alone (tests/run-all.sh's
+# stages under the slow tools; make check-valgrind runs them all).
 # PMN_TEST_MATCH=REGEX runs only the cases whose command matches it (grep
 # -E), sampled as above among themselves: the ThreadSanitizer stage's, the
 # commands that start threads.
@@ -28,7 +29,8 @@ for case in "$top_srcdir"/tests/cli/*/; do
         continue
     fi
     if [ -n "${PMN_TEST_SAMPLE:-}" ] && [ "${name%%-*}" = "$group" ]; then
-        # Not the first of its group: every Nth.
+        # Not the first of its group: every Nth, or none.
+        [ "$PMN_TEST_SAMPLE" = first ] && continue
         index=$((index + 1))
         [ $((index % PMN_TEST_SAMPLE)) = 0 ] || continue
     fi

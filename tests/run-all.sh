@@ -15,8 +15,8 @@
 # tenth of formats.sh's random games, a quarter of xml.sh's records and of
 # docs.sh's examples, and
 # leave the browser's test out; of the CLI cases, AddressSanitizer takes one
-# of each group and every third, valgrind one of each group and every
-# twelfth; ThreadSanitizer runs only the tests that start threads.
+# of each group and every third, valgrind one of each group; ThreadSanitizer
+# runs only the tests that start threads, one of each group and every sixth.
 # make check runs them all.  The stages share two cores, so their time is
 # the sum of their work: each cut here is work that make check does once
 # already.  Each stage's output goes to _stages/NAME.log, shown when the stage
@@ -71,7 +71,7 @@ tar -xzf pmn-*.tar.gz -C _tsan
 # a sample of the CLI cases under ThreadSanitizer (under valgrind, the one
 # check-valgrind-sample takes).
 tsan_sample=1 asan_sample=
-[ -n "$full" ] || { PMN_TEST_LIGHT=1; export PMN_TEST_LIGHT; tsan_sample=4; asan_sample=3; }
+[ -n "$full" ] || { PMN_TEST_LIGHT=1; export PMN_TEST_LIGHT; tsan_sample=6; asan_sample=3; }
 
 valgrind_stage() {
     if [ -n "$full" ]; then make -j2 check-valgrind; else make -j2 check-valgrind-sample; fi
@@ -89,7 +89,7 @@ thread_stage() {
     # tests that start threads: the unit tests of the threads, the solver's
     # helpers and perft's; uci's search thread; the CLI cases that analyse,
     # annotate, solve, count, build databases or read a file's parts on
-    # threads (-j), the first of each group and every fourth.
+    # threads (-j), the first of each group and every sixth.
     set --
     match=
     if [ -z "$full" ]; then

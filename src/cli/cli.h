@@ -1,4 +1,6 @@
-/* cli.h - what every part of pmn's command line shares: the exit statuses.
+/* cli.h - what every part of pmn's command line shares: the exit statuses,
+ * the messages about what the user typed, and a growing array (cli.c, below
+ * every other module).
  * Each module of src/cli/ declares what it offers the others in a header of
  * its own (options.h, io.h, progress.h, jobs.h, records.h, archive.h,
  * criteria.h, names.h, table.h, annotate.h), and command.h what every
@@ -32,5 +34,22 @@ struct cli_option;
 typedef int cli_setter(const char *cmd, const struct cli_option *o, const char *arg,
                        void *dest);
 enum { CLI_DONE = -3 };
+
+/* ---- cli.c ---- */
+
+/* text with its control characters escaped (pmn_text_escape), in buf:
+ * what the user gave is never written raw to a terminal. */
+const char *escaped(const char *text, char *buf, size_t size);
+
+/* Report a bad option value, pointing at the column of the fault. */
+int usage_error_at(const char *cmd, const char *option, const char *text,
+                   const pmn_error *err);
+/* Report a command-line error and the hint to use --help. */
+int usage_error(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
+
+/* p (an array of *cap elements of `size` bytes) with room for element n:
+ * grown to twice (or `first` elements) when full.  NULL when memory runs
+ * out, p then left as it was. */
+void *grown(void *p, size_t *cap, size_t n, size_t size, size_t first);
 
 #endif

@@ -106,26 +106,12 @@ int cli_parse(const struct command *cmd, struct common *c, void *ctx, int argc, 
               int *operands);
 void cli_help(const struct command *cmd, FILE *f);
 
-/* text with its control characters escaped (pmn_text_escape), in buf:
- * what the user gave is never written raw to a terminal. */
-const char *escaped(const char *text, char *buf, size_t size);
-
-/* Report a bad option value, pointing at the column of the fault. */
-int usage_error_at(const char *cmd, const char *option, const char *text,
-                   const pmn_error *err);
-/* Report a command-line error and the hint to use --help. */
-int usage_error(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
-
 /* A whole number of at most `max`, digits only; returns 0, or -1 if s is
  * not one. */
 int parse_number(const char *s, unsigned long max, unsigned long *v);
 /* Is s all a decimal number (a sign, digits, a point, an exponent)?  Then 1
  * and its value in *v. */
 int is_decimal(const char *s, double *v);
-/* p (an array of *cap elements of `size` bytes) with room for element n:
- * grown to twice (or `first` elements) when full.  NULL when memory runs
- * out, p then left as it was. */
-void *grown(void *p, size_t *cap, size_t n, size_t size, size_t first);
 
 /* The solver's threads unless --threads says: $PMN_THREADS, else the cores. */
 unsigned default_threads(void);

@@ -34,6 +34,7 @@ struct out {
     pmn_diag_fn fn;
     void *ctx;
     pmn_format format;
+    const char *title;        /* the notation's, for messages */
     const pmn_rules *r;
     int rules_known;          /* else r names no hole: moves go as read */
     int said[LOST_KINDS];
@@ -65,8 +66,11 @@ extern const struct format_desc format_ogn_desc, format_playstrategy_desc,
     format_mancala_world_desc, format_awari_desc;
 const struct format_desc *format_find(pmn_format f);
 
-/* The reading helpers the notations share (formats.c). */
+/* The reading helpers the notations share (format_parts.c, below formats.c
+ * and the notations' files). */
 void fmt_advance(struct cursor *c, size_t n);
+/* Out of memory: said once a game (F002). */
+void fmt_nomem(struct cursor *c);
 int fmt_count(struct cursor *c);
 int fmt_digits_at(const struct cursor *c, size_t k);
 size_t fmt_short_count(const struct cursor *c, size_t k, size_t most);
@@ -76,7 +80,7 @@ pmn_move *fmt_new_move(struct cursor *c, pmn_line *line);
 pmn_move *fmt_letter_move(struct cursor *c, pmn_line *line);
 void fmt_move_text(pmn_move *m, const char *from, const char *to);
 
-/* The writing helpers (formats.c). */
+/* The writing helpers (format_parts.c). */
 void fmt_cannot_hold(struct out *o, int kind, pmn_at line, pmn_at col, const char *what,
                      const char *how);
 int fmt_end_of(const pmn_move *m, const pmn_played *pl, int *side, int *hole);

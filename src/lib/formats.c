@@ -155,29 +155,10 @@ static const char *skip_blanks(const char *s)
 
 /* ---- the parts of a game ---------------------------------------------- */
 
-void fmt_advance(struct cursor *c, size_t n)
-{
-    for (; n && c->s < c->end; n--, c->s++) {
-        if (*c->s == '\n') {
-            c->line++;
-            c->col = 1;
-        } else if (((unsigned char)*c->s & 0xc0) != 0x80) {
-            c->col++;   /* columns count characters */
-        }
-    }
-}
-
 static void blanks(struct cursor *c)
 {
     while (c->s < c->end && isspace((unsigned char)*c->s))
         fmt_advance(c, 1);
-}
-
-static void nomem(struct cursor *c)
-{
-    if (!c->nomem)
-        diag_report(c->fn, c->ctx, PMN_F002, c->line, c->col, "out of memory");
-    c->nomem = 1;
 }
 
 /* tag -> '[' NAME '"' value '"' ']', value with \" and \\ escaped */
@@ -204,7 +185,7 @@ static void tag(struct cursor *c, pmn_record *rec)
     char *value = malloc((size_t)(c->end - v) + 1);
     size_t n = 0;
     if (!value) {
-        nomem(c);
+        fmt_nomem(c);
         return;
     }
     while (p < c->end && *p != '"' && *p != '\n') {
@@ -226,7 +207,7 @@ static void tag(struct cursor *c, pmn_record *rec)
     value[n] = '\0';
     pmn_at value_col = col + (unsigned)(v - c->s);
     if (record_add_tag(rec, name, nlen, value, n, line, col, value_col) < 0)
-        nomem(c);
+        fmt_nomem(c);
     free(value);
     fmt_advance(c, (size_t)(close + 1 - c->s));
 }
@@ -312,7 +293,7 @@ static void map_tags(struct cursor *c, pmn_record *rec)
         rc |= record_set_tag(rec, "Game", game, &at);
     }
     if (rc < 0)
-        nomem(c);
+        fmt_nomem(c);
 }
 
 /* A Position read from a FEN in pmn's form, where the rules are known (a
@@ -327,7 +308,7 @@ static void canonical_position(struct cursor *c, pmn_record *rec, const pmn_setu
         return;
     pmn_position_format(&setup->rules, &p, buf, sizeof buf);
     if (record_set_tag(rec, "Position", buf, t) < 0)
-        nomem(c);
+        fmt_nomem(c);
 }
 
 /* ---- movetext ---------------------------------------------------------- */
@@ -378,54 +359,17 @@ static int comment(struct cursor *c, pmn_line *line, pmn_move *last)
     char *plain = malloc(n + 1);
     size_t k = 0;
     if (!plain) {
-        nomem(c);
+        fmt_nomem(c);
         return 0;
     }
     for (size_t i = 0; i < n; i++)
         if (!(text[i] == '\\' && i + 1 < n && text[i + 1] == '}'))
             plain[k++] = text[i];
     if ((last ? record_move_add_comment(last, plain, k) : record_line_add_lead(line, plain, k)) < 0)
-        nomem(c);
+        fmt_nomem(c);
     free(plain);
     fmt_advance(c, (size_t)(close - c->s) + (close < c->end));
     return 0;
-}
-
-/* A count after the cursor's digits: capped where no game goes. */
-int fmt_count(struct cursor *c)
-{
-    unsigned long v = 0;
-    while (c->s < c->end && isdigit((unsigned char)*c->s)) {
-        v = v < 1000000 ? 10 * v + (unsigned long)(*c->s - '0') : v;
-        fmt_advance(c, 1);
-    }
-    return v > 65535 ? 65535 : (int)v;
-}
-
-int fmt_digits_at(const struct cursor *c, size_t k)
-{
-    return c->s + k < c->end && isdigit((unsigned char)c->s[k]);
-}
-
-/* The text of the move from `from` to the cursor, as written. */
-void fmt_move_text(pmn_move *m, const char *from, const char *to)
-{
-    size_t n = (size_t)(to - from) < sizeof m->text - 1 ? (size_t)(to - from)
-                                                         : sizeof m->text - 1;
-    memcpy(m->text, from, n);
-    m->text[n] = '\0';
-}
-
-pmn_move *fmt_new_move(struct cursor *c, pmn_line *line)
-{
-    pmn_move *m = record_line_add_move(line);
-    if (!m) {
-        nomem(c);
-        return NULL;
-    }
-    m->line = c->line;
-    m->col = c->col;
-    return m;
 }
 
 /* number -> count '.' {'.'}: move numbers, not kept (pmn numbers the moves
@@ -513,7 +457,7 @@ static void result(struct cursor *c, pmn_record *rec, int depth)
     pmn_tag at = { NULL, NULL, c->line, c->col, c->col };
     if (is_score && !pmn_record_tag(rec, "Score")
         && record_set_tag(rec, "Score", score, &at) < 0)
-        nomem(c);
+        fmt_nomem(c);
     size_t rn = strlen(r) < sizeof rec->result - 1 ? strlen(r) : sizeof rec->result - 1;
     memcpy(rec->result, r, rn);
     rec->result[rn] = '\0';
@@ -553,29 +497,6 @@ static void total(struct cursor *c, pmn_move *last)
         last->claim = v;   /* a running total, made counts when the game is read */
     blanks(c);
     fmt_advance(c, 1);
-}
-
-pmn_move *fmt_letter_move(struct cursor *c, pmn_line *line)
-{
-    pmn_move *m = fmt_new_move(c, line);
-    if (!m)
-        return NULL;
-    unsigned char ch = (unsigned char)*c->s;
-    m->notation = PMN_NOTATION_LETTERS;
-    m->side = isupper(ch) ? PMN_SOUTH : PMN_NORTH;
-    m->hole = tolower(ch) - 'a';
-    fmt_advance(c, 1);
-    return m;
-}
-
-/* A count of one to `most` digits at s[k], no leading zero: its length, or
- * 0. */
-size_t fmt_short_count(const struct cursor *c, size_t k, size_t most)
-{
-    size_t n = 0;
-    while (fmt_digits_at(c, k + n))
-        n++;
-    return n >= 1 && n <= most && c->s[k] != '0' ? n : 0;
 }
 
 /* line -> { number | move {judgement | nag} | total | comment | '(' line ')'
@@ -656,7 +577,7 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
             pmn_line *v = last ? record_move_add_variation(last) : NULL;
             pmn_line scratch = { 0 };
             if (last && !v)
-                nomem(c);
+                fmt_nomem(c);
             fmt_advance(c, 1);
             /* Its first move replaces the last: the same side plays it. */
             movetext(c, v ? v : &scratch, rec, depth + 1, !side);
@@ -854,15 +775,6 @@ int pmn_format_reader_next(pmn_format_reader *rd, pmn_record *rec)
 
 /* ---- writing ------------------------------------------------------------ */
 
-void fmt_cannot_hold(struct out *o, int kind, pmn_at line, pmn_at col, const char *what,
-                        const char *how)
-{
-    if (o->said[kind]++)
-        return;
-    diag_report(o->fn, o->ctx, PMN_W132, line, col, "%s, which %s cannot hold: %s", what,
-                pmn_format_title(o->format), how);
-}
-
 /* A word, lines cut before 80 columns as Aualé cuts them. */
 static void word(struct out *o, const char *w)
 {
@@ -912,24 +824,6 @@ static void write_comment(struct out *o, const char *text, pmn_at line)
     }
     word(o, "}");
     free(t);
-}
-
-/* Where the last seed fell, side and hole: the replay's, else the record's
- * claim; 0, or -1 where neither says (or it fell into a store). */
-int fmt_end_of(const pmn_move *m, const pmn_played *pl, int *side, int *hole)
-{
-    if (pl && pl->replayed && pl->report.end_hole >= 0) {
-        *side = pl->report.end_side;
-        *hole = pl->report.end_hole;
-        return 0;
-    }
-    if (!(pl && pl->replayed) && m->claim_end >= 0 && m->claim_end < PMN_MAX_SIDE_PITS
-        && m->claim_end_side >= 0) {
-        *side = m->claim_end_side;
-        *hole = m->claim_end;
-        return 0;
-    }
-    return -1;
 }
 
 /* The move's hole in the format's syntax, with what the format writes of
@@ -1151,8 +1045,8 @@ int pmn_write_format(FILE *f, pmn_format format, const pmn_record *rec,
         token = 1;
     }
     if (rec->main.nmoves || rec->main.nlead || token) {
-        struct out o = { f, 0, fn, ctx, format, r, setup->status != PMN_SETUP_UNKNOWN_RULES,
-                         { 0 } };
+        struct out o = { f, 0, fn, ctx, format, pmn_format_title(format), r,
+                         setup->status != PMN_SETUP_UNKNOWN_RULES, { 0 } };
         static const int zero[2] = { 0, 0 };
         fputc('\n', f);
         write_line(&o, &rec->main, pmn_replay_main(replay),

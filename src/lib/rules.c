@@ -340,6 +340,12 @@ int pmn_rules_apply(pmn_rules *r, const char *spec, pmn_error *err)
     return 0;
 }
 
+int rules_acyclic(const pmn_rules *r)
+{
+    return r->stores && r->cycle == PMN_CYCLE_BOTH_SIDES && r->laps == PMN_LAPS_SINGLE
+        && r->capture != PMN_CAPTURE_FOURS;
+}
+
 /* The name, then each option that differs from the built-in set of that
  * name (every option, if there is none). */
 size_t pmn_rules_format(const pmn_rules *r, char *buf, size_t size)

@@ -40,7 +40,6 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define WIN (1 << 29)
 #define DECIDED (1 << 28)
@@ -86,7 +85,7 @@ struct pmn_searcher {
     size_t bytes;             /* the table's size, and the margin solver's */
     struct solve_table *solver;   /* made at the first solve that takes it */
     const pmn_tablebase *tb;
-    int acyclic;              /* no position can come twice (solve_acyclic) */
+    int acyclic;              /* no position can come twice (rules_acyclic) */
     int used;                 /* searched since made or cleared */
     /* The children of each ply of a search: made at the first and kept.
      * Megabytes (MAX_PLY plies of PMN_MAX_SIDE_PITS positions), of which a
@@ -113,25 +112,6 @@ struct search {
     int pv[MAX_PLY + 1][MAX_PLY + 1];
     unsigned npv[MAX_PLY + 1];
 };
-
-double util_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-int search_budget_spent(struct search_budget *b)
-{
-    if (b->stopped)
-        return 1;
-    if (b->max_nodes && b->nodes >= b->max_nodes)
-        b->stopped = 1;
-    else if ((b->nodes & 1023) == 0 && ((b->deadline > 0 && util_now() >= b->deadline)
-                                        || (b->stop && b->stop(b->stop_ctx))))
-        b->stopped = 1;
-    return b->stopped;
-}
 
 /* Everything the value depends on, for the table. */
 static uint64_t full_hash(const pmn_position *p, uint64_t board_key)
@@ -445,7 +425,7 @@ pmn_searcher *pmn_searcher_new(const pmn_rules *r, size_t hash_mb)
     }
     s->seed_bounds = r->goal == PMN_GOAL_MOST_SEEDS && r->laps == PMN_LAPS_SINGLE
                   && (r->stores || r->repetition != PMN_REPETITION_DRAW);
-    s->acyclic = solve_acyclic(r);
+    s->acyclic = rules_acyclic(r);
     return s;
 }
 

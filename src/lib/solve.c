@@ -161,15 +161,9 @@ int solve_applies(const pmn_rules *r)
         && r->repetition != PMN_REPETITION_PLAYS_ON && !r->one_side_plays_on;
 }
 
-int solve_acyclic(const pmn_rules *r)
-{
-    return r->stores && r->cycle == PMN_CYCLE_BOTH_SIDES && r->laps == PMN_LAPS_SINGLE
-        && r->capture != PMN_CAPTURE_FOURS;
-}
-
 static void shape_of(const pmn_rules *r, struct shape *sh)
 {
-    sh->acyclic = solve_acyclic(r);
+    sh->acyclic = rules_acyclic(r);
     sh->dependent = r->majority || r->last_seeds != PMN_LAST_PLAY_ON
                  || (r->repetition == PMN_REPETITION_DRAW && !sh->acyclic);
     sh->bounded = !sh->dependent;

@@ -16,10 +16,6 @@ struct solve_table;
  * has more seeds (so that the final margin orders every result), one lap a
  * sowing (no endless move)? */
 int solve_applies(const pmn_rules *r);
-/* Can no position of these rules come twice in a game (stores, one lap a
- * sowing round both rows, no captures that leave seeds to sow again)?
- * Then a value never depends on the moves before. */
-int solve_acyclic(const pmn_rules *r);
 
 /* A table of about `bytes` bytes; NULL when memory runs out. */
 struct solve_table *solve_table_new(size_t bytes);

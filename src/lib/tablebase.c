@@ -203,7 +203,7 @@ static const char *unfit(const pmn_rules *r, pmn_rules *near)
                           "(no-move=collect or loses), not pass";
         n.no_move = PMN_NO_MOVE_COLLECT;
     }
-    if (!solve_acyclic(r) && (r->repetition != PMN_REPETITION_UNCOUNTED || r->one_side_plays_on)) {
+    if (!rules_acyclic(r) && (r->repetition != PMN_REPETITION_UNCOUNTED || r->one_side_plays_on)) {
         why = why ? why
             : r->repetition == PMN_REPETITION_DRAW
             ? "a repeated position that draws whatever the seeds makes a value depend on the "
@@ -1011,7 +1011,7 @@ unsigned tablebase_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_p
         return 0;
     if (max > PMN_MAX_PV)
         max = PMN_MAX_PV;
-    int acyclic = solve_acyclic(r);
+    int acyclic = rules_acyclic(r);
     long v = (long)p->captured[p->to_move] - (long)p->captured[!p->to_move] + pv;
     while (n < max) {
         int holes[PMN_MAX_SIDE_PITS];

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 const char *pmn_version(void)
 {
@@ -147,4 +148,25 @@ int util_reserve(char **buf, size_t *cap, size_t need, size_t first)
     *buf = t;
     *cap = c;
     return 0;
+}
+
+/* ---- time and budgets (the search's and the solver's) ---------------------- */
+
+double util_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+int search_budget_spent(struct search_budget *b)
+{
+    if (b->stopped)
+        return 1;
+    if (b->max_nodes && b->nodes >= b->max_nodes)
+        b->stopped = 1;
+    else if ((b->nodes & 1023) == 0 && ((b->deadline > 0 && util_now() >= b->deadline)
+                                        || (b->stop && b->stop(b->stop_ctx))))
+        b->stopped = 1;
+    return b->stopped;
 }

@@ -71,6 +71,12 @@ int util_reserve(char **buf, size_t *cap, size_t need, size_t first);
  * ("Hawalis" for hawalis): setup.c's, for every writer. */
 void setup_game_name(const pmn_rules *r, char *buf, size_t size);
 
+/* Can no position of these rules come twice in a game (stores, one lap a
+ * sowing round both rows, no captures that leave seeds to sow again)?
+ * Then a value never depends on the moves before (rules.c; the search,
+ * the solver and the databases ask it). */
+int rules_acyclic(const pmn_rules *r);
+
 /* ---- what the searches share (search.c, solve.c) ---- */
 
 /* A 64-bit finaliser (a variant of MurmurHash3's): every bit of h moves

@@ -1,0 +1,118 @@
+#!/bin/sh
+# layers.sh - no circle among the modules of the library (src/lib) nor among
+# those of the command line (src/cli): where a module calls a function or
+# reads a table of another, found in the compiled objects (nm), the calls
+# make an order, lowest first, with no arrow back up.  A circle fails with
+# the arrows that make it and the names each one carries.
+set -u
+b=${top_builddir:-.}
+
+# One module's arrows: "D MODULE NAME" for what it defines, "U MODULE NAME"
+# for what it uses.
+symbols() {   # OBJECT...
+    for o in "$@"; do
+        [ -f "$o" ] || continue
+        m=${o##*/}
+        m=${m#*-}
+        m=${m%.o}
+        nm "$o" | awk -v m="$m" '
+            NF == 3 && $2 ~ /^[TDBRCG]$/ { print "D", m, $3 }
+            NF == 2 && $1 == "U" { print "U", m, $2 }'
+    done | sort -u
+}
+
+# The same of each member of a static archive (the library's objects, as
+# tests/symbols.sh reads them).
+archive_symbols() {
+    [ -f "$1" ] || return 0
+    nm -A "$1" | awk '
+        { split($1, f, ":"); m = f[2]; sub(/^[^-]*-/, "", m); sub(/\.o$/, "", m) }
+        NF == 3 && $2 ~ /^[TDBRCG]$/ { print "D", m, $3 }
+        NF == 3 && $2 == "U" { print "U", m, $3 }' | sort -u
+}
+
+# The arrows between modules, then the modules peeled off from the bottom
+# (those that call no module left) and from the top: what is left is a
+# circle.
+circles() {
+    awk '
+        $1 == "D" { owner[$3] = $2; next }
+        { use[++n] = $2 " " $3 }
+        END {
+            for (i = 1; i <= n; i++) {
+                split(use[i], u, " ")
+                o = owner[u[2]]
+                if (o == "" || o == u[1])
+                    continue
+                if (!((u[1], o) in edge)) {
+                    edge[u[1], o] = u[2]
+                    out[u[1]]++
+                    nodes[u[1]]; nodes[o]
+                } else if (length(edge[u[1], o]) < 60) {
+                    edge[u[1], o] = edge[u[1], o] " " u[2]
+                }
+            }
+            do {
+                m = 0
+                for (v in nodes)
+                    if (!out[v])
+                        bottom[++m] = v
+                for (i = 1; i <= m; i++) {
+                    delete nodes[bottom[i]]
+                    for (k in edge) {
+                        split(k, e, SUBSEP)
+                        if (e[2] == bottom[i] && !(k in gone)) {
+                            out[e[1]]--
+                            gone[k]
+                        }
+                    }
+                }
+            } while (m)
+            # and from the top (those no module left calls), so that what
+            # is left is the circles alone.
+            do {
+                m = 0
+                for (k in edge)
+                    if (!(k in gone)) {
+                        split(k, e, SUBSEP)
+                        if ((e[1] in nodes) && (e[2] in nodes))
+                            called[e[2]]
+                    }
+                for (v in nodes)
+                    if (!(v in called))
+                        top[++m] = v
+                for (i = 1; i <= m; i++)
+                    delete nodes[top[i]]
+                for (v in called)
+                    delete called[v]
+            } while (m)
+            for (k in edge) {
+                split(k, e, SUBSEP)
+                if (!(k in gone) && (e[1] in nodes) && (e[2] in nodes))
+                    print "  " e[1] " -> " e[2] ": " edge[k]
+            }
+        }' | sort
+}
+
+fail=0 modules=0
+for part in lib cli; do
+    case $part in
+    lib) list=$(archive_symbols "$b/src/.libs/libpmncore.a") ;;
+    cli) list=$(symbols "$b"/src/cli/pmn-*.o) ;;
+    esac
+    n=$(printf '%s\n' "$list" | awk '{ print $2 }' | sort -u | grep -c .)
+    if [ "$n" -lt 5 ]; then
+        echo "FAIL src/$part: no objects found under $b (built?)"
+        fail=$((fail + 1))
+        continue
+    fi
+    modules=$((modules + n))
+    found=$(printf '%s\n' "$list" | circles)
+    if [ -n "$found" ]; then
+        echo "FAIL src/$part: modules that call one another round a circle:"
+        printf '%s\n' "$found"
+        fail=$((fail + 1))
+    fi
+done
+echo "layers: $modules modules, $fail parts with a circle or not found"
+[ $fail = 0 ]

@@ -1,7 +1,7 @@
 /* annotate.c - a record's main line judged by the analysis engine, its
  * judgements, comments and variations added to the record. */
 #include "pmn.h"
-#include "annotate.h"
+#include "judge.h"
 #include "record.h"
 #include "solve.h"
 #include "util.h"

@@ -1,8 +1,8 @@
-/* annotate.h - the annotator's judge, internal to libpmn: the mark a move
+/* judge.h - the annotator's judge, internal to libpmn: the mark a move
  * gets from the values of its position's moves.  annotate.c owns it;
  * the unit tests hold it to the cases where marks went wrong before. */
-#ifndef PMN_ANNOTATE_H
-#define PMN_ANNOTATE_H
+#ifndef PMN_JUDGE_H
+#define PMN_JUDGE_H
 
 #include "pmn.h"
 

@@ -468,7 +468,8 @@ int criteria_file(struct criteria *c, const char *cmd, const char *path)
 {
     struct diag_sink sink = { .file = path, .show_notes = 1 };
     FILE *f = open_input(path, &sink);
-    char line[4096];
+    char *line = NULL;        /* a line whole, however long (a PCRE2 pattern may be) */
+    size_t cap = 0;
     unsigned n = 0;
     int rc = 0;
     if (!f)
@@ -477,7 +478,7 @@ int criteria_file(struct criteria *c, const char *cmd, const char *path)
         close_input(f);
         return usage_error(cmd, "more than %d criteria files", MAX_CRITERIA_FILES);
     }
-    while (rc == 0 && fgets(line, sizeof line, f)) {
+    while (rc == 0 && getline(&line, &cap, f) >= 0) {
         n++;
         char *s = line, *e = line + strlen(line);
         while (e > s && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
@@ -550,6 +551,7 @@ int criteria_file(struct criteria *c, const char *cmd, const char *path)
             rc = criteria_option(c, cmd, o->key, o->arg ? arg : NULL);
         }
     }
+    free(line);
     close_input(f);
     c->nfiles++;
     return rc;

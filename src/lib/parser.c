@@ -22,7 +22,16 @@ static void advance(struct parser *p)
 /* At most 40 characters of the offending text, to quote in a message. */
 static const char *quoted(const char *text, size_t len, char buf[64])
 {
-    snprintf(buf, 64, "%.*s%s", len > 40 ? 40 : (int)len, text, len > 40 ? "..." : "");
+    /* A NUL byte (kept in the text as read) as the other control
+     * characters are written in messages (pmn_text_escape), not an end. */
+    size_t n = 0, shown = len > 40 ? 40 : len;
+    for (size_t i = 0; i < shown && n + 8 < 64; i++) {
+        if (text[i])
+            buf[n++] = text[i];
+        else
+            n += (size_t)snprintf(buf + n, 64 - n, "\\x00");
+    }
+    snprintf(buf + n, 64 - n, "%s", len > shown ? "..." : "");
     return buf;
 }
 

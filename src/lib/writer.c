@@ -156,6 +156,16 @@ static void move(struct out *w, const pmn_move *m, const pmn_played *pl, int num
     }
     if (named)
         pmn_hole_name(w->rules, notation, pl->side, m->hole, buf, sizeof buf);
+    else if (isalpha((unsigned char)m->text[0])
+             && (unsigned)(tolower((unsigned char)m->text[0]) - 'a') >= w->rules->pits
+             && strspn(m->text + 1, "0123456789") == strlen(m->text + 1))
+        /* A letter past the board's (the seeds the Awari notation writes
+         * after it left out), in the case that says its side in PMN (OGN's
+         * and the Awari notation's 'Z' is South's 'z'), so that it reads
+         * back as the same side's move -- and names no hole in either
+         * case, so that no move is made legal by the change. */
+        snprintf(buf, sizeof buf, "%c", pl->mover == PMN_SOUTH ? tolower((unsigned char)m->text[0])
+                                                               : toupper((unsigned char)m->text[0]));
     else
         snprintf(buf, sizeof buf, "%s", m->text);   /* names no hole: as written */
     if (numbered)

@@ -699,6 +699,7 @@ typedef enum pmn_severity {
     X(F, 002, FATAL, "out of memory") \
     X(F, 003, FATAL, "the output cannot be written") \
     X(F, 004, FATAL, "the input is no text: a program, an image, an archive") \
+    X(F, 005, FATAL, "an endgame database that cannot be used") \
     X(E, 101, ERROR, "text that cannot be read") \
     X(E, 102, ERROR, "a comment '{' that is never closed") \
     X(E, 103, ERROR, "a '(' that is never closed") \
@@ -733,6 +734,7 @@ typedef enum pmn_severity {
     X(N, 133, NOTE, "the input's format, found from its name or its first tag and move") \
     X(N, 134, NOTE, "moves without a result under a page's heading: the replay gives it") \
     X(W, 135, WARNING, "an input with no game: empty, or text without moves") \
+    X(W, 136, WARNING, "endgame databases that cannot be used: the search goes on without them") \
     X(E, 201, ERROR, "illegal move: the hole is empty") \
     X(E, 202, ERROR, "illegal move: a single seed while a hole holds two or more") \
     X(E, 203, ERROR, "illegal move: a single seed into an occupied hole") \

@@ -3,6 +3,7 @@
  * --help text and the parsing are all made (cli_parse stores each option
  * by its setter where it binds); the setters; usage errors. */
 #include "cli.h"
+#include "io.h"
 #include "options.h"
 #include "records.h"
 
@@ -372,6 +373,25 @@ int tablebase_for_game(const char *cmd, const char *dir, const pmn_rules *r, pmn
     return tablebase_option(cmd, dir, r, s, tb);
 }
 
+int tablebase_unusable(const char *dir, const pmn_error *err)
+{
+    /* Named by the file the message begins with ("DIR/pmn-...-02.tb: a
+     * checksum ..."), else by the folder. */
+    char file[4096];
+    const char *msg = err->message, *colon = strstr(msg, ": ");
+    size_t n = colon ? (size_t)(colon - msg) : 0;
+    if (n && n < sizeof file && strncmp(msg, dir, strlen(dir)) == 0) {
+        memcpy(file, msg, n);
+        file[n] = '\0';
+        msg = colon + 2;
+    } else {
+        snprintf(file, sizeof file, "%s", dir);
+    }
+    struct diag_sink sink = { .file = file, .show_notes = 1 };
+    report(&sink, PMN_F005, 0, 0, "%s", msg);
+    return EXIT_FATAL;
+}
+
 int tablebase_option(const char *cmd, const char *dir, const pmn_rules *r, pmn_searcher *s,
                      pmn_tablebase **tb)
 {
@@ -387,9 +407,10 @@ int tablebase_option(const char *cmd, const char *dir, const pmn_rules *r, pmn_s
             return 0;
         if ((*tb = pmn_tablebase_open(r, default_tablebase_dir(where, sizeof where), &err)))
             pmn_searcher_use_tablebase(s, *tb);
-        else if (err.code != PMN_ERR_UNKNOWN)
-            fprintf(stderr, "pmn %s: warning: the endgame databases of %s are not used: %s\n",
-                    cmd, where, err.message);
+        else if (err.code != PMN_ERR_UNKNOWN) {
+            struct diag_sink sink = { .file = where, .show_notes = 1 };
+            report(&sink, PMN_W136, 0, 0, "the endgame databases are not used: %s", err.message);
+        }
         return 0;
     }
     if (pmn_tablebase_check_rules(r, &err) != 0) {
@@ -401,10 +422,8 @@ int tablebase_option(const char *cmd, const char *dir, const pmn_rules *r, pmn_s
                 err.message);
         return EXIT_FATAL;
     }
-    if (!(*tb = pmn_tablebase_open(r, dir, &err))) {
-        fprintf(stderr, "pmn %s: error: --tablebase %s: %s\n", cmd, dir, err.message);
-        return EXIT_FATAL;
-    }
+    if (!(*tb = pmn_tablebase_open(r, dir, &err)))
+        return tablebase_unusable(dir, &err);
     pmn_searcher_use_tablebase(s, *tb);
     return 0;
 }

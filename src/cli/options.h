@@ -113,6 +113,9 @@ int parse_number(const char *s, unsigned long max, unsigned long *v);
  * and its value in *v. */
 int is_decimal(const char *s, double *v);
 
+/* An endgame database of DIR that could not be opened (err says why): said
+ * as F005, named by its file.  Returns EXIT_FATAL. */
+int tablebase_unusable(const char *dir, const pmn_error *err);
 /* The solver's threads unless --threads says: $PMN_THREADS, else the cores. */
 unsigned default_threads(void);
 /* Where the endgame databases are by default: $PMN_TABLEBASES, else

@@ -197,15 +197,13 @@ static int build(const char *cmd, const struct tb_request *rq)
     return EXIT_CLEAN;
 }
 
-static int info(const char *cmd, const struct tb_request *rq)
+static int info(const struct tb_request *rq)
 {
     pmn_error err;
     char spec[256];
     pmn_tablebase *tb = pmn_tablebase_open(&rq->rules, rq->dir, &err);
-    if (!tb) {
-        fprintf(stderr, "pmn %s: error: %s\n", cmd, err.message);
-        return EXIT_FATAL;
-    }
+    if (!tb)
+        return tablebase_unusable(rq->dir, &err);
     pmn_rules_format(&rq->rules, spec, sizeof spec);
     printf("Rules: %s\nLayers: 0 to %u seeds in play\n", spec, pmn_tablebase_seeds(tb));
     for (unsigned n = 0; n <= pmn_tablebase_seeds(tb); n++) {
@@ -227,10 +225,8 @@ static int probe(const char *cmd, struct tb_request *rq)
     if ((rc = position_option(cmd, "--position", &rq->rules, rq->position, &p)) != 0)
         return rc;
     pmn_tablebase *tb = pmn_tablebase_open(&rq->rules, rq->dir, &err);
-    if (!tb) {
-        fprintf(stderr, "pmn %s: error: %s\n", cmd, err.message);
-        return EXIT_FATAL;
-    }
+    if (!tb)
+        return tablebase_unusable(rq->dir, &err);
     if (!pmn_tablebase_probe(tb, &p, &v)) {
         unsigned n = pmn_position_seeds(&rq->rules, &p, 0) + pmn_position_seeds(&rq->rules, &p, 1);
         fprintf(stderr, "pmn %s: error: %u seeds in play, the databases hold up to %u\n", cmd, n,
@@ -271,7 +267,7 @@ static int run(struct common *c, void *ctx)
     if (strcmp(what, "build") == 0)
         return build(cmd, rq);
     if (strcmp(what, "info") == 0)
-        return info(cmd, rq);
+        return info(rq);
     if (strcmp(what, "probe") == 0)
         return probe(cmd, rq);
     return usage_error(cmd, "unknown action '%s' (build, info, probe)", what);

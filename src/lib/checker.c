@@ -23,6 +23,7 @@ struct pmn_checker {
     pmn_diag *held;           /* its diagnostics, in the order met */
     size_t nheld, cap;
     unsigned long number;
+    int tb_said;              /* the databases' failure (W136), said once */
 };
 
 static void collect(void *arg, const pmn_diag *d)
@@ -98,10 +99,17 @@ static void solve_if_set_up(pmn_checker *c, pmn_checked_game *g, const pmn_setup
     int margin;
     /* The databases of its rules under o.tablebases, opened once: whether
      * they hold the start, and the solve's. */
-    pmn_tablebase *tb = (tagged || given) && setup->status == PMN_SETUP_READY
-                     && c->o.tablebases ? pmn_tablebase_open(r, c->o.tablebases, &err) : NULL;
+    int looked = (tagged || given) && setup->status == PMN_SETUP_READY && c->o.tablebases
+              && pmn_tablebase_check_rules(r, NULL) == 0;
+    pmn_tablebase *tb = looked ? pmn_tablebase_open(r, c->o.tablebases, &err) : NULL;
     unsigned seeds = pmn_position_seeds(r, &setup->start, PMN_SOUTH)
                    + pmn_position_seeds(r, &setup->start, PMN_NORTH);
+    if (looked && !tb && err.code != PMN_ERR_UNKNOWN && !c->tb_said++) {
+        /* There, and of no use (none there is no news): said once. */
+        char msg[sizeof err.message + 64];
+        snprintf(msg, sizeof msg, "the endgame databases are not used: %s", err.message);
+        say(c, PMN_W136, g->rec.line, g->rec.col, msg);
+    }
     if (t && !tagged && !given)
         why = "its start position is not given (--position gives it)";
     else if (!tagged && !given)

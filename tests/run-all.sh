@@ -12,10 +12,10 @@
 #
 # Unless --full is given, the valgrind and sanitizer stages run a tenth of
 # the unit tests' random trials (PMN_TEST_LIGHT, tests/unit/light.h), a
-# tenth of formats.sh's random games, a quarter of xml.sh's records and of
-# docs.sh's examples, and
+# tenth of formats.sh's random games (each rule set's through one notation),
+# a quarter of xml.sh's records and of docs.sh's examples, and
 # leave the browser's test out; of the CLI cases, AddressSanitizer takes one
-# of each group and every third, valgrind one of each group; ThreadSanitizer
+# of each group and every fourth, valgrind one of each group; ThreadSanitizer
 # runs only the tests that start threads, one of each group and every sixth.
 # make check runs them all.  The stages share two cores, so their time is
 # the sum of their work: each cut here is work that make check does once
@@ -71,7 +71,7 @@ tar -xzf pmn-*.tar.gz -C _tsan
 # a sample of the CLI cases under ThreadSanitizer (under valgrind, the one
 # check-valgrind-sample takes).
 tsan_sample=1 asan_sample=
-[ -n "$full" ] || { PMN_TEST_LIGHT=1; export PMN_TEST_LIGHT; tsan_sample=6; asan_sample=3; }
+[ -n "$full" ] || { PMN_TEST_LIGHT=1; export PMN_TEST_LIGHT; tsan_sample=6; asan_sample=4; }
 
 valgrind_stage() {
     if [ -n "$full" ]; then make -j2 check-valgrind; else make -j2 check-valgrind-sample; fi
@@ -79,7 +79,7 @@ valgrind_stage() {
 sanitizer_stage() {
     # Without the static library, which libtool would compile a second time
     # (the build of stage 1 makes both).
-    # One CLI case of each group and every third, as the other stages
+    # One CLI case of each group and every fourth, as the other stages
     # sample them.
     PMN_TEST_SAMPLE=$asan_sample make -j2 distcheck \
         DISTCHECK_CONFIGURE_FLAGS='--enable-werror --enable-asan --enable-ubsan --disable-static'

@@ -15,7 +15,7 @@
 # tenth of formats.sh's random games (each rule set's through one notation),
 # a quarter of xml.sh's records and of docs.sh's examples, and
 # leave the browser's test out; of the CLI cases, AddressSanitizer takes one
-# of each group and every fourth, valgrind one of each group; ThreadSanitizer
+# of each group and every sixth, valgrind one of each group; ThreadSanitizer
 # runs only the tests that start threads, one of each group and every sixth.
 # make check runs them all.  The stages share two cores, so their time is
 # the sum of their work: each cut here is work that make check does once
@@ -71,7 +71,7 @@ tar -xzf pmn-*.tar.gz -C _tsan
 # a sample of the CLI cases under ThreadSanitizer (under valgrind, the one
 # check-valgrind-sample takes).
 tsan_sample=1 asan_sample=
-[ -n "$full" ] || { PMN_TEST_LIGHT=1; export PMN_TEST_LIGHT; tsan_sample=6; asan_sample=4; }
+[ -n "$full" ] || { PMN_TEST_LIGHT=1; export PMN_TEST_LIGHT; tsan_sample=6; asan_sample=6; }
 
 valgrind_stage() {
     if [ -n "$full" ]; then make -j2 check-valgrind; else make -j2 check-valgrind-sample; fi
@@ -79,7 +79,7 @@ valgrind_stage() {
 sanitizer_stage() {
     # Without the static library, which libtool would compile a second time
     # (the build of stage 1 makes both).
-    # One CLI case of each group and every fourth, as the other stages
+    # One CLI case of each group and every sixth, as the other stages
     # sample them.
     PMN_TEST_SAMPLE=$asan_sample make -j2 distcheck \
         DISTCHECK_CONFIGURE_FLAGS='--enable-werror --enable-asan --enable-ubsan --disable-static'
@@ -90,15 +90,17 @@ thread_stage() {
     # helpers and perft's; uci's search thread; the CLI cases that analyse,
     # annotate, solve, count, build databases or read a file's parts on
     # threads (-j), the first of each group and every sixth.
+    # (Then only pmn and those unit tests are built.)
     set --
     match=
     if [ -z "$full" ]; then
-        set -- "TESTS=tests/cli-1.sh tests/cli-2.sh tests/uci.sh tests/unit/test_threads tests/unit/test_search tests/unit/test_perft"
+        units="tests/unit/test_threads tests/unit/test_search tests/unit/test_perft"
+        set -- "TESTS=tests/cli-1.sh tests/cli-2.sh tests/uci.sh $units" "check_PROGRAMS=$units"
         match='analyse|annotate|--solve|perft|tablebase build|uci|-j|--threads'
     fi
     cd _tsan/pmn-*/ &&
         ./configure --enable-werror --enable-tsan --disable-shared &&
-        make -j2 &&
+        if [ -n "$full" ]; then make -j2; else make -j2 src/pmn; fi &&
         { TSAN_OPTIONS='halt_on_error=1' PMN_TEST_SAMPLE=$tsan_sample PMN_TEST_MATCH=$match \
               make -j2 check "$@" ||
             { cat test-suite.log; exit 1; }; }

@@ -413,13 +413,8 @@ int tablebase_option(const char *cmd, const char *dir, const pmn_rules *r, pmn_s
         }
         return 0;
     }
-    if (pmn_tablebase_check_rules(r, &err) != 0) {
-        /* Which rules (a file's game may not be the one its user thought
-         * of), why not, and which can be built. */
-        char rules[256];
-        pmn_rules_format(r, rules, sizeof rules);
-        fprintf(stderr, "pmn %s: error: --tablebase %s: the rules %s: %s\n", cmd, dir, rules,
-                err.message);
+    if (pmn_tablebase_check_rules(r, &err) != 0) {   /* no file of them is any use */
+        fprintf(stderr, "pmn %s: error: --tablebase %s: %s\n", cmd, dir, err.message);
         return EXIT_FATAL;
     }
     if (!(*tb = pmn_tablebase_open(r, dir, &err)))

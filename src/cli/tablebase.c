@@ -180,9 +180,7 @@ static int build(const char *cmd, const struct tb_request *rq)
     if (!rq->have_seeds)
         return usage_error(cmd, "build needs --seeds N");
     if (pmn_tablebase_check_rules(&rq->rules, &err) != 0) {
-        char rules[256];
-        pmn_rules_format(&rq->rules, rules, sizeof rules);
-        fprintf(stderr, "pmn %s: error: the rules %s: %s\n", cmd, rules, err.message);
+        fprintf(stderr, "pmn %s: error: %s\n", cmd, err.message);
         return EXIT_USAGE;
     }
     int rc = estimate(cmd, rq);

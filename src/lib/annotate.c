@@ -533,11 +533,12 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
         /* The value the record shows before the move: the last one's,
          * the mover's view. */
         const pmn_annotated_ply *last = an->nplies ? j - 1 : NULL;
-        pmn_value shown;
-        if (last && last->ply + 1 == i)
+        pmn_value shown, *before_move = NULL;
+        if (last && last->ply + 1 == i) {
             shown = last->mover == j->mover ? last->played : other_view(&last->played);
-        judge(j, &a, it, last && last->ply + 1 == i ? &shown : NULL, model, in_play, threshold,
-              i < o->opening);
+            before_move = &shown;
+        }
+        judge(j, &a, it, before_move, model, in_play, threshold, i < o->opening);
         an->nplies++;
         pmn_move *m = &rec->main.moves[i];
         char text[48];

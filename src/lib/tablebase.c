@@ -223,23 +223,30 @@ static const char *unfit(const pmn_rules *r, pmn_rules *near)
 
 int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err)
 {
-    if (r->goal != PMN_GOAL_MOST_SEEDS || r->laps != PMN_LAPS_SINGLE
-        || r->cycle != PMN_CYCLE_BOTH_SIDES)
-        return util_fail(err, PMN_ERR_RANGE, 0, "databases are made for the games scored by "
-                         "seeds, sown one lap round the board (Kalah, Oware, Awale)");
-    if (2 * r->pits > TB_MAX_HOLES)
-        return util_fail(err, PMN_ERR_RANGE, 0, "databases hold boards of at most %u holes a "
-                         "side", TB_MAX_HOLES / 2);
+    char shape[96], rules[256], spec[256] = "";
+    const char *why;
     pmn_rules near;
-    const char *why = unfit(r, &near);
-    if (!why)
+    if (r->goal != PMN_GOAL_MOST_SEEDS || r->laps != PMN_LAPS_SINGLE
+        || r->cycle != PMN_CYCLE_BOTH_SIDES) {
+        why = "databases are made for the games scored by seeds, sown one lap round the board "
+              "(Kalah, Oware, Awale)";
+    } else if (2 * r->pits > TB_MAX_HOLES) {
+        snprintf(shape, sizeof shape, "databases hold boards of at most %u holes a side",
+                 TB_MAX_HOLES / 2);
+        why = shape;
+    } else if ((why = unfit(r, &near))) {
+        /* The first reason, and every change it takes at once (the
+         * others' reasons are of the same kind). */
+        assert(!unfit(&near, NULL));
+        pmn_rules_format(&near, spec, sizeof spec);
+    } else {
         return 0;
-    /* The first reason, and every change it takes at once (the others'
-     * reasons are of the same kind). */
-    char spec[256];
-    assert(!unfit(&near, NULL));
-    pmn_rules_format(&near, spec, sizeof spec);
-    return util_fail(err, PMN_ERR_RANGE, 0, "%s; databases can be built for %s", why, spec);
+    }
+    /* Which rules (a file's game may not be the one its user thought of),
+     * why not, and which can be built. */
+    pmn_rules_format(r, rules, sizeof rules);
+    return util_fail(err, PMN_ERR_RANGE, 0, "the rules %s: %s%s%s", rules, why,
+                     *spec ? "; databases can be built for " : "", spec);
 }
 
 /* ---- values of one position ------------------------------------------------- */

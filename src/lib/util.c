@@ -158,15 +158,3 @@ double util_now(void)
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
-
-int search_budget_spent(struct search_budget *b)
-{
-    if (b->stopped)
-        return 1;
-    if (b->max_nodes && b->nodes >= b->max_nodes)
-        b->stopped = 1;
-    else if ((b->nodes & 1023) == 0 && ((b->deadline > 0 && util_now() >= b->deadline)
-                                        || (b->stop && b->stop(b->stop_ctx))))
-        b->stopped = 1;
-    return b->stopped;
-}

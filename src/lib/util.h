@@ -109,7 +109,18 @@ struct search_budget {
 /* Seconds on a monotonic clock. */
 double util_now(void);
 /* Is the budget spent (the clock and the caller asked every 1024 nodes)?
- * Once it is, it stays spent. */
-int search_budget_spent(struct search_budget *b);
+ * Once it is, it stays spent.  Inline: the search and the solver ask it at
+ * every node. */
+static inline int search_budget_spent(struct search_budget *b)
+{
+    if (b->stopped)
+        return 1;
+    if (b->max_nodes && b->nodes >= b->max_nodes)
+        b->stopped = 1;
+    else if ((b->nodes & 1023) == 0 && ((b->deadline > 0 && util_now() >= b->deadline)
+                                        || (b->stop && b->stop(b->stop_ctx))))
+        b->stopped = 1;
+    return b->stopped;
+}
 
 #endif

@@ -12,7 +12,10 @@
 # PMN_TEST_SAMPLE=N runs a sample: the first case of each group (the name
 # up to its first `-`, mostly the subcommand) and every Nth case besides;
 # PMN_TEST_SAMPLE=first, the first of each group alone (tests/run-all.sh's
-# stages under the slow tools; make check-valgrind runs them all).
+# valgrind stage; make check-valgrind runs them all), passing over the cases
+# that have a file `slow` (its text says why: each costs 15 s and more under
+# valgrind, most of it valgrind's start at each of many runs of pmn, and
+# the AddressSanitizer stage runs them all).
 # PMN_TEST_MATCH=REGEX runs only the cases whose command matches it (grep
 # -E), sampled as above among themselves: the ThreadSanitizer stage's, the
 # commands that start threads.
@@ -26,6 +29,9 @@ for case in "$top_srcdir"/tests/cli/*/; do
     case=${case%/}
     name=${case##*/}
     if [ -n "${PMN_TEST_MATCH:-}" ] && ! grep -qE -e "$PMN_TEST_MATCH" "$case/cmd"; then
+        continue
+    fi
+    if [ "${PMN_TEST_SAMPLE:-}" = first ] && [ -f "$case/slow" ]; then
         continue
     fi
     if [ -n "${PMN_TEST_SAMPLE:-}" ] && [ "${name%%-*}" = "$group" ]; then

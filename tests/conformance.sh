@@ -10,6 +10,7 @@
 # distribution unpacked elsewhere.
 set -u
 . "${top_srcdir:-.}/tests/common.sh"
+leak_sample 4
 corpus=$top_srcdir/../shared/conformance
 if [ ! -f "$corpus/realcheck.py" ] || ! command -v python3 > /dev/null; then
     echo "SKIP: no conformance corpus at $corpus (or no python3)"

@@ -9,6 +9,7 @@
 # Commands run from the top of the source tree.
 set -u
 . "${top_srcdir:-.}/tests/common.sh"
+leak_sample 4
 
 # examples FILE KIND: write the examples of FILE to $work/ex.N.cmd/.out.
 # Blank lines inside a block belong to the output shown.

@@ -9,6 +9,7 @@
 # as the same moves, tags, comments and variations, without the counts.
 set -u
 . "${top_srcdir:-.}/tests/common.sh"
+leak_sample 4
 pass=0 fail=0
 
 same() {   # WHAT A B

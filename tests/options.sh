@@ -7,6 +7,7 @@
 # declares it once) has the same help wherever it appears.
 set -u
 . "${top_srcdir:-.}/tests/common.sh"
+leak_sample 4
 
 commands=$("$PMN" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p')
 [ -n "$commands" ] || { echo "no subcommand in pmn --help"; exit 1; }

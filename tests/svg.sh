@@ -6,6 +6,7 @@
 # games of every rule set.
 set -u
 . "${top_srcdir:-.}/tests/common.sh"
+leak_sample 4
 if ! command -v xmllint >/dev/null 2>&1; then
     echo "svg: xmllint is missing (apt-get install libxml2-utils)"
     exit 99

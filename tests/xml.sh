@@ -5,6 +5,7 @@
 # XML cannot hold (not UTF-8), which export replaces and says so (W301).
 set -u
 . "${top_srcdir:-.}/tests/common.sh"
+leak_sample 4
 if ! command -v xmllint >/dev/null 2>&1; then
     echo "xml: xmllint is missing (apt-get install libxml2-utils)"
     exit 99

@@ -166,7 +166,13 @@ static void shape_of(const pmn_rules *r, struct shape *sh)
     sh->acyclic = rules_acyclic(r);
     sh->dependent = r->majority || r->last_seeds != PMN_LAST_PLAY_ON
                  || (r->repetition == PMN_REPETITION_DRAW && !sh->acyclic);
-    sh->bounded = !sh->dependent;
+    /* The seeds bound the final margin wherever an ending only adds seeds
+     * to what is banked (the rest to one side, to each its own, or to
+     * nobody): so too under a majority, which ends the game with the
+     * seeds as they lie, and with last seeds given by who captured.  Only
+     * a repetition drawn whatever the seeds scores a margin of none.
+     * (The key still holds the captures where the rules look at them.) */
+    sh->bounded = !(r->repetition == PMN_REPETITION_DRAW && !sh->acyclic);
     sh->counts_all = sh->acyclic && !r->majority && r->last_seeds == PMN_LAST_PLAY_ON
                   && (r->either_empty || r->no_move == PMN_NO_MOVE_COLLECT);
     /* Irving's bound, where it holds: the sowing of the side to move's

@@ -13,6 +13,7 @@
 #include "light.h"
 
 static struct naive_path path;   /* large: not on the stack */
+static unsigned banked_range = 4;  /* the seeds banked by each side: 0 to this less one */
 
 /* A small random number generator of the test's own, so that the
  * positions are the same on every machine. */
@@ -30,8 +31,8 @@ static void random_position(const pmn_rules *r, unsigned seeds, uint32_t *state,
     for (unsigned k = 0; k < seeds; k++)
         p->pit[lcg(state) % 2][lcg(state) % r->pits]++;
     if (r->goal == PMN_GOAL_MOST_SEEDS) {
-        p->captured[0] = lcg(state) % 4;
-        p->captured[1] = lcg(state) % 4;
+        p->captured[0] = lcg(state) % banked_range;
+        p->captured[1] = lcg(state) % banked_range;
     }
 }
 
@@ -121,6 +122,19 @@ static void engine_agrees_with_minimax(void **state)
     agrees("hawalis,holes=3,capture=front,endless=lose", 5, 150, 9);
     agrees("anywoli,holes=2", 6, 150, 10);
     agrees("anywoli,holes=2,last-seeds=first-three,extra=none", 6, 100, 11);
+}
+
+/* Near a majority (Oware, Awale: more than half the seeds win at once),
+ * where a capture can end the game: the solver bounds the margin by the
+ * seeds there too (a majority ends the game with the seeds as they lie). */
+static void engine_agrees_near_a_majority(void **state)
+{
+    (void)state;
+    banked_range = 9;
+    agrees("oware,holes=3", 3, 150, 13);
+    agrees("awale,holes=3", 3, 150, 14);
+    agrees("oware,holes=4,majority-sweep=yes", 3, 100, 15);
+    banked_range = 4;
 }
 
 /* Every legal move valued with --all-moves, against the minimax. */
@@ -350,6 +364,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(engine_agrees_with_minimax),
+        cmocka_unit_test(engine_agrees_near_a_majority),
         cmocka_unit_test(all_moves_are_valued),
         cmocka_unit_test(asked_again_and_stopped),
         cmocka_unit_test(solved_kalah_boards),

@@ -23,7 +23,12 @@ What it checks:
     marks the ply shown; its judged moves are coloured, a dot each on the
     graph; no comment is shown in braces or as [%eval]; the summary lists
     both sides; at the end the caption says the game is over; a status
-    has no doubled stop; a problem is listed by its event, not "? - ?".
+    has no doubled stop; a problem is listed by its event, not "? - ?";
+  - at a glance: at 1280x900 the board, its controls, the move list and
+    the graph are in view at once, with no sideways scroll there or at
+    412 px; engine lines folded after their first plies, opened by a click
+    or a step into them; the caption's ply, value and comments on lines of
+    their own.
 
 With --screenshots DIR it writes the pictures of the documentation instead.
 """
@@ -538,6 +543,86 @@ return {hidden: box.hidden, bands: svg.querySelectorAll('rect.ply').length,
     no_errors(d, "annotated")
 
 
+def viewport(d, width, height):
+    """The page's window, exactly (a headless window's size includes
+    room it keeps for its frame)."""
+    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                      {"width": width, "height": height, "deviceScaleFactor": 1,
+                       "mobile": False})
+
+
+IN_VIEW_JS = """
+var out = {w: innerWidth, h: innerHeight, scroll: document.documentElement.scrollWidth};
+['board', 'moves', 'eval-graph', 'controls'].forEach(function (id) {
+  var b = document.getElementById(id).getBoundingClientRect();
+  out[id] = [b.left, b.top, b.right, b.bottom];
+});
+return out;"""
+
+
+def at_a_glance(d):
+    """The annotated page of annotated(): at 1280x900 the board, its
+    controls, the move list and the graph are all in view at once; no
+    sideways scroll at 412 px; an engine's line shows its first plies, the
+    rest on a click or a step into it; the caption says the ply, its value
+    and each comment on lines of their own."""
+    url = os.path.join(WORK, "annotated.html")
+    try:
+        for w, h, ply in ((1280, 900, 24), (412, 900, 25)):
+            viewport(d, w, h)
+            go(d, url, "#game=1&ply=%d" % ply)
+            # (The page lays itself out again after the window's change.)
+            until(lambda: d.execute_script("return innerWidth") == w and
+                  d.execute_script(IN_VIEW_JS)["scroll"] <= w, 2)
+            v = d.execute_script(IN_VIEW_JS)
+            ok(v["scroll"] <= v["w"], "%dx%d: no sideways scroll: %s" % (w, h, v))
+            if w == 1280:
+                out = [k for k in ("board", "moves", "eval-graph", "controls")
+                       if v[k][0] < 0 or v[k][1] < 0 or v[k][2] > v["w"] or v[k][3] > v["h"]]
+                ok(not out, "1280x900: all in view, but not %s: %s" % (out, v))
+    finally:
+        d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    go(d, url, "#game=1&ply=0")
+    fold = d.execute_script("""
+var bs = document.querySelectorAll('#moves button.more'),
+    rests = document.querySelectorAll('#moves span.rest');
+return {buttons: bs.length, rests: rests.length,
+        hidden: Array.prototype.every.call(rests, function (r) { return r.hidden; }),
+        text: bs.length ? bs[0].textContent : '',
+        expanded: bs.length ? bs[0].getAttribute('aria-expanded') : ''};""")
+    ok(fold["buttons"] > 0 and fold["buttons"] == fold["rests"] and fold["hidden"]
+       and re.match(r"^\u2026 \d+ more$", fold["text"]) and fold["expanded"] == "false",
+       "engine lines folded, a button each: %s" % fold)
+    button = d.find_element(By.CSS_SELECTOR, "#moves button.more")
+    button.click()
+    opened = d.execute_script("""
+var b = document.querySelector('#moves button.more');
+return [b.previousElementSibling.hidden, b.textContent, b.getAttribute('aria-expanded')];""")
+    ok(opened == [False, "fewer", "true"], "a click opens the engine's line: %s" % opened)
+    button.click()
+    ok(d.execute_script("return document.querySelector('#moves span.rest').hidden"),
+       "a second click folds it again")
+    # A step into the folded rest opens it, and marks the move there.
+    frag = d.execute_script(
+        "return document.querySelector('#moves span.rest a.mv').getAttribute('href')")
+    go(d, url, frag)
+    shown = d.execute_script("""
+var a = document.querySelector('#moves a.mv.cur');
+return a ? [a.closest('span.rest') ? a.closest('span.rest').hidden : 'no rest',
+            a.getAttribute('href')] : null;""")
+    ok(shown == [False, frag], "a step into a folded line opens it (%s): %s" % (frag, shown))
+    # The caption: the ply, then its value, then each comment, a line each.
+    ply = d.execute_script("""
+var a = document.querySelector('table.main a.mv.j-inaccuracy, table.main a.mv.j-mistake');
+return a.getAttribute('href');""")
+    go(d, url, ply)
+    lines = board(d)["status"].split("\n")
+    ok(len(lines) >= 3 and lines[0].startswith("After ") and lines[1].startswith("Value ")
+       and any(re.match(r"^(Inaccuracy|Mistake): \S+ was best\.$", x) for x in lines[2:]),
+       "the caption's parts on lines of their own (%s): %s" % (ply, lines))
+    no_errors(d, "at a glance")
+
+
 def screenshots(d, where):
     os.makedirs(where, exist_ok=True)
     shots = [
@@ -555,7 +640,11 @@ def screenshots(d, where):
          os.path.join(TOP, "samples/hawalis/tavares-gering-2009.pmn")])
     shots.append((src, "#game=1&ply=24", None, "viewer-annotated.png",
                   "Mancala World sample game 1, annotated"))
+    shots.append((src, "#game=1&ply=19", None, "viewer-phone.png",
+                  "Mancala World sample game 1, annotated"))
+    # At 1280x900, as at_a_glance() checks it; the phone's at 412x900.
     for rel, frag, key, name, title in shots:
+        viewport(d, 412 if "phone" in name else 1280, 900)
         url = page(name, rel if os.path.isabs(rel) else os.path.join(TOP, rel), title=title)
         go(d, url, frag)
         if key:
@@ -583,7 +672,7 @@ def main():
             screenshots(d, sys.argv[2])
             return 0
         for check in (counts_at_plies, keys_and_clicks, variations, sowings, errors,
-                      network, large, annotated):
+                      network, large, annotated, at_a_glance):
             check(d)
     finally:
         d.quit()

@@ -283,21 +283,53 @@
     return any;
   }
 
-  /* A variation: inline text, as PMN writes it. */
+  /* An engine's line shows its first FOLD plies; the rest, folded, opens
+   * on a click, or by itself when a step goes into it (show()). */
+  var FOLD = 4;
+
+  function isEngineLine(line) {
+    return (line.lead || []).some(function (c) { return /^\s*engine line\s*$/.test(c); });
+  }
+
+  /* The rest of a folded line, and the button that opens and closes it. */
+  function foldRest(parent, plies) {
+    var rest = el("span", "rest"), more = el("button", "more");
+    rest.hidden = true;
+    more.type = "button";
+    function said() {
+      more.textContent = rest.hidden ? "\u2026 " + plies + " more" : "fewer";
+      more.setAttribute("aria-expanded", String(!rest.hidden));
+      more.title = rest.hidden ? "the rest of the engine's line" : "fold the engine's line";
+    }
+    more.onclick = function (e) {
+      e.stopPropagation();
+      rest.hidden = !rest.hidden;
+      said();
+    };
+    rest.unfold = function () { rest.hidden = false; said(); };
+    said();
+    parent.appendChild(rest);
+    parent.appendChild(more);
+    return rest;
+  }
+
+  /* A variation: inline text, as PMN writes it; an engine's line folded. */
   function renderLine(parent, l) {
-    var line = G.lines[l], first = true;
+    var line = G.lines[l], first = true, out = parent;
     renderLead(parent, line);
+    var fold = isEngineLine(line) && line.n > FOLD + 1;
     for (var i = 0; i < line.n; i++) {
       var n = node(l, i);
+      if (fold && i === FOLD) out = foldRest(parent, line.n - FOLD);
       var no = moveNumber(n, first);
       if (no === "-") {
-        parent.appendChild(document.createTextNode("-"));
+        out.appendChild(document.createTextNode("-"));
       } else {
-        if (!first) parent.appendChild(document.createTextNode(" "));
-        if (no) parent.appendChild(el("span", "no", no));
+        if (!first) out.appendChild(document.createTextNode(" "));
+        if (no) out.appendChild(el("span", "no", no));
       }
-      renderMove(parent, l, i);
-      first = renderAfter(parent, n) ? true : false;
+      renderMove(out, l, i);
+      first = renderAfter(out, n) ? true : false;
     }
   }
 
@@ -486,9 +518,15 @@
         status = n ? "Not replayed: " + n.t + ". " + (diagAt(n) || "A ply before it was not.")
                    : "The start. " + sideName(G.start[2 * G.pits + 2]) + " to move.";
     }
+    /* The caption's parts each on a line of their own (white-space:
+     * pre-line): the ply, its value, each comment, so that one's last
+     * words never run into the next one's first. */
     if (n && n.eval)
-      status += " Value " + n.eval + " (South's expected score " + Math.round(100 * n.ex) + "%).";
-    if (n) shownComments(n.comments).forEach(function (c) { status += " " + sentence(c.trim()); });
+      status += "\nValue " + n.eval + " (South's expected score " + Math.round(100 * n.ex) + "%).";
+    if (n) shownComments(n.comments).forEach(function (c) {
+      c = c.trim().replace(/\s+/g, " ");
+      if (c) status += "\n" + sentence(c);
+    });
     $("status").textContent = status;
     $("lap-status").textContent = lapText;
     document.querySelectorAll("#moves a.cur").forEach(function (a) {
@@ -498,6 +536,9 @@
     if (n) {
       var a = document.querySelector('#moves a[data-node="' + (G.lines[l].first + i) + '"]');
       if (a) {
+        /* A step into the folded rest of an engine's line opens it. */
+        for (var up = a.parentNode; up && up.id !== "moves"; up = up.parentNode)
+          if (up.unfold && up.hidden) up.unfold();
         a.classList.add("cur");
         a.setAttribute("aria-current", "step");
         if (a.scrollIntoView) a.scrollIntoView({ block: "nearest" });
@@ -643,6 +684,8 @@
       list.appendChild(li);
     });
     $("games-heading").textContent = "Games (" + blocks.length + ")";
+    /* One game: its list would only take the board's room. */
+    document.body.classList.toggle("one-game", blocks.length === 1);
     if (!blocks.length) {
       $("game-title").textContent = "No games";
       return;

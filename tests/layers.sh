@@ -4,6 +4,9 @@
 # reads a table of another, found in the compiled objects (nm), the calls
 # make an order, lowest first, with no arrow back up.  A circle fails with
 # the arrows that make it and the names each one carries.
+# And every module of the library is found by name among the tests: a
+# unit test of its own name (tests/unit/test_MODULE.c), or its line in
+# tests/README saying where it is tested.
 set -u
 b=${top_builddir:-.}
 
@@ -115,4 +118,16 @@ for part in lib cli; do
     fi
 done
 echo "layers: $modules modules, $fail parts with a circle or not found"
+
+t=${top_srcdir:-.}
+unnamed=
+for c in "$t"/src/lib/*.c; do
+    m=${c##*/}
+    m=${m%.c}
+    [ -f "$t/tests/unit/test_$m.c" ] || grep -q "^    $m " "$t/tests/README" || unnamed="$unnamed $m"
+done
+if [ -n "$unnamed" ]; then
+    echo "FAIL library modules with no test_MODULE.c and no line in tests/README:$unnamed"
+    fail=$((fail + 1))
+fi
 [ $fail = 0 ]

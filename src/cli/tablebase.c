@@ -6,6 +6,7 @@
 #include "command.h"
 #include "jobs.h"
 #include "records.h"
+#include "io.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -173,6 +174,37 @@ static int estimate(const char *cmd, const struct tb_request *rq)
     return 0;
 }
 
+/* A build that stopped, said as every command says what stops it, with
+ * its code: a file or folder that cannot be written or made (F003, named
+ * by it, as "DIR/pmn-...-03.tb.part: fatal[F003]: cannot write: No space
+ * left on device"), memory (F002), a layer there already that cannot be
+ * used (F005). */
+static int build_failed(const char *cmd, const char *dir, const pmn_error *err)
+{
+    static const char *const verbs[] = { "cannot write ", "cannot make " };
+    if (err->code == PMN_ERR_SYNTAX)
+        return tablebase_unusable(dir, err);
+    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++) {
+        size_t n = strlen(verbs[i]);
+        const char *colon = strstr(err->message, ": ");
+        if (strncmp(err->message, verbs[i], n) == 0 && colon) {
+            char file[4096];
+            snprintf(file, sizeof file, "%.*s", (int)(colon - err->message - n),
+                     err->message + n);
+            struct diag_sink sink = { .file = file, .show_notes = 1 };
+            report(&sink, PMN_F003, 0, 0, "%.*s: %s", (int)n - 1, verbs[i], colon + 2);
+            return EXIT_FATAL;
+        }
+    }
+    if (err->code == PMN_ERR_NOMEM) {
+        struct diag_sink sink = { .file = dir, .show_notes = 1 };
+        report(&sink, PMN_F002, 0, 0, "%s", err->message);
+        return EXIT_FATAL;
+    }
+    fprintf(stderr, "pmn %s: error: %s\n", cmd, err->message);
+    return EXIT_FATAL;
+}
+
 static int build(const char *cmd, const struct tb_request *rq)
 {
     pmn_error err;
@@ -188,10 +220,8 @@ static int build(const char *cmd, const struct tb_request *rq)
         return rc;
     make_parents(rq->dir);
     if (pmn_tablebase_build(&rq->rules, (unsigned)rq->seeds, rq->dir, (unsigned)rq->jobs, built,
-                            &pr, &err) != 0) {
-        fprintf(stderr, "pmn %s: error: %s\n", cmd, err.message);
-        return EXIT_FATAL;
-    }
+                            &pr, &err) != 0)
+        return build_failed(cmd, rq->dir, &err);
     return EXIT_CLEAN;
 }
 

@@ -53,6 +53,43 @@ static void interrupted(int sig)
     raise(sig);
 }
 
+/* A file mapped in memory that is cut short while in use (a layer of the
+ * endgame databases, truncated in place under a running pmn uci) makes the
+ * next read of it a SIGBUS: said as the database's fatal diagnostic, the
+ * temporary files removed, and exit status 3, not a death by signal. */
+static char mapped_what[600];
+static size_t mapped_len;
+
+static void mapped_cut(int sig)
+{
+    (void)sig;
+    if (temp_path[0])
+        unlink(temp_path);
+    for (struct temp_file *t = temp_files; t; t = t->next)
+        if (t->path[0])
+            unlink(t->path);
+    if (write(STDERR_FILENO, mapped_what, mapped_len) < 0) {
+        /* nothing more to do: the status still says it */
+    }
+    _exit(EXIT_FATAL);
+}
+
+void io_watch_mapped(const char *dir)
+{
+    /* Made now, outside the handler, which may only write it. */
+    char code[8];
+    pmn_diag_code_name(PMN_F005, code);
+    int n = snprintf(mapped_what, sizeof mapped_what, "%s: fatal[%s]: an endgame database "
+                     "file was cut short while pmn read it (changed under it): stopped\n",
+                     dir, code);
+    mapped_len = n < 0 ? 0 : (size_t)n < sizeof mapped_what ? (size_t)n : sizeof mapped_what - 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = mapped_cut;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
 /* Every signal that ends a process and can be caught removes the temporary
  * file first, then ends pmn as it would have; one ignored when pmn started
  * (nohup's SIGHUP) stays ignored. */

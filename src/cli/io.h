@@ -66,6 +66,9 @@ void json_string(FILE *f, const char *s);
 void json_or_null(FILE *f, const char *s);
 /* Print the diagnostics held, in the order of their place in the file. */
 void release_diags(struct diag_sink *s);
+/* From now on, a SIGBUS (a mapped file of the endgame databases in dir cut
+ * short under pmn) ends pmn with F005 and exit status 3. */
+void io_watch_mapped(const char *dir);
 /* Print diagnostic `code` (the table's severity) of the command's own. */
 void report(struct diag_sink *s, pmn_diag_code code, pmn_at line, pmn_at col,
             const char *fmt, ...) CLI_PRINTF(5, 6);

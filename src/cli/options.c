@@ -405,8 +405,10 @@ int tablebase_option(const char *cmd, const char *dir, const pmn_rules *r, pmn_s
          * and says why. */
         if (pmn_tablebase_check_rules(r, NULL) != 0)
             return 0;
-        if ((*tb = pmn_tablebase_open(r, default_tablebase_dir(where, sizeof where), &err)))
+        if ((*tb = pmn_tablebase_open(r, default_tablebase_dir(where, sizeof where), &err))) {
             pmn_searcher_use_tablebase(s, *tb);
+            io_watch_mapped(where);
+        }
         else if (err.code != PMN_ERR_UNKNOWN) {
             struct diag_sink sink = { .file = where, .show_notes = 1 };
             report(&sink, PMN_W136, 0, 0, "the endgame databases are not used: %s", err.message);
@@ -420,5 +422,6 @@ int tablebase_option(const char *cmd, const char *dir, const pmn_rules *r, pmn_s
     if (!(*tb = pmn_tablebase_open(r, dir, &err)))
         return tablebase_unusable(dir, &err);
     pmn_searcher_use_tablebase(s, *tb);
+    io_watch_mapped(dir);
     return 0;
 }

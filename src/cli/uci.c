@@ -15,6 +15,7 @@
 #include "options.h"
 #include "command.h"
 #include "records.h"
+#include "io.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -291,6 +292,7 @@ static int open_tablebase(struct uci *u, const char *cmd)
         return -1;
     }
     pmn_searcher_use_tablebase(u->searcher, u->tb);
+    io_watch_mapped(u->tbdir);
     return 0;
 }
 

@@ -7,8 +7,12 @@
 # notations (fuzz_formats: what pmn writes in one reads back to the same
 # bytes), the XML archive
 # reader (fuzz_import), the rule-file reader
-# (fuzz_rules), and rule specifications with position strings (fuzz_spec),
-# SECONDS each (default 60), starting from the samples, the
+# (fuzz_rules), rule specifications with position strings (fuzz_spec),
+# the decoding of text files (fuzz_decode: valid UTF-8 out, the same read
+# byte by byte as in bulk) and endgame database files (fuzz_tablebase:
+# refused with a reason or every value in range; seeded with the layers
+# of a fresh build and, where ../shared is beside the tree, the
+# reproducers of 2026-11-27), SECONDS each (default 60), starting from the samples, the
 # test records and the rule files; then the PMN reader and the other
 # notations' again from records at every limit of a game (SECONDS each).
 # Needs clang (apt-get install clang) and a built tree (config.h,
@@ -19,7 +23,7 @@ seconds=${1:-60}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 mkdir "$out/pmn" "$out/xml" "$out/rules" "$out/spec" "$out/ogn" "$out/rt" "$out/big" \
-    "$out/bigfmt"
+    "$out/bigfmt" "$out/text" "$out/tb"
 # A notation's seeds open with the byte that chooses it (0 OGN, 1 PlayStrategy,
 # 2 Mancala World, 3 Awari).
 i=0; for f in samples/*/*.ogn tests/cli/*/in.ogn; do i=$((i + 1)); { printf '\000'; cat "$f"; } > "$out/ogn/o$i"; done
@@ -63,6 +67,22 @@ for k in 0 1 2 3; do
     { printf "\\00$k"; many_moves $m $n; } > "$out/bigfmt/moves$k"
     { printf "\\00$k"; long_comment $m; } > "$out/bigfmt/comment$k"
 done
+# Text in every encoding decode.c reads: the samples, and each in UTF-16
+# both ways with and without its mark, and in Windows-1252.
+i=0; for f in samples/hawalis/*.pmn samples/oware/*.pmn; do
+    i=$((i + 1)); cp "$f" "$out/text/u$i"
+    for enc in UTF-16LE UTF-16BE UTF-16 WINDOWS-1252; do
+        iconv -f UTF-8 -t $enc "$f" > "$out/text/$enc-$i" 2>/dev/null || true
+    done
+done
+# Database layers: a fresh build's, and the reproducers' (the first byte
+# is the layer's number, as fuzz_tablebase reads it).
+./src/pmn tablebase build -q --rules awale,majority=no --seeds 4 --dir "$out/tbsrc" > /dev/null
+for f in "$out"/tbsrc/*.tb ../shared/reproducers/2026-11-27/tb-*/*.tb; do
+    [ -f "$f" ] || continue
+    n=${f%.tb}; n=${n##*-}; n=${n#0}
+    i=$((i + 1)); { printf "\\$(printf '%03o' "$n")"; cat "$f"; } > "$out/tb/l$i"
+done
 FLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I src -I . -include config.h"
 LIBS="$(pkg-config --libs libpcre2-8 libxml-2.0)"
 CFLAGS_DEPS="$(pkg-config --cflags libpcre2-8 libxml-2.0)"
@@ -73,6 +93,8 @@ clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_import.c src/lib/*.c $LIBS -o "$out/fuzz_imp
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_formats.c src/lib/*.c $LIBS -o "$out/fuzz_formats"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_rules.c src/lib/*.c $LIBS -o "$out/fuzz_rules"
 clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_spec.c src/lib/*.c $LIBS -o "$out/fuzz_spec"
+clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_decode.c src/lib/*.c $LIBS -o "$out/fuzz_decode"
+clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_tablebase.c src/lib/*.c $LIBS -o "$out/fuzz_tablebase"
 # fuzz TARGET ARGS...: run a target; a finding is noted and the others
 # still run.
 failed=
@@ -87,6 +109,9 @@ fuzz fuzz_import -max_total_time="$seconds" -max_len=8192 -artifact_prefix=fuzz/
 fuzz fuzz_formats -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/ogn"
 fuzz fuzz_rules -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/rules"
 fuzz fuzz_spec -max_total_time="$seconds" -max_len=512 -artifact_prefix=fuzz/crash- "$out/spec"
+# (past 64 KiB: a character cut by the decoder's read buffer)
+fuzz fuzz_decode -max_total_time="$seconds" -max_len=140000 -artifact_prefix=fuzz/crash- "$out/text"
+fuzz fuzz_tablebase -max_total_time="$seconds" -max_len=20000 -artifact_prefix=fuzz/crash- "$out/tb"
 fuzz fuzz_check -max_total_time="$seconds" -max_len=2200000 -artifact_prefix=fuzz/crash- "$out/big"
 fuzz fuzz_formats -max_total_time="$seconds" -max_len=2200000 -artifact_prefix=fuzz/crash- "$out/bigfmt"
 if [ -n "$failed" ]; then

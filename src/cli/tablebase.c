@@ -9,6 +9,7 @@
 #include "io.h"
 
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -219,6 +220,10 @@ static int build(const char *cmd, const struct tb_request *rq)
     if (rc != 0)
         return rc;
     make_parents(rq->dir);
+    /* A file past the size limit (ulimit -f) is a write that fails, which
+     * the build reports (F003) after removing its .part file, and not a
+     * signal that ends pmn with the file left behind. */
+    signal(SIGXFSZ, SIG_IGN);
     if (pmn_tablebase_build(&rq->rules, (unsigned)rq->seeds, rq->dir, (unsigned)rq->jobs, built,
                             &pr, &err) != 0)
         return build_failed(cmd, rq->dir, &err);

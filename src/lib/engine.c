@@ -277,12 +277,11 @@ static int relays_round_own_holes(const pmn_rules *r)
         && !r->skip_origin && r->capture != PMN_CAPTURE_FOURS;
 }
 
-#define QUICK_LAPS 64
-
 /* Sow a move of the relay family in place, without the cycle check (two
  * thirds of a move's cost), which only a sowing that goes on for long
  * needs.  Returns 0, leaving *p alone, if it has not ended after
- * QUICK_LAPS laps: the general path then sows it from the start. */
+ * RELAY_LAP_LIMIT laps (relay.h): the general path then sows it from the
+ * start. */
 static int quick_relay(const pmn_rules *r, pmn_position *p, int side, int hole,
                        pmn_move_report *rep)
 {
@@ -291,7 +290,7 @@ static int quick_relay(const pmn_rules *r, pmn_position *p, int side, int hole,
     memcpy(pit, p->pit[side], n * sizeof pit[0]);
     pit[a] = 0;
     for (unsigned laps = 1;; laps++) {
-        if (laps > QUICK_LAPS)
+        if (laps > RELAY_LAP_LIMIT)
             return 0;
         if (h > n) {   /* whole turns, keeping 1..n seeds */
             unsigned rounds = (h - 1) / n;

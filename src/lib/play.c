@@ -18,15 +18,9 @@ void engine_init(struct engine *e, const pmn_rules *r, const pmn_position *p)
 }
 
 #ifdef PMN_RELAY
-/* A sowing still going after this many laps is handed to the general
- * engine, which proves it endless or sows it to its end: an endless move
- * would cost RELAY_LAP_LIMIT laps here for nothing (check's quick pass
- * gives up as soon, for the same reason). */
-#define PLAY_LAPS 256
-
 /* A move of the relay family, packed: pmn_play's position and report
  * (test_engine compares them), or -1 where the general engine must play
- * it (an illegal move, or a sowing past PLAY_LAPS laps). */
+ * it (an illegal move, or a sowing past RELAY_LAP_LIMIT laps). */
 static int packed_play(const struct relay *f, pmn_position *p, int hole, pmn_move_report *rep,
                        uint64_t *key)
 {
@@ -36,7 +30,7 @@ static int packed_play(const struct relay *f, pmn_position *p, int hole, pmn_mov
     if ((unsigned)hole >= f->n || !(unsigned)(legal_bytes(f, mine) >> (8 * hole + 7) & 1))
         return -1;
     unsigned laps;
-    int end = relay_sow(f, &mine, (unsigned)hole, PLAY_LAPS, &laps);
+    int end = relay_sow(f, &mine, (unsigned)hole, RELAY_LAP_LIMIT, &laps);
     if (end < 0)
         return -1;
     unsigned taken = 0;

@@ -24,11 +24,6 @@
 
 #ifdef PMN_RELAY
 
-/* A sowing longer than this takes the full path, which proves it endless or
- * sows it to its end: an endless move is given up on soon, before it costs
- * the pass more than the full path's proof. */
-#define QUICK_LAPS 256
-
 /* Positions kept for the repetition test, since the last capture; a game
  * that goes longer without one takes the full path. */
 #define SEEN_MAX (SEEN_SLOTS / 2)
@@ -263,7 +258,7 @@ int quick_read(struct quick *q, const char *text, size_t len, int proved,
         if (!proved) {
             if (!(unsigned)(legal >> (8 * hole + 7) & 1))
                 return 0;
-            int at = relay_sow(f, &mine, hole, QUICK_LAPS, NULL);
+            int at = relay_sow(f, &mine, hole, RELAY_LAP_LIMIT, NULL);
             if (at < 0)
                 return 0;   /* perhaps endless: the full path proves it, in a note */
             if (theirs & f->facing[at]) {

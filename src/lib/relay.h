@@ -48,11 +48,16 @@ static inline int pit_words(const uint16_t *pit, unsigned n, uint64_t w[2])
 #endif
 }
 
+/* The one lap limit of the fast sowers of the relay family (the packed
+ * engine here, pmn_play's in-place path, check's quick pass, perft's): a
+ * sowing still going after this many laps is handed to the general engine,
+ * which proves it endless or sows it to its end.  Past it, an endless move
+ * would cost the fast path laps for nothing; the sowings of real games end
+ * within a few dozen. */
+#define RELAY_LAP_LIMIT 256
+
 #if defined(__SIZEOF_INT128__)
 #define PMN_RELAY 1
-/* A sowing still going after this many laps is the general engine's to
- * prove endless (or to sow to its end). */
-#define RELAY_LAP_LIMIT 4096
 
 typedef unsigned __int128 holeset;   /* a side's holes, a byte each */
 

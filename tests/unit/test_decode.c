@@ -55,6 +55,17 @@ static void said_once(const struct decoded *d, int code, pmn_at line, const char
         fail_msg("'%s' does not say '%s'", d->ds.d[0].message, words);
 }
 
+/* in[0..n) comes out as it went in, and nothing is said of it. */
+static void unchanged(const void *in, size_t n)
+{
+    struct decoded d;
+    decode_bytes(in, n, &d);
+    assert_int_equal(d.len, n);
+    assert_memory_equal(d.text, in, n);
+    assert_int_equal(d.ds.n, 0);
+    free(d.text);
+}
+
 /* UTF-16 of the ASCII and BMP text t (UTF-8 in, two bytes a character
  * out, big- or little-endian), with a byte-order mark when bom. */
 static size_t utf16(const char *t, int big, int bom, unsigned char *out)
@@ -175,12 +186,7 @@ static void nul_bytes_pass_to_the_reader(void **state)
     (void)state;
     /* A stray NUL in text is the reader's to report (W130), not binary. */
     const char in[] = "1. i {a\0b} *\n";
-    struct decoded d;
-    decode_bytes(in, sizeof in - 1, &d);
-    assert_int_equal(d.len, sizeof in - 1);
-    assert_memory_equal(d.text, in, sizeof in - 1);
-    assert_int_equal(d.ds.n, 0);
-    free(d.text);
+    unchanged(in, sizeof in - 1);
 }
 
 static void binary_is_refused_whole(void **state)
@@ -207,17 +213,11 @@ static void xml_passes_as_it_is(void **state)
     (void)state;
     /* libxml2 decodes XML by its declaration: UTF-16 XML stays UTF-16. */
     unsigned char in[256];
-    size_t n = utf16("<?xml version=\"1.0\" encoding=\"UTF-16\"?><games/>", 0, 1, in);
-    struct decoded d;
-    decode_bytes(in, n, &d);
-    assert_int_equal(d.len, n);
-    assert_memory_equal(d.text, in, n);
-    assert_int_equal(d.ds.n, 0);
-    free(d.text);
+    unchanged(in, utf16("<?xml version=\"1.0\" encoding=\"UTF-16\"?><games/>", 0, 1, in));
 }
 
-/* Lines of a (UTF-8) from `size` bytes on, cut across the chunk: the
- * text comes out whole whatever byte the boundary falls on. */
+/* Text longer than a chunk, with characters cut by the chunk's edge at
+ * every offset: it comes out whole whatever byte the edge falls on. */
 static void across_the_chunk_boundary(void **state)
 {
     (void)state;
@@ -232,12 +232,7 @@ static void across_the_chunk_boundary(void **state)
         for (size_t i = 99; i < n; i += 100)
             in[i] = '\n';
         in[n] = '\0';
-        struct decoded d;
-        decode_bytes(in, n, &d);
-        assert_int_equal(d.len, n);
-        assert_memory_equal(d.text, in, n);
-        assert_int_equal(d.ds.n, 0);
-        free(d.text);
+        unchanged(in, n);
     }
     /* UTF-16: a surrogate pair straddling the boundary, and the note's
      * words for the whole file once. */

@@ -216,6 +216,17 @@ static int build(const char *cmd, const struct tb_request *rq)
         fprintf(stderr, "pmn %s: error: %s\n", cmd, err.message);
         return EXIT_USAGE;
     }
+    if (rq->rules.majority && !rq->quiet) {
+        char spec[256], built_spec[256];
+        pmn_rules b = rq->rules;
+        b.majority = 0;
+        b.majority_sweep = 0;
+        pmn_rules_format(&rq->rules, spec, sizeof spec);
+        pmn_rules_format(&b, built_spec, sizeof built_spec);
+        fprintf(stderr, "pmn %s: %s: the databases of %s, which decide the same winner (the "
+                "first side past half of the seeds), and so give %s games their results, not "
+                "their margins\n", cmd, spec, built_spec, spec);
+    }
     int rc = estimate(cmd, rq);
     if (rc != 0)
         return rc;
@@ -230,15 +241,32 @@ static int build(const char *cmd, const struct tb_request *rq)
     return EXIT_CLEAN;
 }
 
+/* Under a majority, the rules the databases are built under, and what
+ * they give: into buf, " (the databases of SPEC: ...)", else "". */
+static const char *served(const pmn_rules *r, const pmn_tablebase *tb, char *buf, size_t size)
+{
+    char spec[256];
+    const pmn_rules *b = pmn_tablebase_rules(tb);
+    *buf = '\0';
+    if (r->majority && !b->majority) {
+        pmn_rules_format(b, spec, sizeof spec);
+        snprintf(buf, size, " (the databases of %s, which decide the same winner -- the first "
+                 "side past half of the seeds -- and so give the results, not the margins)",
+                 spec);
+    }
+    return buf;
+}
+
 static int info(const struct tb_request *rq)
 {
     pmn_error err;
-    char spec[256];
+    char spec[256], why[512];
     pmn_tablebase *tb = pmn_tablebase_open(&rq->rules, rq->dir, &err);
     if (!tb)
         return tablebase_unusable(rq->dir, &err);
     pmn_rules_format(&rq->rules, spec, sizeof spec);
-    printf("Rules: %s\nLayers: 0 to %u seeds in play\n", spec, pmn_tablebase_seeds(tb));
+    printf("Rules: %s%s\nLayers: 0 to %u seeds in play\n", spec,
+           served(&rq->rules, tb, why, sizeof why), pmn_tablebase_seeds(tb));
     for (unsigned n = 0; n <= pmn_tablebase_seeds(tb); n++) {
         pmn_tablebase_layer s;
         pmn_tablebase_layer_stats(tb, n, &s);
@@ -269,9 +297,14 @@ static int probe(const char *cmd, struct tb_request *rq)
     }
     int me = p.to_move;
     long final = (long)p.captured[me] - (long)p.captured[!me] + v;
-    printf("%s: %+d of the seeds in play with best play; final margin %+ld: %s\n",
-           pmn_side_name(me), v, final,
-           final > 0 ? "a win" : final < 0 ? "a loss" : "a draw");
+    const char *result = final > 0 ? "a win" : final < 0 ? "a loss" : "a draw";
+    char why[512];
+    if (*served(&rq->rules, tb, why, sizeof why))
+        printf("%s: %s with best play%s; playing every seed out, final margin %+ld\n",
+               pmn_side_name(me), result, why, final);
+    else
+        printf("%s: %+d of the seeds in play with best play; final margin %+ld: %s\n",
+               pmn_side_name(me), v, final, result);
     pmn_tablebase_close(tb);
     return EXIT_CLEAN;
 }

@@ -147,6 +147,10 @@ static void score(const pmn_value *v, char *buf, size_t size)
 {
     if (v->exact && v->outcome && !v->plies && v->has_margin)
         snprintf(buf, size, "cp %d", 100 * v->margin);
+    else if (v->exact && v->outcome && !v->plies)
+        /* A result with neither margin nor plies (under a majority, from
+         * the databases): the least margin it is, one seed. */
+        snprintf(buf, size, "cp %d", 100 * v->outcome);
     else if (v->exact && v->outcome)
         snprintf(buf, size, "mate %d", v->outcome * (int)((v->plies + 1) / 2));
     else if (v->exact)
@@ -193,7 +197,10 @@ static void *search(void *ctx)
         say(u, "info string out of memory");
         a.best = -1;
     }
-    if (a.value.tablebase)
+    if (a.value.tablebase && !a.value.has_margin && a.value.outcome)
+        say(u, "info string the value is the endgame databases' (exact: a %s, its margin not "
+            "known under a majority)", a.value.outcome > 0 ? "win" : "loss");
+    else if (a.value.tablebase)
         say(u, "info string the value is the endgame databases' (exact, plies not counted)");
     /* Infinite and ponder searches answer only when stopped. */
     while (atomic_load(&u->waiting) && !atomic_load(&u->stop)) {

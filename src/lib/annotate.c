@@ -413,8 +413,10 @@ static void plural(char *buf, size_t size, unsigned n, const char *one, const ch
  * where no seeds count (#-0)?  The result says it; no value is written. */
 static int game_over(const pmn_annotated_ply *j)
 {
+    /* (A result the solver proved without a margin -- under a majority,
+     * from the databases -- counts no plies: it is no ending.) */
     return proved(&j->played) && !j->played.has_margin && j->played.outcome
-        && j->played.plies <= 1;
+        && j->played.plies <= 1 && !j->played.solved;
 }
 
 /* Exact first: a position whose every move the margin solver proves

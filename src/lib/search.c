@@ -691,7 +691,9 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
         before[i] = engine_key(x->r, &history[i]);
     x->before = before;
     x->nbefore = nhistory;
-    x->tb = l->distance ? NULL : s->tb;
+    /* (Databases that give results and not margins, under a majority,
+     * serve the solver alone: the depth search scores margins.) */
+    x->tb = l->distance || (s->tb && tablebase_outcome_only(s->tb, x->r)) ? NULL : s->tb;
     s->generation++;
     s->used = 1;
 
@@ -718,8 +720,8 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
         return rc;
     }
     int tbv;
-    int held = a->ending == PMN_END_NONE && x->tb && (s->acyclic || nhistory == 0)
-            && tablebase_probe(x->tb, x->r, p, &tbv);
+    int held = a->ending == PMN_END_NONE && s->tb && !l->distance
+            && (s->acyclic || nhistory == 0) && tablebase_probe(s->tb, x->r, p, &tbv);
     if (a->ending == PMN_END_NONE && (l->solve || held) && !l->distance
         && solve_applies(x->r)) {
         /* The margin solver's (which answers at once from the databases

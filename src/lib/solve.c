@@ -149,6 +149,8 @@ struct solver {
     int root_best;            /* the move that made the last cut-off at ply 0 */
     int parity;               /* the final margin's parity (shape's counts_all), or -1 */
     long seeds;               /* of the game: on the board and banked */
+    int outcome_only;         /* the databases give results, not margins
+                                 (tablebase_outcome_only: under a majority) */
 };
 
 #define UNLIMITED (1 << 20)
@@ -495,10 +497,19 @@ static int fresh(const struct solver *x, int ply)
  * gets v, or 0 where play comes back to a position of before; the other
  * side likewise keeps the other bound.  Where v is 0, so is the value,
  * whatever came before. */
-static int tb_value_bounds(int v, long d, int is_fresh, long *lo, long *hi)
+static int tb_value_bounds(const struct solver *x, int v, long d, int is_fresh, long *lo,
+                           long *hi)
 {
     *lo = d + (is_fresh || v < 0 ? v : 0);
     *hi = d + (is_fresh || v > 0 ? v : 0);
+    if (x->outcome_only) {
+        /* Those are the margins of the game that plays every seed out,
+         * whose winner is the majority's: of this game they say the sign
+         * alone (a win at least 1, a draw 0, a loss at most -1). */
+        long wlo = *lo, whi = *hi;
+        *lo = wlo > 0 ? 1 : wlo == 0 ? 0 : -100000;
+        *hi = whi < 0 ? -1 : whi == 0 ? 0 : 100000;
+    }
     return 1;
 }
 
@@ -507,7 +518,7 @@ static int tb_bounds(const struct solver *x, const pmn_position *p, long d, int 
                      long *lo, long *hi)
 {
     const int8_t *at = tablebase_locate(x->t->tb, x->r, p);
-    return at && tb_value_bounds(*at, d, is_fresh, lo, hi);
+    return at && tb_value_bounds(x, *at, d, is_fresh, lo, hi);
 }
 
 /* The value (mover's view) of the kid k of p at `ply`, tested against gamma. */
@@ -626,7 +637,7 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
             if (x->sh.bounded)
                 bound_of(x, &k->pos, cd, &clo, &chi);
             long tlo, thi;
-            if (k->tbv && tb_value_bounds(*k->tbv, cd, x->sh.acyclic || pmn_irreversible(&k->rep),
+            if (k->tbv && tb_value_bounds(x, *k->tbv, cd, x->sh.acyclic || pmn_irreversible(&k->rep),
                                           &tlo, &thi)) {
                 clo = tlo > clo ? tlo : clo;
                 chi = thi < chi ? thi : chi;
@@ -1242,6 +1253,53 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
     return 1;
 }
 
+/* A result proved, with no margin: a win or a loss by some seeds (their
+ * number not proved), or a draw (a margin of none). */
+static void set_outcome(int o, int held, pmn_value *v)
+{
+    memset(v, 0, sizeof *v);
+    v->exact = 1;
+    v->outcome = o;
+    v->has_margin = o == 0;
+    v->margin = o;
+    v->solved = 1;
+    v->lower = o > 0 ? 1 : o == 0 ? 0 : -100000;
+    v->upper = o < 0 ? -1 : o == 0 ? 0 : 100000;
+    v->score = o * 4096;
+    v->tablebase = held;
+}
+
+/* Under a majority, from the databases of majority=no (outcome_only): a
+ * value they proved, with the history, is the margin of the game that
+ * plays every seed out, whose sign is this game's result (the same winner:
+ * the first side past half of the seeds); its margin is not this game's.
+ * The line stops where these rules end the game. */
+static void to_outcome(pmn_value *v)
+{
+    if (v->exact)
+        set_outcome(v->margin > 0 ? 1 : v->margin < 0 ? -1 : 0, v->tablebase, v);
+}
+
+static void to_outcomes(struct solver *x, const pmn_position *p, pmn_analysis *a)
+{
+    to_outcome(&a->value);
+    for (int i = 0; i < a->nmoves; i++)
+        to_outcome(&a->moves[i].value);
+    pmn_position q = *p;
+    for (unsigned i = 0; i < a->npv; i++) {
+        pmn_move_report rep;
+        if (engine_play(&x->eng, &q, a->pv[i], &rep, NULL) != 0) {
+            a->npv = i;
+            break;
+        }
+        if (rep.ending != PMN_END_NONE) {
+            a->npv = i + 1;
+            break;
+        }
+    }
+    a->depth = a->npv;
+}
+
 int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position *p,
                    const pmn_position *history, size_t nhistory, const pmn_search_limits *l,
                    pmn_progress_fn fn, void *ctx, pmn_analysis *a)
@@ -1273,8 +1331,11 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     x->nbefore = nhistory;
     t->generation++;
 
+    x->outcome_only = t->tb && tablebase_outcome_only(t->tb, r);
     x->since[0] = 0;
     if (tb_history_answer(x, p, history, nhistory, l, a) || tb_answer(x, p, l, a)) {
+        if (x->outcome_only)
+            to_outcomes(x, p, a);
         a->nodes = x->b.nodes;
         a->seconds = util_now() - start;
         if (fn)

@@ -188,11 +188,6 @@ static const char *unfit(const pmn_rules *r, pmn_rules *near)
 {
     pmn_rules n = *r;
     const char *why = NULL;
-    if (r->majority) {
-        why = "with majority=yes the rest of the game depends on the seeds captured, not only "
-              "on the seeds in play (majority=no decides the same winner)";
-        n.majority = 0;
-    }
     if (r->last_seeds != PMN_LAST_PLAY_ON) {
         why = why ? why : "the last seeds' rule looks at who captured: databases need "
                           "last-seeds=play-on";
@@ -221,6 +216,30 @@ static const char *unfit(const pmn_rules *r, pmn_rules *near)
     return why;
 }
 
+/* Rules whose databases are another set's: with a majority (more than
+ * half the seeds win at once, Oware's and Awale's), a game is the same as
+ * the one that plays every seed out until a side first has more than half
+ * -- and that side wins both -- so the databases of majority=no decide its
+ * result, though not its margin.  1 with *served (r with majority=no) if
+ * those can be built, else 0. */
+static int served_by(const pmn_rules *r, pmn_rules *served)
+{
+    pmn_rules n = *r;
+    if (!r->majority)
+        return 0;
+    n.majority = 0;
+    n.majority_sweep = 0;
+    if (unfit(&n, NULL))
+        return 0;
+    *served = n;
+    return 1;
+}
+
+int tablebase_outcome_only(const pmn_tablebase *tb, const pmn_rules *r)
+{
+    return r->majority && !tb->rules.majority;
+}
+
 int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err)
 {
     char shape[96], rules[256], spec[256] = "";
@@ -234,6 +253,19 @@ int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err)
         snprintf(shape, sizeof shape, "databases hold boards of at most %u holes a side",
                  TB_MAX_HOLES / 2);
         why = shape;
+    } else if (served_by(r, &near)) {
+        return 0;
+    } else if (r->majority) {
+        /* The majority is served (served_by): what stands in the way is
+         * the rest, and the rules to build keep the majority. */
+        pmn_rules n = *r;
+        n.majority = 0;
+        n.majority_sweep = 0;
+        why = unfit(&n, &near);
+        assert(why && !unfit(&near, NULL));
+        near.majority = r->majority;
+        near.majority_sweep = r->majority_sweep;
+        pmn_rules_format(&near, spec, sizeof spec);
     } else if ((why = unfit(r, &near))) {
         /* The first reason, and every change it takes at once (the
          * others' reasons are of the same kind). */
@@ -833,8 +865,10 @@ static pmn_tablebase *tb_new(const pmn_rules *r, pmn_error *err)
         util_fail(err, PMN_ERR_NOMEM, 0, "out of memory");
         return NULL;
     }
-    tb->rules = *r;
-    tb_spec(r, tb->spec, sizeof tb->spec);
+    /* Under a majority, the databases of majority=no (served_by). */
+    if (!served_by(r, &tb->rules))
+        tb->rules = *r;
+    tb_spec(&tb->rules, tb->spec, sizeof tb->spec);
     tb->k = 2 * r->pits;
     index_init(tb);
     for (unsigned n = 0; n <= TB_MAX_SEEDS; n++)
@@ -952,6 +986,11 @@ pmn_tablebase *pmn_tablebase_open(const pmn_rules *r, const char *dir, pmn_error
 unsigned pmn_tablebase_seeds(const pmn_tablebase *tb)
 {
     return tb->seeds;
+}
+
+const pmn_rules *pmn_tablebase_rules(const pmn_tablebase *tb)
+{
+    return &tb->rules;
 }
 
 int pmn_tablebase_layer_stats(const pmn_tablebase *tb, unsigned seeds, pmn_tablebase_layer *s)
@@ -1087,6 +1126,7 @@ int pmn_tablebase_probe(const pmn_tablebase *tb, const pmn_position *p, int *mar
 int tablebase_same_rules(const pmn_tablebase *tb, const pmn_rules *r)
 {
     char spec[TB_SPEC];
-    tb_spec(r, spec, sizeof spec);
+    pmn_rules served;
+    tb_spec(served_by(r, &served) ? &served : r, spec, sizeof spec);
     return strcmp(spec, tb->spec) == 0;
 }

@@ -51,7 +51,11 @@ void tablebase_history_solve(struct tablebase_history *h, const pmn_position *en
 int tablebase_history_probe(const struct tablebase_history *h, const pmn_position *p, int *v);
 void tablebase_history_free(struct tablebase_history *h);
 
-/* Were tb's databases built under the rules r? */
+/* Were tb's databases built under the rules r, or do they serve them (r
+ * with a majority, the databases of majority=no)? */
 int tablebase_same_rules(const pmn_tablebase *tb, const pmn_rules *r);
+/* Do tb's databases give r's games their results only, not their margins:
+ * r has a majority, the databases were built without (served_by())? */
+int tablebase_outcome_only(const pmn_tablebase *tb, const pmn_rules *r);
 
 #endif

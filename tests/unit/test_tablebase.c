@@ -320,6 +320,91 @@ static void history_and_databases(void **state)
     history_with_databases("awale,holes=3,majority=no", 4, 0, 12, 33, 0);
 }
 
+/* Under a majority (Awale's, Oware's: more than half the seeds win at
+ * once) the databases are those of majority=no, which decide the same
+ * winner: positions near a majority, with a history, are given the result
+ * the minimax gives them under the rules with the majority -- exact, a
+ * margin only for a draw (none) -- and each move's, where the solver says
+ * it is exact; never a margin the databases cannot know. */
+static void results_under_a_majority(void **state)
+{
+    (void)state;
+    static const char *const specs[] = { "awale,holes=3", "awale,holes=3,majority-sweep=yes" };
+    for (size_t sp = 0; sp < sizeof specs / sizeof specs[0]; sp++) {
+        pmn_rules r;
+        char *dir;
+        pmn_tablebase *tb = built(specs[sp], 3, &r, &dir);
+        assert_true(r.majority);
+        pmn_searcher *s = pmn_searcher_new(&r, 4);
+        assert_int_equal(pmn_searcher_use_tablebase(s, tb), 0);
+        uint32_t st = 41 + (uint32_t)sp;
+        int trials = light(150), compared = 0, exact = 0;
+        for (int t = 0; t < trials; t++) {
+            pmn_position hist[8], p;
+            pmn_outcome o;
+            memset(&p, 0, sizeof p);
+            p.to_move = (uint8_t)(lcg(&st) % 2);
+            for (unsigned i = 0; i < 3; i++)
+                p.pit[lcg(&st) % 2][lcg(&st) % r.pits]++;
+            /* The game's 24 seeds: a side near half of them. */
+            p.captured[0] = 9 + lcg(&st) % 4;
+            p.captured[1] = 21 - p.captured[0];
+            unsigned nh = 0, want_h = lcg(&st) % 4;
+            while (nh < want_h && pmn_position_ending(&r, &p, &o) == PMN_END_NONE) {
+                int holes[PMN_MAX_SIDE_PITS];
+                int n = pmn_legal_moves(&r, &p, holes);
+                pmn_position q = p;
+                pmn_move_report rep;
+                if (n == 0)
+                    break;
+                assert_int_equal(pmn_play(&r, &q, holes[lcg(&st) % n], &rep), 0);
+                if (rep.ending != PMN_END_NONE || rep.captured)
+                    break;
+                hist[nh++] = p;
+                p = q;
+            }
+            if (pmn_position_ending(&r, &p, &o) != PMN_END_NONE)
+                continue;
+            path.n = 0;
+            path.since = 0;
+            for (unsigned i = 0; i < nh; i++)
+                path.pos[path.n++] = hist[i];
+            path.pos[path.n++] = p;
+            unsigned long nodes = 0;
+            int best;
+            struct naive_value want = naive_minimax(&r, &path, &best, &nodes);
+            pmn_search_limits l = { .solve = 1, .all_moves = t % 2 };
+            pmn_analysis a;
+            char text[200];
+            pmn_searcher_clear(s);
+            assert_int_equal(pmn_analyse(s, &p, hist, nh, &l, NULL, NULL, &a), 0);
+            pmn_position_format(&r, &p, text, sizeof text);
+            if (!a.value.exact || a.value.outcome != want.outcome
+                || (a.value.has_margin && a.value.margin != want.margin))
+                fail_msg("%s, %s after %u plies: the minimax says %d (%+ld), the solver %s%d "
+                         "(%+d%s)", specs[sp], text, nh, want.outcome, want.margin,
+                         a.value.exact ? "" : "not exact ", a.value.outcome, a.value.margin,
+                         a.value.has_margin ? "" : ", no margin");
+            for (int i = 0; i < a.nmoves; i++) {
+                struct naive_value mv = naive_move_value_after(&r, &path, hist, (int)nh, &p,
+                                                               a.moves[i].hole);
+                exact += a.moves[i].value.exact;
+                if (a.moves[i].value.exact && (a.moves[i].value.outcome != mv.outcome
+                    || (a.moves[i].value.has_margin && a.moves[i].value.margin != mv.margin)))
+                    fail_msg("%s, %s after %u plies, move %c: the minimax says %d (%+ld), the "
+                             "solver %d (%+d)", specs[sp], text, nh,
+                             pmn_hole_letter(p.to_move, a.moves[i].hole), mv.outcome,
+                             mv.margin, a.moves[i].value.outcome, a.moves[i].value.margin);
+            }
+            compared++;
+        }
+        assert_true((compared > trials / 2 && exact > 0) || !whole_sample());
+        pmn_searcher_free(s);
+        pmn_tablebase_close(tb);
+        rm_dir(dir);
+    }
+}
+
 /* Layers too large to solve again for a history: the solver searches
  * with the databases' bounds (0 and the value as a new game) and still
  * answers what the minimax says, given the same history.  The limit is
@@ -653,6 +738,7 @@ int main(void)
         cmocka_unit_test(small_layers_agree_with_minimax),
         cmocka_unit_test(empty_capture_banks_a_seed),
         cmocka_unit_test(history_and_databases),
+        cmocka_unit_test(results_under_a_majority),
         cmocka_unit_test(depth_search_reads_databases),
         cmocka_unit_test(bounds_where_layers_are_large),
         cmocka_unit_test(endings_judged_exactly),

@@ -563,7 +563,7 @@ size_t pmn_value_describe(const pmn_value *v, int side, char *buf, size_t size);
  * plies)" a result whose margin is not proved (a game that does not count
  * seeds, or a win found and not proved the best); "won" alone a result
  * proved with neither (under a majority, from the databases of
- * majority=no: pmn_tablebase_rules).  The first word alone is
+ * majority=no: pmn_tablebase_built_rules).  The first word alone is
  * the value (pmn_comment_eval).  Returns the length needed. */
 size_t pmn_value_eval(const pmn_value *v, int side, char *buf, size_t size);
 
@@ -657,11 +657,13 @@ int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, uns
 pmn_tablebase *pmn_tablebase_open(const pmn_rules *r, const char *dir, pmn_error *err);
 void pmn_tablebase_close(pmn_tablebase *tb);
 unsigned pmn_tablebase_seeds(const pmn_tablebase *tb);   /* the largest layer held */
-/* The rules tb was built under: those it was opened or built for, or, for
- * rules with a majority (Oware's, Awale's: more than half the seeds win at
+/* The rules whose databases serve r, into *built: r's own, or, for rules
+ * with a majority (Oware's, Awale's: more than half the seeds win at
  * once), the same with majority=no, whose databases decide the same
- * winner -- they give such a game its result, not its margin. */
-const pmn_rules *pmn_tablebase_rules(const pmn_tablebase *tb);
+ * winner -- they give such a game its result, not its margin.  Those are
+ * the databases pmn_tablebase_build makes and pmn_tablebase_open reads
+ * for r. */
+void pmn_tablebase_built_rules(const pmn_rules *r, pmn_rules *built);
 int pmn_tablebase_layer_stats(const pmn_tablebase *tb, unsigned seeds,
                               pmn_tablebase_layer *s);
 /* 1 with *margin (the margin still to be made by p's side to move), or 0

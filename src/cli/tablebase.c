@@ -216,11 +216,10 @@ static int build(const char *cmd, const struct tb_request *rq)
         fprintf(stderr, "pmn %s: error: %s\n", cmd, err.message);
         return EXIT_USAGE;
     }
-    if (rq->rules.majority && !rq->quiet) {
+    pmn_rules b;
+    pmn_tablebase_built_rules(&rq->rules, &b);
+    if (b.majority != rq->rules.majority && !rq->quiet) {
         char spec[256], built_spec[256];
-        pmn_rules b = rq->rules;
-        b.majority = 0;
-        b.majority_sweep = 0;
         pmn_rules_format(&rq->rules, spec, sizeof spec);
         pmn_rules_format(&b, built_spec, sizeof built_spec);
         fprintf(stderr, "pmn %s: %s: the databases of %s, which decide the same winner (the "
@@ -243,13 +242,14 @@ static int build(const char *cmd, const struct tb_request *rq)
 
 /* Under a majority, the rules the databases are built under, and what
  * they give: into buf, " (the databases of SPEC: ...)", else "". */
-static const char *served(const pmn_rules *r, const pmn_tablebase *tb, char *buf, size_t size)
+static const char *served(const pmn_rules *r, char *buf, size_t size)
 {
     char spec[256];
-    const pmn_rules *b = pmn_tablebase_rules(tb);
+    pmn_rules b;
+    pmn_tablebase_built_rules(r, &b);
     *buf = '\0';
-    if (r->majority && !b->majority) {
-        pmn_rules_format(b, spec, sizeof spec);
+    if (b.majority != r->majority) {
+        pmn_rules_format(&b, spec, sizeof spec);
         snprintf(buf, size, " (the databases of %s, which decide the same winner -- the first "
                  "side past half of the seeds -- and so give the results, not the margins)",
                  spec);
@@ -266,7 +266,7 @@ static int info(const struct tb_request *rq)
         return tablebase_unusable(rq->dir, &err);
     pmn_rules_format(&rq->rules, spec, sizeof spec);
     printf("Rules: %s%s\nLayers: 0 to %u seeds in play\n", spec,
-           served(&rq->rules, tb, why, sizeof why), pmn_tablebase_seeds(tb));
+           served(&rq->rules, why, sizeof why), pmn_tablebase_seeds(tb));
     for (unsigned n = 0; n <= pmn_tablebase_seeds(tb); n++) {
         pmn_tablebase_layer s;
         pmn_tablebase_layer_stats(tb, n, &s);
@@ -299,7 +299,7 @@ static int probe(const char *cmd, struct tb_request *rq)
     long final = (long)p.captured[me] - (long)p.captured[!me] + v;
     const char *result = final > 0 ? "a win" : final < 0 ? "a loss" : "a draw";
     char why[512];
-    if (*served(&rq->rules, tb, why, sizeof why))
+    if (*served(&rq->rules, why, sizeof why))
         printf("%s: %s with best play%s; playing every seed out, final margin %+ld\n",
                pmn_side_name(me), result, why, final);
     else

@@ -220,19 +220,31 @@ static const char *unfit(const pmn_rules *r, pmn_rules *near)
  * half the seeds win at once, Oware's and Awale's), a game is the same as
  * the one that plays every seed out until a side first has more than half
  * -- and that side wins both -- so the databases of majority=no decide its
- * result, though not its margin.  1 with *served (r with majority=no) if
- * those can be built, else 0. */
+ * result, though not its margin.  *n gets r without its majority; returns
+ * why databases cannot be made for those either (unfit()), or NULL. */
+static const char *without_majority(const pmn_rules *r, pmn_rules *n, pmn_rules *near)
+{
+    *n = *r;
+    n->majority = 0;
+    n->majority_sweep = 0;
+    return unfit(n, near);
+}
+
+/* 1 with *served (r with majority=no) if r has a majority and those
+ * databases can be built, else 0. */
 static int served_by(const pmn_rules *r, pmn_rules *served)
 {
-    pmn_rules n = *r;
-    if (!r->majority)
-        return 0;
-    n.majority = 0;
-    n.majority_sweep = 0;
-    if (unfit(&n, NULL))
+    pmn_rules n;
+    if (!r->majority || without_majority(r, &n, NULL))
         return 0;
     *served = n;
     return 1;
+}
+
+void pmn_tablebase_built_rules(const pmn_rules *r, pmn_rules *built)
+{
+    if (!served_by(r, built))
+        *built = *r;
 }
 
 int tablebase_outcome_only(const pmn_tablebase *tb, const pmn_rules *r)
@@ -258,10 +270,8 @@ int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err)
     } else if (r->majority) {
         /* The majority is served (served_by): what stands in the way is
          * the rest, and the rules to build keep the majority. */
-        pmn_rules n = *r;
-        n.majority = 0;
-        n.majority_sweep = 0;
-        why = unfit(&n, &near);
+        pmn_rules n;
+        why = without_majority(r, &n, &near);
         assert(why && !unfit(&near, NULL));
         near.majority = r->majority;
         near.majority_sweep = r->majority_sweep;
@@ -865,9 +875,7 @@ static pmn_tablebase *tb_new(const pmn_rules *r, pmn_error *err)
         util_fail(err, PMN_ERR_NOMEM, 0, "out of memory");
         return NULL;
     }
-    /* Under a majority, the databases of majority=no (served_by). */
-    if (!served_by(r, &tb->rules))
-        tb->rules = *r;
+    pmn_tablebase_built_rules(r, &tb->rules);   /* under a majority, majority=no's */
     tb_spec(&tb->rules, tb->spec, sizeof tb->spec);
     tb->k = 2 * r->pits;
     index_init(tb);
@@ -986,11 +994,6 @@ pmn_tablebase *pmn_tablebase_open(const pmn_rules *r, const char *dir, pmn_error
 unsigned pmn_tablebase_seeds(const pmn_tablebase *tb)
 {
     return tb->seeds;
-}
-
-const pmn_rules *pmn_tablebase_rules(const pmn_tablebase *tb)
-{
-    return &tb->rules;
 }
 
 int pmn_tablebase_layer_stats(const pmn_tablebase *tb, unsigned seeds, pmn_tablebase_layer *s)
@@ -1126,7 +1129,8 @@ int pmn_tablebase_probe(const pmn_tablebase *tb, const pmn_position *p, int *mar
 int tablebase_same_rules(const pmn_tablebase *tb, const pmn_rules *r)
 {
     char spec[TB_SPEC];
-    pmn_rules served;
-    tb_spec(served_by(r, &served) ? &served : r, spec, sizeof spec);
+    pmn_rules built;
+    pmn_tablebase_built_rules(r, &built);
+    tb_spec(&built, spec, sizeof spec);
     return strcmp(spec, tb->spec) == 0;
 }

@@ -304,6 +304,37 @@ static void marks_like_with_like(void **unused)
     assert_int_equal(annotate_mark(&a5, 2, PMN_SOUTH, NULL, mk, 20, t, 1), PMN_MARK_BLUNDER);
 }
 
+/* Marks that hung on the budget (issue 44 item 8), from the Mancala
+ * World games: estimates a seed or two apart, which budgets four times
+ * apart put on either side of a threshold, mark nothing; a drop of more
+ * than two seeds still does, and a proof is taken as it stands. */
+static void marks_past_the_search_noise(void **unused)
+{
+    (void)unused;
+    pmn_rules hawalis;
+    assert_int_equal(pmn_rules_init(&hawalis, "hawalis", NULL), 0);
+    const pmn_model *mh = pmn_model_for(&hawalis);
+    double t = 0.05;
+    /* "24. N" at 1M: +3 played where K's +1 was best (North's view -3
+     * and -1): 2 seeds, marked '?!' at 1M and not at 4M. */
+    pmn_value b1[] = { estimate(-1), estimate(-3) };
+    pmn_analysis a1 = analysis_of(b1, 2);
+    assert_int_equal(annotate_mark(&a1, 1, PMN_NORTH, NULL, mh, 30, t, 0), PMN_MARK_NONE);
+    /* Five seeds thrown by estimate: still marked ('?!', 0.113 less two
+     * seeds' 0.045 with 30 in play). */
+    pmn_value b2[] = { estimate(3), estimate(-2) };
+    pmn_analysis a2 = analysis_of(b2, 2);
+    assert_int_equal(annotate_mark(&a2, 1, PMN_SOUTH, NULL, mh, 30, t, 0), PMN_MARK_INACCURACY);
+    /* A forced win found beside an estimate of +1: the drop is the
+     * proof's, whole (a blunder). */
+    pmn_value won = estimate(8);
+    won.plies = 25;
+    won.outcome = 1;
+    pmn_value b3[] = { won, estimate(1) };
+    pmn_analysis a3 = analysis_of(b3, 2);
+    assert_int_equal(annotate_mark(&a3, 1, PMN_SOUTH, NULL, mh, 30, t, 0), PMN_MARK_BLUNDER);
+}
+
 /* ---- self-play ---------------------------------------------------------- */
 
 static void selfplay_is_a_game(void **unused)
@@ -587,6 +618,7 @@ int main(void)
         cmocka_unit_test(the_temperature_of_choices),
         cmocka_unit_test(eval_text),
         cmocka_unit_test(marks_like_with_like),
+        cmocka_unit_test(marks_past_the_search_noise),
         cmocka_unit_test(selfplay_is_a_game),
         cmocka_unit_test(kalah_judged_exactly),
         cmocka_unit_test(heuristic_where_exact_holds_too),

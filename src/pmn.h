@@ -634,6 +634,8 @@ typedef struct pmn_tablebase_layer {
     uint64_t positions;
     uint64_t by_value[2 * PMN_TABLEBASE_MAX_SEEDS + 1];  /* [v + MAX_SEEDS]: how many
                                                             are worth v */
+    uint64_t bounded;         /* how many the databases only bound (own seeds:
+                                 pmn_tablebase_probe_bounds) */
     int loaded;               /* 1: read from its file, not built */
     double seconds;
     double done;              /* 1: the layer is done, and the rest is set; below 1:
@@ -646,6 +648,9 @@ typedef void (*pmn_tablebase_fn)(void *ctx, const pmn_tablebase_layer *layer);
 int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err);
 /* The positions of a layer (both sides' holes, the side to move's first). */
 uint64_t pmn_tablebase_positions(const pmn_rules *r, unsigned seeds);
+/* The values the databases of r hold a position: 1, or 2 where they bound
+ * it (pmn_tablebase_probe_bounds). */
+unsigned pmn_tablebase_values(const pmn_rules *r);
 /* Build (or read, where a sound file is there) every layer up to `seeds`
  * in dir, on `threads` threads; fn is called after each layer (done 1),
  * and while one is built, about every million positions, with how far it
@@ -667,8 +672,17 @@ void pmn_tablebase_built_rules(const pmn_rules *r, pmn_rules *built);
 int pmn_tablebase_layer_stats(const pmn_tablebase *tb, unsigned seeds,
                               pmn_tablebase_layer *s);
 /* 1 with *margin (the margin still to be made by p's side to move), or 0
- * when p has more seeds in play than the databases hold. */
+ * when p has more seeds in play than the databases hold, or they only
+ * bound its value. */
 int pmn_tablebase_probe(const pmn_tablebase *tb, const pmn_position *p, int *margin);
+/* The same as bounds, *low <= margin <= *high, equal where the value is
+ * held.  Under rules whose repetition gives each side the seeds on its side
+ * (Oware's), a position's value as a new game depends on where endless
+ * play is cut off; the databases hold it where that cannot matter, and
+ * elsewhere bound it between what it would be worth if every repetition
+ * went to the side to move and if to his opponent. */
+int pmn_tablebase_probe_bounds(const pmn_tablebase *tb, const pmn_position *p, int *low,
+                               int *high);
 /* Let s answer from tb (kept, not owned; NULL: none): the solver and the
  * depth search then take the value of every position tb holds, where that
  * is the game's (no position before it can come again), instead of

@@ -147,6 +147,18 @@ static void pv_text(const struct request *rq, const pmn_rules *r, const pmn_posi
     }
 }
 
+/* Where the databases only bound the position (own seeds), say so: the
+ * value above is the search's from there. */
+static void print_bounds(const struct target *t, const pmn_tablebase *tb)
+{
+    int lo, hi, v;
+    if (!tb || pmn_tablebase_probe(tb, &t->pos, &v)
+        || !pmn_tablebase_probe_bounds(tb, &t->pos, &lo, &hi))
+        return;
+    printf("Databases: between %+d and %+d of the seeds in play (where a repetition ends "
+           "the game decides), searched from there\n", lo, hi);
+}
+
 static void print_text(const struct request *rq, const struct target *t, const pmn_analysis *a)
 {
     char buf[512];
@@ -366,8 +378,10 @@ static int run(struct common *c, void *ctx)
         fprintf(stderr, "\r\033[K");
     if (rq->json)
         print_json(rq, &t, &a);
-    else
+    else {
         print_text(rq, &t, &a);
+        print_bounds(&t, tb);
+    }
     pmn_searcher_free(s);
     pmn_tablebase_close(tb);
     free(t.history);

@@ -54,6 +54,8 @@ static void print_layer(const pmn_tablebase_layer *s)
         if (c)
             printf(" %+d:%llu", v, (unsigned long long)c);
     }
+    if (s->bounded)
+        printf(" bounded:%llu", (unsigned long long)s->bounded);
     printf("\n");
     fflush(stdout);
 }
@@ -150,7 +152,12 @@ static int estimate(const char *cmd, const struct tb_request *rq)
         total += p;
         largest = p > largest ? p : largest;
     }
-    double disk = 3 * total, memory = 38 * largest + 3 * (total - largest);
+    /* Bytes a position: in its file, 3 a value (with its depth); while its
+     * layer is built, its graph and its solve besides (own seeds: both
+     * seats apart, 20 more). */
+    double values = pmn_tablebase_values(&rq->rules);
+    double disk = 3 * values * total, memory = (38 + 20 * (values - 1)) * largest
+                                              + 3 * values * (total - largest);
     double ram = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
     char parent[4096], a[32], b[32], c[32];
     double free_disk = disk_free(rq->dir, parent, sizeof parent);
@@ -288,6 +295,21 @@ static int probe(const char *cmd, struct tb_request *rq)
     pmn_tablebase *tb = pmn_tablebase_open(&rq->rules, rq->dir, &err);
     if (!tb)
         return tablebase_unusable(rq->dir, &err);
+    int lo, hi;
+    if (!pmn_tablebase_probe(tb, &p, &v) && pmn_tablebase_probe_bounds(tb, &p, &lo, &hi)) {
+        /* Own seeds: the value depends on where endless play is cut off. */
+        int me = p.to_move;
+        long banked = (long)p.captured[me] - (long)p.captured[!me];
+        printf("%s: between %+d and %+d of the seeds in play with best play (final margin "
+               "%+ld to %+ld): %s, as the position at which a repetition ends the game gives "
+               "the seeds on each side to that side; 'pmn analyse --solve' searches it\n",
+               pmn_side_name(me), lo, hi, banked + lo, banked + hi,
+               banked + lo > 0 ? "a win" : banked + hi < 0 ? "a loss"
+               : banked + lo == 0 ? "a win or a draw" : banked + hi == 0 ? "a draw or a loss"
+               : "the result not known");
+        pmn_tablebase_close(tb);
+        return EXIT_CLEAN;
+    }
     if (!pmn_tablebase_probe(tb, &p, &v)) {
         unsigned n = pmn_position_seeds(&rq->rules, &p, 0) + pmn_position_seeds(&rq->rules, &p, 1);
         fprintf(stderr, "pmn %s: error: %u seeds in play, the databases hold up to %u\n", cmd, n,
@@ -350,9 +372,13 @@ const struct command tablebase_command = {
     "DIR is read, not built again) and prints, for each layer, how many\n"
     "positions have each value; 'info' prints the same of what DIR holds;\n"
     "'probe' looks a position up.  'pmn analyse --tablebase DIR' answers from\n"
-    "them.  The rules must make the rest of the game depend on the seeds in play\n"
-    "alone: no majority win, and a repeated position that ends the game with the\n"
-    "seeds left uncounted (or none possible, as in Kalah).",
+    "them.  Under a majority (Oware, Awale) the databases are those of\n"
+    "majority=no, which decide the same winner: they give the result, not the\n"
+    "margin.  Where a repetition gives each side the seeds on its side (Oware),\n"
+    "a position's value may depend on where endless play is cut off: the\n"
+    "databases hold it where it cannot, and bound it elsewhere ('bounded' in\n"
+    "the counts), and the search goes on from there.  A repetition that draws\n"
+    "or plays on is refused.",
     options,
     "SPEC is a rule set ('pmn rules list'), with its sizes as in kalah(6,3) if\n"
     "need be, or a rule file; then options KEY=VALUE, all separated by commas.\n"

@@ -488,7 +488,11 @@ static int fresh(const struct solver *x, int ply)
 }
 
 /* What the databases' value v of a position says of it (banked difference
- * d); returns 1.  At a fresh position, its value: *lo == *hi.  Elsewhere the
+ * d); returns 1, or 0 where it says nothing.  At a fresh position, its
+ * value: *lo == *hi; where the databases hold bounds (own seeds), those.
+ * Under own seeds, elsewhere nothing: a repetition of a position of before
+ * ends the game with its own seeds, which no value of a new game bounds.
+ * Elsewhere the
  * positions since the last capture may come again, and a repetition ends
  * the game with the seeds left uncounted (the databases' rules), worth 0
  * of what is in play -- a way out that either side may find, or be
@@ -497,11 +501,21 @@ static int fresh(const struct solver *x, int ply)
  * gets v, or 0 where play comes back to a position of before; the other
  * side likewise keeps the other bound.  Where v is 0, so is the value,
  * whatever came before. */
-static int tb_value_bounds(const struct solver *x, int v, long d, int is_fresh, long *lo,
-                           long *hi)
+static int tb_value_bounds(const struct solver *x, const int8_t *cell, long d, int is_fresh,
+                           long *lo, long *hi)
 {
-    *lo = d + (is_fresh || v < 0 ? v : 0);
-    *hi = d + (is_fresh || v > 0 ? v : 0);
+    int v, u;
+    tablebase_cell_bounds(x->t->tb, cell, &v, &u);
+    if (tablebase_own_seeds(x->t->tb)) {
+        if (!is_fresh)
+            return 0;
+        *lo = d + v;
+        *hi = d + u;
+    } else {
+        assert(v == u);
+        *lo = d + (is_fresh || v < 0 ? v : 0);
+        *hi = d + (is_fresh || v > 0 ? v : 0);
+    }
     if (x->outcome_only) {
         /* Those are the margins of the game that plays every seed out,
          * whose winner is the majority's: of this game they say the sign
@@ -518,7 +532,7 @@ static int tb_bounds(const struct solver *x, const pmn_position *p, long d, int 
                      long *lo, long *hi)
 {
     const int8_t *at = tablebase_locate(x->t->tb, x->r, p);
-    return at && tb_value_bounds(x, *at, d, is_fresh, lo, hi);
+    return at && tb_value_bounds(x, at, d, is_fresh, lo, hi);
 }
 
 /* The value (mover's view) of the kid k of p at `ply`, tested against gamma. */
@@ -637,7 +651,7 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
             if (x->sh.bounded)
                 bound_of(x, &k->pos, cd, &clo, &chi);
             long tlo, thi;
-            if (k->tbv && tb_value_bounds(x, *k->tbv, cd, x->sh.acyclic || pmn_irreversible(&k->rep),
+            if (k->tbv && tb_value_bounds(x, k->tbv, cd, x->sh.acyclic || pmn_irreversible(&k->rep),
                                           &tlo, &thi)) {
                 clo = tlo > clo ? tlo : clo;
                 chi = thi < chi ? thi : chi;

@@ -9,6 +9,18 @@
  * layer of n seeds, one signed byte.  The rules must make that margin
  * depend on the holes alone (pmn_tablebase_check_rules says which do).
  *
+ * Own seeds.  Where a repetition gives each side the seeds on its side
+ * (Oware's repetition=own-side), what endless play would be worth depends
+ * on the position at which it is cut off, and so on the moves before: no
+ * one value serves.  Such a layer holds two a position, bounds: U, the
+ * value if every repetition went wholly to the side to move's, and L, if
+ * wholly to his opponent.  A repetition's own seeds lie between, so the
+ * value of the game as a new one lies in L..U (a side that forces play out
+ * of the layer never repeats a position, whatever the rest counts), and
+ * where L = U it is exact.  Both come from one solve of the layer's
+ * positions with both seats apart, endless play going to South
+ * (solve_own()): South to move, it is U; North to move, L.
+ *
  * Layers.  A move that banks seeds (a capture, a seed stored) goes to a
  * lower layer, whose values are known; a move that banks none stays in the
  * layer and hands the turn over.  Within a layer positions may form cycles
@@ -72,6 +84,7 @@ struct pmn_tablebase {
     char spec[TB_SPEC];
     unsigned k;                /* holes, both sides */
     unsigned seeds;            /* layers 0..seeds are held */
+    unsigned stride;           /* values a position: 1, or 2 (U then L: own seeds) */
     const int8_t *layer[TB_MAX_SEEDS + 1];
     const uint16_t *depth[TB_MAX_SEEDS + 1];   /* plies to leave the layer: propagate() */
     uint64_t size[TB_MAX_SEEDS + 1];
@@ -198,16 +211,15 @@ static const char *unfit(const pmn_rules *r, pmn_rules *near)
                           "(no-move=collect or loses), not pass";
         n.no_move = PMN_NO_MOVE_COLLECT;
     }
-    if (!rules_acyclic(r) && (r->repetition != PMN_REPETITION_UNCOUNTED || r->one_side_plays_on)) {
+    if (!rules_acyclic(r) && ((r->repetition != PMN_REPETITION_UNCOUNTED
+                               && r->repetition != PMN_REPETITION_OWN_SIDE)
+                              || r->one_side_plays_on)) {
         why = why ? why
             : r->repetition == PMN_REPETITION_DRAW
             ? "a repeated position that draws whatever the seeds makes a value depend on the "
-              "moves before it: databases need repetition=uncounted"
-            : r->repetition == PMN_REPETITION_PLAYS_ON || r->one_side_plays_on
-            ? "a repeated position that may play on makes a value depend on the moves before "
-              "it: databases need repetition=uncounted"
-            : "a repeated position that gives each side its own seeds makes a value depend on "
-              "the moves before it: databases need repetition=uncounted";
+              "moves before it: databases need repetition=uncounted or own-side"
+            : "a repeated position that may play on makes a value depend on the moves before "
+              "it: databases need repetition=uncounted or own-side";
         n.repetition = PMN_REPETITION_UNCOUNTED;
         n.one_side_plays_on = 0;
     }
@@ -297,20 +309,26 @@ int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err)
  * position with counts h (n seeds), from its moves that leave the layer
  * or end the game (lower layers read from tb); the moves that stay are
  * handed to `inner` with the rank of where they lead.  Returns the value,
- * or INT8_MIN when no move leaves the layer. */
+ * or INT8_MIN when no move leaves the layer.  With two values a position
+ * (own seeds), that is the U node's (the lower layers' L read where the
+ * turn passes, U where it does not), and *low (if not NULL) gets the L
+ * node's. */
 static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h, unsigned n,
-                 void (*inner)(void *ctx, uint64_t child), void *ctx)
+                 void (*inner)(void *ctx, uint64_t child), void *ctx, int *low)
 {
     pmn_position p;
     pmn_outcome o;
-    int best = INT8_MIN;
+    int best = INT8_MIN, best_low = INT8_MIN;
+    unsigned stride = tb->stride;
     position_of(r, h, &p);
     pmn_ending e = pmn_position_ending(r, &p, &o);
     if (e != PMN_END_NONE) {
         unsigned long seeds[2];
-        if (o == PMN_DRAWN || !pmn_final_seeds(r, e, &p, seeds))
-            return 0;
-        return (int)((long)seeds[0] - (long)seeds[1]);
+        int v = o == PMN_DRAWN || !pmn_final_seeds(r, e, &p, seeds)
+              ? 0 : (int)((long)seeds[0] - (long)seeds[1]);
+        if (low)
+            *low = v;
+        return v;
     }
     int holes[PMN_MAX_SIDE_PITS];
     int nm = pmn_legal_moves(r, &p, holes);
@@ -319,11 +337,13 @@ static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h,
         pmn_move_report rep;
         unsigned c[TB_MAX_HOLES];
         int v;
+        int vlow;
         pmn_play(r, &q, holes[i], &rep);
         if (rep.ending != PMN_END_NONE) {
             unsigned long seeds[2];
             v = rep.outcome == PMN_DRAWN || !pmn_final_seeds(r, rep.ending, &q, seeds)
               ? 0 : (int)((long)seeds[0] - (long)seeds[1]);
+            vlow = v;
         } else {
             unsigned left = counts_of(r, &q, c);
             int gain = (int)q.captured[0] - (int)q.captured[1];
@@ -332,12 +352,22 @@ static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h,
                 inner(ctx, rank_of(tb, c, n));
                 continue;
             }
-            int cv = tb->layer[left][rank_of(tb, c, left)];
-            v = q.to_move == 0 ? gain + cv : gain - cv;
+            const int8_t *cell = &tb->layer[left][rank_of(tb, c, left) * stride];
+            if (q.to_move == 0) {   /* the same side moves again: the same bound */
+                v = gain + cell[0];
+                vlow = gain + cell[stride - 1];
+            } else {                /* the opponent's: his other bound */
+                v = gain - cell[stride - 1];
+                vlow = gain - cell[0];
+            }
         }
         if (v > best)
             best = v;
+        if (vlow > best_low)
+            best_low = vlow;
     }
+    if (low)
+        *low = best_low;
     return best;
 }
 
@@ -355,12 +385,19 @@ static uint64_t body_bytes(uint64_t size)
     return depth_offset(size) + 2 * size + (size == 0);
 }
 
+/* The values a layer of n seeds holds: a position's one, or two. */
+static uint64_t cells(const pmn_tablebase *tb, unsigned n)
+{
+    return tb->size[n] * tb->stride;
+}
+
 struct layer {
     const pmn_tablebase *tb;
     const pmn_rules *r;
     unsigned n;
     uint64_t size;
     int8_t *exit;              /* E: the best move out, or INT8_MIN */
+    int8_t *exit_low;          /* own seeds: the L nodes' E; else NULL */
     uint8_t *open;             /* moves in the layer not yet known to lead to v or more */
     uint32_t *cursor;          /* in-degree, then where each predecessor list ends */
     uint32_t *pred;            /* the predecessors of each position, one list after another */
@@ -416,9 +453,13 @@ static void *work(void *arg)
          * they share the positions evenly. */
         if (w->from == 0 && (w->here & 0xFFFFF) == 0 && w->here)
             layer_progress(L, L->pass - 1, (double)w->here / (double)w->to);
-        int e = exits(L->tb, L->r, h, L->n, inner_move, w);
-        if (L->pass == 1)
+        int low;
+        int e = exits(L->tb, L->r, h, L->n, inner_move, w, &low);
+        if (L->pass == 1) {
             L->exit[w->here] = (int8_t)e;
+            if (L->exit_low)
+                L->exit_low[w->here] = (int8_t)low;
+        }
         if (w->here + 1 < w->to)
             successor(h, L->tb->k);
     }
@@ -522,6 +563,95 @@ static void solve_graph(const struct layer *L, unsigned sides, uint8_t *state, u
      * worth 0), or an exit worth 0 is the best. */
 }
 
+/* Own seeds: the layer solved with both seats apart (node side * size +
+ * rank, South to move then North), endless play worth every seed in play
+ * to South, as South's values w[] -- the file's comment says what they
+ * bound.  It is North's attractor, level by level: at level t, the nodes
+ * where North forces play out of the layer worth at most t - 1 to South
+ * (North to move: an exit that good, or a move to such a node; South to
+ * move: every exit and every move so), t from -n + 1 up, each node worth
+ * t - 1 at the level that takes it, the rest n.  A side that forces an
+ * exit so never repeats a position (the attractor's distance falls at
+ * every ply), which is why the bound holds whatever repetitions count.
+ * depth[] gets that distance: the plies within which North forces it.
+ * open[] holds each node's moves in the layer (counted down here);
+ * state[] starts UNKNOWN. */
+static void solve_own(const struct layer *L, uint8_t *state, uint8_t *open, uint32_t *queue,
+                      int8_t *w, uint16_t *depth)
+{
+    uint64_t M = L->size, nodes = 2 * M, head = 0, tail = 0;
+    int n = (int)L->n;
+    memset(w, 0, nodes);
+    memset(depth, 0, nodes * sizeof *depth);
+    for (int t = -n + 1; t <= n; t++) {
+        if (M > (1u << 20))
+            layer_progress(L, 2 + (double)(t + n - 1) / 2, 0);
+        for (uint64_t i = 0; i < nodes; i++) {
+            if (state[i] != UNKNOWN)
+                continue;
+            int take = i >= M ? L->exit_low[i - M] != INT8_MIN && -L->exit_low[i - M] <= t - 1
+                              : open[i] == 0 && L->exit[i] <= t - 1;
+            if (take) {
+                state[i] = AT_MOST;
+                w[i] = (int8_t)(t - 1);
+                queue[tail++] = (uint32_t)i;
+            }
+        }
+        while (head < tail) {
+            uint32_t x = queue[head++];
+            uint64_t side = x >= M, c = x - side * M;
+            uint16_t next = depth[x] < UINT16_MAX ? (uint16_t)(depth[x] + 1) : UINT16_MAX;
+            uint32_t from = c ? L->cursor[c - 1] : 0, to = L->cursor[c];
+            for (uint32_t j = from; j < to; j++) {
+                uint64_t p = (1 - side) * M + L->pred[j];
+                if (state[p] != UNKNOWN)
+                    continue;
+                /* North to move takes the move; South to move, once every
+                 * move and his best exit are so. */
+                if (p >= M || (--open[p] == 0 && L->exit[p] <= t - 1)) {
+                    state[p] = AT_MOST;
+                    w[p] = (int8_t)(t - 1);
+                    depth[p] = next;
+                    queue[tail++] = (uint32_t)p;
+                }
+            }
+        }
+    }
+    for (uint64_t i = 0; i < nodes; i++)
+        if (state[i] == UNKNOWN)
+            w[i] = (int8_t)n;   /* North cannot force play out: endless, South's */
+}
+
+/* Own seeds: the layer's U and L, and their depths, as the files hold
+ * them (a position's two side by side).  -1 when memory runs out. */
+static int propagate_own(struct layer *L, int8_t *value, uint16_t *depth)
+{
+    uint64_t M = L->size;
+    uint8_t *state = calloc(2 * M, 1), *open = malloc(2 * M);
+    uint32_t *queue = malloc(2 * M * sizeof *queue);
+    int8_t *w = malloc(2 * M);
+    uint16_t *d = malloc(2 * M * sizeof *d);
+    int ok = state && open && queue && w && d;
+    if (ok) {
+        memcpy(open, L->open, M);
+        memcpy(open + M, L->open, M);
+        solve_own(L, state, open, queue, w, d);
+        for (uint64_t i = 0; i < M; i++) {
+            value[2 * i] = w[i];                 /* U: South to move */
+            value[2 * i + 1] = (int8_t)-w[M + i];   /* L: North to move, his view */
+            depth[2 * i] = d[i];
+            depth[2 * i + 1] = d[M + i];
+            assert(value[2 * i + 1] <= value[2 * i]);
+        }
+    }
+    free(state);
+    free(open);
+    free(queue);
+    free(w);
+    free(d);
+    return ok ? 0 : -1;
+}
+
 /* The layer's values and depths, as the files hold them.  -1 when memory
  * runs out (nothing valued). */
 static int propagate(struct layer *L, int8_t *value, uint16_t *depth)
@@ -539,6 +669,7 @@ static int propagate(struct layer *L, int8_t *value, uint16_t *depth)
 static void layer_free(struct layer *L)
 {
     free(L->exit);
+    free(L->exit_low);
     free(L->open);
     free(L->cursor);
     free(L->pred);
@@ -556,9 +687,10 @@ static int layer_graph(const pmn_tablebase *tb, unsigned n, unsigned threads, st
     L->n = n;
     L->size = tb->size[n];
     L->exit = malloc(L->size);
+    L->exit_low = tb->stride == 2 ? malloc(L->size) : NULL;
     L->open = calloc(L->size, 1);
     L->cursor = calloc(L->size, sizeof *L->cursor);
-    if (!L->exit || !L->open || !L->cursor)
+    if (!L->exit || !L->open || !L->cursor || (tb->stride == 2 && !L->exit_low))
         goto nomem;
     run_pass(L, 1, threads);
     uint64_t edges = 0;
@@ -587,8 +719,8 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
 {
     struct layer L;
     /* The values, then the depths, in one block as in the file. */
-    uint64_t size = tb->size[n];
-    int8_t *value = calloc(body_bytes(size), 1);   /* the padding written too */
+    uint64_t size = tb->size[n], cells = size * tb->stride;
+    int8_t *value = calloc(body_bytes(cells), 1);   /* the padding written too */
     if (!value)
         return util_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
                          "(%llu positions)", n, (unsigned long long)size);
@@ -596,8 +728,8 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
         free(value);
         return -1;
     }
-    uint16_t *depth = (uint16_t *)(void *)(value + depth_offset(size));
-    int rc = propagate(&L, value, depth);
+    uint16_t *depth = (uint16_t *)(void *)(value + depth_offset(cells));
+    int rc = tb->stride == 2 ? propagate_own(&L, value, depth) : propagate(&L, value, depth);
     layer_free(&L);
     if (rc != 0) {
         /* a layer of zeros would be written as if valued */
@@ -654,7 +786,8 @@ struct tablebase_history *tablebase_history_new(const pmn_tablebase *tb, unsigne
                                                 uint64_t max_positions)
 {
     pmn_error err;
-    if (n > tb->seeds || tb->size[n] > max_positions || tb->size[n] >= UINT32_MAX / 2)
+    if (n > tb->seeds || tb->size[n] > max_positions || tb->size[n] >= UINT32_MAX / 2
+        || tb->stride != 1)   /* own seeds: the ends would need their own values */
         return NULL;
     struct tablebase_history *h = calloc(1, sizeof *h);
     if (!h)
@@ -755,7 +888,7 @@ static void header(const pmn_tablebase *tb, unsigned n, const int8_t *v, unsigne
     put32(h + 16, tb->k / 2);
     put32(h + 20, n);
     put64(h + 24, tb->size[n]);
-    put64(h + 32, fnv(v, body_bytes(tb->size[n]), FNV_START));
+    put64(h + 32, fnv(v, body_bytes(cells(tb, n)), FNV_START));
     memcpy(h + 64, tb->spec, strlen(tb->spec));
 }
 
@@ -771,7 +904,7 @@ static int write_layer(const pmn_tablebase *tb, const char *dir, unsigned n, con
     if (!f)
         return util_fail(err, PMN_ERR_RANGE, 0, "cannot write %s: %s", tmp, strerror(errno));
     int ok = fwrite(h, 1, TB_HEADER, f) == TB_HEADER
-          && fwrite(v, 1, body_bytes(tb->size[n]), f) == body_bytes(tb->size[n]);
+          && fwrite(v, 1, body_bytes(cells(tb, n)), f) == body_bytes(cells(tb, n));
     ok = (fclose(f) == 0) && ok;
     if (!ok || rename(tmp, path) != 0) {
         int e = errno;
@@ -781,14 +914,18 @@ static int write_layer(const pmn_tablebase *tb, const char *dir, unsigned n, con
     return 0;
 }
 
-/* Is every value of a layer of n seeds a margin n seeds can make?  Every
- * reader (probe, line, info's counts by value) relies on it: a margin
- * beyond that is a wrong answer, and info's table has a slot a margin. */
-static int values_in_range(const int8_t *v, uint64_t size, unsigned n)
+/* Is every value of a layer of n seeds a margin n seeds can make, and
+ * (two a position) the lower bound no more than the upper?  Every reader
+ * (probe, line, info's counts by value) relies on it: a margin beyond that
+ * is a wrong answer, and info's table has a slot a margin. */
+static int values_in_range(const int8_t *v, uint64_t size, unsigned stride, unsigned n)
 {
     int bound = (int)n;
-    for (uint64_t i = 0; i < size; i++)
+    for (uint64_t i = 0; i < size * stride; i++)
         if (v[i] > bound || v[i] < -bound)
+            return 0;
+    for (uint64_t i = 0; stride == 2 && i < size; i++)
+        if (v[2 * i + 1] > v[2 * i])
             return 0;
     return 1;
 }
@@ -806,7 +943,7 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, pmn_error *
     if (fd < 0)
         return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: cannot open it: %s", path, strerror(errno));
     struct stat st;
-    size_t want = TB_HEADER + (size_t)body_bytes(tb->size[n]);
+    size_t want = TB_HEADER + (size_t)body_bytes(cells(tb, n));
     if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
         close(fd);
         return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: not a regular file (a %s)", path,
@@ -839,9 +976,9 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, pmn_error *
         why = "built under other rules";
     else if (get32(h + 16) != tb->k / 2 || get32(h + 20) != n || get64(h + 24) != tb->size[n])
         why = "a header that does not fit its rules";
-    else if (get64(h + 32) != fnv(h + TB_HEADER, body_bytes(tb->size[n]), FNV_START))
+    else if (get64(h + 32) != fnv(h + TB_HEADER, body_bytes(cells(tb, n)), FNV_START))
         why = "a checksum that does not match its values (corrupt)";
-    else if (!values_in_range((const int8_t *)(h + TB_HEADER), tb->size[n], n))
+    else if (!values_in_range((const int8_t *)(h + TB_HEADER), tb->size[n], tb->stride, n))
         why = "a value larger than the seeds in play (forged or corrupt)";
     if (why) {
         munmap(base, want);
@@ -851,7 +988,7 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, pmn_error *
     tb->base[n] = base;
     tb->mapped[n] = want;
     tb->layer[n] = (const int8_t *)(h + TB_HEADER);
-    tb->depth[n] = (const uint16_t *)(const void *)(h + TB_HEADER + depth_offset(tb->size[n]));
+    tb->depth[n] = (const uint16_t *)(const void *)(h + TB_HEADER + depth_offset(cells(tb, n)));
     return 1;
 }
 
@@ -878,6 +1015,7 @@ static pmn_tablebase *tb_new(const pmn_rules *r, pmn_error *err)
     pmn_tablebase_built_rules(r, &tb->rules);   /* under a majority, majority=no's */
     tb_spec(&tb->rules, tb->spec, sizeof tb->spec);
     tb->k = 2 * r->pits;
+    tb->stride = pmn_tablebase_values(&tb->rules);
     index_init(tb);
     for (unsigned n = 0; n <= TB_MAX_SEEDS; n++)
         tb->size[n] = ways(n, tb->k);
@@ -902,13 +1040,25 @@ uint64_t pmn_tablebase_positions(const pmn_rules *r, unsigned seeds)
     return 2 * r->pits <= TB_MAX_HOLES && seeds <= TB_MAX_SEEDS ? ways(seeds, 2 * r->pits) : 0;
 }
 
+unsigned pmn_tablebase_values(const pmn_rules *r)
+{
+    pmn_rules b;
+    pmn_tablebase_built_rules(r, &b);
+    return !rules_acyclic(&b) && b.repetition == PMN_REPETITION_OWN_SIDE ? 2 : 1;
+}
+
 static void layer_stats(const pmn_tablebase *tb, unsigned n, pmn_tablebase_layer *s)
 {
     memset(s, 0, sizeof *s);
     s->seeds = n;
     s->positions = tb->size[n];
-    for (uint64_t i = 0; i < tb->size[n]; i++)
-        s->by_value[tb->layer[n][i] + PMN_TABLEBASE_MAX_SEEDS]++;
+    for (uint64_t i = 0; i < tb->size[n]; i++) {
+        const int8_t *c = &tb->layer[n][i * tb->stride];
+        if (c[0] == c[tb->stride - 1])
+            s->by_value[c[0] + PMN_TABLEBASE_MAX_SEEDS]++;
+        else
+            s->bounded++;
+    }
 }
 
 int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, unsigned threads,
@@ -943,7 +1093,7 @@ int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, uns
             }
             tb->base[n] = v;
             tb->layer[n] = v;
-            tb->depth[n] = (const uint16_t *)(const void *)(v + depth_offset(tb->size[n]));
+            tb->depth[n] = (const uint16_t *)(const void *)(v + depth_offset(cells(tb, n)));
             if (write_layer(tb, dir, n, v, err) != 0) {
                 pmn_tablebase_close(tb);
                 return -1;
@@ -1013,11 +1163,34 @@ int tablebase_probe_depth(const pmn_tablebase *tb, const pmn_rules *r, const pmn
     unsigned n = counts_of(r, p, h);
     if (n > tb->seeds)
         return 0;
-    uint64_t i = rank_of(tb, h, n);
+    uint64_t i = rank_of(tb, h, n) * tb->stride;
+    if (tb->layer[n][i] != tb->layer[n][i + tb->stride - 1])
+        return 0;   /* bounds (own seeds): no one value */
     *v = tb->layer[n][i];
     if (depth)
         *depth = tb->depth[n][i];
     return 1;
+}
+
+int tablebase_probe_bounds(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
+                           int *lo, int *hi)
+{
+    const int8_t *c = tablebase_locate(tb, r, p);
+    if (!c)
+        return 0;
+    tablebase_cell_bounds(tb, c, lo, hi);
+    return 1;
+}
+
+int tablebase_own_seeds(const pmn_tablebase *tb)
+{
+    return tb->stride == 2;
+}
+
+void tablebase_cell_bounds(const pmn_tablebase *tb, const int8_t *cell, int *lo, int *hi)
+{
+    *hi = cell[0];
+    *lo = cell[tb->stride - 1];
 }
 
 const int8_t *tablebase_locate(const pmn_tablebase *tb, const pmn_rules *r,
@@ -1029,7 +1202,7 @@ const int8_t *tablebase_locate(const pmn_tablebase *tb, const pmn_rules *r,
     unsigned n = counts_of(r, p, h);
     if (n > tb->seeds)
         return NULL;
-    return &tb->layer[n][rank_of(tb, h, n)];
+    return &tb->layer[n][rank_of(tb, h, n) * tb->stride];
 }
 
 int tablebase_move_value(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
@@ -1085,7 +1258,9 @@ unsigned tablebase_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_p
             unsigned depth;
             if (rep.ending != PMN_END_NONE || pmn_irreversible(&rep)
                 || !tablebase_probe_depth(tb, r, &c, &cv, &depth))
-                rank = here > 0 ? 1L << 20 : 0;
+                rank = here > 0 || tb->stride == 2 ? 1L << 20 : 0;
+            else if (tb->stride == 2)
+                rank = -(long)depth;   /* own seeds: each side forces the value, soonest */
             else
                 rank = here > 0 ? -(long)depth : (long)depth;
             if (chosen < 0 || rank > best_rank) {
@@ -1124,6 +1299,12 @@ int pmn_tablebase_probe(const pmn_tablebase *tb, const pmn_position *p, int *mar
         return 0;
     *margin = v;
     return 1;
+}
+
+int pmn_tablebase_probe_bounds(const pmn_tablebase *tb, const pmn_position *p, int *low,
+                               int *high)
+{
+    return tablebase_probe_bounds(tb, &tb->rules, p, low, high);
 }
 
 int tablebase_same_rules(const pmn_tablebase *tb, const pmn_rules *r)

@@ -10,9 +10,18 @@
  * Returns 1 with *v, or 0 if the databases do not hold p (too many seeds
  * in play, or rules other than theirs). */
 int tablebase_probe(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p, int *v);
-/* Where the databases keep p's value (read it with *: the same value as
- * tablebase_probe's), to fetch it into the cache before it is read; NULL
- * if they do not hold p. */
+/* What the databases say of p, as bounds: *lo == *hi where they hold its
+ * value (tablebase_probe's), *lo < *hi where they bound it (own seeds:
+ * the file's comment in tablebase.c).  0 if they do not hold p. */
+int tablebase_probe_bounds(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
+                           int *lo, int *hi);
+/* Does tb hold two bounds a position (own seeds), not one value? */
+int tablebase_own_seeds(const pmn_tablebase *tb);
+/* The bounds held where tablebase_locate points. */
+void tablebase_cell_bounds(const pmn_tablebase *tb, const int8_t *cell, int *lo, int *hi);
+/* Where the databases keep p's value (read it with tablebase_cell_bounds),
+ * to fetch it into the cache before it is read; NULL if they do not hold
+ * p. */
 const int8_t *tablebase_locate(const pmn_tablebase *tb, const pmn_rules *r,
                                const pmn_position *p);
 /* The value, for p's side to move, of the move that made c from p (rep

@@ -405,6 +405,111 @@ static void results_under_a_majority(void **state)
     }
 }
 
+/* Own seeds (Oware's repetition): every position of the small layers, as
+ * a new game, lies within the databases' bounds, and is their value where
+ * they meet (the minimax with the path's repetitions, worth the seeds on
+ * each side); the solver with the databases gives the minimax's value
+ * with random histories too, searching where they only bound it -- under
+ * Oware's majority as well, where the value is the result. */
+static void own_seeds_bound_the_minimax(void **state)
+{
+    (void)state;
+    static const char *const specs[] = { "oware,holes=3,majority=no", "oware,holes=3" };
+    for (size_t sp = 0; sp < sizeof specs / sizeof specs[0]; sp++) {
+        pmn_rules r;
+        char *dir;
+        unsigned full = 3, k, h[64];
+        pmn_tablebase *tb = built(specs[sp], full, &r, &dir);
+        k = 2 * r.pits;
+        uint64_t exact = 0, bounded = 0;
+        for (unsigned n = 0; n <= full && sp == 0; n++) {
+            for (int more = next_counts(h, k, n, 1); more; more = next_counts(h, k, n, 0)) {
+                pmn_position p;
+                int lo, hi, v;
+                char text[200];
+                position_of(&r, h, 0, &p);
+                assert_int_equal(pmn_tablebase_probe_bounds(tb, &p, &lo, &hi), 1);
+                long want = minimax(&r, &p);
+                pmn_position_format(&r, &p, text, sizeof text);
+                if (want < lo || want > hi || (lo == hi) != pmn_tablebase_probe(tb, &p, &v)
+                    || (lo == hi && v != want))
+                    fail_msg("%s, %s: the databases say %+d..%+d, the minimax %+ld", specs[sp],
+                             text, lo, hi, want);
+                exact += lo == hi;
+                bounded += lo < hi;
+            }
+            pmn_tablebase_layer st;
+            assert_int_equal(pmn_tablebase_layer_stats(tb, n, &st), 0);
+        }
+        assert_true(sp == 1 || (exact > 0 && bounded > 0));
+        pmn_searcher *s = pmn_searcher_new(&r, 4);
+        assert_int_equal(pmn_searcher_use_tablebase(s, tb), 0);
+        uint32_t st = 73 + (uint32_t)sp;
+        int trials = light(60), compared = 0;
+        for (int t = 0; t < trials; t++) {
+            pmn_position hist[8], p;
+            pmn_outcome o;
+            memset(&p, 0, sizeof p);
+            p.to_move = (uint8_t)(lcg(&st) % 2);
+            for (unsigned i = 0; i < full; i++)
+                p.pit[lcg(&st) % 2][lcg(&st) % r.pits]++;
+            p.captured[0] = 9 + lcg(&st) % 4;   /* of 24: a side near half */
+            p.captured[1] = 24 - full - p.captured[0];
+            unsigned nh = 0, want_h = lcg(&st) % 4;
+            while (nh < want_h && pmn_position_ending(&r, &p, &o) == PMN_END_NONE) {
+                int holes[PMN_MAX_SIDE_PITS];
+                int n = pmn_legal_moves(&r, &p, holes);
+                pmn_position q = p;
+                pmn_move_report rep;
+                if (n == 0)
+                    break;
+                assert_int_equal(pmn_play(&r, &q, holes[lcg(&st) % n], &rep), 0);
+                if (rep.ending != PMN_END_NONE || rep.captured)
+                    break;
+                hist[nh++] = p;
+                p = q;
+            }
+            if (pmn_position_ending(&r, &p, &o) != PMN_END_NONE)
+                continue;
+            path.n = 0;
+            path.since = 0;
+            for (unsigned i = 0; i < nh; i++)
+                path.pos[path.n++] = hist[i];
+            path.pos[path.n++] = p;
+            unsigned long nodes = 0;
+            int best;
+            struct naive_value want = naive_minimax(&r, &path, &best, &nodes);
+            pmn_search_limits l = { .solve = 1, .all_moves = t % 2 };
+            pmn_analysis a;
+            char text[200];
+            pmn_searcher_clear(s);
+            assert_int_equal(pmn_analyse(s, &p, hist, nh, &l, NULL, NULL, &a), 0);
+            pmn_position_format(&r, &p, text, sizeof text);
+            if (!a.value.exact || a.value.outcome != want.outcome
+                || (a.value.has_margin && a.value.margin != want.margin))
+                fail_msg("%s, %s after %u plies: the minimax says %d (%+ld), the solver %s%d "
+                         "(%+d%s)", specs[sp], text, nh, want.outcome, want.margin,
+                         a.value.exact ? "" : "not exact ", a.value.outcome, a.value.margin,
+                         a.value.has_margin ? "" : ", no margin");
+            for (int i = 0; i < a.nmoves; i++) {
+                struct naive_value mv = naive_move_value_after(&r, &path, hist, (int)nh, &p,
+                                                               a.moves[i].hole);
+                if (a.moves[i].value.exact && (a.moves[i].value.outcome != mv.outcome
+                    || (a.moves[i].value.has_margin && a.moves[i].value.margin != mv.margin)))
+                    fail_msg("%s, %s after %u plies, move %c: the minimax says %d (%+ld), the "
+                             "solver %d (%+d)", specs[sp], text, nh,
+                             pmn_hole_letter(p.to_move, a.moves[i].hole), mv.outcome,
+                             mv.margin, a.moves[i].value.outcome, a.moves[i].value.margin);
+            }
+            compared++;
+        }
+        assert_true(compared > trials / 2 || !whole_sample());
+        pmn_searcher_free(s);
+        pmn_tablebase_close(tb);
+        rm_dir(dir);
+    }
+}
+
 /* Layers too large to solve again for a history: the solver searches
  * with the databases' bounds (0 and the value as a new game) and still
  * answers what the minimax says, given the same history.  The limit is
@@ -683,9 +788,13 @@ static void refused(void **state)
     pmn_error err;
     char *dir = make_dir(), name[256], cmd[1200];
     assert_int_equal(pmn_rules_init(&r, "oware", NULL), 0);
-    assert_int_equal(pmn_tablebase_check_rules(&r, &err), -1);   /* majority */
-    assert_int_equal(pmn_rules_init(&r, "oware,majority=no", NULL), 0);
-    assert_int_equal(pmn_tablebase_check_rules(&r, &err), -1);   /* own-side repetition */
+    assert_int_equal(pmn_tablebase_check_rules(&r, &err), 0);   /* bounds: own seeds */
+    assert_int_equal(pmn_tablebase_values(&r), 2);
+    assert_int_equal(pmn_rules_init(&r, "oware,repetition=draw", NULL), 0);
+    assert_int_equal(pmn_tablebase_check_rules(&r, &err), -1);
+    assert_non_null(strstr(err.message, "repetition=uncounted or own-side"));
+    assert_int_equal(pmn_rules_init(&r, "oware,repetition-one-side=plays-on", NULL), 0);
+    assert_int_equal(pmn_tablebase_check_rules(&r, &err), -1);
     assert_int_equal(pmn_rules_init(&r, "hawalis", NULL), 0);
     assert_int_equal(pmn_tablebase_check_rules(&r, &err), -1);
     assert_int_equal(pmn_rules_init(&r, "kalah(4,2)", NULL), 0);
@@ -739,6 +848,7 @@ int main(void)
         cmocka_unit_test(empty_capture_banks_a_seed),
         cmocka_unit_test(history_and_databases),
         cmocka_unit_test(results_under_a_majority),
+        cmocka_unit_test(own_seeds_bound_the_minimax),
         cmocka_unit_test(depth_search_reads_databases),
         cmocka_unit_test(bounds_where_layers_are_large),
         cmocka_unit_test(endings_judged_exactly),

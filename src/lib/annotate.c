@@ -612,8 +612,8 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
                 snprintf(text, sizeof text, "from here %s wins by %d seed%s with best play",
                          pmn_side_name(winner), margin, margin == 1 ? "" : "s");
             else if (v->plies)
-                snprintf(text, sizeof text, "from here %s wins by force in %u plies",
-                         pmn_side_name(winner), v->plies);
+                snprintf(text, sizeof text, "from here %s wins by force in %u pl%s",
+                         pmn_side_name(winner), v->plies, v->plies == 1 ? "y" : "ies");
             else
                 snprintf(text, sizeof text, "from here %s wins by force",
                          pmn_side_name(winner));

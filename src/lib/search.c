@@ -522,7 +522,8 @@ size_t pmn_value_describe(const pmn_value *v, int side, char *buf, size_t size)
         /* A bound: the end is proved, but not that it is the best play. */
         textbuf_add(&t, "%s %s", who, v->score > 0 ? "wins" : "loses");
         if (v->plies)
-            textbuf_add(&t, " (found in %u plies; not proved the best line)", v->plies);
+            textbuf_add(&t, " (found in %u %s; not proved the best line)", v->plies,
+                        v->plies == 1 ? "ply" : "plies");
         else
             textbuf_add(&t, " (not proved the best line)");
     } else {
@@ -546,13 +547,15 @@ size_t pmn_value_eval(const pmn_value *v, int side, char *buf, size_t size)
      * beside it where they are known. */
     if (decided && v->has_margin && (v->exact || !v->plies)) {
         if (outcome && v->plies)
-            return (size_t)snprintf(buf, size, "=%+d (%s, %u plies)", margin, result, v->plies);
+            return (size_t)snprintf(buf, size, "=%+d (%s, %u %s)", margin, result, v->plies,
+                                    v->plies == 1 ? "ply" : "plies");
         return (size_t)snprintf(buf, size, margin ? "=%+d" : "=0", margin);
     }
     /* A result without a proved margin: a game that does not count seeds,
      * or a win found and not proved the best. */
     if (decided && outcome)
-        return (size_t)snprintf(buf, size, v->plies ? "%s (%u plies)" : "%s", result, v->plies);
+        return (size_t)snprintf(buf, size, v->plies ? "%s (%u %s)" : "%s", result, v->plies,
+                                v->plies == 1 ? "ply" : "plies");
     if (v->exact)
         return (size_t)snprintf(buf, size, "=0");
     return (size_t)snprintf(buf, size, margin ? "%+d" : "0", margin);

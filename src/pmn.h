@@ -624,7 +624,8 @@ typedef void (*pmn_progress_fn)(void *ctx, const pmn_analysis *a);
 /* Every position with at most N seeds in play of a game scored by seeds,
  * valued exactly: the best final margin of the seeds still in play for the
  * side to move.  Built layer by layer of seeds into files of a directory
- * (one a layer, checked when opened: rules, format, size, checksum), and
+ * (one a layer, checked when opened: rules, format, size; the checksum
+ * and every value by pmn_tablebase_verify and by a build), and
  * memory-mapped when opened.  A searcher given them answers from them. */
 #define PMN_TABLEBASE_MAX_SEEDS 64
 typedef struct pmn_tablebase pmn_tablebase;
@@ -635,7 +636,8 @@ typedef struct pmn_tablebase_layer {
     uint64_t by_value[2 * PMN_TABLEBASE_MAX_SEEDS + 1];  /* [v + MAX_SEEDS]: how many
                                                             are worth v */
     uint64_t bounded;         /* how many the databases only bound (own seeds:
-                                 pmn_tablebase_probe_bounds) */
+                                 pmn_tablebase_probe_bounds); a value no position
+                                 of the layer can have is counted nowhere */
     int loaded;               /* 1: read from its file, not built */
     double seconds;
     double done;              /* 1: the layer is done, and the rest is set; below 1:
@@ -658,8 +660,20 @@ unsigned pmn_tablebase_values(const pmn_rules *r);
 int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, unsigned threads,
                         pmn_tablebase_fn fn, void *ctx, pmn_error *err);
 /* The layers 0.. of r found in dir; NULL (with *err) if there are none or
- * one is not sound. */
+ * one is not theirs (its header: format, rules, size).  Cheap: no layer is
+ * read whole.  A value that no position of its layer can have (past its
+ * seeds in play) is never taken -- the position is then not held -- but a
+ * value changed to another possible one is found only by
+ * pmn_tablebase_verify. */
 pmn_tablebase *pmn_tablebase_open(const pmn_rules *r, const char *dir, pmn_error *err);
+/* Read every layer tb opened whole: 0 if each matches its checksum and
+ * holds only values its seeds can make; else -1, *err naming the first
+ * layer that does not.  A build does it for every layer it reads. */
+int pmn_tablebase_verify(const pmn_tablebase *tb, pmn_error *err);
+/* 1 if a probe of tb met a value that no position of its layer can have
+ * (and did not take it): the files are damaged, pmn_tablebase_verify says
+ * where. */
+int pmn_tablebase_damaged(const pmn_tablebase *tb);
 void pmn_tablebase_close(pmn_tablebase *tb);
 unsigned pmn_tablebase_seeds(const pmn_tablebase *tb);   /* the largest layer held */
 /* The rules whose databases serve r, into *built: r's own, or, for rules

@@ -383,9 +383,9 @@ static int run(struct common *c, void *ctx)
         print_bounds(&t, tb);
     }
     pmn_searcher_free(s);
-    pmn_tablebase_close(tb);
     free(t.history);
-    return EXIT_CLEAN;   /* finish_stdout says whether it was written */
+    rc = tablebase_close_checked(tb);
+    return rc ? rc : EXIT_CLEAN;   /* finish_stdout says whether it was written */
 }
 
 const struct command analyse_command = {

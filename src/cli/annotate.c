@@ -343,9 +343,9 @@ static int run(struct common *c, void *ctx)
     an->ao.notation = an->wo.notation;
     an->out = c->out.f;
     each_input(c->files, c->nfiles, &c->sink, annotate_file, an);
-    pmn_tablebase_close(an->tb);
+    int damaged = tablebase_close_checked(an->tb);
     c->failed = an->failed;
-    return an->fatal ? an->fatal : job_status(&c->sink, c->strict);
+    return an->fatal ? an->fatal : damaged ? damaged : job_status(&c->sink, c->strict);
 }
 
 const struct command annotate_command = {

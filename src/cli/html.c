@@ -671,9 +671,9 @@ static int run(struct common *c, void *ctx)
     progress_erase();
     free(h->layouts);
     free(h->diags);
-    pmn_tablebase_close(h->tb);
+    int damaged = tablebase_close_checked(h->tb);
     c->failed = h->failed || ferror(c->out.f);
-    return job_status(&c->sink, c->strict);
+    return damaged ? damaged : job_status(&c->sink, c->strict);
 }
 
 const struct command html_command = {

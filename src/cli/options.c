@@ -369,8 +369,21 @@ int tablebase_for_game(const char *cmd, const char *dir, const pmn_rules *r, pmn
 {
     if (*tb && pmn_searcher_use_tablebase(s, *tb) == 0)
         return 0;
-    pmn_tablebase_close(*tb);
-    return tablebase_option(cmd, dir, r, s, tb);
+    int rc = tablebase_close_checked(*tb);
+    *tb = NULL;
+    return rc ? rc : tablebase_option(cmd, dir, r, s, tb);
+}
+
+int tablebase_close_checked(pmn_tablebase *tb)
+{
+    pmn_error err;
+    int rc = 0;
+    /* The answers given did without the damaged values; the files are
+     * still to be mended, and the run's status says so. */
+    if (tb && pmn_tablebase_damaged(tb) && pmn_tablebase_verify(tb, &err) != 0)
+        rc = tablebase_unusable("", &err);
+    pmn_tablebase_close(tb);
+    return rc;
 }
 
 int tablebase_unusable(const char *dir, const pmn_error *err)

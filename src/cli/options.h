@@ -126,8 +126,12 @@ const char *default_tablebase_dir(char *buf, size_t size);
  * the default location, if it has them. */
 int tablebase_option(const char *cmd, const char *dir, const pmn_rules *r, pmn_searcher *s,
                      pmn_tablebase **tb);
+/* Close tb (NULL: none): 0, or where a probe met a value no position can
+ * have, EXIT_FATAL after saying which file (F005). */
+int tablebase_close_checked(pmn_tablebase *tb);
 /* The same for each game of an archive: *tb again when its databases are
- * of r's rules, else (closed) those of r opened in its stead. */
+ * of r's rules, else (closed: tablebase_close_checked) those of r opened
+ * in its stead. */
 int tablebase_for_game(const char *cmd, const char *dir, const pmn_rules *r, pmn_searcher *s,
                      pmn_tablebase **tb);
 

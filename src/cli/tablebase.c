@@ -264,13 +264,42 @@ static const char *served(const pmn_rules *r, char *buf, size_t size)
     return buf;
 }
 
-static int info(const struct tb_request *rq)
+/* The databases of rq, read whole (pmn_tablebase_verify): into *tb, 0, or
+ * the exit status after saying which layer is not sound (F005). */
+static int open_verified(const struct tb_request *rq, pmn_tablebase **tb)
 {
     pmn_error err;
-    char spec[256], why[512];
-    pmn_tablebase *tb = pmn_tablebase_open(&rq->rules, rq->dir, &err);
-    if (!tb)
+    *tb = pmn_tablebase_open(&rq->rules, rq->dir, &err);
+    if (!*tb)
         return tablebase_unusable(rq->dir, &err);
+    if (pmn_tablebase_verify(*tb, &err) != 0) {
+        pmn_tablebase_close(*tb);
+        *tb = NULL;
+        return tablebase_unusable(rq->dir, &err);
+    }
+    return 0;
+}
+
+/* Every layer read whole: checksums and values. */
+static int verify(const struct tb_request *rq)
+{
+    pmn_tablebase *tb;
+    int rc = open_verified(rq, &tb);
+    if (rc)
+        return rc;
+    printf("%s: layers 0 to %u seeds in play: every checksum matches, every value one its "
+           "seeds can make\n", rq->dir, pmn_tablebase_seeds(tb));
+    pmn_tablebase_close(tb);
+    return EXIT_CLEAN;
+}
+
+static int info(const struct tb_request *rq)
+{
+    char spec[256], why[512];
+    pmn_tablebase *tb;
+    int rc = open_verified(rq, &tb);   /* its counts read every value anyway */
+    if (rc)
+        return rc;
     pmn_rules_format(&rq->rules, spec, sizeof spec);
     printf("Rules: %s%s\nLayers: 0 to %u seeds in play\n", spec,
            served(&rq->rules, why, sizeof why), pmn_tablebase_seeds(tb));
@@ -312,6 +341,8 @@ static int probe(const char *cmd, struct tb_request *rq)
     }
     if (!pmn_tablebase_probe(tb, &p, &v)) {
         unsigned n = pmn_position_seeds(&rq->rules, &p, 0) + pmn_position_seeds(&rq->rules, &p, 1);
+        if (pmn_tablebase_damaged(tb))   /* held, but by no value it can have */
+            return tablebase_close_checked(tb);
         fprintf(stderr, "pmn %s: error: %u seeds in play, the databases hold up to %u\n", cmd, n,
                 pmn_tablebase_seeds(tb));
         pmn_tablebase_close(tb);
@@ -350,7 +381,7 @@ static int run(struct common *c, void *ctx)
     rq->jobs = c->jobs;
     rq->quiet = c->quiet;
     if (c->nfiles != 1)
-        return usage_error(cmd, "expected one of build, info, probe");
+        return usage_error(cmd, "expected one of build, info, probe, verify");
     const char *what = c->files[0];
     if (strcmp(what, "build") == 0)
         return build(cmd, rq);
@@ -358,20 +389,25 @@ static int run(struct common *c, void *ctx)
         return info(rq);
     if (strcmp(what, "probe") == 0)
         return probe(cmd, rq);
-    return usage_error(cmd, "unknown action '%s' (build, info, probe)", what);
+    if (strcmp(what, "verify") == 0)
+        return verify(rq);
+    return usage_error(cmd, "unknown action '%s' (build, info, probe, verify)", what);
 }
 
 const struct command tablebase_command = {
     "tablebase", "build endgame databases, and look positions up in them",
     "build --rules SPEC --seeds N [--dir DIR]\ninfo --rules SPEC [--dir DIR]\n"
-    "probe --rules SPEC --position STRING [--dir DIR]",
+    "probe --rules SPEC --position STRING [--dir DIR]\nverify --rules SPEC [--dir DIR]",
     "Endgame databases of a game scored by seeds (Kalah, Oware, Awale): every\n"
     "position with at most N seeds in play, valued exactly by retrograde\n"
     "analysis -- the best final margin of the seeds still in play for the side\n"
     "to move.  'build' makes them layer by layer of seeds (a layer already in\n"
     "DIR is read, not built again) and prints, for each layer, how many\n"
     "positions have each value; 'info' prints the same of what DIR holds;\n"
-    "'probe' looks a position up.  'pmn analyse --tablebase DIR' answers from\n"
+    "'probe' looks a position up; 'verify' reads every layer whole against its\n"
+    "checksum (an open reads only the headers: a value past its seeds is never\n"
+    "taken, and said at the end, but another changed value is found only so).\n"
+    "'pmn analyse --tablebase DIR' answers from\n"
     "them.  Under a majority (Oware, Awale) the databases are those of\n"
     "majority=no, which decide the same winner: they give the result, not the\n"
     "margin.  Where a repetition gives each side the seeds on its side (Oware),\n"

@@ -85,6 +85,8 @@ struct pmn_tablebase {
     unsigned k;                /* holes, both sides */
     unsigned seeds;            /* layers 0..seeds are held */
     unsigned stride;           /* values a position: 1, or 2 (U then L: own seeds) */
+    char dir[4096];            /* where it was opened from */
+    int damaged;               /* a probe met a value no position can have */
     const int8_t *layer[TB_MAX_SEEDS + 1];
     const uint16_t *depth[TB_MAX_SEEDS + 1];   /* plies to leave the layer: propagate() */
     uint64_t size[TB_MAX_SEEDS + 1];
@@ -97,6 +99,8 @@ struct pmn_tablebase {
     pmn_tablebase_fn progress;
     void *progress_ctx;
 };
+
+static int cell_sound(const pmn_tablebase *tb, unsigned n, const int8_t *c);
 
 /* ---- the index ------------------------------------------------------------ */
 
@@ -930,9 +934,25 @@ static int values_in_range(const int8_t *v, uint64_t size, unsigned stride, unsi
     return 1;
 }
 
+/* Is the body of the layer of n seeds (header h, mapped) what its header's
+ * checksum says, and is every value one its seeds can make?  NULL, or why
+ * not.  It reads the whole layer: a build does it for every layer it
+ * reads, pmn_tablebase_verify on demand; an open does not (a probe checks
+ * each value it reads against its seeds instead: cell_sound()). */
+static const char *body_unsound(const pmn_tablebase *tb, unsigned n, const unsigned char *h)
+{
+    if (get64(h + 32) != fnv(h + TB_HEADER, body_bytes(cells(tb, n)), FNV_START))
+        return "a checksum that does not match its values (corrupt)";
+    if (!values_in_range((const int8_t *)(h + TB_HEADER), tb->size[n], tb->stride, n))
+        return "a value larger than the seeds in play (forged or corrupt)";
+    return NULL;
+}
+
 /* Map the layer of n seeds: 1 done, 0 no such file, -1 a file that is not
- * a sound layer of these rules (*err says why). */
-static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, pmn_error *err)
+ * a sound layer of these rules (*err says why).  The header and the size
+ * are checked; the body too (body_unsound()) where `verify` is set. */
+static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, int verify,
+                     pmn_error *err)
 {
     char path[4096];
     layer_path(tb, dir, n, path, sizeof path);
@@ -976,10 +996,8 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, pmn_error *
         why = "built under other rules";
     else if (get32(h + 16) != tb->k / 2 || get32(h + 20) != n || get64(h + 24) != tb->size[n])
         why = "a header that does not fit its rules";
-    else if (get64(h + 32) != fnv(h + TB_HEADER, body_bytes(cells(tb, n)), FNV_START))
-        why = "a checksum that does not match its values (corrupt)";
-    else if (!values_in_range((const int8_t *)(h + TB_HEADER), tb->size[n], tb->stride, n))
-        why = "a value larger than the seeds in play (forged or corrupt)";
+    else if (verify)
+        why = body_unsound(tb, n, h);
     if (why) {
         munmap(base, want);
         return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: %s%s%s", path, why, other ? ": " : "",
@@ -1054,6 +1072,8 @@ static void layer_stats(const pmn_tablebase *tb, unsigned n, pmn_tablebase_layer
     s->positions = tb->size[n];
     for (uint64_t i = 0; i < tb->size[n]; i++) {
         const int8_t *c = &tb->layer[n][i * tb->stride];
+        if (!cell_sound(tb, n, c))
+            continue;   /* not counted: pmn_tablebase_verify finds it */
         if (c[0] == c[tb->stride - 1])
             s->by_value[c[0] + PMN_TABLEBASE_MAX_SEEDS]++;
         else
@@ -1079,7 +1099,7 @@ int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, uns
     for (unsigned n = 0; n <= seeds; n++) {
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        int rc = map_layer(tb, dir, n, err);
+        int rc = map_layer(tb, dir, n, 1, err);   /* a build reads every value */
         int loaded = rc == 1;
         if (rc < 0) {
             pmn_tablebase_close(tb);
@@ -1121,7 +1141,7 @@ pmn_tablebase *pmn_tablebase_open(const pmn_rules *r, const char *dir, pmn_error
         return NULL;
     unsigned n = 0;
     for (; n <= PMN_TABLEBASE_MAX_SEEDS; n++) {
-        int rc = map_layer(tb, dir, n, err);
+        int rc = map_layer(tb, dir, n, 0, err);
         if (rc < 0) {
             pmn_tablebase_close(tb);
             return NULL;
@@ -1138,7 +1158,23 @@ pmn_tablebase *pmn_tablebase_open(const pmn_rules *r, const char *dir, pmn_error
         return NULL;
     }
     tb->seeds = n - 1;
+    snprintf(tb->dir, sizeof tb->dir, "%s", dir);
     return tb;
+}
+
+int pmn_tablebase_verify(const pmn_tablebase *tb, pmn_error *err)
+{
+    for (unsigned n = 0; n <= tb->seeds; n++) {
+        const char *why;
+        if (!tb->mapped[n])
+            continue;   /* built here, not read */
+        if ((why = body_unsound(tb, n, tb->base[n]))) {
+            char path[sizeof tb->dir + 64];
+            layer_path(tb, tb->dir, n, path, sizeof path);
+            return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: %s", path, why);
+        }
+    }
+    return 0;
 }
 
 unsigned pmn_tablebase_seeds(const pmn_tablebase *tb)
@@ -1154,6 +1190,31 @@ int pmn_tablebase_layer_stats(const pmn_tablebase *tb, unsigned seeds, pmn_table
     return 0;
 }
 
+/* Can the value(s) at c be those of a position of n seeds?  An open reads
+ * no layer whole (body_unsound()): a value a corrupt or forged file holds
+ * past its seeds is never taken -- the position is not held. */
+static int cell_sound(const pmn_tablebase *tb, unsigned n, const int8_t *c)
+{
+    int bound = (int)n;
+    return c[0] <= bound && c[0] >= -bound && c[tb->stride - 1] <= c[0]
+        && c[tb->stride - 1] >= -bound;
+}
+
+/* cell_sound(), a probe's: one that is not marks tb damaged (the flag is
+ * the one thing a probe writes; any thread may, all write the same). */
+static int cell_checked(const pmn_tablebase *tb, unsigned n, const int8_t *c)
+{
+    if (cell_sound(tb, n, c))
+        return 1;
+    __atomic_store_n(&((pmn_tablebase *)tb)->damaged, 1, __ATOMIC_RELAXED);
+    return 0;
+}
+
+int pmn_tablebase_damaged(const pmn_tablebase *tb)
+{
+    return __atomic_load_n(&tb->damaged, __ATOMIC_RELAXED);
+}
+
 int tablebase_probe_depth(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
                           int *v, unsigned *depth)
 {
@@ -1164,8 +1225,8 @@ int tablebase_probe_depth(const pmn_tablebase *tb, const pmn_rules *r, const pmn
     if (n > tb->seeds)
         return 0;
     uint64_t i = rank_of(tb, h, n) * tb->stride;
-    if (tb->layer[n][i] != tb->layer[n][i + tb->stride - 1])
-        return 0;   /* bounds (own seeds): no one value */
+    if (!cell_checked(tb, n, &tb->layer[n][i]) || tb->layer[n][i] != tb->layer[n][i + tb->stride - 1])
+        return 0;   /* bounds (own seeds): no one value; or a value no such position has */
     *v = tb->layer[n][i];
     if (depth)
         *depth = tb->depth[n][i];
@@ -1202,7 +1263,8 @@ const int8_t *tablebase_locate(const pmn_tablebase *tb, const pmn_rules *r,
     unsigned n = counts_of(r, p, h);
     if (n > tb->seeds)
         return NULL;
-    return &tb->layer[n][rank_of(tb, h, n) * tb->stride];
+    const int8_t *c = &tb->layer[n][rank_of(tb, h, n) * tb->stride];
+    return cell_checked(tb, n, c) ? c : NULL;
 }
 
 int tablebase_move_value(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,

@@ -828,7 +828,34 @@ static void refused(void **state)
     snprintf(cmd, sizeof cmd, "cp '%s.keep' '%s' && printf '\\177' | dd of='%s' bs=1 seek=300 "
              "conv=notrunc 2>/dev/null", layer, layer, layer);
     assert_int_equal(system(cmd), 0);
-    assert_null(pmn_tablebase_open(&r, dir, &err));
+    /* An open reads headers only; the changed byte (a depth, or a value
+     * still within its seeds) is found when the layers are read whole. */
+    tb = pmn_tablebase_open(&r, dir, &err);
+    assert_non_null(tb);
+    assert_int_equal(pmn_tablebase_verify(tb, &err), -1);
+    assert_non_null(strstr(err.message, "checksum"));
+    assert_int_equal(pmn_tablebase_damaged(tb), 0);
+    pmn_tablebase_close(tb);
+    /* A value past its seeds: never taken, and the databases say they are
+     * damaged. */
+    {
+        pmn_position p;
+        int v, lo, hi;
+        memset(&p, 0, sizeof p);
+        p.pit[1][r.pits - 1] = 5;   /* rank 0 of the layer of 5: its first value */
+        snprintf(cmd, sizeof cmd, "printf '\\177' | dd of='%s' bs=1 seek=256 conv=notrunc "
+                 "2>/dev/null", layer);
+        assert_int_equal(system(cmd), 0);
+        tb = pmn_tablebase_open(&r, dir, &err);
+        assert_non_null(tb);
+        assert_int_equal(pmn_tablebase_probe(tb, &p, &v), 0);
+        assert_int_equal(pmn_tablebase_probe_bounds(tb, &p, &lo, &hi), 0);
+        assert_int_equal(pmn_tablebase_damaged(tb), 1);
+        assert_int_equal(pmn_tablebase_verify(tb, &err), -1);
+        pmn_tablebase_close(tb);
+    }
+    /* A build reads every layer whole, and refuses it so. */
+    assert_int_equal(pmn_tablebase_build(&r, 6, dir, 1, NULL, NULL, &err), -1);
     assert_non_null(strstr(err.message, "checksum"));
     /* A build reads the sound layers and makes the bad one again. */
     snprintf(cmd, sizeof cmd, "rm '%s'", layer);

@@ -718,6 +718,107 @@ nomem:
                      "(%llu positions)", n, (unsigned long long)tb->size[n]);
 }
 
+/* ---- a layer of rules where no position repeats ------------------------- */
+
+/* Where positions cannot repeat (Kalah: a move that stays in the layer
+ * only carries the mover's seeds towards his store), the moves within a
+ * layer form no cycle, and each position is valued once, after the
+ * positions its moves lead to: a depth-first walk, each frame a position
+ * whose exits are known and whose moves in the layer are walked first.
+ * No predecessor lists, no levels: one exits() a position.  A position's
+ * depth is the plies to a move out of the layer by a line that keeps its
+ * value, the shortest.  Returns 0; -1 when memory runs out, or -2 where
+ * the walk meets a position it is inside (the rules repeat after all: the
+ * caller builds the layer as a graph). */
+#define WALKING (INT8_MIN + 1)   /* a value no position has: on the walk's path */
+
+struct frame {
+    uint64_t rank;
+    int e;                     /* exits()'s, or INT8_MIN */
+    int expanded;
+    unsigned nkids;
+    uint64_t kids[TB_MAX_HOLES / 2];
+};
+
+static void collect_kid(void *ctx, uint64_t child)
+{
+    struct frame *f = ctx;
+    assert(f->nkids < TB_MAX_HOLES / 2);
+    f->kids[f->nkids++] = child;
+}
+
+static int walk_layer(const pmn_tablebase *tb, unsigned n, int8_t *value, uint16_t *depth)
+{
+    uint64_t size = tb->size[n], done = 0;
+    size_t cap = 1024, top = 0;
+    struct frame *st = malloc(cap * sizeof *st);
+    unsigned h[TB_MAX_HOLES];
+    struct layer progress = { .tb = tb, .n = n, .size = size };
+    if (!st)
+        return -1;
+    memset(value, INT8_MIN, size);
+    for (uint64_t r = 0; r < size; r++) {
+        if (value[r] != INT8_MIN)
+            continue;
+        st[top++] = (struct frame){ .rank = r };
+        while (top > 0) {
+            struct frame *f = &st[top - 1];
+            if (!f->expanded) {
+                if (value[f->rank] != INT8_MIN) {   /* reached by another path */
+                    top--;
+                    continue;
+                }
+                unrank(tb, f->rank, n, h);
+                f->nkids = 0;
+                f->e = exits(tb, &tb->rules, h, n, collect_kid, f, NULL);
+                f->expanded = 1;
+                value[f->rank] = WALKING;
+                size_t parent = top - 1;   /* (st may move as frames are pushed) */
+                unsigned nk = f->nkids;
+                for (unsigned i = 0; i < nk; i++) {
+                    uint64_t c = st[parent].kids[i];
+                    if (value[c] == WALKING) {
+                        free(st);
+                        return -2;
+                    }
+                    if (value[c] != INT8_MIN)
+                        continue;
+                    if (top == cap) {
+                        struct frame *bigger = realloc(st, 2 * cap * sizeof *st);
+                        if (!bigger) {
+                            free(st);
+                            return -1;
+                        }
+                        st = bigger;
+                        cap *= 2;
+                    }
+                    st[top++] = (struct frame){ .rank = c };
+                }
+                continue;
+            }
+            /* Every move's value is known: the best, and its depth. */
+            int best = f->e;
+            unsigned d = 0;
+            for (unsigned i = 0; i < f->nkids; i++) {
+                int v = -value[f->kids[i]];
+                unsigned dv = depth[f->kids[i]] + 1u;
+                if (v > best || (v == best && dv < d)) {
+                    best = v;
+                    d = v == f->e ? 0 : dv;
+                }
+            }
+            assert(best != INT8_MIN && best >= -(int)n && best <= (int)n);
+            value[f->rank] = (int8_t)best;
+            depth[f->rank] = (uint16_t)(d < UINT16_MAX ? d : UINT16_MAX);
+            top--;
+            if ((++done & 0xFFFFF) == 0)
+                layer_progress(&progress, 0, (double)done / (double)size * (n + 2));
+        }
+    }
+    free(st);
+    return 0;
+}
+
 static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t **out,
                        pmn_error *err)
 {
@@ -728,6 +829,20 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
     if (!value)
         return util_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
                          "(%llu positions)", n, (unsigned long long)size);
+    if (rules_acyclic(&tb->rules) && tb->stride == 1) {
+        int rc = walk_layer(tb, n, value, (uint16_t *)(void *)(value + depth_offset(cells)));
+        if (rc == 0) {
+            *out = value;
+            return 0;
+        }
+        if (rc == -1) {
+            free(value);
+            return util_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u "
+                             "seeds (%llu positions)", n, (unsigned long long)size);
+        }
+        assert(!"rules_acyclic() rules whose layer has a cycle");
+        memset(value, 0, body_bytes(cells));   /* built as a graph, below */
+    }
     if (layer_graph(tb, n, threads, &L, err) != 0) {
         free(value);
         return -1;

@@ -653,6 +653,10 @@ uint64_t pmn_tablebase_positions(const pmn_rules *r, unsigned seeds);
 /* The values the databases of r hold a position: 1, or 2 where they bound
  * it (pmn_tablebase_probe_bounds). */
 unsigned pmn_tablebase_values(const pmn_rules *r);
+/* What building every layer of r up to `seeds` takes, about: the bytes of
+ * memory at its largest layer (that layer's work and every layer below,
+ * which it reads), and in *disk the bytes of the files. */
+double pmn_tablebase_build_bytes(const pmn_rules *r, unsigned seeds, double *disk);
 /* Build (or read, where a sound file is there) every layer up to `seeds`
  * in dir, on `threads` threads; fn is called after each layer (done 1),
  * and while one is built, about every million positions, with how far it

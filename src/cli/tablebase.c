@@ -146,18 +146,10 @@ static double disk_free(const char *dir, char *at, size_t size)
  * unless --force.  Returns 0 to go on, or an exit status. */
 static int estimate(const char *cmd, const struct tb_request *rq)
 {
-    double total = 0, largest = 0;
-    for (unsigned n = 0; n <= rq->seeds; n++) {
-        double p = (double)pmn_tablebase_positions(&rq->rules, n);
-        total += p;
-        largest = p > largest ? p : largest;
-    }
-    /* Bytes a position: in its file, 3 a value (with its depth); while its
-     * layer is built, its graph and its solve besides (own seeds: both
-     * seats apart, 20 more). */
-    double values = pmn_tablebase_values(&rq->rules);
-    double disk = 3 * values * total, memory = (38 + 20 * (values - 1)) * largest
-                                              + 3 * values * (total - largest);
+    double total = 0, disk;
+    for (unsigned n = 0; n <= rq->seeds; n++)
+        total += (double)pmn_tablebase_positions(&rq->rules, n);
+    double memory = pmn_tablebase_build_bytes(&rq->rules, (unsigned)rq->seeds, &disk);
     double ram = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
     char parent[4096], a[32], b[32], c[32];
     double free_disk = disk_free(rq->dir, parent, sizeof parent);

@@ -1180,6 +1180,27 @@ unsigned pmn_tablebase_values(const pmn_rules *r)
     return !rules_acyclic(&b) && b.repetition == PMN_REPETITION_OWN_SIDE ? 2 : 1;
 }
 
+double pmn_tablebase_build_bytes(const pmn_rules *r, unsigned seeds, double *disk)
+{
+    pmn_rules b;
+    double total = 0, largest = 0, values = pmn_tablebase_values(r);
+    pmn_tablebase_built_rules(r, &b);
+    for (unsigned n = 0; n <= seeds; n++) {
+        double p = (double)pmn_tablebase_positions(r, n);
+        total += p;
+        largest = p > largest ? p : largest;
+    }
+    /* 3 bytes a value (with its depth).  A layer built by the walk
+     * (walk_layer: no position repeats) needs no more than its own values;
+     * one built as a graph, its graph and solve besides: 35 bytes a
+     * position (the predecessor lists the most), 20 more with both seats
+     * apart (own seeds). */
+    *disk = 3 * values * total;
+    if (rules_acyclic(&b) && values == 1)
+        return 3 * total;
+    return (3 * values + 35 + 20 * (values - 1)) * largest + 3 * values * (total - largest);
+}
+
 static void layer_stats(const pmn_tablebase *tb, unsigned n, pmn_tablebase_layer *s)
 {
     memset(s, 0, sizeof *s);

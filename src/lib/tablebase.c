@@ -36,7 +36,9 @@
  * worth -v; a position is worth -v when its best exit is at most -v and
  * every move in the layer leads to a position worth v or more (counters of
  * the moves not yet known to do so).  The predecessors of a position are
- * found by playing every move forward once more, not by unplaying.
+ * found by playing every move forward once more, not by unplaying.  Where
+ * no position repeats (Kalah) there is no cycle to solve: walk_layer()
+ * values each position once, after the positions its moves lead to.
  *
  * Files.  One a layer, DIR/pmn-HASH-NN.tb (HASH: of the rules' spec, NN:
  * the seeds in play; the spec with 4 seeds a hole at the start, whatever

@@ -49,6 +49,7 @@
 
 #define MAX_PLY 400
 #define TB_PLIES 2048         /* plies counted for a win from the databases */
+#define TB_RESULT_PLIES 3072  /* the same, the databases giving the result alone */
 #define MAX_MARGIN ((DECIDED - 1) / MARGIN_UNIT)
 
 /* ---- the transposition table ------------------------------------------ */
@@ -108,6 +109,7 @@ struct search {
     size_t nbefore;
     const pmn_tablebase *tb;  /* the databases that answer, or NULL (--distance:
                                  they do not count plies) */
+    int result_only;          /* they give results, not margins (a majority) */
     struct child (*children)[PMN_MAX_SIDE_PITS];
     int pv[MAX_PLY + 1][MAX_PLY + 1];
     unsigned npv[MAX_PLY + 1];
@@ -234,6 +236,12 @@ static int tb_score(const struct search *x, const pmn_position *p, int ply, int3
     int me = p->to_move;
     long m = (long)p->captured[me] - (long)p->captured[!me] + v;
     unsigned plies = TB_PLIES + (unsigned)ply;
+    if (x->result_only) {
+        /* The margin of the game that plays every seed out, whose sign
+         * alone is this game's (its result: tablebase_outcome_only). */
+        m = (m > 0) - (m < 0);
+        plies = TB_RESULT_PLIES + (unsigned)ply;
+    }
     *score = m > 0 ? win_score(m, plies) : m < 0 ? -win_score(-m, plies) : 0;
     return 1;
 }
@@ -483,7 +491,10 @@ void pmn_value_of_score(const pmn_rules *r, int32_t score, int exact, pmn_value 
         v->outcome = !exact ? (score > 0) - (score < 0) : 0;
     }
     if ((score >= DECIDED || score <= -DECIDED) && v->plies >= TB_PLIES) {
-        /* Decided by the databases, which do not count the plies. */
+        /* Decided by the databases, which do not count the plies (nor,
+         * giving the result alone, the margin). */
+        if (v->plies >= TB_RESULT_PLIES)
+            v->has_margin = 0;
         v->plies = 0;
         v->tablebase = 1;
     }
@@ -695,8 +706,9 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
     x->before = before;
     x->nbefore = nhistory;
     /* (Databases that give results and not margins, under a majority,
-     * serve the solver alone: the depth search scores margins.) */
-    x->tb = l->distance || (s->tb && tablebase_outcome_only(s->tb, x->r)) ? NULL : s->tb;
+     * score a position they hold as a win or loss by no margin known.) */
+    x->tb = l->distance ? NULL : s->tb;
+    x->result_only = x->tb && tablebase_outcome_only(x->tb, x->r);
     s->generation++;
     s->used = 1;
 

@@ -1139,7 +1139,10 @@ static int tb_answer(struct solver *x, const pmn_position *p, const pmn_search_l
                 continue;
             a->moves[nm].hole = holes[j];
             set_value(mv, mv, &a->moves[nm].value);
-            a->moves[nm].value.exact = x->sh.acyclic || pmn_irreversible(&k.rep) || mv == value;
+            /* (Under own seeds, a move that keeps the value may still meet
+             * p again, worth its own seeds: no new game's value says.) */
+            a->moves[nm].value.exact = x->sh.acyclic || pmn_irreversible(&k.rep)
+                                    || (mv == value && !tablebase_own_seeds(x->t->tb));
             a->moves[nm].value.tablebase = 1;
             nm++;
         }

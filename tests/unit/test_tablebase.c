@@ -320,6 +320,74 @@ static void history_and_databases(void **state)
     history_with_databases("awale,holes=3,majority=no", 4, 0, 12, 33, 0);
 }
 
+/* A random position of `seeds` seeds in play (of `total` in the game, a
+ * side near half of them), after up to three random plies without a
+ * capture, solved with the databases s has, against the minimax given the
+ * same history: the value, exact, and each move's value the solver says
+ * is exact (counted into *exact).  Returns 1, or 0 where the game is over
+ * there (nothing compared). */
+static int solver_agrees_after(const char *spec, const pmn_rules *r, pmn_searcher *s,
+                               uint32_t *st, unsigned seeds, unsigned total, int all_moves,
+                               int *exact)
+{
+    pmn_position hist[8], p;
+    pmn_outcome o;
+    memset(&p, 0, sizeof p);
+    p.to_move = (uint8_t)(lcg(st) % 2);
+    for (unsigned i = 0; i < seeds; i++)
+        p.pit[lcg(st) % 2][lcg(st) % r->pits]++;
+    p.captured[0] = 9 + lcg(st) % 4;
+    p.captured[1] = total - seeds - p.captured[0];
+    unsigned nh = 0, want_h = lcg(st) % 4;
+    while (nh < want_h && pmn_position_ending(r, &p, &o) == PMN_END_NONE) {
+        int holes[PMN_MAX_SIDE_PITS];
+        int n = pmn_legal_moves(r, &p, holes);
+        pmn_position q = p;
+        pmn_move_report rep;
+        if (n == 0)
+            break;
+        assert_int_equal(pmn_play(r, &q, holes[lcg(st) % n], &rep), 0);
+        if (rep.ending != PMN_END_NONE || rep.captured)
+            break;
+        hist[nh++] = p;
+        p = q;
+    }
+    if (pmn_position_ending(r, &p, &o) != PMN_END_NONE)
+        return 0;
+    path.n = 0;
+    path.since = 0;
+    for (unsigned i = 0; i < nh; i++)
+        path.pos[path.n++] = hist[i];
+    path.pos[path.n++] = p;
+    unsigned long nodes = 0;
+    int best;
+    struct naive_value want = naive_minimax(r, &path, &best, &nodes);
+    pmn_search_limits l = { .solve = 1, .all_moves = all_moves };
+    pmn_analysis a;
+    char text[200];
+    pmn_searcher_clear(s);
+    assert_int_equal(pmn_analyse(s, &p, hist, nh, &l, NULL, NULL, &a), 0);
+    pmn_position_format(r, &p, text, sizeof text);
+    if (!a.value.exact || a.value.outcome != want.outcome
+        || (a.value.has_margin && a.value.margin != want.margin))
+        fail_msg("%s, %s after %u plies: the minimax says %d (%+ld), the solver %s%d "
+                 "(%+d%s)", spec, text, nh, want.outcome, want.margin,
+                 a.value.exact ? "" : "not exact ", a.value.outcome, a.value.margin,
+                 a.value.has_margin ? "" : ", no margin");
+    for (int i = 0; i < a.nmoves; i++) {
+        struct naive_value mv = naive_move_value_after(r, &path, hist, (int)nh, &p,
+                                                       a.moves[i].hole);
+        *exact += a.moves[i].value.exact;
+        if (a.moves[i].value.exact && (a.moves[i].value.outcome != mv.outcome
+            || (a.moves[i].value.has_margin && a.moves[i].value.margin != mv.margin)))
+            fail_msg("%s, %s after %u plies, move %c: the minimax says %d (%+ld), the "
+                     "solver %d (%+d)", spec, text, nh,
+                     pmn_hole_letter(p.to_move, a.moves[i].hole), mv.outcome,
+                     mv.margin, a.moves[i].value.outcome, a.moves[i].value.margin);
+    }
+    return 1;
+}
+
 /* Under a majority (Awale's, Oware's: more than half the seeds win at
  * once) the databases are those of majority=no, which decide the same
  * winner: positions near a majority, with a history, are given the result
@@ -339,70 +407,66 @@ static void results_under_a_majority(void **state)
         assert_int_equal(pmn_searcher_use_tablebase(s, tb), 0);
         uint32_t st = 41 + (uint32_t)sp;
         int trials = light(150), compared = 0, exact = 0;
-        for (int t = 0; t < trials; t++) {
-            pmn_position hist[8], p;
-            pmn_outcome o;
-            memset(&p, 0, sizeof p);
-            p.to_move = (uint8_t)(lcg(&st) % 2);
-            for (unsigned i = 0; i < 3; i++)
-                p.pit[lcg(&st) % 2][lcg(&st) % r.pits]++;
-            /* The game's 24 seeds: a side near half of them. */
-            p.captured[0] = 9 + lcg(&st) % 4;
-            p.captured[1] = 21 - p.captured[0];
-            unsigned nh = 0, want_h = lcg(&st) % 4;
-            while (nh < want_h && pmn_position_ending(&r, &p, &o) == PMN_END_NONE) {
-                int holes[PMN_MAX_SIDE_PITS];
-                int n = pmn_legal_moves(&r, &p, holes);
-                pmn_position q = p;
-                pmn_move_report rep;
-                if (n == 0)
-                    break;
-                assert_int_equal(pmn_play(&r, &q, holes[lcg(&st) % n], &rep), 0);
-                if (rep.ending != PMN_END_NONE || rep.captured)
-                    break;
-                hist[nh++] = p;
-                p = q;
-            }
-            if (pmn_position_ending(&r, &p, &o) != PMN_END_NONE)
-                continue;
-            path.n = 0;
-            path.since = 0;
-            for (unsigned i = 0; i < nh; i++)
-                path.pos[path.n++] = hist[i];
-            path.pos[path.n++] = p;
-            unsigned long nodes = 0;
-            int best;
-            struct naive_value want = naive_minimax(&r, &path, &best, &nodes);
-            pmn_search_limits l = { .solve = 1, .all_moves = t % 2 };
-            pmn_analysis a;
-            char text[200];
-            pmn_searcher_clear(s);
-            assert_int_equal(pmn_analyse(s, &p, hist, nh, &l, NULL, NULL, &a), 0);
-            pmn_position_format(&r, &p, text, sizeof text);
-            if (!a.value.exact || a.value.outcome != want.outcome
-                || (a.value.has_margin && a.value.margin != want.margin))
-                fail_msg("%s, %s after %u plies: the minimax says %d (%+ld), the solver %s%d "
-                         "(%+d%s)", specs[sp], text, nh, want.outcome, want.margin,
-                         a.value.exact ? "" : "not exact ", a.value.outcome, a.value.margin,
-                         a.value.has_margin ? "" : ", no margin");
-            for (int i = 0; i < a.nmoves; i++) {
-                struct naive_value mv = naive_move_value_after(&r, &path, hist, (int)nh, &p,
-                                                               a.moves[i].hole);
-                exact += a.moves[i].value.exact;
-                if (a.moves[i].value.exact && (a.moves[i].value.outcome != mv.outcome
-                    || (a.moves[i].value.has_margin && a.moves[i].value.margin != mv.margin)))
-                    fail_msg("%s, %s after %u plies, move %c: the minimax says %d (%+ld), the "
-                             "solver %d (%+d)", specs[sp], text, nh,
-                             pmn_hole_letter(p.to_move, a.moves[i].hole), mv.outcome,
-                             mv.margin, a.moves[i].value.outcome, a.moves[i].value.margin);
-            }
-            compared++;
-        }
+        for (int t = 0; t < trials; t++)
+            compared += solver_agrees_after(specs[sp], &r, s, &st, 3, 24, t % 2, &exact);
         assert_true((compared > trials / 2 && exact > 0) || !whole_sample());
         pmn_searcher_free(s);
         pmn_tablebase_close(tb);
         rm_dir(dir);
     }
+}
+
+/* Under a majority (databases of majority=no: results, not margins), the
+ * depth search reads them below the root too: positions of more seeds in
+ * play than they hold, near a majority, searched a few plies deep; a
+ * value it gives as decided (a result proved, found, or the databases')
+ * is the minimax's result, and some are the databases'. */
+static void depth_search_reads_results(void **state)
+{
+    (void)state;
+    pmn_rules r;
+    char *dir;
+    pmn_tablebase *tb = built("awale,holes=3", 3, &r, &dir);
+    pmn_searcher *s = pmn_searcher_new(&r, 4);
+    assert_int_equal(pmn_searcher_use_tablebase(s, tb), 0);
+    uint32_t st = 97;
+    int trials = light(40), decided = 0, from_tb = 0;
+    for (int t = 0; t < trials; t++) {
+        pmn_position p;
+        pmn_outcome o;
+        memset(&p, 0, sizeof p);
+        p.to_move = (uint8_t)(lcg(&st) % 2);
+        for (unsigned i = 0; i < 4; i++)
+            p.pit[lcg(&st) % 2][lcg(&st) % r.pits]++;
+        p.captured[0] = 8 + lcg(&st) % 4;
+        p.captured[1] = 24 - 4 - p.captured[0];
+        if (pmn_position_ending(&r, &p, &o) != PMN_END_NONE)
+            continue;
+        pmn_search_limits l = { .depth = 3 };
+        pmn_analysis a;
+        pmn_searcher_clear(s);
+        assert_int_equal(pmn_analyse(s, &p, NULL, 0, &l, NULL, NULL, &a), 0);
+        if (!(a.value.exact || a.value.plies || a.value.tablebase) || !a.value.outcome)
+            continue;
+        unsigned long nodes = 0;
+        int best;
+        path.n = 1;
+        path.since = 0;
+        path.pos[0] = p;
+        int want = naive_minimax(&r, &path, &best, &nodes).outcome;
+        if (a.value.outcome != want) {
+            char text[200];
+            pmn_position_format(&r, &p, text, sizeof text);
+            fail_msg("awale,holes=3, %s: the minimax's result %d, the depth search %d%s", text,
+                     want, a.value.outcome, a.value.tablebase ? " (endgame database)" : "");
+        }
+        decided++;
+        from_tb += a.value.tablebase && !a.value.has_margin;
+    }
+    assert_true((decided > 0 && from_tb > 0) || !whole_sample());
+    pmn_searcher_free(s);
+    pmn_tablebase_close(tb);
+    rm_dir(dir);
 }
 
 /* Own seeds (Oware's repetition): every position of the small layers, as
@@ -445,64 +509,9 @@ static void own_seeds_bound_the_minimax(void **state)
         pmn_searcher *s = pmn_searcher_new(&r, 4);
         assert_int_equal(pmn_searcher_use_tablebase(s, tb), 0);
         uint32_t st = 73 + (uint32_t)sp;
-        int trials = light(60), compared = 0;
-        for (int t = 0; t < trials; t++) {
-            pmn_position hist[8], p;
-            pmn_outcome o;
-            memset(&p, 0, sizeof p);
-            p.to_move = (uint8_t)(lcg(&st) % 2);
-            for (unsigned i = 0; i < full; i++)
-                p.pit[lcg(&st) % 2][lcg(&st) % r.pits]++;
-            p.captured[0] = 9 + lcg(&st) % 4;   /* of 24: a side near half */
-            p.captured[1] = 24 - full - p.captured[0];
-            unsigned nh = 0, want_h = lcg(&st) % 4;
-            while (nh < want_h && pmn_position_ending(&r, &p, &o) == PMN_END_NONE) {
-                int holes[PMN_MAX_SIDE_PITS];
-                int n = pmn_legal_moves(&r, &p, holes);
-                pmn_position q = p;
-                pmn_move_report rep;
-                if (n == 0)
-                    break;
-                assert_int_equal(pmn_play(&r, &q, holes[lcg(&st) % n], &rep), 0);
-                if (rep.ending != PMN_END_NONE || rep.captured)
-                    break;
-                hist[nh++] = p;
-                p = q;
-            }
-            if (pmn_position_ending(&r, &p, &o) != PMN_END_NONE)
-                continue;
-            path.n = 0;
-            path.since = 0;
-            for (unsigned i = 0; i < nh; i++)
-                path.pos[path.n++] = hist[i];
-            path.pos[path.n++] = p;
-            unsigned long nodes = 0;
-            int best;
-            struct naive_value want = naive_minimax(&r, &path, &best, &nodes);
-            pmn_search_limits l = { .solve = 1, .all_moves = t % 2 };
-            pmn_analysis a;
-            char text[200];
-            pmn_searcher_clear(s);
-            assert_int_equal(pmn_analyse(s, &p, hist, nh, &l, NULL, NULL, &a), 0);
-            pmn_position_format(&r, &p, text, sizeof text);
-            if (!a.value.exact || a.value.outcome != want.outcome
-                || (a.value.has_margin && a.value.margin != want.margin))
-                fail_msg("%s, %s after %u plies: the minimax says %d (%+ld), the solver %s%d "
-                         "(%+d%s)", specs[sp], text, nh, want.outcome, want.margin,
-                         a.value.exact ? "" : "not exact ", a.value.outcome, a.value.margin,
-                         a.value.has_margin ? "" : ", no margin");
-            for (int i = 0; i < a.nmoves; i++) {
-                struct naive_value mv = naive_move_value_after(&r, &path, hist, (int)nh, &p,
-                                                               a.moves[i].hole);
-                if (a.moves[i].value.exact && (a.moves[i].value.outcome != mv.outcome
-                    || (a.moves[i].value.has_margin && a.moves[i].value.margin != mv.margin)))
-                    fail_msg("%s, %s after %u plies, move %c: the minimax says %d (%+ld), the "
-                             "solver %d (%+d)", specs[sp], text, nh,
-                             pmn_hole_letter(p.to_move, a.moves[i].hole), mv.outcome,
-                             mv.margin, a.moves[i].value.outcome, a.moves[i].value.margin);
-            }
-            compared++;
-        }
+        int trials = light(60), compared = 0, exact_moves = 0;
+        for (int t = 0; t < trials; t++)
+            compared += solver_agrees_after(specs[sp], &r, s, &st, full, 24, t % 2, &exact_moves);
         assert_true(compared > trials / 2 || !whole_sample());
         pmn_searcher_free(s);
         pmn_tablebase_close(tb);
@@ -877,6 +886,7 @@ int main(void)
         cmocka_unit_test(results_under_a_majority),
         cmocka_unit_test(own_seeds_bound_the_minimax),
         cmocka_unit_test(depth_search_reads_databases),
+        cmocka_unit_test(depth_search_reads_results),
         cmocka_unit_test(bounds_where_layers_are_large),
         cmocka_unit_test(endings_judged_exactly),
         cmocka_unit_test(larger_layers_agree_with_solver),

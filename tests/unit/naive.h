@@ -120,6 +120,19 @@ static inline struct naive_value naive_minimax(const pmn_rules *r, struct naive_
     return best;
 }
 
+/* The minimax value of p (not ended) as a new game, for its side to move
+ * (path: room for the search). */
+static inline struct naive_value naive_new_game(const pmn_rules *r, struct naive_path *path,
+                                                const pmn_position *p)
+{
+    unsigned long nodes = 0;
+    int best;
+    path->n = 1;
+    path->since = 0;
+    path->pos[0] = *p;
+    return naive_minimax(r, path, &best, &nodes);
+}
+
 /* The minimax value of playing `hole` in p, for p's side to move, after
  * the positions hist[0..nh) since the last capture (path: room for the
  * search, its contents replaced). */

@@ -60,12 +60,7 @@ static void agrees_as(const char *spec, unsigned seeds, int trials, uint32_t sta
         random_position(&r, seeds, &state, &p);
         if (pmn_position_ending(&r, &p, &o) != PMN_END_NONE || !pmn_legal_moves(&r, &p, holes))
             continue;
-        unsigned long nodes = 0;
-        int best;
-        path.n = 1;
-        path.since = 0;
-        path.pos[0] = p;
-        struct naive_value want = naive_minimax(&r, &path, &best, &nodes);
+        struct naive_value want = naive_new_game(&r, &path, &p);
 
         pmn_search_limits l = { 0 };
         pmn_analysis a;
@@ -235,14 +230,9 @@ static void solve(const char *spec)
     pmn_position p;
     pmn_analysis a;
     pmn_search_limits l = { 0 };
-    unsigned long nodes = 0;
-    int best;
     assert_int_equal(pmn_rules_init(&r, spec, NULL), 0);
     pmn_position_start(&r, &p);
-    path.n = 1;
-    path.since = 0;
-    path.pos[0] = p;
-    struct naive_value want = naive_minimax(&r, &path, &best, &nodes);
+    struct naive_value want = naive_new_game(&r, &path, &p);
     pmn_searcher *s = pmn_searcher_new(&r, 16);
     for (int distance = 0; distance < 3; distance++) {
         /* The margin solver, then the full search with the plies, then

@@ -87,12 +87,7 @@ static long minimax(const pmn_rules *r, const pmn_position *p)
         struct naive_value v = naive_end(r, e, o, p, !p->to_move);
         return -v.margin;
     }
-    unsigned long nodes = 0;
-    int best;
-    path.n = 1;
-    path.since = 0;
-    path.pos[0] = *p;
-    return naive_minimax(r, &path, &best, &nodes).margin;
+    return naive_new_game(r, &path, p).margin;
 }
 
 /* Databases of spec to `seeds` built in a new folder *dir, and opened. */
@@ -448,12 +443,7 @@ static void depth_search_reads_results(void **state)
         assert_int_equal(pmn_analyse(s, &p, NULL, 0, &l, NULL, NULL, &a), 0);
         if (!(a.value.exact || a.value.plies || a.value.tablebase) || !a.value.outcome)
             continue;
-        unsigned long nodes = 0;
-        int best;
-        path.n = 1;
-        path.since = 0;
-        path.pos[0] = p;
-        int want = naive_minimax(&r, &path, &best, &nodes).outcome;
+        int want = naive_new_game(&r, &path, &p).outcome;
         if (a.value.outcome != want) {
             char text[200];
             pmn_position_format(&r, &p, text, sizeof text);

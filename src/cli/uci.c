@@ -35,6 +35,7 @@ struct uci {
     unsigned long hash_mb;
     char tbdir[4096];         /* the Tablebase option: DIR, or "" for the default place */
     pmn_tablebase *tb;        /* the searcher's databases, or NULL */
+    int damaged;              /* databases closed had a value no position can have */
     pmn_position pos;
     pmn_position history[MAX_HISTORY];   /* since the last capture, oldest first */
     size_t nhistory;
@@ -288,7 +289,8 @@ static void go(struct uci *u, char *args)
 static int open_tablebase(struct uci *u, const char *cmd)
 {
     pmn_searcher_use_tablebase(u->searcher, NULL);
-    pmn_tablebase_close(u->tb);
+    if (tablebase_close_checked(u->tb))   /* said on standard error: F005 */
+        u->damaged = 1;
     u->tb = NULL;
     if (!u->tbdir[0] || cmd)
         return tablebase_option(cmd ? cmd : "uci", u->tbdir[0] ? u->tbdir : NULL, &u->rules,
@@ -478,9 +480,9 @@ static int run(struct common *c, void *ctx)
     end_search(u, quit);
     free(line);
     pmn_searcher_free(u->searcher);
-    pmn_tablebase_close(u->tb);
+    int damaged = tablebase_close_checked(u->tb);   /* F005 on standard error */
     pthread_mutex_destroy(&u->out);
-    return line ? EXIT_CLEAN : EXIT_FATAL;
+    return !line ? EXIT_FATAL : damaged ? damaged : u->damaged ? EXIT_FATAL : EXIT_CLEAN;
 }
 
 const struct command uci_command = {

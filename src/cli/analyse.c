@@ -151,9 +151,8 @@ static void pv_text(const struct request *rq, const pmn_rules *r, const pmn_posi
  * value above is the search's from there. */
 static void print_bounds(const struct target *t, const pmn_tablebase *tb)
 {
-    int lo, hi, v;
-    if (!tb || pmn_tablebase_probe(tb, &t->pos, &v)
-        || !pmn_tablebase_probe_bounds(tb, &t->pos, &lo, &hi))
+    int lo, hi;
+    if (!tb || !pmn_tablebase_probe_bounds(tb, &t->pos, &lo, &hi) || lo == hi)
         return;
     printf("Databases: between %+d and %+d of the seeds in play (where a repetition ends "
            "the game decides), searched from there\n", lo, hi);

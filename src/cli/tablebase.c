@@ -317,7 +317,7 @@ static int probe(const char *cmd, struct tb_request *rq)
     if (!tb)
         return tablebase_unusable(rq->dir, &err);
     int lo, hi;
-    if (!pmn_tablebase_probe(tb, &p, &v) && pmn_tablebase_probe_bounds(tb, &p, &lo, &hi)) {
+    if (pmn_tablebase_probe_bounds(tb, &p, &lo, &hi) && lo < hi) {
         /* Own seeds: the value depends on where endless play is cut off. */
         int me = p.to_move;
         long banked = (long)p.captured[me] - (long)p.captured[!me];

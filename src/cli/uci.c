@@ -35,7 +35,8 @@ struct uci {
     unsigned long hash_mb;
     char tbdir[4096];         /* the Tablebase option: DIR, or "" for the default place */
     pmn_tablebase *tb;        /* the searcher's databases, or NULL */
-    int damaged;              /* databases closed had a value no position can have */
+    int damaged;              /* databases closed (F005 said) had a value no position
+                                 can have: exit status 3 */
     pmn_position pos;
     pmn_position history[MAX_HISTORY];   /* since the last capture, oldest first */
     size_t nhistory;
@@ -480,9 +481,10 @@ static int run(struct common *c, void *ctx)
     end_search(u, quit);
     free(line);
     pmn_searcher_free(u->searcher);
-    int damaged = tablebase_close_checked(u->tb);   /* F005 on standard error */
+    if (tablebase_close_checked(u->tb))   /* said on standard error: F005 */
+        u->damaged = 1;
     pthread_mutex_destroy(&u->out);
-    return !line ? EXIT_FATAL : damaged ? damaged : u->damaged ? EXIT_FATAL : EXIT_CLEAN;
+    return !line || u->damaged ? EXIT_FATAL : EXIT_CLEAN;
 }
 
 const struct command uci_command = {

@@ -821,6 +821,14 @@ static int walk_layer(const pmn_tablebase *tb, unsigned n, int8_t *value, uint16
     return 0;
 }
 
+/* Are the layers of the rules b (those the databases are built under)
+ * built by walk_layer()?  Where no position repeats, and one value a
+ * position. */
+static int walked(const pmn_rules *b)
+{
+    return rules_acyclic(b) && pmn_tablebase_values(b) == 1;
+}
+
 static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t **out,
                        pmn_error *err)
 {
@@ -831,7 +839,7 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
     if (!value)
         return util_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
                          "(%llu positions)", n, (unsigned long long)size);
-    if (rules_acyclic(&tb->rules) && tb->stride == 1) {
+    if (walked(&tb->rules)) {
         int rc = walk_layer(tb, n, value, (uint16_t *)(void *)(value + depth_offset(cells)));
         if (rc == 0) {
             *out = value;
@@ -1035,18 +1043,14 @@ static int write_layer(const pmn_tablebase *tb, const char *dir, unsigned n, con
     return 0;
 }
 
-/* Is every value of a layer of n seeds a margin n seeds can make, and
- * (two a position) the lower bound no more than the upper?  Every reader
- * (probe, line, info's counts by value) relies on it: a margin beyond that
- * is a wrong answer, and info's table has a slot a margin. */
-static int values_in_range(const int8_t *v, uint64_t size, unsigned stride, unsigned n)
+/* Is every position's value (or pair of bounds) of the layer of n seeds,
+ * at v, one it can have (cell_sound())?  Every reader (probe, line, info's
+ * counts by value) relies on it: a margin beyond that is a wrong answer,
+ * and info's table has a slot a margin. */
+static int values_in_range(const pmn_tablebase *tb, const int8_t *v, unsigned n)
 {
-    int bound = (int)n;
-    for (uint64_t i = 0; i < size * stride; i++)
-        if (v[i] > bound || v[i] < -bound)
-            return 0;
-    for (uint64_t i = 0; stride == 2 && i < size; i++)
-        if (v[2 * i + 1] > v[2 * i])
+    for (uint64_t i = 0; i < tb->size[n]; i++)
+        if (!cell_sound(tb, n, &v[i * tb->stride]))
             return 0;
     return 1;
 }
@@ -1060,7 +1064,7 @@ static const char *body_unsound(const pmn_tablebase *tb, unsigned n, const unsig
 {
     if (get64(h + 32) != fnv(h + TB_HEADER, body_bytes(cells(tb, n)), FNV_START))
         return "a checksum that does not match its values (corrupt)";
-    if (!values_in_range((const int8_t *)(h + TB_HEADER), tb->size[n], tb->stride, n))
+    if (!values_in_range(tb, (const int8_t *)(h + TB_HEADER), n))
         return "a value larger than the seeds in play (forged or corrupt)";
     return NULL;
 }
@@ -1198,7 +1202,7 @@ double pmn_tablebase_build_bytes(const pmn_rules *r, unsigned seeds, double *dis
      * position (the predecessor lists the most), 20 more with both seats
      * apart (own seeds). */
     *disk = 3 * values * total;
-    if (rules_acyclic(&b) && values == 1)
+    if (walked(&b))
         return 3 * total;
     return (3 * values + 35 + 20 * (values - 1)) * largest + 3 * values * (total - largest);
 }
@@ -1353,19 +1357,32 @@ int pmn_tablebase_damaged(const pmn_tablebase *tb)
     return __atomic_load_n(&tb->damaged, __ATOMIC_RELAXED);
 }
 
-int tablebase_probe_depth(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
-                          int *v, unsigned *depth)
+/* Where tb keeps p's value(s), sound (cell_checked()): the layer *n and
+ * the index *i of its first value (depths at the same index); NULL if tb
+ * does not hold p or holds no value it can have. */
+static const int8_t *cell_of(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
+                             unsigned *n, uint64_t *i)
 {
     unsigned h[TB_MAX_HOLES];
     if (r->pits != tb->k / 2)
-        return 0;
-    unsigned n = counts_of(r, p, h);
-    if (n > tb->seeds)
-        return 0;
-    uint64_t i = rank_of(tb, h, n) * tb->stride;
-    if (!cell_checked(tb, n, &tb->layer[n][i]) || tb->layer[n][i] != tb->layer[n][i + tb->stride - 1])
-        return 0;   /* bounds (own seeds): no one value; or a value no such position has */
-    *v = tb->layer[n][i];
+        return NULL;
+    *n = counts_of(r, p, h);
+    if (*n > tb->seeds)
+        return NULL;
+    *i = rank_of(tb, h, *n) * tb->stride;
+    const int8_t *c = &tb->layer[*n][*i];
+    return cell_checked(tb, *n, c) ? c : NULL;
+}
+
+int tablebase_probe_depth(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
+                          int *v, unsigned *depth)
+{
+    unsigned n;
+    uint64_t i;
+    const int8_t *c = cell_of(tb, r, p, &n, &i);
+    if (!c || c[0] != c[tb->stride - 1])
+        return 0;   /* bounds (own seeds): no one value */
+    *v = c[0];
     if (depth)
         *depth = tb->depth[n][i];
     return 1;
@@ -1395,14 +1412,9 @@ void tablebase_cell_bounds(const pmn_tablebase *tb, const int8_t *cell, int *lo,
 const int8_t *tablebase_locate(const pmn_tablebase *tb, const pmn_rules *r,
                                const pmn_position *p)
 {
-    unsigned h[TB_MAX_HOLES];
-    if (r->pits != tb->k / 2)
-        return NULL;
-    unsigned n = counts_of(r, p, h);
-    if (n > tb->seeds)
-        return NULL;
-    const int8_t *c = &tb->layer[n][rank_of(tb, h, n) * tb->stride];
-    return cell_checked(tb, n, c) ? c : NULL;
+    unsigned n;
+    uint64_t i;
+    return cell_of(tb, r, p, &n, &i);
 }
 
 int tablebase_move_value(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,

@@ -552,6 +552,10 @@ typedef struct pmn_value {
 
 /* The value of a score. */
 void pmn_value_of_score(const pmn_rules *r, int32_t score, int exact, pmn_value *v);
+/* The value of a move from `after`, the value of the position it leads
+ * to (the view of that position's side to move): the mover's view, one
+ * ply more to the end; same_side: the mover moves again there. */
+void pmn_value_of_move(const pmn_rules *r, const pmn_value *after, int same_side, pmn_value *v);
 /* The value in words, for the side it is about: "South wins by 10 seeds in
  * 37 plies", "a draw", "about +3 seeds (heuristic, depth 12)". */
 size_t pmn_value_describe(const pmn_value *v, int side, char *buf, size_t size);

@@ -15,4 +15,15 @@
 pmn_mark annotate_mark(const pmn_analysis *a, int hole, int mover, const pmn_value *shown,
                        const pmn_model *model, unsigned in_play, double threshold, int opening);
 
+/* Where one of the best move of a (its moves best first, the mover's
+ * view, as pmn_analyse gives them) and the played `hole` is proved and
+ * the other only estimated, search the estimated one alone within l's
+ * budget (history: the positions since the last capture before `before`,
+ * with `before` itself at history[nhistory]) and put a proof found into
+ * a, the moves reordered, the best's line and the position's value
+ * mended.  1: a changed; 0: not; PMN_ERR_NOMEM. */
+int annotate_prove_alike(pmn_searcher *s, const pmn_rules *r, const pmn_position *before,
+                         const pmn_position *history, size_t nhistory,
+                         const pmn_search_limits *l, int hole, pmn_analysis *a);
+
 #endif

@@ -500,6 +500,29 @@ void pmn_value_of_score(const pmn_rules *r, int32_t score, int exact, pmn_value 
     }
 }
 
+void pmn_value_of_move(const pmn_rules *r, const pmn_value *after, int same_side, pmn_value *v)
+{
+    int32_t s = same_side ? after->score : -after->score;
+    /* A win or loss one ply further away (the plies are the score's low bits). */
+    if (s >= DECIDED)
+        s--;
+    else if (s <= -DECIDED)
+        s++;
+    if (!after->solved) {
+        pmn_value_of_score(r, s, after->exact, v);
+        return;
+    }
+    /* The margin solver's: margins and bounds, no plies. */
+    *v = *after;
+    v->score = s;
+    if (!same_side) {
+        v->outcome = -after->outcome;
+        v->margin = -after->margin;
+        v->lower = -after->upper;
+        v->upper = -after->lower;
+    }
+}
+
 size_t pmn_value_describe(const pmn_value *v, int side, char *buf, size_t size)
 {
     textbuf t;

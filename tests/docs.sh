@@ -54,8 +54,12 @@ for doc in README:readme doc/guide.txt:readme man/pmn.1:man man/pmn.5:man; do
     [ -f "$top_srcdir/$file" ] || continue
     rm -f "$work"/ex.*
     examples "$file" "$kind"
-    for cmd in "$work"/ex.*.cmd; do
-        [ -f "$cmd" ] || continue
+    # In the document's order (a glob would run ex.10 before ex.9, and an
+    # example before the one that makes what it reads).
+    i=1
+    while [ -f "$work/ex.$i.cmd" ]; do
+        cmd=$work/ex.$i.cmd
+        i=$((i + 1))
         base=${cmd%.cmd}
         # The slow tools' stages (PMN_TEST_LIGHT) run every fourth example,
         # as they run a sample of the CLI cases: make check runs them all.

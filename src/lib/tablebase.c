@@ -46,10 +46,15 @@
  * began: one set of files serves Kalah(6,4), (6,5) and (6,6)): a header of 256 bytes -- "PMNTBASE", the format version, the
  * header's size, the holes a side, the seeds, the positions, an FNV-1a
  * checksum of the body, the rules' spec -- then the body: one signed byte
- * a position (its value), in the order of the index below, and from the
- * next even offset one 16-bit little-endian number a position (its depth:
- * the plies in which the side that wins the value can force a move out of
- * the layer, the side that holds it; 0 for a value no one can force).  A layer is written to a
+ * a position (its value), in the order of the index below, and where
+ * positions can repeat (depths()), from the next even offset one 16-bit
+ * little-endian number a position (its depth: the plies in which the side
+ * that wins the value can force a move out of the layer, the side that
+ * holds it; 0 for a value no one can force), which a line needs to leave
+ * the layer and not go round it.  Where no position repeats, any line that
+ * keeps the value ends, and the body is the values alone: a byte a
+ * position (format version 2; version 1 held depths for every game, and
+ * is refused, not misread).  A layer is written to a
  * temporary file and renamed when whole, so an interrupted build leaves the
  * finished layers, which the next build reads instead of computing again.
  *
@@ -75,7 +80,7 @@
 #include <unistd.h>
 
 #define TB_MAGIC "PMNTBASE"
-#define TB_VERSION 1
+#define TB_VERSION 2
 #define TB_HEADER 256
 #define TB_SPEC 192
 #define TB_MAX_HOLES 16        /* both sides */
@@ -87,10 +92,12 @@ struct pmn_tablebase {
     unsigned k;                /* holes, both sides */
     unsigned seeds;            /* layers 0..seeds are held */
     unsigned stride;           /* values a position: 1, or 2 (U then L: own seeds) */
+    int depths;                /* the layers hold depths (positions repeat: depths()) */
     char dir[4096];            /* where it was opened from */
     int damaged;               /* a probe met a value no position can have */
     const int8_t *layer[TB_MAX_SEEDS + 1];
-    const uint16_t *depth[TB_MAX_SEEDS + 1];   /* plies to leave the layer: propagate() */
+    const uint16_t *depth[TB_MAX_SEEDS + 1];   /* plies to leave the layer: propagate();
+                                                  NULL where the layers hold none */
     uint64_t size[TB_MAX_SEEDS + 1];
     size_t mapped[TB_MAX_SEEDS + 1];   /* bytes mapped (header included); 0: malloc'd */
     void *base[TB_MAX_SEEDS + 1];
@@ -379,22 +386,29 @@ static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h,
 
 /* ---- building a layer ----------------------------------------------------- */
 
-/* A layer's body: a signed byte a position, then (from an even offset) a
- * 16-bit depth a position, little-endian. */
+/* A layer's body: a signed byte a value, then, where it holds depths,
+ * (from an even offset) a 16-bit depth a value, little-endian. */
 static uint64_t depth_offset(uint64_t size)
 {
     return (size + 1) & ~(uint64_t)1;
-}
-
-static uint64_t body_bytes(uint64_t size)
-{
-    return depth_offset(size) + 2 * size + (size == 0);
 }
 
 /* The values a layer of n seeds holds: a position's one, or two. */
 static uint64_t cells(const pmn_tablebase *tb, unsigned n)
 {
     return tb->size[n] * tb->stride;
+}
+
+static uint64_t body_bytes(const pmn_tablebase *tb, unsigned n)
+{
+    uint64_t c = cells(tb, n);
+    return (tb->depths ? depth_offset(c) + 2 * c : c) + (c == 0);
+}
+
+/* Where the layer of n seeds keeps its depths in the body at v, or NULL. */
+static uint16_t *depths_in(const pmn_tablebase *tb, unsigned n, const int8_t *v)
+{
+    return tb->depths ? (uint16_t *)(void *)(v + depth_offset(cells(tb, n))) : NULL;
 }
 
 struct layer {
@@ -728,8 +742,8 @@ nomem:
  * positions its moves lead to: a depth-first walk, each frame a position
  * whose exits are known and whose moves in the layer are walked first.
  * No predecessor lists, no levels: one exits() a position.  A position's
- * depth is the plies to a move out of the layer by a line that keeps its
- * value, the shortest.  Returns 0; -1 when memory runs out, or -2 where
+ * depth (where depth is not NULL) is the plies to a move out of the layer
+ * by a line that keeps its value, the shortest.  Returns 0; -1 when memory runs out, or -2 where
  * the walk meets a position it is inside (the rules repeat after all: the
  * caller builds the layer as a graph). */
 #define WALKING (INT8_MIN + 1)   /* a value no position has: on the walk's path */
@@ -803,7 +817,7 @@ static int walk_layer(const pmn_tablebase *tb, unsigned n, int8_t *value, uint16
             unsigned d = 0;
             for (unsigned i = 0; i < f->nkids; i++) {
                 int v = -value[f->kids[i]];
-                unsigned dv = depth[f->kids[i]] + 1u;
+                unsigned dv = depth ? depth[f->kids[i]] + 1u : 0;
                 if (v > best || (v == best && dv < d)) {
                     best = v;
                     d = v == f->e ? 0 : dv;
@@ -811,7 +825,8 @@ static int walk_layer(const pmn_tablebase *tb, unsigned n, int8_t *value, uint16
             }
             assert(best != INT8_MIN && best >= -(int)n && best <= (int)n);
             value[f->rank] = (int8_t)best;
-            depth[f->rank] = (uint16_t)(d < UINT16_MAX ? d : UINT16_MAX);
+            if (depth)
+                depth[f->rank] = (uint16_t)(d < UINT16_MAX ? d : UINT16_MAX);
             top--;
             if ((++done & 0xFFFFF) == 0)
                 layer_progress(&progress, 0, (double)done / (double)size * (n + 2));
@@ -834,13 +849,13 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
 {
     struct layer L;
     /* The values, then the depths, in one block as in the file. */
-    uint64_t size = tb->size[n], cells = size * tb->stride;
-    int8_t *value = calloc(body_bytes(cells), 1);   /* the padding written too */
+    uint64_t size = tb->size[n];
+    int8_t *value = calloc(body_bytes(tb, n), 1);   /* the padding written too */
     if (!value)
         return util_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
                          "(%llu positions)", n, (unsigned long long)size);
     if (walked(&tb->rules)) {
-        int rc = walk_layer(tb, n, value, (uint16_t *)(void *)(value + depth_offset(cells)));
+        int rc = walk_layer(tb, n, value, depths_in(tb, n, value));
         if (rc == 0) {
             *out = value;
             return 0;
@@ -851,13 +866,14 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
                              "seeds (%llu positions)", n, (unsigned long long)size);
         }
         assert(!"rules_acyclic() rules whose layer has a cycle");
-        memset(value, 0, body_bytes(cells));   /* built as a graph, below */
+        memset(value, 0, body_bytes(tb, n));   /* built as a graph, below */
     }
     if (layer_graph(tb, n, threads, &L, err) != 0) {
         free(value);
         return -1;
     }
-    uint16_t *depth = (uint16_t *)(void *)(value + depth_offset(cells));
+    uint16_t *depth = depths_in(tb, n, value);
+    assert(depth);   /* (a graph's layer: its rules repeat, and hold depths) */
     int rc = tb->stride == 2 ? propagate_own(&L, value, depth) : propagate(&L, value, depth);
     layer_free(&L);
     if (rc != 0) {
@@ -1017,7 +1033,7 @@ static void header(const pmn_tablebase *tb, unsigned n, const int8_t *v, unsigne
     put32(h + 16, tb->k / 2);
     put32(h + 20, n);
     put64(h + 24, tb->size[n]);
-    put64(h + 32, fnv(v, body_bytes(cells(tb, n)), FNV_START));
+    put64(h + 32, fnv(v, body_bytes(tb, n), FNV_START));
     memcpy(h + 64, tb->spec, strlen(tb->spec));
 }
 
@@ -1033,7 +1049,7 @@ static int write_layer(const pmn_tablebase *tb, const char *dir, unsigned n, con
     if (!f)
         return util_fail(err, PMN_ERR_RANGE, 0, "cannot write %s: %s", tmp, strerror(errno));
     int ok = fwrite(h, 1, TB_HEADER, f) == TB_HEADER
-          && fwrite(v, 1, body_bytes(cells(tb, n)), f) == body_bytes(cells(tb, n));
+          && fwrite(v, 1, body_bytes(tb, n), f) == body_bytes(tb, n);
     ok = (fclose(f) == 0) && ok;
     if (!ok || rename(tmp, path) != 0) {
         int e = errno;
@@ -1062,7 +1078,7 @@ static int values_in_range(const pmn_tablebase *tb, const int8_t *v, unsigned n)
  * each value it reads against its seeds instead: cell_sound()). */
 static const char *body_unsound(const pmn_tablebase *tb, unsigned n, const unsigned char *h)
 {
-    if (get64(h + 32) != fnv(h + TB_HEADER, body_bytes(cells(tb, n)), FNV_START))
+    if (get64(h + 32) != fnv(h + TB_HEADER, body_bytes(tb, n), FNV_START))
         return "a checksum that does not match its values (corrupt)";
     if (!values_in_range(tb, (const int8_t *)(h + TB_HEADER), n))
         return "a value larger than the seeds in play (forged or corrupt)";
@@ -1070,8 +1086,10 @@ static const char *body_unsound(const pmn_tablebase *tb, unsigned n, const unsig
 }
 
 /* Map the layer of n seeds: 1 done, 0 no such file, -1 a file that is not
- * a sound layer of these rules (*err says why).  The header and the size
- * are checked; the body too (body_unsound()) where `verify` is set. */
+ * a sound layer of these rules (*err says why), -2 a layer of another
+ * format version (*err says so: a build makes it again).  The header and
+ * the size are checked; the body too (body_unsound()) where `verify` is
+ * set. */
 static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, int verify,
                      pmn_error *err)
 {
@@ -1084,50 +1102,64 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, int verify,
     if (fd < 0)
         return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: cannot open it: %s", path, strerror(errno));
     struct stat st;
-    size_t want = TB_HEADER + (size_t)body_bytes(cells(tb, n));
+    size_t want = TB_HEADER + (size_t)body_bytes(tb, n);
     if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
         close(fd);
         return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: not a regular file (a %s)", path,
                          S_ISDIR(st.st_mode) ? "directory" : S_ISFIFO(st.st_mode) ? "FIFO"
                          : "device or socket");
     }
-    if (fstat(fd, &st) != 0 || (uint64_t)st.st_size != want) {
+    /* The header before the size, which it sets: a file of another
+     * version, or of other rules, is refused as such, not as cut short. */
+    unsigned char h[TB_HEADER];
+    const char *why = NULL;
+    char spec[TB_SPEC + 1] = "";
+    int other = 0;
+    if (pread(fd, h, TB_HEADER, 0) == (ssize_t)TB_HEADER) {
+        memcpy(spec, h + 64, TB_SPEC);
+        spec[TB_SPEC] = 0;
+        int magic = memcmp(h, TB_MAGIC, 8) == 0;
+        other = magic && strcmp(spec, tb->spec) != 0;
+        if (magic && get32(h + 8) != TB_VERSION) {
+            close(fd);
+            util_fail(err, PMN_ERR_SYNTAX, 0, "%s: format version %u, which this pmn does "
+                      "not read (it reads version %u): 'pmn tablebase build' makes it again",
+                      path, (unsigned)get32(h + 8), TB_VERSION);
+            return -2;
+        }
+        if (!magic)
+            why = "not a pmn database";
+        else if (get32(h + 12) != TB_HEADER)
+            why = "a format version this pmn does not read";
+        else if (other)
+            why = "built under other rules";
+        else if (get32(h + 16) != tb->k / 2 || get32(h + 20) != n
+                 || get64(h + 24) != tb->size[n])
+            why = "a header that does not fit its rules";
+    }
+    if (!why && (fstat(fd, &st) != 0 || (uint64_t)st.st_size != want)) {
         close(fd);
         return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: %llu bytes, not the %llu of a layer of "
                          "%u seeds (truncated?)", path, (unsigned long long)st.st_size,
                          (unsigned long long)want, n);
     }
+    if (why) {
+        close(fd);
+        return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: %s%s%s", path, why, other ? ": " : "",
+                         other ? spec : "");
+    }
     void *base = mmap(NULL, want, PROT_READ, MAP_SHARED, fd, 0);
     close(fd);
     if (base == MAP_FAILED)
         return util_fail(err, PMN_ERR_NOMEM, 0, "%s: cannot map it: %s", path, strerror(errno));
-    const unsigned char *h = base;
-    const char *why = NULL;
-    char spec[TB_SPEC + 1];
-    memcpy(spec, h + 64, TB_SPEC);
-    spec[TB_SPEC] = 0;
-    /* What the message needs of the header is read now: the file is
-     * unmapped before the message is written. */
-    int magic = memcmp(h, TB_MAGIC, 8) == 0, other = magic && strcmp(spec, tb->spec) != 0;
-    if (!magic)
-        why = "not a pmn database";
-    else if (get32(h + 8) != TB_VERSION || get32(h + 12) != TB_HEADER)
-        why = "a format version this pmn does not read";
-    else if (strcmp(spec, tb->spec) != 0)
-        why = "built under other rules";
-    else if (get32(h + 16) != tb->k / 2 || get32(h + 20) != n || get64(h + 24) != tb->size[n])
-        why = "a header that does not fit its rules";
-    else if (verify)
-        why = body_unsound(tb, n, h);
-    if (why) {
+    if (verify && (why = body_unsound(tb, n, base)) != NULL) {
         munmap(base, want);
-        return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: %s%s%s", path, why, other ? ": " : "",
-                         other ? spec : "");
+        return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: %s", path, why);
     }
     tb->base[n] = base;
     tb->mapped[n] = want;
-    tb->layer[n] = (const int8_t *)(h + TB_HEADER);
-    tb->depth[n] = (const uint16_t *)(const void *)(h + TB_HEADER + depth_offset(cells(tb, n)));
+    tb->layer[n] = (const int8_t *)base + TB_HEADER;
+    tb->depth[n] = depths_in(tb, n, tb->layer[n]);
     return 1;
 }
 
@@ -1155,6 +1187,7 @@ static pmn_tablebase *tb_new(const pmn_rules *r, pmn_error *err)
     tb_spec(&tb->rules, tb->spec, sizeof tb->spec);
     tb->k = 2 * r->pits;
     tb->stride = pmn_tablebase_values(&tb->rules);
+    tb->depths = !walked(&tb->rules);
     index_init(tb);
     for (unsigned n = 0; n <= TB_MAX_SEEDS; n++)
         tb->size[n] = ways(n, tb->k);
@@ -1196,14 +1229,16 @@ double pmn_tablebase_build_bytes(const pmn_rules *r, unsigned seeds, double *dis
         total += p;
         largest = p > largest ? p : largest;
     }
-    /* 3 bytes a value (with its depth).  A layer built by the walk
-     * (walk_layer: no position repeats) needs no more than its own values;
-     * one built as a graph, its graph and solve besides: 35 bytes a
-     * position (the predecessor lists the most), 20 more with both seats
-     * apart (own seeds). */
+    /* A layer built by the walk (walk_layer: no position repeats) holds a
+     * byte a position and needs no more than its own values; one built as
+     * a graph holds 3 bytes a value (with its depth) and needs its graph
+     * and solve besides: 35 bytes a position (the predecessor lists the
+     * most), 20 more with both seats apart (own seeds). */
+    if (walked(&b)) {
+        *disk = total;
+        return total;
+    }
     *disk = 3 * values * total;
-    if (walked(&b))
-        return 3 * total;
     return (3 * values + 35 + 20 * (values - 1)) * largest + 3 * values * (total - largest);
 }
 
@@ -1243,6 +1278,8 @@ int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, uns
         clock_gettime(CLOCK_MONOTONIC, &t0);
         int rc = map_layer(tb, dir, n, 1, err);   /* a build reads every value */
         int loaded = rc == 1;
+        if (rc == -2)
+            rc = 0;   /* of another format: made again, and written over it */
         if (rc < 0) {
             pmn_tablebase_close(tb);
             return -1;
@@ -1255,7 +1292,7 @@ int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, uns
             }
             tb->base[n] = v;
             tb->layer[n] = v;
-            tb->depth[n] = (const uint16_t *)(const void *)(v + depth_offset(cells(tb, n)));
+            tb->depth[n] = depths_in(tb, n, v);
             if (write_layer(tb, dir, n, v, err) != 0) {
                 pmn_tablebase_close(tb);
                 return -1;
@@ -1384,7 +1421,7 @@ int tablebase_probe_depth(const pmn_tablebase *tb, const pmn_rules *r, const pmn
         return 0;   /* bounds (own seeds): no one value */
     *v = c[0];
     if (depth)
-        *depth = tb->depth[n][i];
+        *depth = tb->depth[n] ? tb->depth[n][i] : 0;
     return 1;
 }
 

@@ -15,7 +15,8 @@
 # side to SEEDS64 seeds (default 22) built first and timed apart; and
 # BOARDS55 (default 5,5) likewise with databases of five holes to SEEDS55
 # (default 24).  SEEDS64=0 leaves all of it out (each build of six holes
-# takes about 20 minutes, 5 GB of memory and 1.6 GB in $TMPDIR).
+# takes about 20 minutes, 5 GB of memory and 1.6 GB in $TMPDIR).  With
+# GIRVING set, the Kalah databases beside girving's generator (below).
 # Run from the top of the source tree after `make`: sh bench/solve.sh
 set -e
 PMN=${PMN:-./src/pmn}
@@ -66,6 +67,22 @@ for spec in "kalah(6,4)" "awale,majority=no"; do
     printf 'databases %-20s to %2d seeds: %11s positions, %5s MB, built in %s s\n' \
         "$spec" "$SEEDS" "$positions" "$size" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')"
 done
+
+# Beside girving's generator (GIRVING: its path, built from girving/kalah
+# with `make generator`; 4-bit entries, empty capture), the same databases
+# by pmn, CPU seconds of each in turn, three times.
+if [ -n "${GIRVING:-}" ]; then
+    for run in 1 2 3; do
+        rm -f "$tmp/girving.dat"
+        g=$( { /usr/bin/time -f %U sh -c "printf '4\\nc %d\\ns\\nq\\n' $SEEDS |
+                 '$GIRVING' '$tmp/girving.dat' > /dev/null" ; } 2>&1 | tail -1)
+        p=$( { /usr/bin/time -f %U "$PMN" tablebase build --rules 'kalah,capture=opposite-always' \
+                 --seeds "$SEEDS" --dir "$tmp/pmn-empty" -q > /dev/null ; } 2>&1 | tail -1)
+        rm -rf "$tmp/pmn-empty"
+        printf 'databases of six holes to %d seeds, empty capture: pmn %s s, girving %s s, %sx\n' \
+            "$SEEDS" "$p" "$g" "$(awk -v a="$p" -v b="$g" 'BEGIN { printf "%.2f", a / b }')"
+    done
+fi
 
 [ "$SEEDS64" -gt 0 ] || exit 0
 # with_databases HOLES SEEDS BOARDS: each board under both capture rules,

@@ -79,6 +79,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
 #define TB_MAGIC "PMNTBASE"
 #define TB_VERSION 2
 #define TB_HEADER 256
@@ -93,6 +99,7 @@ struct pmn_tablebase {
     unsigned seeds;            /* layers 0..seeds are held */
     unsigned stride;           /* values a position: 1, or 2 (U then L: own seeds) */
     int depths;                /* the layers hold depths (positions repeat: depths()) */
+    int kalah;                 /* Kalah's sowing serves (sows_as_kalah()): kalah_exits() */
     char dir[4096];            /* where it was opened from */
     int damaged;               /* a probe met a value no position can have */
     const int8_t *layer[TB_MAX_SEEDS + 1];
@@ -101,8 +108,11 @@ struct pmn_tablebase {
     uint64_t size[TB_MAX_SEEDS + 1];
     size_t mapped[TB_MAX_SEEDS + 1];   /* bytes mapped (header included); 0: malloc'd */
     void *base[TB_MAX_SEEDS + 1];
-    /* cum[j][rem][c]: the ways to lay rem - c' seeds in j holes, summed over c' < c */
-    uint64_t cum[TB_MAX_HOLES][TB_MAX_SEEDS + 1][TB_MAX_SEEDS + 2];
+    /* lay[j][s]: the ways to lay s seeds in j holes, ways(s, j) (the index) */
+    uint64_t lay[TB_MAX_HOLES + 1][TB_MAX_SEEDS + 1];
+    /* past[t][s]: lay[k - t + 1][s] - lay[k - t][s], what rank_of takes off
+     * for s seeds in the holes from t on */
+    uint64_t past[TB_MAX_HOLES][TB_MAX_SEEDS + 1];
     /* A build's caller, told now and then how far the layer being built is
      * (pmn_tablebase_build), or NULL. */
     pmn_tablebase_fn progress;
@@ -126,25 +136,28 @@ static uint64_t ways(unsigned s, unsigned j)
 
 static void index_init(pmn_tablebase *tb)
 {
-    for (unsigned j = 0; j < TB_MAX_HOLES; j++)
-        for (unsigned rem = 0; rem <= TB_MAX_SEEDS; rem++) {
-            uint64_t sum = 0;
-            tb->cum[j][rem][0] = 0;
-            for (unsigned c = 0; c <= rem; c++) {
-                sum += ways(rem - c, j);
-                tb->cum[j][rem][c + 1] = sum;
-            }
-        }
+    for (unsigned j = 0; j <= TB_MAX_HOLES; j++)
+        for (unsigned s = 0; s <= TB_MAX_SEEDS; s++)
+            tb->lay[j][s] = ways(s, j);
+    for (unsigned t = 1; t < tb->k; t++)
+        for (unsigned s = 0; s <= TB_MAX_SEEDS; s++)
+            tb->past[t][s] = tb->lay[tb->k - t + 1][s] - tb->lay[tb->k - t][s];
 }
 
-/* The rank of the counts h[0..k) (n seeds) in their layer. */
+/* The rank of the counts h[0..k) (n seeds) in their layer: hole by hole,
+ * the ways to lay the S_i seeds left in the k - i holes from this one on
+ * with fewer in this one than h[i] -- all the ways less those with at
+ * least h[i] here, lay[k - i][S_i] - lay[k - i][S_i+1].  Summed, that is
+ * lay[k][n] - 1 less past[t][S_t] for each t from 1: one look-up a hole,
+ * in a table of 8 KB.  (A table of the sums themselves, 540 KB, left the
+ * cache: ranking took a third of a Kalah build.) */
 static uint64_t rank_of(const pmn_tablebase *tb, const unsigned *h, unsigned n)
 {
-    uint64_t r = 0;
-    unsigned rem = n, k = tb->k;
-    for (unsigned i = 0; i + 1 < k; i++) {
-        r += tb->cum[k - 1 - i][rem][h[i]];
-        rem -= h[i];
+    unsigned k = tb->k, left = n;
+    uint64_t r = tb->lay[k][n] - 1;
+    for (unsigned t = 1; t < k; t++) {
+        left -= h[t - 1];
+        r -= tb->past[t][left];
     }
     return r;
 }
@@ -154,11 +167,14 @@ static void unrank(const pmn_tablebase *tb, uint64_t r, unsigned n, unsigned *h)
 {
     unsigned rem = n, k = tb->k;
     for (unsigned i = 0; i + 1 < k; i++) {
-        const uint64_t *c = tb->cum[k - 1 - i][rem];
+        /* The most seeds x in hole i whose lower ranks are no more than
+         * r: lay[j][rem] - lay[j][rem - x] <= r, j = k - i (rank_of()). */
+        const uint64_t *l = tb->lay[k - i];
+        uint64_t floor = l[rem] - r;   /* lay[j][rem - x] must stay at least this */
         unsigned x = 0;
-        while (x < rem && c[x + 1] <= r)
+        while (x < rem && l[rem - x - 1] >= floor)
             x++;
-        r -= c[x];
+        r -= l[rem] - l[rem - x];
         h[i] = x;
         rem -= x;
     }
@@ -318,6 +334,149 @@ int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err)
 
 /* ---- values of one position ------------------------------------------------- */
 
+/* Do the rules r sow, capture and end as Kalah does, whatever the board,
+ * so that kalah_exits() plays them on the counts themselves: one lap
+ * round both sides through the mover's store, a last seed there earning
+ * another sowing, a last seed in an own empty hole taking it and the
+ * facing hole (opposite: if that has seeds; opposite-always: even when
+ * not), the game over when either side is empty, each taking his own. */
+static int sows_as_kalah(const pmn_rules *r)
+{
+    return r->rows == 1 && r->min_lift <= 1 && r->stores && !r->skip_origin
+        && r->feed == PMN_FEED_NO && !r->majority && r->either_empty
+        && r->cycle == PMN_CYCLE_BOTH_SIDES && r->laps == PMN_LAPS_SINGLE
+        && (r->capture == PMN_CAPTURE_OPPOSITE || r->capture == PMN_CAPTURE_OPPOSITE_ALWAYS)
+        && r->extra == PMN_EXTRA_STORE && r->grand_slam == PMN_GRAND_SLAM_ALLOWED
+        && r->goal == PMN_GOAL_MOST_SEEDS && r->last_seeds == PMN_LAST_PLAY_ON
+        && pmn_tablebase_values(r) == 1;
+}
+
+/* exits() of rules that sow as Kalah (sows_as_kalah()), played on the
+ * counts: no position is made, no move report, and a lap of the board is
+ * added at once.  It must give what exits() gives through pmn_play:
+ * test_tablebase holds the two to the same values on every position of
+ * the small layers (tablebase_kalah_agrees()). */
+static int kalah_exits(const pmn_tablebase *tb, const unsigned *h, unsigned n,
+                       void (*inner)(void *ctx, uint64_t child, const unsigned *counts),
+                       void *ctx)
+{
+    const unsigned m = tb->k / 2, len = 2 * m + 1;   /* own holes, the store, his */
+    const int always = tb->rules.capture == PMN_CAPTURE_OPPOSITE_ALWAYS;
+    unsigned own = 0, his = 0;
+    for (unsigned i = 0; i < m; i++) {
+        own += h[i];
+        his += h[m + i];
+    }
+    if (own == 0 || his == 0)
+        return (int)own - (int)his;   /* over: each side takes his own */
+    /* Each move's value, or where it is read: all the reads of the layers
+     * below asked for first (prefetched), then read -- they are the
+     * build's cache misses, and so overlap. */
+    int best = INT8_MIN, gain[TB_MAX_HOLES / 2], again[TB_MAX_HOLES / 2];
+    const int8_t *cell[TB_MAX_HOLES / 2];
+    unsigned nread = 0;
+    for (unsigned i = 0; i < m; i++) {
+        if (h[i] == 0)
+            continue;
+        unsigned seeds = h[i], laps = seeds / len, rest = seeds % len;
+        unsigned last = (i + seeds) % len;
+        int same = last == m;   /* the last seed in the store: he sows again */
+        /* The child's counts straight in its side to move's order: his
+         * own holes at mine, the other's at theirs. */
+        unsigned c[TB_MAX_HOLES], *mine = same ? c : c + m, *theirs = same ? c + m : c;
+        for (unsigned j = 0; j < m; j++) {
+            mine[j] = h[j] + laps;
+            theirs[j] = h[m + j] + laps;
+        }
+        mine[i] = laps;
+        unsigned stored = laps, to_mine = 0, to_theirs = 0;
+        /* The rest from the next hole on, round the cycle (own holes
+         * 0..m-1, the store m, the other's m+1..2m). */
+        for (unsigned j = 1, at = i + 1; j <= rest; j++, at = at + 1 < len ? at + 1 : 0) {
+            if (at < m) {
+                mine[at]++;
+                to_mine++;
+            } else if (at == m) {
+                stored++;
+            } else {
+                theirs[at - m - 1]++;
+                to_theirs++;
+            }
+        }
+        unsigned own_left = own - seeds + laps * m + to_mine;
+        unsigned his_left = his + laps * m + to_theirs;
+        if (last < m && mine[last] == 1) {
+            unsigned facing = m - 1 - last;
+            if (always || theirs[facing] > 0) {
+                stored += 1 + theirs[facing];
+                own_left -= 1;
+                his_left -= theirs[facing];
+                mine[last] = theirs[facing] = 0;
+            }
+        }
+        if (own_left == 0 || his_left == 0) {
+            int v = (int)stored + (int)own_left - (int)his_left;   /* the game ends */
+            if (v > best)
+                best = v;
+            continue;
+        }
+        unsigned left = own_left + his_left;
+        if (left == n) {
+            assert(!same && stored == 0);
+            inner(ctx, rank_of(tb, c, n), c);
+            continue;
+        }
+        cell[nread] = &tb->layer[left][rank_of(tb, c, left)];
+        PREFETCH(cell[nread]);
+        gain[nread] = (int)stored;
+        again[nread++] = same;
+    }
+    for (unsigned i = 0; i < nread; i++) {
+        int v = again[i] ? gain[i] + *cell[i] : gain[i] - *cell[i];
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+struct kids_seen {
+    unsigned n;
+    uint64_t rank[TB_MAX_HOLES / 2];
+};
+
+static void note_kid(void *ctx, uint64_t child, const unsigned *counts)
+{
+    struct kids_seen *k = ctx;
+    (void)counts;
+    assert(k->n < TB_MAX_HOLES / 2);
+    k->rank[k->n++] = child;
+}
+
+static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h, unsigned n,
+                 void (*inner)(void *ctx, uint64_t child, const unsigned *counts),
+                 void *ctx, int *low);
+
+long tablebase_kalah_agrees(const pmn_tablebase *tb)
+{
+    if (!tb->kalah)
+        return 0;
+    pmn_rules general = tb->rules;   /* another address: exits() plays it by pmn_play */
+    long compared = 0;
+    unsigned h[TB_MAX_HOLES];
+    for (unsigned n = 0; n <= tb->seeds; n++)
+        for (uint64_t i = 0; i < tb->size[n]; i++) {
+            struct kids_seen a = { 0 }, b = { 0 };
+            unrank(tb, i, n, h);
+            int va = exits(tb, &tb->rules, h, n, note_kid, &a, NULL);
+            int vb = exits(tb, &general, h, n, note_kid, &b, NULL);
+            /* (the same moves, in the same order: the holes' own) */
+            if (va != vb || a.n != b.n || memcmp(a.rank, b.rank, a.n * sizeof a.rank[0]) != 0)
+                return -1;
+            compared++;
+        }
+    return compared;
+}
+
 /* The best final margin still to be made by the side to move of the
  * position with counts h (n seeds), from its moves that leave the layer
  * or end the game (lower layers read from tb); the moves that stay are
@@ -327,8 +486,11 @@ int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err)
  * turn passes, U where it does not), and *low (if not NULL) gets the L
  * node's. */
 static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h, unsigned n,
-                 void (*inner)(void *ctx, uint64_t child), void *ctx, int *low)
+                 void (*inner)(void *ctx, uint64_t child, const unsigned *counts),
+                 void *ctx, int *low)
 {
+    if (tb->kalah && r == &tb->rules && !low)
+        return kalah_exits(tb, h, n, inner, ctx);
     pmn_position p;
     pmn_outcome o;
     int best = INT8_MIN, best_low = INT8_MIN;
@@ -362,7 +524,7 @@ static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h,
             int gain = (int)q.captured[0] - (int)q.captured[1];
             if (left == n) {
                 assert(q.to_move == 1 && gain == 0);
-                inner(ctx, rank_of(tb, c, n));
+                inner(ctx, rank_of(tb, c, n), c);
                 continue;
             }
             const int8_t *cell = &tb->layer[left][rank_of(tb, c, left) * stride];
@@ -447,8 +609,9 @@ static void layer_progress(const struct layer *L, double step, double within)
     fn(L->tb->progress_ctx, &s);
 }
 
-static void inner_move(void *ctx, uint64_t child)
+static void inner_move(void *ctx, uint64_t child, const unsigned *counts)
 {
+    (void)counts;
     struct worker *w = ctx;
     struct layer *L = w->L;
     if (L->pass == 1) {
@@ -752,14 +915,19 @@ struct frame {
     uint64_t rank;
     int e;                     /* exits()'s, or INT8_MIN */
     int expanded;
+    unsigned k;                /* holes */
+    uint8_t h[TB_MAX_HOLES];   /* the counts of rank (carried: unrank() cost a sixth) */
     unsigned nkids;
     uint64_t kids[TB_MAX_HOLES / 2];
+    uint8_t kid_h[TB_MAX_HOLES / 2][TB_MAX_HOLES];
 };
 
-static void collect_kid(void *ctx, uint64_t child)
+static void collect_kid(void *ctx, uint64_t child, const unsigned *counts)
 {
     struct frame *f = ctx;
     assert(f->nkids < TB_MAX_HOLES / 2);
+    for (unsigned i = 0; i < f->k; i++)
+        f->kid_h[f->nkids][i] = (uint8_t)counts[i];
     f->kids[f->nkids++] = child;
 }
 
@@ -773,10 +941,17 @@ static int walk_layer(const pmn_tablebase *tb, unsigned n, int8_t *value, uint16
     if (!st)
         return -1;
     memset(value, INT8_MIN, size);
-    for (uint64_t r = 0; r < size; r++) {
+    unsigned k = tb->k, at[TB_MAX_HOLES] = { 0 };   /* the counts of r */
+    at[k - 1] = n;
+    for (uint64_t r = 0; r < size; r++, r < size ? successor(at, k) : (void)0) {
         if (value[r] != INT8_MIN)
             continue;
-        st[top++] = (struct frame){ .rank = r };
+        st[top].rank = r;
+        st[top].k = k;
+        st[top].expanded = 0;
+        for (unsigned i = 0; i < k; i++)
+            st[top].h[i] = (uint8_t)at[i];
+        top++;
         while (top > 0) {
             struct frame *f = &st[top - 1];
             if (!f->expanded) {
@@ -784,7 +959,8 @@ static int walk_layer(const pmn_tablebase *tb, unsigned n, int8_t *value, uint16
                     top--;
                     continue;
                 }
-                unrank(tb, f->rank, n, h);
+                for (unsigned i = 0; i < k; i++)
+                    h[i] = f->h[i];
                 f->nkids = 0;
                 f->e = exits(tb, &tb->rules, h, n, collect_kid, f, NULL);
                 f->expanded = 1;
@@ -808,7 +984,11 @@ static int walk_layer(const pmn_tablebase *tb, unsigned n, int8_t *value, uint16
                         st = bigger;
                         cap *= 2;
                     }
-                    st[top++] = (struct frame){ .rank = c };
+                    st[top].rank = c;
+                    st[top].k = k;
+                    st[top].expanded = 0;
+                    memcpy(st[top].h, st[parent].kid_h[i], k);
+                    top++;
                 }
                 continue;
             }
@@ -1188,6 +1368,7 @@ static pmn_tablebase *tb_new(const pmn_rules *r, pmn_error *err)
     tb->k = 2 * r->pits;
     tb->stride = pmn_tablebase_values(&tb->rules);
     tb->depths = !walked(&tb->rules);
+    tb->kalah = sows_as_kalah(&tb->rules);
     index_init(tb);
     for (unsigned n = 0; n <= TB_MAX_SEEDS; n++)
         tb->size[n] = ways(n, tb->k);

@@ -67,4 +67,11 @@ int tablebase_same_rules(const pmn_tablebase *tb, const pmn_rules *r);
  * r has a majority, the databases were built without (served_by())? */
 int tablebase_outcome_only(const pmn_tablebase *tb, const pmn_rules *r);
 
+/* For the tests: where tb's rules sow as Kalah (its builder then plays
+ * them on the counts), does that give, on every position of every layer
+ * tb holds, the value and the moves within the layer that pmn_play gives?
+ * The positions compared; 0 where the rules are not Kalah's; -1 at the
+ * first that differs. */
+long tablebase_kalah_agrees(const pmn_tablebase *tb);
+
 #endif

@@ -15,6 +15,7 @@
 #include "judged.h"
 #include "light.h"
 #include "lib/solve.h"
+#include "lib/tablebase.h"
 
 static struct naive_path path;   /* large: not on the stack */
 
@@ -152,6 +153,42 @@ static void small_layers_agree_with_minimax(void **state)
     layers_agree("oware,holes=3,majority=no,repetition=uncounted", 4, 3);
     layers_agree("awale,holes=4,majority=no", 3, 2);
     layers_agree("awale,holes=3,majority=no,grand-slam=last-resort", 5, 3);
+}
+
+/* Kalah's builder plays the moves on the counts (kalah_exits()), not by
+ * pmn_play: on every position of the layers, the two give the same value
+ * and the same moves within the layer -- boards where one hole's seeds
+ * lap the board (two holes a side: a lap of 5), both captures, and six
+ * holes a side.  Rules that do not sow as Kalah are not played so. */
+static void kalah_sown_on_counts(void **state)
+{
+    (void)state;
+    static const struct { const char *spec; unsigned seeds; } boards[] = {
+        { "kalah(2,3)", 14 },
+        { "kalah(2,3),capture=opposite-always", 14 },
+        { "kalah(3,3)", 10 },
+        { "kalah(3,3),capture=opposite-always", 10 },
+        { "kalah(6,4)", 6 },
+        { "kalah(6,4),capture=opposite-always", 6 },
+        { "kalah(5,4),capture=opposite-always", 7 },
+    };
+    for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+        pmn_rules r;
+        char *dir;
+        pmn_tablebase *tb = built(boards[i].spec, light(1) ? boards[i].seeds
+                                                           : boards[i].seeds / 2, &r, &dir);
+        long compared = tablebase_kalah_agrees(tb);
+        if (compared <= 0)
+            fail_msg("%s: %ld", boards[i].spec, compared);
+        pmn_tablebase_close(tb);
+        rm_dir(dir);
+    }
+    pmn_rules r;
+    char *dir;
+    pmn_tablebase *tb = built("awale,holes=3,majority=no", 3, &r, &dir);
+    assert_int_equal(tablebase_kalah_agrees(tb), 0);
+    pmn_tablebase_close(tb);
+    rm_dir(dir);
 }
 
 /* Irving's bound, which the margin solver takes under empty capture:
@@ -871,6 +908,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(small_layers_agree_with_minimax),
+        cmocka_unit_test(kalah_sown_on_counts),
         cmocka_unit_test(empty_capture_banks_a_seed),
         cmocka_unit_test(history_and_databases),
         cmocka_unit_test(results_under_a_majority),

@@ -1564,9 +1564,13 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
  * values), and so is a dual, another move as good as one of the side that
  * wins (N220).  rec and its replay as pmn_replay_new made them; s is a
  * searcher of the game's rules (with the databases it should read, if
- * any), whose table it uses.  Returns 0, or PMN_ERR_NOMEM. */
+ * any), whose table it uses; each position is solved with the positions
+ * since the last capture as its history, within `nodes` positions (0: no
+ * limit).  Returns 0; the number of the ply (from 1) whose position the
+ * budget did not solve, the moves from it on not judged; or
+ * PMN_ERR_NOMEM. */
 int pmn_problem_check(const pmn_record *rec, const pmn_replay *replay, pmn_searcher *s,
-                      pmn_diag_fn fn, void *ctx);
+                      uint64_t nodes, pmn_diag_fn fn, void *ctx);
 
 /* ---- checking: pmn check in one call ---------------------------------- */
 

@@ -763,7 +763,7 @@ static void problem_report(pmn_diag_fn fn, void *ctx, pmn_diag_code code, const 
 }
 
 int pmn_problem_check(const pmn_record *rec, const pmn_replay *replay, pmn_searcher *s,
-                      pmn_diag_fn fn, void *ctx)
+                      uint64_t nodes, pmn_diag_fn fn, void *ctx)
 {
     const pmn_setup *setup = pmn_replay_setup(replay);
     const pmn_played_line *line = pmn_replay_main(replay);
@@ -772,14 +772,28 @@ int pmn_problem_check(const pmn_record *rec, const pmn_replay *replay, pmn_searc
     pmn_search_limits l = { 0 };
     l.solve = 1;
     l.all_moves = 1;
-    for (size_t i = 0; i < line->nmoves && line->moves[i].replayed; i++) {
+    l.nodes = nodes;
+    size_t n = 0, since = 0;
+    while (n < line->nmoves && line->moves[n].replayed)
+        n++;
+    pmn_position *history = malloc((n + 1) * sizeof *history);
+    if (!history)
+        return PMN_ERR_NOMEM;
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
         const pmn_move *m = &rec->main.moves[i];
         const pmn_played *pl = &line->moves[i];
         pmn_analysis a;
         char played_v[128], best_v[128], best[16], others[128] = "";
-        int rc = pmn_analyse(s, &pos, NULL, 0, &l, NULL, NULL, &a);
-        if (rc < 0)
-            return rc;
+        history[i] = pos;
+        if (pmn_analyse(s, &pos, history + since, i - since, &l, NULL, NULL, &a) < 0) {
+            rc = PMN_ERR_NOMEM;
+            break;
+        }
+        if (a.stopped && !a.value.exact) {
+            rc = (int)i + 1;   /* not solved within the budget: the rest is not judged */
+            break;
+        }
         if (!a.nmoves)
             break;
         const pmn_move_value *mine = NULL;
@@ -787,6 +801,8 @@ int pmn_problem_check(const pmn_record *rec, const pmn_replay *replay, pmn_searc
             if (a.moves[k].hole == m->hole)
                 mine = &a.moves[k];
         pos = pl->after;
+        if (pmn_irreversible(&pl->report))
+            since = i + 1;
         if (!mine || !a.moves[0].value.exact)
             continue;
         pmn_hole_name(r, m->notation, pl->side, a.moves[0].hole, best, sizeof best);
@@ -815,5 +831,6 @@ int pmn_problem_check(const pmn_record *rec, const pmn_replay *replay, pmn_searc
                            pmn_side_name(pl->mover), pl->number, m->text, others,
                            strchr(others, ',') ? "are" : "is", played_v);
     }
-    return 0;
+    free(history);
+    return rc;
 }

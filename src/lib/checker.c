@@ -68,14 +68,32 @@ static void say(pmn_checker *c, pmn_diag_code code, pmn_at line, pmn_at col, con
 
 /* --solve: a problem's solution against the engine, with tb, the
  * databases of its rules (or NULL). */
+/* The positions --solve gives each position of a solution: a problem's
+ * ending is proved in thousands to millions; some cyclic endings (Oware's
+ * repetitions, whose values hang on the path) are not proved in billions,
+ * and a check must end.  About 5 s each here. */
+#define SOLVE_NODES 20000000
+
 static void solve(pmn_checker *c, pmn_checked_game *g, const pmn_tablebase *tb)
 {
     const pmn_rules *r = &pmn_replay_setup(g->replay)->rules;
     pmn_searcher *s = pmn_searcher_new(r, 64);
     if (s && tb)
         pmn_searcher_use_tablebase(s, tb);
-    if (!s || pmn_problem_check(&g->rec, g->replay, s, collect, c) < 0)
+    int rc = s ? pmn_problem_check(&g->rec, g->replay, s, SOLVE_NODES, collect, c)
+               : PMN_ERR_NOMEM;
+    if (rc < 0) {
         say(c, PMN_F002, g->rec.line, g->rec.col, "out of memory solving the problem");
+    } else if (rc > 0) {
+        const pmn_played *pl = &pmn_replay_main(g->replay)->moves[rc - 1];
+        const pmn_move *m = &g->rec.main.moves[rc - 1];
+        char msg[256];
+        snprintf(msg, sizeof msg, "not solved (--solve) from %s's move %u (%s) on: the "
+                 "solver did not prove the position before it in %u positions (the moves "
+                 "before it are checked)", pmn_side_name(pl->mover), pl->number, m->text,
+                 SOLVE_NODES);
+        say(c, PMN_N224, m->line, m->col, msg);
+    }
     pmn_searcher_free(s);
 }
 

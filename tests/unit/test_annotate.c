@@ -658,13 +658,19 @@ static void problem_solution_checked(void **unused)
     pmn_replay *replay = pmn_replay_new(&rec, &setup, NULL, NULL);
     assert_non_null(replay);
     pmn_searcher *s = pmn_searcher_new(&setup.rules, 8);
-    assert_int_equal(pmn_problem_check(&rec, replay, s, problem_collect, &said), 0);
+    assert_int_equal(pmn_problem_check(&rec, replay, s, 0, problem_collect, &said), 0);
     assert_int_equal(said.n, 2);
     assert_int_equal(said.codes[0], PMN_W219);
     assert_int_equal(said.lines[0], 6);
     assert_int_equal(said.cols[0], 4);
     assert_int_equal(said.codes[1], PMN_N220);
     assert_int_equal(said.cols[1], 30);
+    /* A budget the first position's proof needs more than: ply 1 is not
+     * solved, and nothing is said of the moves. */
+    said.n = 0;
+    pmn_searcher_clear(s);
+    assert_int_equal(pmn_problem_check(&rec, replay, s, 10, problem_collect, &said), 1);
+    assert_int_equal(said.n, 0);
     pmn_searcher_free(s);
     pmn_replay_free(replay);
     pmn_record_free(&rec);

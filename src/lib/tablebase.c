@@ -454,7 +454,7 @@ static void note_kid(void *ctx, uint64_t child, const unsigned *counts)
 
 static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h, unsigned n,
                  void (*inner)(void *ctx, uint64_t child, const unsigned *counts),
-                 void *ctx, int *low);
+                 void *ctx, int *low, int values);
 
 long tablebase_kalah_agrees(const pmn_tablebase *tb)
 {
@@ -467,8 +467,8 @@ long tablebase_kalah_agrees(const pmn_tablebase *tb)
         for (uint64_t i = 0; i < tb->size[n]; i++) {
             struct kids_seen a = { 0 }, b = { 0 };
             unrank(tb, i, n, h);
-            int va = exits(tb, &tb->rules, h, n, note_kid, &a, NULL);
-            int vb = exits(tb, &general, h, n, note_kid, &b, NULL);
+            int va = exits(tb, &tb->rules, h, n, note_kid, &a, NULL, 1);
+            int vb = exits(tb, &general, h, n, note_kid, &b, NULL, 1);
             /* (the same moves, in the same order: the holes' own) */
             if (va != vb || a.n != b.n || memcmp(a.rank, b.rank, a.n * sizeof a.rank[0]) != 0)
                 return -1;
@@ -484,10 +484,12 @@ long tablebase_kalah_agrees(const pmn_tablebase *tb)
  * or INT8_MIN when no move leaves the layer.  With two values a position
  * (own seeds), that is the U node's (the lower layers' L read where the
  * turn passes, U where it does not), and *low (if not NULL) gets the L
- * node's. */
+ * node's.  Without `values`, the layers below are not read: only the
+ * moves handed to `inner` are wanted, and the value returned means
+ * nothing. */
 static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h, unsigned n,
                  void (*inner)(void *ctx, uint64_t child, const unsigned *counts),
-                 void *ctx, int *low)
+                 void *ctx, int *low, int values)
 {
     if (tb->kalah && r == &tb->rules && !low)
         return kalah_exits(tb, h, n, inner, ctx);
@@ -527,6 +529,8 @@ static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h,
                 inner(ctx, rank_of(tb, c, n), c);
                 continue;
             }
+            if (!values)
+                continue;   /* (the moves in the layer alone are wanted) */
             const int8_t *cell = &tb->layer[left][rank_of(tb, c, left) * stride];
             if (q.to_move == 0) {   /* the same side moves again: the same bound */
                 v = gain + cell[0];
@@ -637,7 +641,9 @@ static void *work(void *arg)
         if (w->from == 0 && (w->here & 0xFFFFF) == 0 && w->here)
             layer_progress(L, L->pass - 1, (double)w->here / (double)w->to);
         int low;
-        int e = exits(L->tb, L->r, h, L->n, inner_move, w, &low);
+        /* (the second pass lists the moves in the layer: the values out
+         * of it, read from the layers below, are the first's) */
+        int e = exits(L->tb, L->r, h, L->n, inner_move, w, &low, L->pass == 1);
         if (L->pass == 1) {
             L->exit[w->here] = (int8_t)e;
             if (L->exit_low)
@@ -962,7 +968,7 @@ static int walk_layer(const pmn_tablebase *tb, unsigned n, int8_t *value, uint16
                 for (unsigned i = 0; i < k; i++)
                     h[i] = f->h[i];
                 f->nkids = 0;
-                f->e = exits(tb, &tb->rules, h, n, collect_kid, f, NULL);
+                f->e = exits(tb, &tb->rules, h, n, collect_kid, f, NULL, 1);
                 f->expanded = 1;
                 value[f->rank] = WALKING;
                 size_t parent = top - 1;   /* (st may move as frames are pushed) */

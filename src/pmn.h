@@ -850,6 +850,10 @@ const pmn_diag_info *pmn_diag_lookup(int code);
  * control character (C0, DEL, C1) or a byte that is not UTF-8 is written as
  * \x1b or \u009b.  Returns the length needed. */
 size_t pmn_text_escape(const char *text, char *buf, size_t size);
+/* s as a whole number of at most `max`, digits only (no sign, no space),
+ * into *v: 0; -1, *v untouched, if it is not one.  Every number pmn reads
+ * from a user or a file's attribute goes through it. */
+int pmn_parse_uint(const char *s, unsigned long max, unsigned long *v);
 /* The one of names[0..n) that word is likely a slip for (at most two edits,
  * one for a short word; or a word it begins), or NULL: "did you mean". */
 const char *pmn_did_you_mean(const char *word, const char *const *names, size_t n);

@@ -1,9 +1,11 @@
 #!/bin/sh
 # layers.sh - no circle among the modules of the library (src/lib) nor among
 # those of the command line (src/cli): where a module calls a function or
-# reads a table of another, found in the compiled objects (nm), the calls
-# make an order, lowest first, with no arrow back up.  A circle fails with
-# the arrows that make it and the names each one carries.
+# reads a table of another, found in the compiled objects (nm), and where a
+# file includes another's header (what a header carries inline shows in no
+# object), the arrows make an order, lowest first, with no arrow back up.
+# A circle fails with the arrows that make it and the names each one
+# carries.
 # And every module of the library is found by name among the tests: a
 # unit test of its own name (tests/unit/test_MODULE.c), or its line in
 # tests/README saying where it is tested.
@@ -97,7 +99,31 @@ circles() {
         }' | sort
 }
 
+# The same arrows from the sources' includes: "D MODULE HEADER" for each
+# header (its module: the .c of its name, or the header alone), "U MODULE
+# HEADER" for each header a file includes -- so that a circle made by what
+# headers carry inline (which no object shows) is found too.
+includes() {   # DIR
+    for f in "$1"/*.c "$1"/*.h; do
+        [ -f "$f" ] || continue
+        name=${f##*/}
+        m=${name%.*}
+        case $name in *.h) echo "D $m $name" ;; esac
+        sed -n 's/^#include "\([^"/]*\.h\)".*/\1/p' "$f" | while read -r h; do
+            [ -f "$1/$h" ] && echo "U $m $h"
+        done
+    done | sort -u
+}
+
 fail=0 modules=0
+for part in lib cli; do
+    found=$(includes "${top_srcdir:-.}/src/$part" | circles)
+    if [ -n "$found" ]; then
+        echo "FAIL src/$part: files that include one another round a circle:"
+        printf '%s\n' "$found"
+        fail=$((fail + 1))
+    fi
+done
 for part in lib cli; do
     case $part in
     lib) list=$(archive_symbols "$b/src/.libs/libpmncore.a") ;;

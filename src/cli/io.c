@@ -1,7 +1,6 @@
 /* io.c - where a command reads and writes: its inputs, its output, and the
  * diagnostics it prints, counted for the exit status. */
 #include "cli.h"
-#include "options.h"
 #include "io.h"
 #include "progress.h"
 

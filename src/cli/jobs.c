@@ -318,7 +318,7 @@ int jobs_option(const char *cmd, const struct cli_option *o, const char *arg, vo
 {
     unsigned long n;
     char buf[256];
-    if (parse_number(arg, MAX_JOBS, &n) < 0 || n == 0)
+    if (pmn_parse_uint(arg, MAX_JOBS, &n) < 0 || n == 0)
         return usage_error(cmd, "--jobs takes a number of jobs from 1 to %d, not '%s'",
                            MAX_JOBS, escaped(arg, buf, sizeof buf));
     (void)o;

@@ -9,7 +9,6 @@
 
 #include <assert.h>
 #include <stdint.h>
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -191,19 +190,6 @@ int is_decimal(const char *s, double *v)
     return *end == '\0';
 }
 
-int parse_number(const char *s, unsigned long max, unsigned long *v)
-{
-    char *end;
-    if (*s < '0' || *s > '9')
-        return -1;
-    errno = 0;
-    unsigned long n = strtoul(s, &end, 10);
-    if (*end || errno || n > max)
-        return -1;
-    *v = n;
-    return 0;
-}
-
 /* ---- setters ---------------------------------------------------------- */
 
 int opt_flag(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
@@ -245,15 +231,15 @@ int opt_choice(const char *cmd, const struct cli_option *o, const char *arg, voi
 
 /* arg as a number within o's bounds into *v, or the usage error; a whole
  * number (u not NULL) also into *u, exact where a double would round. */
-static int number(const char *cmd, const struct cli_option *o, const char *arg, double *v,
-                  unsigned long *u)
+static int number_within(const char *cmd, const struct cli_option *o, const char *arg, double *v,
+                         unsigned long *u)
 {
     const struct cli_bounds *b = o->data;
     char buf[256], range[96];
     int ok;
     assert(b);
     if (u) {
-        ok = parse_number(arg, ULONG_MAX, u) == 0;
+        ok = pmn_parse_uint(arg, ULONG_MAX, u) == 0;
         *v = ok ? (double)*u : 0;
     } else {
         ok = is_decimal(arg, v);
@@ -273,7 +259,7 @@ int opt_uint(const char *cmd, const struct cli_option *o, const char *arg, void 
     unsigned long u;
     double v;
     assert(((const struct cli_bounds *)o->data)->max <= UINT_MAX);
-    int rc = number(cmd, o, arg, &v, &u);
+    int rc = number_within(cmd, o, arg, &v, &u);
     if (rc == 0)
         *(unsigned *)dest = (unsigned)u;
     return rc;
@@ -283,7 +269,7 @@ int opt_ulong(const char *cmd, const struct cli_option *o, const char *arg, void
 {
     unsigned long u;
     double v;
-    int rc = number(cmd, o, arg, &v, &u);
+    int rc = number_within(cmd, o, arg, &v, &u);
     if (rc == 0)
         *(unsigned long *)dest = u;
     return rc;
@@ -293,7 +279,7 @@ int opt_u64(const char *cmd, const struct cli_option *o, const char *arg, void *
 {
     unsigned long u;
     double v;
-    int rc = number(cmd, o, arg, &v, &u);
+    int rc = number_within(cmd, o, arg, &v, &u);
     if (rc == 0)
         *(uint64_t *)dest = u;
     return rc;
@@ -301,7 +287,7 @@ int opt_u64(const char *cmd, const struct cli_option *o, const char *arg, void *
 
 int opt_double(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
 {
-    return number(cmd, o, arg, dest, NULL);
+    return number_within(cmd, o, arg, dest, NULL);
 }
 
 int capture_style_option(const char *cmd, const struct cli_option *o, const char *arg,
@@ -336,7 +322,7 @@ unsigned default_threads(void)
 {
     const char *env = getenv("PMN_THREADS");
     unsigned long v;
-    if (env && *env && parse_number(env, 64, &v) == 0 && v > 0)
+    if (env && *env && pmn_parse_uint(env, 64, &v) == 0 && v > 0)
         return (unsigned)v;
     static int said;
     if (env && *env && !said++) {
@@ -436,5 +422,19 @@ int tablebase_option(const char *cmd, const char *dir, const pmn_rules *r, pmn_s
         return tablebase_unusable(dir, &err);
     pmn_searcher_use_tablebase(s, *tb);
     io_watch_mapped(dir);
+    return 0;
+}
+
+/* --from and --to: the FORMAT_* of the name (records.h) into an int. */
+int format_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
+{
+    pmn_format f;
+    int *format = dest;
+    if (strcmp(arg, "pmn") == 0)
+        *format = FORMAT_PMN;
+    else if (pmn_format_from_name(arg, &f) == 0)
+        *format = FORMAT_OGN + (int)f;
+    else
+        return usage_error(cmd, "--%s takes %s, not '%s'", o->name, format_names(), arg);
     return 0;
 }

@@ -39,6 +39,9 @@ struct cli_option {
 #define U64_AT(type, field) BIND_AT(opt_u64, uint64_t, type, field)
 #define DOUBLE_AT(type, field) BIND_AT(opt_double, double, type, field)
 
+/* --from and --to: the FORMAT_* (records.h) of the name into an int. */
+cli_setter format_option;
+
 /* The setters every command may bind. */
 cli_setter opt_flag;          /* int: o->value, or 1 */
 cli_setter opt_string;        /* const char *: the argument */
@@ -52,7 +55,7 @@ struct cli_bounds {
     int above;                /* min itself is out */
 };
 /* A max above any whole number an option takes: the argument's digits
- * alone bound it (parse_number, to ULONG_MAX). */
+ * alone bound it (pmn_parse_uint, to ULONG_MAX). */
 #define CLI_NO_MAX 1e30
 cli_setter opt_uint, opt_ulong, opt_u64, opt_double;
 /* And two of shared options: --capture-style into a pmn_write_options;
@@ -106,9 +109,6 @@ int cli_parse(const struct command *cmd, struct common *c, void *ctx, int argc, 
               int *operands);
 void cli_help(const struct command *cmd, FILE *f);
 
-/* A whole number of at most `max`, digits only; returns 0, or -1 if s is
- * not one. */
-int parse_number(const char *s, unsigned long max, unsigned long *v);
 /* Is s all a decimal number (a sign, digits, a point, an exponent)?  Then 1
  * and its value in *v. */
 int is_decimal(const char *s, double *v);

@@ -32,7 +32,7 @@ static int run(struct common *c, void *ctx)
     if (c->nfiles != 1)
         return usage_error(c->cmd->name, "expected one DEPTH, got %d arguments", c->nfiles);
     unsigned long depth;
-    if (parse_number(c->files[0], MAX_DEPTH, &depth) < 0)
+    if (pmn_parse_uint(c->files[0], MAX_DEPTH, &depth) < 0)
         return usage_error(c->cmd->name, "DEPTH must be a whole number from 0 to %d, not '%s'",
                            MAX_DEPTH, c->files[0]);
     pmn_position pos;

@@ -3,7 +3,6 @@
  * standard error is a terminal, at most five times a second, and erased
  * before a diagnostic is printed and at the end. */
 #include "cli.h"
-#include "options.h"
 #include "progress.h"
 
 #include <stdio.h>

@@ -2,7 +2,6 @@
  * files, positions given on the command line, and records read, set up and
  * replayed. */
 #include "cli.h"
-#include "options.h"
 #include "io.h"
 #include "records.h"
 
@@ -120,19 +119,6 @@ const char *format_extensions(void)
                                       pmn_format_extension((pmn_format)f));
     }
     return exts;
-}
-
-int format_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest)
-{
-    pmn_format f;
-    int *format = dest;
-    if (strcmp(arg, "pmn") == 0)
-        *format = FORMAT_PMN;
-    else if (pmn_format_from_name(arg, &f) == 0)
-        *format = FORMAT_OGN + (int)f;
-    else
-        return usage_error(cmd, "--%s takes %s, not '%s'", o->name, format_names(), arg);
-    return 0;
 }
 
 int rules_over_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest)

@@ -29,15 +29,14 @@ struct rules_options {
 };
 int add_rules_option(const char *cmd, struct rules_options *o, const char *spec);
 /* cli_setters: --rules over records' own, one more into a struct
- * rules_options; --rules of a rule set, applied over a pmn_rules; --from
- * and --to, the FORMAT_* of the name into an int. */
+ * rules_options; --rules of a rule set, applied over a pmn_rules (--from
+ * and --to: format_option, options.h). */
 int rules_over_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest);
 /* --position: POSITION for every game, or EVENT=POSITION for the game of
  * that Event (may be repeated), into a struct rules_options. */
 int start_position_option(const char *cmd, const struct cli_option *o, const char *arg,
                           void *dest);
 int rules_set_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest);
-int format_option(const char *cmd, const struct cli_option *o, const char *arg, void *dest);
 /* The formats records are read from and written in (--from, --to): PMN,
  * XML, and other programs' (FORMAT_OGN on, in pmn_format's order): the
  * library's PMN_SOURCE_* (pmn_source). */

@@ -250,7 +250,7 @@ static void go(struct uci *u, char *args)
         }
         char *v = strtok(NULL, " \t");
         unsigned long n;
-        if (!v || parse_number(v, 1ul << 40, &n) < 0) {
+        if (!v || pmn_parse_uint(v, 1ul << 40, &n) < 0) {
             say(u, "info string go %s takes a number", w);
             return;
         }
@@ -340,7 +340,7 @@ static void setoption(struct uci *u, char *args)
         name[--n] = '\0';
     if (strcasecmp(name, "Hash") == 0 && value) {
         unsigned long mb;
-        if (parse_number(value, 65536, &mb) < 0 || mb == 0) {
+        if (pmn_parse_uint(value, 65536, &mb) < 0 || mb == 0) {
             say(u, "info string Hash takes megabytes, 1 to 65536");
             return;
         }

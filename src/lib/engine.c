@@ -1,7 +1,8 @@
 /* engine.c - legal moves and playing a move: sowing, captures, the end of
  * the game, and the proof that an endless move never ends. */
 #include "pmn.h"
-#include "play.h"
+#include "front.h"
+#include "relay.h"
 #include "util.h"
 
 #include <stdio.h>

@@ -105,18 +105,4 @@ static inline int path_repeats(const uint64_t *path, unsigned since, int ply,
     return 0;
 }
 
-/* ---- the front capture's geometry (Hawalis), for both engines ---- */
-
-/* The opponent's hole facing the mover's front hole `end` (w <= end < 2w,
- * holes counted in sowing order, w a row), and the back hole behind it. */
-static inline unsigned front_facing(unsigned w, unsigned end)
-{
-    return 3 * w - 1 - end;
-}
-
-static inline unsigned back_of(unsigned w, unsigned facing)
-{
-    return 2 * w - 1 - facing;
-}
-
 #endif

@@ -1,5 +1,6 @@
 /* relay.c - the tables of the relay family's packed engine (relay.h). */
-#include "play.h"
+#include "front.h"
+#include "relay.h"
 #include "util.h"
 
 #include <string.h>

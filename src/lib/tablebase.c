@@ -63,7 +63,6 @@
  * the rank adds, hole by hole, the number of ways to lay the seeds left
  * when that hole holds fewer. */
 #include "pmn.h"
-#include "solve.h"
 #include "tablebase.h"
 #include "util.h"
 

@@ -2,6 +2,7 @@
 #include "util.h"
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,4 +158,17 @@ double util_now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+int pmn_parse_uint(const char *s, unsigned long max, unsigned long *v)
+{
+    char *end;
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    unsigned long n = strtoul(s, &end, 10);
+    if (*end || errno || n > max)
+        return -1;
+    *v = n;
+    return 0;
 }

@@ -467,15 +467,6 @@ static void attributes(pmn_xml_reader *x, const char *const *names, int n, const
     }
 }
 
-static int parse_number(const char *s, unsigned long max, unsigned long *v)
-{
-    char *end;
-    if (!s || *s < '0' || *s > '9')
-        return -1;
-    *v = strtoul(s, &end, 10);
-    return *end || *v > max ? -1 : 0;
-}
-
 static int read_line(pmn_xml_reader *x, pmn_line *l, const char *where);
 
 /* claim -> <claim style= seeds=/> */
@@ -488,7 +479,7 @@ static void read_claim(pmn_xml_reader *x, pmn_move *m)
     unsigned long n;
     if (!style || (strcmp(style, "+") != 0 && strcmp(style, "x") != 0))
         bad_value(x, "claim style", style);
-    else if (parse_number(seeds, 65535, &n) < 0)
+    else if (pmn_parse_uint(seeds, 65535, &n) < 0)
         bad_value(x, "claim seeds", seeds);
     else {
         m->claim = (int)n;
@@ -571,7 +562,7 @@ static void read_move_attributes(pmn_xml_reader *x, pmn_move *m)
     else if (joined)
         bad_value(x, "joined", joined);
     if (number) {
-        if (parse_number(number, 0xFFFFFF, &n) < 0 || n == 0)
+        if (pmn_parse_uint(number, 0xFFFFFF, &n) < 0 || n == 0)
             bad_value(x, "move number", number);
         else
             m->number = (unsigned)n;
@@ -609,7 +600,7 @@ static int read_move(pmn_xml_reader *x, pmn_line *l)
         } else if (!strcmp(el, "nag")) {
             char *s = element_text(x);
             unsigned long n;
-            if (s && parse_number(s, 255, &n) == 0 && m->nnags < PMN_MAX_NAGS)
+            if (s && pmn_parse_uint(s, 255, &n) == 0 && m->nnags < PMN_MAX_NAGS)
                 m->nags[m->nnags++] = (unsigned)n;
             else if (s)
                 bad_value(x, "NAG", s);

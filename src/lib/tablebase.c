@@ -47,14 +47,15 @@
  * header's size, the holes a side, the seeds, the positions, an FNV-1a
  * checksum of the body, the rules' spec -- then the body: one signed byte
  * a position (its value), in the order of the index below, and where
- * positions can repeat (depths()), from the next even offset one 16-bit
- * little-endian number a position (its depth: the plies in which the side
- * that wins the value can force a move out of the layer, the side that
- * holds it; 0 for a value no one can force), which a line needs to leave
- * the layer and not go round it.  Where no position repeats, any line that
- * keeps the value ends, and the body is the values alone: a byte a
- * position (format version 2; version 1 held depths for every game, and
- * is refused, not misread).  A layer is written to a
+ * positions can repeat (depths()), then one byte a position (its depth:
+ * the plies in which the side that wins the value can force a move out of
+ * the layer, the side that holds it; 0 for a value no one can force; 255
+ * for 255 or more -- Awari's layers to 15 seeds need 129 at most), which a
+ * line needs to leave the layer and not go round it.  Where no position
+ * repeats, any line that keeps the value ends, and the body is the values
+ * alone: a byte a position.  (Format version 3; version 1 held 16-bit
+ * depths for every game, version 2 where positions repeat: both are
+ * refused, not misread.)  A layer is written to a
  * temporary file and renamed when whole, so an interrupted build leaves the
  * finished layers, which the next build reads instead of computing again.
  *
@@ -85,11 +86,15 @@
 #endif
 
 #define TB_MAGIC "PMNTBASE"
-#define TB_VERSION 2
+#define TB_VERSION 3
 #define TB_HEADER 256
 #define TB_SPEC 192
 #define TB_MAX_HOLES 16        /* both sides */
 #define TB_MAX_SEEDS 64
+
+/* A depth as the files hold it: a byte, saturated (the file's comment). */
+typedef uint8_t tb_depth;
+#define TB_DEPTH_MAX UINT8_MAX
 
 struct pmn_tablebase {
     pmn_rules rules;
@@ -102,7 +107,7 @@ struct pmn_tablebase {
     char dir[4096];            /* where it was opened from */
     int damaged;               /* a probe met a value no position can have */
     const int8_t *layer[TB_MAX_SEEDS + 1];
-    const uint16_t *depth[TB_MAX_SEEDS + 1];   /* plies to leave the layer: propagate();
+    const tb_depth *depth[TB_MAX_SEEDS + 1];   /* plies to leave the layer: propagate();
                                                   NULL where the layers hold none */
     uint64_t size[TB_MAX_SEEDS + 1];
     size_t mapped[TB_MAX_SEEDS + 1];   /* bytes mapped (header included); 0: malloc'd */
@@ -551,11 +556,11 @@ static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h,
 
 /* ---- building a layer ----------------------------------------------------- */
 
-/* A layer's body: a signed byte a value, then, where it holds depths,
- * (from an even offset) a 16-bit depth a value, little-endian. */
+/* A layer's body: a signed byte a value, then, where it holds depths, a
+ * depth (tb_depth) a value. */
 static uint64_t depth_offset(uint64_t size)
 {
-    return (size + 1) & ~(uint64_t)1;
+    return size;
 }
 
 /* The values a layer of n seeds holds: a position's one, or two. */
@@ -567,13 +572,13 @@ static uint64_t cells(const pmn_tablebase *tb, unsigned n)
 static uint64_t body_bytes(const pmn_tablebase *tb, unsigned n)
 {
     uint64_t c = cells(tb, n);
-    return (tb->depths ? depth_offset(c) + 2 * c : c) + (c == 0);
+    return (tb->depths ? depth_offset(c) + c * sizeof(tb_depth) : c) + (c == 0);
 }
 
 /* Where the layer of n seeds keeps its depths in the body at v, or NULL. */
-static uint16_t *depths_in(const pmn_tablebase *tb, unsigned n, const int8_t *v)
+static tb_depth *depths_in(const pmn_tablebase *tb, unsigned n, const int8_t *v)
 {
-    return tb->depths ? (uint16_t *)(void *)(v + depth_offset(cells(tb, n))) : NULL;
+    return tb->depths ? (tb_depth *)(void *)(v + depth_offset(cells(tb, n))) : NULL;
 }
 
 struct layer {
@@ -691,7 +696,7 @@ enum { UNKNOWN = 0, AT_LEAST = 1, AT_MOST = 2,
  * not NULL, depth[] are written for every node; queue has room for them
  * all.  sides is 1 or 2. */
 static void solve_graph(const struct layer *L, unsigned sides, uint8_t *state, uint8_t *open,
-                        uint32_t *queue, int8_t *value, uint16_t *depth)
+                        uint32_t *queue, int8_t *value, tb_depth *depth)
 {
     uint64_t M = L->size, nodes = sides * M;
     memset(value, 0, nodes);
@@ -718,8 +723,8 @@ static void solve_graph(const struct layer *L, unsigned sides, uint8_t *state, u
         while (head < tail) {
             uint32_t x = queue[head++];
             uint64_t side = x >= M, c = x - side * M;
-            uint16_t next = !depth ? 0 : depth[x] < UINT16_MAX ? (uint16_t)(depth[x] + 1)
-                                                               : UINT16_MAX;
+            tb_depth next = !depth ? 0 : depth[x] < TB_DEPTH_MAX ? (tb_depth)(depth[x] + 1)
+                                                                 : TB_DEPTH_MAX;
             uint32_t from = c ? L->cursor[c - 1] : 0, to = L->cursor[c];
             for (uint32_t j = from; j < to; j++) {
                 /* A move in the layer hands the turn over: with both
@@ -765,7 +770,7 @@ static void solve_graph(const struct layer *L, unsigned sides, uint8_t *state, u
  * open[] holds each node's moves in the layer (counted down here);
  * state[] starts UNKNOWN. */
 static void solve_own(const struct layer *L, uint8_t *state, uint8_t *open, uint32_t *queue,
-                      int8_t *w, uint16_t *depth)
+                      int8_t *w, tb_depth *depth)
 {
     uint64_t M = L->size, nodes = 2 * M, head = 0, tail = 0;
     int n = (int)L->n;
@@ -788,7 +793,7 @@ static void solve_own(const struct layer *L, uint8_t *state, uint8_t *open, uint
         while (head < tail) {
             uint32_t x = queue[head++];
             uint64_t side = x >= M, c = x - side * M;
-            uint16_t next = depth[x] < UINT16_MAX ? (uint16_t)(depth[x] + 1) : UINT16_MAX;
+            tb_depth next = depth[x] < TB_DEPTH_MAX ? (tb_depth)(depth[x] + 1) : TB_DEPTH_MAX;
             uint32_t from = c ? L->cursor[c - 1] : 0, to = L->cursor[c];
             for (uint32_t j = from; j < to; j++) {
                 uint64_t p = (1 - side) * M + L->pred[j];
@@ -812,13 +817,13 @@ static void solve_own(const struct layer *L, uint8_t *state, uint8_t *open, uint
 
 /* Own seeds: the layer's U and L, and their depths, as the files hold
  * them (a position's two side by side).  -1 when memory runs out. */
-static int propagate_own(struct layer *L, int8_t *value, uint16_t *depth)
+static int propagate_own(struct layer *L, int8_t *value, tb_depth *depth)
 {
     uint64_t M = L->size;
     uint8_t *state = calloc(2 * M, 1), *open = malloc(2 * M);
     uint32_t *queue = malloc(2 * M * sizeof *queue);
     int8_t *w = malloc(2 * M);
-    uint16_t *d = malloc(2 * M * sizeof *d);
+    tb_depth *d = malloc(2 * M * sizeof *d);
     int ok = state && open && queue && w && d;
     if (ok) {
         memcpy(open, L->open, M);
@@ -842,7 +847,7 @@ static int propagate_own(struct layer *L, int8_t *value, uint16_t *depth)
 
 /* The layer's values and depths, as the files hold them.  -1 when memory
  * runs out (nothing valued). */
-static int propagate(struct layer *L, int8_t *value, uint16_t *depth)
+static int propagate(struct layer *L, int8_t *value, tb_depth *depth)
 {
     uint8_t *state = calloc(L->size, 1);
     uint32_t *queue = malloc(L->size * sizeof *queue);
@@ -936,7 +941,7 @@ static void collect_kid(void *ctx, uint64_t child, const unsigned *counts)
     f->kids[f->nkids++] = child;
 }
 
-static int walk_layer(const pmn_tablebase *tb, unsigned n, int8_t *value, uint16_t *depth)
+static int walk_layer(const pmn_tablebase *tb, unsigned n, int8_t *value, tb_depth *depth)
 {
     uint64_t size = tb->size[n], done = 0;
     size_t cap = 1024, top = 0;
@@ -1011,7 +1016,7 @@ static int walk_layer(const pmn_tablebase *tb, unsigned n, int8_t *value, uint16
             assert(best != INT8_MIN && best >= -(int)n && best <= (int)n);
             value[f->rank] = (int8_t)best;
             if (depth)
-                depth[f->rank] = (uint16_t)(d < UINT16_MAX ? d : UINT16_MAX);
+                depth[f->rank] = (tb_depth)(d < TB_DEPTH_MAX ? d : TB_DEPTH_MAX);
             top--;
             if ((++done & 0xFFFFF) == 0)
                 layer_progress(&progress, 0, (double)done / (double)size * (n + 2));
@@ -1057,7 +1062,7 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
         free(value);
         return -1;
     }
-    uint16_t *depth = depths_in(tb, n, value);
+    tb_depth *depth = depths_in(tb, n, value);
     assert(depth);   /* (a graph's layer: its rules repeat, and hold depths) */
     int rc = tb->stride == 2 ? propagate_own(&L, value, depth) : propagate(&L, value, depth);
     layer_free(&L);
@@ -1417,15 +1422,15 @@ double pmn_tablebase_build_bytes(const pmn_rules *r, unsigned seeds, double *dis
     }
     /* A layer built by the walk (walk_layer: no position repeats) holds a
      * byte a position and needs no more than its own values; one built as
-     * a graph holds 3 bytes a value (with its depth) and needs its graph
+     * a graph holds 2 bytes a value (with its depth) and needs its graph
      * and solve besides: 35 bytes a position (the predecessor lists the
-     * most), 20 more with both seats apart (own seeds). */
+     * most), 18 more with both seats apart (own seeds). */
     if (walked(&b)) {
         *disk = total;
         return total;
     }
-    *disk = 3 * values * total;
-    return (3 * values + 35 + 20 * (values - 1)) * largest + 3 * values * (total - largest);
+    *disk = 2 * values * total;
+    return (2 * values + 35 + 18 * (values - 1)) * largest + 2 * values * (total - largest);
 }
 
 static void layer_stats(const pmn_tablebase *tb, unsigned n, pmn_tablebase_layer *s)

@@ -592,6 +592,11 @@ struct layer {
     uint32_t *cursor;          /* in-degree, then where each predecessor list ends */
     uint32_t *pred;            /* the predecessors of each position, one list after another */
     int pass;                  /* 1: count the moves in the layer; 2: list them */
+    /* The positions by their best exit, e from -n to n: by_exit[exit_at[e + n]
+     * .. exit_at[e + n + 1]) (none without an exit), so that each level of
+     * solve_graph() takes those of its value without a scan of the layer */
+    uint32_t *by_exit;
+    uint64_t exit_at[2 * TB_MAX_SEEDS + 2];
 };
 
 struct worker {
@@ -703,23 +708,28 @@ static void solve_graph(const struct layer *L, unsigned sides, uint8_t *state, u
     if (depth)
         memset(depth, 0, nodes * sizeof *depth);
     uint64_t head = 0, tail = 0;
-    for (int v = (int)L->n; v >= 1; v--) {
+    int n = (int)L->n;
+    for (int v = n; v >= 1; v--) {
         if (sides == 1 && nodes > (1u << 20))
             layer_progress(L, 2 + (L->n - (unsigned)v), 0);
-        for (uint64_t i = 0; i < nodes; i++) {
-            int e = L->exit[i < M ? i : i - M];
-            if (state[i] != UNKNOWN)
-                continue;
-            if (e == v) {
-                state[i] = AT_LEAST;
-                value[i] = (int8_t)v;
-                queue[tail++] = (uint32_t)i;
-            } else if (e == -v && open[i] == 0) {
-                state[i] = AT_MOST;
-                value[i] = (int8_t)-v;
-                queue[tail++] = (uint32_t)i;
-            }
-        }
+        /* The level's seeds: exits worth v, and exits worth -v with every
+         * move in the layer known to lead to v or more.  (In another order
+         * than the nodes': values and depths are the same, the queue
+         * taking each level's nodes by depth.) */
+        for (uint64_t k = L->exit_at[v + n]; k < L->exit_at[v + n + 1]; k++)
+            for (uint64_t i = L->by_exit[k]; i < nodes; i += M)
+                if (state[i] == UNKNOWN) {
+                    state[i] = AT_LEAST;
+                    value[i] = (int8_t)v;
+                    queue[tail++] = (uint32_t)i;
+                }
+        for (uint64_t k = L->exit_at[-v + n]; k < L->exit_at[-v + n + 1]; k++)
+            for (uint64_t i = L->by_exit[k]; i < nodes; i += M)
+                if (state[i] == UNKNOWN && open[i] == 0) {
+                    state[i] = AT_MOST;
+                    value[i] = (int8_t)-v;
+                    queue[tail++] = (uint32_t)i;
+                }
         while (head < tail) {
             uint32_t x = queue[head++];
             uint64_t side = x >= M, c = x - side * M;
@@ -866,6 +876,7 @@ static void layer_free(struct layer *L)
     free(L->open);
     free(L->cursor);
     free(L->pred);
+    free(L->by_exit);
 }
 
 /* The layer of n seeds as a graph: each position's best exit, its moves
@@ -886,6 +897,22 @@ static int layer_graph(const pmn_tablebase *tb, unsigned n, unsigned threads, st
     if (!L->exit || !L->open || !L->cursor || (tb->stride == 2 && !L->exit_low))
         goto nomem;
     run_pass(L, 1, threads);
+    /* The positions by exit (counting sort: in each, the ranks' order). */
+    int n2 = (int)n;
+    L->by_exit = malloc((L->size ? L->size : 1) * sizeof *L->by_exit);
+    if (!L->by_exit)
+        goto nomem;
+    memset(L->exit_at, 0, sizeof L->exit_at);
+    for (uint64_t i = 0; i < L->size; i++)
+        if (L->exit[i] != INT8_MIN)
+            L->exit_at[L->exit[i] + n2 + 1]++;
+    for (int e = 0; e <= 2 * n2; e++)
+        L->exit_at[e + 1] += L->exit_at[e];
+    uint64_t at[2 * TB_MAX_SEEDS + 1];
+    memcpy(at, L->exit_at, sizeof at);
+    for (uint64_t i = 0; i < L->size; i++)
+        if (L->exit[i] != INT8_MIN)
+            L->by_exit[at[L->exit[i] + n2]++] = (uint32_t)i;
     uint64_t edges = 0;
     for (uint64_t i = 0; i < L->size; i++) {
         edges += L->cursor[i];
@@ -1423,14 +1450,15 @@ double pmn_tablebase_build_bytes(const pmn_rules *r, unsigned seeds, double *dis
     /* A layer built by the walk (walk_layer: no position repeats) holds a
      * byte a position and needs no more than its own values; one built as
      * a graph holds 2 bytes a value (with its depth) and needs its graph
-     * and solve besides: 35 bytes a position (the predecessor lists the
-     * most), 18 more with both seats apart (own seeds). */
+     * and solve besides: 39 bytes a position (the predecessor lists the
+     * most; the positions by exit, 4), 18 more with both seats apart (own
+     * seeds). */
     if (walked(&b)) {
         *disk = total;
         return total;
     }
     *disk = 2 * values * total;
-    return (2 * values + 35 + 18 * (values - 1)) * largest + 2 * values * (total - largest);
+    return (2 * values + 39 + 18 * (values - 1)) * largest + 2 * values * (total - largest);
 }
 
 static void layer_stats(const pmn_tablebase *tb, unsigned n, pmn_tablebase_layer *s)

@@ -555,6 +555,157 @@ int annotate_prove_alike(pmn_searcher *s, const pmn_rules *r, const pmn_position
     return 1;
 }
 
+/* One annotation under way: the record, its replay's main line and what
+ * the plies carry from one to the next. */
+struct run {
+    pmn_record *rec;
+    const pmn_setup *setup;
+    pmn_searcher *s;
+    const pmn_annotate_options *o;
+    const pmn_rules *r;
+    const pmn_model *model;
+    const pmn_played_line *line;
+    size_t n;                  /* the plies replayed */
+    pmn_position *history;     /* the positions before each ply */
+    size_t since;              /* the first since the last capture */
+    struct iterations *it;     /* the last iterations of the ply's search */
+    unsigned failed_at;        /* seeds in play at the last failed proof */
+    double start;
+    int claims;                /* the record writes captures: the engine's lines too */
+};
+
+/* The analysis of the position before ply i (into a): proved where the
+ * solver proves it within its budget, else searched, the best and the
+ * played move then put like with like.  1 proved, 0 searched,
+ * PMN_ERR_NOMEM. */
+static int analyse_ply(struct run *u, size_t i, const pmn_position *before, pmn_analysis *a)
+{
+    const pmn_annotate_options *o = u->o;
+    pmn_search_limits l = o->limits;
+    l.all_moves = 1;
+    if (o->game_seconds > 0) {
+        double left = o->game_seconds - (util_now() - u->start);
+        l.seconds = left / (double)(u->n - i);
+        if (l.seconds < 0.001)
+            l.seconds = 0.001;
+    }
+    if (o->progress)
+        o->progress(o->progress_ctx, i, u->n, util_now() - u->start);
+    u->it->count = 0;
+    const pmn_position *history = u->history + u->since;
+    size_t nhistory = i - u->since;
+    /* A proof that failed with n seeds in play is tried again only when
+     * four fewer are: positions of as many seeds are about as hard, and
+     * a failed proof costs its whole budget (an opening of Kalah(6,4)
+     * or Oware would pay it every ply: annotate took 1.4 times as long
+     * on samples/oware/selfplay-2.pmn, 1.1 times with this). */
+    unsigned in_play = pmn_position_seeds(u->r, before, PMN_SOUTH)
+                     + pmn_position_seeds(u->r, before, PMN_NORTH);
+    int tried = in_play + 4 <= u->failed_at;
+    int exact = tried ? prove(u->s, u->r, before, history, nhistory, o, a) : 0;
+    if (tried && exact == 0)
+        u->failed_at = in_play;   /* (where prove() does not apply, it answers 0 at once) */
+    if (exact)
+        return exact;
+    if (pmn_analyse(u->s, before, history, nhistory, &l, keep_iteration, u->it, a) < 0)
+        return PMN_ERR_NOMEM;
+    int hole = u->rec->main.moves[i].hole;
+    if (value_of(a, hole)
+        && annotate_prove_alike(u->s, u->r, before, history, nhistory, &l, hole, a) < 0)
+        return PMN_ERR_NOMEM;
+    return 0;
+}
+
+/* The judged ply j (ply i of the main line, its position's analysis a)
+ * written into the record: its value, its mark and the engine's line. */
+static int write_ply(struct run *u, size_t i, const pmn_annotated_ply *j, const pmn_analysis *a)
+{
+    const pmn_played_line *line = u->line;
+    pmn_move *m = &u->rec->main.moves[i];
+    char text[48];
+    /* The value once a turn, after its last sowing (and wherever a
+     * sowing is judged). */
+    int turn_goes_on = i + 1 < u->n && line->moves[i + 1].continues;
+    snprintf(text, sizeof text, "[%%eval %s]", j->eval);
+    /* The turn: back to its first sowing. */
+    struct turn t;
+    size_t first = i;
+    while (first > 0 && line->moves[first].continues && i - first + 1 < PMN_MAX_PV)
+        first--;
+    t.first = &u->rec->main.moves[first];
+    t.start = first ? &line->moves[first - 1].after : &u->setup->start;
+    t.n = i - first;
+    for (size_t k = first; k < i; k++)
+        t.holes[k - first] = u->rec->main.moves[k].hole;
+    strip_evals(m);
+    int rc = 0;
+    if (((!turn_goes_on || j->mark) && !game_over(j) && (rc = add_comment_text(m, text)) < 0)
+        || (rc = write_judgement(m, j, u->r, &t, u->o, a, u->claims)) < 0)
+        return rc;
+    return 0;
+}
+
+/* The end: who won, as the board says, said on the move after which it
+ * was decided -- from the first of the positions that stay exactly won
+ * for the winner (values[i]: the position before ply i, its side to
+ * move's view). */
+static int write_decided(struct run *u, const pmn_check_result *res, const pmn_value *values,
+                         pmn_annotation *an)
+{
+    size_t n = u->n;
+    int final = res->outcome == PMN_SOUTH_WINS ? 1 : res->outcome == PMN_NORTH_WINS ? -1 : 0;
+    if (n == 0 || final == 0 || res->stopped || res->ending == PMN_END_NONE)
+        return 0;
+    size_t d = n;
+    while (d > 0 && south_view(&values[d - 1], to_move_before(u->line, u->setup, d - 1)) == final)
+        d--;
+    if (d == n)
+        return 0;
+    char text[128];
+    int winner = final > 0 ? PMN_SOUTH : PMN_NORTH;
+    const pmn_value *v = &values[d];
+    int mover_wins = to_move_before(u->line, u->setup, d) == winner;
+    an->decided = (long)d - 1;
+    an->winner = winner;
+    /* The winner's view. */
+    an->decided_value = mover_wins ? *v : other_view(v);
+    int margin = an->decided_value.margin;
+    if (v->has_margin && v->solved)
+        snprintf(text, sizeof text, "from here %s wins by %d seed%s with best play",
+                 pmn_side_name(winner), margin, margin == 1 ? "" : "s");
+    else if (v->plies)
+        snprintf(text, sizeof text, "from here %s wins by force in %u pl%s",
+                 pmn_side_name(winner), v->plies, v->plies == 1 ? "y" : "ies");
+    else
+        snprintf(text, sizeof text, "from here %s wins by force", pmn_side_name(winner));
+    /* On the move after which it was decided; the first, if before it. */
+    return add_comment_text(&u->rec->main.moves[d ? d - 1 : 0], text);
+}
+
+/* Each side's summary, on the last ply. */
+static int write_summaries(struct run *u, const pmn_annotation *an)
+{
+    for (int side = 0; u->n > 0 && side < 2; side++) {
+        char text[256], a[32], b[32], c[32];
+        const pmn_annotation_side *t = &an->side[side];
+        if (!t->moves)
+            continue;
+        plural(a, sizeof a, t->inaccuracies, "inaccuracy", "inaccuracies");
+        plural(b, sizeof b, t->mistakes, "mistake", "mistakes");
+        plural(c, sizeof c, t->blunders, "blunder", "blunders");
+        char sowings[48] = "";
+        if (t->sowings != t->moves)
+            snprintf(sowings, sizeof sowings, " (%u sowings judged)", t->sowings);
+        snprintf(text, sizeof text, SUMMARY "%s, %u move%s%s: %s, %s, %s, average loss %.1f "
+                 "seeds, accuracy %.0f%%", pmn_side_name(side), t->moves,
+                 t->moves == 1 ? "" : "s", sowings, a, b, c, t->average_loss, t->accuracy);
+        int rc = add_comment_text(&u->rec->main.moves[u->n - 1], text);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
 int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s,
                         const pmn_annotate_options *o, pmn_annotation *out)
 {
@@ -572,79 +723,43 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
     pmn_replay *replay = pmn_replay_new(rec, setup, NULL, NULL);
     if (!replay)
         return PMN_ERR_NOMEM;
-    const pmn_played_line *line = pmn_replay_main(replay);
-    const pmn_check_result *res = pmn_replay_result(replay);
-    const pmn_rules *r = &setup->rules;
-    const pmn_model *model = pmn_model_for(r);
+    struct run u = { .rec = rec, .setup = setup, .s = s, .o = o, .r = &setup->rules,
+                     .line = pmn_replay_main(replay), .failed_at = UINT_MAX,
+                     .start = util_now() };
+    u.model = pmn_model_for(u.r);
     double threshold = o->threshold > 0 ? o->threshold : 0.05;
-    size_t n = 0;
-    while (n < line->nmoves && line->moves[n].replayed)
-        n++;
-    pmn_value *values = calloc(n + 1, sizeof *values);
-    pmn_position *history = malloc((n + 1) * sizeof *history);
-    an->plies = calloc(n + 1, sizeof *an->plies);
-    an->model = model;
-    struct iterations *it = malloc(sizeof *it);
-    int rc = values && history && an->plies && it ? 0 : PMN_ERR_NOMEM;
-    double sum_accuracy[2] = { 0, 0 }, sum_loss[2] = { 0, 0 };
-    size_t since = 0;
-    int claims = 0;
-    double start = util_now();
-    unsigned failed_at = UINT_MAX;   /* seeds in play at the last failed proof */
+    while (u.n < u.line->nmoves && u.line->moves[u.n].replayed)
+        u.n++;
     for (size_t i = 0; i < rec->main.nmoves; i++)
-        claims |= rec->main.moves[i].claim >= 0;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        const pmn_position *before = i ? &line->moves[i - 1].after : &setup->start;
+        u.claims |= rec->main.moves[i].claim >= 0;
+    pmn_value *values = calloc(u.n + 1, sizeof *values);
+    u.history = malloc((u.n + 1) * sizeof *u.history);
+    u.it = malloc(sizeof *u.it);
+    an->plies = calloc(u.n + 1, sizeof *an->plies);
+    an->model = u.model;
+    int rc = values && u.history && an->plies && u.it ? 0 : PMN_ERR_NOMEM;
+    double sum_accuracy[2] = { 0, 0 }, sum_loss[2] = { 0, 0 };
+    for (size_t i = 0; rc == 0 && i < u.n; i++) {
+        const pmn_played *pl = &u.line->moves[i];
+        const pmn_position *before = i ? &u.line->moves[i - 1].after : &setup->start;
         pmn_annotated_ply *j = &an->plies[an->nplies];
         pmn_analysis a;
-        history[i] = *before;
-        pmn_search_limits l = o->limits;
-        l.all_moves = 1;
-        if (o->game_seconds > 0) {
-            double left = o->game_seconds - (util_now() - start);
-            l.seconds = left / (double)(n - i);
-            if (l.seconds < 0.001)
-                l.seconds = 0.001;
-        }
-        if (o->progress)
-            o->progress(o->progress_ctx, i, n, util_now() - start);
-        it->count = 0;
-        /* A proof that failed with n seeds in play is tried again only when
-         * four fewer are: positions of as many seeds are about as hard, and
-         * a failed proof costs its whole budget (an opening of Kalah(6,4)
-         * or Oware would pay it every ply: annotate took 1.4 times as long
-         * on samples/oware/selfplay-2.pmn, 1.1 times with this). */
-        unsigned in_play_now = pmn_position_seeds(r, before, PMN_SOUTH)
-                             + pmn_position_seeds(r, before, PMN_NORTH);
-        int tried = in_play_now + 4 <= failed_at;
-        int exact = tried ? prove(s, r, before, history + since, i - since, o, &a) : 0;
-        if (tried && exact == 0)
-            failed_at = in_play_now;   /* (where prove() does not apply, it answers 0 at once) */
-        if (exact < 0
-            || (!exact
-                && pmn_analyse(s, before, history + since, i - since, &l, keep_iteration, it,
-                               &a) < 0)) {
+        u.history[i] = *before;
+        if (analyse_ply(&u, i, before, &a) < 0) {
             rc = PMN_ERR_NOMEM;
             break;
         }
-        if (!exact && value_of(&a, rec->main.moves[i].hole)
-            && annotate_prove_alike(s, r, before, history + since, i - since, &l,
-                                    rec->main.moves[i].hole, &a) < 0) {
-            rc = PMN_ERR_NOMEM;
-            break;
-        }
-        const pmn_move_report *rep = &line->moves[i].report;
         j->ply = i;
         j->before = *before;
-        j->mover = line->moves[i].mover;
+        j->mover = pl->mover;
         j->hole = rec->main.moves[i].hole;
         values[i] = a.value;
-        if (pmn_irreversible(rep))
-            since = i + 1;
+        if (pmn_irreversible(&pl->report))
+            u.since = i + 1;
         if (!value_of(&a, j->hole))
             continue;   /* a pass, or a move the engine does not list */
-        unsigned in_play = pmn_position_seeds(r, before, PMN_SOUTH)
-                         + pmn_position_seeds(r, before, PMN_NORTH);
+        unsigned in_play = pmn_position_seeds(u.r, before, PMN_SOUTH)
+                         + pmn_position_seeds(u.r, before, PMN_NORTH);
         /* The value the record shows before the move: the last one's,
          * the mover's view. */
         const pmn_annotated_ply *last = an->nplies ? j - 1 : NULL;
@@ -653,30 +768,12 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
             shown = last->mover == j->mover ? last->played : other_view(&last->played);
             before_move = &shown;
         }
-        judge(j, &a, it, before_move, model, in_play, threshold, i < o->opening);
+        judge(j, &a, u.it, before_move, u.model, in_play, threshold, i < o->opening);
         an->nplies++;
-        pmn_move *m = &rec->main.moves[i];
-        char text[48];
-        /* The value once a turn, after its last sowing (and wherever a
-         * sowing is judged). */
-        int turn_goes_on = i + 1 < n && line->moves[i + 1].continues;
-        snprintf(text, sizeof text, "[%%eval %s]", j->eval);
-        /* The turn: back to its first sowing. */
-        struct turn t;
-        size_t first = i;
-        while (first > 0 && line->moves[first].continues && i - first + 1 < PMN_MAX_PV)
-            first--;
-        t.first = &rec->main.moves[first];
-        t.start = first ? &line->moves[first - 1].after : &setup->start;
-        t.n = i - first;
-        for (size_t k = first; k < i; k++)
-            t.holes[k - first] = rec->main.moves[k].hole;
-        strip_evals(m);
-        if (((!turn_goes_on || j->mark) && !game_over(j) && (rc = add_comment_text(m, text)) < 0)
-            || (rc = write_judgement(m, j, r, &t, o, &a, claims)) < 0)
+        if ((rc = write_ply(&u, i, j, &a)) < 0)
             break;
         pmn_annotation_side *sd = &an->side[j->mover];
-        sd->moves += !line->moves[i].continues;
+        sd->moves += !pl->continues;
         sd->sowings++;
         sd->inaccuracies += j->mark == PMN_MARK_INACCURACY;
         sd->mistakes += j->mark == PMN_MARK_MISTAKE;
@@ -689,55 +786,13 @@ int pmn_annotate_record(pmn_record *rec, const pmn_setup *setup, pmn_searcher *s
             an->side[side].average_loss = sum_loss[side] / an->side[side].sowings;
             an->side[side].accuracy = sum_accuracy[side] / an->side[side].sowings;
         }
-    /* The end: who won, as the board says; decided from the first of the
-     * positions that stay exactly won for the winner. */
-    int final = res->outcome == PMN_SOUTH_WINS ? 1 : res->outcome == PMN_NORTH_WINS ? -1 : 0;
-    if (rc == 0 && n > 0 && final != 0 && !res->stopped && res->ending != PMN_END_NONE) {
-        size_t d = n;
-        while (d > 0 && south_view(&values[d - 1], to_move_before(line, setup, d - 1)) == final)
-            d--;
-        if (d < n) {
-            char text[128];
-            int winner = final > 0 ? PMN_SOUTH : PMN_NORTH;
-            const pmn_value *v = &values[d];
-            int mover_wins = to_move_before(line, setup, d) == winner;
-            an->decided = (long)d - 1;
-            an->winner = winner;
-            /* The winner's view. */
-            an->decided_value = mover_wins ? *v : other_view(v);
-            int margin = an->decided_value.margin;
-            if (v->has_margin && v->solved)
-                snprintf(text, sizeof text, "from here %s wins by %d seed%s with best play",
-                         pmn_side_name(winner), margin, margin == 1 ? "" : "s");
-            else if (v->plies)
-                snprintf(text, sizeof text, "from here %s wins by force in %u pl%s",
-                         pmn_side_name(winner), v->plies, v->plies == 1 ? "y" : "ies");
-            else
-                snprintf(text, sizeof text, "from here %s wins by force",
-                         pmn_side_name(winner));
-            /* On the move after which it was decided; the first, if before it. */
-            rc = add_comment_text(&rec->main.moves[d ? d - 1 : 0], text);
-        }
-    }
-    for (int side = 0; rc == 0 && n > 0 && side < 2; side++) {
-        char text[256], a[32], b[32], c[32];
-        const pmn_annotation_side *t = &an->side[side];
-        if (!t->moves)
-            continue;
-        plural(a, sizeof a, t->inaccuracies, "inaccuracy", "inaccuracies");
-        plural(b, sizeof b, t->mistakes, "mistake", "mistakes");
-        plural(c, sizeof c, t->blunders, "blunder", "blunders");
-        char sowings[48] = "";
-        if (t->sowings != t->moves)
-            snprintf(sowings, sizeof sowings, " (%u sowings judged)", t->sowings);
-        snprintf(text, sizeof text, SUMMARY "%s, %u move%s%s: %s, %s, %s, average loss %.1f "
-                 "seeds, accuracy %.0f%%", pmn_side_name(side), t->moves,
-                 t->moves == 1 ? "" : "s", sowings, a, b, c, t->average_loss, t->accuracy);
-        rc = add_comment_text(&rec->main.moves[n - 1], text);
-    }
+    if (rc == 0)
+        rc = write_decided(&u, pmn_replay_result(replay), values, an);
+    if (rc == 0)
+        rc = write_summaries(&u, an);
     free(values);
-    free(history);
-    free(it);
+    free(u.history);
+    free(u.it);
     if (!out || rc < 0)
         pmn_annotation_free(an);
     pmn_replay_free(replay);

@@ -1071,16 +1071,163 @@ static int again_possible(const struct parser *p)
     return p->rules.extra != PMN_EXTRA_NONE || p->rules.no_move == PMN_NO_MOVE_PASS;
 }
 
-/* line -> { NUMBER | turn | comment | variation | ';' | '/' }
- * turn -> move {annotation} { '-' move {annotation} } */
+/* What a line's moves carry from one token to the next. */
+struct line_state {
+    pmn_move *last;            /* the last move read */
+    struct token number;       /* a move number read, for the move after it */
+    int have_number;
+    int semi;                  /* a full move ended: a ';' is due */
+    int mover;                 /* whose turn the last move was */
+    int side;                  /* whose move the next is, by turns */
+    int agreed;                /* the last move's case agreed with its turn */
+};
+
+/* turn -> move {annotation} { '-' move {annotation} }: a move of the line
+ * at the token t (a hole), and whose turn it is.  1 to read on, 0 at the
+ * end of the line, -1 when memory runs out. */
+static int line_move(struct parser *p, pmn_line *line, int depth, struct line_state *st,
+                     struct token *t)
+{
+    /* A sentence that opens with a word that is a hole's letter ("A
+     * player wins when ...", "A History of Board-Games"): prose, told
+     * from a move by the word after it. */
+    if (t->type == T_HOLE && depth == 0 && !st->have_number && !p->join
+        && begins_line(p, t) && prose_ahead(p, t)) {
+        if (p->in_junk) {
+            skip_junk(p, t);
+            advance(p);
+            return 1;
+        }
+        if (st->last) {
+            int rc = prose_after_moves(p, st->last, t);
+            return rc <= 0 ? rc : 1;
+        }
+    }
+    if (p->join && st->have_number) {
+        diag_report(p->fn, p->ctx, PMN_E101, p->join_tok.line, p->join_tok.col,
+                    "a '-' before a move number: the move after it begins a turn");
+        p->join = 0;
+    }
+    if (!st->have_number && !p->join)
+        need_semi(p, &st->semi, t);
+    if (p->join && st->last)
+        st->side = st->mover;
+    else if (st->have_number)   /* "N." before South's move, "N..." North's */
+        st->side = st->number.dots == 3 ? PMN_NORTH : PMN_SOUTH;
+    if (depth == 0 && st->have_number)
+        p->main_number = (unsigned)(st->number.value > 0xFFFFFF ? 0xFFFFFF : st->number.value);
+    int numbered = st->have_number, prev_side = st->last ? st->last->side : -1;
+    st->last = parse_move(p, line, st->have_number ? &st->number : NULL, st->side);
+    st->have_number = 0;
+    if (!st->last && p->nomem)
+        return -1;
+    if (!st->last)
+        return 1;   /* over a limit: skipped from here */
+    /* Turns are counted by the places moves stand in: a number
+     * says whose move it is, and a letter of the same case as the
+     * one before is the same player again (a sowing the move before
+     * earned, or the opponent passed, where the rules have such
+     * turns), unless that one was itself a slip.  So after a slip
+     * of case, "1. I l;" or "1. I L;", the ';' and the numbers that
+     * follow are where they belong. */
+    if (numbered || st->last->joined || st->last->notation == PMN_NOTATION_NUMBERS
+        || st->last->side != prev_side || !st->agreed || !again_possible(p))
+        st->mover = st->side;
+    st->agreed = st->last->side == st->mover;   /* no slip of case in this one */
+    st->side = !st->mover;
+    st->semi = st->mover == PMN_NORTH;
+    return 1;
+}
+
+/* Words among or after the moves at the token t: a heading, the text that
+ * ends a game, prose after the moves, words that join moves or close a
+ * solution, or words read as nothing, kept as a comment.  1 to read on,
+ * 0 at the end of the line, -1 when memory runs out. */
+static int line_words(struct parser *p, pmn_line *line, int depth, struct line_state *st,
+                      struct token *t)
+{
+    size_t words_end;   /* of words a page puts among or after moves */
+    if (p->in_junk && begins_line(p, t)) {
+        int rc = read_heading(p, t);
+        if (rc < 0)
+            return -1;
+        if (rc > 0)
+            return 1;
+    }
+    if (depth == 0 && st->last && begins_line(p, t) && after_blank_line(p, t)
+        && !prose_ahead(p, t) && !moves_after(p, line_end(p, t->off))) {
+        /* A word alone after a blank line below the moves (a page's
+         * "Copyright", "References"): the game is over, and the
+         * text is the page's. */
+        p->split = "the text after it ends the game";
+        return 0;
+    }
+    if (depth == 0 && st->last && begins_line(p, t) && prose_ahead(p, t)) {
+        int rc = prose_after_moves(p, st->last, t);
+        return rc <= 0 ? rc : 1;
+    }
+    if (p->in_junk) {
+        if (begins_line(p, t) && !p->stip_len && stipulation(p, t)) {
+            /* kept for the moves that follow, if any do */
+            p->stip_off = t->off;
+            p->stip_len = text_end(p, t->off) - t->off;
+        }
+        skip_junk(p, t);
+    } else if (st->last && t->len == 1 && p->lx.text[t->off] == '.') {
+        /* The full stop after the last move of a sentence. */
+    } else if (st->last && (words_end = connective(p, t)) != 0) {
+        /* "3? is followed by 11/12/...": words that join moves, as
+         * a page prints a variation; kept where they stand. */
+        report(p, PMN_N126, t->line, t->col, "the words '%s' between moves read as "
+               "joining them, and kept as a comment", p->lx.text + t->off,
+               words_end - t->off);
+        if (add_comment(p, line, st->last, t->off, words_end - t->off, 0) < 0)
+            return -1;
+        lexer_skip_to(&p->lx, words_end);
+    } else if (st->last && (words_end = closing_words(p, t)) != 0) {
+        /* "... 14 6 (x1) and North wins.": the words a printed
+         * solution closes with, kept as the last move's comment. */
+        diag_report(p->fn, p->ctx, PMN_N128, t->line, t->col,
+                    "text after the moves of move %s, kept as its comment", st->last->text);
+        if (add_comment(p, NULL, st->last, t->off, words_end - t->off, 0) < 0)
+            return -1;
+        if (depth == 0)
+            stated_result(p, t, words_end);
+        lexer_skip_to(&p->lx, words_end);
+    } else {
+        /* A word, or a run of them: said once, and kept as a
+         * comment where it stands. */
+        size_t end = prose_run(p, t);
+        struct token w = *t;
+        if (end == t->off + t->len)
+            report(p, PMN_E101, w.line, w.col, "cannot read '%s': kept as a comment",
+                   p->lx.text + w.off, w.len);
+        else {
+            char words[48];   /* its lines run together */
+            size_t n = 0;
+            for (size_t i = w.off; i < end && n < sizeof words - 4; i++)
+                words[n++] = p->lx.text[i] == '\n' || p->lx.text[i] == '\r'
+                           ? ' ' : p->lx.text[i];
+            if (n < end - w.off)
+                memcpy(words + n, "...", 3), n += 3;
+            report(p, PMN_E101, w.line, w.col, "cannot read the words '%s': no moves, "
+                   "kept as a comment", words, n);
+        }
+        if (add_comment(p, line, st->last, w.off, end - w.off, 0) < 0)
+            return -1;
+        lexer_skip_to(&p->lx, end);
+    }
+    advance(p);
+    return 1;
+}
+
+/* line -> { NUMBER | turn | comment | variation | ';' | '/' } */
 static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
 {
-    pmn_move *last = NULL;
-    struct token number;
-    int have_number = 0, semi = 0, mover = side, agreed = 1;
+    struct line_state st = { .last = NULL, .have_number = 0, .semi = 0, .mover = side,
+                             .side = side, .agreed = 1 };
     for (;;) {
         struct token *t = &p->tok;
-        size_t words_end;   /* of words a page puts among or after moves */
         if (p->over) {
             skip_rest(p);
             return 0;
@@ -1117,73 +1264,27 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
             advance(p);
             break;
         case T_NUMBER:
-            need_semi(p, &semi, t);
-            number = *t;
-            have_number = 1;
+            need_semi(p, &st.semi, t);
+            st.number = *t;
+            st.have_number = 1;
             advance(p);
             break;
         case T_HOLE:
         case T_HOLE_NUMBER:
-        case T_HOLE_COORD:
-            /* A sentence that opens with a word that is a hole's letter ("A
-             * player wins when ...", "A History of Board-Games"): prose, told
-             * from a move by the word after it. */
-            if (t->type == T_HOLE && depth == 0 && !have_number && !p->join
-                && begins_line(p, t) && prose_ahead(p, t)) {
-                if (p->in_junk) {
-                    skip_junk(p, t);
-                    advance(p);
-                    break;
-                }
-                if (last) {
-                    int rc = prose_after_moves(p, last, t);
-                    if (rc <= 0)
-                        return rc;
-                    break;
-                }
-            }
-            if (p->join && have_number) {
-                diag_report(p->fn, p->ctx, PMN_E101, p->join_tok.line, p->join_tok.col,
-                            "a '-' before a move number: the move after it begins a turn");
-                p->join = 0;
-            }
-            if (!have_number && !p->join)
-                need_semi(p, &semi, t);
-            if (p->join && last)
-                side = mover;
-            else if (have_number)   /* "N." before South's move, "N..." North's */
-                side = number.dots == 3 ? PMN_NORTH : PMN_SOUTH;
-            if (depth == 0 && have_number)
-                p->main_number = (unsigned)(number.value > 0xFFFFFF ? 0xFFFFFF : number.value);
-            int numbered = have_number, prev_side = last ? last->side : -1;
-            last = parse_move(p, line, have_number ? &number : NULL, side);
-            have_number = 0;
-            if (!last && p->nomem)
-                return -1;
-            if (!last)
-                continue;   /* over a limit: skipped from here */
-            /* Turns are counted by the places moves stand in: a number
-             * says whose move it is, and a letter of the same case as the
-             * one before is the same player again (a sowing the move before
-             * earned, or the opponent passed, where the rules have such
-             * turns), unless that one was itself a slip.  So after a slip
-             * of case, "1. I l;" or "1. I L;", the ';' and the numbers that
-             * follow are where they belong. */
-            if (numbered || last->joined || last->notation == PMN_NOTATION_NUMBERS
-                || last->side != prev_side || !agreed || !again_possible(p))
-                mover = side;
-            agreed = last->side == mover;   /* no slip of case in this one */
-            side = !mover;
-            semi = mover == PMN_NORTH;
+        case T_HOLE_COORD: {
+            int rc = line_move(p, line, depth, &st, t);
+            if (rc <= 0)
+                return rc;
             break;
+        }
         case T_JOIN:
             /* A variation may open with '-': it replaces a sowing that
              * continued a turn. */
-            if (last && !p->join && !have_number && dash_before_words(p, t)) {
+            if (st.last && !p->join && !st.have_number && dash_before_words(p, t)) {
                 advance(p);   /* "... 3/11 - and South wins": the words' dash */
                 break;
             }
-            if (p->join || (!last && depth == 0) || have_number) {
+            if (p->join || (!st.last && depth == 0) || st.have_number) {
                 diag_report(p->fn, p->ctx, PMN_E101, t->line, t->col,
                             "a '-' that joins no two sowings of a turn");
             } else {
@@ -1194,20 +1295,20 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
             break;
         case T_SLASH:
             p->ply_list = 1;
-            semi = 0;
+            st.semi = 0;
             advance(p);
             break;
         case T_CAPTURE:
-            if (depth == 0 && last && !have_number && t->b.len == 1)
-                add_mark(p, line, last, p->lx.text[t->b.off]);
-            annotate(p, have_number ? NULL : last);
+            if (depth == 0 && st.last && !st.have_number && t->b.len == 1)
+                add_mark(p, line, st.last, p->lx.text[t->b.off]);
+            annotate(p, st.have_number ? NULL : st.last);
             break;
         case T_JUDGEMENT:
         case T_NAG:
-            annotate(p, have_number ? NULL : last);
+            annotate(p, st.have_number ? NULL : st.last);
             break;
         case T_COMMENT:
-            if (add_comment(p, line, last, t->a.off, t->a.len, 1) < 0)
+            if (add_comment(p, line, st.last, t->a.off, t->a.len, 1) < 0)
                 return -1;
             advance(p);
             break;
@@ -1215,98 +1316,29 @@ static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
             p->unclosed = 1;
             diag_report(p->fn, p->ctx, PMN_E102, t->line, t->col,
                         "this '{' is never closed: the text after it is kept as a comment");
-            if (add_comment(p, line, last, t->off + 1, t->len - 1, 1) < 0)
+            if (add_comment(p, line, st.last, t->off + 1, t->len - 1, 1) < 0)
                 return -1;
             advance(p);
             break;
         case T_LPAREN:
-            if (parse_paren(p, line, &last, depth) < 0)
+            if (parse_paren(p, line, &st.last, depth) < 0)
                 return -1;
             break;
         case T_SEMI:
-            if (!semi && !p->said_extra_semi) {
+            if (!st.semi && !p->said_extra_semi) {
                 p->said_extra_semi = 1;
                 diag_report(p->fn, p->ctx, PMN_W122, t->line, t->col,
                             "a ';' that ends no full move (first here)");
             }
-            semi = 0;
+            st.semi = 0;
             advance(p);
             break;
-        case T_WORD:
-            if (p->in_junk && begins_line(p, t)) {
-                int rc = read_heading(p, t);
-                if (rc < 0)
-                    return -1;
-                if (rc > 0)
-                    break;
-            }
-            if (depth == 0 && last && begins_line(p, t) && after_blank_line(p, t)
-                && !prose_ahead(p, t) && !moves_after(p, line_end(p, t->off))) {
-                /* A word alone after a blank line below the moves (a page's
-                 * "Copyright", "References"): the game is over, and the
-                 * text is the page's. */
-                p->split = "the text after it ends the game";
-                return 0;
-            }
-            if (depth == 0 && last && begins_line(p, t) && prose_ahead(p, t)) {
-                int rc = prose_after_moves(p, last, t);
-                if (rc <= 0)
-                    return rc;
-                break;
-            }
-            if (p->in_junk) {
-                if (begins_line(p, t) && !p->stip_len && stipulation(p, t)) {
-                    /* kept for the moves that follow, if any do */
-                    p->stip_off = t->off;
-                    p->stip_len = text_end(p, t->off) - t->off;
-                }
-                skip_junk(p, t);
-            } else if (last && t->len == 1 && p->lx.text[t->off] == '.') {
-                /* The full stop after the last move of a sentence. */
-            } else if (last && (words_end = connective(p, t)) != 0) {
-                /* "3? is followed by 11/12/...": words that join moves, as
-                 * a page prints a variation; kept where they stand. */
-                report(p, PMN_N126, t->line, t->col, "the words '%s' between moves read as "
-                       "joining them, and kept as a comment", p->lx.text + t->off,
-                       words_end - t->off);
-                if (add_comment(p, line, last, t->off, words_end - t->off, 0) < 0)
-                    return -1;
-                lexer_skip_to(&p->lx, words_end);
-            } else if (last && (words_end = closing_words(p, t)) != 0) {
-                /* "... 14 6 (x1) and North wins.": the words a printed
-                 * solution closes with, kept as the last move's comment. */
-                diag_report(p->fn, p->ctx, PMN_N128, t->line, t->col,
-                            "text after the moves of move %s, kept as its comment", last->text);
-                if (add_comment(p, NULL, last, t->off, words_end - t->off, 0) < 0)
-                    return -1;
-                if (depth == 0)
-                    stated_result(p, t, words_end);
-                lexer_skip_to(&p->lx, words_end);
-            } else {
-                /* A word, or a run of them: said once, and kept as a
-                 * comment where it stands. */
-                size_t end = prose_run(p, t);
-                struct token w = *t;
-                if (end == t->off + t->len)
-                    report(p, PMN_E101, w.line, w.col, "cannot read '%s': kept as a comment",
-                           p->lx.text + w.off, w.len);
-                else {
-                    char words[48];   /* its lines run together */
-                    size_t n = 0;
-                    for (size_t i = w.off; i < end && n < sizeof words - 4; i++)
-                        words[n++] = p->lx.text[i] == '\n' || p->lx.text[i] == '\r'
-                                   ? ' ' : p->lx.text[i];
-                    if (n < end - w.off)
-                        memcpy(words + n, "...", 3), n += 3;
-                    report(p, PMN_E101, w.line, w.col, "cannot read the words '%s': no moves, "
-                           "kept as a comment", words, n);
-                }
-                if (add_comment(p, line, last, w.off, end - w.off, 0) < 0)
-                    return -1;
-                lexer_skip_to(&p->lx, end);
-            }
-            advance(p);
+        case T_WORD: {
+            int rc = line_words(p, line, depth, &st, t);
+            if (rc <= 0)
+                return rc;
             break;
+        }
         }
     }
 }

@@ -554,6 +554,149 @@ static long kid_value(struct solver *x, const pmn_position *p, struct kid *k, in
     return -test(x, &k->pos, ply + 1, 1 - gamma, dep);
 }
 
+/* Play every move of p into kids (their number): the ends of the game,
+ * repetitions and what the table knows of each child may decide the test
+ * before any is searched, and the memory each peek reads is fetched
+ * meanwhile. */
+static int play_kids(struct solver *x, const pmn_position *p, struct kid *kids)
+{
+    int holes[PMN_MAX_SIDE_PITS];
+    int n = engine_moves(&x->eng, p, holes);
+    for (int i = 0; i < n; i++) {
+        struct kid *k = &kids[i];
+        k->pos = *p;
+        k->hole = holes[i];
+        engine_play(&x->eng, &k->pos, holes[i], &k->rep, NULL);
+        x->b.nodes++;
+        k->tbv = NULL;
+        if (k->rep.ending == PMN_END_NONE) {
+            k->key = key_of(x, &k->pos);
+            if (x->t->tb && (k->tbv = tablebase_locate(x->t->tb, x->r, &k->pos)) != NULL)
+                __builtin_prefetch(k->tbv);
+            __builtin_prefetch(&x->t->e[(k->key & (x->t->nbuckets - 1)) * BUCKET]);
+        }
+    }
+    return n;
+}
+
+/* What is known of the kid k of p at `ply` before any search, into
+ * k->lo..k->hi (the mover's view): the end of the game or a repetition
+ * (which makes the result hang on the path: *dependent), the seeds and
+ * the databases, then the table (Irving's peek at every child; a bound
+ * short of the end sets *horizon). */
+static void peek_kid(struct solver *x, struct kid *k, int me, int ply, int rem, int *dependent,
+                     int *horizon)
+{
+    const pmn_rules *r = x->r;
+    k->lo = -100000;
+    k->hi = 100000;
+    if (k->rep.ending != PMN_END_NONE) {
+        k->lo = k->hi = (int)end_margin(r, k->rep.ending, k->rep.outcome, &k->pos, me);
+    } else if (!x->sh.acyclic && !pmn_irreversible(&k->rep)
+               && path_repeats(x->path, x->since[ply], ply, x->before, x->nbefore,
+                               engine_key(x->r, &k->pos))) {
+        k->lo = k->hi = (int)end_margin(r, PMN_END_REPETITION,
+                                        pmn_repetition_outcome(r, &k->pos), &k->pos, me);
+        *dependent = DEP_PATH;
+    } else {
+        /* What the seeds and the databases say of the child, then the
+         * table (Irving's peek at every child). */
+        long cd = banked(&k->pos), clo = -100000, chi = 100000;
+        if (x->sh.bounded)
+            bound_of(x, &k->pos, cd, &clo, &chi);
+        long tlo, thi;
+        if (k->tbv && tb_value_bounds(x, k->tbv, cd, x->sh.acyclic || pmn_irreversible(&k->rep),
+                                      &tlo, &thi)) {
+            clo = tlo > clo ? tlo : clo;
+            chi = thi < chi ? thi : chi;
+        }
+        if (k->pos.to_move == me) {
+            k->lo = (int)clo;
+            k->hi = (int)chi;
+        } else {
+            k->lo = (int)-chi;
+            k->hi = (int)-clo;
+        }
+        struct entry kid_found, *c = clo < chi && probe(x->t, k->key, &kid_found)
+                                   ? &kid_found : NULL;
+        if (c && !deep_enough(c, rem - 1))
+            c = NULL;
+        if (c) {
+            if (c->depth != PROVED)
+                *horizon = 1;
+            long lo = c->lo + cd, hi = c->hi + cd, klo, khi;
+            if (k->pos.to_move == me) {
+                klo = c->lo <= NONE_LO ? -100000 : lo;
+                khi = c->hi >= NONE_HI ? 100000 : hi;
+            } else {
+                klo = c->hi >= NONE_HI ? -100000 : -hi;
+                khi = c->lo <= NONE_LO ? 100000 : -lo;
+            }
+            if (klo > k->lo)
+                k->lo = (int)klo;
+            if (khi < k->hi)
+                k->hi = (int)khi;
+        }
+    }
+}
+
+/* The kids[0..open) of p at `ply` not decided by a peek, searched best
+ * first against gamma until one reaches it: *best and *best_hole raised,
+ * *dependent gathering the kids'.  0 where the budget stopped the search
+ * (the caller's result is then not to be kept), else 1. */
+static int search_kids(struct solver *x, const pmn_position *p, struct kid *kids, int open,
+                       int ply, long gamma, long *best, int *best_hole, int *dependent)
+{
+    /* Best-looking first: insertion sort of a handful. */
+    for (int i = 1; i < open; i++) {
+        struct kid tmp = kids[i];
+        int j = i;
+        while (j > 0 && kids[j - 1].order < tmp.order) {
+            kids[j] = kids[j - 1];
+            j--;
+        }
+        kids[j] = tmp;
+    }
+    /* With helper threads (ABDADA): after the first move, a move whose
+     * position another thread is searching is put off to a second
+     * pass, by when its value may be in the table. */
+    int later[PMN_MAX_SIDE_PITS], nlater = 0, cut = 0;
+    for (int pass = 0; pass < 2 && !cut; pass++) {
+        int m = pass ? nlater : open;
+        for (int j = 0; j < m; j++) {
+            struct kid *k = &kids[pass ? later[j] : j];
+            if (k->hi < gamma) {   /* the table says it fails: its bound is all we need */
+                if (k->hi > *best) {
+                    *best = k->hi;
+                    *best_hole = k->hole;
+                }
+                continue;
+            }
+            if (pass == 0 && j > 0 && x->t->threads > 1 && busy(x->t, k->key)) {
+                later[nlater++] = j;
+                continue;
+            }
+            int kd;
+            _Atomic uint64_t *mark = x->t->threads > 1 ? enter(x->t, k->key) : NULL;
+            long v = kid_value(x, p, k, ply, gamma, &kd);
+            if (mark)
+                leave(mark, k->key);
+            if (x->b.stopped)
+                return 0;
+            *dependent |= kd;
+            if (v > *best) {
+                *best = v;
+                *best_hole = k->hole;
+            }
+            if (v >= gamma) {
+                cut = 1;
+                break;
+            }
+        }
+    }
+    return 1;
+}
+
 /* Is the value of p (not ended; the side to move has a move) at least
  * gamma?  Fail-soft: a result at or above gamma is a lower bound, one below
  * an upper bound.  *dep: the result depends on the path (a repetition), or
@@ -565,7 +708,6 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
         *dep = DEP_PATH;
         return gamma - 1;
     }
-    const pmn_rules *r = x->r;
     int rem = x->limit - ply;   /* plies left to look ahead */
     long d = banked(p);
     /* Below the root, the parent's peek at p asked the seeds and the
@@ -609,81 +751,14 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
     uint64_t nodes0 = x->b.nodes;
     int me = p->to_move;
     struct kid *kids = x->kids[ply];
-    int holes[PMN_MAX_SIDE_PITS];
-    int n = engine_moves(&x->eng, p, holes);
+    int n = play_kids(x, p, kids);
     long best = -100000;
     int best_hole = -1, dependent = 0, open = 0, horizon = 0;
-    /* Play every move: the ends of the game, repetitions and what the table
-     * knows of each child may decide the test before any is searched. */
-    for (int i = 0; i < n; i++) {
-        struct kid *k = &kids[i];
-        k->pos = *p;
-        k->hole = holes[i];
-        engine_play(&x->eng, &k->pos, holes[i], &k->rep, NULL);
-        x->b.nodes++;
-        k->tbv = NULL;
-        if (k->rep.ending == PMN_END_NONE) {
-            /* The memory each peek reads, fetched meanwhile. */
-            k->key = key_of(x, &k->pos);
-            if (x->t->tb && (k->tbv = tablebase_locate(x->t->tb, r, &k->pos)) != NULL)
-                __builtin_prefetch(k->tbv);
-            __builtin_prefetch(&x->t->e[(k->key & (x->t->nbuckets - 1)) * BUCKET]);
-        }
-    }
     for (int i = 0; i < n; i++) {
         if (open != i)
             kids[open] = kids[i];
         struct kid *k = &kids[open];
-        k->lo = -100000;
-        k->hi = 100000;
-        if (k->rep.ending != PMN_END_NONE) {
-            k->lo = k->hi = (int)end_margin(r, k->rep.ending, k->rep.outcome, &k->pos, me);
-        } else if (!x->sh.acyclic && !pmn_irreversible(&k->rep)
-                   && path_repeats(x->path, x->since[ply], ply, x->before, x->nbefore,
-                                   engine_key(x->r, &k->pos))) {
-            k->lo = k->hi = (int)end_margin(r, PMN_END_REPETITION,
-                                            pmn_repetition_outcome(r, &k->pos), &k->pos, me);
-            dependent = DEP_PATH;
-        } else {
-            /* What the seeds and the databases say of the child, then the
-             * table (Irving's peek at every child). */
-            long cd = banked(&k->pos), clo = -100000, chi = 100000;
-            if (x->sh.bounded)
-                bound_of(x, &k->pos, cd, &clo, &chi);
-            long tlo, thi;
-            if (k->tbv && tb_value_bounds(x, k->tbv, cd, x->sh.acyclic || pmn_irreversible(&k->rep),
-                                          &tlo, &thi)) {
-                clo = tlo > clo ? tlo : clo;
-                chi = thi < chi ? thi : chi;
-            }
-            if (k->pos.to_move == me) {
-                k->lo = (int)clo;
-                k->hi = (int)chi;
-            } else {
-                k->lo = (int)-chi;
-                k->hi = (int)-clo;
-            }
-            struct entry kid_found, *c = clo < chi && probe(x->t, k->key, &kid_found)
-                                       ? &kid_found : NULL;
-            if (c && !deep_enough(c, rem - 1))
-                c = NULL;
-            if (c) {
-                if (c->depth != PROVED)
-                    horizon = 1;
-                long lo = c->lo + cd, hi = c->hi + cd, klo, khi;
-                if (k->pos.to_move == me) {
-                    klo = c->lo <= NONE_LO ? -100000 : lo;
-                    khi = c->hi >= NONE_HI ? 100000 : hi;
-                } else {
-                    klo = c->hi >= NONE_HI ? -100000 : -hi;
-                    khi = c->lo <= NONE_LO ? 100000 : -lo;
-                }
-                if (klo > k->lo)
-                    k->lo = (int)klo;
-                if (khi < k->hi)
-                    k->hi = (int)khi;
-            }
-        }
+        peek_kid(x, k, me, ply, rem, &dependent, &horizon);
         if (k->lo >= gamma) {   /* a cut-off before any search */
             best = k->lo;
             best_hole = k->hole;
@@ -703,56 +778,9 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
                  : (int)(((long)k->rep.captured + (long)k->rep.stored - (long)k->rep.given) * 64);
         open++;
     }
-    if (best < gamma) {
-        /* Best-looking first: insertion sort of a handful. */
-        for (int i = 1; i < open; i++) {
-            struct kid tmp = kids[i];
-            int j = i;
-            while (j > 0 && kids[j - 1].order < tmp.order) {
-                kids[j] = kids[j - 1];
-                j--;
-            }
-            kids[j] = tmp;
-        }
-        /* With helper threads (ABDADA): after the first move, a move whose
-         * position another thread is searching is put off to a second
-         * pass, by when its value may be in the table. */
-        int later[PMN_MAX_SIDE_PITS], nlater = 0, cut = 0;
-        for (int pass = 0; pass < 2 && !cut; pass++) {
-            int m = pass ? nlater : open;
-            for (int j = 0; j < m; j++) {
-                struct kid *k = &kids[pass ? later[j] : j];
-                if (k->hi < gamma) {   /* the table says it fails: its bound is all we need */
-                    if (k->hi > best) {
-                        best = k->hi;
-                        best_hole = k->hole;
-                    }
-                    continue;
-                }
-                if (pass == 0 && j > 0 && x->t->threads > 1 && busy(x->t, k->key)) {
-                    later[nlater++] = j;
-                    continue;
-                }
-                int kd;
-                _Atomic uint64_t *mark = x->t->threads > 1 ? enter(x->t, k->key) : NULL;
-                long v = kid_value(x, p, k, ply, gamma, &kd);
-                if (mark)
-                    leave(mark, k->key);
-                if (x->b.stopped) {
-                    *dep = DEP_PATH;
-                    return gamma - 1;
-                }
-                dependent |= kd;
-                if (v > best) {
-                    best = v;
-                    best_hole = k->hole;
-                }
-                if (v >= gamma) {
-                    cut = 1;
-                    break;
-                }
-            }
-        }
+    if (best < gamma && !search_kids(x, p, kids, open, ply, gamma, &best, &best_hole, &dependent)) {
+        *dep = DEP_PATH;
+        return gamma - 1;
     }
     if (horizon)
         dependent |= DEP_HORIZON;

@@ -1221,7 +1221,11 @@ static int line_words(struct parser *p, pmn_line *line, int depth, struct line_s
     return 1;
 }
 
-/* line -> { NUMBER | turn | comment | variation | ';' | '/' } */
+/* line -> { NUMBER | turn | comment | variation | ';' | '/' }
+ * One switch over the line's tokens, a few lines a case (a turn's move,
+ * line_move(), and words among the moves, line_words(), have their own
+ * functions), kept in one piece so that the rule reads as the grammar
+ * writes it (grammar/pmn.ebnf). */
 static int parse_line(struct parser *p, pmn_line *line, int depth, int side)
 {
     struct line_state st = { .last = NULL, .have_number = 0, .semi = 0, .mover = side,

@@ -699,6 +699,64 @@ static unsigned next_depth(unsigned d, const pmn_search_limits *l, unsigned max_
     return d + step;
 }
 
+/* The side to move at p must pass (rule no-move=pass): the value is the
+ * other side's, turned round, and no move is best. */
+static int analyse_pass(pmn_searcher *s, const pmn_position *p, const pmn_position *history,
+                        size_t nhistory, const pmn_search_limits *l, pmn_progress_fn fn,
+                        void *ctx, pmn_analysis *a)
+{
+    pmn_position q = *p;
+    q.to_move = (uint8_t)!p->to_move;
+    int rc = pmn_analyse(s, &q, history, nhistory, l, NULL, NULL, a);
+    if (rc == 0) {
+        pmn_value_of_score(&s->rules, -a->value.score, a->value.exact, &a->value);
+        a->best = -1;
+        a->npv = 0;
+        a->nmoves = 0;
+        a->passes = 1;
+        if (fn)
+            fn(ctx, a);
+    }
+    return rc;
+}
+
+/* Iterative deepening of p (not ended, a move to play) into a: each
+ * complete iteration told to fn, the last complete one kept; the first
+ * always completes, whatever the limits, so that there is a move to
+ * give. */
+static void deepen(struct search *x, const pmn_position *p, const pmn_search_limits *l,
+                   pmn_progress_fn fn, void *ctx, double start, pmn_analysis *a)
+{
+    unsigned max_depth = l->depth && !l->solve ? l->depth : MAX_PLY;
+    pmn_analysis done = *a;
+    for (unsigned d = 1; d <= max_depth; d = next_depth(d, l, max_depth)) {
+        pmn_analysis next = done;
+        uint64_t saved_nodes = x->b.max_nodes;
+        double saved_deadline = x->b.deadline;
+        int (*saved_stop)(void *) = x->b.stop;
+        if (d == 1)
+            x->b.max_nodes = 0, x->b.deadline = 0, x->b.stop = NULL;
+        int complete = iterate(x, p, (int)d, l->all_moves, &next);
+        x->b.max_nodes = saved_nodes;
+        x->b.deadline = saved_deadline;
+        x->b.stop = saved_stop;
+        if (!complete) {
+            done.stopped = 1;
+            break;
+        }
+        done = next;
+        done.nodes = x->b.nodes;
+        done.seconds = util_now() - start;
+        if (fn)
+            fn(ctx, &done);
+        if (done.value.exact)
+            break;
+        if (!l->solve && !l->depth && !l->nodes && l->seconds <= 0 && !l->stop)
+            break;
+    }
+    *a = done;
+}
+
 int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *history,
                 size_t nhistory, const pmn_search_limits *l, pmn_progress_fn fn, void *ctx,
                 pmn_analysis *a)
@@ -739,23 +797,9 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
     int holes[PMN_MAX_SIDE_PITS];
     a->ending = pmn_position_ending(x->r, p, &outcome);
     if (a->ending == PMN_END_NONE && engine_moves(&x->eng, p, holes) == 0) {
-        /* The side to move must pass (rule no-move=pass): the value is the
-         * other side's, turned round, and no move is best. */
-        pmn_position q = *p;
-        q.to_move = (uint8_t)!p->to_move;
         free(x);
         free(before);
-        int rc = pmn_analyse(s, &q, history, nhistory, l, NULL, NULL, a);
-        if (rc == 0) {
-            pmn_value_of_score(&s->rules, -a->value.score, a->value.exact, &a->value);
-            a->best = -1;
-            a->npv = 0;
-            a->nmoves = 0;
-            a->passes = 1;
-            if (fn)
-                fn(ctx, a);
-        }
-        return rc;
+        return analyse_pass(s, p, history, nhistory, l, fn, ctx, a);
     }
     int tbv;
     int held = a->ending == PMN_END_NONE && s->tb && !l->distance
@@ -779,35 +823,7 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
         int32_t v = -end_score(x->r, a->ending, outcome, p, !p->to_move, 0);
         pmn_value_of_score(x->r, v, 1, &a->value);
     } else {
-        unsigned max_depth = l->depth && !l->solve ? l->depth : MAX_PLY;
-        pmn_analysis done = *a;
-        for (unsigned d = 1; d <= max_depth; d = next_depth(d, l, max_depth)) {
-            pmn_analysis next = done;
-            /* The first iteration always completes: there is a move to give. */
-            uint64_t saved_nodes = x->b.max_nodes;
-            double saved_deadline = x->b.deadline;
-            int (*saved_stop)(void *) = x->b.stop;
-            if (d == 1)
-                x->b.max_nodes = 0, x->b.deadline = 0, x->b.stop = NULL;
-            int complete = iterate(x, p, (int)d, l->all_moves, &next);
-            x->b.max_nodes = saved_nodes;
-            x->b.deadline = saved_deadline;
-            x->b.stop = saved_stop;
-            if (!complete) {
-                done.stopped = 1;
-                break;
-            }
-            done = next;
-            done.nodes = x->b.nodes;
-            done.seconds = util_now() - start;
-            if (fn)
-                fn(ctx, &done);
-            if (done.value.exact)
-                break;
-            if (!l->solve && !l->depth && !l->nodes && l->seconds <= 0 && !l->stop)
-                break;
-        }
-        *a = done;
+        deepen(x, p, l, fn, ctx, start, a);
     }
     a->nodes = x->b.nodes;
     a->seconds = util_now() - start;

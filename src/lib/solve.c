@@ -1345,6 +1345,61 @@ static void to_outcomes(struct solver *x, const pmn_position *p, pmn_analysis *a
     a->depth = a->npv;
 }
 
+/* Every root move's value into a (with all_moves), or, where the solve
+ * named no best move (a helper thread proved the value), enough of them
+ * to name it; the position's value proved lo where exact.  The best hole
+ * (best, if already named), or -1. */
+static int root_moves(struct solver *x, const pmn_position *p, const pmn_search_limits *l,
+                      long lo, int exact, int best, pmn_analysis *a)
+{
+    int holes[PMN_MAX_SIDE_PITS];
+    int n = engine_moves(&x->eng, p, holes), nm = 0;
+    struct entry found;
+    if (!l->all_moves && probe(x->t, key_of(x, p), &found) && found.best >= 0) {
+        /* The table's best first: when a helper thread proved the value,
+         * the main thread's last test found it there and named no move,
+         * and the proof of a lesser move's value (hole order) can cost
+         * more than the whole solve. */
+        for (int i = 1; i < n; i++)
+            if (holes[i] == found.best) {
+                memmove(holes + 1, holes, (size_t)i * sizeof holes[0]);
+                holes[0] = found.best;
+                break;
+            }
+    }
+    for (int i = 0; i < n && !x->b.stopped; i++) {
+        struct kid k;
+        k.pos = *p;
+        k.hole = holes[i];
+        engine_play(&x->eng, &k.pos, holes[i], &k.rep, NULL);
+        x->b.nodes++;
+        long mlo, mhi;
+        if (!l->all_moves && best < 0 && i + 1 < n) {
+            /* Naming the best: a null-window test against the value. */
+            if (kid_at_least(x, p, &k, lo) && exact) {
+                best = holes[i];
+                break;
+            }
+            continue;
+        }
+        if (!l->all_moves && best < 0) {
+            best = holes[i];   /* the last one left */
+            break;
+        }
+        child_exact(x, p, &k, lo, &mlo, &mhi);   /* stopped: the bounds it has */
+        a->moves[nm].hole = holes[i];
+        set_value(mlo, mhi, &a->moves[nm].value);
+        nm++;
+    }
+    if (l->all_moves) {
+        a->nmoves = nm;
+        qsort(a->moves, (size_t)nm, sizeof a->moves[0], by_value);
+        if (nm && best < 0)
+            best = a->moves[0].hole;
+    }
+    return best;
+}
+
 int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position *p,
                    const pmn_position *history, size_t nhistory, const pmn_search_limits *l,
                    pmn_progress_fn fn, void *ctx, pmn_analysis *a)
@@ -1397,54 +1452,8 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     int exact = mtd_threads(x, p, l->threads, &lo, &hi, &best, &helped);
     set_value(lo, hi, &a->value);
     a->stopped = !exact;
-    if (l->all_moves || best < 0) {
-        /* Every move's value (or, to name the best, enough of them). */
-        int holes[PMN_MAX_SIDE_PITS];
-        int n = engine_moves(&x->eng, p, holes), nm = 0;
-        struct entry found;
-        if (!l->all_moves && probe(t, key_of(x, p), &found) && found.best >= 0) {
-            /* The table's best first: when a helper thread proved the value,
-             * the main thread's last test found it there and named no move,
-             * and the proof of a lesser move's value (hole order) can cost
-             * more than the whole solve. */
-            for (int i = 1; i < n; i++)
-                if (holes[i] == found.best) {
-                    memmove(holes + 1, holes, (size_t)i * sizeof holes[0]);
-                    holes[0] = found.best;
-                    break;
-                }
-        }
-        for (int i = 0; i < n && !x->b.stopped; i++) {
-            struct kid k;
-            k.pos = *p;
-            k.hole = holes[i];
-            engine_play(&x->eng, &k.pos, holes[i], &k.rep, NULL);
-            x->b.nodes++;
-            long mlo, mhi;
-            if (!l->all_moves && best < 0 && i + 1 < n) {
-                /* Naming the best: a null-window test against the value. */
-                if (kid_at_least(x, p, &k, lo) && exact) {
-                    best = holes[i];
-                    break;
-                }
-                continue;
-            }
-            if (!l->all_moves && best < 0) {
-                best = holes[i];   /* the last one left */
-                break;
-            }
-            child_exact(x, p, &k, lo, &mlo, &mhi);   /* stopped: the bounds it has */
-            a->moves[nm].hole = holes[i];
-            set_value(mlo, mhi, &a->moves[nm].value);
-            nm++;
-        }
-        if (l->all_moves) {
-            a->nmoves = nm;
-            qsort(a->moves, (size_t)nm, sizeof a->moves[0], by_value);
-            if (nm && best < 0)
-                best = a->moves[0].hole;
-        }
-    }
+    if (l->all_moves || best < 0)
+        best = root_moves(x, p, l, lo, exact, best, a);
     if (best < 0) {
         int holes[PMN_MAX_SIDE_PITS];
         if (engine_moves(&x->eng, p, holes) > 0)

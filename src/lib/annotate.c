@@ -638,11 +638,12 @@ static int write_ply(struct run *u, size_t i, const pmn_annotated_ply *j, const 
     for (size_t k = first; k < i; k++)
         t.holes[k - first] = u->rec->main.moves[k].hole;
     strip_evals(m);
-    int rc = 0;
-    if (((!turn_goes_on || j->mark) && !game_over(j) && (rc = add_comment_text(m, text)) < 0)
-        || (rc = write_judgement(m, j, u->r, &t, u->o, a, u->claims)) < 0)
-        return rc;
-    return 0;
+    if ((!turn_goes_on || j->mark) && !game_over(j)) {
+        int rc = add_comment_text(m, text);
+        if (rc < 0)
+            return rc;
+    }
+    return write_judgement(m, j, u->r, &t, u->o, a, u->claims);
 }
 
 /* The end: who won, as the board says, said on the move after which it

@@ -464,15 +464,14 @@ long tablebase_kalah_agrees(const pmn_tablebase *tb)
 {
     if (!tb->kalah)
         return 0;
-    pmn_rules general = tb->rules;   /* another address: exits() plays it by pmn_play */
     long compared = 0;
     unsigned h[TB_MAX_HOLES];
     for (unsigned n = 0; n <= tb->seeds; n++)
         for (uint64_t i = 0; i < tb->size[n]; i++) {
             struct kids_seen a = { 0 }, b = { 0 };
             unrank(tb, i, n, h);
-            int va = exits(tb, &tb->rules, h, n, note_kid, &a, NULL, 1);
-            int vb = exits(tb, &general, h, n, note_kid, &b, NULL, 1);
+            int va = kalah_exits(tb, h, n, note_kid, &a);
+            int vb = exits(tb, &tb->rules, h, n, note_kid, &b, NULL, 1);
             /* (the same moves, in the same order: the holes' own) */
             if (va != vb || a.n != b.n || memcmp(a.rank, b.rank, a.n * sizeof a.rank[0]) != 0)
                 return -1;
@@ -495,8 +494,6 @@ static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h,
                  void (*inner)(void *ctx, uint64_t child, const unsigned *counts),
                  void *ctx, int *low, int values)
 {
-    if (tb->kalah && r == &tb->rules && !low)
-        return kalah_exits(tb, h, n, inner, ctx);
     pmn_position p;
     pmn_outcome o;
     int best = INT8_MIN, best_low = INT8_MIN;
@@ -941,9 +938,9 @@ nomem:
  * layer form no cycle, and each position is valued once, after the
  * positions its moves lead to: a depth-first walk, each frame a position
  * whose exits are known and whose moves in the layer are walked first.
- * No predecessor lists, no levels: one exits() a position.  A position's
- * depth (where depth is not NULL) is the plies to a move out of the layer
- * by a line that keeps its value, the shortest.  Returns 0; -1 when memory runs out, or -2 where
+ * No predecessor lists, no levels, no depths (a line that keeps the value
+ * ends without them): one exits() a position, kalah_exits() where the
+ * rules sow as Kalah.  Returns 0; -1 when memory runs out, or -2 where
  * the walk meets a position it is inside (the rules repeat after all: the
  * caller builds the layer as a graph). */
 #define WALKING (INT8_MIN + 1)   /* a value no position has: on the walk's path */
@@ -968,7 +965,7 @@ static void collect_kid(void *ctx, uint64_t child, const unsigned *counts)
     f->kids[f->nkids++] = child;
 }
 
-static int walk_layer(const pmn_tablebase *tb, unsigned n, int8_t *value, tb_depth *depth)
+static int walk_layer(const pmn_tablebase *tb, unsigned n, int8_t *value)
 {
     uint64_t size = tb->size[n], done = 0;
     size_t cap = 1024, top = 0;
@@ -999,7 +996,8 @@ static int walk_layer(const pmn_tablebase *tb, unsigned n, int8_t *value, tb_dep
                 for (unsigned i = 0; i < k; i++)
                     h[i] = f->h[i];
                 f->nkids = 0;
-                f->e = exits(tb, &tb->rules, h, n, collect_kid, f, NULL, 1);
+                f->e = tb->kalah ? kalah_exits(tb, h, n, collect_kid, f)
+                                 : exits(tb, &tb->rules, h, n, collect_kid, f, NULL, 1);
                 f->expanded = 1;
                 value[f->rank] = WALKING;
                 size_t parent = top - 1;   /* (st may move as frames are pushed) */
@@ -1029,21 +1027,13 @@ static int walk_layer(const pmn_tablebase *tb, unsigned n, int8_t *value, tb_dep
                 }
                 continue;
             }
-            /* Every move's value is known: the best, and its depth. */
+            /* Every move's value is known: the best. */
             int best = f->e;
-            unsigned d = 0;
-            for (unsigned i = 0; i < f->nkids; i++) {
-                int v = -value[f->kids[i]];
-                unsigned dv = depth ? depth[f->kids[i]] + 1u : 0;
-                if (v > best || (v == best && dv < d)) {
-                    best = v;
-                    d = v == f->e ? 0 : dv;
-                }
-            }
+            for (unsigned i = 0; i < f->nkids; i++)
+                if (-value[f->kids[i]] > best)
+                    best = -value[f->kids[i]];
             assert(best != INT8_MIN && best >= -(int)n && best <= (int)n);
             value[f->rank] = (int8_t)best;
-            if (depth)
-                depth[f->rank] = (tb_depth)(d < TB_DEPTH_MAX ? d : TB_DEPTH_MAX);
             top--;
             if ((++done & 0xFFFFF) == 0)
                 layer_progress(&progress, 0, (double)done / (double)size * (n + 2));
@@ -1072,7 +1062,8 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
         return util_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
                          "(%llu positions)", n, (unsigned long long)size);
     if (walked(&tb->rules)) {
-        int rc = walk_layer(tb, n, value, depths_in(tb, n, value));
+        assert(!tb->depths);   /* (any line that keeps a value ends: depths()) */
+        int rc = walk_layer(tb, n, value);
         if (rc == 0) {
             *out = value;
             return 0;

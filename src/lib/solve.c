@@ -477,6 +477,8 @@ static void bound_of(const struct solver *x, const pmn_position *p, long d, long
     *lo = x->sh.banks_one && board > 0 ? d - board + 2 : d - board;
 }
 
+static long test_key(struct solver *x, const pmn_position *p, uint64_t key, int ply, long gamma,
+                     int *dep);
 static long test(struct solver *x, const pmn_position *p, int ply, long gamma, int *dep);
 
 /* Is the position at `ply` valued as a new game would value it: no
@@ -550,33 +552,26 @@ static long kid_value(struct solver *x, const pmn_position *p, struct kid *k, in
     x->since[ply + 1] = pmn_irreversible(&k->rep) ? (unsigned)ply + 1 : x->since[ply];
     x->path[ply + 1] = x->sh.acyclic ? 0 : engine_key(x->r, &k->pos);
     if (k->pos.to_move == p->to_move)
-        return test(x, &k->pos, ply + 1, gamma, dep);
-    return -test(x, &k->pos, ply + 1, 1 - gamma, dep);
+        return test_key(x, &k->pos, k->key, ply + 1, gamma, dep);
+    return -test_key(x, &k->pos, k->key, ply + 1, 1 - gamma, dep);
 }
 
-/* Play every move of p into kids (their number): the ends of the game,
- * repetitions and what the table knows of each child may decide the test
- * before any is searched, and the memory each peek reads is fetched
- * meanwhile. */
-static int play_kids(struct solver *x, const pmn_position *p, struct kid *kids)
+/* Play the move `hole` of p into k: the end of the game, a repetition and
+ * what the table and the databases know of the child may decide the test
+ * before it is searched; the memory the peek reads is fetched meanwhile. */
+static void play_kid(struct solver *x, const pmn_position *p, int hole, struct kid *k)
 {
-    int holes[PMN_MAX_SIDE_PITS];
-    int n = engine_moves(&x->eng, p, holes);
-    for (int i = 0; i < n; i++) {
-        struct kid *k = &kids[i];
-        k->pos = *p;
-        k->hole = holes[i];
-        engine_play(&x->eng, &k->pos, holes[i], &k->rep, NULL);
-        x->b.nodes++;
-        k->tbv = NULL;
-        if (k->rep.ending == PMN_END_NONE) {
-            k->key = key_of(x, &k->pos);
-            if (x->t->tb && (k->tbv = tablebase_locate(x->t->tb, x->r, &k->pos)) != NULL)
-                __builtin_prefetch(k->tbv);
-            __builtin_prefetch(&x->t->e[(k->key & (x->t->nbuckets - 1)) * BUCKET]);
-        }
+    k->pos = *p;
+    k->hole = hole;
+    engine_play(&x->eng, &k->pos, hole, &k->rep, NULL);
+    x->b.nodes++;
+    k->tbv = NULL;
+    if (k->rep.ending == PMN_END_NONE) {
+        k->key = key_of(x, &k->pos);
+        if (x->t->tb && (k->tbv = tablebase_locate(x->t->tb, x->r, &k->pos)) != NULL)
+            __builtin_prefetch(k->tbv);
+        __builtin_prefetch(&x->t->e[(k->key & (x->t->nbuckets - 1)) * BUCKET]);
     }
-    return n;
 }
 
 /* What is known of the kid k of p at `ply` before any search, into
@@ -644,14 +639,15 @@ static void peek_kid(struct solver *x, struct kid *k, int me, int ply, int rem, 
  * first against gamma until one reaches it: *best and *best_hole raised,
  * *dependent gathering the kids'.  0 where the budget stopped the search
  * (the caller's result is then not to be kept), else 1. */
-static int search_kids(struct solver *x, const pmn_position *p, struct kid *kids, int open,
+static int search_kids(struct solver *x, const pmn_position *p, struct kid **kids, int open,
                        int ply, long gamma, long *best, int *best_hole, int *dependent)
 {
-    /* Best-looking first: insertion sort of a handful. */
+    /* Best-looking first: insertion sort of a handful (of pointers: a kid
+     * is a position and its report, too much to copy on every node). */
     for (int i = 1; i < open; i++) {
-        struct kid tmp = kids[i];
+        struct kid *tmp = kids[i];
         int j = i;
-        while (j > 0 && kids[j - 1].order < tmp.order) {
+        while (j > 0 && kids[j - 1]->order < tmp->order) {
             kids[j] = kids[j - 1];
             j--;
         }
@@ -664,7 +660,7 @@ static int search_kids(struct solver *x, const pmn_position *p, struct kid *kids
     for (int pass = 0; pass < 2 && !cut; pass++) {
         int m = pass ? nlater : open;
         for (int j = 0; j < m; j++) {
-            struct kid *k = &kids[pass ? later[j] : j];
+            struct kid *k = kids[pass ? later[j] : j];
             if (k->hi < gamma) {   /* the table says it fails: its bound is all we need */
                 if (k->hi > *best) {
                     *best = k->hi;
@@ -700,8 +696,10 @@ static int search_kids(struct solver *x, const pmn_position *p, struct kid *kids
 /* Is the value of p (not ended; the side to move has a move) at least
  * gamma?  Fail-soft: a result at or above gamma is a lower bound, one below
  * an upper bound.  *dep: the result depends on the path (a repetition), or
- * was cut short by the budget, and is not to be kept. */
-static long test(struct solver *x, const pmn_position *p, int ply, long gamma, int *dep)
+ * was cut short by the budget, and is not to be kept.  key: key_of(x, p),
+ * which the parent made when it peeked at p (not made again). */
+static long test_key(struct solver *x, const pmn_position *p, uint64_t key, int ply, long gamma,
+                     int *dep)
 {
     *dep = 0;
     if (search_budget_spent(&x->b)) {
@@ -730,7 +728,6 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
                 return hi;
         }
     }
-    uint64_t key = key_of(x, p);
     struct entry found, *e = probe(x->t, key, &found) ? &found : NULL;
     int tt_best = -1;
     if (e) {
@@ -750,14 +747,21 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
     }
     uint64_t nodes0 = x->b.nodes;
     int me = p->to_move;
-    struct kid *kids = x->kids[ply];
-    int n = play_kids(x, p, kids);
+    struct kid *kids = x->kids[ply], *opened[PMN_MAX_SIDE_PITS];
+    int holes[PMN_MAX_SIDE_PITS];
+    int n = engine_moves(&x->eng, p, holes);
     long best = -100000;
     int best_hole = -1, dependent = 0, open = 0, horizon = 0;
+    /* Each move peeked at in turn, the nearest the store first (the
+     * likeliest to cut off; Irving's order), and none played more than
+     * one past a cut-off: the next is played while the memory this one's
+     * peek reads is on its way. */
+    if (n > 0)
+        play_kid(x, p, holes[n - 1], &kids[0]);
     for (int i = 0; i < n; i++) {
-        if (open != i)
-            kids[open] = kids[i];
-        struct kid *k = &kids[open];
+        struct kid *k = &kids[i];
+        if (i + 1 < n)
+            play_kid(x, p, holes[n - 2 - i], &kids[i + 1]);
         peek_kid(x, k, me, ply, rem, &dependent, &horizon);
         if (k->lo >= gamma) {   /* a cut-off before any search */
             best = k->lo;
@@ -776,9 +780,9 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
         k->order = k->hole == tt_best ? 1 << 24
                  : k->rep.extra ? (1 << 20) + k->hole
                  : (int)(((long)k->rep.captured + (long)k->rep.stored - (long)k->rep.given) * 64);
-        open++;
+        opened[open++] = k;
     }
-    if (best < gamma && !search_kids(x, p, kids, open, ply, gamma, &best, &best_hole, &dependent)) {
+    if (best < gamma && !search_kids(x, p, opened, open, ply, gamma, &best, &best_hole, &dependent)) {
         *dep = DEP_PATH;
         return gamma - 1;
     }
@@ -795,6 +799,12 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
             store(x->t, key, NONE_LO, best - d, -1, x->b.nodes - nodes0 + 1, depth);
     }
     return best;
+}
+
+/* The same of p, whose key is not known yet (the root). */
+static long test(struct solver *x, const pmn_position *p, int ply, long gamma, int *dep)
+{
+    return test_key(x, p, key_of(x, p), ply, gamma, dep);
 }
 
 /* ---- the root ------------------------------------------------------------------ */

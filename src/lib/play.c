@@ -10,11 +10,88 @@ void engine_init(struct engine *e, const pmn_rules *r, const pmn_position *p)
 {
     e->r = r;
     e->packed = 0;
+    e->kalah = engine_sows_as_kalah(r);
 #ifdef PMN_RELAY
     e->packed = relay_fits(r, p, &e->f);
 #else
     (void)p;
 #endif
+}
+
+int engine_sows_as_kalah(const pmn_rules *r)
+{
+    return r->rows == 1 && r->min_lift <= 1 && r->stores && !r->skip_origin
+        && r->feed == PMN_FEED_NO && !r->majority && r->either_empty
+        && r->cycle == PMN_CYCLE_BOTH_SIDES && r->laps == PMN_LAPS_SINGLE
+        && (r->capture == PMN_CAPTURE_OPPOSITE || r->capture == PMN_CAPTURE_OPPOSITE_ALWAYS)
+        && r->extra == PMN_EXTRA_STORE && r->grand_slam == PMN_GRAND_SLAM_ALLOWED
+        && r->goal == PMN_GOAL_MOST_SEEDS && r->last_seeds == PMN_LAST_PLAY_ON;
+}
+
+/* A move of rules that sow as Kalah (engine_sows_as_kalah()), on the
+ * position itself: pmn_play's position and report (test_engine compares
+ * them), or -1 where pmn_play must answer (an illegal move).  The cycle
+ * of a sowing is the mover's holes 0..m-1, his store m, the other's holes
+ * m+1..2m; a sowing of s seeds goes s / (2m + 1) whole laps, each a seed
+ * in every hole of the cycle (the hole sown from too), then the rest from
+ * the next hole on. */
+static int kalah_play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep)
+{
+    const unsigned m = r->pits, len = 2 * m + 1;
+    int side = p->to_move;
+    uint16_t *own = p->pit[side], *opp = p->pit[!side];
+    if ((unsigned)hole >= m || own[hole] == 0)
+        return -1;
+    unsigned seeds = own[hole], laps = seeds / len, rest = seeds % len;
+    unsigned last = ((unsigned)hole + seeds) % len, stored = laps;
+    own[hole] = 0;
+    if (laps)
+        for (unsigned j = 0; j < m; j++) {
+            own[j] = (uint16_t)(own[j] + laps);
+            opp[j] = (uint16_t)(opp[j] + laps);
+        }
+    for (unsigned j = 0, at = (unsigned)hole + 1; j < rest; j++, at++) {
+        if (at == len)
+            at = 0;
+        if (at < m)
+            own[at]++;
+        else if (at == m)
+            stored++;
+        else
+            opp[at - m - 1]++;
+    }
+    unsigned taken = 0;
+    if (last < m && own[last] == 1) {
+        unsigned facing = m - 1 - last;
+        if (opp[facing] > 0 || r->capture == PMN_CAPTURE_OPPOSITE_ALWAYS) {
+            taken = 1u + opp[facing];
+            own[last] = opp[facing] = 0;
+        }
+    }
+    memset(rep, 0, sizeof *rep);
+    rep->side = side;
+    rep->hole = hole;
+    rep->laps = 1;
+    rep->stored = stored;
+    rep->captured = taken;
+    rep->end_side = last <= m ? side : !side;
+    rep->end_hole = last < m ? (int)last : last == m ? -1 : (int)(last - m - 1);
+    rep->extra = last == m;
+    p->captured[side] += taken + stored;
+    if (taken)
+        p->last_capturer = (uint8_t)(side + 1);
+    p->to_move = (uint8_t)(rep->extra ? side : !side);
+    unsigned long on[2] = { 0, 0 };
+    for (unsigned j = 0; j < m; j++) {
+        on[0] += p->pit[0][j];
+        on[1] += p->pit[1][j];
+    }
+    if (on[0] == 0 || on[1] == 0) {   /* over: each side takes his own */
+        unsigned long a = p->captured[0] + on[0], b = p->captured[1] + on[1];
+        rep->ending = PMN_END_NO_SEEDS;
+        rep->outcome = a > b ? PMN_SOUTH_WINS : a < b ? PMN_NORTH_WINS : PMN_DRAWN;
+    }
+    return 0;
 }
 
 #ifdef PMN_RELAY
@@ -79,6 +156,11 @@ int engine_moves(const struct engine *e, const pmn_position *p, int moves[PMN_MA
 int engine_play(const struct engine *e, pmn_position *p, int hole, pmn_move_report *rep,
                 uint64_t *key)
 {
+    if (e->kalah && kalah_play(e->r, p, hole, rep) == 0) {
+        if (key)
+            *key = engine_key(e->r, p);
+        return 0;
+    }
 #ifdef PMN_RELAY
     if (e->packed && packed_play(&e->f, p, hole, rep, key) == 0)
         return 0;

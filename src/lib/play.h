@@ -10,9 +10,12 @@
  * it (Hawalis and its variants), the general engine (engine.c,
  * pmn_play) everywhere else and for what the packed one gives up on (a
  * sowing still going after a few hundred laps, which the general engine
- * proves endless or sows to its end).  Both give the same position and
- * move report, bit for bit: test_engine compares them on random positions
- * of every rule set the packed engine takes.  So `pmn perft` counts with
+ * proves endless or sows to its end).  Rules that sow as Kalah does
+ * (engine_sows_as_kalah: Kalah under either capture, on any board) are
+ * played on the position itself, a lap of the board added at once,
+ * without the general engine's sowing state.  Each gives the same position
+ * and move report as pmn_play, bit for bit: test_engine compares them on
+ * random positions of every rule set it takes.  So `pmn perft` counts with
  * the very sowing that `pmn analyse` searches with.
  *
  * An endless move's proof, which the replay reports, comes from the
@@ -43,6 +46,7 @@
 struct engine {
     const pmn_rules *r;
     int packed;               /* the relay family's packed engine serves */
+    int kalah;                /* engine_sows_as_kalah(r): Kalah's own sowing serves */
 #ifdef PMN_RELAY
     struct relay f;
 #endif
@@ -53,6 +57,15 @@ struct engine {
  * seed of the board in one byte-wide hole, and the relay family never adds
  * seeds to a board. */
 void engine_init(struct engine *e, const pmn_rules *r, const pmn_position *p);
+
+/* Do the rules r sow, capture and end as Kalah does, whatever the board:
+ * one lap round both sides through the mover's store, a last seed there
+ * earning another sowing, a last seed in an own empty hole taking it and
+ * the facing hole (opposite: if that has seeds; opposite-always: even when
+ * not), the game over when either side is empty, each taking his own?
+ * The engine then plays them on the position itself, and the databases'
+ * builder on the counts (tablebase.c's kalah_exits). */
+int engine_sows_as_kalah(const pmn_rules *r);
 
 /* The legal holes of the side to move, in sowing order; their number. */
 int engine_moves(const struct engine *e, const pmn_position *p, int moves[PMN_MAX_SIDE_PITS]);

@@ -64,6 +64,7 @@
  * the rank adds, hole by hole, the number of ways to lay the seeds left
  * when that hole holds fewer. */
 #include "pmn.h"
+#include "play.h"
 #include "tablebase.h"
 #include "util.h"
 
@@ -103,7 +104,7 @@ struct pmn_tablebase {
     unsigned seeds;            /* layers 0..seeds are held */
     unsigned stride;           /* values a position: 1, or 2 (U then L: own seeds) */
     int depths;                /* the layers hold depths (positions repeat: depths()) */
-    int kalah;                 /* Kalah's sowing serves (sows_as_kalah()): kalah_exits() */
+    int kalah;                 /* Kalah's sowing serves (engine_sows_as_kalah()): kalah_exits() */
     char dir[4096];            /* where it was opened from */
     int damaged;               /* a probe met a value no position can have */
     const int8_t *layer[TB_MAX_SEEDS + 1];
@@ -338,24 +339,7 @@ int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err)
 
 /* ---- values of one position ------------------------------------------------- */
 
-/* Do the rules r sow, capture and end as Kalah does, whatever the board,
- * so that kalah_exits() plays them on the counts themselves: one lap
- * round both sides through the mover's store, a last seed there earning
- * another sowing, a last seed in an own empty hole taking it and the
- * facing hole (opposite: if that has seeds; opposite-always: even when
- * not), the game over when either side is empty, each taking his own. */
-static int sows_as_kalah(const pmn_rules *r)
-{
-    return r->rows == 1 && r->min_lift <= 1 && r->stores && !r->skip_origin
-        && r->feed == PMN_FEED_NO && !r->majority && r->either_empty
-        && r->cycle == PMN_CYCLE_BOTH_SIDES && r->laps == PMN_LAPS_SINGLE
-        && (r->capture == PMN_CAPTURE_OPPOSITE || r->capture == PMN_CAPTURE_OPPOSITE_ALWAYS)
-        && r->extra == PMN_EXTRA_STORE && r->grand_slam == PMN_GRAND_SLAM_ALLOWED
-        && r->goal == PMN_GOAL_MOST_SEEDS && r->last_seeds == PMN_LAST_PLAY_ON
-        && pmn_tablebase_values(r) == 1;
-}
-
-/* exits() of rules that sow as Kalah (sows_as_kalah()), played on the
+/* exits() of rules that sow as Kalah (engine_sows_as_kalah()), played on the
  * counts: no position is made, no move report, and a lap of the board is
  * added at once.  It must give what exits() gives through pmn_play:
  * test_tablebase holds the two to the same values on every position of
@@ -1396,7 +1380,7 @@ static pmn_tablebase *tb_new(const pmn_rules *r, pmn_error *err)
     tb->k = 2 * r->pits;
     tb->stride = pmn_tablebase_values(&tb->rules);
     tb->depths = !walked(&tb->rules);
-    tb->kalah = sows_as_kalah(&tb->rules);
+    tb->kalah = engine_sows_as_kalah(&tb->rules) && pmn_tablebase_values(&tb->rules) == 1;
     index_init(tb);
     for (unsigned n = 0; n <= TB_MAX_SEEDS; n++)
         tb->size[n] = ways(n, tb->k);

@@ -511,7 +511,9 @@ static void quick_relay_plays_as_the_general_engine(void **state)
 
 /* The engine interface (play.h) plays as the general engine, bit for bit:
  * the packed engine where the rules and seeds fit it (the relay family up
- * to 127 seeds), the general one elsewhere, on every hole of random
+ * to 127 seeds), Kalah's own sowing for rules that sow as Kalah (both
+ * captures, boards where a sowing laps the board many times), the general
+ * one elsewhere, on every hole of random
  * positions (illegal and endless moves included, which the packed engine
  * hands to the general one); the same legal moves; and one repetition key,
  * whichever engine holds the position. */
@@ -521,17 +523,18 @@ static void engine_interface_plays_as_the_general_engine(void **state)
     static const char *const sets[] = {
         "hawalis", "hawalis,capture=front", "hawalis,capture=none", "hawalis,min-lift=1",
         "hawalis,holes=8", "hawalis,endless=lose", "hawalis,holes=5,seeds=3",
-        "kalah", "oware", "awale", "anywoli",
+        "kalah", "oware", "awale", "anywoli", "kalah,capture=opposite-always", "kalah(4,3)",
+        "kalah,holes=2,capture=opposite-always", "kalah,holes=1", "kalah,holes=9",
     };
     unsigned long seed = 777;
-    int packed_seen = 0, general_seen = 0;
+    int packed_seen = 0, general_seen = 0, kalah_seen = 0;
     for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
         pmn_rules r = rules_with(sets[k]);
         for (int trial = 0; trial < light(500); trial++) {
             pmn_position p = random_position(&r, 1 + (unsigned)trial % 100, &seed);
             struct engine e;
             engine_init(&e, &r, &p);
-            *(e.packed ? &packed_seen : &general_seen) += 1;
+            *(e.packed ? &packed_seen : e.kalah ? &kalah_seen : &general_seen) += 1;
             int a[PMN_MAX_SIDE_PITS], b[PMN_MAX_SIDE_PITS];
             int n = engine_moves(&e, &p, a);
             assert_int_equal(n, pmn_legal_moves(&r, &p, b));
@@ -557,7 +560,8 @@ static void engine_interface_plays_as_the_general_engine(void **state)
             }
         }
     }
-    assert_true((packed_seen > 1000 && general_seen > 1000) || !whole_sample());
+    assert_true((packed_seen > 1000 && general_seen > 1000 && kalah_seen > 1000)
+                || !whole_sample());
 }
 
 struct keyed {

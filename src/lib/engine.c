@@ -2,7 +2,6 @@
  * the game, and the proof that an endless move never ends. */
 #include "pmn.h"
 #include "front.h"
-#include "relay.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -270,79 +269,24 @@ static unsigned capture_two_three(const pmn_rules *r, uint16_t *opp, unsigned en
     return taken;
 }
 
-/* The relay family (Hawalis): laps round the mover's own holes, with no
- * store, no hole passed over and no fours taken on the way. */
-static int relays_round_own_holes(const pmn_rules *r)
-{
-    return r->cycle == PMN_CYCLE_OWN_ROWS && r->laps == PMN_LAPS_RELAY && !r->stores
-        && !r->skip_origin && r->capture != PMN_CAPTURE_FOURS;
-}
-
-/* Sow a move of the relay family in place, without the cycle check (two
- * thirds of a move's cost), which only a sowing that goes on for long
- * needs.  Returns 0, leaving *p alone, if it has not ended after
- * RELAY_LAP_LIMIT laps (relay.h): the general path then sows it from the
- * start. */
-static int quick_relay(const pmn_rules *r, pmn_position *p, int side, int hole,
-                       pmn_move_report *rep)
-{
-    uint16_t pit[PMN_MAX_SIDE_PITS];
-    unsigned n = r->pits, a = (unsigned)hole, h = p->pit[side][a];
-    memcpy(pit, p->pit[side], n * sizeof pit[0]);
-    pit[a] = 0;
-    for (unsigned laps = 1;; laps++) {
-        if (laps > RELAY_LAP_LIMIT)
-            return 0;
-        if (h > n) {   /* whole turns, keeping 1..n seeds */
-            unsigned rounds = (h - 1) / n;
-            for (unsigned i = 0; i < n; i++)
-                pit[i] = (uint16_t)(pit[i] + rounds);
-            h -= rounds * n;
-        }
-        while (h--) {
-            if (++a == n)
-                a = 0;
-            pit[a]++;
-        }
-        if (pit[a] == 1) {
-            rep->laps = laps;
-            break;
-        }
-        h = pit[a];
-        pit[a] = 0;
-    }
-    memcpy(p->pit[side], pit, n * sizeof pit[0]);
-    rep->stored = 0;
-    rep->end_side = side;
-    rep->end_hole = (int)a;
-    return 1;
-}
-
 /* Sow a legal move and make its captures, on *p; the side to move and the
  * end of the game are pmn_play's.  Returns 1 (leaving *p alone, and
  * *lap0 and *period for the proof) if the sowing never ends. */
 static int sow_move(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep,
-                    struct sow *lap0, uint64_t *period, unsigned *last_capture, int quick,
-                    int take_slam)
+                    struct sow *lap0, uint64_t *period, unsigned *last_capture, int take_slam)
 {
     int side = p->to_move;
     struct sow s;
-    if (quick && relays_round_own_holes(r) && quick_relay(r, p, side, hole, rep)) {
-        s.took[0] = s.took[1] = 0;
-        s.last_four = 0;
-        s.last_taker = -1;
+    load(r, p, side, hole, lap0);
+    if (r->laps == PMN_LAPS_RELAY) {
+        if (find_period(lap0, period, &rep->laps, &s))
+            return 1;
     } else {
-        load(r, p, side, hole, lap0);
-        if (r->laps == PMN_LAPS_RELAY) {
-            if (find_period(lap0, period, &rep->laps, &s))
-                return 1;
-        } else {
-            s = *lap0;
-            sow_lap(&s);
-            rep->laps = 1;
-        }
-        unload(r, &s, side, p, rep);
+        s = *lap0;
+        sow_lap(&s);
+        rep->laps = 1;
     }
+    unload(r, &s, side, p, rep);
 
     unsigned taken = 0;
     uint16_t *own = p->pit[side], *opp = p->pit[!side];
@@ -436,7 +380,7 @@ static int sown_copy(const pmn_rules *r, const pmn_position *p, int hole, pmn_po
     unsigned last;
     *q = *p;
     memset(rep, 0, sizeof *rep);
-    return sow_move(r, q, hole, rep, &lap0, &period, &last, 1, 0);
+    return sow_move(r, q, hole, rep, &lap0, &period, &last, 0);
 }
 
 /* Sow the move on a copy of p to judge it (an endless one is legal). */
@@ -677,8 +621,7 @@ pmn_outcome pmn_repetition_outcome(const pmn_rules *r, const pmn_position *p)
     }
 }
 
-/* pmn_play, with (quick) or without the quick path of the relay family. */
-static int play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep, int quick)
+int pmn_play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep)
 {
     pmn_legality l = hole_legality(r, p, hole);
     if (l != PMN_LEGAL)
@@ -702,7 +645,7 @@ static int play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *
         copy = *p;
         sown = &copy;
     }
-    if (sow_move(r, sown, hole, rep, &lap0, &period, &last_capture, quick, 0)) {
+    if (sow_move(r, sown, hole, rep, &lap0, &period, &last_capture, 0)) {
         prove_endless(&lap0, period, rep);
         rep->laps = 0;
         rep->end_side = side;
@@ -720,7 +663,7 @@ static int play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *
             memset(rep, 0, sizeof *rep);
             rep->side = side;
             rep->hole = hole;
-            sow_move(r, &copy, hole, rep, &lap0, &period, &last_capture, quick, 1);
+            sow_move(r, &copy, hole, rep, &lap0, &period, &last_capture, 1);
             l = PMN_LEGAL;
         }
         if (l != PMN_LEGAL)
@@ -746,15 +689,6 @@ static int play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *
     return 0;
 }
 
-int pmn_play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep)
-{
-    return play(r, p, hole, rep, 1);
-}
-
-int play_general(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep)
-{
-    return play(r, p, hole, rep, 0);
-}
 
 /* A cycle index as a side and a hole (hole -1: the mover's store). */
 static void cycle_hole(const pmn_rules *r, const struct sow *s, int side, unsigned a,

@@ -20,7 +20,7 @@ uint64_t perft_general(const pmn_rules *r, const pmn_position *p, unsigned depth
     for (int i = 0; i < n; i++) {
         pmn_position q = *p;
         pmn_move_report rep;
-        play_general(r, &q, moves[i], &rep);
+        pmn_play(r, &q, moves[i], &rep);
         if (rep.ending == PMN_END_NONE)
             total += perft_general(r, &q, depth - 1);
     }

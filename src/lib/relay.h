@@ -48,8 +48,8 @@ static inline int pit_words(const uint16_t *pit, unsigned n, uint64_t w[2])
 #endif
 }
 
-/* The one lap limit of the fast sowers of the relay family (the packed
- * engine here, pmn_play's in-place path, check's quick pass, perft's): a
+/* The one lap limit of the relay family's fast sowing (the packed engine
+ * here, which play.c, check's quick pass and perft use): a
  * sowing still going after this many laps is handed to the general engine,
  * which proves it endless or sows it to its end.  Past it, an endless move
  * would cost the fast path laps for nothing; the sowings of real games end

@@ -4,10 +4,8 @@
 
 #include "pmn.h"
 
-/* pmn_play without the quick path of the relay family, and perft through
- * pmn_legal_moves and it alone, without the fast path of pmn_perft: what
- * tests compare those paths with. */
-int play_general(const pmn_rules *r, pmn_position *p, int hole, pmn_move_report *rep);
+/* perft through pmn_legal_moves and pmn_play alone, without the fast path
+ * of pmn_perft: what tests compare that path with. */
 uint64_t perft_general(const pmn_rules *r, const pmn_position *p, unsigned depth);
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

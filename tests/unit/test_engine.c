@@ -476,39 +476,6 @@ static void legal_moves_agree_with_legality(void **state)
     }
 }
 
-/* pmn_play's quick path for the relay family (Hawalis and its variants)
- * gives the position and report of the general engine, for every hole of
- * random positions, few seeds or many, of every built-in rule set and of
- * variants it takes: an illegal move, an endless one (which only the
- * general engine proves) and those that sow for long included. */
-static void quick_relay_plays_as_the_general_engine(void **state)
-{
-    (void)state;
-    static const char *const sets[] = {
-        "hawalis", "hawalis,capture=front", "hawalis,capture=none", "hawalis,min-lift=1",
-        "hawalis,holes=8", "hawalis,endless=lose",
-        "hawalis,holes=5,seeds=3", "kalah", "oware", "awale", "anywoli",
-    };
-    unsigned long seed = 4242;
-    for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
-        pmn_rules r = rules_with(sets[k]);
-        for (int trial = 0; trial < light(1000); trial++) {
-            pmn_position p = random_position(&r, 1 + (unsigned)trial % 60, &seed);
-            for (unsigned i = 0; i < r.pits; i++) {
-                pmn_position quick = p, general = p;
-                pmn_move_report a, b;
-                memset(&a, 0, sizeof a);
-                memset(&b, 0, sizeof b);
-                assert_int_equal(pmn_play(&r, &quick, (int)i, &a),
-                                 play_general(&r, &general, (int)i, &b));
-                assert_memory_equal(&quick, &general, sizeof quick);
-                assert_memory_equal(&a, &b, sizeof a);
-            }
-        }
-    }
-}
-
-
 /* The engine interface (play.h) plays as the general engine, bit for bit:
  * the packed engine where the rules and seeds fit it (the relay family up
  * to 127 seeds), Kalah's own sowing for rules that sow as Kalah (both
@@ -552,7 +519,7 @@ static void engine_interface_plays_as_the_general_engine(void **state)
                 memset(&y, 0, sizeof y);
                 uint64_t key = 0;
                 int rc = engine_play(&e, &fast, (int)i, &x, &key);
-                assert_int_equal(rc, play_general(&r, &general, (int)i, &y));
+                assert_int_equal(rc, pmn_play(&r, &general, (int)i, &y));
                 assert_memory_equal(&fast, &general, sizeof fast);
                 assert_memory_equal(&x, &y, sizeof x);
                 if (rc == 0)
@@ -695,7 +662,6 @@ int main(void)
         cmocka_unit_test(legal_moves_agree_with_legality),
         cmocka_unit_test(no_grand_slam_past_a_four),
         cmocka_unit_test(grand_slam_as_a_last_resort),
-        cmocka_unit_test(quick_relay_plays_as_the_general_engine),
         cmocka_unit_test(engine_interface_plays_as_the_general_engine),
         cmocka_unit_test(repetition_keys_differ),
         cmocka_unit_test(laps_sow_as_play_does),

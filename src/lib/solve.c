@@ -133,6 +133,15 @@ struct shape {
                                  (bound_of()) */
 };
 
+/* What a test of a position has found so far: the best value and its
+ * move, and what the result depends on. */
+struct tally {
+    long best;
+    int best_hole;            /* -1: none yet */
+    int dependent;            /* DEP_ flags, gathered from the kids */
+    int horizon;              /* a peek took a bound short of the end */
+};
+
 struct solver {
     struct solve_table *t;
     const pmn_rules *r;
@@ -635,12 +644,54 @@ static void peek_kid(struct solver *x, struct kid *k, int me, int ply, int rem, 
     }
 }
 
+/* Play and peek at the moves of p at `ply` (rem plies left to look
+ * ahead) into x->kids[ply]: each in turn, the nearest the store first (the
+ * likeliest to cut off; Irving's order), and none played more than one
+ * past a cut-off -- the next is played while the memory this one's peek
+ * reads is on its way.  A kid that reaches gamma ends it (t->best); those
+ * decided below it raise t->best; the rest are *opened, ranked, and their
+ * number returned. */
+static int peek_kids(struct solver *x, const pmn_position *p, int ply, int rem, long gamma,
+                     int tt_best, struct kid **opened, struct tally *t)
+{
+    struct kid *kids = x->kids[ply];
+    int holes[PMN_MAX_SIDE_PITS], open = 0, me = p->to_move;
+    int n = engine_moves(&x->eng, p, holes);
+    if (n > 0)
+        play_kid(x, p, holes[n - 1], &kids[0]);
+    for (int i = 0; i < n; i++) {
+        struct kid *k = &kids[i];
+        if (i + 1 < n)
+            play_kid(x, p, holes[n - 2 - i], &kids[i + 1]);
+        peek_kid(x, k, me, ply, rem, &t->dependent, &t->horizon);
+        if (k->lo >= gamma) {   /* a cut-off before any search */
+            t->best = k->lo;
+            t->best_hole = k->hole;
+            return 0;
+        }
+        if (k->hi > t->best && k->hi < gamma && k->lo == k->hi) {
+            t->best = k->hi;
+            t->best_hole = k->hole;
+        }
+        if (k->lo == k->hi)
+            continue;          /* decided, below gamma */
+        /* Irving's order: the table's move, then the moves that earn
+         * another sowing, the nearest the store first (they keep the turn
+         * and the most sowings after them), then the seeds banked. */
+        k->order = k->hole == tt_best ? 1 << 24
+                 : k->rep.extra ? (1 << 20) + k->hole
+                 : (int)(((long)k->rep.captured + (long)k->rep.stored - (long)k->rep.given) * 64);
+        opened[open++] = k;
+    }
+    return open;
+}
+
 /* The kids[0..open) of p at `ply` not decided by a peek, searched best
- * first against gamma until one reaches it: *best and *best_hole raised,
- * *dependent gathering the kids'.  0 where the budget stopped the search
+ * first against gamma until one reaches it: t->best and its move raised,
+ * t->dependent gathering the kids'.  0 where the budget stopped the search
  * (the caller's result is then not to be kept), else 1. */
 static int search_kids(struct solver *x, const pmn_position *p, struct kid **kids, int open,
-                       int ply, long gamma, long *best, int *best_hole, int *dependent)
+                       int ply, long gamma, struct tally *t)
 {
     /* Best-looking first: insertion sort of a handful (of pointers: a kid
      * is a position and its report, too much to copy on every node). */
@@ -662,9 +713,9 @@ static int search_kids(struct solver *x, const pmn_position *p, struct kid **kid
         for (int j = 0; j < m; j++) {
             struct kid *k = kids[pass ? later[j] : j];
             if (k->hi < gamma) {   /* the table says it fails: its bound is all we need */
-                if (k->hi > *best) {
-                    *best = k->hi;
-                    *best_hole = k->hole;
+                if (k->hi > t->best) {
+                    t->best = k->hi;
+                    t->best_hole = k->hole;
                 }
                 continue;
             }
@@ -679,10 +730,10 @@ static int search_kids(struct solver *x, const pmn_position *p, struct kid **kid
                 leave(mark, k->key);
             if (x->b.stopped)
                 return 0;
-            *dependent |= kd;
-            if (v > *best) {
-                *best = v;
-                *best_hole = k->hole;
+            t->dependent |= kd;
+            if (v > t->best) {
+                t->best = v;
+                t->best_hole = k->hole;
             }
             if (v >= gamma) {
                 cut = 1;
@@ -746,59 +797,26 @@ static long test_key(struct solver *x, const pmn_position *p, uint64_t key, int 
         return d;
     }
     uint64_t nodes0 = x->b.nodes;
-    int me = p->to_move;
-    struct kid *kids = x->kids[ply], *opened[PMN_MAX_SIDE_PITS];
-    int holes[PMN_MAX_SIDE_PITS];
-    int n = engine_moves(&x->eng, p, holes);
-    long best = -100000;
-    int best_hole = -1, dependent = 0, open = 0, horizon = 0;
-    /* Each move peeked at in turn, the nearest the store first (the
-     * likeliest to cut off; Irving's order), and none played more than
-     * one past a cut-off: the next is played while the memory this one's
-     * peek reads is on its way. */
-    if (n > 0)
-        play_kid(x, p, holes[n - 1], &kids[0]);
-    for (int i = 0; i < n; i++) {
-        struct kid *k = &kids[i];
-        if (i + 1 < n)
-            play_kid(x, p, holes[n - 2 - i], &kids[i + 1]);
-        peek_kid(x, k, me, ply, rem, &dependent, &horizon);
-        if (k->lo >= gamma) {   /* a cut-off before any search */
-            best = k->lo;
-            best_hole = k->hole;
-            break;
-        }
-        if (k->hi > best && k->hi < gamma && k->lo == k->hi) {
-            best = k->hi;
-            best_hole = k->hole;
-        }
-        if (k->lo == k->hi)
-            continue;          /* decided, below gamma */
-        /* Irving's order: the table's move, then the moves that earn
-         * another sowing, the nearest the store first (they keep the turn
-         * and the most sowings after them), then the seeds banked. */
-        k->order = k->hole == tt_best ? 1 << 24
-                 : k->rep.extra ? (1 << 20) + k->hole
-                 : (int)(((long)k->rep.captured + (long)k->rep.stored - (long)k->rep.given) * 64);
-        opened[open++] = k;
-    }
-    if (best < gamma && !search_kids(x, p, opened, open, ply, gamma, &best, &best_hole, &dependent)) {
+    struct kid *opened[PMN_MAX_SIDE_PITS];
+    struct tally t = { -100000, -1, 0, 0 };
+    int open = peek_kids(x, p, ply, rem, gamma, tt_best, opened, &t);
+    if (t.best < gamma && !search_kids(x, p, opened, open, ply, gamma, &t)) {
         *dep = DEP_PATH;
         return gamma - 1;
     }
-    if (horizon)
-        dependent |= DEP_HORIZON;
-    if (ply == 0 && best >= gamma)
-        x->root_best = best_hole;
-    *dep = dependent;
-    if (!(dependent & DEP_PATH)) {
-        int depth = dependent & DEP_HORIZON ? (rem > 254 ? 254 : rem) : PROVED;
-        if (best >= gamma)
-            store(x->t, key, best - d, NONE_HI, best_hole, x->b.nodes - nodes0 + 1, depth);
+    if (t.horizon)
+        t.dependent |= DEP_HORIZON;
+    if (ply == 0 && t.best >= gamma)
+        x->root_best = t.best_hole;
+    *dep = t.dependent;
+    if (!(t.dependent & DEP_PATH)) {
+        int depth = t.dependent & DEP_HORIZON ? (rem > 254 ? 254 : rem) : PROVED;
+        if (t.best >= gamma)
+            store(x->t, key, t.best - d, NONE_HI, t.best_hole, x->b.nodes - nodes0 + 1, depth);
         else
-            store(x->t, key, NONE_LO, best - d, -1, x->b.nodes - nodes0 + 1, depth);
+            store(x->t, key, NONE_LO, t.best - d, -1, x->b.nodes - nodes0 + 1, depth);
     }
-    return best;
+    return t.best;
 }
 
 /* The same of p, whose key is not known yet (the root). */

@@ -45,21 +45,122 @@ static int add_text_comment(pmn_move *m, const char *text)
     return record_move_add_comment(m, text, strlen(text));
 }
 
+/* A game of self-play under way: who plays it, and the model's samples it
+ * has taken. */
+struct selfplay {
+    pmn_searcher *s;
+    const pmn_rules *r;
+    const pmn_selfplay_options *o;
+    uint64_t state;           /* the random choices' */
+    pmn_model_sample *samples;
+    size_t cap, n;
+};
+
+/* The move of the side to move in p at `ply` (the positions since the
+ * last capture before it: history[0..nhistory)): at random among the
+ * legal holes[0..nlegal) in the opening, else the search's, chosen by the
+ * softmax of its values where there is a temperature.  *a gets the
+ * search's result, *searched whether there was one; a value the search
+ * only estimated is kept as a sample for the model.  0, or PMN_ERR_NOMEM. */
+static int choose_move(struct selfplay *sp, const pmn_position *p, const pmn_position *history,
+                       size_t nhistory, unsigned ply, const int *holes, int nlegal, int *hole,
+                       pmn_analysis *a, int *searched)
+{
+    const pmn_selfplay_options *o = sp->o;
+    *searched = 0;
+    if (ply < o->random_plies) {
+        *hole = holes[next_random(&sp->state) % (unsigned)nlegal];
+        return 0;
+    }
+    pmn_search_limits l = o->limits;
+    l.all_moves = o->temperature > 0;
+    if (pmn_analyse(sp->s, p, history, nhistory, &l, NULL, NULL, a) < 0)
+        return PMN_ERR_NOMEM;
+    *hole = a->best >= 0 ? a->best : holes[0];
+    if (o->temperature > 0 && a->nmoves > 1)
+        *hole = softmax_choice(a, o->temperature, &sp->state);
+    *searched = 1;
+    if (!a->value.exact && !a->value.plies && sp->n < sp->cap && sp->samples) {
+        pmn_model_sample *m = &sp->samples[sp->n++];
+        m->value = a->value.margin;
+        m->in_play = pmn_position_seeds(sp->r, p, PMN_SOUTH) + pmn_position_seeds(sp->r, p, PMN_NORTH);
+        m->score = p->to_move;   /* the side, until the result is known */
+    }
+    return 0;
+}
+
+/* The move `hole` of `mover`, played with report *rep, added to the
+ * record's main line: joined to the sowing before it where that earned
+ * this one (*prev: the side that sows again, or -1), its capture claimed,
+ * and the search's value (where there was one: value) after a turn's last
+ * sowing.  0, or PMN_ERR_NOMEM. */
+static int record_move(pmn_record *rec, const pmn_rules *r, int mover, int hole,
+                       const pmn_move_report *rep, const pmn_value *value, int *prev)
+{
+    pmn_move *m = record_line_add_move(&rec->main);
+    if (!m)
+        return PMN_ERR_NOMEM;
+    m->notation = PMN_NOTATION_LETTERS;
+    m->side = mover;
+    m->hole = hole;
+    m->joined = *prev == mover;
+    pmn_hole_name(r, PMN_NOTATION_LETTERS, mover, hole, m->text, sizeof m->text);
+    if (rep->captured) {
+        m->claim = (int)rep->captured;
+        m->claim_style = '+';
+    }
+    *prev = rep->extra ? mover : -1;
+    if (value && !rep->extra) {   /* the value once a turn, after its last sowing */
+        char eval[32], text[64];
+        pmn_value_eval(value, mover, eval, sizeof eval);
+        snprintf(text, sizeof text, "[%%eval %s]", eval);
+        if (add_text_comment(m, text) < 0)
+            return PMN_ERR_NOMEM;
+    }
+    return 0;
+}
+
+/* The tags of game `game` (from 0) of self-play under options o, and its
+ * result.  0, or PMN_ERR_NOMEM. */
+static int selfplay_tags(pmn_record *rec, const pmn_selfplay_options *o, unsigned long game,
+                         const char *result)
+{
+    char player[64], round[32], event[64], random[32];
+    if (o->temperature > 0)
+        snprintf(player, sizeof player, "pmn %s, depth %u, temperature %g", pmn_version(),
+                 o->limits.depth, o->temperature);
+    else
+        snprintf(player, sizeof player, "pmn %s, depth %u", pmn_version(), o->limits.depth);
+    snprintf(round, sizeof round, "%lu", game + 1);
+    snprintf(event, sizeof event, "pmn self-play, seed %llu", (unsigned long long)o->seed);
+    if (record_set_tag(rec, "Event", event, NULL) < 0
+        || record_set_tag(rec, "Site", "?", NULL) < 0
+        || record_set_tag(rec, "Date", "????.??.??", NULL) < 0
+        || record_set_tag(rec, "Round", round, NULL) < 0
+        || record_set_tag(rec, "South", player, NULL) < 0
+        || record_set_tag(rec, "North", player, NULL) < 0
+        || record_set_tag(rec, "Result", result, NULL) < 0)
+        return PMN_ERR_NOMEM;
+    snprintf(random, sizeof random, "%u", o->random_plies);
+    if (o->random_plies && record_set_tag(rec, "RandomPlies", random, NULL) < 0)
+        return PMN_ERR_NOMEM;
+    return 0;
+}
+
 int pmn_selfplay(pmn_searcher *s, const pmn_rules *r, const pmn_selfplay_options *o,
                  unsigned long game, pmn_record *rec, pmn_model_sample *samples, size_t cap,
                  size_t *nsamples)
 {
     unsigned max_plies = o->max_plies ? o->max_plies : 2000;
-    uint64_t state = o->seed * 0x100000001B3ULL + game;
+    struct selfplay sp = { s, r, o, o->seed * 0x100000001B3ULL + game, samples, cap, 0 };
     pmn_position start;
     pmn_position_start(r, &start);
     pmn_game *g = pmn_game_new(r, &start);
     /* The positions since the last capture, for the search's repetitions. */
     pmn_position *history = malloc((max_plies + 1) * sizeof *history);
-    size_t since = 0, n = 0, first = 0;
+    size_t since = 0;
     int rc = g && history ? 0 : PMN_ERR_NOMEM;
     int prev = -1;
-    char text[64];
     pmn_record_init(rec);
     *nsamples = 0;
     /* What earlier games left in the table would change this one's
@@ -68,98 +169,36 @@ int pmn_selfplay(pmn_searcher *s, const pmn_rules *r, const pmn_selfplay_options
     for (unsigned ply = 0; rc == 0 && ply < max_plies && pmn_game_ending(g) == PMN_END_NONE;
          ply++) {
         const pmn_position *p = pmn_game_position(g);
-        int holes[PMN_MAX_SIDE_PITS], hole, mover = p->to_move;
+        int holes[PMN_MAX_SIDE_PITS], hole, mover = p->to_move, searched;
         int nlegal = pmn_legal_moves(r, p, holes);
         pmn_analysis a;
-        int searched = 0;
         history[ply] = *p;
         if (nlegal == 0)
             break;   /* a pass the game does not play for us */
-        if (ply < o->random_plies) {
-            hole = holes[next_random(&state) % (unsigned)nlegal];
-        } else {
-            pmn_search_limits l = o->limits;
-            l.all_moves = o->temperature > 0;
-            if (pmn_analyse(s, p, history + since, ply - since, &l, NULL, NULL, &a) < 0) {
-                rc = PMN_ERR_NOMEM;
-                break;
-            }
-            hole = a.best >= 0 ? a.best : holes[0];
-            if (o->temperature > 0 && a.nmoves > 1)
-                hole = softmax_choice(&a, o->temperature, &state);
-            searched = 1;
-            if (!a.value.exact && !a.value.plies && n < cap && samples) {
-                samples[n].value = a.value.margin;
-                samples[n].in_play = pmn_position_seeds(r, p, PMN_SOUTH)
-                                   + pmn_position_seeds(r, p, PMN_NORTH);
-                samples[n].score = mover;   /* the side, until the result is known */
-                n++;
-            }
-        }
+        rc = choose_move(&sp, p, history + since, ply - since, ply, holes, nlegal, &hole, &a,
+                         &searched);
         pmn_move_report rep;
-        if (pmn_game_play(g, hole, &rep) < 0) {
+        if (rc == 0 && pmn_game_play(g, hole, &rep) < 0)
             rc = PMN_ERR_NOMEM;
-            break;
-        }
-        pmn_move *m = record_line_add_move(&rec->main);
-        if (!m) {
-            rc = PMN_ERR_NOMEM;
-            break;
-        }
-        m->notation = PMN_NOTATION_LETTERS;
-        m->side = mover;
-        m->hole = hole;
-        m->joined = prev == mover;
-        pmn_hole_name(r, PMN_NOTATION_LETTERS, mover, hole, m->text, sizeof m->text);
-        if (rep.captured) {
-            m->claim = (int)rep.captured;
-            m->claim_style = '+';
-        }
-        prev = rep.extra ? mover : -1;
-        if (searched && !rep.extra) {   /* the value once a turn, after its last sowing */
-            char eval[32];
-            pmn_value_eval(&a.value, mover, eval, sizeof eval);
-            snprintf(text, sizeof text, "[%%eval %s]", eval);
-            if (add_text_comment(m, text) < 0)
-                rc = PMN_ERR_NOMEM;
-        }
-        if (pmn_irreversible(&rep))
+        if (rc == 0)
+            rc = record_move(rec, r, mover, hole, &rep, searched ? &a.value : NULL, &prev);
+        if (rc == 0 && pmn_irreversible(&rep))
             since = ply + 1;
     }
     pmn_outcome out = g ? pmn_game_outcome(g) : PMN_ONGOING;
     if (rc == 0 && (!g || pmn_game_ending(g) == PMN_END_NONE))
         out = PMN_ONGOING;   /* stopped at max_plies: no result */
     /* The samples' scores, from the mover's side. */
-    for (size_t i = first; i < n; i++) {
+    for (size_t i = 0; i < sp.n; i++) {
         int side = (int)samples[i].score;
         samples[i].score = out == PMN_DRAWN ? 0.5
                          : (out == PMN_SOUTH_WINS) == (side == PMN_SOUTH) ? 1 : 0;
     }
-    *nsamples = out == PMN_ONGOING ? 0 : n;
+    *nsamples = out == PMN_ONGOING ? 0 : sp.n;
     const char *result = pmn_outcome_string(out);
-    char player[64];
-    if (o->temperature > 0)
-        snprintf(player, sizeof player, "pmn %s, depth %u, temperature %g", pmn_version(),
-                 o->limits.depth, o->temperature);
-    else
-        snprintf(player, sizeof player, "pmn %s, depth %u", pmn_version(), o->limits.depth);
-    snprintf(text, sizeof text, "%lu", game + 1);
-    char event[64];
-    snprintf(event, sizeof event, "pmn self-play, seed %llu", (unsigned long long)o->seed);
-    if (rc == 0
-        && (record_set_tag(rec, "Event", event, NULL) < 0
-            || record_set_tag(rec, "Site", "?", NULL) < 0
-            || record_set_tag(rec, "Date", "????.??.??", NULL) < 0
-            || record_set_tag(rec, "Round", text, NULL) < 0
-            || record_set_tag(rec, "South", player, NULL) < 0
-            || record_set_tag(rec, "North", player, NULL) < 0
-            || record_set_tag(rec, "Result", result, NULL) < 0))
-        rc = PMN_ERR_NOMEM;
+    if (rc == 0)
+        rc = selfplay_tags(rec, o, game, result);
     snprintf(rec->result, sizeof rec->result, "%s", result);
-    snprintf(text, sizeof text, "%u", o->random_plies);
-    if (rc == 0 && o->random_plies
-        && record_set_tag(rec, "RandomPlies", text, NULL) < 0)
-        rc = PMN_ERR_NOMEM;
     pmn_game_free(g);
     free(history);
     return rc;

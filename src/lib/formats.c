@@ -534,6 +534,42 @@ static void over_limit(struct cursor *c, const char *what, int limit)
                     what);
 }
 
+static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int depth, int side);
+
+/* variation -> '(' movetext ')', at c (a '('), after the move `last` (NULL:
+ * none) of a line `depth` deep whose side to move is `side`: read into a
+ * variation of last, or read and dropped (no move before it); past a
+ * limit, passed over as PMN's reader does. */
+static void variation(struct cursor *c, pmn_move *last, pmn_record *rec, int depth, int side)
+{
+    pmn_at l = c->line, col = c->col;
+    if (!last)
+        diag_report(c->fn, c->ctx, PMN_E106, l, col, "a variation that follows no move");
+    if (depth >= MAX_DEPTH || c->variations >= PMN_MAX_GAME_VARIATIONS) {
+        if (depth >= MAX_DEPTH)
+            diag_report(c->fn, c->ctx, PMN_E115, l, col,
+                        "variations nested more than %d deep: this one is skipped", MAX_DEPTH);
+        else
+            over_limit(c, "variations", PMN_MAX_GAME_VARIATIONS);
+        if (skip_variation(c) < 0)
+            diag_report(c->fn, c->ctx, PMN_E103, l, col, "a '(' that is never closed");
+        return;
+    }
+    c->variations++;
+    pmn_line *v = last ? record_move_add_variation(last) : NULL;
+    pmn_line scratch = { 0 };
+    if (last && !v)
+        fmt_nomem(c);
+    fmt_advance(c, 1);
+    /* Its first move replaces the last: the same side plays it. */
+    movetext(c, v ? v : &scratch, rec, depth + 1, !side);
+    record_line_free(&scratch);
+    if (c->s < c->end && *c->s == ')')
+        fmt_advance(c, 1);
+    else
+        diag_report(c->fn, c->ctx, PMN_E103, l, col, "a '(' that is never closed");
+}
+
 static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int depth, int side)
 {
     pmn_move *last = NULL;
@@ -556,36 +592,7 @@ static void movetext(struct cursor *c, pmn_line *line, pmn_record *rec, int dept
         } else if (ch == '(' && c->format == PMN_FORMAT_MANCALA_WORLD && total_at(c)) {
             total(c, last);
         } else if (ch == '(') {
-            pmn_at l = c->line, col = c->col;
-            if (!last) {
-                diag_report(c->fn, c->ctx, PMN_E106, l, col, "a variation that follows no move");
-                last = NULL;
-            }
-            /* Past a limit, passed over as PMN's reader does. */
-            if (depth >= MAX_DEPTH || c->variations >= PMN_MAX_GAME_VARIATIONS) {
-                if (depth >= MAX_DEPTH)
-                    diag_report(c->fn, c->ctx, PMN_E115, l, col,
-                                "variations nested more than %d deep: this one is skipped",
-                                MAX_DEPTH);
-                else
-                    over_limit(c, "variations", PMN_MAX_GAME_VARIATIONS);
-                if (skip_variation(c) < 0)
-                    diag_report(c->fn, c->ctx, PMN_E103, l, col, "a '(' that is never closed");
-                continue;
-            }
-            c->variations++;
-            pmn_line *v = last ? record_move_add_variation(last) : NULL;
-            pmn_line scratch = { 0 };
-            if (last && !v)
-                fmt_nomem(c);
-            fmt_advance(c, 1);
-            /* Its first move replaces the last: the same side plays it. */
-            movetext(c, v ? v : &scratch, rec, depth + 1, !side);
-            record_line_free(&scratch);
-            if (c->s < c->end && *c->s == ')')
-                fmt_advance(c, 1);
-            else
-                diag_report(c->fn, c->ctx, PMN_E103, l, col, "a '(' that is never closed");
+            variation(c, last, rec, depth, side);
         } else if (ch == '{') {
             comment(c, line, last);
         } else if (isdigit(ch) && number_ahead(c, &side, &written)) {

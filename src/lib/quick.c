@@ -212,6 +212,13 @@ static void forget_seen(struct quick *q)
     q->nseen = 0;
 }
 
+/* One piece, by design: a single pass over the movetext that reads a
+ * ply and plays it in the same steps, its whole state (both sides' packed
+ * holes, the legal holes, the mover, the ply, the seeds taken) in
+ * registers.  It is check's hot loop (bench/run.sh: the quick pass is most
+ * of check's 169 MB/s), and each exit is one shape of text the full path
+ * must read instead; split, the state would go through memory at every
+ * ply and the exits through return codes. */
 int quick_read(struct quick *q, const char *text, size_t len, int proved,
                pmn_game_facts *facts)
 {

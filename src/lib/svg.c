@@ -107,12 +107,81 @@ static void store(textbuf *t, const pmn_svg_options *o, int side, unsigned seeds
                 y + CELL + 21, seeds);
 }
 
+/* The picture's head: the <svg> element of width x height, its title and
+ * its text alternative (what the picture shows, in words), its style. */
+static void svg_head(textbuf *t, const pmn_rules *r, const pmn_position *p,
+                     const pmn_svg_options *o, double width, double height)
+{
+    char words[256];
+    if (!o->html)
+        textbuf_add(t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    textbuf_add(t, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+                "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+                "font-family=\"DejaVu Sans, Verdana, sans-serif\">\n",
+                width, height, width, height);
+    /* The text alternative: what the picture shows, in words. */
+    textbuf_add(t, "<title>");
+    if (o->title && o->title[0])
+        add_escaped(t, o->title);
+    else
+        textbuf_add(t, "%s: %s to move", r->name, pmn_side_name(p->to_move));
+    textbuf_add(t, "</title>\n<desc>");
+    pmn_position_format(r, p, words, sizeof words);
+    textbuf_add(t, "Position %s (%s). South has %u seeds on the board, North %u; "
+                "captured or stored: South %u, North %u.", words, r->name,
+                pmn_position_seeds(r, p, PMN_SOUTH), pmn_position_seeds(r, p, PMN_NORTH),
+                (unsigned)p->captured[PMN_SOUTH], (unsigned)p->captured[PMN_NORTH]);
+    textbuf_add(t, "</desc>\n<style type=\"text/css\">"
+                ".pit{fill:#e8d2a6;stroke:#6b4a1e;stroke-width:1.5}"
+                ".lifted{stroke:#1f4fbf;stroke-width:4.5}"
+                ".last{stroke:#b3261e;stroke-width:3;stroke-dasharray:5 3}"
+                ".seed{fill:#3b2a14}"
+                ".name{font-size:11px;fill:#555;text-anchor:middle}"
+                ".count{font-size:13px;font-weight:bold;text-anchor:middle}"
+                ".many{font-size:17px;font-weight:bold;text-anchor:middle}"
+                ".side{font-size:15px;font-weight:bold}"
+                ".note{font-size:13px}"
+                "</style>\n");
+}
+
+/* Under the board, from note_y down: who moves, what was captured (where
+ * there are no stores to show it), what the last ply did. */
+static void svg_notes(textbuf *t, const pmn_rules *r, const pmn_position *p,
+                      const pmn_svg_options *o, int stores, double note_y)
+{
+    textbuf_add(t, "<text x=\"8\" y=\"%.1f\" class=\"note\"><tspan class=\"to-move\">%s"
+                " to move</tspan>", note_y, pmn_side_name(p->to_move));
+    if (!stores)
+        for (int s = 0; s < 2; s++) {
+            textbuf_add(t, "%s %s <tspan class=\"captured\"", s ? "," : "; captured:",
+                        pmn_side_name(s));
+            if (o->html)
+                textbuf_add(t, " data-side=\"%d\" data-seeds=\"%u\"", s,
+                            (unsigned)p->captured[s]);
+            textbuf_add(t, ">%u</tspan>", (unsigned)p->captured[s]);
+        }
+    if (o->lifted_hole >= 0) {
+        char a[16], b[16] = "";
+        pmn_hole_name(r, o->notation, o->lifted_side, o->lifted_hole, a, sizeof a);
+        if (o->end_side >= 0 && o->end_hole >= 0)
+            pmn_hole_name(r, o->notation, o->end_side, o->end_hole, b, sizeof b);
+        else if (o->end_side >= 0)
+            snprintf(b, sizeof b, "%s's store", pmn_side_name(o->end_side));
+        textbuf_add(t, "</text>\n<text x=\"8\" y=\"%.1f\" class=\"note last-ply\">Last ply: "
+                    "%s (thick outline)", note_y + 20, a);
+        if (b[0])
+            textbuf_add(t, "; its last seed in %s (dashed outline)", b);
+    } else if (o->html) {
+        textbuf_add(t, "</text>\n<text x=\"8\" y=\"%.1f\" class=\"note last-ply\">",
+                    note_y + 20);
+    }
+}
+
 size_t pmn_board_svg(const pmn_rules *r, const pmn_position *p, const pmn_svg_options *o,
                      char *buf, size_t size)
 {
     pmn_svg_options defaults;
     textbuf t;
-    char words[256];
     if (!o) {
         pmn_svg_options_init(&defaults);
         o = &defaults;
@@ -124,35 +193,7 @@ size_t pmn_board_svg(const pmn_rules *r, const pmn_position *p, const pmn_svg_op
     double board_x = LEFT + (stores ? CELL : 0), row_h = CELL + 16;
     double width = board_x + w * CELL + (stores ? CELL : 0) + 16;
     double height = TOP + rows * row_h + 72;
-    if (!o->html)
-        textbuf_add(&t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    textbuf_add(&t, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
-                "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-                "font-family=\"DejaVu Sans, Verdana, sans-serif\">\n",
-                width, height, width, height);
-    /* The text alternative: what the picture shows, in words. */
-    textbuf_add(&t, "<title>");
-    if (o->title && o->title[0])
-        add_escaped(&t, o->title);
-    else
-        textbuf_add(&t, "%s: %s to move", r->name, pmn_side_name(p->to_move));
-    textbuf_add(&t, "</title>\n<desc>");
-    pmn_position_format(r, p, words, sizeof words);
-    textbuf_add(&t, "Position %s (%s). South has %u seeds on the board, North %u; "
-                "captured or stored: South %u, North %u.", words, r->name,
-                pmn_position_seeds(r, p, PMN_SOUTH), pmn_position_seeds(r, p, PMN_NORTH),
-                (unsigned)p->captured[PMN_SOUTH], (unsigned)p->captured[PMN_NORTH]);
-    textbuf_add(&t, "</desc>\n<style type=\"text/css\">"
-                ".pit{fill:#e8d2a6;stroke:#6b4a1e;stroke-width:1.5}"
-                ".lifted{stroke:#1f4fbf;stroke-width:4.5}"
-                ".last{stroke:#b3261e;stroke-width:3;stroke-dasharray:5 3}"
-                ".seed{fill:#3b2a14}"
-                ".name{font-size:11px;fill:#555;text-anchor:middle}"
-                ".count{font-size:13px;font-weight:bold;text-anchor:middle}"
-                ".many{font-size:17px;font-weight:bold;text-anchor:middle}"
-                ".side{font-size:15px;font-weight:bold}"
-                ".note{font-size:13px}"
-                "</style>\n");
+    svg_head(&t, r, p, o, width, height);
     textbuf_add(&t, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%.1f\" rx=\"12\" "
                 "fill=\"#c9a66b\" stroke=\"#6b4a1e\"/>\n", board_x - 8 - (stores ? CELL : 0),
                 TOP - 6, (double)(w * CELL + 16 + (stores ? 2 * CELL : 0)), rows * row_h + 12);
@@ -181,34 +222,7 @@ size_t pmn_board_svg(const pmn_rules *r, const pmn_position *p, const pmn_svg_op
                     "%s</tspan></text>\n", s == PMN_SOUTH ? south_y : north_y,
                     s == PMN_SOUTH ? "south" : "north", pmn_side_name(s),
                     p->to_move == s ? " \xe2\x96\xb6" : "");
-    /* Under the board: who moves, what was captured, what the last ply did. */
-    double note_y = TOP + rows * row_h + 28;
-    textbuf_add(&t, "<text x=\"8\" y=\"%.1f\" class=\"note\"><tspan class=\"to-move\">%s"
-                " to move</tspan>", note_y, pmn_side_name(p->to_move));
-    if (!stores)
-        for (int s = 0; s < 2; s++) {
-            textbuf_add(&t, "%s %s <tspan class=\"captured\"", s ? "," : "; captured:",
-                        pmn_side_name(s));
-            if (o->html)
-                textbuf_add(&t, " data-side=\"%d\" data-seeds=\"%u\"", s,
-                            (unsigned)p->captured[s]);
-            textbuf_add(&t, ">%u</tspan>", (unsigned)p->captured[s]);
-        }
-    if (o->lifted_hole >= 0) {
-        char a[16], b[16] = "";
-        pmn_hole_name(r, o->notation, o->lifted_side, o->lifted_hole, a, sizeof a);
-        if (o->end_side >= 0 && o->end_hole >= 0)
-            pmn_hole_name(r, o->notation, o->end_side, o->end_hole, b, sizeof b);
-        else if (o->end_side >= 0)
-            snprintf(b, sizeof b, "%s's store", pmn_side_name(o->end_side));
-        textbuf_add(&t, "</text>\n<text x=\"8\" y=\"%.1f\" class=\"note last-ply\">Last ply: "
-                    "%s (thick outline)", note_y + 20, a);
-        if (b[0])
-            textbuf_add(&t, "; its last seed in %s (dashed outline)", b);
-    } else if (o->html) {
-        textbuf_add(&t, "</text>\n<text x=\"8\" y=\"%.1f\" class=\"note last-ply\">",
-                    note_y + 20);
-    }
+    svg_notes(&t, r, p, o, stores, TOP + rows * row_h + 28);
     textbuf_add(&t, "</text>\n</svg>\n");
     return t.n;
 }

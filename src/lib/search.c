@@ -35,6 +35,7 @@
 #include "play.h"
 #include "solve.h"
 #include "tablebase.h"
+#include "tree.h"
 #include "util.h"
 
 #include <assert.h>
@@ -67,14 +68,6 @@ struct entry {
 
 #define BUCKET 4
 
-struct child {
-    pmn_position pos;
-    pmn_move_report rep;
-    uint64_t key;             /* engine_key of pos */
-    int hole;
-    int order;
-};
-
 struct pmn_searcher {
     pmn_rules rules;
     struct entry *table;
@@ -88,12 +81,7 @@ struct pmn_searcher {
     const pmn_tablebase *tb;
     int acyclic;              /* no position can come twice (rules_acyclic) */
     int used;                 /* searched since made or cleared */
-    /* The children of each ply of a search: made at the first and kept.
-     * Megabytes (MAX_PLY plies of PMN_MAX_SIDE_PITS positions), of which a
-     * search touches the plies it reaches: made anew each search, they cost
-     * an mmap and its page faults each position annotated, and a
-     * sanitizer's allocator far more. */
-    struct child (*children)[PMN_MAX_SIDE_PITS];
+    tree_ply *children;       /* of each ply of a search (tree_kids_new) */
 };
 
 /* ---- one search ------------------------------------------------------- */
@@ -103,14 +91,11 @@ struct search {
     const pmn_rules *r;
     struct engine eng;        /* chosen for the root */
     struct search_budget b;
-    uint64_t path[MAX_PLY + 1];   /* keys of the positions on the path (engine_key) */
-    unsigned since[MAX_PLY + 1];  /* the first ply since the last capture */
-    const uint64_t *before;   /* the game's positions before the root */
-    size_t nbefore;
+    struct line ln;           /* from the root */
     const pmn_tablebase *tb;  /* the databases that answer, or NULL (--distance:
                                  they do not count plies) */
     int result_only;          /* they give results, not margins (a majority) */
-    struct child (*children)[PMN_MAX_SIDE_PITS];
+    tree_ply *children;
     int pv[MAX_PLY + 1][MAX_PLY + 1];
     unsigned npv[MAX_PLY + 1];
 };
@@ -230,7 +215,7 @@ static int tb_score(const struct search *x, const pmn_position *p, int ply, int3
 {
     int v;
     assert(ply > 0);
-    if (!x->tb || !(x->s->acyclic || x->since[ply] == (unsigned)ply)
+    if (!x->tb || !(x->s->acyclic || x->ln.since[ply] == (unsigned)ply)
         || !tablebase_probe(x->tb, x->r, p, &v))
         return 0;
     int me = p->to_move;
@@ -248,16 +233,14 @@ static int tb_score(const struct search *x, const pmn_position *p, int ply, int3
 
 /* The children of p, best-looking first: the table's move, then what the
  * move gains at once, then the moves that made cut-offs before. */
-static int children(struct search *x, const pmn_position *p, int tt_best, struct child *out)
+static int children(struct search *x, const pmn_position *p, int tt_best, struct kid *out)
 {
     int holes[PMN_MAX_SIDE_PITS];
     int n = engine_moves(&x->eng, p, holes);
     int me = p->to_move;
     for (int i = 0; i < n; i++) {
-        struct child *c = &out[i];
-        c->pos = *p;
-        c->hole = holes[i];
-        engine_play(&x->eng, &c->pos, holes[i], &c->rep, &c->key);
+        struct kid *c = &out[i];
+        kid_play(&x->eng, p, holes[i], 1, c);
         x->b.nodes++;
         long gain = (long)c->rep.captured + (long)c->rep.stored - (long)c->rep.given;
         c->order = (int)(gain * 64) + (c->rep.extra ? 256 : 0)
@@ -272,7 +255,7 @@ static int children(struct search *x, const pmn_position *p, int tt_best, struct
     for (int i = 1; i < n; i++) {
         if (out[i].order <= out[i - 1].order)
             continue;
-        struct child c = out[i];
+        struct kid c = out[i];
         int j = i;
         for (; j > 0 && out[j - 1].order < c.order; j--)
             out[j] = out[j - 1];
@@ -286,7 +269,7 @@ static int32_t search(struct search *x, const pmn_position *p, int depth, int pl
 
 /* The score, for the mover at `ply`, of the child c; *exact and *path_bound
  * as for search. */
-static int32_t child_score(struct search *x, const pmn_position *p, struct child *c,
+static int32_t child_score(struct search *x, const pmn_position *p, struct kid *c,
                            int depth, int ply, int32_t alpha, int32_t beta, int *exact,
                            int *path_bound)
 {
@@ -295,15 +278,12 @@ static int32_t child_score(struct search *x, const pmn_position *p, struct child
     *path_bound = 0;
     if (c->rep.ending != PMN_END_NONE)
         return end_score(x->r, c->rep.ending, c->rep.outcome, &c->pos, me, (unsigned)ply + 1);
-    uint64_t h = c->key;
-    x->since[ply + 1] = pmn_irreversible(&c->rep) ? (unsigned)ply + 1 : x->since[ply];
-    if (!pmn_irreversible(&c->rep)
-        && path_repeats(x->path, x->since[ply], ply, x->before, x->nbefore, h)) {
+    if (kid_repeats(&x->ln, ply, c)) {
         *path_bound = 1;
         return end_score(x->r, PMN_END_REPETITION, pmn_repetition_outcome(x->r, &c->pos),
                          &c->pos, me, (unsigned)ply + 1);
     }
-    x->path[ply + 1] = h;
+    line_enter(&x->ln, ply, c);
     if (c->pos.to_move == me)
         return search(x, &c->pos, depth - 1, ply + 1, alpha, beta, exact, path_bound);
     return -search(x, &c->pos, depth - 1, ply + 1, -beta, -alpha, exact, path_bound);
@@ -347,7 +327,7 @@ static int32_t search(struct search *x, const pmn_position *p, int depth, int pl
         return hi;
     if (lo >= beta)
         return lo;
-    uint64_t key = full_hash(p, x->path[ply]);   /* p's key, set by its parent */
+    uint64_t key = full_hash(p, x->ln.path[ply]);   /* p's key, set by its parent */
     struct entry *e = probe(x->s, key);
     int tt_best = -1;
     if (e) {
@@ -370,7 +350,7 @@ static int32_t search(struct search *x, const pmn_position *p, int depth, int pl
         *exact = 0;
         return estimate(x->r, p);
     }
-    struct child *kids = x->children[ply];
+    struct kid *kids = x->children[ply];
     int n = children(x, p, tt_best, kids);
     int32_t best = -INF, a = alpha;
     int best_hole = -1, all_exact = 1, cut_exact = 0, dependent = 0;
@@ -649,8 +629,8 @@ static int iterate(struct search *x, const pmn_position *root, int depth, int al
 {
     int32_t best = -INF;
     int exact = 1, best_hole = -1;
-    x->path[0] = engine_key(x->r, root);
-    x->since[0] = 0;
+    x->ln.path[0] = engine_key(x->r, root);
+    x->ln.since[0] = 0;
     if (!all_moves) {
         int pb;
         best = search(x, root, depth, 0, -INF, INF, &exact, &pb);
@@ -658,7 +638,7 @@ static int iterate(struct search *x, const pmn_position *root, int depth, int al
             return 0;
         best_hole = x->npv[0] ? x->pv[0][0] : -1;
     } else {
-        struct child *kids = x->children[0];
+        struct kid *kids = x->children[0];
         int n = children(x, root, -1, kids);
         for (int i = 0; i < n; i++) {
             int ex, pb;
@@ -767,7 +747,7 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
     memset(a, 0, sizeof *a);
     a->best = -1;
     if (!s->children)
-        s->children = malloc((MAX_PLY + 1) * sizeof *s->children);
+        s->children = tree_kids_new();
     if (x)
         x->children = s->children;
     if (!x || !x->children || (nhistory && !before)) {
@@ -784,8 +764,8 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
     engine_init(&x->eng, x->r, p);
     for (size_t i = 0; i < nhistory; i++)
         before[i] = engine_key(x->r, &history[i]);
-    x->before = before;
-    x->nbefore = nhistory;
+    x->ln.before = before;
+    x->ln.nbefore = nhistory;
     /* (Databases that give results and not margins, under a majority,
      * score a position they hold as a win or loss by no margin known.) */
     x->tb = l->distance ? NULL : s->tb;

@@ -48,6 +48,7 @@
 #include "play.h"
 #include "solve.h"
 #include "tablebase.h"
+#include "tree.h"
 #include "util.h"
 
 #include <assert.h>
@@ -58,7 +59,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#define SOLVE_MAX_PLY 1024
+#define SOLVE_MAX_PLY TREE_MAX_PLY
 #define NONE_LO (-32000)
 #define NONE_HI 32000
 
@@ -94,16 +95,6 @@ enum { DEP_PATH = 1,          /* a repetition on the path, or the budget: not ke
 /* The most threads one solve takes. */
 #define SOLVE_MAX_THREADS 64
 
-struct kid {
-    pmn_position pos;
-    pmn_move_report rep;
-    uint64_t key;             /* the table's key of pos (not ended) */
-    int hole;
-    int order;
-    int lo, hi;               /* what is known of the move's value, mover's view */
-    const int8_t *tbv;        /* its value in the databases, where they hold it */
-};
-
 struct solve_table {
     struct slot *e;
     size_t nbuckets;          /* a power of two */
@@ -118,7 +109,7 @@ struct solve_table {
      * positions), of which a solve touches the plies it reaches: made anew
      * each solve, they cost an mmap and its page faults each position
      * annotated, and a sanitizer's allocator far more. */
-    struct kid (*kids[SOLVE_MAX_THREADS])[PMN_MAX_SIDE_PITS];
+    tree_ply *kids[SOLVE_MAX_THREADS];
 };
 
 /* What the rules make the solver do. */
@@ -148,11 +139,8 @@ struct solver {
     struct engine eng;        /* chosen for the root */
     struct shape sh;
     struct search_budget b;
-    uint64_t path[SOLVE_MAX_PLY + 1];
-    unsigned since[SOLVE_MAX_PLY + 1];
-    const uint64_t *before;
-    size_t nbefore;
-    struct kid (*kids)[PMN_MAX_SIDE_PITS];
+    struct line ln;           /* from the root; rkeys only where positions repeat */
+    tree_ply *kids;
     int deep;                 /* a line went past SOLVE_MAX_PLY */
     int limit;                /* the iteration's plies: leaves past it are guessed */
     int root_best;            /* the move that made the last cut-off at ply 0 */
@@ -248,11 +236,11 @@ void solve_table_free(struct solve_table *t)
 
 /* Thread i's children of each ply (struct solve_table), or NULL when
  * memory runs out. */
-static struct kid (*table_kids(struct solve_table *t, unsigned i))[PMN_MAX_SIDE_PITS]
+static tree_ply *table_kids(struct solve_table *t, unsigned i)
 {
     assert(i < SOLVE_MAX_THREADS);
     if (!t->kids[i])
-        t->kids[i] = malloc((SOLVE_MAX_PLY + 1) * sizeof *t->kids[i]);
+        t->kids[i] = tree_kids_new();
     return t->kids[i];
 }
 
@@ -495,7 +483,7 @@ static long test(struct solver *x, const pmn_position *p, int ply, long gamma, i
  * repeat)?  Only then do the databases, which know no path, answer. */
 static int fresh(const struct solver *x, int ply)
 {
-    return x->sh.acyclic || (x->since[ply] == (unsigned)ply && (ply > 0 || x->nbefore == 0));
+    return x->sh.acyclic || (x->ln.since[ply] == (unsigned)ply && (ply > 0 || x->ln.nbefore == 0));
 }
 
 /* What the databases' value v of a position says of it (banked difference
@@ -558,8 +546,7 @@ static long kid_value(struct solver *x, const pmn_position *p, struct kid *k, in
         *dep = DEP_PATH;
         return gamma - 1;
     }
-    x->since[ply + 1] = pmn_irreversible(&k->rep) ? (unsigned)ply + 1 : x->since[ply];
-    x->path[ply + 1] = x->sh.acyclic ? 0 : engine_key(x->r, &k->pos);
+    line_enter(&x->ln, ply, k);
     if (k->pos.to_move == p->to_move)
         return test_key(x, &k->pos, k->key, ply + 1, gamma, dep);
     return -test_key(x, &k->pos, k->key, ply + 1, 1 - gamma, dep);
@@ -570,9 +557,7 @@ static long kid_value(struct solver *x, const pmn_position *p, struct kid *k, in
  * before it is searched; the memory the peek reads is fetched meanwhile. */
 static void play_kid(struct solver *x, const pmn_position *p, int hole, struct kid *k)
 {
-    k->pos = *p;
-    k->hole = hole;
-    engine_play(&x->eng, &k->pos, hole, &k->rep, NULL);
+    kid_play(&x->eng, p, hole, !x->sh.acyclic, k);
     x->b.nodes++;
     k->tbv = NULL;
     if (k->rep.ending == PMN_END_NONE) {
@@ -596,9 +581,7 @@ static void peek_kid(struct solver *x, struct kid *k, int me, int ply, int rem, 
     k->hi = 100000;
     if (k->rep.ending != PMN_END_NONE) {
         k->lo = k->hi = (int)end_margin(r, k->rep.ending, k->rep.outcome, &k->pos, me);
-    } else if (!x->sh.acyclic && !pmn_irreversible(&k->rep)
-               && path_repeats(x->path, x->since[ply], ply, x->before, x->nbefore,
-                               engine_key(x->r, &k->pos))) {
+    } else if (!x->sh.acyclic && kid_repeats(&x->ln, ply, k)) {
         k->lo = k->hi = (int)end_margin(r, PMN_END_REPETITION,
                                         pmn_repetition_outcome(r, &k->pos), &k->pos, me);
         *dependent = DEP_PATH;
@@ -1018,10 +1001,10 @@ static int root_kid_ends(struct solver *x, const pmn_position *root, const struc
         *v = end_margin(x->r, k->rep.ending, k->rep.outcome, &k->pos, root->to_move);
         return 1;
     }
-    x->since[1] = pmn_irreversible(&k->rep) ? 1 : 0;
-    x->path[1] = x->sh.acyclic ? 0 : engine_key(x->r, &k->pos);
+    x->ln.since[1] = pmn_irreversible(&k->rep) ? 1 : 0;
+    x->ln.path[1] = x->sh.acyclic ? 0 : engine_key(x->r, &k->pos);
     if (!x->sh.acyclic && !pmn_irreversible(&k->rep)
-        && path_repeats(x->path, x->since[0], 0, x->before, x->nbefore, x->path[1])) {
+        && path_repeats(x->ln.path, x->ln.since[0], 0, x->ln.before, x->ln.nbefore, x->ln.path[1])) {
         *v = end_margin(x->r, PMN_END_REPETITION, pmn_repetition_outcome(x->r, &k->pos),
                         &k->pos, root->to_move);
         return 1;
@@ -1102,24 +1085,24 @@ static void best_line(struct solver *x, const pmn_position *root, long v, int fi
                       pmn_analysis *a)
 {
     pmn_position q = *root;
-    size_t cap = x->nbefore + PMN_MAX_PV + 1, n0 = x->nbefore;
+    size_t cap = x->ln.nbefore + PMN_MAX_PV + 1, n0 = x->ln.nbefore;
     uint64_t *line = malloc(cap * sizeof *line);
-    const uint64_t *saved = x->before;
+    const uint64_t *saved = x->ln.before;
     a->npv = 0;
     if (!line)
         return;
     if (n0)
-        memcpy(line, x->before, n0 * sizeof *line);
+        memcpy(line, x->ln.before, n0 * sizeof *line);
     size_t nline = n0;
     for (unsigned i = 0; i < PMN_MAX_PV && !x->b.stopped; i++) {
         int holes[PMN_MAX_SIDE_PITS];
         int n = engine_moves(&x->eng, &q, holes);
         if (n == 0)
             break;
-        x->before = line;
-        x->nbefore = nline;
-        x->since[0] = 0;
-        x->path[0] = x->sh.acyclic ? 0 : engine_key(x->r, &q);
+        x->ln.before = line;
+        x->ln.nbefore = nline;
+        x->ln.since[0] = 0;
+        x->ln.path[0] = x->sh.acyclic ? 0 : engine_key(x->r, &q);
         struct entry found, *e = probe(x->t, key_of(x, &q), &found) ? &found : NULL;
         int pref = i == 0 && first >= 0 ? first : e ? e->best : -1;
         int chosen = -1;
@@ -1153,8 +1136,8 @@ static void best_line(struct solver *x, const pmn_position *root, long v, int fi
             line[nline++] = engine_key(x->r, &q);
         q = pick.pos;
     }
-    x->before = saved;
-    x->nbefore = n0;
+    x->ln.before = saved;
+    x->ln.nbefore = n0;
     free(line);
 }
 
@@ -1455,12 +1438,12 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     x->b.stop_ctx = l->stop_ctx;
     for (size_t i = 0; i < nhistory; i++)
         before[i] = engine_key(x->r, &history[i]);
-    x->before = before;
-    x->nbefore = nhistory;
+    x->ln.before = before;
+    x->ln.nbefore = nhistory;
     t->generation++;
 
     x->outcome_only = t->tb && tablebase_outcome_only(t->tb, r);
-    x->since[0] = 0;
+    x->ln.since[0] = 0;
     if (tb_history_answer(x, p, history, nhistory, l, a) || tb_answer(x, p, l, a)) {
         if (x->outcome_only)
             to_outcomes(x, p, a);
@@ -1474,7 +1457,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     }
     long lo, hi;
     root_bounds(x, p, &lo, &hi);
-    x->path[0] = x->sh.acyclic ? 0 : engine_key(x->r, p);
+    x->ln.path[0] = x->sh.acyclic ? 0 : engine_key(x->r, p);
     int best = -1;
     uint64_t helped = 0;
     int exact = mtd_threads(x, p, l->threads, &lo, &hi, &best, &helped);

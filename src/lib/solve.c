@@ -1099,10 +1099,7 @@ static void best_line(struct solver *x, const pmn_position *root, long v, int fi
         int n = engine_moves(&x->eng, &q, holes);
         if (n == 0)
             break;
-        x->ln.before = line;
-        x->ln.nbefore = nline;
-        x->ln.since[0] = 0;
-        x->ln.path[0] = x->sh.acyclic ? 0 : engine_key(x->r, &q);
+        line_start(&x->ln, x->sh.acyclic ? 0 : engine_key(x->r, &q), line, nline);
         struct entry found, *e = probe(x->t, key_of(x, &q), &found) ? &found : NULL;
         int pref = i == 0 && first >= 0 ? first : e ? e->best : -1;
         int chosen = -1;

@@ -84,6 +84,39 @@ if [ -n "${GIRVING:-}" ]; then
     done
 fi
 
+# Beside girving's solver (GIRVING_SOLVER: its path, kalah-s, built from
+# girving/kalah with `make kalah-s`; six holes, empty capture; and GIRVING,
+# its generator, for its databases): Kalah(6,n) for n in GBOARDS (default
+# "3 4") from the opening on one thread, each program with its own
+# databases to GSEEDS seeds (default 16), built first; CPU seconds, the
+# value, and the positions each looked at (pmn's nodes: every move it
+# played; girving's "nodes peeked", every move it played).
+if [ -n "${GIRVING_SOLVER:-}" ] && [ -n "${GIRVING:-}" ]; then
+    GSEEDS=${GSEEDS:-16}
+    GBOARDS=${GBOARDS:-"3 4"}
+    gdb="$tmp/girving-$GSEEDS.dat"
+    gb=$( { /usr/bin/time -f %U sh -c "printf '4\\nc %d\\ns\\nq\\n' $GSEEDS |
+             '$GIRVING' '$gdb' > /dev/null" ; } 2>&1 | tail -1)
+    pb=$( { /usr/bin/time -f %U "$PMN" tablebase build --rules 'kalah,capture=opposite-always' \
+             --seeds "$GSEEDS" --dir "$tmp/pmn-g" -q > /dev/null ; } 2>&1 | tail -1)
+    printf 'databases to %d seeds built: pmn %s s, girving %s s of CPU\n' "$GSEEDS" "$pb" "$gb"
+    for n in $GBOARDS; do
+        p=$(/usr/bin/time -o "$tmp/cpu" -f %U "$PMN" analyse --solve --threads 1 \
+                --rules "kalah(6,$n),capture=opposite-always" --tablebase "$tmp/pmn-g" \
+                --format json |
+            python3 -c 'import json,sys; j=json.load(sys.stdin); print("%+d %d" % (j["margin"], j["nodes"]))')
+        p="$p $(cat "$tmp/cpu")"
+        g=$(/usr/bin/time -o "$tmp/cpu" -f %U "$GIRVING_SOLVER" -t 22 -e "$GSEEDS" -E "$gdb" s "$n" |
+            awk '/^Move:/ { sub(",", "", $7); v = $7 } /Nodes peeked/ { k = $3 }
+                 END { printf "%+d %s", v, k }')
+        g="$g $(cat "$tmp/cpu")"
+        set -- $p $g
+        printf 'kalah(6,%d) empty capture, one thread: pmn %s (%s s, %s positions), girving %s (%s s, %s positions), %sx\n' \
+            "$n" "$1" "$3" "$2" "$4" "$6" "$5" "$(awk -v a="$3" -v b="$6" 'BEGIN { printf "%.2f", a / b }')"
+    done
+    rm -rf "$tmp/pmn-g" "$gdb"
+fi
+
 [ "$SEEDS64" -gt 0 ] || exit 0
 # with_databases HOLES SEEDS BOARDS: each board under both capture rules,
 # solved with databases of HOLES holes a side to SEEDS seeds built first.

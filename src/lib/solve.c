@@ -500,11 +500,12 @@ static int fresh(const struct solver *x, int ply)
  * gets v, or 0 where play comes back to a position of before; the other
  * side likewise keeps the other bound.  Where v is 0, so is the value,
  * whatever came before. */
-static int tb_value_bounds(const struct solver *x, const int8_t *cell, long d, int is_fresh,
-                           long *lo, long *hi)
+static int tb_value_bounds(const struct solver *x, const int8_t *cell, unsigned layer, long d,
+                           int is_fresh, long *lo, long *hi)
 {
     int v, u;
-    tablebase_cell_bounds(x->t->tb, cell, &v, &u);
+    if (!tablebase_cell_bounds(x->t->tb, cell, layer, &v, &u))
+        return 0;
     if (tablebase_own_seeds(x->t->tb)) {
         if (!is_fresh)
             return 0;
@@ -530,8 +531,9 @@ static int tb_value_bounds(const struct solver *x, const int8_t *cell, long d, i
 static int tb_bounds(const struct solver *x, const pmn_position *p, long d, int is_fresh,
                      long *lo, long *hi)
 {
-    const int8_t *at = tablebase_locate(x->t->tb, x->r, p);
-    return at && tb_value_bounds(x, at, d, is_fresh, lo, hi);
+    unsigned layer;
+    const int8_t *at = tablebase_locate(x->t->tb, x->r, p, &layer);
+    return at && tb_value_bounds(x, at, layer, d, is_fresh, lo, hi);
 }
 
 /* The value (mover's view) of the kid k of p at `ply`, tested against gamma. */
@@ -562,7 +564,7 @@ static void play_kid(struct solver *x, const pmn_position *p, int hole, struct k
     k->tbv = NULL;
     if (k->rep.ending == PMN_END_NONE) {
         k->key = key_of(x, &k->pos);
-        if (x->t->tb && (k->tbv = tablebase_locate(x->t->tb, x->r, &k->pos)) != NULL)
+        if (x->t->tb && (k->tbv = tablebase_locate(x->t->tb, x->r, &k->pos, &k->tbn)) != NULL)
             __builtin_prefetch(k->tbv);
         __builtin_prefetch(&x->t->e[(k->key & (x->t->nbuckets - 1)) * BUCKET]);
     }
@@ -592,8 +594,8 @@ static void peek_kid(struct solver *x, struct kid *k, int me, int ply, int rem, 
         if (x->sh.bounded)
             bound_of(x, &k->pos, cd, &clo, &chi);
         long tlo, thi;
-        if (k->tbv && tb_value_bounds(x, k->tbv, cd, x->sh.acyclic || pmn_irreversible(&k->rep),
-                                      &tlo, &thi)) {
+        if (k->tbv && tb_value_bounds(x, k->tbv, k->tbn, cd,
+                                      x->sh.acyclic || pmn_irreversible(&k->rep), &tlo, &thi)) {
             clo = tlo > clo ? tlo : clo;
             chi = thi < chi ? thi : chi;
         }

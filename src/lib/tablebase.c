@@ -1591,7 +1591,7 @@ int pmn_tablebase_damaged(const pmn_tablebase *tb)
 /* Where tb keeps p's value(s), sound (cell_checked()): the layer *n and
  * the index *i of its first value (depths at the same index); NULL if tb
  * does not hold p or holds no value it can have. */
-static const int8_t *cell_of(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
+static const int8_t *cell_at(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
                              unsigned *n, uint64_t *i)
 {
     unsigned h[TB_MAX_HOLES];
@@ -1601,8 +1601,14 @@ static const int8_t *cell_of(const pmn_tablebase *tb, const pmn_rules *r, const 
     if (*n > tb->seeds)
         return NULL;
     *i = rank_of(tb, h, *n) * tb->stride;
-    const int8_t *c = &tb->layer[*n][*i];
-    return cell_checked(tb, *n, c) ? c : NULL;
+    return &tb->layer[*n][*i];
+}
+
+static const int8_t *cell_of(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
+                             unsigned *n, uint64_t *i)
+{
+    const int8_t *c = cell_at(tb, r, p, n, i);
+    return c && cell_checked(tb, *n, c) ? c : NULL;
 }
 
 int tablebase_probe_depth(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
@@ -1622,11 +1628,9 @@ int tablebase_probe_depth(const pmn_tablebase *tb, const pmn_rules *r, const pmn
 int tablebase_probe_bounds(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
                            int *lo, int *hi)
 {
-    const int8_t *c = tablebase_locate(tb, r, p);
-    if (!c)
-        return 0;
-    tablebase_cell_bounds(tb, c, lo, hi);
-    return 1;
+    unsigned n;
+    const int8_t *c = tablebase_locate(tb, r, p, &n);
+    return c && tablebase_cell_bounds(tb, c, n, lo, hi);
 }
 
 int tablebase_own_seeds(const pmn_tablebase *tb)
@@ -1634,18 +1638,21 @@ int tablebase_own_seeds(const pmn_tablebase *tb)
     return tb->stride == 2;
 }
 
-void tablebase_cell_bounds(const pmn_tablebase *tb, const int8_t *cell, int *lo, int *hi)
+int tablebase_cell_bounds(const pmn_tablebase *tb, const int8_t *cell, unsigned layer, int *lo,
+                          int *hi)
 {
+    if (!cell_checked(tb, layer, cell))
+        return 0;
     *hi = cell[0];
     *lo = cell[tb->stride - 1];
+    return 1;
 }
 
 const int8_t *tablebase_locate(const pmn_tablebase *tb, const pmn_rules *r,
-                               const pmn_position *p)
+                               const pmn_position *p, unsigned *layer)
 {
-    unsigned n;
     uint64_t i;
-    return cell_of(tb, r, p, &n, &i);
+    return cell_at(tb, r, p, layer, &i);
 }
 
 int tablebase_move_value(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,

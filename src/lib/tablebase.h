@@ -17,13 +17,16 @@ int tablebase_probe_bounds(const pmn_tablebase *tb, const pmn_rules *r, const pm
                            int *lo, int *hi);
 /* Does tb hold two bounds a position (own seeds), not one value? */
 int tablebase_own_seeds(const pmn_tablebase *tb);
-/* The bounds held where tablebase_locate points. */
-void tablebase_cell_bounds(const pmn_tablebase *tb, const int8_t *cell, int *lo, int *hi);
-/* Where the databases keep p's value (read it with tablebase_cell_bounds),
- * to fetch it into the cache before it is read; NULL if they do not hold
- * p. */
+/* The bounds held where tablebase_locate points (*layer: the layer it
+ * gave): 1, or 0 where they are no values a position of that layer can
+ * have (a damaged file: the databases are then marked damaged). */
+int tablebase_cell_bounds(const pmn_tablebase *tb, const int8_t *cell, unsigned layer, int *lo,
+                          int *hi);
+/* Where the databases keep p's value, and in *layer the layer: the cell
+ * is not read here, so that it can be fetched into the cache before
+ * tablebase_cell_bounds reads it.  NULL if they do not hold p. */
 const int8_t *tablebase_locate(const pmn_tablebase *tb, const pmn_rules *r,
-                               const pmn_position *p);
+                               const pmn_position *p, unsigned *layer);
 /* The value, for p's side to move, of the move that made c from p (rep
  * its report): the final margin where it ended the game, else what the
  * databases say of c as a new game plus what is banked.  Returns 0 if

@@ -40,6 +40,7 @@ struct kid {
      * and its cell in the databases, where they hold it. */
     int lo, hi;
     const int8_t *tbv;
+    unsigned tbn;             /* the layer of tbv */
 };
 
 /* The children of each ply of a search. */

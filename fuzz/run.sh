@@ -16,7 +16,7 @@
 # test records and the rule files; then the PMN reader and the other
 # notations' again from records at every limit of a game (SECONDS each).
 # Needs clang (apt-get install clang) and a built tree (config.h,
-# src/lib/schema.c).  Crashes are written to fuzz/crash-*.
+# src/lib/xml/schema.c).  Crashes are written to fuzz/crash-*.
 set -e
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -86,15 +86,15 @@ done
 FLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I src -I . -include config.h"
 LIBS="$(pkg-config --libs libpcre2-8 libxml-2.0)"
 CFLAGS_DEPS="$(pkg-config --cflags libpcre2-8 libxml-2.0)"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_check.c src/lib/*.c $LIBS -o "$out/fuzz_check"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_quick.c src/lib/*.c $LIBS -o "$out/fuzz_quick"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_roundtrip.c src/lib/*.c $LIBS -o "$out/fuzz_roundtrip"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_import.c src/lib/*.c $LIBS -o "$out/fuzz_import"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_formats.c src/lib/*.c $LIBS -o "$out/fuzz_formats"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_rules.c src/lib/*.c $LIBS -o "$out/fuzz_rules"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_spec.c src/lib/*.c $LIBS -o "$out/fuzz_spec"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_decode.c src/lib/*.c $LIBS -o "$out/fuzz_decode"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_tablebase.c src/lib/*.c $LIBS -o "$out/fuzz_tablebase"
+clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_check.c src/lib/*/*.c $LIBS -o "$out/fuzz_check"
+clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_quick.c src/lib/*/*.c $LIBS -o "$out/fuzz_quick"
+clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_roundtrip.c src/lib/*/*.c $LIBS -o "$out/fuzz_roundtrip"
+clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_import.c src/lib/*/*.c $LIBS -o "$out/fuzz_import"
+clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_formats.c src/lib/*/*.c $LIBS -o "$out/fuzz_formats"
+clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_rules.c src/lib/*/*.c $LIBS -o "$out/fuzz_rules"
+clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_spec.c src/lib/*/*.c $LIBS -o "$out/fuzz_spec"
+clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_decode.c src/lib/*/*.c $LIBS -o "$out/fuzz_decode"
+clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_tablebase.c src/lib/*/*.c $LIBS -o "$out/fuzz_tablebase"
 # fuzz TARGET ARGS...: run a target; a finding is noted and the others
 # still run.
 failed=

@@ -102,17 +102,62 @@ circles() {
 # The same arrows from the sources' includes: "D MODULE HEADER" for each
 # header (its module: the .c of its name, or the header alone), "U MODULE
 # HEADER" for each header a file includes -- so that a circle made by what
-# headers carry inline (which no object shows) is found too.
+# headers carry inline (which no object shows) is found too.  A header is
+# named by its path from the folder that holds the including file (the
+# library's wings include each other's as "../WING/NAME.h").
 includes() {   # DIR
-    for f in "$1"/*.c "$1"/*.h; do
+    for f in "$1"/*.c "$1"/*.h "$1"/*/*.c "$1"/*/*.h; do
         [ -f "$f" ] || continue
         name=${f##*/}
         m=${name%.*}
+        dir=${f%/*}
         case $name in *.h) echo "D $m $name" ;; esac
-        sed -n 's/^#include "\([^"/]*\.h\)".*/\1/p' "$f" | while read -r h; do
-            [ -f "$1/$h" ] && echo "U $m $h"
+        sed -n 's/^#include "\([^"]*\.h\)".*/\1/p' "$f" | while read -r h; do
+            [ -f "$dir/$h" ] && echo "U $m ${h##*/}"
         done
     done | sort -u
+}
+
+# The wing of each module of the library: "W MODULE WING RANK", by the
+# folder it lies in.  A wing may use its own modules and those of wings of
+# a lower rank only (src/lib/README).
+wings() {
+    for f in "${top_srcdir:-.}"/src/lib/*/*.c "${top_srcdir:-.}"/src/lib/*/*.h; do
+        [ -f "$f" ] || continue
+        name=${f##*/}
+        w=${f%/*}
+        w=${w##*/}
+        case $w in
+        base) r=0 ;; engine) r=1 ;; records) r=2 ;; analysis|notations|xml) r=3 ;;
+        front) r=4 ;; *) r=-1 ;;
+        esac
+        echo "W ${name%.*} $w $r"
+    done
+    # made by make, in the build tree
+    echo "W schema xml 3"
+    echo "W rulefiles xml 3"
+    echo "W rulespecs engine 1"
+}
+
+# The arrows (D/U lines on standard input, wings() first) that run from a
+# wing to one above it or beside it, or from a module in no known wing.
+against_wings() {
+    awk '
+        $1 == "W" { wing[$2] = $3; rank[$2] = $4; next }
+        $1 == "D" { owner[$3] = $2; next }
+        { use[++n] = $2 " " $3 }
+        END {
+            for (i = 1; i <= n; i++) {
+                split(use[i], u, " ")
+                o = owner[u[2]]
+                if (o == "" || o == u[1])
+                    continue
+                if (!(u[1] in rank) || !(o in rank) || rank[u[1]] < 0 || rank[o] < 0)
+                    print "  " u[1] " -> " o ": a module in no wing (" u[2] ")"
+                else if (wing[u[1]] != wing[o] && rank[o] >= rank[u[1]])
+                    print "  " u[1] " (" wing[u[1]] ") -> " o " (" wing[o] "): " u[2]
+            }
+        }' | sort -u
 }
 
 fail=0 modules=0
@@ -136,6 +181,15 @@ for part in lib cli; do
         continue
     fi
     modules=$((modules + n))
+    if [ $part = lib ]; then
+        found=$( { wings; printf '%s\n' "$list"; includes "${top_srcdir:-.}/src/lib"; } |
+                 against_wings)
+        if [ -n "$found" ]; then
+            echo "FAIL src/lib: arrows from a wing to one above or beside it:"
+            printf '%s\n' "$found"
+            fail=$((fail + 1))
+        fi
+    fi
     found=$(printf '%s\n' "$list" | circles)
     if [ -n "$found" ]; then
         echo "FAIL src/$part: modules that call one another round a circle:"
@@ -147,7 +201,7 @@ echo "layers: $modules modules, $fail parts with a circle or not found"
 
 t=${top_srcdir:-.}
 unnamed=
-for c in "$t"/src/lib/*.c; do
+for c in "$t"/src/lib/*/*.c; do
     m=${c##*/}
     m=${m%.c}
     [ -f "$t/tests/unit/test_$m.c" ] || grep -q "^    $m " "$t/tests/README" || unnamed="$unnamed $m"

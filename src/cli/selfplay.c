@@ -281,6 +281,6 @@ const struct command selfplay_command = {
     "E = 1 / (1 + exp(-k v / n^p)), v the estimate in seeds and n the seeds in\n"
     "play, by maximum likelihood over every position whose value was not\n"
     "exact; and how well it predicts, in tenths of E.  The line it prints is\n"
-    "the one libpmn's table holds (src/lib/model.c).",
+    "the one libpmn's table holds (src/lib/analysis/model.c).",
     options, NULL, sizeof(struct selfplay), CMD_OUTPUT, init, ready, run,
 };

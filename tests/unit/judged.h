@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "pmn.h"
-#include "lib/record.h"
-#include "lib/util.h"
+#include "lib/records/record.h"
+#include "lib/base/util.h"
 
 /* The outcome (1 win, 0 draw, -1 loss) for p's side to move of playing
  * hole in p, after hist[0..nh) (the positions since the last capture). */

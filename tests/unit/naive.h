@@ -1,4 +1,4 @@
-/* naive.h - a plain minimax, written apart from src/lib/search.c to check
+/* naive.h - a plain minimax, written apart from src/lib/analysis/search.c to check
  * it: no pruning, no table, the rules' outcome at every end of the game,
  * repetitions along the path since the last capture.  A value is an
  * outcome, a seed margin and a number of plies, for the side to move. */

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "lib/judge.h"
+#include "lib/analysis/judge.h"
 #include "naive.h"
 #include "judged.h"
 #include "light.h"

@@ -8,8 +8,8 @@
 #include <cmocka.h>
 
 #include "pmn.h"
-#include "lib/play.h"
-#include "lib/util.h"
+#include "lib/engine/play.h"
+#include "lib/base/util.h"
 #include "engine.h"
 #include "games.h"
 #include "light.h"

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lib/lexer.h"
-#include "lib/heading.h"
+#include "lib/records/lexer.h"
+#include "lib/records/heading.h"
 
 struct expect {
     enum token_type type;

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "pmn.h"
-#include "lib/util.h"
+#include "lib/base/util.h"
 #include "engine.h"
 
 static void opening_depths(void **state)

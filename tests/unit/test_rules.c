@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "pmn.h"
-#include "lib/rulefile.h"
+#include "lib/xml/rulefile.h"
 
 static void defaults(void **state)
 {

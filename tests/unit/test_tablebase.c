@@ -14,8 +14,8 @@
 #include "naive.h"
 #include "judged.h"
 #include "light.h"
-#include "lib/solve.h"
-#include "lib/tablebase.h"
+#include "lib/analysis/solve.h"
+#include "lib/analysis/tablebase.h"
 
 static struct naive_path path;   /* large: not on the stack */
 

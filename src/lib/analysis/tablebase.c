@@ -1,0 +1,1767 @@
+/* tablebase.c - endgame databases of the games scored by seeds: every
+ * position with at most N seeds in play, valued exactly by retrograde
+ * analysis, layer by layer of seeds in play.
+ *
+ * Values.  A position is its holes seen from the side to move (his first,
+ * then his opponent's), whoever that is: the rules are the same for both.
+ * Its value is the best final margin of the seeds still in play for the
+ * side to move, what is banked already not counted; it lies in -n..n for a
+ * layer of n seeds, one signed byte.  The rules must make that margin
+ * depend on the holes alone (pmn_tablebase_check_rules says which do).
+ *
+ * Own seeds.  Where a repetition gives each side the seeds on its side
+ * (Oware's repetition=own-side), what endless play would be worth depends
+ * on the position at which it is cut off, and so on the moves before: no
+ * one value serves.  Such a layer holds two a position, bounds: U, the
+ * value if every repetition went wholly to the side to move's, and L, if
+ * wholly to his opponent.  A repetition's own seeds lie between, so the
+ * value of the game as a new one lies in L..U (a side that forces play out
+ * of the layer never repeats a position, whatever the rest counts), and
+ * where L = U it is exact.  Both come from one solve of the layer's
+ * positions with both seats apart, endless play going to South
+ * (solve_own()): South to move, it is U; North to move, L.
+ *
+ * Layers.  A move that banks seeds (a capture, a seed stored) goes to a
+ * lower layer, whose values are known; a move that banks none stays in the
+ * layer and hands the turn over.  Within a layer positions may form cycles
+ * (Oware, Awale): a repeated position ends the game with the seeds left
+ * uncounted, a margin of 0 for what is still in play, which is also what
+ * endless play inside a layer would be worth -- so a value is the rules'
+ * with or without the path, and the layer is solved as a graph:
+ *   E(P)  the best of P's moves that leave the layer (or end the game);
+ *   V(P)  = max(E(P), max over P's moves in the layer to C of -V(C)),
+ *         0 where both sides can keep play in the layer for ever.
+ * It is solved from the highest value down: at level v (n, n-1, ..., 1),
+ * the positions worth v are those with E = v, or with a move to a position
+ * worth -v; a position is worth -v when its best exit is at most -v and
+ * every move in the layer leads to a position worth v or more (counters of
+ * the moves not yet known to do so).  The predecessors of a position are
+ * found by playing every move forward once more, not by unplaying.  Where
+ * no position repeats (Kalah) there is no cycle to solve: walk_layer()
+ * values each position once, after the positions its moves lead to.
+ *
+ * Files.  One a layer, DIR/pmn-HASH-NN.tb (HASH: of the rules' spec, NN:
+ * the seeds in play; the spec with 4 seeds a hole at the start, whatever
+ * the rules say, since a position's value does not depend on how the game
+ * began: one set of files serves Kalah(6,4), (6,5) and (6,6)): a header of 256 bytes -- "PMNTBASE", the format version, the
+ * header's size, the holes a side, the seeds, the positions, an FNV-1a
+ * checksum of the body, the rules' spec -- then the body: one signed byte
+ * a position (its value), in the order of the index below, and where
+ * positions can repeat (depths()), then one byte a position (its depth:
+ * the plies in which the side that wins the value can force a move out of
+ * the layer, the side that holds it; 0 for a value no one can force; 255
+ * for 255 or more -- Awari's layers to 15 seeds need 129 at most), which a
+ * line needs to leave the layer and not go round it.  Where no position
+ * repeats, any line that keeps the value ends, and the body is the values
+ * alone: a byte a position.  (Format version 3; version 1 held 16-bit
+ * depths for every game, version 2 where positions repeat: both are
+ * refused, not misread.)  A layer is written to a
+ * temporary file and renamed when whole, so an interrupted build leaves the
+ * finished layers, which the next build reads instead of computing again.
+ *
+ * Index.  The positions of a layer of n seeds in k holes are ranked in
+ * the lexicographic order of the counts, the first hole most significant:
+ * the rank adds, hole by hole, the number of ways to lay the seeds left
+ * when that hole holds fewer. */
+#include "pmn.h"
+#include "../engine/play.h"
+#include "tablebase.h"
+#include "../base/util.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
+#define TB_MAGIC "PMNTBASE"
+#define TB_VERSION 3
+#define TB_HEADER 256
+#define TB_SPEC 192
+#define TB_MAX_HOLES 16        /* both sides */
+#define TB_MAX_SEEDS 64
+
+/* A depth as the files hold it: a byte, saturated (the file's comment). */
+typedef uint8_t tb_depth;
+#define TB_DEPTH_MAX UINT8_MAX
+
+struct pmn_tablebase {
+    pmn_rules rules;
+    char spec[TB_SPEC];
+    unsigned k;                /* holes, both sides */
+    unsigned seeds;            /* layers 0..seeds are held */
+    unsigned stride;           /* values a position: 1, or 2 (U then L: own seeds) */
+    int depths;                /* the layers hold depths (positions repeat: depths()) */
+    int kalah;                 /* Kalah's sowing serves (engine_sows_as_kalah()): kalah_exits() */
+    char dir[4096];            /* where it was opened from */
+    int damaged;               /* a probe met a value no position can have */
+    const int8_t *layer[TB_MAX_SEEDS + 1];
+    const tb_depth *depth[TB_MAX_SEEDS + 1];   /* plies to leave the layer: propagate();
+                                                  NULL where the layers hold none */
+    uint64_t size[TB_MAX_SEEDS + 1];
+    size_t mapped[TB_MAX_SEEDS + 1];   /* bytes mapped (header included); 0: malloc'd */
+    void *base[TB_MAX_SEEDS + 1];
+    /* lay[j][s]: the ways to lay s seeds in j holes, ways(s, j) (the index) */
+    uint64_t lay[TB_MAX_HOLES + 1][TB_MAX_SEEDS + 1];
+    /* past[t][s]: lay[k - t + 1][s] - lay[k - t][s], what rank_of takes off
+     * for s seeds in the holes from t on */
+    uint64_t past[TB_MAX_HOLES][TB_MAX_SEEDS + 1];
+    /* A build's caller, told now and then how far the layer being built is
+     * (pmn_tablebase_build), or NULL. */
+    pmn_tablebase_fn progress;
+    void *progress_ctx;
+};
+
+static int cell_sound(const pmn_tablebase *tb, unsigned n, const int8_t *c);
+
+/* ---- the index ------------------------------------------------------------ */
+
+/* The ways to lay s seeds in j holes: C(s + j - 1, j - 1). */
+static uint64_t ways(unsigned s, unsigned j)
+{
+    if (j == 0)
+        return s == 0;
+    uint64_t w = 1;
+    for (unsigned i = 1; i < j; i++)
+        w = w * (s + i) / i;   /* exact: a binomial at every step */
+    return w;
+}
+
+static void index_init(pmn_tablebase *tb)
+{
+    for (unsigned j = 0; j <= TB_MAX_HOLES; j++)
+        for (unsigned s = 0; s <= TB_MAX_SEEDS; s++)
+            tb->lay[j][s] = ways(s, j);
+    for (unsigned t = 1; t < tb->k; t++)
+        for (unsigned s = 0; s <= TB_MAX_SEEDS; s++)
+            tb->past[t][s] = tb->lay[tb->k - t + 1][s] - tb->lay[tb->k - t][s];
+}
+
+/* The rank of the counts h[0..k) (n seeds) in their layer: hole by hole,
+ * the ways to lay the S_i seeds left in the k - i holes from this one on
+ * with fewer in this one than h[i] -- all the ways less those with at
+ * least h[i] here, lay[k - i][S_i] - lay[k - i][S_i+1].  Summed, that is
+ * lay[k][n] - 1 less past[t][S_t] for each t from 1: one look-up a hole,
+ * in a table of 8 KB.  (A table of the sums themselves, 540 KB, left the
+ * cache: ranking took a third of a Kalah build.) */
+static uint64_t rank_of(const pmn_tablebase *tb, const unsigned *h, unsigned n)
+{
+    unsigned k = tb->k, left = n;
+    uint64_t r = tb->lay[k][n] - 1;
+    for (unsigned t = 1; t < k; t++) {
+        left -= h[t - 1];
+        r -= tb->past[t][left];
+    }
+    return r;
+}
+
+/* The counts of rank r in the layer of n seeds. */
+static void unrank(const pmn_tablebase *tb, uint64_t r, unsigned n, unsigned *h)
+{
+    unsigned rem = n, k = tb->k;
+    for (unsigned i = 0; i + 1 < k; i++) {
+        /* The most seeds x in hole i whose lower ranks are no more than
+         * r: lay[j][rem] - lay[j][rem - x] <= r, j = k - i (rank_of()). */
+        const uint64_t *l = tb->lay[k - i];
+        uint64_t floor = l[rem] - r;   /* lay[j][rem - x] must stay at least this */
+        unsigned x = 0;
+        while (x < rem && l[rem - x - 1] >= floor)
+            x++;
+        r -= l[rem] - l[rem - x];
+        h[i] = x;
+        rem -= x;
+    }
+    h[k - 1] = rem;
+}
+
+/* The counts of the next rank (the lexicographic successor). */
+static void successor(unsigned *h, unsigned k)
+{
+    if (h[k - 1] > 0) {
+        h[k - 2]++;
+        h[k - 1]--;
+        return;
+    }
+    unsigned j = k - 2;
+    while (h[j] == 0)
+        j--;
+    h[j - 1]++;
+    h[k - 1] = h[j] - 1;
+    h[j] = 0;
+}
+
+/* The holes of p from its side to move's seat, and their seeds. */
+static unsigned counts_of(const pmn_rules *r, const pmn_position *p, unsigned *h)
+{
+    unsigned m = r->pits, n = 0;
+    int me = p->to_move;
+    for (unsigned i = 0; i < m; i++) {
+        h[i] = p->pit[me][i];
+        h[m + i] = p->pit[!me][i];
+        n += h[i] + h[m + i];
+    }
+    return n;
+}
+
+static void position_of(const pmn_rules *r, const unsigned *h, pmn_position *p)
+{
+    unsigned m = r->pits;
+    memset(p, 0, sizeof *p);
+    for (unsigned i = 0; i < m; i++) {
+        p->pit[0][i] = (uint16_t)h[i];
+        p->pit[1][i] = (uint16_t)h[m + i];
+    }
+}
+
+/* ---- the rules ------------------------------------------------------------- */
+
+/* Why databases cannot be made for r, a game of their shape, or NULL;
+ * *near (if not NULL) gets r with what stands in the way changed as little
+ * as the reasons say, for the message to name the rules that can be
+ * built. */
+static const char *unfit(const pmn_rules *r, pmn_rules *near)
+{
+    pmn_rules n = *r;
+    const char *why = NULL;
+    if (r->last_seeds != PMN_LAST_PLAY_ON) {
+        why = why ? why : "the last seeds' rule looks at who captured: databases need "
+                          "last-seeds=play-on";
+        n.last_seeds = PMN_LAST_PLAY_ON;
+    }
+    if (r->no_move == PMN_NO_MOVE_PASS) {
+        why = why ? why : "databases need a game that ends when the player to move cannot "
+                          "(no-move=collect or loses), not pass";
+        n.no_move = PMN_NO_MOVE_COLLECT;
+    }
+    if (!rules_acyclic(r) && ((r->repetition != PMN_REPETITION_UNCOUNTED
+                               && r->repetition != PMN_REPETITION_OWN_SIDE)
+                              || r->one_side_plays_on)) {
+        why = why ? why
+            : r->repetition == PMN_REPETITION_DRAW
+            ? "a repeated position that draws whatever the seeds makes a value depend on the "
+              "moves before it: databases need repetition=uncounted or own-side"
+            : "a repeated position that may play on makes a value depend on the moves before "
+              "it: databases need repetition=uncounted or own-side";
+        n.repetition = PMN_REPETITION_UNCOUNTED;
+        n.one_side_plays_on = 0;
+    }
+    if (near)
+        *near = n;
+    return why;
+}
+
+/* Rules whose databases are another set's: with a majority (more than
+ * half the seeds win at once, Oware's and Awale's), a game is the same as
+ * the one that plays every seed out until a side first has more than half
+ * -- and that side wins both -- so the databases of majority=no decide its
+ * result, though not its margin.  *n gets r without its majority; returns
+ * why databases cannot be made for those either (unfit()), or NULL. */
+static const char *without_majority(const pmn_rules *r, pmn_rules *n, pmn_rules *near)
+{
+    *n = *r;
+    n->majority = 0;
+    n->majority_sweep = 0;
+    return unfit(n, near);
+}
+
+/* 1 with *served (r with majority=no) if r has a majority and those
+ * databases can be built, else 0. */
+static int served_by(const pmn_rules *r, pmn_rules *served)
+{
+    pmn_rules n;
+    if (!r->majority || without_majority(r, &n, NULL))
+        return 0;
+    *served = n;
+    return 1;
+}
+
+void pmn_tablebase_built_rules(const pmn_rules *r, pmn_rules *built)
+{
+    if (!served_by(r, built))
+        *built = *r;
+}
+
+int tablebase_outcome_only(const pmn_tablebase *tb, const pmn_rules *r)
+{
+    return r->majority && !tb->rules.majority;
+}
+
+int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err)
+{
+    char shape[96], rules[256], spec[256] = "";
+    const char *why;
+    pmn_rules near;
+    if (r->goal != PMN_GOAL_MOST_SEEDS || r->laps != PMN_LAPS_SINGLE
+        || r->cycle != PMN_CYCLE_BOTH_SIDES) {
+        why = "databases are made for the games scored by seeds, sown one lap round the board "
+              "(Kalah, Oware, Awale)";
+    } else if (2 * r->pits > TB_MAX_HOLES) {
+        snprintf(shape, sizeof shape, "databases hold boards of at most %u holes a side",
+                 TB_MAX_HOLES / 2);
+        why = shape;
+    } else if (served_by(r, &near)) {
+        return 0;
+    } else if (r->majority) {
+        /* The majority is served (served_by): what stands in the way is
+         * the rest, and the rules to build keep the majority. */
+        pmn_rules n;
+        why = without_majority(r, &n, &near);
+        assert(why && !unfit(&near, NULL));
+        near.majority = r->majority;
+        near.majority_sweep = r->majority_sweep;
+        pmn_rules_format(&near, spec, sizeof spec);
+    } else if ((why = unfit(r, &near))) {
+        /* The first reason, and every change it takes at once (the
+         * others' reasons are of the same kind). */
+        assert(!unfit(&near, NULL));
+        pmn_rules_format(&near, spec, sizeof spec);
+    } else {
+        return 0;
+    }
+    /* Which rules (a file's game may not be the one its user thought of),
+     * why not, and which can be built. */
+    pmn_rules_format(r, rules, sizeof rules);
+    return util_fail(err, PMN_ERR_RANGE, 0, "the rules %s: %s%s%s", rules, why,
+                     *spec ? "; databases can be built for " : "", spec);
+}
+
+/* ---- values of one position ------------------------------------------------- */
+
+/* exits() of rules that sow as Kalah (engine_sows_as_kalah()), played on the
+ * counts: no position is made, no move report, and a lap of the board is
+ * added at once.  It must give what exits() gives through pmn_play:
+ * test_tablebase holds the two to the same values on every position of
+ * the small layers (tablebase_kalah_agrees()). */
+static int kalah_exits(const pmn_tablebase *tb, const unsigned *h, unsigned n,
+                       void (*inner)(void *ctx, uint64_t child, const unsigned *counts),
+                       void *ctx)
+{
+    const unsigned m = tb->k / 2, len = 2 * m + 1;   /* own holes, the store, his */
+    const int always = tb->rules.capture == PMN_CAPTURE_OPPOSITE_ALWAYS;
+    unsigned own = 0, his = 0;
+    for (unsigned i = 0; i < m; i++) {
+        own += h[i];
+        his += h[m + i];
+    }
+    if (own == 0 || his == 0)
+        return (int)own - (int)his;   /* over: each side takes his own */
+    /* Each move's value, or where it is read: all the reads of the layers
+     * below asked for first (prefetched), then read -- they are the
+     * build's cache misses, and so overlap. */
+    int best = INT8_MIN, gain[TB_MAX_HOLES / 2], again[TB_MAX_HOLES / 2];
+    const int8_t *cell[TB_MAX_HOLES / 2];
+    unsigned nread = 0;
+    for (unsigned i = 0; i < m; i++) {
+        if (h[i] == 0)
+            continue;
+        unsigned seeds = h[i], laps = seeds / len, rest = seeds % len;
+        unsigned last = (i + seeds) % len;
+        int same = last == m;   /* the last seed in the store: he sows again */
+        /* The child's counts straight in its side to move's order: his
+         * own holes at mine, the other's at theirs. */
+        unsigned c[TB_MAX_HOLES], *mine = same ? c : c + m, *theirs = same ? c + m : c;
+        for (unsigned j = 0; j < m; j++) {
+            mine[j] = h[j] + laps;
+            theirs[j] = h[m + j] + laps;
+        }
+        mine[i] = laps;
+        unsigned stored = laps, to_mine = 0, to_theirs = 0;
+        /* The rest from the next hole on, round the cycle (own holes
+         * 0..m-1, the store m, the other's m+1..2m). */
+        for (unsigned j = 1, at = i + 1; j <= rest; j++, at = at + 1 < len ? at + 1 : 0) {
+            if (at < m) {
+                mine[at]++;
+                to_mine++;
+            } else if (at == m) {
+                stored++;
+            } else {
+                theirs[at - m - 1]++;
+                to_theirs++;
+            }
+        }
+        unsigned own_left = own - seeds + laps * m + to_mine;
+        unsigned his_left = his + laps * m + to_theirs;
+        if (last < m && mine[last] == 1) {
+            unsigned facing = m - 1 - last;
+            if (always || theirs[facing] > 0) {
+                stored += 1 + theirs[facing];
+                own_left -= 1;
+                his_left -= theirs[facing];
+                mine[last] = theirs[facing] = 0;
+            }
+        }
+        if (own_left == 0 || his_left == 0) {
+            int v = (int)stored + (int)own_left - (int)his_left;   /* the game ends */
+            if (v > best)
+                best = v;
+            continue;
+        }
+        unsigned left = own_left + his_left;
+        if (left == n) {
+            assert(!same && stored == 0);
+            inner(ctx, rank_of(tb, c, n), c);
+            continue;
+        }
+        cell[nread] = &tb->layer[left][rank_of(tb, c, left)];
+        PREFETCH(cell[nread]);
+        gain[nread] = (int)stored;
+        again[nread++] = same;
+    }
+    for (unsigned i = 0; i < nread; i++) {
+        int v = again[i] ? gain[i] + *cell[i] : gain[i] - *cell[i];
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+struct kids_seen {
+    unsigned n;
+    uint64_t rank[TB_MAX_HOLES / 2];
+};
+
+static void note_kid(void *ctx, uint64_t child, const unsigned *counts)
+{
+    struct kids_seen *k = ctx;
+    (void)counts;
+    assert(k->n < TB_MAX_HOLES / 2);
+    k->rank[k->n++] = child;
+}
+
+static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h, unsigned n,
+                 void (*inner)(void *ctx, uint64_t child, const unsigned *counts),
+                 void *ctx, int *low, int values);
+
+long tablebase_kalah_agrees(const pmn_tablebase *tb)
+{
+    if (!tb->kalah)
+        return 0;
+    long compared = 0;
+    unsigned h[TB_MAX_HOLES];
+    for (unsigned n = 0; n <= tb->seeds; n++)
+        for (uint64_t i = 0; i < tb->size[n]; i++) {
+            struct kids_seen a = { 0 }, b = { 0 };
+            unrank(tb, i, n, h);
+            int va = kalah_exits(tb, h, n, note_kid, &a);
+            int vb = exits(tb, &tb->rules, h, n, note_kid, &b, NULL, 1);
+            /* (the same moves, in the same order: the holes' own) */
+            if (va != vb || a.n != b.n || memcmp(a.rank, b.rank, a.n * sizeof a.rank[0]) != 0)
+                return -1;
+            compared++;
+        }
+    return compared;
+}
+
+/* The best final margin still to be made by the side to move of the
+ * position with counts h (n seeds), from its moves that leave the layer
+ * or end the game (lower layers read from tb); the moves that stay are
+ * handed to `inner` with the rank of where they lead.  Returns the value,
+ * or INT8_MIN when no move leaves the layer.  With two values a position
+ * (own seeds), that is the U node's (the lower layers' L read where the
+ * turn passes, U where it does not), and *low (if not NULL) gets the L
+ * node's.  Without `values`, the layers below are not read: only the
+ * moves handed to `inner` are wanted, and the value returned means
+ * nothing. */
+static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h, unsigned n,
+                 void (*inner)(void *ctx, uint64_t child, const unsigned *counts),
+                 void *ctx, int *low, int values)
+{
+    pmn_position p;
+    pmn_outcome o;
+    int best = INT8_MIN, best_low = INT8_MIN;
+    unsigned stride = tb->stride;
+    position_of(r, h, &p);
+    pmn_ending e = pmn_position_ending(r, &p, &o);
+    if (e != PMN_END_NONE) {
+        unsigned long seeds[2];
+        int v = o == PMN_DRAWN || !pmn_final_seeds(r, e, &p, seeds)
+              ? 0 : (int)((long)seeds[0] - (long)seeds[1]);
+        if (low)
+            *low = v;
+        return v;
+    }
+    int holes[PMN_MAX_SIDE_PITS];
+    int nm = pmn_legal_moves(r, &p, holes);
+    for (int i = 0; i < nm; i++) {
+        pmn_position q = p;
+        pmn_move_report rep;
+        unsigned c[TB_MAX_HOLES];
+        int v;
+        int vlow;
+        pmn_play(r, &q, holes[i], &rep);
+        if (rep.ending != PMN_END_NONE) {
+            unsigned long seeds[2];
+            v = rep.outcome == PMN_DRAWN || !pmn_final_seeds(r, rep.ending, &q, seeds)
+              ? 0 : (int)((long)seeds[0] - (long)seeds[1]);
+            vlow = v;
+        } else {
+            unsigned left = counts_of(r, &q, c);
+            int gain = (int)q.captured[0] - (int)q.captured[1];
+            if (left == n) {
+                assert(q.to_move == 1 && gain == 0);
+                inner(ctx, rank_of(tb, c, n), c);
+                continue;
+            }
+            if (!values)
+                continue;   /* (the moves in the layer alone are wanted) */
+            const int8_t *cell = &tb->layer[left][rank_of(tb, c, left) * stride];
+            if (q.to_move == 0) {   /* the same side moves again: the same bound */
+                v = gain + cell[0];
+                vlow = gain + cell[stride - 1];
+            } else {                /* the opponent's: his other bound */
+                v = gain - cell[stride - 1];
+                vlow = gain - cell[0];
+            }
+        }
+        if (v > best)
+            best = v;
+        if (vlow > best_low)
+            best_low = vlow;
+    }
+    if (low)
+        *low = best_low;
+    return best;
+}
+
+/* ---- building a layer ----------------------------------------------------- */
+
+/* A layer's body: a signed byte a value, then, where it holds depths, a
+ * depth (tb_depth) a value. */
+static uint64_t depth_offset(uint64_t size)
+{
+    return size;
+}
+
+/* The values a layer of n seeds holds: a position's one, or two. */
+static uint64_t cells(const pmn_tablebase *tb, unsigned n)
+{
+    return tb->size[n] * tb->stride;
+}
+
+static uint64_t body_bytes(const pmn_tablebase *tb, unsigned n)
+{
+    uint64_t c = cells(tb, n);
+    return (tb->depths ? depth_offset(c) + c * sizeof(tb_depth) : c) + (c == 0);
+}
+
+/* Where the layer of n seeds keeps its depths in the body at v, or NULL. */
+static tb_depth *depths_in(const pmn_tablebase *tb, unsigned n, const int8_t *v)
+{
+    return tb->depths ? (tb_depth *)(void *)(v + depth_offset(cells(tb, n))) : NULL;
+}
+
+struct layer {
+    const pmn_tablebase *tb;
+    const pmn_rules *r;
+    unsigned n;
+    uint64_t size;
+    int8_t *exit;              /* E: the best move out, or INT8_MIN */
+    int8_t *exit_low;          /* own seeds: the L nodes' E; else NULL */
+    uint8_t *open;             /* moves in the layer not yet known to lead to v or more */
+    uint32_t *cursor;          /* in-degree, then where each predecessor list ends */
+    uint32_t *pred;            /* the predecessors of each position, one list after another */
+    int pass;                  /* 1: count the moves in the layer; 2: list them */
+    /* The positions by their best exit, e from -n to n: by_exit[exit_at[e + n]
+     * .. exit_at[e + n + 1]) (none without an exit), so that each level of
+     * solve_graph() takes those of its value without a scan of the layer */
+    uint32_t *by_exit;
+    uint64_t exit_at[2 * TB_MAX_SEEDS + 2];
+};
+
+struct worker {
+    struct layer *L;
+    uint64_t from, to, here;
+};
+
+/* How far the layer of L is built, told to the build's caller: its work is
+ * two passes over the positions (work()) and n scans of them in
+ * solve_graph(), steps 0 .. n + 2; `within` how far the step is. */
+static void layer_progress(const struct layer *L, double step, double within)
+{
+    pmn_tablebase_fn fn = L->tb->progress;
+    if (!fn)
+        return;
+    pmn_tablebase_layer s;
+    memset(&s, 0, sizeof s);
+    s.seeds = L->n;
+    s.positions = L->size;
+    s.done = (step + within) / (double)(L->n + 2);
+    if (s.done >= 1)
+        s.done = 0.999;
+    fn(L->tb->progress_ctx, &s);
+}
+
+static void inner_move(void *ctx, uint64_t child, const unsigned *counts)
+{
+    (void)counts;
+    struct worker *w = ctx;
+    struct layer *L = w->L;
+    if (L->pass == 1) {
+        L->open[w->here]++;
+        __atomic_fetch_add(&L->cursor[child], 1, __ATOMIC_RELAXED);
+    } else {
+        uint32_t at = __atomic_fetch_add(&L->cursor[child], 1, __ATOMIC_RELAXED);
+        L->pred[at] = (uint32_t)w->here;
+    }
+}
+
+static void *work(void *arg)
+{
+    struct worker *w = arg;
+    struct layer *L = w->L;
+    unsigned h[TB_MAX_HOLES];
+    if (w->from >= w->to)
+        return NULL;
+    unrank(L->tb, w->from, L->n, h);
+    for (w->here = w->from; w->here < w->to; w->here++) {
+        /* The first thread (the caller's own) tells the progress of all:
+         * they share the positions evenly. */
+        if (w->from == 0 && (w->here & 0xFFFFF) == 0 && w->here)
+            layer_progress(L, L->pass - 1, (double)w->here / (double)w->to);
+        int low;
+        /* (the second pass lists the moves in the layer: the values out
+         * of it, read from the layers below, are the first's) */
+        int e = exits(L->tb, L->r, h, L->n, inner_move, w, &low, L->pass == 1);
+        if (L->pass == 1) {
+            L->exit[w->here] = (int8_t)e;
+            if (L->exit_low)
+                L->exit_low[w->here] = (int8_t)low;
+        }
+        if (w->here + 1 < w->to)
+            successor(h, L->tb->k);
+    }
+    return NULL;
+}
+
+/* Every position of the layer through work(), on `threads` threads. */
+static int run_pass(struct layer *L, int pass, unsigned threads)
+{
+    pthread_t t[16];
+    struct worker w[16];
+    unsigned nt = threads < 1 ? 1 : threads > 16 ? 16 : threads, started = 0;
+    L->pass = pass;
+    for (unsigned i = 0; i < nt; i++) {
+        w[i].L = L;
+        w[i].from = L->size * i / nt;
+        w[i].to = L->size * (i + 1) / nt;
+    }
+    for (unsigned i = 1; i < nt; i++) {
+        if (pthread_create(&t[i], NULL, work, &w[i]) != 0)
+            break;
+        started = i;
+    }
+    work(&w[0]);
+    for (unsigned i = 1; i <= started; i++)
+        pthread_join(t[i], NULL);
+    for (unsigned i = started + 1; i < nt; i++)   /* threads that could not start */
+        work(&w[i]);
+    return 0;
+}
+
+enum { UNKNOWN = 0, AT_LEAST = 1, AT_MOST = 2,
+       TERMINAL = 3 };   /* a node that ends the game, worth 0: never valued */
+
+/* Solve the layer's graph from the highest value down (the file's
+ * comment), its nodes the positions of the layer once (sides 1: whoever
+ * is to move, as the files hold them) or twice (sides 2: node side * size
+ * + rank, South to move then North, for tablebase_history_solve()).  The
+ * caller sets state[] (UNKNOWN, or TERMINAL) and open[] (each node's
+ * moves in the layer, counted down here) for every node; value[] and, if
+ * not NULL, depth[] are written for every node; queue has room for them
+ * all.  sides is 1 or 2. */
+static void solve_graph(const struct layer *L, unsigned sides, uint8_t *state, uint8_t *open,
+                        uint32_t *queue, int8_t *value, tb_depth *depth)
+{
+    uint64_t M = L->size, nodes = sides * M;
+    memset(value, 0, nodes);
+    if (depth)
+        memset(depth, 0, nodes * sizeof *depth);
+    uint64_t head = 0, tail = 0;
+    int n = (int)L->n;
+    for (int v = n; v >= 1; v--) {
+        if (sides == 1 && nodes > (1u << 20))
+            layer_progress(L, 2 + (L->n - (unsigned)v), 0);
+        /* The level's seeds: exits worth v, and exits worth -v with every
+         * move in the layer known to lead to v or more.  (In another order
+         * than the nodes': values and depths are the same, the queue
+         * taking each level's nodes by depth.) */
+        for (uint64_t k = L->exit_at[v + n]; k < L->exit_at[v + n + 1]; k++)
+            for (uint64_t i = L->by_exit[k]; i < nodes; i += M)
+                if (state[i] == UNKNOWN) {
+                    state[i] = AT_LEAST;
+                    value[i] = (int8_t)v;
+                    queue[tail++] = (uint32_t)i;
+                }
+        for (uint64_t k = L->exit_at[-v + n]; k < L->exit_at[-v + n + 1]; k++)
+            for (uint64_t i = L->by_exit[k]; i < nodes; i += M)
+                if (state[i] == UNKNOWN && open[i] == 0) {
+                    state[i] = AT_MOST;
+                    value[i] = (int8_t)-v;
+                    queue[tail++] = (uint32_t)i;
+                }
+        while (head < tail) {
+            uint32_t x = queue[head++];
+            uint64_t side = x >= M, c = x - side * M;
+            tb_depth next = !depth ? 0 : depth[x] < TB_DEPTH_MAX ? (tb_depth)(depth[x] + 1)
+                                                                 : TB_DEPTH_MAX;
+            uint32_t from = c ? L->cursor[c - 1] : 0, to = L->cursor[c];
+            for (uint32_t j = from; j < to; j++) {
+                /* A move in the layer hands the turn over: with both
+                 * seats apart, the predecessor's side to move is the
+                 * other one. */
+                uint64_t p = (sides - 1 - side) * M + L->pred[j];
+                if (state[p] == TERMINAL)
+                    continue;
+                if (state[x] == AT_LEAST) {
+                    /* p has one move fewer that might lead below v */
+                    if (--open[p] == 0 && state[p] == UNKNOWN && L->exit[p < M ? p : p - M] <= -v) {
+                        state[p] = AT_MOST;
+                        value[p] = (int8_t)-v;
+                        if (depth)
+                            depth[p] = next;
+                        queue[tail++] = (uint32_t)p;
+                    }
+                } else if (state[p] == UNKNOWN) {
+                    state[p] = AT_LEAST;
+                    value[p] = (int8_t)v;
+                    if (depth)
+                        depth[p] = next;
+                    queue[tail++] = (uint32_t)p;
+                }
+            }
+        }
+    }
+    /* The rest: both sides can keep the game in the layer (a repetition,
+     * worth 0), or an exit worth 0 is the best. */
+}
+
+/* Own seeds: the layer solved with both seats apart (node side * size +
+ * rank, South to move then North), endless play worth every seed in play
+ * to South, as South's values w[] -- the file's comment says what they
+ * bound.  It is North's attractor, level by level: at level t, the nodes
+ * where North forces play out of the layer worth at most t - 1 to South
+ * (North to move: an exit that good, or a move to such a node; South to
+ * move: every exit and every move so), t from -n + 1 up, each node worth
+ * t - 1 at the level that takes it, the rest n.  A side that forces an
+ * exit so never repeats a position (the attractor's distance falls at
+ * every ply), which is why the bound holds whatever repetitions count.
+ * depth[] gets that distance: the plies within which North forces it.
+ * open[] holds each node's moves in the layer (counted down here);
+ * state[] starts UNKNOWN. */
+static void solve_own(const struct layer *L, uint8_t *state, uint8_t *open, uint32_t *queue,
+                      int8_t *w, tb_depth *depth)
+{
+    uint64_t M = L->size, nodes = 2 * M, head = 0, tail = 0;
+    int n = (int)L->n;
+    memset(w, 0, nodes);
+    memset(depth, 0, nodes * sizeof *depth);
+    for (int t = -n + 1; t <= n; t++) {
+        if (M > (1u << 20))
+            layer_progress(L, 2 + (double)(t + n - 1) / 2, 0);
+        for (uint64_t i = 0; i < nodes; i++) {
+            if (state[i] != UNKNOWN)
+                continue;
+            int take = i >= M ? L->exit_low[i - M] != INT8_MIN && -L->exit_low[i - M] <= t - 1
+                              : open[i] == 0 && L->exit[i] <= t - 1;
+            if (take) {
+                state[i] = AT_MOST;
+                w[i] = (int8_t)(t - 1);
+                queue[tail++] = (uint32_t)i;
+            }
+        }
+        while (head < tail) {
+            uint32_t x = queue[head++];
+            uint64_t side = x >= M, c = x - side * M;
+            tb_depth next = depth[x] < TB_DEPTH_MAX ? (tb_depth)(depth[x] + 1) : TB_DEPTH_MAX;
+            uint32_t from = c ? L->cursor[c - 1] : 0, to = L->cursor[c];
+            for (uint32_t j = from; j < to; j++) {
+                uint64_t p = (1 - side) * M + L->pred[j];
+                if (state[p] != UNKNOWN)
+                    continue;
+                /* North to move takes the move; South to move, once every
+                 * move and his best exit are so. */
+                if (p >= M || (--open[p] == 0 && L->exit[p] <= t - 1)) {
+                    state[p] = AT_MOST;
+                    w[p] = (int8_t)(t - 1);
+                    depth[p] = next;
+                    queue[tail++] = (uint32_t)p;
+                }
+            }
+        }
+    }
+    for (uint64_t i = 0; i < nodes; i++)
+        if (state[i] == UNKNOWN)
+            w[i] = (int8_t)n;   /* North cannot force play out: endless, South's */
+}
+
+/* Own seeds: the layer's U and L, and their depths, as the files hold
+ * them (a position's two side by side).  -1 when memory runs out. */
+static int propagate_own(struct layer *L, int8_t *value, tb_depth *depth)
+{
+    uint64_t M = L->size;
+    uint8_t *state = calloc(2 * M, 1), *open = malloc(2 * M);
+    uint32_t *queue = malloc(2 * M * sizeof *queue);
+    int8_t *w = malloc(2 * M);
+    tb_depth *d = malloc(2 * M * sizeof *d);
+    int ok = state && open && queue && w && d;
+    if (ok) {
+        memcpy(open, L->open, M);
+        memcpy(open + M, L->open, M);
+        solve_own(L, state, open, queue, w, d);
+        for (uint64_t i = 0; i < M; i++) {
+            value[2 * i] = w[i];                 /* U: South to move */
+            value[2 * i + 1] = (int8_t)-w[M + i];   /* L: North to move, his view */
+            depth[2 * i] = d[i];
+            depth[2 * i + 1] = d[M + i];
+            assert(value[2 * i + 1] <= value[2 * i]);
+        }
+    }
+    free(state);
+    free(open);
+    free(queue);
+    free(w);
+    free(d);
+    return ok ? 0 : -1;
+}
+
+/* The layer's values and depths, as the files hold them.  -1 when memory
+ * runs out (nothing valued). */
+static int propagate(struct layer *L, int8_t *value, tb_depth *depth)
+{
+    uint8_t *state = calloc(L->size, 1);
+    uint32_t *queue = malloc(L->size * sizeof *queue);
+    int ok = state && queue;
+    if (ok)
+        solve_graph(L, 1, state, L->open, queue, value, depth);
+    free(state);
+    free(queue);
+    return ok ? 0 : -1;
+}
+
+static void layer_free(struct layer *L)
+{
+    free(L->exit);
+    free(L->exit_low);
+    free(L->open);
+    free(L->cursor);
+    free(L->pred);
+    free(L->by_exit);
+}
+
+/* The layer of n seeds as a graph: each position's best exit, its moves
+ * in the layer, and the predecessors of each.  Returns 0; -1 (and *err)
+ * when memory runs out or the layer has too many moves for the format. */
+static int layer_graph(const pmn_tablebase *tb, unsigned n, unsigned threads, struct layer *L,
+                       pmn_error *err)
+{
+    memset(L, 0, sizeof *L);
+    L->tb = tb;
+    L->r = &tb->rules;
+    L->n = n;
+    L->size = tb->size[n];
+    L->exit = malloc(L->size);
+    L->exit_low = tb->stride == 2 ? malloc(L->size) : NULL;
+    L->open = calloc(L->size, 1);
+    L->cursor = calloc(L->size, sizeof *L->cursor);
+    if (!L->exit || !L->open || !L->cursor || (tb->stride == 2 && !L->exit_low))
+        goto nomem;
+    run_pass(L, 1, threads);
+    /* The positions by exit (counting sort: in each, the ranks' order). */
+    int n2 = (int)n;
+    L->by_exit = malloc((L->size ? L->size : 1) * sizeof *L->by_exit);
+    if (!L->by_exit)
+        goto nomem;
+    memset(L->exit_at, 0, sizeof L->exit_at);
+    for (uint64_t i = 0; i < L->size; i++)
+        if (L->exit[i] != INT8_MIN)
+            L->exit_at[L->exit[i] + n2 + 1]++;
+    for (int e = 0; e <= 2 * n2; e++)
+        L->exit_at[e + 1] += L->exit_at[e];
+    uint64_t at[2 * TB_MAX_SEEDS + 1];
+    memcpy(at, L->exit_at, sizeof at);
+    for (uint64_t i = 0; i < L->size; i++)
+        if (L->exit[i] != INT8_MIN)
+            L->by_exit[at[L->exit[i] + n2]++] = (uint32_t)i;
+    uint64_t edges = 0;
+    for (uint64_t i = 0; i < L->size; i++) {
+        edges += L->cursor[i];
+        L->cursor[i] = (uint32_t)(edges - L->cursor[i]);   /* where its list starts */
+    }
+    if (edges >= UINT32_MAX) {
+        layer_free(L);
+        return util_fail(err, PMN_ERR_RANGE, 0, "the layer of %u seeds has too many moves "
+                         "(%llu) for this format", n, (unsigned long long)edges);
+    }
+    L->pred = malloc((edges ? edges : 1) * sizeof *L->pred);
+    if (!L->pred)
+        goto nomem;
+    run_pass(L, 2, threads);   /* each cursor ends where the next list starts */
+    return 0;
+nomem:
+    layer_free(L);
+    return util_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
+                     "(%llu positions)", n, (unsigned long long)tb->size[n]);
+}
+
+/* ---- a layer of rules where no position repeats ------------------------- */
+
+/* Where positions cannot repeat (Kalah: a move that stays in the layer
+ * only carries the mover's seeds towards his store), the moves within a
+ * layer form no cycle, and each position is valued once, after the
+ * positions its moves lead to: a depth-first walk, each frame a position
+ * whose exits are known and whose moves in the layer are walked first.
+ * No predecessor lists, no levels, no depths (a line that keeps the value
+ * ends without them): one exits() a position, kalah_exits() where the
+ * rules sow as Kalah.  Returns 0; -1 when memory runs out, or -2 where
+ * the walk meets a position it is inside (the rules repeat after all: the
+ * caller builds the layer as a graph). */
+#define WALKING (INT8_MIN + 1)   /* a value no position has: on the walk's path */
+
+struct frame {
+    uint64_t rank;
+    int e;                     /* exits()'s, or INT8_MIN */
+    int expanded;
+    unsigned k;                /* holes */
+    uint8_t h[TB_MAX_HOLES];   /* the counts of rank (carried: unrank() cost a sixth) */
+    unsigned nkids;
+    uint64_t kids[TB_MAX_HOLES / 2];
+    uint8_t kid_h[TB_MAX_HOLES / 2][TB_MAX_HOLES];
+};
+
+static void collect_kid(void *ctx, uint64_t child, const unsigned *counts)
+{
+    struct frame *f = ctx;
+    assert(f->nkids < TB_MAX_HOLES / 2);
+    for (unsigned i = 0; i < f->k; i++)
+        f->kid_h[f->nkids][i] = (uint8_t)counts[i];
+    f->kids[f->nkids++] = child;
+}
+
+static int walk_layer(const pmn_tablebase *tb, unsigned n, int8_t *value)
+{
+    uint64_t size = tb->size[n], done = 0;
+    size_t cap = 1024, top = 0;
+    struct frame *st = malloc(cap * sizeof *st);
+    unsigned h[TB_MAX_HOLES];
+    struct layer progress = { .tb = tb, .n = n, .size = size };
+    if (!st)
+        return -1;
+    memset(value, INT8_MIN, size);
+    unsigned k = tb->k, at[TB_MAX_HOLES] = { 0 };   /* the counts of r */
+    at[k - 1] = n;
+    for (uint64_t r = 0; r < size; r++, r < size ? successor(at, k) : (void)0) {
+        if (value[r] != INT8_MIN)
+            continue;
+        st[top].rank = r;
+        st[top].k = k;
+        st[top].expanded = 0;
+        for (unsigned i = 0; i < k; i++)
+            st[top].h[i] = (uint8_t)at[i];
+        top++;
+        while (top > 0) {
+            struct frame *f = &st[top - 1];
+            if (!f->expanded) {
+                if (value[f->rank] != INT8_MIN) {   /* reached by another path */
+                    top--;
+                    continue;
+                }
+                for (unsigned i = 0; i < k; i++)
+                    h[i] = f->h[i];
+                f->nkids = 0;
+                f->e = tb->kalah ? kalah_exits(tb, h, n, collect_kid, f)
+                                 : exits(tb, &tb->rules, h, n, collect_kid, f, NULL, 1);
+                f->expanded = 1;
+                value[f->rank] = WALKING;
+                size_t parent = top - 1;   /* (st may move as frames are pushed) */
+                unsigned nk = f->nkids;
+                for (unsigned i = 0; i < nk; i++) {
+                    uint64_t c = st[parent].kids[i];
+                    if (value[c] == WALKING) {
+                        free(st);
+                        return -2;
+                    }
+                    if (value[c] != INT8_MIN)
+                        continue;
+                    if (top == cap) {
+                        struct frame *bigger = realloc(st, 2 * cap * sizeof *st);
+                        if (!bigger) {
+                            free(st);
+                            return -1;
+                        }
+                        st = bigger;
+                        cap *= 2;
+                    }
+                    st[top].rank = c;
+                    st[top].k = k;
+                    st[top].expanded = 0;
+                    memcpy(st[top].h, st[parent].kid_h[i], k);
+                    top++;
+                }
+                continue;
+            }
+            /* Every move's value is known: the best. */
+            int best = f->e;
+            for (unsigned i = 0; i < f->nkids; i++)
+                if (-value[f->kids[i]] > best)
+                    best = -value[f->kids[i]];
+            assert(best != INT8_MIN && best >= -(int)n && best <= (int)n);
+            value[f->rank] = (int8_t)best;
+            top--;
+            if ((++done & 0xFFFFF) == 0)
+                layer_progress(&progress, 0, (double)done / (double)size * (n + 2));
+        }
+    }
+    free(st);
+    return 0;
+}
+
+/* Are the layers of the rules b (those the databases are built under)
+ * built by walk_layer()?  Where no position repeats, and one value a
+ * position. */
+static int walked(const pmn_rules *b)
+{
+    return rules_acyclic(b) && pmn_tablebase_values(b) == 1;
+}
+
+static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t **out,
+                       pmn_error *err)
+{
+    struct layer L;
+    /* The values, then the depths, in one block as in the file. */
+    uint64_t size = tb->size[n];
+    int8_t *value = calloc(body_bytes(tb, n), 1);   /* the padding written too */
+    if (!value)
+        return util_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
+                         "(%llu positions)", n, (unsigned long long)size);
+    if (walked(&tb->rules)) {
+        assert(!tb->depths);   /* (any line that keeps a value ends: depths()) */
+        int rc = walk_layer(tb, n, value);
+        if (rc == 0) {
+            *out = value;
+            return 0;
+        }
+        if (rc == -1) {
+            free(value);
+            return util_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u "
+                             "seeds (%llu positions)", n, (unsigned long long)size);
+        }
+        assert(!"rules_acyclic() rules whose layer has a cycle");
+        memset(value, 0, body_bytes(tb, n));   /* built as a graph, below */
+    }
+    if (layer_graph(tb, n, threads, &L, err) != 0) {
+        free(value);
+        return -1;
+    }
+    tb_depth *depth = depths_in(tb, n, value);
+    assert(depth);   /* (a graph's layer: its rules repeat, and hold depths) */
+    int rc = tb->stride == 2 ? propagate_own(&L, value, depth) : propagate(&L, value, depth);
+    layer_free(&L);
+    if (rc != 0) {
+        /* a layer of zeros would be written as if valued */
+        free(value);
+        return util_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
+                         "(%llu positions)", n, (unsigned long long)size);
+    }
+    *out = value;
+    return 0;
+}
+
+/* ---- a layer with a history ------------------------------------------------ */
+
+/* The databases value a position as a new game.  With positions of before
+ * that may come again (since the last capture), a repetition of one of
+ * them ends the game, worth 0 of the seeds in play, and the value may
+ * change.  The layer is solved again as a graph whose nodes are its
+ * positions with the side to move (the two seats apart: a position of
+ * before is one of them, not its mirror), the positions of before
+ * terminal, worth 0, and the rest solved as the files' layers are
+ * (solve_graph()). */
+struct tablebase_history {
+    const pmn_tablebase *tb;
+    unsigned n;
+    uint64_t size;
+    struct layer L;            /* the layer's graph, built once */
+    int8_t *value;             /* [side * size + rank], for the side to move */
+    uint8_t *state, *open;
+    uint32_t *queue;
+};
+
+void tablebase_history_free(struct tablebase_history *h)
+{
+    if (h) {
+        layer_free(&h->L);
+        free(h->value);
+        free(h->state);
+        free(h->open);
+        free(h->queue);
+        free(h);
+    }
+}
+
+/* The node of p in h's doubled layer, or -1 if p is not in it. */
+static int64_t history_node(const struct tablebase_history *h, const pmn_position *p)
+{
+    unsigned c[TB_MAX_HOLES];
+    if (counts_of(&h->tb->rules, p, c) != h->n)
+        return -1;
+    return (int64_t)((uint64_t)p->to_move * h->size + rank_of(h->tb, c, h->n));
+}
+
+struct tablebase_history *tablebase_history_new(const pmn_tablebase *tb, unsigned n,
+                                                uint64_t max_positions)
+{
+    pmn_error err;
+    if (n > tb->seeds || tb->size[n] > max_positions || tb->size[n] >= UINT32_MAX / 2
+        || tb->stride != 1)   /* own seeds: the ends would need their own values */
+        return NULL;
+    struct tablebase_history *h = calloc(1, sizeof *h);
+    if (!h)
+        return NULL;
+    h->tb = tb;
+    h->n = n;
+    h->size = tb->size[n];
+    uint64_t M2 = 2 * h->size;
+    h->value = malloc(M2);
+    h->state = malloc(M2);
+    h->open = malloc(M2);
+    h->queue = malloc(M2 * sizeof *h->queue);
+    if (!h->value || !h->state || !h->open || !h->queue
+        || layer_graph(tb, n, 1, &h->L, &err) != 0) {
+        tablebase_history_free(h);
+        return NULL;
+    }
+    return h;
+}
+
+void tablebase_history_solve(struct tablebase_history *h, const pmn_position *ends,
+                             size_t nends)
+{
+    uint64_t M = h->size;
+    memset(h->state, UNKNOWN, 2 * M);
+    memcpy(h->open, h->L.open, M);
+    memcpy(h->open + M, h->L.open, M);
+    for (size_t i = 0; i < nends; i++) {
+        int64_t x = history_node(h, &ends[i]);
+        if (x >= 0)
+            h->state[x] = TERMINAL;   /* worth 0: solve_graph leaves it so */
+    }
+    solve_graph(&h->L, 2, h->state, h->open, h->queue, h->value, NULL);
+}
+
+int tablebase_history_probe(const struct tablebase_history *h, const pmn_position *p, int *v)
+{
+    int64_t x = history_node(h, p);
+    if (x < 0)
+        return 0;
+    *v = h->value[x];
+    return 1;
+}
+
+/* ---- files ------------------------------------------------------------------ */
+
+static uint64_t fnv(const void *data, size_t n, uint64_t h)
+{
+    const unsigned char *s = data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 0x100000001B3ULL;
+    return h;
+}
+
+#define FNV_START 0xCBF29CE484222325ULL
+
+static void layer_path(const pmn_tablebase *tb, const char *dir, unsigned n, char *buf,
+                       size_t size)
+{
+    uint64_t h = fnv(tb->spec, strlen(tb->spec), FNV_START);
+    snprintf(buf, size, "%s/pmn-%016llx-%02u.tb", dir, (unsigned long long)h, n);
+}
+
+static void put32(unsigned char *b, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        b[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put64(unsigned char *b, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint32_t get32(const unsigned char *b)
+{
+    uint32_t v = 0;
+    for (int i = 3; i >= 0; i--)
+        v = v << 8 | b[i];
+    return v;
+}
+
+static uint64_t get64(const unsigned char *b)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | b[i];
+    return v;
+}
+
+static void header(const pmn_tablebase *tb, unsigned n, const int8_t *v, unsigned char *h)
+{
+    memset(h, 0, TB_HEADER);
+    memcpy(h, TB_MAGIC, 8);
+    put32(h + 8, TB_VERSION);
+    put32(h + 12, TB_HEADER);
+    put32(h + 16, tb->k / 2);
+    put32(h + 20, n);
+    put64(h + 24, tb->size[n]);
+    put64(h + 32, fnv(v, body_bytes(tb, n), FNV_START));
+    memcpy(h + 64, tb->spec, strlen(tb->spec));
+}
+
+static int write_layer(const pmn_tablebase *tb, const char *dir, unsigned n, const int8_t *v,
+                       pmn_error *err)
+{
+    char path[4096], tmp[4200];
+    unsigned char h[TB_HEADER];
+    layer_path(tb, dir, n, path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.part", path);
+    header(tb, n, v, h);
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return util_fail(err, PMN_ERR_RANGE, 0, "cannot write %s: %s", tmp, strerror(errno));
+    int ok = fwrite(h, 1, TB_HEADER, f) == TB_HEADER
+          && fwrite(v, 1, body_bytes(tb, n), f) == body_bytes(tb, n);
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return util_fail(err, PMN_ERR_RANGE, 0, "cannot write %s: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+/* Is every position's value (or pair of bounds) of the layer of n seeds,
+ * at v, one it can have (cell_sound())?  Every reader (probe, line, info's
+ * counts by value) relies on it: a margin beyond that is a wrong answer,
+ * and info's table has a slot a margin. */
+static int values_in_range(const pmn_tablebase *tb, const int8_t *v, unsigned n)
+{
+    for (uint64_t i = 0; i < tb->size[n]; i++)
+        if (!cell_sound(tb, n, &v[i * tb->stride]))
+            return 0;
+    return 1;
+}
+
+/* Is the body of the layer of n seeds (header h, mapped) what its header's
+ * checksum says, and is every value one its seeds can make?  NULL, or why
+ * not.  It reads the whole layer: a build does it for every layer it
+ * reads, pmn_tablebase_verify on demand; an open does not (a probe checks
+ * each value it reads against its seeds instead: cell_sound()). */
+static const char *body_unsound(const pmn_tablebase *tb, unsigned n, const unsigned char *h)
+{
+    if (get64(h + 32) != fnv(h + TB_HEADER, body_bytes(tb, n), FNV_START))
+        return "a checksum that does not match its values (corrupt)";
+    if (!values_in_range(tb, (const int8_t *)(h + TB_HEADER), n))
+        return "a value larger than the seeds in play (forged or corrupt)";
+    return NULL;
+}
+
+/* Map the layer of n seeds: 1 done, 0 no such file, -1 a file that is not
+ * a sound layer of these rules (*err says why), -2 a layer of another
+ * format version (*err says so: a build makes it again).  The header and
+ * the size are checked; the body too (body_unsound()) where `verify` is
+ * set. */
+static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, int verify,
+                     pmn_error *err)
+{
+    char path[4096];
+    layer_path(tb, dir, n, path, sizeof path);
+    /* Not blocking: a FIFO in a layer's place would hang the reader. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0 && errno == ENOENT)
+        return 0;   /* no such layer: the databases end below it */
+    if (fd < 0)
+        return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: cannot open it: %s", path, strerror(errno));
+    struct stat st;
+    size_t want = TB_HEADER + (size_t)body_bytes(tb, n);
+    if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+        close(fd);
+        return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: not a regular file (a %s)", path,
+                         S_ISDIR(st.st_mode) ? "directory" : S_ISFIFO(st.st_mode) ? "FIFO"
+                         : "device or socket");
+    }
+    /* The header before the size, which it sets: a file of another
+     * version, or of other rules, is refused as such, not as cut short. */
+    unsigned char h[TB_HEADER];
+    const char *why = NULL;
+    char spec[TB_SPEC + 1] = "";
+    int other = 0;
+    if (pread(fd, h, TB_HEADER, 0) == (ssize_t)TB_HEADER) {
+        memcpy(spec, h + 64, TB_SPEC);
+        spec[TB_SPEC] = 0;
+        int magic = memcmp(h, TB_MAGIC, 8) == 0;
+        other = magic && strcmp(spec, tb->spec) != 0;
+        if (magic && get32(h + 8) != TB_VERSION) {
+            close(fd);
+            util_fail(err, PMN_ERR_SYNTAX, 0, "%s: format version %u, which this pmn does "
+                      "not read (it reads version %u): 'pmn tablebase build' makes it again",
+                      path, (unsigned)get32(h + 8), TB_VERSION);
+            return -2;
+        }
+        if (!magic)
+            why = "not a pmn database";
+        else if (get32(h + 12) != TB_HEADER)
+            why = "a format version this pmn does not read";
+        else if (other)
+            why = "built under other rules";
+        else if (get32(h + 16) != tb->k / 2 || get32(h + 20) != n
+                 || get64(h + 24) != tb->size[n])
+            why = "a header that does not fit its rules";
+    }
+    if (!why && (fstat(fd, &st) != 0 || (uint64_t)st.st_size != want)) {
+        close(fd);
+        return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: %llu bytes, not the %llu of a layer of "
+                         "%u seeds (truncated?)", path, (unsigned long long)st.st_size,
+                         (unsigned long long)want, n);
+    }
+    if (why) {
+        close(fd);
+        return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: %s%s%s", path, why, other ? ": " : "",
+                         other ? spec : "");
+    }
+    void *base = mmap(NULL, want, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (base == MAP_FAILED)
+        return util_fail(err, PMN_ERR_NOMEM, 0, "%s: cannot map it: %s", path, strerror(errno));
+    if (verify && (why = body_unsound(tb, n, base)) != NULL) {
+        munmap(base, want);
+        return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: %s", path, why);
+    }
+    tb->base[n] = base;
+    tb->mapped[n] = want;
+    tb->layer[n] = (const int8_t *)base + TB_HEADER;
+    tb->depth[n] = depths_in(tb, n, tb->layer[n]);
+    return 1;
+}
+
+/* ---- the databases ------------------------------------------------------------ */
+
+/* The spec that names the databases of r: r's, with the seeds a hole held
+ * at the start set to one number for all (the file's comment says why). */
+static void tb_spec(const pmn_rules *r, char *buf, size_t size)
+{
+    pmn_rules c = *r;
+    c.seeds = 4;
+    pmn_rules_format(&c, buf, size);
+}
+
+static pmn_tablebase *tb_new(const pmn_rules *r, pmn_error *err)
+{
+    if (pmn_tablebase_check_rules(r, err) != 0)
+        return NULL;
+    pmn_tablebase *tb = calloc(1, sizeof *tb);
+    if (!tb) {
+        util_fail(err, PMN_ERR_NOMEM, 0, "out of memory");
+        return NULL;
+    }
+    pmn_tablebase_built_rules(r, &tb->rules);   /* under a majority, majority=no's */
+    tb_spec(&tb->rules, tb->spec, sizeof tb->spec);
+    tb->k = 2 * r->pits;
+    tb->stride = pmn_tablebase_values(&tb->rules);
+    tb->depths = !walked(&tb->rules);
+    tb->kalah = engine_sows_as_kalah(&tb->rules) && pmn_tablebase_values(&tb->rules) == 1;
+    index_init(tb);
+    for (unsigned n = 0; n <= TB_MAX_SEEDS; n++)
+        tb->size[n] = ways(n, tb->k);
+    return tb;
+}
+
+void pmn_tablebase_close(pmn_tablebase *tb)
+{
+    if (!tb)
+        return;
+    for (unsigned n = 0; n <= TB_MAX_SEEDS; n++) {
+        if (tb->mapped[n])
+            munmap(tb->base[n], tb->mapped[n]);
+        else
+            free(tb->base[n]);
+    }
+    free(tb);
+}
+
+uint64_t pmn_tablebase_positions(const pmn_rules *r, unsigned seeds)
+{
+    return 2 * r->pits <= TB_MAX_HOLES && seeds <= TB_MAX_SEEDS ? ways(seeds, 2 * r->pits) : 0;
+}
+
+unsigned pmn_tablebase_values(const pmn_rules *r)
+{
+    pmn_rules b;
+    pmn_tablebase_built_rules(r, &b);
+    return !rules_acyclic(&b) && b.repetition == PMN_REPETITION_OWN_SIDE ? 2 : 1;
+}
+
+double pmn_tablebase_build_bytes(const pmn_rules *r, unsigned seeds, double *disk)
+{
+    pmn_rules b;
+    double total = 0, largest = 0, values = pmn_tablebase_values(r);
+    pmn_tablebase_built_rules(r, &b);
+    for (unsigned n = 0; n <= seeds; n++) {
+        double p = (double)pmn_tablebase_positions(r, n);
+        total += p;
+        largest = p > largest ? p : largest;
+    }
+    /* A layer built by the walk (walk_layer: no position repeats) holds a
+     * byte a position and needs no more than its own values; one built as
+     * a graph holds 2 bytes a value (with its depth) and needs its graph
+     * and solve besides: 39 bytes a position (the predecessor lists the
+     * most; the positions by exit, 4), 18 more with both seats apart (own
+     * seeds). */
+    if (walked(&b)) {
+        *disk = total;
+        return total;
+    }
+    *disk = 2 * values * total;
+    return (2 * values + 39 + 18 * (values - 1)) * largest + 2 * values * (total - largest);
+}
+
+static void layer_stats(const pmn_tablebase *tb, unsigned n, pmn_tablebase_layer *s)
+{
+    memset(s, 0, sizeof *s);
+    s->seeds = n;
+    s->positions = tb->size[n];
+    for (uint64_t i = 0; i < tb->size[n]; i++) {
+        const int8_t *c = &tb->layer[n][i * tb->stride];
+        if (!cell_sound(tb, n, c))
+            continue;   /* not counted: pmn_tablebase_verify finds it */
+        if (c[0] == c[tb->stride - 1])
+            s->by_value[c[0] + PMN_TABLEBASE_MAX_SEEDS]++;
+        else
+            s->bounded++;
+    }
+}
+
+int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, unsigned threads,
+                        pmn_tablebase_fn fn, void *ctx, pmn_error *err)
+{
+    if (seeds > PMN_TABLEBASE_MAX_SEEDS)
+        return util_fail(err, PMN_ERR_RANGE, 0, "at most %u seeds in play",
+                         PMN_TABLEBASE_MAX_SEEDS);
+    pmn_tablebase *tb = tb_new(r, err);
+    if (!tb)
+        return -1;
+    tb->progress = fn;
+    tb->progress_ctx = ctx;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        pmn_tablebase_close(tb);
+        return util_fail(err, PMN_ERR_RANGE, 0, "cannot make %s: %s", dir, strerror(errno));
+    }
+    for (unsigned n = 0; n <= seeds; n++) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        int rc = map_layer(tb, dir, n, 1, err);   /* a build reads every value */
+        int loaded = rc == 1;
+        if (rc == -2)
+            rc = 0;   /* of another format: made again, and written over it */
+        if (rc < 0) {
+            pmn_tablebase_close(tb);
+            return -1;
+        }
+        if (!loaded) {
+            int8_t *v = NULL;
+            if (build_layer(tb, n, threads, &v, err) != 0) {
+                pmn_tablebase_close(tb);
+                return -1;
+            }
+            tb->base[n] = v;
+            tb->layer[n] = v;
+            tb->depth[n] = depths_in(tb, n, v);
+            if (write_layer(tb, dir, n, v, err) != 0) {
+                pmn_tablebase_close(tb);
+                return -1;
+            }
+        }
+        tb->seeds = n;
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (fn) {
+            pmn_tablebase_layer s;
+            layer_stats(tb, n, &s);
+            s.loaded = loaded;
+            s.done = 1;
+            s.seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+            fn(ctx, &s);
+        }
+    }
+    pmn_tablebase_close(tb);
+    return 0;
+}
+
+pmn_tablebase *pmn_tablebase_open(const pmn_rules *r, const char *dir, pmn_error *err)
+{
+    pmn_tablebase *tb = tb_new(r, err);
+    if (!tb)
+        return NULL;
+    unsigned n = 0;
+    for (; n <= PMN_TABLEBASE_MAX_SEEDS; n++) {
+        int rc = map_layer(tb, dir, n, 0, err);
+        if (rc < 0) {
+            pmn_tablebase_close(tb);
+            return NULL;
+        }
+        if (rc == 0)
+            break;
+    }
+    if (n == 0) {
+        char path[4096];
+        layer_path(tb, dir, 0, path, sizeof path);
+        pmn_tablebase_close(tb);
+        util_fail(err, PMN_ERR_UNKNOWN, 0, "no database of these rules in %s (%s missing; "
+                  "pmn tablebase build makes it)", dir, path);
+        return NULL;
+    }
+    tb->seeds = n - 1;
+    snprintf(tb->dir, sizeof tb->dir, "%s", dir);
+    return tb;
+}
+
+int pmn_tablebase_verify(const pmn_tablebase *tb, pmn_error *err)
+{
+    for (unsigned n = 0; n <= tb->seeds; n++) {
+        const char *why;
+        if (!tb->mapped[n])
+            continue;   /* built here, not read */
+        if ((why = body_unsound(tb, n, tb->base[n]))) {
+            char path[sizeof tb->dir + 64];
+            layer_path(tb, tb->dir, n, path, sizeof path);
+            return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: %s", path, why);
+        }
+    }
+    return 0;
+}
+
+unsigned pmn_tablebase_seeds(const pmn_tablebase *tb)
+{
+    return tb->seeds;
+}
+
+int pmn_tablebase_layer_stats(const pmn_tablebase *tb, unsigned seeds, pmn_tablebase_layer *s)
+{
+    if (seeds > tb->seeds)
+        return -1;
+    layer_stats(tb, seeds, s);
+    return 0;
+}
+
+/* Can the value(s) at c be those of a position of n seeds?  An open reads
+ * no layer whole (body_unsound()): a value a corrupt or forged file holds
+ * past its seeds is never taken -- the position is not held. */
+static int cell_sound(const pmn_tablebase *tb, unsigned n, const int8_t *c)
+{
+    int bound = (int)n;
+    return c[0] <= bound && c[0] >= -bound && c[tb->stride - 1] <= c[0]
+        && c[tb->stride - 1] >= -bound;
+}
+
+/* cell_sound(), a probe's: one that is not marks tb damaged (the flag is
+ * the one thing a probe writes; any thread may, all write the same). */
+static int cell_checked(const pmn_tablebase *tb, unsigned n, const int8_t *c)
+{
+    if (cell_sound(tb, n, c))
+        return 1;
+    __atomic_store_n(&((pmn_tablebase *)tb)->damaged, 1, __ATOMIC_RELAXED);
+    return 0;
+}
+
+int pmn_tablebase_damaged(const pmn_tablebase *tb)
+{
+    return __atomic_load_n(&tb->damaged, __ATOMIC_RELAXED);
+}
+
+/* Where tb keeps p's value(s), sound (cell_checked()): the layer *n and
+ * the index *i of its first value (depths at the same index); NULL if tb
+ * does not hold p or holds no value it can have. */
+static const int8_t *cell_at(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
+                             unsigned *n, uint64_t *i)
+{
+    unsigned h[TB_MAX_HOLES];
+    if (r->pits != tb->k / 2)
+        return NULL;
+    *n = counts_of(r, p, h);
+    if (*n > tb->seeds)
+        return NULL;
+    *i = rank_of(tb, h, *n) * tb->stride;
+    return &tb->layer[*n][*i];
+}
+
+static const int8_t *cell_of(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
+                             unsigned *n, uint64_t *i)
+{
+    const int8_t *c = cell_at(tb, r, p, n, i);
+    return c && cell_checked(tb, *n, c) ? c : NULL;
+}
+
+int tablebase_probe_depth(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
+                          int *v, unsigned *depth)
+{
+    unsigned n;
+    uint64_t i;
+    const int8_t *c = cell_of(tb, r, p, &n, &i);
+    if (!c || c[0] != c[tb->stride - 1])
+        return 0;   /* bounds (own seeds): no one value */
+    *v = c[0];
+    if (depth)
+        *depth = tb->depth[n] ? tb->depth[n][i] : 0;
+    return 1;
+}
+
+int tablebase_probe_bounds(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
+                           int *lo, int *hi)
+{
+    unsigned n;
+    const int8_t *c = tablebase_locate(tb, r, p, &n);
+    return c && tablebase_cell_bounds(tb, c, n, lo, hi);
+}
+
+int tablebase_own_seeds(const pmn_tablebase *tb)
+{
+    return tb->stride == 2;
+}
+
+int tablebase_cell_bounds(const pmn_tablebase *tb, const int8_t *cell, unsigned layer, int *lo,
+                          int *hi)
+{
+    if (!cell_checked(tb, layer, cell))
+        return 0;
+    *hi = cell[0];
+    *lo = cell[tb->stride - 1];
+    return 1;
+}
+
+const int8_t *tablebase_locate(const pmn_tablebase *tb, const pmn_rules *r,
+                               const pmn_position *p, unsigned *layer)
+{
+    uint64_t i;
+    return cell_at(tb, r, p, layer, &i);
+}
+
+int tablebase_move_value(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
+                         const pmn_position *c, const pmn_move_report *rep, long *v)
+{
+    int me = p->to_move, cv;
+    if (rep->ending != PMN_END_NONE) {
+        unsigned long seeds[2];
+        *v = rep->outcome == PMN_DRAWN || rep->outcome == PMN_ONGOING
+          || !pmn_final_seeds(r, rep->ending, c, seeds) ? 0 : (long)seeds[me] - (long)seeds[!me];
+        return 1;
+    }
+    if (!tablebase_probe(tb, r, c, &cv))
+        return 0;
+    long cd = (long)c->captured[me] - (long)c->captured[!me];
+    *v = c->to_move == me ? cd + cv : cd - cv;
+    return 1;
+}
+
+unsigned tablebase_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
+                        int *line, unsigned max, uint64_t *played)
+{
+    pmn_position seen[PMN_MAX_PV + 1], q = *p, pick;
+    pmn_move_report pick_rep;
+    int pv;
+    unsigned n = 0, nseen = 0;
+    if (!tablebase_probe(tb, r, p, &pv))
+        return 0;
+    if (max > PMN_MAX_PV)
+        max = PMN_MAX_PV;
+    int acyclic = rules_acyclic(r);
+    long v = (long)p->captured[p->to_move] - (long)p->captured[!p->to_move] + pv;
+    while (n < max) {
+        int holes[PMN_MAX_SIDE_PITS];
+        int nm = pmn_legal_moves(r, &q, holes), chosen = -1;
+        long best_rank = 0;
+        long here = v - ((long)q.captured[q.to_move] - (long)q.captured[!q.to_move]);
+        assert(nseen <= PMN_MAX_PV);
+        seen[nseen++] = q;
+        for (int j = 0; j < nm; j++) {
+            pmn_position c = q;
+            pmn_move_report rep;
+            long mv;
+            pmn_play(r, &c, holes[j], &rep);
+            if (played)
+                (*played)++;
+            if (!tablebase_move_value(tb, r, &q, &c, &rep, &mv) || mv != v)
+                continue;
+            /* Which move of the value: the winner's out of the layer, or
+             * into a position nearer the way out; the loser's the slowest. */
+            long rank;
+            int cv;
+            unsigned depth;
+            if (rep.ending != PMN_END_NONE || pmn_irreversible(&rep)
+                || !tablebase_probe_depth(tb, r, &c, &cv, &depth))
+                rank = here > 0 || tb->stride == 2 ? 1L << 20 : 0;
+            else if (tb->stride == 2)
+                rank = -(long)depth;   /* own seeds: each side forces the value, soonest */
+            else
+                rank = here > 0 ? -(long)depth : (long)depth;
+            if (chosen < 0 || rank > best_rank) {
+                chosen = holes[j];
+                best_rank = rank;
+                pick = c;
+                pick_rep = rep;
+            }
+        }
+        if (chosen < 0)
+            break;
+        line[n++] = chosen;
+        if (pick_rep.ending != PMN_END_NONE)
+            break;
+        if (pick.to_move != q.to_move)
+            v = -v;
+        if (pmn_irreversible(&pick_rep))
+            nseen = 0;
+        q = pick;
+        for (unsigned j = 0; j < nseen && !acyclic; j++)
+            if (pmn_position_equal(r, &seen[j], &q))
+                return n;   /* the rules end the game here: a repetition */
+    }
+    return n;
+}
+
+int tablebase_probe(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p, int *v)
+{
+    return tablebase_probe_depth(tb, r, p, v, NULL);
+}
+
+int pmn_tablebase_probe(const pmn_tablebase *tb, const pmn_position *p, int *margin)
+{
+    int v;
+    if (!tablebase_probe(tb, &tb->rules, p, &v))
+        return 0;
+    *margin = v;
+    return 1;
+}
+
+int pmn_tablebase_probe_bounds(const pmn_tablebase *tb, const pmn_position *p, int *low,
+                               int *high)
+{
+    return tablebase_probe_bounds(tb, &tb->rules, p, low, high);
+}
+
+int tablebase_same_rules(const pmn_tablebase *tb, const pmn_rules *r)
+{
+    char spec[TB_SPEC];
+    pmn_rules built;
+    pmn_tablebase_built_rules(r, &built);
+    tb_spec(&built, spec, sizeof spec);
+    return strcmp(spec, tb->spec) == 0;
+}

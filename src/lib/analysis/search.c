@@ -231,9 +231,11 @@ static int tb_score(const struct search *x, const pmn_position *p, int ply, int3
     return 1;
 }
 
-/* The children of p, best-looking first: the table's move, then what the
- * move gains at once, then the moves that made cut-offs before. */
-static int children(struct search *x, const pmn_position *p, int tt_best, struct kid *out)
+/* The children of p, played into out[] and ranked in ranked[] best-looking
+ * first: the table's move, then what the move gains at once, then the
+ * moves that made cut-offs before. */
+static int children(struct search *x, const pmn_position *p, int tt_best, struct kid *out,
+                    struct kid **ranked)
 {
     int holes[PMN_MAX_SIDE_PITS];
     int n = engine_moves(&x->eng, p, holes);
@@ -250,16 +252,15 @@ static int children(struct search *x, const pmn_position *p, int tt_best, struct
         if (holes[i] == tt_best)
             c->order += 1 << 24;
     }
-    /* Insertion, stable (as qsort is not): a dozen children at most, and
-     * qsort's calls cost 5% of a search. */
-    for (int i = 1; i < n; i++) {
-        if (out[i].order <= out[i - 1].order)
-            continue;
-        struct kid c = out[i];
+    /* Insertion of pointers, stable (as qsort is not): a dozen children at
+     * most, and qsort's calls cost 5% of a search; a kid, a position and
+     * its report, is too much to move. */
+    for (int i = 0; i < n; i++) {
+        struct kid *c = &out[i];
         int j = i;
-        for (; j > 0 && out[j - 1].order < c.order; j--)
-            out[j] = out[j - 1];
-        out[j] = c;
+        for (; j > 0 && ranked[j - 1]->order < c->order; j--)
+            ranked[j] = ranked[j - 1];
+        ranked[j] = c;
     }
     return n;
 }
@@ -350,19 +351,19 @@ static int32_t search(struct search *x, const pmn_position *p, int depth, int pl
         *exact = 0;
         return estimate(x->r, p);
     }
-    struct kid *kids = x->children[ply];
-    int n = children(x, p, tt_best, kids);
+    struct kid *kids[PMN_MAX_SIDE_PITS];
+    int n = children(x, p, tt_best, x->children[ply], kids);
     int32_t best = -INF, a = alpha;
     int best_hole = -1, all_exact = 1, cut_exact = 0, dependent = 0;
     for (int i = 0; i < n; i++) {
         int ex, pb;
         int32_t v;
         if (i == 0) {
-            v = child_score(x, p, &kids[i], depth, ply, a, beta, &ex, &pb);
+            v = child_score(x, p, kids[i], depth, ply, a, beta, &ex, &pb);
         } else {
-            v = child_score(x, p, &kids[i], depth, ply, a, a + 1, &ex, &pb);
+            v = child_score(x, p, kids[i], depth, ply, a, a + 1, &ex, &pb);
             if (v > a && v < beta && !x->b.stopped)
-                v = child_score(x, p, &kids[i], depth, ply, a, beta, &ex, &pb);
+                v = child_score(x, p, kids[i], depth, ply, a, beta, &ex, &pb);
         }
         if (x->b.stopped) {
             *exact = 0;
@@ -372,15 +373,15 @@ static int32_t search(struct search *x, const pmn_position *p, int depth, int pl
         all_exact &= ex;
         if (v > best) {
             best = v;
-            best_hole = kids[i].hole;
+            best_hole = kids[i]->hole;
             if (v > a) {
                 a = v;
-                update_pv(x, ply, kids[i].hole);
+                update_pv(x, ply, kids[i]->hole);
             }
         }
         if (v >= beta) {
             cut_exact = ex;
-            x->s->history_score[p->to_move][kids[i].hole] += depth * depth;
+            x->s->history_score[p->to_move][kids[i]->hole] += depth * depth;
             break;
         }
     }
@@ -638,19 +639,19 @@ static int iterate(struct search *x, const pmn_position *root, int depth, int al
             return 0;
         best_hole = x->npv[0] ? x->pv[0][0] : -1;
     } else {
-        struct kid *kids = x->children[0];
-        int n = children(x, root, -1, kids);
+        struct kid *kids[PMN_MAX_SIDE_PITS];
+        int n = children(x, root, -1, x->children[0], kids);
         for (int i = 0; i < n; i++) {
             int ex, pb;
-            int32_t v = child_score(x, root, &kids[i], depth, 0, -INF, INF, &ex, &pb);
+            int32_t v = child_score(x, root, kids[i], depth, 0, -INF, INF, &ex, &pb);
             if (x->b.stopped)
                 return 0;
-            a->moves[i].hole = kids[i].hole;
+            a->moves[i].hole = kids[i]->hole;
             pmn_value_of_score(x->r, v, ex, &a->moves[i].value);
             if (v > best) {
                 best = v;
-                best_hole = kids[i].hole;
-                x->pv[0][0] = kids[i].hole;
+                best_hole = kids[i]->hole;
+                x->pv[0][0] = kids[i]->hole;
                 x->npv[0] = 1;
             }
             exact &= ex;

@@ -36,27 +36,39 @@ archive_symbols() {
         NF == 3 && $2 == "U" { print "U", m, $3 }' | sort -u
 }
 
-# The arrows between modules, then the modules peeled off from the bottom
-# (those that call no module left) and from the top: what is left is a
-# circle.
-circles() {
+# The arrows between modules, from D/U lines: "A FROM TO NAME" for each
+# name a module uses that another defines; other lines pass through.
+arrows() {
     awk '
         $1 == "D" { owner[$3] = $2; next }
-        { use[++n] = $2 " " $3 }
+        $1 == "U" { use[++n] = $2 " " $3; next }
+        { print }
         END {
             for (i = 1; i <= n; i++) {
                 split(use[i], u, " ")
                 o = owner[u[2]]
-                if (o == "" || o == u[1])
-                    continue
-                if (!((u[1], o) in edge)) {
-                    edge[u[1], o] = u[2]
-                    out[u[1]]++
-                    nodes[u[1]]; nodes[o]
-                } else if (length(edge[u[1], o]) < 60) {
-                    edge[u[1], o] = edge[u[1], o] " " u[2]
-                }
+                if (o != "" && o != u[1])
+                    print "A", u[1], o, u[2]
             }
+        }'
+}
+
+# The arrows between modules, then the modules peeled off from the bottom
+# (those that call no module left) and from the top: what is left is a
+# circle.
+circles() {
+    arrows | awk '
+        $1 == "A" {
+            u[1] = $2; o = $3; u[2] = $4
+            if (!((u[1], o) in edge)) {
+                edge[u[1], o] = u[2]
+                out[u[1]]++
+                nodes[u[1]]; nodes[o]
+            } else if (length(edge[u[1], o]) < 60) {
+                edge[u[1], o] = edge[u[1], o] " " u[2]
+            }
+        }
+        END {
             do {
                 m = 0
                 for (v in nodes)
@@ -142,21 +154,13 @@ wings() {
 # The arrows (D/U lines on standard input, wings() first) that run from a
 # wing to one above it or beside it, or from a module in no known wing.
 against_wings() {
-    awk '
+    arrows | awk '
         $1 == "W" { wing[$2] = $3; rank[$2] = $4; next }
-        $1 == "D" { owner[$3] = $2; next }
-        { use[++n] = $2 " " $3 }
-        END {
-            for (i = 1; i <= n; i++) {
-                split(use[i], u, " ")
-                o = owner[u[2]]
-                if (o == "" || o == u[1])
-                    continue
-                if (!(u[1] in rank) || !(o in rank) || rank[u[1]] < 0 || rank[o] < 0)
-                    print "  " u[1] " -> " o ": a module in no wing (" u[2] ")"
-                else if (wing[u[1]] != wing[o] && rank[o] >= rank[u[1]])
-                    print "  " u[1] " (" wing[u[1]] ") -> " o " (" wing[o] "): " u[2]
-            }
+        $1 == "A" {
+            if (!($2 in rank) || !($3 in rank) || rank[$2] < 0 || rank[$3] < 0)
+                print "  " $2 " -> " $3 ": a module in no wing (" $4 ")"
+            else if (wing[$2] != wing[$3] && rank[$3] >= rank[$2])
+                print "  " $2 " (" wing[$2] ") -> " $3 " (" wing[$3] "): " $4
         }' | sort -u
 }
 

@@ -213,6 +213,8 @@ static void json_value(const pmn_value *v)
     else
         printf("null");
     printf(", \"exact\": %s", v->exact ? "true" : "false");
+    if (v->solved && !v->exact && !v->tablebase)   /* the solver stopped: what it proved */
+        printf(", \"lower\": %d, \"upper\": %d", v->lower, v->upper);
 }
 
 static void print_json(const struct request *rq, const struct target *t, const pmn_analysis *a)

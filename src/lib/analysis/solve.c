@@ -1014,10 +1014,8 @@ static int root_kid_ends(struct solver *x, const pmn_position *root, const struc
         *v = end_margin(x->r, k->rep.ending, k->rep.outcome, &k->pos, root->to_move);
         return 1;
     }
-    x->ln.since[1] = pmn_irreversible(&k->rep) ? 1 : 0;
-    x->ln.path[1] = x->sh.acyclic ? 0 : engine_key(x->r, &k->pos);
-    if (!x->sh.acyclic && !pmn_irreversible(&k->rep)
-        && path_repeats(x->ln.path, x->ln.since[0], 0, x->ln.before, x->ln.nbefore, x->ln.path[1])) {
+    line_enter(&x->ln, 0, k);
+    if (!x->sh.acyclic && kid_repeats(&x->ln, 0, k)) {
         *v = end_margin(x->r, PMN_END_REPETITION, pmn_repetition_outcome(x->r, &k->pos),
                         &k->pos, root->to_move);
         return 1;
@@ -1121,9 +1119,7 @@ static void best_line(struct solver *x, const pmn_position *root, long v, int fi
             for (int j = 0; j < n && chosen < 0; j++) {
                 if ((pass == 0) != (holes[j] == pref))
                     continue;
-                k.pos = q;
-                k.hole = holes[j];
-                engine_play(&x->eng, &k.pos, holes[j], &k.rep, NULL);
+                kid_play(&x->eng, &q, holes[j], !x->sh.acyclic, &k);
                 x->b.nodes++;
                 /* No move is worth more than q: one worth as much is best. */
                 if (kid_at_least(x, &q, &k, v)) {
@@ -1390,9 +1386,7 @@ static int root_moves(struct solver *x, const pmn_position *p, const pmn_search_
     }
     for (int i = 0; i < n && !x->b.stopped; i++) {
         struct kid k;
-        k.pos = *p;
-        k.hole = holes[i];
-        engine_play(&x->eng, &k.pos, holes[i], &k.rep, NULL);
+        kid_play(&x->eng, p, holes[i], !x->sh.acyclic, &k);
         x->b.nodes++;
         long mlo, mhi;
         if (!l->all_moves && best < 0 && i + 1 < n) {

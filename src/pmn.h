@@ -1348,6 +1348,74 @@ struct pmn_played {
 int pmn_move_numbered(const pmn_played *pl, const pmn_played *before, int interrupted,
                       int joins);
 
+/* ---- walking a record -------------------------------------------------- */
+
+/* One walk over a record and its replay, for every writer (PMN, XML, the
+ * other programs' notations, the HTML page): the walker visits the lines
+ * and moves in order, numbers them, follows the position the replay
+ * reached, and calls the visitor's functions, each of which returns
+ * PMN_WALK_CONTINUE, PMN_WALK_PRUNE (skip what is below: a line's moves,
+ * a move's variations) or PMN_WALK_ABORT (stop the walk).  A writer is a
+ * set of such functions; it never walks the trees nor sets a game up. */
+enum { PMN_WALK_CONTINUE = 0, PMN_WALK_PRUNE = 1, PMN_WALK_ABORT = 2 };
+
+typedef struct pmn_walk_line {
+    const pmn_line *line;
+    const pmn_played_line *played;
+    unsigned depth;            /* 0: the main line; a variation: its move's + 1 */
+    long index;                /* the lines begun before it */
+    long first;                /* the index its first move has */
+    long parent;               /* the index of the move it is an alternative to;
+                                  -1: the main line */
+    long parent_mark;          /* that move's mark (0 for the main line) */
+} pmn_walk_line;
+
+typedef struct pmn_walk_node {
+    const pmn_move *move;
+    const pmn_played *played;  /* what the replay made of it */
+    const pmn_played *prior;   /* the ply before it in its line; NULL: the first */
+    const pmn_played *next;    /* the ply after it in its line; NULL: the last */
+    const pmn_position *before;   /* the position it is played from, where the
+                                  replay played every move of its path up to it;
+                                  else NULL */
+    const pmn_walk_line *in;   /* its line */
+    long index;                /* the moves visited before it */
+    long first_variation;      /* breadth order, a move with variations: the
+                                  index of its first variation's line (the
+                                  others follow it); else -1 */
+    int numbered;              /* a writer writes its number (played->number)
+                                  before it (pmn_move_numbered) */
+    long mark;                 /* the visitor's own, 0 until move() sets it:
+                                  the lines of its variations carry it */
+} pmn_walk_node;
+
+typedef struct pmn_walker {
+    /* Before anything else: the record, and the replay the walk follows
+     * (the caller's, or one the walker made). */
+    int (*game)(void *ctx, const pmn_record *rec, const pmn_replay *replay);
+    /* A line, before its moves (its lead comments are the visitor's to
+     * write); PRUNE: its moves are skipped, line_end still called. */
+    int (*line)(void *ctx, const pmn_walk_line *l);
+    /* A move, before its variations; PRUNE: its variations are skipped. */
+    int (*move)(void *ctx, pmn_walk_node *n);
+    /* A move, after its variations (breadth order: at once after move). */
+    int (*move_end)(void *ctx, const pmn_walk_node *n);
+    int (*line_end)(void *ctx, const pmn_walk_line *l);
+    /* After everything. */
+    int (*game_end)(void *ctx, const pmn_record *rec, const pmn_replay *replay);
+    int joins;                 /* the notation joins the sowings of a turn with
+                                  '-' (PMN): numbered as pmn_move_numbered says */
+    int breadth;               /* lines one after another (the main line, then
+                                  each variation in the order its move is met),
+                                  not each variation inside its move */
+} pmn_walker;
+
+/* Walk rec and its replay (NULL: the record replayed as its tags set it
+ * up, as pmn_setup_record and pmn_replay_new would) with the visitor w;
+ * any of its functions may be NULL.  Returns 0, PMN_WALK_ABORT where a
+ * function aborted, or -1 when memory runs out. */
+int pmn_walk(const pmn_record *rec, const pmn_replay *replay, const pmn_walker *w, void *ctx);
+
 typedef struct pmn_check_result {
     pmn_position start;       /* where the replay began */
     pmn_setup_status setup;   /* not READY: nothing was replayed */

@@ -53,24 +53,19 @@ struct html {
     const char *title;        /* --title */
 };
 
-/* A variation waiting to be written: nodes are written a line at a time,
- * so that a line's nodes are numbered in a row. */
-struct pending {
-    const pmn_line *line;
-    const pmn_played_line *played;
+/* The lines of a game, for the page's list of them after its nodes. */
+struct line_seen {
     long parent;              /* the node it is an alternative to; -1: main */
-    pmn_position before;
-    int replayed;             /* its first move could be replayed */
-    long first;               /* the number of its first node, once written */
+    long first;               /* the number of its first node */
+    const pmn_line *line;
 };
 
 struct writing {
     struct html *h;
     const pmn_rules *r;
     const pmn_model *model;   /* for the expected score of [%eval] values */
-    struct pending *queue;
-    size_t nqueue, cap;
-    long nodes;
+    struct line_seen *lines;
+    size_t nlines, cap;
 };
 
 /* ---- JSON and HTML text --------------------------------------------- */
@@ -258,29 +253,23 @@ static void jcomments(FILE *f, const char *key, char *const *c, size_t n)
     fputc(']', f);
 }
 
-static int enqueue(struct writing *w, const pmn_line *line, const pmn_played_line *played,
-                   long parent, const pmn_position *before, int replayed)
+/* A node: a ply as written, and what the replay made of it (what the
+ * page shows of a line goes up to its first ply the replay did not play:
+ * n->before is NULL from there). */
+static int jnode(void *ctx, pmn_walk_node *n)
 {
-    struct pending *q = grown(w->queue, &w->cap, w->nqueue, sizeof *q, 8);
-    if (!q)
-        return -1;
-    w->queue = q;
-    q[w->nqueue++] = (struct pending){ line, played, parent, *before, replayed, -1 };
-    return 0;
-}
-
-/* A node: a ply as written, and what the replay made of it. */
-static int jnode(struct writing *w, const pmn_move *m, const pmn_played *pl,
-                 const pmn_position *before, int replayed)
-{
+    struct writing *w = ctx;
     FILE *f = w->h->f;
+    const pmn_move *m = n->move;
+    const pmn_played *pl = n->played;
+    int replayed = n->before != NULL;
     char name[16];
     const char *text = m->text;
     if (pl->replayed && w->h->notation != PMN_NOTATION_LETTERS) {
         hole_name(w, pl->side, pl->report.hole, name, sizeof name);
         text = name;
     }
-    fputs("{\"t\":", f);
+    fputs(n->index ? ",{\"t\":" : "{\"t\":", f);
     jstr(f, text);
     fprintf(f, ",\"side\":%d,\"no\":%u,\"at\":[%llu,%llu]", pl->mover, pl->number, m->line, m->col);
     if (pl->continues)
@@ -304,7 +293,7 @@ static int jnode(struct writing *w, const pmn_move *m, const pmn_played *pl,
      * self-play record's, another program's). */
     char eval[32], last[32] = "";
     double south, last_south = 0;
-    for (size_t i = 0; pl->replayed && replayed && i < m->ncomments; i++)
+    for (size_t i = 0; replayed && i < m->ncomments; i++)
         if (pmn_comment_eval(m->comments[i], eval, sizeof eval)
             && pmn_eval_expected(w->model, eval, pmn_position_seeds(w->r, &pl->after, PMN_SOUTH)
                                  + pmn_position_seeds(w->r, &pl->after, PMN_NORTH), &south) == 0) {
@@ -316,11 +305,11 @@ static int jnode(struct writing *w, const pmn_move *m, const pmn_played *pl,
         jstr(f, last);
         fprintf(f, ",\"ex\":%.3f", last_south);
     }
-    if (pl->replayed && replayed) {
+    if (replayed) {
         fputs(",\"board\":", f);
         jboard(f, w->r, &pl->after);
         jreport(w, pl);
-        jlaps(w, pl, before);
+        jlaps(w, pl, n->before);
         if (pl->report.ending != PMN_END_NONE) {
             char words[200];
             pmn_ending_explain(w->r, pl->report.ending, &pl->after, words, sizeof words);
@@ -331,56 +320,46 @@ static int jnode(struct writing *w, const pmn_move *m, const pmn_played *pl,
     }
     if (m->nvariations) {
         fputs(",\"vars\":[", f);
-        for (size_t v = 0; v < m->nvariations; v++) {
-            fprintf(f, "%s%zu", v ? "," : "", w->nqueue);
-            if (enqueue(w, &m->variations[v], &pl->variations[v], w->nodes, before, replayed) < 0)
-                return -1;
-        }
+        for (size_t v = 0; v < m->nvariations; v++)
+            fprintf(f, "%s%ld", v ? "," : "", n->first_variation + (long)v);
         fputc(']', f);
     }
     fputc('}', f);
-    w->nodes++;
-    return 0;
+    return PMN_WALK_CONTINUE;
 }
 
-/* Every line's nodes, a line after another: the main line, then the
- * variations in the order they are met.  Returns the number of lines, or
- * -1 when memory runs out. */
+static int jline(void *ctx, const pmn_walk_line *l)
+{
+    struct writing *w = ctx;
+    struct line_seen *s = grown(w->lines, &w->cap, w->nlines, sizeof *s, 8);
+    if (!s)
+        return PMN_WALK_ABORT;
+    w->lines = s;
+    s[w->nlines++] = (struct line_seen){ l->parent, l->first, l->line };
+    return PMN_WALK_CONTINUE;
+}
+
+/* Every line's nodes, a line after another (the main line, then the
+ * variations in the order they are met), so that a line's nodes are
+ * numbered in a row; then the lines.  Returns the number of lines, or -1
+ * when memory runs out. */
 static long jnodes(struct writing *w, const pmn_record *rec, const pmn_replay *replay)
 {
+    static const pmn_walker page = { NULL, jline, jnode, NULL, NULL, NULL, 0, 1 };
     FILE *f = w->h->f;
-    const pmn_setup *setup = pmn_replay_setup(replay);
-    int ready = setup->status == PMN_SETUP_READY;
-    if (enqueue(w, &rec->main, pmn_replay_main(replay), -1, &setup->start, ready) < 0)
-        return -1;
     fputs(",\"nodes\":[", f);
-    for (size_t q = 0; q < w->nqueue; q++) {
-        struct pending line = w->queue[q];
-        pmn_position before = line.before;
-        int replayed = line.replayed;
-        w->queue[q].first = w->nodes;
-        for (size_t i = 0; i < line.line->nmoves; i++) {
-            const pmn_played *pl = &line.played->moves[i];
-            if (w->nodes)
-                fputc(',', f);
-            if (jnode(w, &line.line->moves[i], pl, &before, replayed) < 0)
-                return -1;
-            if (pl->replayed && replayed)
-                before = pl->after;
-            else
-                replayed = 0;   /* a line is shown up to its first unplayed ply */
-        }
-    }
+    if (pmn_walk(rec, replay, &page, w) != 0)
+        return -1;
     fputs("],\"lines\":[", f);
-    for (size_t q = 0; q < w->nqueue; q++) {
-        const struct pending *l = &w->queue[q];
+    for (size_t q = 0; q < w->nlines; q++) {
+        const struct line_seen *l = &w->lines[q];
         fprintf(f, "%s{\"parent\":%ld,\"first\":%ld,\"n\":%zu", q ? "," : "", l->parent,
                 l->first, l->line->nmoves);
         jcomments(f, "lead", l->line->lead, l->line->nlead);
         fputc('}', f);
     }
     fputc(']', f);
-    return (long)w->nqueue;
+    return (long)w->nlines;
 }
 
 /* ---- a game ---------------------------------------------------------- */
@@ -495,7 +474,7 @@ static int each_game(struct archive *a, struct game *g)
         pmn_replay_free(annotated);
         return -1;
     }
-    struct writing w = { h, &setup->rules, pmn_model_for(&setup->rules), NULL, 0, 0, 0 };
+    struct writing w = { h, &setup->rules, pmn_model_for(&setup->rules), NULL, 0, 0 };
     h->games++;
     game_title(g, title, sizeof title);
     fprintf(f, "<script type=\"application/json\" class=\"game\" id=\"game-%lu\" data-title=\"",
@@ -527,7 +506,7 @@ static int each_game(struct archive *a, struct game *g)
     jdiags(h);
     h->ndiags = 0;
     long lines = jnodes(&w, g->rec, replay);
-    free(w.queue);
+    free(w.lines);
     pmn_replay_free(annotated);
     if (lines < 0)
         return -1;

@@ -68,6 +68,8 @@ int util_reserve(char **buf, size_t *cap, size_t need, size_t first);
 /* The Game tag that names the rule set r, as the sample games write it
  * ("Hawalis" for hawalis): setup.c's, for every writer. */
 void setup_game_name(const pmn_rules *r, char *buf, size_t size);
+/* The Game tag of the rule set a record without one is played by. */
+void setup_default_game(char *buf, size_t size);
 
 /* Can no position of these rules come twice in a game (stores, one lap a
  * sowing round both rows, no captures that leave seeds to sow again)?

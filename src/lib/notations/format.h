@@ -38,6 +38,16 @@ struct out {
     const pmn_rules *r;
     int rules_known;          /* else r names no hole: moves go as read */
     int said[LOST_KINDS];
+    /* The walk (formats.c): each side's captures written so far in the
+     * line of each depth, and before its last move (where its variations
+     * start from); then what the game's tags and its end write. */
+    char *totals;             /* struct totals[ntotals], in totals_cap bytes */
+    size_t ntotals, totals_cap;
+    const pmn_setup *setup;
+    const char *result;       /* the Result tag's */
+    int own_score;            /* OGN: the record's Score tag is the result */
+    const char *token;        /* written after the moves, or NULL */
+    int movetext;             /* anything after the tags */
 };
 
 /* One notation. */

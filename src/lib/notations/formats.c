@@ -801,10 +801,9 @@ static void word(struct out *o, const char *w)
 /* A comment; a '}' in it written "\}", as PMN writes it and pmn's
  * readers of every format read it (the formats' own programs have no way
  * to write one). */
-static void write_comment(struct out *o, const char *text, pmn_at line)
+static void write_comment(struct out *o, const char *text)
 {
     size_t braces = 0, n = strlen(text);
-    (void)line;
     for (const char *p = text; *p; p++)
         braces += *p == '}';
     char *t = malloc(n + braces + 1), *q = t;
@@ -862,48 +861,74 @@ static void move_word(struct out *o, const pmn_move *m, const pmn_played *pl, in
         format_find(o->format)->write_after(o, m, pl, side, total, &t);
 }
 
-/* Moves numbered as PMN numbers them ("N." before South's, "N..." before
- * North's where the line begins again); each in the format's syntax, its
- * judgement and NAGs (which Aualé passes over), comments and variations.
- * before: the position the line starts from (NULL: not replayed); total:
- * each side's captures so far (Mancala World writes them). */
-static void write_line(struct out *o, const pmn_line *line, const pmn_played_line *played,
-                       const pmn_position *before, const int total_in[2])
+/* The walk's visitor.  Moves numbered as PMN numbers them ("N." before
+ * South's, "N..." before North's where the line begins again); each in the
+ * format's syntax, its judgement and NAGs (which Aualé passes over),
+ * comments and variations in parentheses.  A variation starts from the
+ * captures written before its move (Mancala World writes the totals). */
+struct totals {
+    int now[2];               /* written so far in the line */
+    int before[2];            /* before its last move */
+};
+
+static struct totals *totals_at(struct out *o, unsigned depth)
 {
-    int number_next = 1, total[2] = { total_in[0], total_in[1] };
-    const pmn_played *last = NULL;
-    for (size_t c = 0; c < line->nlead; c++)
-        write_comment(o, line->lead[c], line->nmoves ? line->moves[0].line : 0);
-    for (size_t i = 0; i < line->nmoves; i++) {
-        const pmn_move *m = &line->moves[i];
-        const pmn_played *pl = played && i < played->nmoves ? &played->moves[i] : NULL;
-        char w[96];
-        int side = pl ? pl->side : m->side, total_before[2] = { total[0], total[1] };
-        /* The numbers as every writer writes them (pmn_move_numbered): a
-         * reader here counts no more than PMN's, and joins the sowings of
-         * a turn by its number written again. */
-        if (pl && pmn_move_numbered(pl, last, number_next, 0)) {
-            snprintf(w, sizeof w, "%u%s", pl->number, pl->mover == PMN_SOUTH ? "." : "...");
-            word(o, w);
-        }
-        number_next = !pl;   /* a move not replayed: its successor numbered again */
-        last = pl;
-        move_word(o, m, pl, side, pl && pl->replayed ? before : NULL, total, w, sizeof w);
-        word(o, w);
-        for (size_t c = 0; c < m->ncomments; c++) {
-            write_comment(o, m->comments[c], m->line);
-            number_next = 1;
-        }
-        for (size_t v = 0; v < m->nvariations; v++) {
-            word(o, "(");
-            write_line(o, &m->variations[v], pl && v < pl->nvariations ? &pl->variations[v]
-                                                                      : NULL,
-                       before, total_before);
-            word(o, ")");
-            number_next = 1;
-        }
-        before = pl && pl->replayed ? &pl->after : NULL;
+    if (depth >= o->ntotals) {
+        if (util_reserve(&o->totals, &o->totals_cap, (depth + 1) * sizeof(struct totals),
+                         8 * sizeof(struct totals)) < 0)
+            return NULL;
+        o->ntotals = depth + 1;
     }
+    return &((struct totals *)o->totals)[depth];
+}
+
+static int line_begin(void *ctx, const pmn_walk_line *l)
+{
+    struct out *o = ctx;
+    struct totals *t = totals_at(o, l->depth);
+    if (!t)
+        return PMN_WALK_ABORT;
+    if (!l->depth && !o->movetext)
+        return PMN_WALK_PRUNE;
+    if (l->depth) {
+        word(o, "(");
+        const struct totals *up = totals_at(o, l->depth - 1);
+        memcpy(t->now, up->before, sizeof t->now);
+    } else {
+        memset(t->now, 0, sizeof t->now);
+    }
+    for (size_t c = 0; c < l->line->nlead; c++)
+        write_comment(o, l->line->lead[c]);
+    return PMN_WALK_CONTINUE;
+}
+
+static int line_end(void *ctx, const pmn_walk_line *l)
+{
+    if (l->depth)
+        word(ctx, ")");
+    return PMN_WALK_CONTINUE;
+}
+
+static int move_begin(void *ctx, pmn_walk_node *n)
+{
+    struct out *o = ctx;
+    const pmn_move *m = n->move;
+    const pmn_played *pl = n->played;
+    struct totals *t = totals_at(o, n->in->depth);
+    char w[96];
+    memcpy(t->before, t->now, sizeof t->before);
+    /* The numbers as every writer writes them (the walk's): a reader here
+     * counts no more than PMN's, and joins the sowings of a turn by its
+     * number written again. */
+    if (n->numbered) {
+        snprintf(w, sizeof w, "%u%s", pl->number, pl->mover == PMN_SOUTH ? "." : "...");
+        word(o, w);
+    }
+    move_word(o, m, pl, pl->side, n->before, t->now, w, sizeof w);
+    word(o, w);
+    for (size_t c = 0; c < m->ncomments; c++)
+        write_comment(o, m->comments[c]);
+    return PMN_WALK_CONTINUE;
 }
 
 /* The tags: the roster first, in the names of the format. */
@@ -993,6 +1018,29 @@ static void write_tags(FILE *f, pmn_format format, const pmn_record *rec, const 
     }
 }
 
+/* The tags; the moves after a blank line, where there are any or a
+ * result to end them. */
+static int game_begin(void *ctx, const pmn_record *rec, const pmn_replay *replay)
+{
+    struct out *o = ctx;
+    (void)replay;
+    write_tags(o->f, o->format, rec, o->r, o->setup, o->result, o->own_score, o->fn, o->ctx);
+    if (o->movetext)
+        fputc('\n', o->f);
+    return PMN_WALK_CONTINUE;
+}
+
+static int game_end(void *ctx, const pmn_record *rec, const pmn_replay *replay)
+{
+    struct out *o = ctx;
+    (void)rec, (void)replay;
+    if (o->token)
+        word(o, o->token);
+    if (o->col)
+        fputc('\n', o->f);
+    return PMN_WALK_CONTINUE;
+}
+
 int pmn_write_format(FILE *f, pmn_format format, const pmn_record *rec,
                      const pmn_replay *replay, pmn_diag_fn fn, void *ctx)
 {
@@ -1035,7 +1083,6 @@ int pmn_write_format(FILE *f, pmn_format format, const pmn_record *rec,
     } else {
         snprintf(result, sizeof result, "%s", written);
     }
-    write_tags(f, format, rec, r, setup, result, own_score, fn, ctx);
     /* After the moves, a result the reader takes for one (a score, 1-0,
      * 0-1, 1/2-1/2); '*' and anything else stay in the tag alone. */
     unsigned long s, n;
@@ -1051,19 +1098,15 @@ int pmn_write_format(FILE *f, pmn_format format, const pmn_record *rec,
         token_text = rec->result;
         token = 1;
     }
-    if (rec->main.nmoves || rec->main.nlead || token) {
-        struct out o = { f, 0, fn, ctx, format, pmn_format_title(format), r,
-                         setup->status != PMN_SETUP_UNKNOWN_RULES, { 0 } };
-        static const int zero[2] = { 0, 0 };
-        fputc('\n', f);
-        write_line(&o, &rec->main, pmn_replay_main(replay),
-                   setup->status == PMN_SETUP_READY ? &setup->start : NULL, zero);
-        if (token)
-            word(&o, token_text);
-        if (o.col)
-            fputc('\n', f);
-    }
-    return ferror(f) ? -1 : 0;
+    static const pmn_walker format_writer = { game_begin, line_begin, move_begin, NULL,
+                                              line_end, game_end, 0, 0 };
+    struct out o = { f, 0, fn, ctx, format, pmn_format_title(format), r,
+                     setup->status != PMN_SETUP_UNKNOWN_RULES, { 0 }, NULL, 0, 0, setup, result,
+                     own_score, token ? token_text : NULL,
+                     rec->main.nmoves || rec->main.nlead || token };
+    int rc = pmn_walk(rec, replay, &format_writer, &o);
+    free(o.totals);
+    return rc || ferror(f) ? -1 : 0;
 }
 
 /* ---- which format ------------------------------------------------------- */

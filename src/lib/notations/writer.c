@@ -13,6 +13,7 @@ struct out {
     FILE *f;
     const pmn_write_options *o;
     const pmn_rules *rules;
+    int first;                /* the side a reader gives the line's first ply */
     unsigned col;             /* of the line written so far */
     char *unit;
     size_t len, cap;
@@ -119,7 +120,6 @@ static void comment(struct out *w, const char *text)
     put(w, "}", 1);
 }
 
-static void write_line(struct out *w, const pmn_line *l, const pmn_played_line *pl, int first);
 static int numbers_say(const pmn_played *p, int given);
 
 /* prefix, the decimal digits of n, and suffix, into buf (room for 32):
@@ -182,12 +182,6 @@ static void move(struct out *w, const pmn_move *m, const pmn_played *pl, int num
     }
     for (size_t i = 0; i < m->ncomments; i++)
         comment(w, m->comments[i]);
-    for (size_t i = 0; i < m->nvariations; i++) {
-        put(w, "(", 0);
-        w->glue_next = 1;
-        write_line(w, &m->variations[i], &pl->variations[i], given);
-        put(w, ")", 1);
-    }
 }
 
 /* The side a reader of numbers gives the ply p (before: the ply before it
@@ -212,25 +206,46 @@ static int numbers_say(const pmn_played *p, int given)
     return p->replayed || (p->side == p->mover && given == p->mover);
 }
 
-/* line -> moves, numbered as the replay numbers them: North's move takes
- * "N..." unless South's move of the same number comes just before it; a
- * ';' follows North's move. */
-static void write_line(struct out *w, const pmn_line *l, const pmn_played_line *pl, int first)
+/* The walk's visitor.  line -> ['(' ] lead comments moves [')']: a
+ * variation in parentheses, after the comments of its move. */
+static int line_begin(void *ctx, const pmn_walk_line *l)
 {
-    int interrupted = 1;      /* by a comment or a variation */
-    for (size_t i = 0; i < l->nlead; i++)
-        comment(w, l->lead[i]);
-    for (size_t i = 0; i < l->nmoves; i++) {
-        const pmn_played *p = &pl->moves[i], *before = i ? &pl->moves[i - 1] : NULL;
-        move(w, &l->moves[i], p, pmn_move_numbered(p, before, interrupted, 1),
-             numbers_side(p, before, first));
-        interrupted = l->moves[i].ncomments || l->moves[i].nvariations;
-        int move_ends = i + 1 == l->nmoves || !pl->moves[i + 1].continues;
-        if (p->mover == PMN_NORTH && move_ends && i + 1 < l->nmoves) {
-            put(w, ";", 1);
-            interrupted = 0;
-        }
+    struct out *w = ctx;
+    if (l->depth) {
+        put(w, "(", 0);
+        w->glue_next = 1;
+        /* A variation's first ply is given the side its move was. */
+        w->first = (int)l->parent_mark;
     }
+    for (size_t i = 0; i < l->line->nlead; i++)
+        comment(w, l->line->lead[i]);
+    return PMN_WALK_CONTINUE;
+}
+
+static int line_end(void *ctx, const pmn_walk_line *l)
+{
+    if (l->depth)
+        put(ctx, ")", 1);
+    return PMN_WALK_CONTINUE;
+}
+
+/* A move, numbered as the walk numbers it (North's move takes "N..."
+ * unless South's move of the same number comes just before it). */
+static int move_begin(void *ctx, pmn_walk_node *n)
+{
+    struct out *w = ctx;
+    int given = numbers_side(n->played, n->prior, w->first);
+    move(w, n->move, n->played, n->numbered, given);
+    n->mark = given;
+    return PMN_WALK_CONTINUE;
+}
+
+/* A ';' follows North's move, where another follows it. */
+static int move_end(void *ctx, const pmn_walk_node *n)
+{
+    if (n->played->mover == PMN_NORTH && n->next && !n->next->continues)
+        put(ctx, ";", 1);
+    return PMN_WALK_CONTINUE;
 }
 
 void writer_tag(FILE *f, const char *name, const char *value)
@@ -299,7 +314,9 @@ static void write_tags(FILE *f, const pmn_record *rec, const pmn_setup *s, const
         if (*rules)
             writer_tag(f, "Rules", rules);
     } else {
-        writer_tag(f, "Game", first[0] ? first[0]->value : "Hawalis");
+        if (!first[0])
+            setup_default_game(game, sizeof game);   /* what a record without one is */
+        writer_tag(f, "Game", first[0] ? first[0]->value : game);
         if (first[1])
             writer_tag(f, "Rules", first[1]->value);
     }
@@ -324,25 +341,35 @@ void pmn_write_options_init(pmn_write_options *o)
     o->width = 80;
 }
 
+/* The tags, from the replay's set-up; the moves; the result. */
+static int game_begin(void *ctx, const pmn_record *rec, const pmn_replay *replay)
+{
+    struct out *w = ctx;
+    const pmn_setup *s = pmn_replay_setup(replay);
+    w->rules = &s->rules;
+    w->first = s->start.to_move;
+    write_tags(w->f, rec, s, result_tag_of(rec, w->o));
+    fputc('\n', w->f);
+    return PMN_WALK_CONTINUE;
+}
+
+static int game_end(void *ctx, const pmn_record *rec, const pmn_replay *replay)
+{
+    struct out *w = ctx;
+    (void)replay;
+    put(w, result_token_of(rec, w->o), 0);
+    flush_unit(w);
+    fputc('\n', w->f);
+    return PMN_WALK_CONTINUE;
+}
+
 int pmn_write_record(FILE *f, const pmn_record *rec, const pmn_replay *replay,
                      const pmn_write_options *o)
 {
-    pmn_replay *own = NULL;
-    if (!replay) {
-        pmn_setup s;
-        pmn_setup_record(rec, NULL, &s, NULL, NULL);
-        if (!(replay = own = pmn_replay_new(rec, &s, NULL, NULL)))
-            return -1;
-    }
-    struct out w = { f, o, &pmn_replay_setup(replay)->rules, 0, NULL, 0, 0, 0, 0, 0 };
-
-    write_tags(f, rec, pmn_replay_setup(replay), result_tag_of(rec, o));
-    fputc('\n', f);
-    write_line(&w, &rec->main, pmn_replay_main(replay), pmn_replay_setup(replay)->start.to_move);
-    put(&w, result_token_of(rec, o), 0);
-    flush_unit(&w);
-    fputc('\n', f);
+    static const pmn_walker pmn_writer = { game_begin, line_begin, move_begin, move_end,
+                                           line_end, game_end, 1, 0 };
+    struct out w = { f, o, NULL, 0, 0, NULL, 0, 0, 0, 0, 0 };
+    int rc = pmn_walk(rec, replay, &pmn_writer, &w);
     free(w.unit);
-    pmn_replay_free(own);
-    return w.err || ferror(f) ? -1 : 0;
+    return rc || w.err || ferror(f) ? -1 : 0;
 }

@@ -201,3 +201,10 @@ void setup_game_name(const pmn_rules *r, char *buf, size_t size)
 {
     snprintf(buf, size, "%c%s", r->name[0] - 'a' + 'A', r->name + 1);
 }
+
+void setup_default_game(char *buf, size_t size)
+{
+    pmn_rules r;
+    pmn_rules_init(&r, NULL, NULL);
+    setup_game_name(&r, buf, size);
+}

@@ -269,10 +269,13 @@ static void computed_move(pmn_xml_writer *w, const pmn_move_report *r)
     end(w);
 }
 
-static void write_line(pmn_xml_writer *w, const pmn_line *l, const pmn_played_line *pl);
-
-static void write_move(pmn_xml_writer *w, const pmn_move *m, const pmn_played *pl)
+/* The walk's visitor.  move -> claim? judgement? nag* comment* variation*
+ * computed?: a move's element holds its variations, each a line. */
+static int move_begin(void *ctx, pmn_walk_node *n)
 {
+    pmn_xml_writer *w = ctx;
+    const pmn_move *m = n->move;
+    const pmn_played *pl = n->played;
     char buf[16];
     start(w, "move");
     /* Letters read from another notation (OGN's and Awari's: South upper
@@ -315,22 +318,35 @@ static void write_move(pmn_xml_writer *w, const pmn_move *m, const pmn_played *p
     }
     for (size_t i = 0; i < m->ncomments; i++)
         text_element(w, "comment", m->comments[i]);
-    for (size_t i = 0; i < m->nvariations; i++) {
-        start(w, "variation");
-        write_line(w, &m->variations[i], &pl->variations[i]);
-        end(w);
-    }
-    if (pl->replayed)
-        computed_move(w, &pl->report);
-    end(w);
+    return PMN_WALK_CONTINUE;
 }
 
-static void write_line(pmn_xml_writer *w, const pmn_line *l, const pmn_played_line *pl)
+static int move_end(void *ctx, const pmn_walk_node *n)
 {
-    for (size_t i = 0; i < l->nlead; i++)
-        text_element(w, "comment", l->lead[i]);
-    for (size_t i = 0; i < l->nmoves; i++)
-        write_move(w, &l->moves[i], &pl->moves[i]);
+    pmn_xml_writer *w = ctx;
+    if (n->played->replayed)
+        computed_move(w, &n->played->report);
+    end(w);
+    return PMN_WALK_CONTINUE;
+}
+
+/* moves | variation -> comment* move*: the main line in <moves>, which
+ * the game opened. */
+static int line_begin(void *ctx, const pmn_walk_line *l)
+{
+    pmn_xml_writer *w = ctx;
+    if (l->depth)
+        start(w, "variation");
+    for (size_t i = 0; i < l->line->nlead; i++)
+        text_element(w, "comment", l->line->lead[i]);
+    return PMN_WALK_CONTINUE;
+}
+
+static int line_end(void *ctx, const pmn_walk_line *l)
+{
+    end(ctx);
+    (void)l;
+    return PMN_WALK_CONTINUE;
 }
 
 pmn_xml_writer *pmn_xml_writer_new(FILE *out)
@@ -382,22 +398,14 @@ static const char *replayed_how(const pmn_check_result *res)
     }
 }
 
-static int write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay *replay,
-                      pmn_diag_fn fn, void *ctx)
+/* game -> tag* computed? moves result? computed */
+static int game_begin(void *ctx, const pmn_record *rec, const pmn_replay *replay)
 {
-    pmn_replay *own = NULL;
-    char buf[256];
-    if (!replay) {
-        pmn_setup s;
-        pmn_setup_record(rec, NULL, &s, NULL, NULL);
-        if (!(replay = own = pmn_replay_new(rec, &s, NULL, NULL)))
-            return -1;
-    }
+    pmn_xml_writer *w = ctx;
     const pmn_check_result *res = pmn_replay_result(replay);
     const pmn_rules *rules = &pmn_replay_setup(replay)->rules;
-    w->replaced = 0;
+    char buf[256];
     w->rules = rules;
-
     start(w, "game");
     if (rec->line)
         attr_u(w, "line", rec->line);
@@ -416,8 +424,13 @@ static int write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay
         end(w);
     }
     start(w, "moves");
-    write_line(w, &rec->main, pmn_replay_main(replay));
-    end(w);
+    return PMN_WALK_CONTINUE;
+}
+
+static int game_end(void *ctx, const pmn_record *rec, const pmn_replay *replay)
+{
+    pmn_xml_writer *w = ctx;
+    const pmn_check_result *res = pmn_replay_result(replay);
     if (rec->result[0]) {
         start(w, "result");
         attr(w, "token", rec->result);
@@ -439,7 +452,17 @@ static int write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay
     flush_out(w);   /* a game at a time reaches the stream */
     if (ferror(w->f))
         fail(w);
-    pmn_replay_free(own);
+    return PMN_WALK_CONTINUE;
+}
+
+static int write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay *replay,
+                      pmn_diag_fn fn, void *ctx)
+{
+    static const pmn_walker xml_writer = { game_begin, line_begin, move_begin, move_end,
+                                           line_end, game_end, 1, 0 };
+    w->replaced = 0;
+    if (pmn_walk(rec, replay, &xml_writer, w) < 0)
+        return -1;
     if (w->replaced)
         diag_report(fn, ctx, PMN_W301, rec->line, rec->col,
                     "%u byte%s that XML cannot hold (not UTF-8, or a control character) "

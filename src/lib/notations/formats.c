@@ -936,7 +936,6 @@ static void write_tags(FILE *f, pmn_format format, const pmn_record *rec, const 
                        const pmn_setup *setup, const char *result, int own_score,
                        pmn_diag_fn fn, void *ctx)
 {
-    static const char *const roster[] = { "Event", "Site", "Date", "Round", "South", "North" };
     const char *game = pmn_record_tag(rec, "Game");
     const char *position = pmn_record_tag(rec, "Position");
     int ps = format == PMN_FORMAT_PLAYSTRATEGY, ogn = format == PMN_FORMAT_OGN;
@@ -948,9 +947,9 @@ static void write_tags(FILE *f, pmn_format format, const pmn_record *rec, const 
                         : game ? game : r->name;
     if (ogn)
         writer_tag(f, "Variant", variant);
-    for (size_t i = 0; i < COUNT(roster); i++) {
-        const char *v = pmn_record_tag(rec, roster[i]);
-        const char *name = ps && i == 4 ? "P1" : ps && i == 5 ? "P2" : roster[i];
+    for (size_t i = 0; i < RECORD_ROSTER; i++) {
+        const char *v = pmn_record_tag(rec, record_roster[i]);
+        const char *name = ps && i == 4 ? "P1" : ps && i == 5 ? "P2" : record_roster[i];
         writer_tag(f, name, v ? v : "?");
     }
     writer_tag(f, "Result", result);
@@ -995,8 +994,8 @@ static void write_tags(FILE *f, pmn_format format, const pmn_record *rec, const 
         /* The roster's first of each, written above; a second is kept,
          * but of a tag the format writes by a name of its own, which would
          * read back as the first. */
-        for (size_t k = 0; k < COUNT(roster) && !skip; k++)
-            skip = strcmp(n, roster[k]) == 0 && first;
+        for (size_t k = 0; k < RECORD_ROSTER && !skip; k++)
+            skip = strcmp(n, record_roster[k]) == 0 && first;
         if (!skip && !first && renamed) {
             if (!said++)
                 diag_report(fn, ctx, PMN_W132, rec->tags[i].line, rec->tags[i].col,

@@ -1,6 +1,7 @@
 /* writer.c - records as canonical PMN. */
 #include "pmn.h"
 #include "../base/util.h"
+#include "../records/record.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -259,13 +260,12 @@ void writer_tag(FILE *f, const char *name, const char *value)
     fputs("\"]\n", f);
 }
 
-static const char *const roster[] = { "Event", "Site", "Date", "Round", "South", "North" };
 static const char *const setup[] = { "Game", "Rules", "SetUp", "Position" };
 
 static int is_placed(const char *name)
 {
-    for (size_t i = 0; i < COUNT(roster); i++)
-        if (strcmp(name, roster[i]) == 0)
+    for (size_t i = 0; i < RECORD_ROSTER; i++)
+        if (strcmp(name, record_roster[i]) == 0)
             return 1;
     for (size_t i = 0; i < COUNT(setup); i++)
         if (strcmp(name, setup[i]) == 0)
@@ -302,9 +302,9 @@ static void write_tags(FILE *f, const pmn_record *rec, const pmn_setup *s, const
     char game[64], rules[512], position[PMN_MAX_SIDE_PITS * 2 * 7 + 64];
     int changed = pmn_setup_tags(rec, s, game, sizeof game, rules, sizeof rules, position,
                                  sizeof position);
-    for (size_t i = 0; i < COUNT(roster); i++) {
-        const char *v = pmn_record_tag(rec, roster[i]);
-        writer_tag(f, roster[i], v ? v : "?");
+    for (size_t i = 0; i < RECORD_ROSTER; i++) {
+        const char *v = pmn_record_tag(rec, record_roster[i]);
+        writer_tag(f, record_roster[i], v ? v : "?");
     }
     writer_tag(f, "Result", result);
     for (size_t i = 0; i < COUNT(setup); i++)

@@ -30,4 +30,9 @@ int record_move_add_comment(pmn_move *m, const char *text, size_t len);
 pmn_line *record_move_add_variation(pmn_move *m);
 void record_line_free(pmn_line *l);
 
+/* The roster every writer of text writes first, in this order, "?" for
+ * one the record lacks (the Result after them; then the writer's own). */
+#define RECORD_ROSTER 6
+extern const char *const record_roster[RECORD_ROSTER];
+
 #endif

@@ -8,10 +8,14 @@
  * a variation inside its move) recurses; breadth order (the HTML page's:
  * lines one after another) keeps a queue of the lines met. */
 #include "pmn.h"
+#include "record.h"
 #include "../base/util.h"
 
 #include <assert.h>
 #include <stdlib.h>
+
+const char *const record_roster[RECORD_ROSTER] = { "Event", "Site", "Date", "Round", "South",
+                                                   "North" };
 
 struct walk {
     const pmn_walker *w;

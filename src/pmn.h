@@ -1385,24 +1385,24 @@ typedef struct pmn_walk_node {
                                   others follow it); else -1 */
     int numbered;              /* a writer writes its number (played->number)
                                   before it (pmn_move_numbered) */
-    long mark;                 /* the visitor's own, 0 until move() sets it:
+    long mark;                 /* the visitor's own, 0 until visit_move sets it:
                                   the lines of its variations carry it */
 } pmn_walk_node;
 
 typedef struct pmn_walker {
     /* Before anything else: the record, and the replay the walk follows
      * (the caller's, or one the walker made). */
-    int (*game)(void *ctx, const pmn_record *rec, const pmn_replay *replay);
+    int (*visit_game)(void *ctx, const pmn_record *rec, const pmn_replay *replay);
     /* A line, before its moves (its lead comments are the visitor's to
-     * write); PRUNE: its moves are skipped, line_end still called. */
-    int (*line)(void *ctx, const pmn_walk_line *l);
+     * write); PRUNE: its moves are skipped, leave_line still called. */
+    int (*visit_line)(void *ctx, const pmn_walk_line *l);
     /* A move, before its variations; PRUNE: its variations are skipped. */
-    int (*move)(void *ctx, pmn_walk_node *n);
-    /* A move, after its variations (breadth order: at once after move). */
-    int (*move_end)(void *ctx, const pmn_walk_node *n);
-    int (*line_end)(void *ctx, const pmn_walk_line *l);
+    int (*visit_move)(void *ctx, pmn_walk_node *n);
+    /* A move, after its variations (breadth order: at once after visit_move). */
+    int (*leave_move)(void *ctx, const pmn_walk_node *n);
+    int (*leave_line)(void *ctx, const pmn_walk_line *l);
     /* After everything. */
-    int (*game_end)(void *ctx, const pmn_record *rec, const pmn_replay *replay);
+    int (*leave_game)(void *ctx, const pmn_record *rec, const pmn_replay *replay);
     int joins;                 /* the notation joins the sowings of a turn with
                                   '-' (PMN): numbered as pmn_move_numbered says */
     int breadth;               /* lines one after another (the main line, then

@@ -882,7 +882,7 @@ static struct totals *totals_at(struct out *o, unsigned depth)
     return &((struct totals *)o->totals)[depth];
 }
 
-static int line_begin(void *ctx, const pmn_walk_line *l)
+static int format_line_in(void *ctx, const pmn_walk_line *l)
 {
     struct out *o = ctx;
     struct totals *t = totals_at(o, l->depth);
@@ -902,14 +902,14 @@ static int line_begin(void *ctx, const pmn_walk_line *l)
     return PMN_WALK_CONTINUE;
 }
 
-static int line_end(void *ctx, const pmn_walk_line *l)
+static int format_line_out(void *ctx, const pmn_walk_line *l)
 {
     if (l->depth)
         word(ctx, ")");
     return PMN_WALK_CONTINUE;
 }
 
-static int move_begin(void *ctx, pmn_walk_node *n)
+static int format_move_in(void *ctx, pmn_walk_node *n)
 {
     struct out *o = ctx;
     const pmn_move *m = n->move;
@@ -1019,7 +1019,7 @@ static void write_tags(FILE *f, pmn_format format, const pmn_record *rec, const 
 
 /* The tags; the moves after a blank line, where there are any or a
  * result to end them. */
-static int game_begin(void *ctx, const pmn_record *rec, const pmn_replay *replay)
+static int format_game_in(void *ctx, const pmn_record *rec, const pmn_replay *replay)
 {
     struct out *o = ctx;
     (void)replay;
@@ -1029,7 +1029,7 @@ static int game_begin(void *ctx, const pmn_record *rec, const pmn_replay *replay
     return PMN_WALK_CONTINUE;
 }
 
-static int game_end(void *ctx, const pmn_record *rec, const pmn_replay *replay)
+static int format_game_out(void *ctx, const pmn_record *rec, const pmn_replay *replay)
 {
     struct out *o = ctx;
     (void)rec, (void)replay;
@@ -1097,8 +1097,10 @@ int pmn_write_format(FILE *f, pmn_format format, const pmn_record *rec,
         token_text = rec->result;
         token = 1;
     }
-    static const pmn_walker format_writer = { game_begin, line_begin, move_begin, NULL,
-                                              line_end, game_end, 0, 0 };
+    static const pmn_walker format_writer = {
+        format_game_in, format_line_in, format_move_in,
+        NULL, format_line_out, format_game_out, 0, 0
+    };
     struct out o = { f, 0, fn, ctx, format, pmn_format_title(format), r,
                      setup->status != PMN_SETUP_UNKNOWN_RULES, { 0 }, NULL, 0, 0, setup, result,
                      own_score, token ? token_text : NULL,

@@ -10,7 +10,7 @@
 /* The text goes out in units: a unit is never broken, and lines break only
  * between units.  Glued pieces ("(" and the move after it, a move and its
  * ";") join the unit they touch. */
-struct out {
+struct text_out {
     FILE *f;
     const pmn_write_options *o;
     const pmn_rules *rules;
@@ -23,7 +23,7 @@ struct out {
     int err;
 };
 
-static void flush_unit(struct out *w)
+static void flush_unit(struct text_out *w)
 {
     if (!w->len)
         return;
@@ -40,7 +40,7 @@ static void flush_unit(struct out *w)
     w->len = 0;
 }
 
-static void piece(struct out *w, const char *s, size_t n, int glue)
+static void piece(struct text_out *w, const char *s, size_t n, int glue)
 {
     if (!glue && !w->glue_next)
         flush_unit(w);
@@ -61,13 +61,13 @@ static void piece(struct out *w, const char *s, size_t n, int glue)
     w->len += n;
 }
 
-static void put(struct out *w, const char *s, int glue)
+static void put(struct text_out *w, const char *s, int glue)
 {
     piece(w, s, strlen(s), glue);
 }
 
 /* Add to the current unit after a space: a line never breaks there. */
-static void join(struct out *w, const char *s)
+static void join(struct text_out *w, const char *s)
 {
     piece(w, " ", 1, 1);
     piece(w, s, strlen(s), 1);
@@ -76,7 +76,7 @@ static void join(struct out *w, const char *s)
 /* A word of a comment as braces hold it: '}' as \}, and a backslash as \\
  * where the reader would otherwise take it for an escape (before '}', a
  * backslash, or the end of the comment). */
-static void comment_word(struct out *w, const char *s, size_t n, int glue, int last)
+static void comment_word(struct text_out *w, const char *s, size_t n, int glue, int last)
 {
     char buf[256];
     size_t k = 0;
@@ -96,7 +96,7 @@ static void comment_word(struct out *w, const char *s, size_t n, int glue, int l
 }
 
 /* Comments are written word by word, so that they wrap like the moves. */
-static void comment(struct out *w, const char *text)
+static void comment(struct text_out *w, const char *text)
 {
     const char *s = text;
     int first = 1;
@@ -134,7 +134,7 @@ static const char *decimal(char *buf, const char *prefix, unsigned n, const char
 }
 
 /* A move's number, its hole and its annotations stay on one line. */
-static void move(struct out *w, const pmn_move *m, const pmn_played *pl, int numbered,
+static void move_text(struct text_out *w, const pmn_move *m, const pmn_played *pl, int numbered,
                  int given)
 {
     pmn_notation notation = w->o->notation;
@@ -209,9 +209,9 @@ static int numbers_say(const pmn_played *p, int given)
 
 /* The walk's visitor.  line -> ['(' ] lead comments moves [')']: a
  * variation in parentheses, after the comments of its move. */
-static int line_begin(void *ctx, const pmn_walk_line *l)
+static int writer_line_in(void *ctx, const pmn_walk_line *l)
 {
-    struct out *w = ctx;
+    struct text_out *w = ctx;
     if (l->depth) {
         put(w, "(", 0);
         w->glue_next = 1;
@@ -223,7 +223,7 @@ static int line_begin(void *ctx, const pmn_walk_line *l)
     return PMN_WALK_CONTINUE;
 }
 
-static int line_end(void *ctx, const pmn_walk_line *l)
+static int writer_line_out(void *ctx, const pmn_walk_line *l)
 {
     if (l->depth)
         put(ctx, ")", 1);
@@ -232,17 +232,17 @@ static int line_end(void *ctx, const pmn_walk_line *l)
 
 /* A move, numbered as the walk numbers it (North's move takes "N..."
  * unless South's move of the same number comes just before it). */
-static int move_begin(void *ctx, pmn_walk_node *n)
+static int writer_move_in(void *ctx, pmn_walk_node *n)
 {
-    struct out *w = ctx;
+    struct text_out *w = ctx;
     int given = numbers_side(n->played, n->prior, w->first);
-    move(w, n->move, n->played, n->numbered, given);
+    move_text(w, n->move, n->played, n->numbered, given);
     n->mark = given;
     return PMN_WALK_CONTINUE;
 }
 
 /* A ';' follows North's move, where another follows it. */
-static int move_end(void *ctx, const pmn_walk_node *n)
+static int writer_move_out(void *ctx, const pmn_walk_node *n)
 {
     if (n->played->mover == PMN_NORTH && n->next && !n->next->continues)
         put(ctx, ";", 1);
@@ -260,15 +260,15 @@ void writer_tag(FILE *f, const char *name, const char *value)
     fputs("\"]\n", f);
 }
 
-static const char *const setup[] = { "Game", "Rules", "SetUp", "Position" };
+static const char *const setup_tags[] = { "Game", "Rules", "SetUp", "Position" };
 
 static int is_placed(const char *name)
 {
     for (size_t i = 0; i < RECORD_ROSTER; i++)
         if (strcmp(name, record_roster[i]) == 0)
             return 1;
-    for (size_t i = 0; i < COUNT(setup); i++)
-        if (strcmp(name, setup[i]) == 0)
+    for (size_t i = 0; i < COUNT(setup_tags); i++)
+        if (strcmp(name, setup_tags[i]) == 0)
             return 1;
     return strcmp(name, "Result") == 0;
 }
@@ -298,7 +298,7 @@ static const char *result_token_of(const pmn_record *rec, const pmn_write_option
  * --rules may have changed from what the record's own said. */
 static void write_tags(FILE *f, const pmn_record *rec, const pmn_setup *s, const char *result)
 {
-    const pmn_tag *first[COUNT(setup)];
+    const pmn_tag *first[COUNT(setup_tags)];
     char game[64], rules[512], position[PMN_MAX_SIDE_PITS * 2 * 7 + 64];
     int changed = pmn_setup_tags(rec, s, game, sizeof game, rules, sizeof rules, position,
                                  sizeof position);
@@ -307,8 +307,8 @@ static void write_tags(FILE *f, const pmn_record *rec, const pmn_setup *s, const
         writer_tag(f, record_roster[i], v ? v : "?");
     }
     writer_tag(f, "Result", result);
-    for (size_t i = 0; i < COUNT(setup); i++)
-        first[i] = pmn_record_find_tag(rec, setup[i]);
+    for (size_t i = 0; i < COUNT(setup_tags); i++)
+        first[i] = pmn_record_find_tag(rec, setup_tags[i]);
     if (changed) {
         writer_tag(f, "Game", game);
         if (*rules)
@@ -342,9 +342,9 @@ void pmn_write_options_init(pmn_write_options *o)
 }
 
 /* The tags, from the replay's set-up; the moves; the result. */
-static int game_begin(void *ctx, const pmn_record *rec, const pmn_replay *replay)
+static int writer_game_in(void *ctx, const pmn_record *rec, const pmn_replay *replay)
 {
-    struct out *w = ctx;
+    struct text_out *w = ctx;
     const pmn_setup *s = pmn_replay_setup(replay);
     w->rules = &s->rules;
     w->first = s->start.to_move;
@@ -353,9 +353,9 @@ static int game_begin(void *ctx, const pmn_record *rec, const pmn_replay *replay
     return PMN_WALK_CONTINUE;
 }
 
-static int game_end(void *ctx, const pmn_record *rec, const pmn_replay *replay)
+static int writer_game_out(void *ctx, const pmn_record *rec, const pmn_replay *replay)
 {
-    struct out *w = ctx;
+    struct text_out *w = ctx;
     (void)replay;
     put(w, result_token_of(rec, w->o), 0);
     flush_unit(w);
@@ -366,9 +366,11 @@ static int game_end(void *ctx, const pmn_record *rec, const pmn_replay *replay)
 int pmn_write_record(FILE *f, const pmn_record *rec, const pmn_replay *replay,
                      const pmn_write_options *o)
 {
-    static const pmn_walker pmn_writer = { game_begin, line_begin, move_begin, move_end,
-                                           line_end, game_end, 1, 0 };
-    struct out w = { f, o, NULL, 0, 0, NULL, 0, 0, 0, 0, 0 };
+    static const pmn_walker pmn_writer = {
+        writer_game_in, writer_line_in, writer_move_in,
+        writer_move_out, writer_line_out, writer_game_out, 1, 0
+    };
+    struct text_out w = { f, o, NULL, 0, 0, NULL, 0, 0, 0, 0, 0 };
     int rc = pmn_walk(rec, replay, &pmn_writer, &w);
     free(w.unit);
     return rc || w.err || ferror(f) ? -1 : 0;

@@ -42,7 +42,7 @@ static int walk_line(struct walk *k, pmn_walk_line *l, const pmn_position *befor
 
 /* A move's variations, each from the position its move is played from.
  * Depth order walks them now; breadth order queues them. */
-static int variations(struct walk *k, const pmn_walk_node *n)
+static int walk_variations(struct walk *k, const pmn_walk_node *n)
 {
     const pmn_move *m = n->move;
     for (size_t v = 0; v < m->nvariations; v++) {
@@ -69,7 +69,7 @@ static int walk_line(struct walk *k, pmn_walk_line *l, const pmn_position *befor
     const pmn_walker *w = k->w;
     l->index = k->lines++;
     l->first = k->nodes;
-    int rc = call_line(k, w->line, l);
+    int rc = call_line(k, w->visit_line, l);
     if (rc == PMN_WALK_ABORT)
         return rc;
     int interrupted = 1;       /* by the line's start, a comment or a variation */
@@ -83,25 +83,25 @@ static int walk_line(struct walk *k, pmn_walk_line *l, const pmn_position *befor
         assert(!before || !prior || prior->replayed);   /* followed so far */
         if (w->breadth && m->nvariations)
             n.first_variation = (long)k->nqueue + 1;   /* the main line is 0 */
-        int mrc = w->move ? w->move(k->ctx, &n) : PMN_WALK_CONTINUE;
+        int mrc = w->visit_move ? w->visit_move(k->ctx, &n) : PMN_WALK_CONTINUE;
         if (mrc == PMN_WALK_ABORT)
             return mrc;
-        if (mrc != PMN_WALK_PRUNE && (mrc = variations(k, &n)) != 0)
+        if (mrc != PMN_WALK_PRUNE && (mrc = walk_variations(k, &n)) != 0)
             return mrc;
-        if (w->move_end && (mrc = w->move_end(k->ctx, &n)) == PMN_WALK_ABORT)
+        if (w->leave_move && (mrc = w->leave_move(k->ctx, &n)) == PMN_WALK_ABORT)
             return mrc;
         interrupted = m->ncomments || m->nvariations;
         /* The replay follows a line up to its first ply not played. */
         before = before && pl->replayed ? &pl->after : NULL;
     }
-    return call_line(k, w->line_end, l) == PMN_WALK_ABORT ? PMN_WALK_ABORT : 0;
+    return call_line(k, w->leave_line, l) == PMN_WALK_ABORT ? PMN_WALK_ABORT : 0;
 }
 
 static int walk(struct walk *k, const pmn_record *rec, const pmn_replay *replay)
 {
     const pmn_walker *w = k->w;
     const pmn_setup *setup = pmn_replay_setup(replay);
-    if (w->game && w->game(k->ctx, rec, replay) == PMN_WALK_ABORT)
+    if (w->visit_game && w->visit_game(k->ctx, rec, replay) == PMN_WALK_ABORT)
         return PMN_WALK_ABORT;
     pmn_walk_line main = { &rec->main, pmn_replay_main(replay), 0, 0, 0, -1, 0 };
     int rc = walk_line(k, &main, setup->status == PMN_SETUP_READY ? &setup->start : NULL);
@@ -113,7 +113,7 @@ static int walk(struct walk *k, const pmn_record *rec, const pmn_replay *replay)
     }
     if (rc)
         return rc;
-    if (w->game_end && w->game_end(k->ctx, rec, replay) == PMN_WALK_ABORT)
+    if (w->leave_game && w->leave_game(k->ctx, rec, replay) == PMN_WALK_ABORT)
         return PMN_WALK_ABORT;
     return 0;
 }

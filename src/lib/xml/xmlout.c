@@ -271,7 +271,7 @@ static void computed_move(pmn_xml_writer *w, const pmn_move_report *r)
 
 /* The walk's visitor.  move -> claim? judgement? nag* comment* variation*
  * computed?: a move's element holds its variations, each a line. */
-static int move_begin(void *ctx, pmn_walk_node *n)
+static int xml_move_in(void *ctx, pmn_walk_node *n)
 {
     pmn_xml_writer *w = ctx;
     const pmn_move *m = n->move;
@@ -321,7 +321,7 @@ static int move_begin(void *ctx, pmn_walk_node *n)
     return PMN_WALK_CONTINUE;
 }
 
-static int move_end(void *ctx, const pmn_walk_node *n)
+static int xml_move_out(void *ctx, const pmn_walk_node *n)
 {
     pmn_xml_writer *w = ctx;
     if (n->played->replayed)
@@ -332,7 +332,7 @@ static int move_end(void *ctx, const pmn_walk_node *n)
 
 /* moves | variation -> comment* move*: the main line in <moves>, which
  * the game opened. */
-static int line_begin(void *ctx, const pmn_walk_line *l)
+static int xml_line_in(void *ctx, const pmn_walk_line *l)
 {
     pmn_xml_writer *w = ctx;
     if (l->depth)
@@ -342,7 +342,7 @@ static int line_begin(void *ctx, const pmn_walk_line *l)
     return PMN_WALK_CONTINUE;
 }
 
-static int line_end(void *ctx, const pmn_walk_line *l)
+static int xml_line_out(void *ctx, const pmn_walk_line *l)
 {
     end(ctx);
     (void)l;
@@ -399,7 +399,7 @@ static const char *replayed_how(const pmn_check_result *res)
 }
 
 /* game -> tag* computed? moves result? computed */
-static int game_begin(void *ctx, const pmn_record *rec, const pmn_replay *replay)
+static int xml_game_in(void *ctx, const pmn_record *rec, const pmn_replay *replay)
 {
     pmn_xml_writer *w = ctx;
     const pmn_check_result *res = pmn_replay_result(replay);
@@ -427,7 +427,7 @@ static int game_begin(void *ctx, const pmn_record *rec, const pmn_replay *replay
     return PMN_WALK_CONTINUE;
 }
 
-static int game_end(void *ctx, const pmn_record *rec, const pmn_replay *replay)
+static int xml_game_out(void *ctx, const pmn_record *rec, const pmn_replay *replay)
 {
     pmn_xml_writer *w = ctx;
     const pmn_check_result *res = pmn_replay_result(replay);
@@ -458,8 +458,10 @@ static int game_end(void *ctx, const pmn_record *rec, const pmn_replay *replay)
 static int write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay *replay,
                       pmn_diag_fn fn, void *ctx)
 {
-    static const pmn_walker xml_writer = { game_begin, line_begin, move_begin, move_end,
-                                           line_end, game_end, 1, 0 };
+    static const pmn_walker xml_writer = {
+        xml_game_in, xml_line_in, xml_move_in,
+        xml_move_out, xml_line_out, xml_game_out, 1, 0
+    };
     w->replaced = 0;
     if (pmn_walk(rec, replay, &xml_writer, w) < 0)
         return -1;

@@ -50,6 +50,10 @@ struct out {
     int movetext;             /* anything after the tags */
 };
 
+/* Aualé's name of Oware (OGN's Variant tag), which PMN calls Oware, the
+ * Game of OGN's and PlayStrategy's records whose tags name none. */
+#define AUALE_OWARE "Oware Abapa"
+
 /* One notation. */
 struct format_desc {
     pmn_format id;

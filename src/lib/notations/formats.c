@@ -243,8 +243,10 @@ static void map_tags(struct cursor *c, pmn_record *rec)
             /* The Game tag, where it stands: with a Game tag besides, the
              * game's first, which a writer writes as the Variant. */
             char *name = util_strndup("Game", 4);
-            char *value = strcmp(t.value, "Oware Abapa") == 0 ? util_strndup("Oware", 5) : NULL;
-            if (!name || (strcmp(t.value, "Oware Abapa") == 0 && !value)) {
+            int auale = strcmp(t.value, AUALE_OWARE) == 0;
+            char *value = auale ? util_strndup(format_ogn_desc.game, strlen(format_ogn_desc.game))
+                                : NULL;
+            if (!name || (auale && !value)) {
                 free(name);
                 free(value);
                 rc = -1;
@@ -942,8 +944,9 @@ static void write_tags(FILE *f, pmn_format format, const pmn_record *rec, const 
     int fen = ps || ogn;
     /* Aualé's name of its rules, PlayStrategy's Oware, where the Game tag is
      * the one they read back as; any other Game tag as written. */
-    const char *variant = game && strcmp(game, "Oware") != 0 ? game
-                        : strcmp(r->name, "oware") == 0 ? (ogn ? "Oware Abapa" : "Oware")
+    const char *oware = format_find(format)->game;
+    const char *variant = game && strcmp(game, oware) != 0 ? game
+                        : strcasecmp(r->name, oware) == 0 ? (ogn ? AUALE_OWARE : oware)
                         : game ? game : r->name;
     if (ogn)
         writer_tag(f, "Variant", variant);

@@ -578,12 +578,47 @@ struct layer {
      * solve_graph() takes those of its value without a scan of the layer */
     uint32_t *by_exit;
     uint64_t exit_at[2 * TB_MAX_SEEDS + 2];
+    unsigned threads;          /* for the passes and the large generations of
+                                  solve_graph() */
+};
+
+/* A pass's shares: each thread's ranks, and the first not taken yet. */
+struct shares {
+    unsigned n;
+    uint64_t next[16], end[16];
 };
 
 struct worker {
     struct layer *L;
-    uint64_t from, to, here;
+    struct shares *shares;
+    unsigned own;              /* its share; the caller's own thread is 0, and
+                                  tells the progress */
+    uint64_t here;
 };
+
+/* The positions a thread takes at a time.  Their work differs with the
+ * counts (the ranks run through them in order): a thread takes chunks of
+ * its own share of the ranks, then of the others' until all are taken.
+ * (Even shares alone kept one thread of two idle a third of a pass;
+ * chunks of one range taken in turn had both threads count the in-layer
+ * moves into the same lines of memory.) */
+#define PASS_CHUNK 16384
+
+/* The next chunk of positions for thread `own`, in [*from, *to); 0 when
+ * every chunk is taken. */
+static int next_chunk(struct shares *s, unsigned own, uint64_t *from, uint64_t *to)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        unsigned share = (own + i) % s->n;
+        uint64_t at = __atomic_fetch_add(&s->next[share], PASS_CHUNK, __ATOMIC_RELAXED);
+        if (at < s->end[share]) {
+            *from = at;
+            *to = at + PASS_CHUNK < s->end[share] ? at + PASS_CHUNK : s->end[share];
+            return 1;
+        }
+    }
+    return 0;
+}
 
 /* How far the layer of L is built, told to the build's caller: its work is
  * two passes over the positions (work()) and n scans of them in
@@ -622,25 +657,26 @@ static void *work(void *arg)
     struct worker *w = arg;
     struct layer *L = w->L;
     unsigned h[TB_MAX_HOLES];
-    if (w->from >= w->to)
-        return NULL;
-    unrank(L->tb, w->from, L->n, h);
-    for (w->here = w->from; w->here < w->to; w->here++) {
-        /* The first thread (the caller's own) tells the progress of all:
-         * they share the positions evenly. */
-        if (w->from == 0 && (w->here & 0xFFFFF) == 0 && w->here)
-            layer_progress(L, L->pass - 1, (double)w->here / (double)w->to);
-        int low;
-        /* (the second pass lists the moves in the layer: the values out
-         * of it, read from the layers below, are the first's) */
-        int e = exits(L->tb, L->r, h, L->n, inner_move, w, &low, L->pass == 1);
-        if (L->pass == 1) {
-            L->exit[w->here] = (int8_t)e;
-            if (L->exit_low)
-                L->exit_low[w->here] = (int8_t)low;
+    uint64_t from, to;
+    while (next_chunk(w->shares, w->own, &from, &to)) {
+        /* The caller's thread tells the progress of all, by its share. */
+        const struct shares *s = w->shares;
+        if (w->own == 0 && from && from < s->end[0])
+            layer_progress(L, L->pass - 1, (double)from / (double)s->end[0]);
+        unrank(L->tb, from, L->n, h);
+        for (w->here = from; w->here < to; w->here++) {
+            int low;
+            /* (the second pass lists the moves in the layer: the values
+             * out of it, read from the layers below, are the first's) */
+            int e = exits(L->tb, L->r, h, L->n, inner_move, w, &low, L->pass == 1);
+            if (L->pass == 1) {
+                L->exit[w->here] = (int8_t)e;
+                if (L->exit_low)
+                    L->exit_low[w->here] = (int8_t)low;
+            }
+            if (w->here + 1 < to)
+                successor(h, L->tb->k);
         }
-        if (w->here + 1 < w->to)
-            successor(h, L->tb->k);
     }
     return NULL;
 }
@@ -651,27 +687,226 @@ static int run_pass(struct layer *L, int pass, unsigned threads)
     pthread_t t[16];
     struct worker w[16];
     unsigned nt = threads < 1 ? 1 : threads > 16 ? 16 : threads, started = 0;
+    struct shares s = { nt, { 0 }, { 0 } };
     L->pass = pass;
     for (unsigned i = 0; i < nt; i++) {
-        w[i].L = L;
-        w[i].from = L->size * i / nt;
-        w[i].to = L->size * (i + 1) / nt;
+        s.next[i] = L->size * i / nt;
+        s.end[i] = L->size * (i + 1) / nt;
+        w[i] = (struct worker){ L, &s, i, 0 };
     }
     for (unsigned i = 1; i < nt; i++) {
         if (pthread_create(&t[i], NULL, work, &w[i]) != 0)
             break;
         started = i;
     }
-    work(&w[0]);
+    work(&w[0]);   /* (takes what threads that could not start would have) */
     for (unsigned i = 1; i <= started; i++)
         pthread_join(t[i], NULL);
-    for (unsigned i = started + 1; i < nt; i++)   /* threads that could not start */
-        work(&w[i]);
     return 0;
 }
 
 enum { UNKNOWN = 0, AT_LEAST = 1, AT_MOST = 2,
        TERMINAL = 3 };   /* a node that ends the game, worth 0: never valued */
+
+/* What solve_graph() and solve_own() hand each thread of a generation:
+ * the level's arrays, and the nodes of the generation it spreads from. */
+struct spread {
+    const struct layer *L;
+    unsigned sides;
+    uint8_t *state, *open;
+    uint32_t *queue;
+    int8_t *value;
+    tb_depth *depth;
+    int v;                     /* the level: v (solve_graph), t (solve_own) */
+    int own;                   /* solve_own()'s rule, not solve_graph()'s */
+    uint64_t from, to;         /* the generation's part, in queue (or the
+                                  nodes a scan looks at) */
+    uint64_t *tail;            /* where the next generation grows */
+    int shared;                /* other threads beside: updates are atomic */
+};
+
+/* Room for this many nodes a thread finds before it appends them to the
+ * queue in one step (one atomic add a batch, not a node). */
+#define SPREAD_BATCH 1024
+
+struct found {
+    unsigned n;
+    uint32_t x[SPREAD_BATCH];
+};
+
+static void found_flush(struct spread *s, struct found *f)
+{
+    uint64_t at = __atomic_fetch_add(s->tail, f->n, __ATOMIC_RELAXED);
+    memcpy(&s->queue[at], f->x, f->n * sizeof *f->x);
+    f->n = 0;
+}
+
+/* p valued: appended to the queue, at once alone, in batches beside
+ * other threads. */
+static void found_add(struct spread *s, struct found *f, uint32_t p)
+{
+    if (!s->shared) {
+        s->queue[(*s->tail)++] = p;
+        return;
+    }
+    f->x[f->n++] = p;
+    if (f->n == SPREAD_BATCH)
+        found_flush(s, f);
+}
+
+static uint8_t state_of(const struct spread *s, uint64_t p)
+{
+    return s->shared ? __atomic_load_n(&s->state[p], __ATOMIC_RELAXED) : s->state[p];
+}
+
+static int claim(struct spread *s, uint64_t p, uint8_t to)
+{
+    if (!s->shared) {
+        if (s->state[p] != UNKNOWN)
+            return 0;
+        s->state[p] = to;
+        return 1;
+    }
+    uint8_t unknown = UNKNOWN;
+    return __atomic_compare_exchange_n(&s->state[p], &unknown, to, 0, __ATOMIC_RELAXED,
+                                       __ATOMIC_RELAXED);
+}
+
+/* One move fewer of p not known to lead where the level's rule wants;
+ * how many are left. */
+static uint8_t one_open_less(struct spread *s, uint64_t p)
+{
+    return s->shared ? __atomic_sub_fetch(&s->open[p], 1, __ATOMIC_RELAXED) : --s->open[p];
+}
+
+/* The predecessors of the nodes queue[from, to), valued by the level's
+ * rule, appended to the queue: the next generation, each a ply deeper.
+ * solve_graph(): a predecessor of a node worth v to its mover (AT_LEAST)
+ * has one move fewer that might lead below v, and is worth -v once none
+ * is left and its best exit is no better; one of a node worth -v is worth
+ * v.  solve_own(): North to move takes a move to a node of the level
+ * (worth t - 1 or less to South); South to move, once every move is so
+ * and his best exit too. */
+static void *spread_from(void *arg)
+{
+    struct spread *s = arg;
+    const struct layer *L = s->L;
+    uint64_t M = L->size;
+    struct found f;
+    f.n = 0;
+    for (uint64_t q = s->from; q < s->to; q++) {
+        uint32_t x = s->queue[q];
+        uint64_t side = x >= M, c = x - side * M;
+        tb_depth next = !s->depth ? 0 : s->depth[x] < TB_DEPTH_MAX ? (tb_depth)(s->depth[x] + 1)
+                                                                   : TB_DEPTH_MAX;
+        uint32_t from = c ? L->cursor[c - 1] : 0, to = L->cursor[c];
+        int at_least = s->state[x] == AT_LEAST;
+        for (uint32_t j = from; j < to; j++) {
+            /* A move in the layer hands the turn over: with both seats
+             * apart, the predecessor's side to move is the other one. */
+            uint64_t p = (s->sides - 1 - side) * M + L->pred[j];
+            if (state_of(s, p) != UNKNOWN)   /* (a TERMINAL node too) */
+                continue;
+            uint8_t to_state = AT_MOST;
+            int value;
+            if (s->own) {
+                if (p < M && (one_open_less(s, p) != 0 || L->exit[p] > s->v - 1))
+                    continue;
+                value = s->v - 1;
+            } else if (at_least) {
+                if (one_open_less(s, p) != 0 || L->exit[p < M ? p : p - M] > -s->v)
+                    continue;
+                value = -s->v;
+            } else {
+                to_state = AT_LEAST;
+                value = s->v;
+            }
+            if (!claim(s, p, to_state))
+                continue;
+            s->value[p] = (int8_t)value;
+            if (s->depth)
+                s->depth[p] = next;
+            found_add(s, &f, (uint32_t)p);
+        }
+    }
+    if (f.n)
+        found_flush(s, &f);
+    return NULL;
+}
+
+/* solve_own()'s seeds of level t among the nodes [from, to): North to
+ * move with an exit worth t - 1 or less to South, South to move with no
+ * move in the layer left and his best exit so. */
+static void *scan_own(void *arg)
+{
+    struct spread *s = arg;
+    const struct layer *L = s->L;
+    uint64_t M = L->size;
+    int t = s->v;
+    struct found f;
+    f.n = 0;
+    for (uint64_t i = s->from; i < s->to; i++) {
+        if (s->state[i] != UNKNOWN)
+            continue;
+        int take = i >= M ? L->exit_low[i - M] != INT8_MIN && -L->exit_low[i - M] <= t - 1
+                          : s->open[i] == 0 && L->exit[i] <= t - 1;
+        if (take) {
+            s->state[i] = AT_MOST;   /* (each node is one thread's to scan) */
+            s->value[i] = (int8_t)(t - 1);
+            found_add(s, &f, (uint32_t)i);
+        }
+    }
+    if (f.n)
+        found_flush(s, &f);
+    return NULL;
+}
+
+/* A piece of work smaller than this is done by one thread: starting
+ * threads would cost more than they save. */
+#define SPREAD_SHARED_MIN 4096
+
+/* fn over [from, to) -- queue entries or nodes -- cut among L->threads
+ * threads where it is large. */
+static void spread_run(struct spread *base, void *(*fn)(void *), uint64_t from, uint64_t to,
+                       uint64_t *tail)
+{
+    unsigned nt = to - from >= SPREAD_SHARED_MIN ? base->L->threads : 1;
+    struct spread s[16];
+    pthread_t t[16];
+    unsigned started = 0;
+    for (unsigned i = 0; i < nt; i++) {
+        s[i] = *base;
+        s[i].from = from + (to - from) * i / nt;
+        s[i].to = from + (to - from) * (i + 1) / nt;
+        s[i].tail = tail;
+        s[i].shared = nt > 1;
+    }
+    for (unsigned i = 1; i < nt; i++) {
+        if (pthread_create(&t[i], NULL, fn, &s[i]) != 0)
+            break;
+        started = i;
+    }
+    fn(&s[0]);
+    for (unsigned i = 1; i <= started; i++)
+        pthread_join(t[i], NULL);
+    for (unsigned i = started + 1; i < nt; i++)   /* threads that could not start */
+        fn(&s[i]);
+}
+
+/* The generations of the level, one after another (each a ply deeper
+ * than the one before, as a queue taken in order would give them).
+ * Which thread values a node does not matter: solve_graph() values a
+ * node -v in the generation where its last move known to lead to v or
+ * more is found, v in the one where its first move to a node worth -v
+ * is, whatever the order within; solve_own() likewise. */
+static void spread_level(struct spread *base, uint64_t head, uint64_t *tail)
+{
+    while (head < *tail) {
+        uint64_t end = *tail;
+        spread_run(base, spread_from, head, end, tail);
+        head = end;
+    }
+}
 
 /* Solve the layer's graph from the highest value down (the file's
  * comment), its nodes the positions of the layer once (sides 1: whoever
@@ -711,37 +946,9 @@ static void solve_graph(const struct layer *L, unsigned sides, uint8_t *state, u
                     value[i] = (int8_t)-v;
                     queue[tail++] = (uint32_t)i;
                 }
-        while (head < tail) {
-            uint32_t x = queue[head++];
-            uint64_t side = x >= M, c = x - side * M;
-            tb_depth next = !depth ? 0 : depth[x] < TB_DEPTH_MAX ? (tb_depth)(depth[x] + 1)
-                                                                 : TB_DEPTH_MAX;
-            uint32_t from = c ? L->cursor[c - 1] : 0, to = L->cursor[c];
-            for (uint32_t j = from; j < to; j++) {
-                /* A move in the layer hands the turn over: with both
-                 * seats apart, the predecessor's side to move is the
-                 * other one. */
-                uint64_t p = (sides - 1 - side) * M + L->pred[j];
-                if (state[p] == TERMINAL)
-                    continue;
-                if (state[x] == AT_LEAST) {
-                    /* p has one move fewer that might lead below v */
-                    if (--open[p] == 0 && state[p] == UNKNOWN && L->exit[p < M ? p : p - M] <= -v) {
-                        state[p] = AT_MOST;
-                        value[p] = (int8_t)-v;
-                        if (depth)
-                            depth[p] = next;
-                        queue[tail++] = (uint32_t)p;
-                    }
-                } else if (state[p] == UNKNOWN) {
-                    state[p] = AT_LEAST;
-                    value[p] = (int8_t)v;
-                    if (depth)
-                        depth[p] = next;
-                    queue[tail++] = (uint32_t)p;
-                }
-            }
-        }
+        struct spread level = { L, sides, state, open, queue, value, depth, v, 0, 0, 0, NULL, 0 };
+        spread_level(&level, head, &tail);
+        head = tail;
     }
     /* The rest: both sides can keep the game in the layer (a repetition,
      * worth 0), or an exit worth 0 is the best. */
@@ -770,36 +977,10 @@ static void solve_own(const struct layer *L, uint8_t *state, uint8_t *open, uint
     for (int t = -n + 1; t <= n; t++) {
         if (M > (1u << 20))
             layer_progress(L, 2 + (double)(t + n - 1) / 2, 0);
-        for (uint64_t i = 0; i < nodes; i++) {
-            if (state[i] != UNKNOWN)
-                continue;
-            int take = i >= M ? L->exit_low[i - M] != INT8_MIN && -L->exit_low[i - M] <= t - 1
-                              : open[i] == 0 && L->exit[i] <= t - 1;
-            if (take) {
-                state[i] = AT_MOST;
-                w[i] = (int8_t)(t - 1);
-                queue[tail++] = (uint32_t)i;
-            }
-        }
-        while (head < tail) {
-            uint32_t x = queue[head++];
-            uint64_t side = x >= M, c = x - side * M;
-            tb_depth next = depth[x] < TB_DEPTH_MAX ? (tb_depth)(depth[x] + 1) : TB_DEPTH_MAX;
-            uint32_t from = c ? L->cursor[c - 1] : 0, to = L->cursor[c];
-            for (uint32_t j = from; j < to; j++) {
-                uint64_t p = (1 - side) * M + L->pred[j];
-                if (state[p] != UNKNOWN)
-                    continue;
-                /* North to move takes the move; South to move, once every
-                 * move and his best exit are so. */
-                if (p >= M || (--open[p] == 0 && L->exit[p] <= t - 1)) {
-                    state[p] = AT_MOST;
-                    w[p] = (int8_t)(t - 1);
-                    depth[p] = next;
-                    queue[tail++] = (uint32_t)p;
-                }
-            }
-        }
+        struct spread level = { L, 2, state, open, queue, w, depth, t, 1, 0, 0, NULL, 0 };
+        spread_run(&level, scan_own, 0, nodes, &tail);
+        spread_level(&level, head, &tail);
+        head = tail;
     }
     for (uint64_t i = 0; i < nodes; i++)
         if (state[i] == UNKNOWN)
@@ -871,6 +1052,7 @@ static int layer_graph(const pmn_tablebase *tb, unsigned n, unsigned threads, st
     L->r = &tb->rules;
     L->n = n;
     L->size = tb->size[n];
+    L->threads = threads < 1 ? 1 : threads > 16 ? 16 : threads;
     L->exit = malloc(L->size);
     L->exit_low = tb->stride == 2 ? malloc(L->size) : NULL;
     L->open = calloc(L->size, 1);

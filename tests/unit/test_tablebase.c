@@ -780,6 +780,61 @@ static void lines_keep_the_value(void **state)
     rm_dir(dir);
 }
 
+/* Every position of the layers, in a cyclic game whose layers hold a code
+ * a position (the value, and the winner's move): the line the databases
+ * give, played out, ends the game with the value (a repetition only where
+ * the value is 0), never cut short -- so the moves held for the winner
+ * lead out of every layer whatever the loser does, and never round it. */
+static void every_line_ends(void **state)
+{
+    (void)state;
+    const char *specs[] = { "awale,holes=4,majority=no", "oware,holes=4,majority=no,"
+                                                          "repetition=uncounted" };
+    for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
+        pmn_rules r;
+        char *dir;
+        unsigned seeds = whole_sample() ? 10 : 8, h[2 * PMN_MAX_SIDE_PITS];
+        long lines = 0, won = 0;
+        pmn_tablebase *tb = built(specs[k], seeds, &r, &dir);
+        assert_int_equal(pmn_tablebase_values(&r), 1);
+        for (unsigned n = 1; n <= seeds; n++)
+            for (int more = next_counts(h, 2 * r.pits, n, 1); more;
+                 more = next_counts(h, 2 * r.pits, n, 0)) {
+                pmn_position p;
+                pmn_outcome o;
+                int v, line[PMN_MAX_PV];
+                position_of(&r, h, PMN_SOUTH, &p);
+                if (pmn_position_ending(&r, &p, &o) != PMN_END_NONE)
+                    continue;
+                assert_int_equal(tablebase_probe(tb, &r, &p, &v), 1);
+                unsigned npv = tablebase_line(tb, &r, &p, line, PMN_MAX_PV, NULL);
+                pmn_game *g = pmn_game_new(&r, &p);
+                pmn_move_report rep;
+                for (unsigned i = 0; i < npv; i++)
+                    assert_int_equal(pmn_game_play(g, line[i], &rep), 0);
+                pmn_ending e = pmn_game_ending(g);
+                unsigned long seeds_end[2];
+                long margin = 0;
+                if (e != PMN_END_NONE && pmn_game_outcome(g) != PMN_DRAWN
+                    && pmn_final_seeds(&r, e, pmn_game_position(g), seeds_end))
+                    margin = (long)seeds_end[PMN_SOUTH] - (long)seeds_end[PMN_NORTH];
+                if (e == PMN_END_NONE || margin != v) {
+                    char text[200];
+                    pmn_position_format(&r, &p, text, sizeof text);
+                    fail_msg("%s, %s: worth %+d, its line of %u plies ends %s with %+ld",
+                             specs[k], text, v, npv,
+                             e == PMN_END_NONE ? "not" : pmn_ending_string(e), margin);
+                }
+                pmn_game_free(g);
+                lines++;
+                won += v > 0;
+            }
+        assert_true(lines > 1000 && won > 100);
+        pmn_tablebase_close(tb);
+        rm_dir(dir);
+    }
+}
+
 /* A position's value does not depend on the seeds a hole held at the
  * start: databases built for Kalah(3,2) serve Kalah(3,3), with the same
  * values, and a searcher of Kalah(3,3) takes them; other rules do not. */
@@ -919,6 +974,7 @@ int main(void)
         cmocka_unit_test(endings_judged_exactly),
         cmocka_unit_test(larger_layers_agree_with_solver),
         cmocka_unit_test(lines_keep_the_value),
+        cmocka_unit_test(every_line_ends),
         cmocka_unit_test(any_start),
         cmocka_unit_test(refused),
     };

@@ -45,17 +45,21 @@
  * the rules say, since a position's value does not depend on how the game
  * began: one set of files serves Kalah(6,4), (6,5) and (6,6)): a header of 256 bytes -- "PMNTBASE", the format version, the
  * header's size, the holes a side, the seeds, the positions, an FNV-1a
- * checksum of the body, the rules' spec -- then the body: one signed byte
- * a position (its value), in the order of the index below, and where
- * positions can repeat (depths()), then one byte a position (its depth:
- * the plies in which the side that wins the value can force a move out of
- * the layer, the side that holds it; 0 for a value no one can force; 255
- * for 255 or more -- Awari's layers to 15 seeds need 129 at most), which a
- * line needs to leave the layer and not go round it.  Where no position
- * repeats, any line that keeps the value ends, and the body is the values
- * alone: a byte a position.  (Format version 3; version 1 held 16-bit
- * depths for every game, version 2 where positions repeat: both are
- * refused, not misread.)  A layer is written to a
+ * checksum of the body, the rules' spec -- then the body, in the order of
+ * the index below: where no position repeats (Kalah), one signed byte a
+ * position, its value (any line that keeps the value ends).  Where
+ * positions can repeat, a line that keeps the value may go round the
+ * layer for ever: a winner must move nearer the way out.  The solve finds
+ * each position's depth (the plies in which the side that wins the value
+ * can force a move out of the layer), and the file holds, a byte a
+ * position, a code (code_of()): the value, and where it is positive the
+ * hole the winner moves from -- out of the layer at that value, or to a
+ * position of smaller depth -- so that a line of such moves leaves the
+ * layer whatever the loser does.  With own seeds, two signed bytes a
+ * position (U, L), then two bytes of depth (TB_DEPTH_MAX for 255 or
+ * more).  (Format version 4; version 3 held a value and a depth where
+ * positions repeat, version 1 16-bit depths for every game, version 2
+ * depths where positions repeat: all are refused, not misread.)  A layer is written to a
  * temporary file and renamed when whole, so an interrupted build leaves the
  * finished layers, which the next build reads instead of computing again.
  *
@@ -87,7 +91,7 @@
 #endif
 
 #define TB_MAGIC "PMNTBASE"
-#define TB_VERSION 3
+#define TB_VERSION 4
 #define TB_HEADER 256
 #define TB_SPEC 192
 #define TB_MAX_HOLES 16        /* both sides */
@@ -103,7 +107,9 @@ struct pmn_tablebase {
     unsigned k;                /* holes, both sides */
     unsigned seeds;            /* layers 0..seeds are held */
     unsigned stride;           /* values a position: 1, or 2 (U then L: own seeds) */
-    int depths;                /* the layers hold depths (positions repeat: depths()) */
+    int depths;                /* the layers hold depths (own seeds: the file's comment) */
+    int coded;                 /* a code a position: its value, and the winner's move
+                                  (positions repeat, one value: code_position()) */
     int kalah;                 /* Kalah's sowing serves (engine_sows_as_kalah()): kalah_exits() */
     char dir[4096];            /* where it was opened from */
     int damaged;               /* a probe met a value no position can have */
@@ -122,7 +128,54 @@ struct pmn_tablebase {
      * (pmn_tablebase_build), or NULL. */
     pmn_tablebase_fn progress;
     void *progress_ctx;
+    /* value_of[n][c]: the value of code c in the layer of n seeds, or
+     * INT8_MIN for a code no position has (coded layers) */
+    int8_t value_of[TB_MAX_SEEDS + 1][256];
 };
+
+/* Codes (coded layers; K holes a side, n seeds): a value v <= 0 is the
+ * code n + v; a value v > 0 with the hole h the winner moves from to keep
+ * it, the code n + 1 + (v - 1) * K + h.  The largest, n * (K + 1), must
+ * fit a byte: 36 seeds on six holes a side, 28 on eight. */
+static unsigned code_top(const pmn_tablebase *tb, unsigned n)
+{
+    return n * (tb->k / 2 + 1);
+}
+
+static uint8_t code_of(const pmn_tablebase *tb, unsigned n, int v, int hole)
+{
+    assert(v <= 0 || (hole >= 0 && (unsigned)hole < tb->k / 2));
+    return (uint8_t)(v <= 0 ? (int)n + v : (int)n + 1 + (v - 1) * (int)(tb->k / 2) + hole);
+}
+
+/* The hole the winner of the position with code c (layer n) moves from,
+ * or -1 (a value of 0 or less: no move held). */
+static int code_hole(const pmn_tablebase *tb, unsigned n, uint8_t c)
+{
+    return c <= n ? -1 : (int)((c - n - 1) % (tb->k / 2));
+}
+
+static void codes_init(pmn_tablebase *tb)
+{
+    for (unsigned n = 0; n <= TB_MAX_SEEDS; n++)
+        for (unsigned c = 0; c < 256; c++)
+            tb->value_of[n][c] = code_top(tb, n) > 255 || c > code_top(tb, n) ? INT8_MIN
+                               : c <= n ? (int8_t)((int)c - (int)n)
+                               : (int8_t)(1 + (c - n - 1) / (tb->k / 2));
+}
+
+/* The value(s) held at a sound cell c of the layer of n seeds: hi (U) and
+ * lo (L), the same where a position has one. */
+static inline void cell_values(const pmn_tablebase *tb, unsigned n, const int8_t *c, int *hi,
+                               int *lo)
+{
+    if (tb->coded) {
+        *hi = *lo = tb->value_of[n][(uint8_t)c[0]];
+        return;
+    }
+    *hi = c[0];
+    *lo = c[tb->stride - 1];
+}
 
 static int cell_sound(const pmn_tablebase *tb, unsigned n, const int8_t *c);
 
@@ -474,20 +527,66 @@ long tablebase_kalah_agrees(const pmn_tablebase *tb)
  * node's.  Without `values`, the layers below are not read: only the
  * moves handed to `inner` are wanted, and the value returned means
  * nothing. */
+/* What the move that made q from a position of the layer of n seeds (the
+ * side to move South, as position_of() lays it; rep its report) is worth
+ * to its mover, where it leaves the layer or ends the game: 1, and *v
+ * (the U node's, with own seeds) and *vlow (the L node's).  Where it stays
+ * in the layer: 0, and c the counts of where it leads.  Without `values`
+ * the layers below are not read (*v and *vlow mean nothing). */
+static int move_exit(const pmn_tablebase *tb, const pmn_rules *r, unsigned n,
+                     const pmn_position *q, const pmn_move_report *rep, unsigned *c, int *v,
+                     int *vlow, int values)
+{
+    unsigned stride = tb->stride;
+    if (rep->ending != PMN_END_NONE) {
+        unsigned long seeds[2];
+        *v = rep->outcome == PMN_DRAWN || !pmn_final_seeds(r, rep->ending, q, seeds)
+           ? 0 : (int)((long)seeds[0] - (long)seeds[1]);
+        *vlow = *v;
+        return 1;
+    }
+    unsigned left = counts_of(r, q, c);
+    int gain = (int)q->captured[0] - (int)q->captured[1];
+    if (left == n) {
+        assert(q->to_move == 1 && gain == 0);
+        return 0;
+    }
+    if (!values)
+        return 1;
+    int hi, lo;
+    cell_values(tb, left, &tb->layer[left][rank_of(tb, c, left) * stride], &hi, &lo);
+    if (q->to_move == 0) {   /* the same side moves again: the same bound */
+        *v = gain + hi;
+        *vlow = gain + lo;
+    } else {                 /* the opponent's: his other bound */
+        *v = gain - lo;
+        *vlow = gain - hi;
+    }
+    return 1;
+}
+
+/* The value of the position with counts h (n seeds) where it ends the
+ * game as it stands: 1 and *v, else 0. */
+static int ended(const pmn_rules *r, const pmn_position *p, int *v)
+{
+    pmn_outcome o;
+    pmn_ending e = pmn_position_ending(r, p, &o);
+    if (e == PMN_END_NONE)
+        return 0;
+    unsigned long seeds[2];
+    *v = o == PMN_DRAWN || !pmn_final_seeds(r, e, p, seeds)
+       ? 0 : (int)((long)seeds[0] - (long)seeds[1]);
+    return 1;
+}
+
 static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h, unsigned n,
                  void (*inner)(void *ctx, uint64_t child, const unsigned *counts),
                  void *ctx, int *low, int values)
 {
     pmn_position p;
-    pmn_outcome o;
-    int best = INT8_MIN, best_low = INT8_MIN;
-    unsigned stride = tb->stride;
+    int best = INT8_MIN, best_low = INT8_MIN, v, vlow;
     position_of(r, h, &p);
-    pmn_ending e = pmn_position_ending(r, &p, &o);
-    if (e != PMN_END_NONE) {
-        unsigned long seeds[2];
-        int v = o == PMN_DRAWN || !pmn_final_seeds(r, e, &p, seeds)
-              ? 0 : (int)((long)seeds[0] - (long)seeds[1]);
+    if (ended(r, &p, &v)) {
         if (low)
             *low = v;
         return v;
@@ -498,33 +597,13 @@ static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h,
         pmn_position q = p;
         pmn_move_report rep;
         unsigned c[TB_MAX_HOLES];
-        int v;
-        int vlow;
         pmn_play(r, &q, holes[i], &rep);
-        if (rep.ending != PMN_END_NONE) {
-            unsigned long seeds[2];
-            v = rep.outcome == PMN_DRAWN || !pmn_final_seeds(r, rep.ending, &q, seeds)
-              ? 0 : (int)((long)seeds[0] - (long)seeds[1]);
-            vlow = v;
-        } else {
-            unsigned left = counts_of(r, &q, c);
-            int gain = (int)q.captured[0] - (int)q.captured[1];
-            if (left == n) {
-                assert(q.to_move == 1 && gain == 0);
-                inner(ctx, rank_of(tb, c, n), c);
-                continue;
-            }
-            if (!values)
-                continue;   /* (the moves in the layer alone are wanted) */
-            const int8_t *cell = &tb->layer[left][rank_of(tb, c, left) * stride];
-            if (q.to_move == 0) {   /* the same side moves again: the same bound */
-                v = gain + cell[0];
-                vlow = gain + cell[stride - 1];
-            } else {                /* the opponent's: his other bound */
-                v = gain - cell[stride - 1];
-                vlow = gain - cell[0];
-            }
+        if (!move_exit(tb, r, n, &q, &rep, c, &v, &vlow, values)) {
+            inner(ctx, rank_of(tb, c, n), c);
+            continue;
         }
+        if (!values)
+            continue;   /* (the moves in the layer alone are wanted) */
         if (v > best)
             best = v;
         if (vlow > best_low)
@@ -580,7 +659,13 @@ struct layer {
     uint64_t exit_at[2 * TB_MAX_SEEDS + 2];
     unsigned threads;          /* for the passes and the large generations of
                                   solve_graph() */
+    /* pass 3 (coded layers): the solved values and depths, and the codes */
+    const int8_t *solved;
+    const tb_depth *solved_depth;
+    uint8_t *code;
 };
+
+static uint8_t code_position(const struct layer *L, uint64_t here, const unsigned *h);
 
 /* A pass's shares: each thread's ranks, and the first not taken yet. */
 struct shares {
@@ -662,9 +747,16 @@ static void *work(void *arg)
         /* The caller's thread tells the progress of all, by its share. */
         const struct shares *s = w->shares;
         if (w->own == 0 && from && from < s->end[0])
-            layer_progress(L, L->pass - 1, (double)from / (double)s->end[0]);
+            layer_progress(L, L->pass == 3 ? L->n + 1 : (unsigned)L->pass - 1,
+                           (double)from / (double)s->end[0]);
         unrank(L->tb, from, L->n, h);
         for (w->here = from; w->here < to; w->here++) {
+            if (L->pass == 3) {
+                L->code[w->here] = code_position(L, w->here, h);
+                if (w->here + 1 < to)
+                    successor(h, L->tb->k);
+                continue;
+            }
             int low;
             /* (the second pass lists the moves in the layer: the values
              * out of it, read from the layers below, are the first's) */
@@ -703,6 +795,50 @@ static int run_pass(struct layer *L, int pass, unsigned threads)
     for (unsigned i = 1; i <= started; i++)
         pthread_join(t[i], NULL);
     return 0;
+}
+
+/* The code of the position `here` of the layer (counts h): its value
+ * (L->solved) and, where it is positive, the hole its side to move plays
+ * to keep it -- out of the layer at that value where its depth is 0, else
+ * to a position worth as much to him whose depth is one less
+ * (L->solved_depth).
+ * A line that takes these moves for the winner leaves the layer within
+ * the depth, whatever the loser does, and never goes round it. */
+static uint8_t code_position(const struct layer *L, uint64_t here, const unsigned *h)
+{
+    const pmn_tablebase *tb = L->tb;
+    int v = L->solved[here];
+    if (v <= 0)
+        return code_of(tb, L->n, v, -1);
+    unsigned d = L->solved_depth[here];
+    pmn_position p;
+    int ev, evlow;
+    position_of(L->r, h, &p);
+    if (ended(L->r, &p, &ev))
+        return code_of(tb, L->n, v, 0);   /* (no move: the line ends here) */
+    int holes[PMN_MAX_SIDE_PITS], nm = pmn_legal_moves(L->r, &p, holes), pick = -1;
+    unsigned pick_depth = 0;
+    for (int i = 0; i < nm; i++) {
+        pmn_position q = p;
+        pmn_move_report rep;
+        unsigned c[TB_MAX_HOLES];
+        pmn_play(L->r, &q, holes[i], &rep);
+        if (move_exit(tb, L->r, L->n, &q, &rep, c, &ev, &evlow, 1)) {
+            if (ev == v && d == 0)
+                return code_of(tb, L->n, v, holes[i]);
+            continue;
+        }
+        uint64_t child = rank_of(tb, c, L->n);
+        unsigned cd = L->solved_depth[child];
+        /* (a depth saturated at TB_DEPTH_MAX: the least of those there) */
+        if (L->solved[child] == -v && d > 0 && (cd == d - 1 || (d == TB_DEPTH_MAX && cd >= d - 1))
+            && (pick < 0 || cd < pick_depth)) {
+            pick = holes[i];
+            pick_depth = cd;
+        }
+    }
+    assert(pick >= 0);   /* (the solve valued it so from one of them) */
+    return code_of(tb, L->n, v, pick < 0 ? 0 : pick);
 }
 
 enum { UNKNOWN = 0, AT_LEAST = 1, AT_MOST = 2,
@@ -1228,7 +1364,7 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
         return util_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
                          "(%llu positions)", n, (unsigned long long)size);
     if (walked(&tb->rules)) {
-        assert(!tb->depths);   /* (any line that keeps a value ends: depths()) */
+        assert(!tb->depths && !tb->coded);   /* (any line that keeps a value ends) */
         int rc = walk_layer(tb, n, value);
         if (rc == 0) {
             *out = value;
@@ -1246,9 +1382,24 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
         free(value);
         return -1;
     }
-    tb_depth *depth = depths_in(tb, n, value);
-    assert(depth);   /* (a graph's layer: its rules repeat, and hold depths) */
-    int rc = tb->stride == 2 ? propagate_own(&L, value, depth) : propagate(&L, value, depth);
+    /* Own seeds: the values and depths as the file holds them.  Else the
+     * values and depths solved apart, then a code a position (pass 3). */
+    tb_depth *depth = tb->coded ? malloc(size * sizeof *depth) : depths_in(tb, n, value);
+    int8_t *solved = tb->coded ? malloc(size ? size : 1) : value;
+    int rc = -1;
+    if (depth && solved) {
+        rc = tb->stride == 2 ? propagate_own(&L, value, depth) : propagate(&L, solved, depth);
+        if (rc == 0 && tb->coded) {
+            L.solved = solved;
+            L.solved_depth = depth;
+            L.code = (uint8_t *)value;
+            run_pass(&L, 3, threads);
+        }
+    }
+    if (tb->coded) {
+        free(depth);
+        free(solved);
+    }
     layer_free(&L);
     if (rc != 0) {
         /* a layer of zeros would be written as if valued */
@@ -1561,7 +1712,9 @@ static pmn_tablebase *tb_new(const pmn_rules *r, pmn_error *err)
     tb_spec(&tb->rules, tb->spec, sizeof tb->spec);
     tb->k = 2 * r->pits;
     tb->stride = pmn_tablebase_values(&tb->rules);
-    tb->depths = !walked(&tb->rules);
+    tb->depths = !walked(&tb->rules) && tb->stride == 2;
+    tb->coded = !walked(&tb->rules) && tb->stride == 1;
+    codes_init(tb);
     tb->kalah = engine_sows_as_kalah(&tb->rules) && pmn_tablebase_values(&tb->rules) == 1;
     index_init(tb);
     for (unsigned n = 0; n <= TB_MAX_SEEDS; n++)
@@ -1606,13 +1759,18 @@ double pmn_tablebase_build_bytes(const pmn_rules *r, unsigned seeds, double *dis
     }
     /* A layer built by the walk (walk_layer: no position repeats) holds a
      * byte a position and needs no more than its own values; one built as
-     * a graph holds 2 bytes a value (with its depth) and needs its graph
-     * and solve besides: 39 bytes a position (the predecessor lists the
-     * most; the positions by exit, 4), 18 more with both seats apart (own
-     * seeds). */
+     * a graph needs its graph and solve besides: 39 bytes a position (the
+     * predecessor lists the most; the positions by exit, 4).  It holds a
+     * code a position (1 byte), made from the values and depths solved
+     * apart (2 more while it is built); with own seeds, 2 bytes a value
+     * (with its depth), and 18 more while built (both seats apart). */
     if (walked(&b)) {
         *disk = total;
         return total;
+    }
+    if (values == 1) {
+        *disk = total;
+        return (3 + 39) * largest + (total - largest);
     }
     *disk = 2 * values * total;
     return (2 * values + 39 + 18 * (values - 1)) * largest + 2 * values * (total - largest);
@@ -1625,10 +1783,12 @@ static void layer_stats(const pmn_tablebase *tb, unsigned n, pmn_tablebase_layer
     s->positions = tb->size[n];
     for (uint64_t i = 0; i < tb->size[n]; i++) {
         const int8_t *c = &tb->layer[n][i * tb->stride];
+        int hi, lo;
         if (!cell_sound(tb, n, c))
             continue;   /* not counted: pmn_tablebase_verify finds it */
-        if (c[0] == c[tb->stride - 1])
-            s->by_value[c[0] + PMN_TABLEBASE_MAX_SEEDS]++;
+        cell_values(tb, n, c, &hi, &lo);
+        if (hi == lo)
+            s->by_value[hi + PMN_TABLEBASE_MAX_SEEDS]++;
         else
             s->bounded++;
     }
@@ -1643,6 +1803,12 @@ int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, uns
     pmn_tablebase *tb = tb_new(r, err);
     if (!tb)
         return -1;
+    if (tb->coded && code_top(tb, seeds) > 255) {
+        unsigned most = 255 / (tb->k / 2 + 1);
+        pmn_tablebase_close(tb);
+        return util_fail(err, PMN_ERR_RANGE, 0, "at most %u seeds in play for a game whose "
+                         "positions can repeat on %u holes a side", most, tb->k / 2);
+    }
     tb->progress = fn;
     tb->progress_ctx = ctx;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
@@ -1750,6 +1916,8 @@ int pmn_tablebase_layer_stats(const pmn_tablebase *tb, unsigned seeds, pmn_table
  * past its seeds is never taken -- the position is not held. */
 static int cell_sound(const pmn_tablebase *tb, unsigned n, const int8_t *c)
 {
+    if (tb->coded)
+        return tb->value_of[n][(uint8_t)c[0]] != INT8_MIN;
     int bound = (int)n;
     return c[0] <= bound && c[0] >= -bound && c[tb->stride - 1] <= c[0]
         && c[tb->stride - 1] >= -bound;
@@ -1799,9 +1967,13 @@ int tablebase_probe_depth(const pmn_tablebase *tb, const pmn_rules *r, const pmn
     unsigned n;
     uint64_t i;
     const int8_t *c = cell_of(tb, r, p, &n, &i);
-    if (!c || c[0] != c[tb->stride - 1])
+    int hi, lo;
+    if (!c)
+        return 0;
+    cell_values(tb, n, c, &hi, &lo);
+    if (hi != lo)
         return 0;   /* bounds (own seeds): no one value */
-    *v = c[0];
+    *v = hi;
     if (depth)
         *depth = tb->depth[n] ? tb->depth[n][i] : 0;
     return 1;
@@ -1825,8 +1997,7 @@ int tablebase_cell_bounds(const pmn_tablebase *tb, const int8_t *cell, unsigned 
 {
     if (!cell_checked(tb, layer, cell))
         return 0;
-    *hi = cell[0];
-    *lo = cell[tb->stride - 1];
+    cell_values(tb, layer, cell, hi, lo);
     return 1;
 }
 
@@ -1854,6 +2025,16 @@ int tablebase_move_value(const pmn_tablebase *tb, const pmn_rules *r, const pmn_
     return 1;
 }
 
+/* The hole the winner of p plays, which the databases hold (coded
+ * layers), or -1. */
+static int stored_move(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p)
+{
+    unsigned n;
+    uint64_t i;
+    const int8_t *c = tb->coded ? cell_of(tb, r, p, &n, &i) : NULL;
+    return c ? code_hole(tb, n, (uint8_t)c[0]) : -1;
+}
+
 unsigned tablebase_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
                         int *line, unsigned max, uint64_t *played)
 {
@@ -1872,6 +2053,7 @@ unsigned tablebase_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_p
         int nm = pmn_legal_moves(r, &q, holes), chosen = -1;
         long best_rank = 0;
         long here = v - ((long)q.captured[q.to_move] - (long)q.captured[!q.to_move]);
+        int keep = stored_move(tb, r, &q);   /* coded layers: the winner's */
         assert(nseen <= PMN_MAX_PV);
         seen[nseen++] = q;
         for (int j = 0; j < nm; j++) {
@@ -1891,6 +2073,10 @@ unsigned tablebase_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_p
             if (rep.ending != PMN_END_NONE || pmn_irreversible(&rep)
                 || !tablebase_probe_depth(tb, r, &c, &cv, &depth))
                 rank = here > 0 || tb->stride == 2 ? 1L << 20 : 0;
+            else if (tb->coded)
+                /* the winner's move held (nearer the way out), the
+                 * loser's one that stays (slower than the way out) */
+                rank = here > 0 ? (holes[j] == keep ? 1 : -1) : 1;
             else if (tb->stride == 2)
                 rank = -(long)depth;   /* own seeds: each side forces the value, soonest */
             else

@@ -398,7 +398,7 @@ int pmn_tablebase_check_rules(const pmn_rules *r, pmn_error *err)
  * test_tablebase holds the two to the same values on every position of
  * the small layers (tablebase_kalah_agrees()). */
 static int kalah_exits(const pmn_tablebase *tb, const unsigned *h, unsigned n,
-                       void (*inner)(void *ctx, uint64_t child, const unsigned *counts),
+                       void (*inner)(void *ctx, uint64_t child, const unsigned *counts, int hole),
                        void *ctx)
 {
     const unsigned m = tb->k / 2, len = 2 * m + 1;   /* own holes, the store, his */
@@ -464,7 +464,7 @@ static int kalah_exits(const pmn_tablebase *tb, const unsigned *h, unsigned n,
         unsigned left = own_left + his_left;
         if (left == n) {
             assert(!same && stored == 0);
-            inner(ctx, rank_of(tb, c, n), c);
+            inner(ctx, rank_of(tb, c, n), c, (int)i);
             continue;
         }
         cell[nread] = &tb->layer[left][rank_of(tb, c, left)];
@@ -485,8 +485,9 @@ struct kids_seen {
     uint64_t rank[TB_MAX_HOLES / 2];
 };
 
-static void note_kid(void *ctx, uint64_t child, const unsigned *counts)
+static void note_kid(void *ctx, uint64_t child, const unsigned *counts, int hole)
 {
+    (void)hole;
     struct kids_seen *k = ctx;
     (void)counts;
     assert(k->n < TB_MAX_HOLES / 2);
@@ -494,8 +495,8 @@ static void note_kid(void *ctx, uint64_t child, const unsigned *counts)
 }
 
 static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h, unsigned n,
-                 void (*inner)(void *ctx, uint64_t child, const unsigned *counts),
-                 void *ctx, int *low, int values);
+                 void (*inner)(void *ctx, uint64_t child, const unsigned *counts, int hole),
+                 void *ctx, int *low, int *best_hole, int values);
 
 long tablebase_kalah_agrees(const pmn_tablebase *tb)
 {
@@ -508,7 +509,7 @@ long tablebase_kalah_agrees(const pmn_tablebase *tb)
             struct kids_seen a = { 0 }, b = { 0 };
             unrank(tb, i, n, h);
             int va = kalah_exits(tb, h, n, note_kid, &a);
-            int vb = exits(tb, &tb->rules, h, n, note_kid, &b, NULL, 1);
+            int vb = exits(tb, &tb->rules, h, n, note_kid, &b, NULL, NULL, 1);
             /* (the same moves, in the same order: the holes' own) */
             if (va != vb || a.n != b.n || memcmp(a.rank, b.rank, a.n * sizeof a.rank[0]) != 0)
                 return -1;
@@ -580,11 +581,13 @@ static int ended(const pmn_rules *r, const pmn_position *p, int *v)
 }
 
 static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h, unsigned n,
-                 void (*inner)(void *ctx, uint64_t child, const unsigned *counts),
-                 void *ctx, int *low, int values)
+                 void (*inner)(void *ctx, uint64_t child, const unsigned *counts, int hole),
+                 void *ctx, int *low, int *best_hole, int values)
 {
     pmn_position p;
     int best = INT8_MIN, best_low = INT8_MIN, v, vlow;
+    if (best_hole)
+        *best_hole = 0;
     position_of(r, h, &p);
     if (ended(r, &p, &v)) {
         if (low)
@@ -599,11 +602,13 @@ static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h,
         unsigned c[TB_MAX_HOLES];
         pmn_play(r, &q, holes[i], &rep);
         if (!move_exit(tb, r, n, &q, &rep, c, &v, &vlow, values)) {
-            inner(ctx, rank_of(tb, c, n), c);
+            inner(ctx, rank_of(tb, c, n), c, holes[i]);
             continue;
         }
         if (!values)
             continue;   /* (the moves in the layer alone are wanted) */
+        if (v > best && best_hole)
+            *best_hole = holes[i];
         if (v > best)
             best = v;
         if (vlow > best_low)
@@ -659,13 +664,17 @@ struct layer {
     uint64_t exit_at[2 * TB_MAX_SEEDS + 2];
     unsigned threads;          /* for the passes and the large generations of
                                   solve_graph() */
-    /* pass 3 (coded layers): the solved values and depths, and the codes */
-    const int8_t *solved;
-    const tb_depth *solved_depth;
-    uint8_t *code;
+    /* Coded layers: the hole the winner of each position plays to keep
+     * its value (pass 1: the best exit's; solve_graph(): the move to the
+     * node that made it a winner, a ply nearer the way out), and in pred[]
+     * beside each predecessor the hole it moves from (PRED_HOLE). */
+    uint8_t *hole;
 };
 
-static uint8_t code_position(const struct layer *L, uint64_t here, const unsigned *h);
+/* A predecessor list's entry: the rank, and above it the hole (coded
+ * layers). */
+#define PRED_HOLE 29
+#define PRED_RANK ((UINT32_C(1) << PRED_HOLE) - 1)
 
 /* A pass's shares: each thread's ranks, and the first not taken yet. */
 struct shares {
@@ -723,9 +732,10 @@ static void layer_progress(const struct layer *L, double step, double within)
     fn(L->tb->progress_ctx, &s);
 }
 
-static void inner_move(void *ctx, uint64_t child, const unsigned *counts)
+static void inner_move(void *ctx, uint64_t child, const unsigned *counts, int hole)
 {
     (void)counts;
+    assert(hole >= 0 && hole < 8);
     struct worker *w = ctx;
     struct layer *L = w->L;
     if (L->pass == 1) {
@@ -733,7 +743,7 @@ static void inner_move(void *ctx, uint64_t child, const unsigned *counts)
         __atomic_fetch_add(&L->cursor[child], 1, __ATOMIC_RELAXED);
     } else {
         uint32_t at = __atomic_fetch_add(&L->cursor[child], 1, __ATOMIC_RELAXED);
-        L->pred[at] = (uint32_t)w->here;
+        L->pred[at] = (uint32_t)w->here | (L->hole ? (uint32_t)hole << PRED_HOLE : 0);
     }
 }
 
@@ -747,22 +757,17 @@ static void *work(void *arg)
         /* The caller's thread tells the progress of all, by its share. */
         const struct shares *s = w->shares;
         if (w->own == 0 && from && from < s->end[0])
-            layer_progress(L, L->pass == 3 ? L->n + 1 : (unsigned)L->pass - 1,
-                           (double)from / (double)s->end[0]);
+            layer_progress(L, L->pass - 1, (double)from / (double)s->end[0]);
         unrank(L->tb, from, L->n, h);
         for (w->here = from; w->here < to; w->here++) {
-            if (L->pass == 3) {
-                L->code[w->here] = code_position(L, w->here, h);
-                if (w->here + 1 < to)
-                    successor(h, L->tb->k);
-                continue;
-            }
-            int low;
+            int low, hole;
             /* (the second pass lists the moves in the layer: the values
              * out of it, read from the layers below, are the first's) */
-            int e = exits(L->tb, L->r, h, L->n, inner_move, w, &low, L->pass == 1);
+            int e = exits(L->tb, L->r, h, L->n, inner_move, w, &low, &hole, L->pass == 1);
             if (L->pass == 1) {
                 L->exit[w->here] = (int8_t)e;
+                if (L->hole)
+                    L->hole[w->here] = (uint8_t)hole;
                 if (L->exit_low)
                     L->exit_low[w->here] = (int8_t)low;
             }
@@ -795,50 +800,6 @@ static int run_pass(struct layer *L, int pass, unsigned threads)
     for (unsigned i = 1; i <= started; i++)
         pthread_join(t[i], NULL);
     return 0;
-}
-
-/* The code of the position `here` of the layer (counts h): its value
- * (L->solved) and, where it is positive, the hole its side to move plays
- * to keep it -- out of the layer at that value where its depth is 0, else
- * to a position worth as much to him whose depth is one less
- * (L->solved_depth).
- * A line that takes these moves for the winner leaves the layer within
- * the depth, whatever the loser does, and never goes round it. */
-static uint8_t code_position(const struct layer *L, uint64_t here, const unsigned *h)
-{
-    const pmn_tablebase *tb = L->tb;
-    int v = L->solved[here];
-    if (v <= 0)
-        return code_of(tb, L->n, v, -1);
-    unsigned d = L->solved_depth[here];
-    pmn_position p;
-    int ev, evlow;
-    position_of(L->r, h, &p);
-    if (ended(L->r, &p, &ev))
-        return code_of(tb, L->n, v, 0);   /* (no move: the line ends here) */
-    int holes[PMN_MAX_SIDE_PITS], nm = pmn_legal_moves(L->r, &p, holes), pick = -1;
-    unsigned pick_depth = 0;
-    for (int i = 0; i < nm; i++) {
-        pmn_position q = p;
-        pmn_move_report rep;
-        unsigned c[TB_MAX_HOLES];
-        pmn_play(L->r, &q, holes[i], &rep);
-        if (move_exit(tb, L->r, L->n, &q, &rep, c, &ev, &evlow, 1)) {
-            if (ev == v && d == 0)
-                return code_of(tb, L->n, v, holes[i]);
-            continue;
-        }
-        uint64_t child = rank_of(tb, c, L->n);
-        unsigned cd = L->solved_depth[child];
-        /* (a depth saturated at TB_DEPTH_MAX: the least of those there) */
-        if (L->solved[child] == -v && d > 0 && (cd == d - 1 || (d == TB_DEPTH_MAX && cd >= d - 1))
-            && (pick < 0 || cd < pick_depth)) {
-            pick = holes[i];
-            pick_depth = cd;
-        }
-    }
-    assert(pick >= 0);   /* (the solve valued it so from one of them) */
-    return code_of(tb, L->n, v, pick < 0 ? 0 : pick);
 }
 
 enum { UNKNOWN = 0, AT_LEAST = 1, AT_MOST = 2,
@@ -940,7 +901,7 @@ static void *spread_from(void *arg)
         for (uint32_t j = from; j < to; j++) {
             /* A move in the layer hands the turn over: with both seats
              * apart, the predecessor's side to move is the other one. */
-            uint64_t p = (s->sides - 1 - side) * M + L->pred[j];
+            uint64_t p = (s->sides - 1 - side) * M + (L->pred[j] & PRED_RANK);
             if (state_of(s, p) != UNKNOWN)   /* (a TERMINAL node too) */
                 continue;
             uint8_t to_state = AT_MOST;
@@ -962,6 +923,8 @@ static void *spread_from(void *arg)
             s->value[p] = (int8_t)value;
             if (s->depth)
                 s->depth[p] = next;
+            if (L->hole && s->sides == 1 && to_state == AT_LEAST)
+                L->hole[p] = (uint8_t)(L->pred[j] >> PRED_HOLE);
             found_add(s, &f, (uint32_t)p);
         }
     }
@@ -1171,6 +1134,7 @@ static void layer_free(struct layer *L)
 {
     free(L->exit);
     free(L->exit_low);
+    free(L->hole);
     free(L->open);
     free(L->cursor);
     free(L->pred);
@@ -1190,10 +1154,15 @@ static int layer_graph(const pmn_tablebase *tb, unsigned n, unsigned threads, st
     L->size = tb->size[n];
     L->threads = threads < 1 ? 1 : threads > 16 ? 16 : threads;
     L->exit = malloc(L->size);
+    if (tb->coded && L->size > (uint64_t)PRED_RANK + 1)
+        return util_fail(err, PMN_ERR_RANGE, 0, "the layer of %u seeds has too many positions "
+                         "(%llu) for this format", n, (unsigned long long)L->size);
     L->exit_low = tb->stride == 2 ? malloc(L->size) : NULL;
+    L->hole = tb->coded ? malloc(L->size ? L->size : 1) : NULL;
     L->open = calloc(L->size, 1);
     L->cursor = calloc(L->size, sizeof *L->cursor);
-    if (!L->exit || !L->open || !L->cursor || (tb->stride == 2 && !L->exit_low))
+    if (!L->exit || !L->open || !L->cursor || (tb->stride == 2 && !L->exit_low)
+        || (tb->coded && !L->hole))
         goto nomem;
     run_pass(L, 1, threads);
     /* The positions by exit (counting sort: in each, the ranks' order). */
@@ -1258,8 +1227,9 @@ struct frame {
     uint8_t kid_h[TB_MAX_HOLES / 2][TB_MAX_HOLES];
 };
 
-static void collect_kid(void *ctx, uint64_t child, const unsigned *counts)
+static void collect_kid(void *ctx, uint64_t child, const unsigned *counts, int hole)
 {
+    (void)hole;
     struct frame *f = ctx;
     assert(f->nkids < TB_MAX_HOLES / 2);
     for (unsigned i = 0; i < f->k; i++)
@@ -1299,7 +1269,7 @@ static int walk_layer(const pmn_tablebase *tb, unsigned n, int8_t *value)
                     h[i] = f->h[i];
                 f->nkids = 0;
                 f->e = tb->kalah ? kalah_exits(tb, h, n, collect_kid, f)
-                                 : exits(tb, &tb->rules, h, n, collect_kid, f, NULL, 1);
+                                 : exits(tb, &tb->rules, h, n, collect_kid, f, NULL, NULL, 1);
                 f->expanded = 1;
                 value[f->rank] = WALKING;
                 size_t parent = top - 1;   /* (st may move as frames are pushed) */
@@ -1383,22 +1353,15 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
         return -1;
     }
     /* Own seeds: the values and depths as the file holds them.  Else the
-     * values and depths solved apart, then a code a position (pass 3). */
-    tb_depth *depth = tb->coded ? malloc(size * sizeof *depth) : depths_in(tb, n, value);
-    int8_t *solved = tb->coded ? malloc(size ? size : 1) : value;
-    int rc = -1;
-    if (depth && solved) {
-        rc = tb->stride == 2 ? propagate_own(&L, value, depth) : propagate(&L, solved, depth);
-        if (rc == 0 && tb->coded) {
-            L.solved = solved;
-            L.solved_depth = depth;
-            L.code = (uint8_t *)value;
-            run_pass(&L, 3, threads);
-        }
-    }
-    if (tb->coded) {
-        free(depth);
-        free(solved);
+     * values solved, and each made a code with its winner's hole. */
+    int rc;
+    if (tb->stride == 2) {
+        rc = propagate_own(&L, value, depths_in(tb, n, value));
+    } else {
+        assert(tb->coded);
+        rc = propagate(&L, value, NULL);
+        for (uint64_t i = 0; rc == 0 && i < size; i++)
+            value[i] = (int8_t)code_of(tb, n, value[i], value[i] > 0 ? L.hole[i] : -1);
     }
     layer_free(&L);
     if (rc != 0) {

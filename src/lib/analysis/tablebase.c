@@ -678,8 +678,9 @@ struct layer {
 
 /* A pass's shares: each thread's ranks, and the first not taken yet. */
 struct shares {
+    pthread_mutex_t lock;
     unsigned n;
-    uint64_t next[16], end[16];
+    uint64_t next[16], end[16];   /* share i: [next[i], end[i]) not taken yet */
 };
 
 struct worker {
@@ -691,27 +692,38 @@ struct worker {
 };
 
 /* The positions a thread takes at a time.  Their work differs with the
- * counts (the ranks run through them in order): a thread takes chunks of
- * its own share of the ranks, then of the others' until all are taken.
- * (Even shares alone kept one thread of two idle a third of a pass;
- * chunks of one range taken in turn had both threads count the in-layer
- * moves into the same lines of memory.) */
+ * counts (the ranks run through them in order): a thread takes chunks
+ * from the front of its own share of the ranks, then from the back of
+ * the others' until all are taken.  (Even shares alone kept one thread of
+ * two idle a third of a pass; chunks of one range taken in turn, or a
+ * share's next chunk taken beside its owner, had both threads count the
+ * in-layer moves into the same lines of memory, and the pass took twice
+ * the CPU.) */
 #define PASS_CHUNK 16384
 
 /* The next chunk of positions for thread `own`, in [*from, *to); 0 when
- * every chunk is taken. */
+ * every chunk is taken.  (A lock a chunk: some thousand a layer.) */
 static int next_chunk(struct shares *s, unsigned own, uint64_t *from, uint64_t *to)
 {
-    for (unsigned i = 0; i < s->n; i++) {
+    int found = 0;
+    pthread_mutex_lock(&s->lock);
+    if (s->next[own] < s->end[own]) {
+        *from = s->next[own];
+        *to = s->end[own] - *from > PASS_CHUNK ? *from + PASS_CHUNK : s->end[own];
+        s->next[own] = *to;
+        found = 1;
+    }
+    for (unsigned i = 1; i < s->n && !found; i++) {
         unsigned share = (own + i) % s->n;
-        uint64_t at = __atomic_fetch_add(&s->next[share], PASS_CHUNK, __ATOMIC_RELAXED);
-        if (at < s->end[share]) {
-            *from = at;
-            *to = at + PASS_CHUNK < s->end[share] ? at + PASS_CHUNK : s->end[share];
-            return 1;
+        if (s->next[share] < s->end[share]) {
+            *to = s->end[share];
+            *from = *to - s->next[share] > PASS_CHUNK ? *to - PASS_CHUNK : s->next[share];
+            s->end[share] = *from;
+            found = 1;
         }
     }
-    return 0;
+    pthread_mutex_unlock(&s->lock);
+    return found;
 }
 
 /* How far the layer of L is built, told to the build's caller: its work is
@@ -756,8 +768,8 @@ static void *work(void *arg)
     while (next_chunk(w->shares, w->own, &from, &to)) {
         /* The caller's thread tells the progress of all, by its share. */
         const struct shares *s = w->shares;
-        if (w->own == 0 && from && from < s->end[0])
-            layer_progress(L, L->pass - 1, (double)from / (double)s->end[0]);
+        if (w->own == 0 && from && from < L->size / s->n)
+            layer_progress(L, L->pass - 1, (double)from * s->n / (double)L->size);
         unrank(L->tb, from, L->n, h);
         for (w->here = from; w->here < to; w->here++) {
             int low, hole;
@@ -784,7 +796,7 @@ static int run_pass(struct layer *L, int pass, unsigned threads)
     pthread_t t[16];
     struct worker w[16];
     unsigned nt = threads < 1 ? 1 : threads > 16 ? 16 : threads, started = 0;
-    struct shares s = { nt, { 0 }, { 0 } };
+    struct shares s = { PTHREAD_MUTEX_INITIALIZER, nt, { 0 }, { 0 } };
     L->pass = pass;
     for (unsigned i = 0; i < nt; i++) {
         s.next[i] = L->size * i / nt;

@@ -657,6 +657,10 @@ uint64_t pmn_tablebase_positions(const pmn_rules *r, unsigned seeds);
 /* The values the databases of r hold a position: 1, or 2 where they bound
  * it (pmn_tablebase_probe_bounds). */
 unsigned pmn_tablebase_values(const pmn_rules *r);
+/* The most seeds in play the databases of r can hold: PMN_TABLEBASE_MAX_SEEDS,
+ * or where positions repeat and a position has one value, fewer (a byte
+ * holds its value and the winner's hole: 36 on six holes a side). */
+unsigned pmn_tablebase_max_seeds(const pmn_rules *r);
 /* What building every layer of r up to `seeds` takes, about: the bytes of
  * memory at its largest layer (that layer's work and every layer below,
  * which it reads), and in *disk the bytes of the files. */

@@ -216,6 +216,10 @@ static int build(const char *cmd, const struct tb_request *rq)
         fprintf(stderr, "pmn %s: error: %s\n", cmd, err.message);
         return EXIT_USAGE;
     }
+    if (rq->seeds > pmn_tablebase_max_seeds(&rq->rules))
+        return usage_error(cmd, "--seeds: at most %u for these rules, whose positions can "
+                           "repeat (a byte holds a position's value and the winner's hole)",
+                           pmn_tablebase_max_seeds(&rq->rules));
     pmn_rules b;
     pmn_tablebase_built_rules(&rq->rules, &b);
     if (b.majority != rq->rules.majority && !rq->quiet) {

@@ -1722,6 +1722,15 @@ unsigned pmn_tablebase_values(const pmn_rules *r)
     return !rules_acyclic(&b) && b.repetition == PMN_REPETITION_OWN_SIDE ? 2 : 1;
 }
 
+unsigned pmn_tablebase_max_seeds(const pmn_rules *r)
+{
+    pmn_rules b;
+    pmn_tablebase_built_rules(r, &b);
+    unsigned most = 255 / (b.pits + 1);   /* code_top() within a byte */
+    return walked(&b) || pmn_tablebase_values(r) != 1 || most > PMN_TABLEBASE_MAX_SEEDS
+         ? PMN_TABLEBASE_MAX_SEEDS : most;
+}
+
 double pmn_tablebase_build_bytes(const pmn_rules *r, unsigned seeds, double *disk)
 {
     pmn_rules b;
@@ -1778,11 +1787,11 @@ int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, uns
     pmn_tablebase *tb = tb_new(r, err);
     if (!tb)
         return -1;
-    if (tb->coded && code_top(tb, seeds) > 255) {
-        unsigned most = 255 / (tb->k / 2 + 1);
+    if (seeds > pmn_tablebase_max_seeds(r)) {
         pmn_tablebase_close(tb);
         return util_fail(err, PMN_ERR_RANGE, 0, "at most %u seeds in play for a game whose "
-                         "positions can repeat on %u holes a side", most, tb->k / 2);
+                         "positions can repeat on %u holes a side", pmn_tablebase_max_seeds(r),
+                         r->pits);
     }
     tb->progress = fn;
     tb->progress_ctx = ctx;

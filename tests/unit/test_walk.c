@@ -137,15 +137,23 @@ static void test_depth_order(void **state)
     assert_string_equal(u.s, t.s);
 }
 
+/* The walk with the joins and breadth given, against the trace it must
+ * give. */
+static void walked_as(int joins, int breadth, const char *want)
+{
+    pmn_walker w = depth_joined;
+    w.joins = joins;
+    w.breadth = breadth;
+    struct trace t = walked(&w, 1, -1, -1, 0);
+    assert_string_equal(t.s, want);
+}
+
 /* Without '-' (the other programs' notations), each sowing that goes on
  * a turn is numbered with its turn's number again. */
 static void test_unjoined_numbers(void **state)
 {
     (void)state;
-    pmn_walker w = depth_joined;
-    w.joins = 0;
-    struct trace t = walked(&w, 1, -1, -1, 0);
-    assert_string_equal(t.s,
+    walked_as(0, 0,
         "G L0:0/-1/0/0 0:c#+ E0 1:e#+ E1 2:B+ E2 3:C#+ "
         "L1:1/3/4/103 4:A#+ L2:2/4/5/104 5:D#+ E5 /L2 E4 6:b#+ E6 /L1 E3 "
         "7:b#+ E7 8:d#+ E8 9:A#+ E9 10:F#+ E10 11:z# E11 12:a# E12 13:b# E13 /L0 g");
@@ -157,10 +165,7 @@ static void test_unjoined_numbers(void **state)
 static void test_breadth_order(void **state)
 {
     (void)state;
-    pmn_walker w = depth_joined;
-    w.breadth = 1;
-    struct trace t = walked(&w, 1, -1, -1, 0);
-    assert_string_equal(t.s,
+    walked_as(1, 1,
         "G L0:0/-1/0/0 0:c#+ E0 1:e+ E1 2:B+ E2 3:C+>1 E3 4:b#+ E4 5:d+ E5 6:A#+ E6 "
         "7:F+ E7 8:z# E8 9:a# E9 10:b# E10 /L0 "
         "L1:1/3/11/103 11:A+>2 E11 12:b#+ E12 /L1 L2:2/11/13/111 13:D+ E13 /L2 g");

@@ -108,8 +108,8 @@ struct pmn_tablebase {
     unsigned seeds;            /* layers 0..seeds are held */
     unsigned stride;           /* values a position: 1, or 2 (U then L: own seeds) */
     int depths;                /* the layers hold depths (own seeds: the file's comment) */
-    int coded;                 /* a code a position: its value, and the winner's move
-                                  (positions repeat, one value: code_position()) */
+    int coded;                 /* a code a position: its value, and the winner's hole
+                                  (positions repeat, one value: coded(), code_of()) */
     int kalah;                 /* Kalah's sowing serves (engine_sows_as_kalah()): kalah_exits() */
     char dir[4096];            /* where it was opened from */
     int damaged;               /* a probe met a value no position can have */
@@ -487,9 +487,8 @@ struct kids_seen {
 
 static void note_kid(void *ctx, uint64_t child, const unsigned *counts, int hole)
 {
-    (void)hole;
     struct kids_seen *k = ctx;
-    (void)counts;
+    (void)counts, (void)hole;
     assert(k->n < TB_MAX_HOLES / 2);
     k->rank[k->n++] = child;
 }
@@ -518,16 +517,15 @@ long tablebase_kalah_agrees(const pmn_tablebase *tb)
     return compared;
 }
 
-/* The best final margin still to be made by the side to move of the
- * position with counts h (n seeds), from its moves that leave the layer
- * or end the game (lower layers read from tb); the moves that stay are
- * handed to `inner` with the rank of where they lead.  Returns the value,
- * or INT8_MIN when no move leaves the layer.  With two values a position
- * (own seeds), that is the U node's (the lower layers' L read where the
- * turn passes, U where it does not), and *low (if not NULL) gets the L
- * node's.  Without `values`, the layers below are not read: only the
- * moves handed to `inner` are wanted, and the value returned means
- * nothing. */
+/* South's final margin where the game ended (e, o) at p: 0 where it is
+ * drawn or the rules count no seeds. */
+static int end_margin(const pmn_rules *r, pmn_ending e, pmn_outcome o, const pmn_position *p)
+{
+    unsigned long seeds[2];
+    return o == PMN_DRAWN || !pmn_final_seeds(r, e, p, seeds)
+         ? 0 : (int)((long)seeds[0] - (long)seeds[1]);
+}
+
 /* What the move that made q from a position of the layer of n seeds (the
  * side to move South, as position_of() lays it; rep its report) is worth
  * to its mover, where it leaves the layer or ends the game: 1, and *v
@@ -540,10 +538,7 @@ static int move_exit(const pmn_tablebase *tb, const pmn_rules *r, unsigned n,
 {
     unsigned stride = tb->stride;
     if (rep->ending != PMN_END_NONE) {
-        unsigned long seeds[2];
-        *v = rep->outcome == PMN_DRAWN || !pmn_final_seeds(r, rep->ending, q, seeds)
-           ? 0 : (int)((long)seeds[0] - (long)seeds[1]);
-        *vlow = *v;
+        *v = *vlow = end_margin(r, rep->ending, rep->outcome, q);
         return 1;
     }
     unsigned left = counts_of(r, q, c);
@@ -566,20 +561,28 @@ static int move_exit(const pmn_tablebase *tb, const pmn_rules *r, unsigned n,
     return 1;
 }
 
-/* The value of the position with counts h (n seeds) where it ends the
- * game as it stands: 1 and *v, else 0. */
+/* The value of p where the game ends as it stands: 1 and *v, else 0. */
 static int ended(const pmn_rules *r, const pmn_position *p, int *v)
 {
     pmn_outcome o;
     pmn_ending e = pmn_position_ending(r, p, &o);
     if (e == PMN_END_NONE)
         return 0;
-    unsigned long seeds[2];
-    *v = o == PMN_DRAWN || !pmn_final_seeds(r, e, p, seeds)
-       ? 0 : (int)((long)seeds[0] - (long)seeds[1]);
+    *v = end_margin(r, e, o, p);
     return 1;
 }
 
+/* The best final margin still to be made by the side to move of the
+ * position with counts h (n seeds), from its moves that leave the layer
+ * or end the game (lower layers read from tb); the moves that stay are
+ * handed to `inner` with the rank of where they lead and the hole moved
+ * from.  Returns the value, or INT8_MIN when no move leaves the layer;
+ * *best_hole (if not NULL) gets the hole of the best (0 where there is
+ * none).  With two values a position (own seeds), that is the U node's
+ * (the lower layers' L read where the turn passes, U where it does not),
+ * and *low (if not NULL) gets the L node's.  Without `values`, the layers
+ * below are not read: only the moves handed to `inner` are wanted, and
+ * the value returned means nothing. */
 static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h, unsigned n,
                  void (*inner)(void *ctx, uint64_t child, const unsigned *counts, int hole),
                  void *ctx, int *low, int *best_hole, int values)
@@ -607,10 +610,11 @@ static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h,
         }
         if (!values)
             continue;   /* (the moves in the layer alone are wanted) */
-        if (v > best && best_hole)
-            *best_hole = holes[i];
-        if (v > best)
+        if (v > best) {
             best = v;
+            if (best_hole)
+                *best_hole = holes[i];
+        }
         if (vlow > best_low)
             best_low = vlow;
     }
@@ -790,12 +794,31 @@ static void *work(void *arg)
     return NULL;
 }
 
+/* fn(args + i * size) for each i < n (at most 16), each on a thread of
+ * its own, the first on the caller's; one whose thread cannot start runs
+ * on the caller's after the others. */
+static void on_threads(void *(*fn)(void *), void *args, size_t size, unsigned n)
+{
+    pthread_t t[16];
+    unsigned started = 0;
+    assert(n >= 1 && n <= 16);
+    for (unsigned i = 1; i < n; i++) {
+        if (pthread_create(&t[i], NULL, fn, (char *)args + i * size) != 0)
+            break;
+        started = i;
+    }
+    fn(args);
+    for (unsigned i = 1; i <= started; i++)
+        pthread_join(t[i], NULL);
+    for (unsigned i = started + 1; i < n; i++)
+        fn((char *)args + i * size);
+}
+
 /* Every position of the layer through work(), on `threads` threads. */
 static int run_pass(struct layer *L, int pass, unsigned threads)
 {
-    pthread_t t[16];
     struct worker w[16];
-    unsigned nt = threads < 1 ? 1 : threads > 16 ? 16 : threads, started = 0;
+    unsigned nt = threads < 1 ? 1 : threads > 16 ? 16 : threads;
     struct shares s = { PTHREAD_MUTEX_INITIALIZER, nt, { 0 }, { 0 } };
     L->pass = pass;
     for (unsigned i = 0; i < nt; i++) {
@@ -803,14 +826,7 @@ static int run_pass(struct layer *L, int pass, unsigned threads)
         s.end[i] = L->size * (i + 1) / nt;
         w[i] = (struct worker){ L, &s, i, 0 };
     }
-    for (unsigned i = 1; i < nt; i++) {
-        if (pthread_create(&t[i], NULL, work, &w[i]) != 0)
-            break;
-        started = i;
-    }
-    work(&w[0]);   /* (takes what threads that could not start would have) */
-    for (unsigned i = 1; i <= started; i++)
-        pthread_join(t[i], NULL);
+    on_threads(work, w, sizeof *w, nt);   /* (a thread's share taken by the others) */
     return 0;
 }
 
@@ -983,8 +999,6 @@ static void spread_run(struct spread *base, void *(*fn)(void *), uint64_t from, 
 {
     unsigned nt = to - from >= SPREAD_SHARED_MIN ? base->L->threads : 1;
     struct spread s[16];
-    pthread_t t[16];
-    unsigned started = 0;
     for (unsigned i = 0; i < nt; i++) {
         s[i] = *base;
         s[i].from = from + (to - from) * i / nt;
@@ -992,16 +1006,7 @@ static void spread_run(struct spread *base, void *(*fn)(void *), uint64_t from, 
         s[i].tail = tail;
         s[i].shared = nt > 1;
     }
-    for (unsigned i = 1; i < nt; i++) {
-        if (pthread_create(&t[i], NULL, fn, &s[i]) != 0)
-            break;
-        started = i;
-    }
-    fn(&s[0]);
-    for (unsigned i = 1; i <= started; i++)
-        pthread_join(t[i], NULL);
-    for (unsigned i = started + 1; i < nt; i++)   /* threads that could not start */
-        fn(&s[i]);
+    on_threads(fn, s, sizeof *s, nt);
 }
 
 /* The generations of the level, one after another (each a ply deeper
@@ -1024,16 +1029,16 @@ static void spread_level(struct spread *base, uint64_t head, uint64_t *tail)
  * is to move, as the files hold them) or twice (sides 2: node side * size
  * + rank, South to move then North, for tablebase_history_solve()).  The
  * caller sets state[] (UNKNOWN, or TERMINAL) and open[] (each node's
- * moves in the layer, counted down here) for every node; value[] and, if
- * not NULL, depth[] are written for every node; queue has room for them
- * all.  sides is 1 or 2. */
+ * moves in the layer, counted down here) for every node; value[] is
+ * written for every node (and L->hole for the winners, sides 1, where the
+ * layer is coded); queue has room for them all.  sides is 1 or 2.  (The
+ * generations are the depths: a winner's hole, from the generation that
+ * found it, leads a ply nearer the way out.) */
 static void solve_graph(const struct layer *L, unsigned sides, uint8_t *state, uint8_t *open,
-                        uint32_t *queue, int8_t *value, tb_depth *depth)
+                        uint32_t *queue, int8_t *value)
 {
     uint64_t M = L->size, nodes = sides * M;
     memset(value, 0, nodes);
-    if (depth)
-        memset(depth, 0, nodes * sizeof *depth);
     uint64_t head = 0, tail = 0;
     int n = (int)L->n;
     for (int v = n; v >= 1; v--) {
@@ -1057,7 +1062,7 @@ static void solve_graph(const struct layer *L, unsigned sides, uint8_t *state, u
                     value[i] = (int8_t)-v;
                     queue[tail++] = (uint32_t)i;
                 }
-        struct spread level = { L, sides, state, open, queue, value, depth, v, 0, 0, 0, NULL, 0 };
+        struct spread level = { L, sides, state, open, queue, value, NULL, v, 0, 0, 0, NULL, 0 };
         spread_level(&level, head, &tail);
         head = tail;
     }
@@ -1128,15 +1133,15 @@ static int propagate_own(struct layer *L, int8_t *value, tb_depth *depth)
     return ok ? 0 : -1;
 }
 
-/* The layer's values and depths, as the files hold them.  -1 when memory
+/* The layer's values (and its winners' holes, L->hole).  -1 when memory
  * runs out (nothing valued). */
-static int propagate(struct layer *L, int8_t *value, tb_depth *depth)
+static int propagate(struct layer *L, int8_t *value)
 {
     uint8_t *state = calloc(L->size, 1);
     uint32_t *queue = malloc(L->size * sizeof *queue);
     int ok = state && queue;
     if (ok)
-        solve_graph(L, 1, state, L->open, queue, value, depth);
+        solve_graph(L, 1, state, L->open, queue, value);
     free(state);
     free(queue);
     return ok ? 0 : -1;
@@ -1165,10 +1170,10 @@ static int layer_graph(const pmn_tablebase *tb, unsigned n, unsigned threads, st
     L->n = n;
     L->size = tb->size[n];
     L->threads = threads < 1 ? 1 : threads > 16 ? 16 : threads;
-    L->exit = malloc(L->size);
     if (tb->coded && L->size > (uint64_t)PRED_RANK + 1)
         return util_fail(err, PMN_ERR_RANGE, 0, "the layer of %u seeds has too many positions "
                          "(%llu) for this format", n, (unsigned long long)L->size);
+    L->exit = malloc(L->size);
     L->exit_low = tb->stride == 2 ? malloc(L->size) : NULL;
     L->hole = tb->coded ? malloc(L->size ? L->size : 1) : NULL;
     L->open = calloc(L->size, 1);
@@ -1241,8 +1246,8 @@ struct frame {
 
 static void collect_kid(void *ctx, uint64_t child, const unsigned *counts, int hole)
 {
-    (void)hole;
     struct frame *f = ctx;
+    (void)hole;
     assert(f->nkids < TB_MAX_HOLES / 2);
     for (unsigned i = 0; i < f->k; i++)
         f->kid_h[f->nkids][i] = (uint8_t)counts[i];
@@ -1335,6 +1340,13 @@ static int walked(const pmn_rules *b)
     return rules_acyclic(b) && pmn_tablebase_values(b) == 1;
 }
 
+/* Do the layers of the rules b hold a code a position (code_of())?  Where
+ * positions repeat, and one value a position. */
+static int coded(const pmn_rules *b)
+{
+    return !rules_acyclic(b) && pmn_tablebase_values(b) == 1;
+}
+
 static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t **out,
                        pmn_error *err)
 {
@@ -1371,7 +1383,7 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
         rc = propagate_own(&L, value, depths_in(tb, n, value));
     } else {
         assert(tb->coded);
-        rc = propagate(&L, value, NULL);
+        rc = propagate(&L, value);
         for (uint64_t i = 0; rc == 0 && i < size; i++)
             value[i] = (int8_t)code_of(tb, n, value[i], value[i] > 0 ? L.hole[i] : -1);
     }
@@ -1465,7 +1477,7 @@ void tablebase_history_solve(struct tablebase_history *h, const pmn_position *en
         if (x >= 0)
             h->state[x] = TERMINAL;   /* worth 0: solve_graph leaves it so */
     }
-    solve_graph(&h->L, 2, h->state, h->open, h->queue, h->value, NULL);
+    solve_graph(&h->L, 2, h->state, h->open, h->queue, h->value);
 }
 
 int tablebase_history_probe(const struct tablebase_history *h, const pmn_position *p, int *v)
@@ -1688,7 +1700,7 @@ static pmn_tablebase *tb_new(const pmn_rules *r, pmn_error *err)
     tb->k = 2 * r->pits;
     tb->stride = pmn_tablebase_values(&tb->rules);
     tb->depths = !walked(&tb->rules) && tb->stride == 2;
-    tb->coded = !walked(&tb->rules) && tb->stride == 1;
+    tb->coded = coded(&tb->rules);
     codes_init(tb);
     tb->kalah = engine_sows_as_kalah(&tb->rules) && pmn_tablebase_values(&tb->rules) == 1;
     index_init(tb);
@@ -1727,8 +1739,7 @@ unsigned pmn_tablebase_max_seeds(const pmn_rules *r)
     pmn_rules b;
     pmn_tablebase_built_rules(r, &b);
     unsigned most = 255 / (b.pits + 1);   /* code_top() within a byte */
-    return walked(&b) || pmn_tablebase_values(r) != 1 || most > PMN_TABLEBASE_MAX_SEEDS
-         ? PMN_TABLEBASE_MAX_SEEDS : most;
+    return coded(&b) && most < PMN_TABLEBASE_MAX_SEEDS ? most : PMN_TABLEBASE_MAX_SEEDS;
 }
 
 double pmn_tablebase_build_bytes(const pmn_rules *r, unsigned seeds, double *disk)
@@ -1745,16 +1756,16 @@ double pmn_tablebase_build_bytes(const pmn_rules *r, unsigned seeds, double *dis
      * byte a position and needs no more than its own values; one built as
      * a graph needs its graph and solve besides: 39 bytes a position (the
      * predecessor lists the most; the positions by exit, 4).  It holds a
-     * code a position (1 byte), made from the values and depths solved
-     * apart (2 more while it is built); with own seeds, 2 bytes a value
-     * (with its depth), and 18 more while built (both seats apart). */
+     * code a position (1 byte, the values made codes in place), and the
+     * winners' holes while it is built (1 more); with own seeds, 2 bytes a
+     * value (with its depth), and 18 more while built (both seats apart). */
     if (walked(&b)) {
         *disk = total;
         return total;
     }
     if (values == 1) {
         *disk = total;
-        return (3 + 39) * largest + (total - largest);
+        return (2 + 39) * largest + (total - largest);
     }
     *disk = 2 * values * total;
     return (2 * values + 39 + 18 * (values - 1)) * largest + 2 * values * (total - largest);
@@ -1781,18 +1792,14 @@ static void layer_stats(const pmn_tablebase *tb, unsigned n, pmn_tablebase_layer
 int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, unsigned threads,
                         pmn_tablebase_fn fn, void *ctx, pmn_error *err)
 {
-    if (seeds > PMN_TABLEBASE_MAX_SEEDS)
-        return util_fail(err, PMN_ERR_RANGE, 0, "at most %u seeds in play",
-                         PMN_TABLEBASE_MAX_SEEDS);
+    unsigned most = pmn_tablebase_max_seeds(r);
+    if (seeds > most)
+        return util_fail(err, PMN_ERR_RANGE, 0, "at most %u seeds in play%s", most,
+                         most < PMN_TABLEBASE_MAX_SEEDS ? " for a game whose positions can "
+                         "repeat (a byte holds a value and a hole)" : "");
     pmn_tablebase *tb = tb_new(r, err);
     if (!tb)
         return -1;
-    if (seeds > pmn_tablebase_max_seeds(r)) {
-        pmn_tablebase_close(tb);
-        return util_fail(err, PMN_ERR_RANGE, 0, "at most %u seeds in play for a game whose "
-                         "positions can repeat on %u holes a side", pmn_tablebase_max_seeds(r),
-                         r->pits);
-    }
     tb->progress = fn;
     tb->progress_ctx = ctx;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
@@ -2050,7 +2057,8 @@ unsigned tablebase_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_p
             if (!tablebase_move_value(tb, r, &q, &c, &rep, &mv) || mv != v)
                 continue;
             /* Which move of the value: the winner's out of the layer, or
-             * into a position nearer the way out; the loser's the slowest. */
+             * the one the layer holds for him (nearer the way out); the
+             * loser's one that stays in it (the slower). */
             long rank;
             int cv;
             unsigned depth;
@@ -2058,13 +2066,11 @@ unsigned tablebase_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_p
                 || !tablebase_probe_depth(tb, r, &c, &cv, &depth))
                 rank = here > 0 || tb->stride == 2 ? 1L << 20 : 0;
             else if (tb->coded)
-                /* the winner's move held (nearer the way out), the
-                 * loser's one that stays (slower than the way out) */
                 rank = here > 0 ? (holes[j] == keep ? 1 : -1) : 1;
             else if (tb->stride == 2)
                 rank = -(long)depth;   /* own seeds: each side forces the value, soonest */
             else
-                rank = here > 0 ? -(long)depth : (long)depth;
+                rank = 0;   /* no position repeats: any move that keeps the value ends */
             if (chosen < 0 || rank > best_rank) {
                 chosen = holes[j];
                 best_rank = rank;

@@ -263,6 +263,37 @@ static void solved_kalah_boards(void **state)
     solve("kalah(4,1),capture=opposite-always");
 }
 
+/* A table of 64 MB starts at 1 MB and doubles as it fills, the helper
+ * threads waiting while its entries move: the same values as a table of
+ * 1 MB, which never grows, on one thread and on two (each board fills
+ * the first megabyte many times over). */
+static void the_table_grows(void **state)
+{
+    (void)state;
+    static const struct { const char *spec; int margin; } boards[] = {
+        { "kalah(4,4)", 2 }, { "kalah(5,3),capture=opposite-always", 8 },
+    };
+    for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+        pmn_rules r;
+        pmn_position p;
+        assert_int_equal(pmn_rules_init(&r, boards[i].spec, NULL), 0);
+        pmn_position_start(&r, &p);
+        for (int run = 0; run < 4; run++) {
+            pmn_searcher *s = pmn_searcher_new(&r, run == 0 ? 1 : 64);
+            pmn_search_limits l = { 0 };
+            pmn_analysis a;
+            l.solve = 1;
+            l.threads = run < 2 ? 1 : 2;
+            assert_int_equal(pmn_analyse(s, &p, NULL, 0, &l, NULL, NULL, &a), 0);
+            if (!a.value.exact || a.value.margin != boards[i].margin)
+                fail_msg("%s, a table of %d MB on %u threads: %s%d, not %+d", boards[i].spec,
+                         run == 0 ? 1 : 64, l.threads, a.value.exact ? "" : "(not exact) ",
+                         a.value.margin, boards[i].margin);
+            pmn_searcher_free(s);
+        }
+    }
+}
+
 /* The endgame problems of the Hawalis page: South to move wins, and the
  * printed solutions (41 and 27 plies) are the shortest wins. */
 static void hawalis_problems(void **state)
@@ -358,6 +389,7 @@ int main(void)
         cmocka_unit_test(all_moves_are_valued),
         cmocka_unit_test(asked_again_and_stopped),
         cmocka_unit_test(solved_kalah_boards),
+        cmocka_unit_test(the_table_grows),
         cmocka_unit_test(hawalis_problems),
         cmocka_unit_test(limits),
         cmocka_unit_test(values_in_words),

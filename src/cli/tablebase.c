@@ -137,9 +137,8 @@ static double disk_free(const char *dir, char *at, size_t size)
 }
 
 /* What a build up to rq->seeds needs, said before it starts: its positions,
- * the files (pmn_tablebase_build_bytes: a byte a position, or 2 with the
- * depths of rules whose positions repeat), and the memory of
- * its largest layer as the builder holds it (the values and depths, each
+ * the files (pmn_tablebase_build_bytes: a byte a position), and the memory
+ * of its largest layer as the builder holds it (the codes and holes, each
  * position's best exit, moves and predecessor list of about six moves, the
  * solve's state and queue: about 41 bytes a position) beside the layers
  * below, mapped.  Where the machine's memory or the directory's disk is

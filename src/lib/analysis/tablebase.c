@@ -55,11 +55,15 @@
  * position, a code (code_of()): the value, and where it is positive the
  * hole the winner moves from -- out of the layer at that value, or to a
  * position of smaller depth -- so that a line of such moves leaves the
- * layer whatever the loser does.  With own seeds, two signed bytes a
- * position (U, L), then two bytes of depth (TB_DEPTH_MAX for 255 or
- * more).  (Format version 4; version 3 held a value and a depth where
- * positions repeat, version 1 16-bit depths for every game, version 2
- * depths where positions repeat: all are refused, not misread.)  A layer is written to a
+ * layer whatever the loser does.  With own seeds, a byte a position too:
+ * a code that the table at the end of the body (OWN_TABLE, 768 bytes)
+ * reads as U, L and, where they meet above 0, the hole the winner moves
+ * from (his move that forces play out, solve_own()); a layer with more
+ * than 256 kinds of them is refused by the build (Oware's of 12 seeds
+ * has 87).  (Format version 5; version 4 held U, L and two depths with
+ * own seeds, version 3 a value and a depth where positions repeat,
+ * version 1 16-bit depths for every game, version 2 depths where
+ * positions repeat: all are refused, not misread.)  A layer is written to a
  * temporary file and renamed when whole, so an interrupted build leaves the
  * finished layers, which the next build reads instead of computing again.
  *
@@ -91,31 +95,26 @@
 #endif
 
 #define TB_MAGIC "PMNTBASE"
-#define TB_VERSION 4
+#define TB_VERSION 5
 #define TB_HEADER 256
 #define TB_SPEC 192
 #define TB_MAX_HOLES 16        /* both sides */
 #define TB_MAX_SEEDS 64
 
-/* A depth as the files hold it: a byte, saturated (the file's comment). */
-typedef uint8_t tb_depth;
-#define TB_DEPTH_MAX UINT8_MAX
 
 struct pmn_tablebase {
     pmn_rules rules;
     char spec[TB_SPEC];
     unsigned k;                /* holes, both sides */
     unsigned seeds;            /* layers 0..seeds are held */
-    unsigned stride;           /* values a position: 1, or 2 (U then L: own seeds) */
-    int depths;                /* the layers hold depths (own seeds: the file's comment) */
+    int own;                   /* own seeds: a code a position, which its layer's
+                                  table reads as U, L and a hole (own_*) */
     int coded;                 /* a code a position: its value, and the winner's hole
                                   (positions repeat, one value: coded(), code_of()) */
     int kalah;                 /* Kalah's sowing serves (engine_sows_as_kalah()): kalah_exits() */
     char dir[4096];            /* where it was opened from */
     int damaged;               /* a probe met a value no position can have */
     const int8_t *layer[TB_MAX_SEEDS + 1];
-    const tb_depth *depth[TB_MAX_SEEDS + 1];   /* plies to leave the layer: propagate();
-                                                  NULL where the layers hold none */
     uint64_t size[TB_MAX_SEEDS + 1];
     size_t mapped[TB_MAX_SEEDS + 1];   /* bytes mapped (header included); 0: malloc'd */
     void *base[TB_MAX_SEEDS + 1];
@@ -131,7 +130,18 @@ struct pmn_tablebase {
     /* value_of[n][c]: the value of code c in the layer of n seeds, or
      * INT8_MIN for a code no position has (coded layers) */
     int8_t value_of[TB_MAX_SEEDS + 1][256];
+    /* Own seeds: what code c of the layer of n seeds stands for, from the
+     * layer's table (own_table_read()): U, L, and the hole the winner
+     * moves from where U = L > 0 (else -1); own_hi INT8_MIN for a code no
+     * position has. */
+    int8_t own_hi[TB_MAX_SEEDS + 1][256], own_lo[TB_MAX_SEEDS + 1][256],
+        own_hole[TB_MAX_SEEDS + 1][256];
 };
+
+/* The table that ends an own-seeds layer's body: 256 U, then 256 L, then
+ * 256 holes, signed bytes (a code no position has: U = L = INT8_MIN, the
+ * hole -1). */
+#define OWN_TABLE (3 * 256)
 
 /* Codes (coded layers; K holes a side, n seeds): a value v <= 0 is the
  * code n + v; a value v > 0 with the hole h the winner moves from to keep
@@ -149,14 +159,17 @@ static uint8_t code_of(const pmn_tablebase *tb, unsigned n, int v, int hole)
 }
 
 /* The hole the winner of the position with code c (layer n) moves from,
- * or -1 (a value of 0 or less: no move held). */
+ * or -1 (a value of 0 or less: no move held; own seeds: bounds apart). */
 static int code_hole(const pmn_tablebase *tb, unsigned n, uint8_t c)
 {
+    if (tb->own)
+        return tb->own_hole[n][c];
     return c <= n ? -1 : (int)((c - n - 1) % (tb->k / 2));
 }
 
 static void codes_init(pmn_tablebase *tb)
 {
+    memset(tb->own_hi, INT8_MIN, sizeof tb->own_hi);   /* (no layer's table read yet) */
     for (unsigned n = 0; n <= TB_MAX_SEEDS; n++)
         for (unsigned c = 0; c < 256; c++)
             tb->value_of[n][c] = code_top(tb, n) > 255 || c > code_top(tb, n) ? INT8_MIN
@@ -164,17 +177,41 @@ static void codes_init(pmn_tablebase *tb)
                                : (int8_t)(1 + (c - n - 1) / (tb->k / 2));
 }
 
+/* Own seeds: the table of the layer of n seeds, at the end of its body
+ * v, read into tb->own_*[n].  0; -1 when an entry is one no position can
+ * have (bounds past the seeds, L above U, a hole where there is no
+ * winner, or none where there is): a corrupt or forged file. */
+static int own_table_read(pmn_tablebase *tb, unsigned n, const int8_t *v)
+{
+    const int8_t *t = v + tb->size[n];
+    int most = (int)n, holes = (int)(tb->k / 2);
+    for (unsigned c = 0; c < 256; c++) {
+        int u = t[c], l = t[256 + c], h = t[512 + c];
+        int unused = u == INT8_MIN && l == INT8_MIN && h == -1;
+        int winner = u == l && u > 0;
+        if (!unused && (u > most || l < -most || l > u || h < -1 || h >= holes
+                        || (h >= 0) != winner))
+            return -1;
+        tb->own_hi[n][c] = (int8_t)u;
+        tb->own_lo[n][c] = (int8_t)l;
+        tb->own_hole[n][c] = (int8_t)h;
+    }
+    return 0;
+}
+
 /* The value(s) held at a sound cell c of the layer of n seeds: hi (U) and
  * lo (L), the same where a position has one. */
 static inline void cell_values(const pmn_tablebase *tb, unsigned n, const int8_t *c, int *hi,
                                int *lo)
 {
-    if (tb->coded) {
+    if (tb->own) {
+        *hi = tb->own_hi[n][(uint8_t)c[0]];
+        *lo = tb->own_lo[n][(uint8_t)c[0]];
+    } else if (tb->coded) {
         *hi = *lo = tb->value_of[n][(uint8_t)c[0]];
-        return;
+    } else {
+        *hi = *lo = c[0];
     }
-    *hi = c[0];
-    *lo = c[tb->stride - 1];
 }
 
 static int cell_sound(const pmn_tablebase *tb, unsigned n, const int8_t *c);
@@ -536,7 +573,6 @@ static int move_exit(const pmn_tablebase *tb, const pmn_rules *r, unsigned n,
                      const pmn_position *q, const pmn_move_report *rep, unsigned *c, int *v,
                      int *vlow, int values)
 {
-    unsigned stride = tb->stride;
     if (rep->ending != PMN_END_NONE) {
         *v = *vlow = end_margin(r, rep->ending, rep->outcome, q);
         return 1;
@@ -550,7 +586,7 @@ static int move_exit(const pmn_tablebase *tb, const pmn_rules *r, unsigned n,
     if (!values)
         return 1;
     int hi, lo;
-    cell_values(tb, left, &tb->layer[left][rank_of(tb, c, left) * stride], &hi, &lo);
+    cell_values(tb, left, &tb->layer[left][rank_of(tb, c, left)], &hi, &lo);
     if (q->to_move == 0) {   /* the same side moves again: the same bound */
         *v = gain + hi;
         *vlow = gain + lo;
@@ -580,7 +616,8 @@ static int ended(const pmn_rules *r, const pmn_position *p, int *v)
  * *best_hole (if not NULL) gets the hole of the best (0 where there is
  * none).  With two values a position (own seeds), that is the U node's
  * (the lower layers' L read where the turn passes, U where it does not),
- * and *low (if not NULL) gets the L node's.  Without `values`, the layers
+ * and *low (if not NULL) gets the L node's -- and then *best_hole its
+ * hole, the one the files keep (the winner's where U = L).  Without `values`, the layers
  * below are not read: only the moves handed to `inner` are wanted, and
  * the value returned means nothing. */
 static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h, unsigned n,
@@ -612,11 +649,14 @@ static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h,
             continue;   /* (the moves in the layer alone are wanted) */
         if (v > best) {
             best = v;
-            if (best_hole)
+            if (best_hole && !tb->own)
                 *best_hole = holes[i];
         }
-        if (vlow > best_low)
+        if (vlow > best_low) {
             best_low = vlow;
+            if (best_hole && tb->own)
+                *best_hole = holes[i];
+        }
     }
     if (low)
         *low = best_low;
@@ -625,29 +665,12 @@ static int exits(const pmn_tablebase *tb, const pmn_rules *r, const unsigned *h,
 
 /* ---- building a layer ----------------------------------------------------- */
 
-/* A layer's body: a signed byte a value, then, where it holds depths, a
- * depth (tb_depth) a value. */
-static uint64_t depth_offset(uint64_t size)
-{
-    return size;
-}
-
-/* The values a layer of n seeds holds: a position's one, or two. */
-static uint64_t cells(const pmn_tablebase *tb, unsigned n)
-{
-    return tb->size[n] * tb->stride;
-}
-
+/* A layer's body: a byte a position, then with own seeds the table of
+ * what its codes stand for (OWN_TABLE). */
 static uint64_t body_bytes(const pmn_tablebase *tb, unsigned n)
 {
-    uint64_t c = cells(tb, n);
-    return (tb->depths ? depth_offset(c) + c * sizeof(tb_depth) : c) + (c == 0);
-}
-
-/* Where the layer of n seeds keeps its depths in the body at v, or NULL. */
-static tb_depth *depths_in(const pmn_tablebase *tb, unsigned n, const int8_t *v)
-{
-    return tb->depths ? (tb_depth *)(void *)(v + depth_offset(cells(tb, n))) : NULL;
+    uint64_t c = tb->size[n];
+    return c + (tb->own ? OWN_TABLE : 0) + (c == 0);
 }
 
 struct layer {
@@ -841,7 +864,6 @@ struct spread {
     uint8_t *state, *open;
     uint32_t *queue;
     int8_t *value;
-    tb_depth *depth;
     int v;                     /* the level: v (solve_graph), t (solve_own) */
     int own;                   /* solve_own()'s rule, not solve_graph()'s */
     uint64_t from, to;         /* the generation's part, in queue (or the
@@ -922,8 +944,6 @@ static void *spread_from(void *arg)
     for (uint64_t q = s->from; q < s->to; q++) {
         uint32_t x = s->queue[q];
         uint64_t side = x >= M, c = x - side * M;
-        tb_depth next = !s->depth ? 0 : s->depth[x] < TB_DEPTH_MAX ? (tb_depth)(s->depth[x] + 1)
-                                                                   : TB_DEPTH_MAX;
         uint32_t from = c ? L->cursor[c - 1] : 0, to = L->cursor[c];
         int at_least = s->state[x] == AT_LEAST;
         for (uint32_t j = from; j < to; j++) {
@@ -949,10 +969,10 @@ static void *spread_from(void *arg)
             if (!claim(s, p, to_state))
                 continue;
             s->value[p] = (int8_t)value;
-            if (s->depth)
-                s->depth[p] = next;
             if (L->hole && s->sides == 1 && to_state == AT_LEAST)
                 L->hole[p] = (uint8_t)(L->pred[j] >> PRED_HOLE);
+            else if (L->hole && s->own && p >= M)   /* North's move that forces it */
+                L->hole[p - M] = (uint8_t)(L->pred[j] >> PRED_HOLE);
             found_add(s, &f, (uint32_t)p);
         }
     }
@@ -1062,7 +1082,7 @@ static void solve_graph(const struct layer *L, unsigned sides, uint8_t *state, u
                     value[i] = (int8_t)-v;
                     queue[tail++] = (uint32_t)i;
                 }
-        struct spread level = { L, sides, state, open, queue, value, NULL, v, 0, 0, 0, NULL, 0 };
+        struct spread level = { L, sides, state, open, queue, value, v, 0, 0, 0, NULL, 0 };
         spread_level(&level, head, &tail);
         head = tail;
     }
@@ -1080,20 +1100,20 @@ static void solve_graph(const struct layer *L, unsigned sides, uint8_t *state, u
  * t - 1 at the level that takes it, the rest n.  A side that forces an
  * exit so never repeats a position (the attractor's distance falls at
  * every ply), which is why the bound holds whatever repetitions count.
- * depth[] gets that distance: the plies within which North forces it.
- * open[] holds each node's moves in the layer (counted down here);
- * state[] starts UNKNOWN. */
+ * L->hole[rank] gets North's move at each North node it takes: his best
+ * exit (pass 1), or the move to a node taken a generation before, a ply
+ * nearer the way out.  open[] holds each node's moves in the layer
+ * (counted down here); state[] starts UNKNOWN. */
 static void solve_own(const struct layer *L, uint8_t *state, uint8_t *open, uint32_t *queue,
-                      int8_t *w, tb_depth *depth)
+                      int8_t *w)
 {
     uint64_t M = L->size, nodes = 2 * M, head = 0, tail = 0;
     int n = (int)L->n;
     memset(w, 0, nodes);
-    memset(depth, 0, nodes * sizeof *depth);
     for (int t = -n + 1; t <= n; t++) {
         if (M > (1u << 20))
             layer_progress(L, 2 + (double)(t + n - 1) / 2, 0);
-        struct spread level = { L, 2, state, open, queue, w, depth, t, 1, 0, 0, NULL, 0 };
+        struct spread level = { L, 2, state, open, queue, w, t, 1, 0, 0, NULL, 0 };
         spread_run(&level, scan_own, 0, nodes, &tail);
         spread_level(&level, head, &tail);
         head = tail;
@@ -1103,34 +1123,72 @@ static void solve_own(const struct layer *L, uint8_t *state, uint8_t *open, uint
             w[i] = (int8_t)n;   /* North cannot force play out: endless, South's */
 }
 
-/* Own seeds: the layer's U and L, and their depths, as the files hold
- * them (a position's two side by side).  -1 when memory runs out. */
-static int propagate_own(struct layer *L, int8_t *value, tb_depth *depth)
+/* Own seeds: a position's U, L and hole (the winner's, where U = L > 0;
+ * else -1) as one index into (2n + 1)^2 (K + 1) kinds. */
+static uint32_t own_kind(unsigned n, unsigned holes, int u, int l, int hole)
+{
+    return ((uint32_t)(u + (int)n) * (2 * n + 1) + (uint32_t)(l + (int)n)) * (holes + 1)
+         + (uint32_t)(hole + 1);
+}
+
+/* Own seeds: the layer of n seeds solved (solve_own()), its positions
+ * made codes in value[] and its table (OWN_TABLE) after them, as the file
+ * holds them: the kinds of (U, L, hole) the layer has, in the order of
+ * own_kind(), a code each -- few, since the values have the parity of
+ * the seeds, U and L are mostly near each other, and a hole is held only
+ * where they meet above 0 (Oware's layer of 12 seeds has 87 kinds).  -1
+ * when memory runs out, -2 when the layer has more than 256 kinds. */
+static int propagate_own(struct layer *L, int8_t *value)
 {
     uint64_t M = L->size;
+    unsigned n = L->n, holes = L->tb->k / 2;
+    uint32_t kinds = own_kind(n, holes, (int)n, (int)n, (int)holes - 1) + 1;
     uint8_t *state = calloc(2 * M, 1), *open = malloc(2 * M);
     uint32_t *queue = malloc(2 * M * sizeof *queue);
     int8_t *w = malloc(2 * M);
-    tb_depth *d = malloc(2 * M * sizeof *d);
-    int ok = state && open && queue && w && d;
-    if (ok) {
+    int16_t *code = malloc(kinds * sizeof *code);
+    int rc = state && open && queue && w && code ? 0 : -1;
+    if (rc == 0) {
         memcpy(open, L->open, M);
         memcpy(open + M, L->open, M);
-        solve_own(L, state, open, queue, w, d);
+        solve_own(L, state, open, queue, w);
+        /* The kinds the layer has, numbered in order. */
+        for (uint32_t k = 0; k < kinds; k++)
+            code[k] = -1;
         for (uint64_t i = 0; i < M; i++) {
-            value[2 * i] = w[i];                 /* U: South to move */
-            value[2 * i + 1] = (int8_t)-w[M + i];   /* L: North to move, his view */
-            depth[2 * i] = d[i];
-            depth[2 * i + 1] = d[M + i];
-            assert(value[2 * i + 1] <= value[2 * i]);
+            int u = w[i], l = -w[M + i];   /* U: South to move; L: North, his view */
+            assert(l <= u);
+            code[own_kind(n, holes, u, l, u == l && u > 0 ? L->hole[i] : -1)] = 0;
+        }
+        int8_t *table = value + M;
+        unsigned used = 0;
+        memset(table, INT8_MIN, 2 * 256);
+        memset(table + 2 * 256, -1, 256);
+        for (uint32_t k = 0; k < kinds && rc == 0; k++) {
+            if (code[k] < 0)
+                continue;
+            if (used == 256) {
+                rc = -2;
+                break;
+            }
+            uint32_t pair = k / (holes + 1);
+            table[used] = (int8_t)((int)(pair / (2 * n + 1)) - (int)n);          /* U */
+            table[256 + used] = (int8_t)((int)(pair % (2 * n + 1)) - (int)n);    /* L */
+            table[512 + used] = (int8_t)((int)(k % (holes + 1)) - 1);          /* the hole */
+            code[k] = (int16_t)used++;
+        }
+        for (uint64_t i = 0; rc == 0 && i < M; i++) {
+            int u = w[i], l = -w[M + i];
+            value[i] = (int8_t)(uint8_t)code[own_kind(n, holes, u, l,
+                                                      u == l && u > 0 ? L->hole[i] : -1)];
         }
     }
     free(state);
     free(open);
     free(queue);
     free(w);
-    free(d);
-    return ok ? 0 : -1;
+    free(code);
+    return rc;
 }
 
 /* The layer's values (and its winners' holes, L->hole).  -1 when memory
@@ -1170,16 +1228,16 @@ static int layer_graph(const pmn_tablebase *tb, unsigned n, unsigned threads, st
     L->n = n;
     L->size = tb->size[n];
     L->threads = threads < 1 ? 1 : threads > 16 ? 16 : threads;
-    if (tb->coded && L->size > (uint64_t)PRED_RANK + 1)
+    if ((tb->coded || tb->own) && L->size > (uint64_t)PRED_RANK + 1)
         return util_fail(err, PMN_ERR_RANGE, 0, "the layer of %u seeds has too many positions "
                          "(%llu) for this format", n, (unsigned long long)L->size);
     L->exit = malloc(L->size);
-    L->exit_low = tb->stride == 2 ? malloc(L->size) : NULL;
-    L->hole = tb->coded ? malloc(L->size ? L->size : 1) : NULL;
+    L->exit_low = tb->own ? malloc(L->size) : NULL;
+    L->hole = tb->coded || tb->own ? malloc(L->size ? L->size : 1) : NULL;
     L->open = calloc(L->size, 1);
     L->cursor = calloc(L->size, sizeof *L->cursor);
-    if (!L->exit || !L->open || !L->cursor || (tb->stride == 2 && !L->exit_low)
-        || (tb->coded && !L->hole))
+    if (!L->exit || !L->open || !L->cursor || (tb->own && !L->exit_low)
+        || ((tb->coded || tb->own) && !L->hole))
         goto nomem;
     run_pass(L, 1, threads);
     /* The positions by exit (counting sort: in each, the ranks' order). */
@@ -1351,14 +1409,14 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
                        pmn_error *err)
 {
     struct layer L;
-    /* The values, then the depths, in one block as in the file. */
+    /* The codes (and own seeds' table), in one block as in the file. */
     uint64_t size = tb->size[n];
     int8_t *value = calloc(body_bytes(tb, n), 1);   /* the padding written too */
     if (!value)
         return util_fail(err, PMN_ERR_NOMEM, 0, "out of memory for the layer of %u seeds "
                          "(%llu positions)", n, (unsigned long long)size);
     if (walked(&tb->rules)) {
-        assert(!tb->depths && !tb->coded);   /* (any line that keeps a value ends) */
+        assert(!tb->own && !tb->coded);   /* (any line that keeps a value ends) */
         int rc = walk_layer(tb, n, value);
         if (rc == 0) {
             *out = value;
@@ -1376,11 +1434,13 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
         free(value);
         return -1;
     }
-    /* Own seeds: the values and depths as the file holds them.  Else the
-     * values solved, and each made a code with its winner's hole. */
+    /* Own seeds: the codes and their table as the file holds them.  Else
+     * the values solved, and each made a code with its winner's hole. */
     int rc;
-    if (tb->stride == 2) {
-        rc = propagate_own(&L, value, depths_in(tb, n, value));
+    if (tb->own) {
+        rc = propagate_own(&L, value);
+        if (rc == 0 && own_table_read(tb, n, value) != 0)
+            assert(!"an own-seeds table the build made unsound");
     } else {
         assert(tb->coded);
         rc = propagate(&L, value);
@@ -1388,6 +1448,12 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
             value[i] = (int8_t)code_of(tb, n, value[i], value[i] > 0 ? L.hole[i] : -1);
     }
     layer_free(&L);
+    if (rc == -2) {
+        free(value);
+        return util_fail(err, PMN_ERR_RANGE, 0, "the layer of %u seeds has more than 256 "
+                         "kinds of bounds and moves, more than a byte a position holds: the "
+                         "layers below it are kept", n);
+    }
     if (rc != 0) {
         /* a layer of zeros would be written as if valued */
         free(value);
@@ -1444,7 +1510,7 @@ struct tablebase_history *tablebase_history_new(const pmn_tablebase *tb, unsigne
 {
     pmn_error err;
     if (n > tb->seeds || tb->size[n] > max_positions || tb->size[n] >= UINT32_MAX / 2
-        || tb->stride != 1)   /* own seeds: the ends would need their own values */
+        || tb->own)   /* own seeds: the ends would need their own values */
         return NULL;
     struct tablebase_history *h = calloc(1, sizeof *h);
     if (!h)
@@ -1578,7 +1644,7 @@ static int write_layer(const pmn_tablebase *tb, const char *dir, unsigned n, con
 static int values_in_range(const pmn_tablebase *tb, const int8_t *v, unsigned n)
 {
     for (uint64_t i = 0; i < tb->size[n]; i++)
-        if (!cell_sound(tb, n, &v[i * tb->stride]))
+        if (!cell_sound(tb, n, &v[i]))
             return 0;
     return 1;
 }
@@ -1664,6 +1730,12 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, int verify,
     close(fd);
     if (base == MAP_FAILED)
         return util_fail(err, PMN_ERR_NOMEM, 0, "%s: cannot map it: %s", path, strerror(errno));
+    /* (the table first: the body's codes are read by it) */
+    if (tb->own && own_table_read(tb, n, (const int8_t *)base + TB_HEADER) != 0) {
+        munmap(base, want);
+        return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: a table of codes no position can have "
+                         "(forged or corrupt)", path);
+    }
     if (verify && (why = body_unsound(tb, n, base)) != NULL) {
         munmap(base, want);
         return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: %s", path, why);
@@ -1671,7 +1743,6 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, int verify,
     tb->base[n] = base;
     tb->mapped[n] = want;
     tb->layer[n] = (const int8_t *)base + TB_HEADER;
-    tb->depth[n] = depths_in(tb, n, tb->layer[n]);
     return 1;
 }
 
@@ -1698,8 +1769,7 @@ static pmn_tablebase *tb_new(const pmn_rules *r, pmn_error *err)
     pmn_tablebase_built_rules(r, &tb->rules);   /* under a majority, majority=no's */
     tb_spec(&tb->rules, tb->spec, sizeof tb->spec);
     tb->k = 2 * r->pits;
-    tb->stride = pmn_tablebase_values(&tb->rules);
-    tb->depths = !walked(&tb->rules) && tb->stride == 2;
+    tb->own = pmn_tablebase_values(&tb->rules) == 2;
     tb->coded = coded(&tb->rules);
     codes_init(tb);
     tb->kalah = engine_sows_as_kalah(&tb->rules) && pmn_tablebase_values(&tb->rules) == 1;
@@ -1757,8 +1827,9 @@ double pmn_tablebase_build_bytes(const pmn_rules *r, unsigned seeds, double *dis
      * a graph needs its graph and solve besides: 39 bytes a position (the
      * predecessor lists the most; the positions by exit, 4).  It holds a
      * code a position (1 byte, the values made codes in place), and the
-     * winners' holes while it is built (1 more); with own seeds, 2 bytes a
-     * value (with its depth), and 18 more while built (both seats apart). */
+     * winners' holes while it is built (1 more); with own seeds, the same,
+     * and 14 more while built (both seats apart: a state, a count, a value
+     * and a queue entry a seat). */
     if (walked(&b)) {
         *disk = total;
         return total;
@@ -1767,8 +1838,8 @@ double pmn_tablebase_build_bytes(const pmn_rules *r, unsigned seeds, double *dis
         *disk = total;
         return (2 + 39) * largest + (total - largest);
     }
-    *disk = 2 * values * total;
-    return (2 * values + 39 + 18 * (values - 1)) * largest + 2 * values * (total - largest);
+    *disk = total;
+    return (2 + 39 + 14) * largest + (total - largest);
 }
 
 static void layer_stats(const pmn_tablebase *tb, unsigned n, pmn_tablebase_layer *s)
@@ -1777,7 +1848,7 @@ static void layer_stats(const pmn_tablebase *tb, unsigned n, pmn_tablebase_layer
     s->seeds = n;
     s->positions = tb->size[n];
     for (uint64_t i = 0; i < tb->size[n]; i++) {
-        const int8_t *c = &tb->layer[n][i * tb->stride];
+        const int8_t *c = &tb->layer[n][i];
         int hi, lo;
         if (!cell_sound(tb, n, c))
             continue;   /* not counted: pmn_tablebase_verify finds it */
@@ -1825,7 +1896,6 @@ int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, uns
             }
             tb->base[n] = v;
             tb->layer[n] = v;
-            tb->depth[n] = depths_in(tb, n, v);
             if (write_layer(tb, dir, n, v, err) != 0) {
                 pmn_tablebase_close(tb);
                 return -1;
@@ -1910,8 +1980,9 @@ static int cell_sound(const pmn_tablebase *tb, unsigned n, const int8_t *c)
     if (tb->coded)
         return tb->value_of[n][(uint8_t)c[0]] != INT8_MIN;
     int bound = (int)n;
-    return c[0] <= bound && c[0] >= -bound && c[tb->stride - 1] <= c[0]
-        && c[tb->stride - 1] >= -bound;
+    if (tb->own)
+        return tb->own_hi[n][(uint8_t)c[0]] != INT8_MIN;
+    return c[0] <= bound && c[0] >= -bound;
 }
 
 /* cell_sound(), a probe's: one that is not marks tb damaged (the flag is
@@ -1930,7 +2001,7 @@ int pmn_tablebase_damaged(const pmn_tablebase *tb)
 }
 
 /* Where tb keeps p's value(s), sound (cell_checked()): the layer *n and
- * the index *i of its first value (depths at the same index); NULL if tb
+ * the index *i of its code; NULL if tb
  * does not hold p or holds no value it can have. */
 static const int8_t *cell_at(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
                              unsigned *n, uint64_t *i)
@@ -1941,7 +2012,7 @@ static const int8_t *cell_at(const pmn_tablebase *tb, const pmn_rules *r, const 
     *n = counts_of(r, p, h);
     if (*n > tb->seeds)
         return NULL;
-    *i = rank_of(tb, h, *n) * tb->stride;
+    *i = rank_of(tb, h, *n);
     return &tb->layer[*n][*i];
 }
 
@@ -1952,8 +2023,7 @@ static const int8_t *cell_of(const pmn_tablebase *tb, const pmn_rules *r, const 
     return c && cell_checked(tb, *n, c) ? c : NULL;
 }
 
-int tablebase_probe_depth(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
-                          int *v, unsigned *depth)
+int tablebase_probe(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p, int *v)
 {
     unsigned n;
     uint64_t i;
@@ -1965,8 +2035,6 @@ int tablebase_probe_depth(const pmn_tablebase *tb, const pmn_rules *r, const pmn
     if (hi != lo)
         return 0;   /* bounds (own seeds): no one value */
     *v = hi;
-    if (depth)
-        *depth = tb->depth[n] ? tb->depth[n][i] : 0;
     return 1;
 }
 
@@ -1980,7 +2048,7 @@ int tablebase_probe_bounds(const pmn_tablebase *tb, const pmn_rules *r, const pm
 
 int tablebase_own_seeds(const pmn_tablebase *tb)
 {
-    return tb->stride == 2;
+    return tb->own;
 }
 
 int tablebase_cell_bounds(const pmn_tablebase *tb, const int8_t *cell, unsigned layer, int *lo,
@@ -2017,12 +2085,12 @@ int tablebase_move_value(const pmn_tablebase *tb, const pmn_rules *r, const pmn_
 }
 
 /* The hole the winner of p plays, which the databases hold (coded
- * layers), or -1. */
+ * layers, own seeds), or -1. */
 static int stored_move(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p)
 {
     unsigned n;
     uint64_t i;
-    const int8_t *c = tb->coded ? cell_of(tb, r, p, &n, &i) : NULL;
+    const int8_t *c = tb->coded || tb->own ? cell_of(tb, r, p, &n, &i) : NULL;
     return c ? code_hole(tb, n, (uint8_t)c[0]) : -1;
 }
 
@@ -2044,7 +2112,7 @@ unsigned tablebase_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_p
         int nm = pmn_legal_moves(r, &q, holes), chosen = -1;
         long best_rank = 0;
         long here = v - ((long)q.captured[q.to_move] - (long)q.captured[!q.to_move]);
-        int keep = stored_move(tb, r, &q);   /* coded layers: the winner's */
+        int keep = stored_move(tb, r, &q);   /* coded layers, own seeds: the winner's */
         assert(nseen <= PMN_MAX_PV);
         seen[nseen++] = q;
         for (int j = 0; j < nm; j++) {
@@ -2061,14 +2129,11 @@ unsigned tablebase_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_p
              * loser's one that stays in it (the slower). */
             long rank;
             int cv;
-            unsigned depth;
             if (rep.ending != PMN_END_NONE || pmn_irreversible(&rep)
-                || !tablebase_probe_depth(tb, r, &c, &cv, &depth))
-                rank = here > 0 || tb->stride == 2 ? 1L << 20 : 0;
-            else if (tb->coded)
+                || !tablebase_probe(tb, r, &c, &cv))
+                rank = here > 0 || tb->own ? 1L << 20 : 0;
+            else if (tb->coded || tb->own)
                 rank = here > 0 ? (holes[j] == keep ? 1 : -1) : 1;
-            else if (tb->stride == 2)
-                rank = -(long)depth;   /* own seeds: each side forces the value, soonest */
             else
                 rank = 0;   /* no position repeats: any move that keeps the value ends */
             if (chosen < 0 || rank > best_rank) {
@@ -2093,11 +2158,6 @@ unsigned tablebase_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_p
                 return n;   /* the rules end the game here: a repetition */
     }
     return n;
-}
-
-int tablebase_probe(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p, int *v)
-{
-    return tablebase_probe_depth(tb, r, p, v, NULL);
 }
 
 int pmn_tablebase_probe(const pmn_tablebase *tb, const pmn_position *p, int *margin)

@@ -36,19 +36,13 @@ int tablebase_move_value(const pmn_tablebase *tb, const pmn_rules *r, const pmn_
 /* A line of best play from p, which the databases hold and whose value is
  * the game's (no position before it can come again): at each ply a move
  * that keeps the value -- the winner's out of the layer or nearer the way
- * out (the move the layer holds for him where positions repeat; the
- * depth, with own seeds), the loser's one that stays in the layer (the
- * slowest, with own seeds) -- to the end of the game, a repetition or
+ * out (the move the layer holds for him where positions repeat), the
+ * loser's one that stays in the layer (with own seeds, out of it where he
+ * can) -- to the end of the game, a repetition or
  * `max` moves.  Returns the moves written to line; *played
  * (if not NULL) grows by the moves played to find them. */
 unsigned tablebase_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
                         int *line, unsigned max, uint64_t *played);
-/* The same, and the depth (own seeds; else 0): the plies within which the
- * side that wins the value forces the play out of p's layer (a winner
- * moving to a position of smaller depth, and exits first, never repeats a
- * position). */
-int tablebase_probe_depth(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
-                          int *v, unsigned *depth);
 
 /* A layer solved again for a game with a history: the positions `ends`
  * (those since the last capture, and the one to move from) end the game

@@ -16,7 +16,8 @@
 # BOARDS55 (default 5,5) likewise with databases of five holes to SEEDS55
 # (default 24).  SEEDS64=0 leaves all of it out (each build of six holes
 # takes about 20 minutes, 5 GB of memory and 1.6 GB in $TMPDIR).  With
-# GIRVING set, the Kalah databases beside girving's generator (below).
+# GIRVING set, the Kalah databases beside girving's generator, and with
+# GIRVING_BUILDS every small board beside girving's solver (below).
 # Run from the top of the source tree after `make`: sh bench/solve.sh
 set -e
 PMN=${PMN:-./src/pmn}
@@ -84,37 +85,50 @@ if [ -n "${GIRVING:-}" ]; then
     done
 fi
 
-# Beside girving's solver (GIRVING_SOLVER: its path, kalah-s, built from
-# girving/kalah with `make kalah-s`; six holes, empty capture; and GIRVING,
-# its generator, for its databases): Kalah(6,n) for n in GBOARDS (default
-# "3 4") from the opening on one thread, each program with its own
-# databases to GSEEDS seeds (default 16), built first; CPU seconds, the
-# value, and the positions each looked at (pmn's nodes: every move it
-# played; girving's "nodes peeked", every move it played).
-if [ -n "${GIRVING_SOLVER:-}" ] && [ -n "${GIRVING:-}" ]; then
+# Beside girving's solver on every board it and pmn solve in minutes
+# (GIRVING_BUILDS: a folder of girving/kalah builds, one a board width and
+# capture rule, as bench/README says -- 4e 4s 5e 5s 6e 6s, each with its
+# kalah-s and generator; the s builds patched for standard capture, their
+# databases in 5-bit entries): Kalah(m,n) for each "m:n n ..." of GMATRIX,
+# under both capture rules, each program with its own databases to GSEEDS
+# seeds (default 16) built first, one thread, GCAP seconds at most (default
+# 300); CPU seconds of each build and solve, the values, and the positions
+# (pmn's: every move it played; girving's searched and peeked).
+if [ -n "${GIRVING_BUILDS:-}" ]; then
     GSEEDS=${GSEEDS:-16}
-    GBOARDS=${GBOARDS:-"3 4"}
-    gdb="$tmp/girving-$GSEEDS.dat"
-    gb=$( { /usr/bin/time -f %U sh -c "printf '4\\nc %d\\ns\\nq\\n' $GSEEDS |
-             '$GIRVING' '$gdb' > /dev/null" ; } 2>&1 | tail -1)
-    pb=$( { /usr/bin/time -f %U "$PMN" tablebase build --rules 'kalah,capture=opposite-always' \
-             --seeds "$GSEEDS" --dir "$tmp/pmn-g" -q > /dev/null ; } 2>&1 | tail -1)
-    printf 'databases to %d seeds built: pmn %s s, girving %s s of CPU\n' "$GSEEDS" "$pb" "$gb"
-    for n in $GBOARDS; do
-        p=$(/usr/bin/time -o "$tmp/cpu" -f %U "$PMN" analyse --solve --threads 1 \
-                --rules "kalah(6,$n),capture=opposite-always" --tablebase "$tmp/pmn-g" \
-                --format json |
-            python3 -c 'import json,sys; j=json.load(sys.stdin); print("%+d %d" % (j["margin"], j["nodes"]))')
-        p="$p $(cat "$tmp/cpu")"
-        g=$(/usr/bin/time -o "$tmp/cpu" -f %U "$GIRVING_SOLVER" -t 22 -e "$GSEEDS" -E "$gdb" s "$n" |
-            awk '/^Move:/ { sub(",", "", $7); v = $7 } /Nodes peeked/ { k = $3 }
-                 END { printf "%+d %s", v, k }')
-        g="$g $(cat "$tmp/cpu")"
-        set -- $p $g
-        printf 'kalah(6,%d) empty capture, one thread: pmn %s (%s s, %s positions), girving %s (%s s, %s positions), %sx\n' \
-            "$n" "$1" "$3" "$2" "$4" "$6" "$5" "$(awk -v a="$3" -v b="$6" 'BEGIN { printf "%.2f", a / b }')"
+    GCAP=${GCAP:-300}
+    GMATRIX=${GMATRIX:-"4:3 4 5 6|5:3 4 5|6:2 3 4"}
+    echo "$GMATRIX" | tr '|' '\n' | while IFS=: read -r m ns; do
+        for cap in e s; do
+            if [ $cap = e ]; then rule=",capture=opposite-always" bits=4; else rule="" bits=5; fi
+            g="$GIRVING_BUILDS/$m$cap"
+            rm -rf "$tmp/pmn-g" "$tmp/girving.dat"
+            /usr/bin/time -o "$tmp/cpu" -f %U "$PMN" tablebase build --rules "kalah($m,4)$rule" \
+                --seeds "$GSEEDS" --dir "$tmp/pmn-g" -q -j 1 > /dev/null
+            pb=$(tail -1 "$tmp/cpu")
+            /usr/bin/time -o "$tmp/cpu" -f %U sh -c "printf '$bits\\nc $GSEEDS\\ns\\nq\\n' |
+                '$g/generator' '$tmp/girving.dat' > /dev/null"
+            gb=$(tail -1 "$tmp/cpu")
+            printf 'kalah(%d,n)%s databases to %d seeds: pmn %s s, girving %s s\n' \
+                "$m" "$rule" "$GSEEDS" "$pb" "$gb"
+            for n in $ns; do
+                pv=$(timeout "$GCAP" /usr/bin/time -o "$tmp/cpu" -f %U "$PMN" analyse --solve \
+                         --threads 1 --rules "kalah($m,$n)$rule" --tablebase "$tmp/pmn-g" \
+                         --format json 2> /dev/null |
+                     python3 -c 'import json,sys; j=json.load(sys.stdin); print("%+d %d" % (j["margin"], j["nodes"]))' \
+                     2> /dev/null) && pc=$(tail -1 "$tmp/cpu") || { pv="- -"; pc=">$GCAP"; }
+                gv=$(cd "$g" && timeout "$GCAP" /usr/bin/time -o "$tmp/cpu" -f %U ./kalah-s -t 22 \
+                         -e "$GSEEDS" -E "$tmp/girving.dat" s "$n" 2> /dev/null |
+                     awk '/^Move:/ { sub(",", "", $7); v = $7 } /Nodes searched/ { s = $3 }
+                          /Nodes peeked/ { k = $3 } END { if (k != "") printf "%+d %s %s", v, s, k }')
+                [ -n "$gv" ] && gc=$(tail -1 "$tmp/cpu") || { gv="- - -"; gc=">$GCAP"; }
+                set -- $pv $gv
+                printf 'kalah(%d,%d)%-24s pmn %4s %7s s %11s pos | girving %4s %7s s %11s searched %11s peeked\n' \
+                    "$m" "$n" "$rule" "$1" "$pc" "$2" "$3" "$gc" "$4" "$5"
+            done
+        done
     done
-    rm -rf "$tmp/pmn-g" "$gdb"
+    rm -rf "$tmp/pmn-g" "$tmp/girving.dat"
 fi
 
 [ "$SEEDS64" -gt 0 ] || exit 0

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -848,6 +849,56 @@ static void every_line_ends(void **state)
     }
 }
 
+/* The same files on one thread and on two, byte for byte -- the holes
+ * held for the winners too, which the thread that reached a winner first
+ * chose before: layers of Awari (a value a position) and of Oware's own
+ * seeds (two bounds) large enough that their solve's generations run on
+ * both threads. */
+static int same_file(const char *a, const char *b)
+{
+    FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
+    int same = f && g, c, d;
+    while (same && ((c = getc(f)) != EOF) + ((d = getc(g)) != EOF) > 0)
+        same = c == d;
+    if (f)
+        fclose(f);
+    if (g)
+        fclose(g);
+    return same;
+}
+
+static void same_files_on_any_threads(void **state)
+{
+    (void)state;
+    const char *specs[] = { "awari-lincke", "oware" };
+    for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
+        pmn_rules r;
+        pmn_error err;
+        unsigned seeds = whole_sample() ? 11 : 10;
+        char *one = make_dir(), *two = make_dir(), a[600], b[600];
+        assert_int_equal(pmn_rules_init(&r, specs[k], NULL), 0);
+        assert_int_equal(pmn_tablebase_build(&r, seeds, one, 1, NULL, NULL, &err), 0);
+        assert_int_equal(pmn_tablebase_build(&r, seeds, two, 2, NULL, NULL, &err), 0);
+        DIR *d = opendir(one);
+        struct dirent *e;
+        unsigned files = 0;
+        assert_non_null(d);
+        while ((e = readdir(d)) != NULL) {
+            if (e->d_name[0] == '.')
+                continue;
+            snprintf(a, sizeof a, "%s/%s", one, e->d_name);
+            snprintf(b, sizeof b, "%s/%s", two, e->d_name);
+            if (!same_file(a, b))
+                fail_msg("%s: %s is not the same on two threads", specs[k], e->d_name);
+            files++;
+        }
+        closedir(d);
+        assert_int_equal(files, seeds + 1);
+        rm_dir(one);
+        rm_dir(two);
+    }
+}
+
 /* A position's value does not depend on the seeds a hole held at the
  * start: databases built for Kalah(3,2) serve Kalah(3,3), with the same
  * values, and a searcher of Kalah(3,3) takes them; other rules do not. */
@@ -988,6 +1039,7 @@ int main(void)
         cmocka_unit_test(larger_layers_agree_with_solver),
         cmocka_unit_test(lines_keep_the_value),
         cmocka_unit_test(every_line_ends),
+        cmocka_unit_test(same_files_on_any_threads),
         cmocka_unit_test(any_start),
         cmocka_unit_test(refused),
     };

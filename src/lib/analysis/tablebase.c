@@ -943,6 +943,28 @@ static uint8_t one_open_less(struct spread *s, uint64_t p)
     return s->shared ? __atomic_sub_fetch(&s->open[p], 1, __ATOMIC_RELAXED) : --s->open[p];
 }
 
+/* A winner's hole found by the spread: the lowest of his moves to the
+ * generation before his -- the same whatever thread claimed him, so that
+ * the files are the same on any number of threads (the claimer's own
+ * move would not be).  While the generation is made, its winners hold
+ * HOLE_PENDING, then the lowest such hole with HOLE_NEW set, cleared
+ * when the generation is whole (spread_level()). */
+#define HOLE_NEW 0x80
+#define HOLE_PENDING 0xFF
+
+/* Where node p, claimed as to_state, keeps the hole its side to move
+ * plays, or -1 where it keeps none: a winner (AT_LEAST) of a coded layer
+ * (sides 1), North with own seeds (his move that forces play out). */
+static int64_t hole_at(const struct spread *s, uint64_t p, uint8_t to_state)
+{
+    const struct layer *L = s->L;
+    if (!L->hole)
+        return -1;
+    if (s->own)
+        return p >= L->size ? (int64_t)(p - L->size) : -1;
+    return s->sides == 1 && to_state == AT_LEAST ? (int64_t)p : -1;
+}
+
 /* The predecessors of the nodes queue[from, to), valued by the level's
  * rule, appended to the queue: the next generation, each a ply deeper.
  * solve_graph(): a predecessor of a node worth v to its mover (AT_LEAST)
@@ -986,15 +1008,45 @@ static void *spread_from(void *arg)
             if (!claim(s, p, to_state))
                 continue;
             s->value[p] = (int8_t)value;
-            if (L->hole && s->sides == 1 && to_state == AT_LEAST)
-                L->hole[p] = (uint8_t)(L->pred[j] >> PRED_HOLE);
-            else if (L->hole && s->own && p >= M)   /* North's move that forces it */
-                L->hole[p - M] = (uint8_t)(L->pred[j] >> PRED_HOLE);
+            int64_t at = hole_at(s, p, to_state);
+            if (at >= 0)   /* its hole: spread_holes(), once the generation is whole */
+                L->hole[at] = HOLE_PENDING;
             found_add(s, &f, (uint32_t)p);
         }
     }
     if (f.n)
         found_flush(s, &f);
+    return NULL;
+}
+
+/* The holes of the generation that queue[from, to) made (spread_from()):
+ * each move from a winner of it to one of these nodes that made him one
+ * -- to a loser (AT_MOST, solve_graph()), to South (solve_own()) --
+ * lowers his hole to its own where that is lower. */
+static void *spread_holes(void *arg)
+{
+    struct spread *s = arg;
+    const struct layer *L = s->L;
+    uint64_t M = L->size;
+    for (uint64_t q = s->from; q < s->to; q++) {
+        uint32_t x = s->queue[q];
+        uint64_t side = x >= M, c = x - side * M;
+        if (s->own ? side != 0 : s->state[x] != AT_MOST)
+            continue;
+        uint32_t from = c ? L->cursor[c - 1] : 0, to = L->cursor[c];
+        for (uint32_t j = from; j < to; j++) {
+            uint64_t p = (s->sides - 1 - side) * M + (L->pred[j] & PRED_RANK);
+            int64_t at = hole_at(s, p, AT_LEAST);
+            if (at < 0)
+                continue;
+            uint8_t h = (uint8_t)(HOLE_NEW | L->pred[j] >> PRED_HOLE);
+            uint8_t now = __atomic_load_n(&L->hole[at], __ATOMIC_RELAXED);
+            while ((now & HOLE_NEW) && h < now
+                   && !__atomic_compare_exchange_n(&L->hole[at], &now, h, 0, __ATOMIC_RELAXED,
+                                                   __ATOMIC_RELAXED))
+                ;
+        }
+    }
     return NULL;
 }
 
@@ -1057,6 +1109,16 @@ static void spread_level(struct spread *base, uint64_t head, uint64_t *tail)
     while (head < *tail) {
         uint64_t end = *tail;
         spread_run(base, spread_from, head, end, tail);
+        if (base->L->hole) {
+            spread_run(base, spread_holes, head, end, tail);
+            for (uint64_t q = end; q < *tail; q++) {
+                int64_t at = hole_at(base, base->queue[q], base->state[base->queue[q]]);
+                if (at >= 0) {
+                    assert(base->L->hole[at] != HOLE_PENDING);
+                    base->L->hole[at] &= (uint8_t)~HOLE_NEW;
+                }
+            }
+        }
         head = end;
     }
 }

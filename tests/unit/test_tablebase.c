@@ -843,7 +843,8 @@ static void every_line_ends(void **state)
                 lines++;
                 won += v > 0;
             }
-        assert_true(lines > 1000 && won > 100);
+        /* (with own seeds, the bounds meet at a few hundred positions) */
+        assert_true(lines > (own ? 500 : 1000) && won > 100);
         pmn_tablebase_close(tb);
         rm_dir(dir);
     }

@@ -383,9 +383,14 @@ static int probe(struct solve_table *t, uint64_t key, struct entry *e)
 {
     struct slot *b = &t->e[(key & (t->nbuckets - 1)) * BUCKET];
     for (int i = 0; i < BUCKET; i++) {
-        unpack_slot(&b[i], e);
-        if (e->key == key && e->work)
-            return 1;
+        /* (the key first: the other slots' entries are not unpacked) */
+        uint64_t d = atomic_load_explicit(&b[i].data, memory_order_relaxed);
+        if ((atomic_load_explicit(&b[i].check, memory_order_relaxed) ^ d) == key
+            && (uint8_t)(d >> 48) != 0) {
+            unpack_slot(&b[i], e);
+            if (e->key == key && e->work)   /* (a writer may have come between) */
+                return 1;
+        }
     }
     return 0;
 }

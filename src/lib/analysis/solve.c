@@ -358,17 +358,23 @@ static uint64_t pack_entry(const struct entry *e)
          | (uint64_t)e->work << 48 | (uint64_t)e->depth << 56;
 }
 
-/* The entry in slot s (its key is then whatever the check gives). */
-static void unpack_slot(const struct slot *s, struct entry *e)
+/* The entry of a slot's two words, as loaded (its key is then whatever
+ * the check gives). */
+static void entry_of(uint64_t check, uint64_t d, struct entry *e)
 {
-    uint64_t d = atomic_load_explicit(&s->data, memory_order_relaxed);
-    e->key = atomic_load_explicit(&s->check, memory_order_relaxed) ^ d;
+    e->key = check ^ d;
     e->lo = (int16_t)(uint16_t)d;
     e->hi = (int16_t)(uint16_t)(d >> 16);
     e->best = (int8_t)(uint8_t)(d >> 32);
     e->generation = (uint8_t)(d >> 40);
     e->work = (uint8_t)(d >> 48);
     e->depth = (uint8_t)(d >> 56);
+}
+
+static void unpack_slot(const struct slot *s, struct entry *e)
+{
+    uint64_t d = atomic_load_explicit(&s->data, memory_order_relaxed);
+    entry_of(atomic_load_explicit(&s->check, memory_order_relaxed), d, e);
 }
 
 static void write_slot(struct slot *s, const struct entry *e)
@@ -385,11 +391,10 @@ static int probe(struct solve_table *t, uint64_t key, struct entry *e)
     for (int i = 0; i < BUCKET; i++) {
         /* (the key first: the other slots' entries are not unpacked) */
         uint64_t d = atomic_load_explicit(&b[i].data, memory_order_relaxed);
-        if ((atomic_load_explicit(&b[i].check, memory_order_relaxed) ^ d) == key
-            && (uint8_t)(d >> 48) != 0) {
-            unpack_slot(&b[i], e);
-            if (e->key == key && e->work)   /* (a writer may have come between) */
-                return 1;
+        uint64_t check = atomic_load_explicit(&b[i].check, memory_order_relaxed);
+        if ((check ^ d) == key && (uint8_t)(d >> 48) != 0) {   /* its key, and work */
+            entry_of(check, d, e);
+            return 1;
         }
     }
     return 0;
@@ -476,7 +481,7 @@ static int store(struct solve_table *t, uint64_t key, long lo, long hi, int best
 /* Double the table in use, where it is over half full and may grow: each
  * entry of bucket b whose key has the new bit moves to bucket b + n (zero,
  * past the old size).  The main thread grows it, between two positions of
- * its search; helpers wait in their stop check (helper_halted()) while it
+ * its search; helpers wait in their stop check (halted()) while it
  * moves, since no slot is where it was. */
 static void table_grow(struct solve_table *t)
 {
@@ -507,6 +512,16 @@ static void table_grow(struct solve_table *t)
         pthread_cond_broadcast(&t->resumed);
         pthread_mutex_unlock(&t->grow_lock);
     }
+}
+
+/* The helpers searching (running) grow or shrink by delta, and a growth
+ * waiting for them all hears of it. */
+static void crew(struct solve_table *t, int delta)
+{
+    pthread_mutex_lock(&t->grow_lock);
+    t->running = (unsigned)((int)t->running + delta);
+    pthread_cond_signal(&t->arrived);
+    pthread_mutex_unlock(&t->grow_lock);
 }
 
 /* A helper's wait while the table grows. */
@@ -1049,11 +1064,7 @@ static void *help(void *arg)
     int best;
     root_bounds(&h->x, h->p, &lo, &hi);
     mtd(&h->x, h->p, h->g, &lo, &hi, &best);
-    /* No longer one the table's growth waits for. */
-    pthread_mutex_lock(&h->x.t->grow_lock);
-    h->x.t->running--;
-    pthread_cond_signal(&h->x.t->arrived);
-    pthread_mutex_unlock(&h->x.t->grow_lock);
+    crew(h->x.t, -1);   /* no longer one the table's growth waits for */
     return NULL;
 }
 
@@ -1084,13 +1095,9 @@ static int mtd_threads(struct solver *x, const pmn_position *p, unsigned threads
             k->p = p;
             k->halt = &halt;
             k->g = banked(p);
-            pthread_mutex_lock(&x->t->grow_lock);
-            x->t->running++;
-            pthread_mutex_unlock(&x->t->grow_lock);
+            crew(x->t, 1);
             if (pthread_create(&k->id, NULL, help, k) != 0) {
-                pthread_mutex_lock(&x->t->grow_lock);
-                x->t->running--;
-                pthread_mutex_unlock(&x->t->grow_lock);
+                crew(x->t, -1);
                 break;
             }
             started++;

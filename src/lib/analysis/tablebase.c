@@ -965,6 +965,22 @@ static int64_t hole_at(const struct spread *s, uint64_t p, uint8_t to_state)
     return s->sides == 1 && to_state == AT_LEAST ? (int64_t)p : -1;
 }
 
+/* Node x's predecessor lists in pred[from, to), and the node of entry j:
+ * a move in the layer hands the turn over, so with both seats apart the
+ * predecessor's side to move is the other one. */
+static void preds_of(const struct spread *s, uint32_t x, uint32_t *from, uint32_t *to)
+{
+    uint64_t M = s->L->size, c = x >= M ? x - M : x;
+    *from = c ? s->L->cursor[c - 1] : 0;
+    *to = s->L->cursor[c];
+}
+
+static uint64_t pred_node(const struct spread *s, uint32_t x, uint32_t j)
+{
+    uint64_t M = s->L->size, side = x >= M;
+    return (s->sides - 1 - side) * M + (s->L->pred[j] & PRED_RANK);
+}
+
 /* The predecessors of the nodes queue[from, to), valued by the level's
  * rule, appended to the queue: the next generation, each a ply deeper.
  * solve_graph(): a predecessor of a node worth v to its mover (AT_LEAST)
@@ -981,14 +997,11 @@ static void *spread_from(void *arg)
     struct found f;
     f.n = 0;
     for (uint64_t q = s->from; q < s->to; q++) {
-        uint32_t x = s->queue[q];
-        uint64_t side = x >= M, c = x - side * M;
-        uint32_t from = c ? L->cursor[c - 1] : 0, to = L->cursor[c];
+        uint32_t x = s->queue[q], from, to;
         int at_least = s->state[x] == AT_LEAST;
+        preds_of(s, x, &from, &to);
         for (uint32_t j = from; j < to; j++) {
-            /* A move in the layer hands the turn over: with both seats
-             * apart, the predecessor's side to move is the other one. */
-            uint64_t p = (s->sides - 1 - side) * M + (L->pred[j] & PRED_RANK);
+            uint64_t p = pred_node(s, x, j);
             if (state_of(s, p) != UNKNOWN)   /* (a TERMINAL node too) */
                 continue;
             uint8_t to_state = AT_MOST;
@@ -1029,14 +1042,12 @@ static void *spread_holes(void *arg)
     const struct layer *L = s->L;
     uint64_t M = L->size;
     for (uint64_t q = s->from; q < s->to; q++) {
-        uint32_t x = s->queue[q];
-        uint64_t side = x >= M, c = x - side * M;
-        if (s->own ? side != 0 : s->state[x] != AT_MOST)
+        uint32_t x = s->queue[q], from, to;
+        if (s->own ? x >= M : s->state[x] != AT_MOST)
             continue;
-        uint32_t from = c ? L->cursor[c - 1] : 0, to = L->cursor[c];
+        preds_of(s, x, &from, &to);
         for (uint32_t j = from; j < to; j++) {
-            uint64_t p = (s->sides - 1 - side) * M + (L->pred[j] & PRED_RANK);
-            int64_t at = hole_at(s, p, AT_LEAST);
+            int64_t at = hole_at(s, pred_node(s, x, j), AT_LEAST);
             if (at < 0)
                 continue;
             uint8_t h = (uint8_t)(HOLE_NEW | L->pred[j] >> PRED_HOLE);
@@ -1210,6 +1221,15 @@ static uint32_t own_kind(unsigned n, unsigned holes, int u, int l, int hole)
          + (uint32_t)(hole + 1);
 }
 
+/* Own seeds: the kind of the position of rank i, from solve_own()'s w[]
+ * (U: South to move; L: North to move, his view) and L's holes. */
+static uint32_t kind_at(const struct layer *L, const int8_t *w, uint64_t i)
+{
+    int u = w[i], l = -w[L->size + i];
+    assert(l <= u);
+    return own_kind(L->n, L->tb->k / 2, u, l, u == l && u > 0 ? L->hole[i] : -1);
+}
+
 /* Own seeds: the layer of n seeds solved (solve_own()), its positions
  * made codes in value[] and its table (OWN_TABLE) after them, as the file
  * holds them: the kinds of (U, L, hole) the layer has, in the order of
@@ -1234,11 +1254,8 @@ static int propagate_own(struct layer *L, int8_t *value)
         /* The kinds the layer has, numbered in order. */
         for (uint32_t k = 0; k < kinds; k++)
             code[k] = -1;
-        for (uint64_t i = 0; i < M; i++) {
-            int u = w[i], l = -w[M + i];   /* U: South to move; L: North, his view */
-            assert(l <= u);
-            code[own_kind(n, holes, u, l, u == l && u > 0 ? L->hole[i] : -1)] = 0;
-        }
+        for (uint64_t i = 0; i < M; i++)
+            code[kind_at(L, w, i)] = 0;
         int8_t *table = value + M;
         unsigned used = 0;
         memset(table, INT8_MIN, 2 * 256);
@@ -1256,11 +1273,8 @@ static int propagate_own(struct layer *L, int8_t *value)
             table[512 + used] = (int8_t)((int)(k % (holes + 1)) - 1);          /* the hole */
             code[k] = (int16_t)used++;
         }
-        for (uint64_t i = 0; rc == 0 && i < M; i++) {
-            int u = w[i], l = -w[M + i];
-            value[i] = (int8_t)(uint8_t)code[own_kind(n, holes, u, l,
-                                                      u == l && u > 0 ? L->hole[i] : -1)];
-        }
+        for (uint64_t i = 0; rc == 0 && i < M; i++)
+            value[i] = (int8_t)(uint8_t)code[kind_at(L, w, i)];
     }
     free(state);
     free(open);
@@ -1529,8 +1543,11 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
     int rc;
     if (tb->own) {
         rc = propagate_own(&L, value);
-        if (rc == 0 && own_table_read(tb, n, value) != 0)
-            assert(!"an own-seeds table the build made unsound");
+        if (rc == 0) {   /* its table read as an open reads it (sound: made here) */
+            int sound = own_table_read(tb, n, value) == 0;
+            assert(sound);
+            (void)sound;
+        }
     } else {
         assert(tb->coded);
         rc = propagate(&L, value);
@@ -1920,16 +1937,10 @@ double pmn_tablebase_build_bytes(const pmn_rules *r, unsigned seeds, double *dis
      * winners' holes while it is built (1 more); with own seeds, the same,
      * and 14 more while built (both seats apart: a state, a count, a value
      * and a queue entry a seat). */
-    if (walked(&b)) {
-        *disk = total;
-        return total;
-    }
-    if (values == 1) {
-        *disk = total;
-        return (2 + 39) * largest + (total - largest);
-    }
     *disk = total;
-    return (2 + 39 + 14) * largest + (total - largest);
+    if (walked(&b))
+        return total;
+    return (2 + 39 + 14 * (values - 1)) * largest + (total - largest);
 }
 
 static void layer_stats(const pmn_tablebase *tb, unsigned n, pmn_tablebase_layer *s)
@@ -2069,10 +2080,9 @@ static int cell_sound(const pmn_tablebase *tb, unsigned n, const int8_t *c)
 {
     if (tb->coded)
         return tb->value_of[n][(uint8_t)c[0]] != INT8_MIN;
-    int bound = (int)n;
     if (tb->own)
         return tb->own_hi[n][(uint8_t)c[0]] != INT8_MIN;
-    return c[0] <= bound && c[0] >= -bound;
+    return c[0] <= (int)n && c[0] >= -(int)n;
 }
 
 /* cell_sound(), a probe's: one that is not marks tb damaged (the flag is

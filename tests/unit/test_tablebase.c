@@ -156,7 +156,7 @@ static void small_layers_agree_with_minimax(void **state)
     layers_agree("awale,holes=3,majority=no,grand-slam=last-resort", 5, 3);
 }
 
-/* Kalah's builder plays the moves on the counts (kalah_exits()), not by
+/* Kalah's builder plays the moves on the counts (kalah_sow()), not by
  * pmn_play: on every position of the layers, the two give the same value
  * and the same moves within the layer -- boards where one hole's seeds
  * lap the board (two holes a side: a lap of 5), both captures, and six

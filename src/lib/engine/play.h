@@ -64,7 +64,7 @@ void engine_init(struct engine *e, const pmn_rules *r, const pmn_position *p);
  * the facing hole (opposite: if that has seeds; opposite-always: even when
  * not), the game over when either side is empty, each taking his own?
  * The engine then plays them on the position itself, and the databases'
- * builder on the counts (tablebase.c's kalah_exits). */
+ * builder on the counts (tablebase.c's kalah_sow). */
 int engine_sows_as_kalah(const pmn_rules *r);
 
 /* The legal holes of the side to move, in sowing order; their number. */

@@ -138,8 +138,11 @@ struct shape {
 struct tally {
     long best;
     int best_hole;            /* -1: none yet */
-    int dependent;            /* DEP_ flags, gathered from the kids */
-    int horizon;              /* a peek took a bound short of the end */
+    int dependent;            /* DEP_PATH, gathered from the kids */
+    int low_depth;            /* how far ahead the kids' upper bounds looked
+                                 (the least; PROVED: to the end) */
+    int depth;                /* and the result's: the cut-off's kid's where
+                                 the test fails high, else low_depth */
 };
 
 struct solver {
@@ -587,7 +590,7 @@ static void bound_of(const struct solver *x, const pmn_position *p, long d, long
 }
 
 static long test_key(struct solver *x, const pmn_position *p, uint64_t key, int ply, long gamma,
-                     int *dep);
+                     int *dep, int *depth);
 static long test(struct solver *x, const pmn_position *p, int ply, long gamma, int *dep);
 
 /* Is the position at `ply` valued as a new game would value it: no
@@ -650,9 +653,10 @@ static int tb_bounds(const struct solver *x, const pmn_position *p, long d, int 
 
 /* The value (mover's view) of the kid k of p at `ply`, tested against gamma. */
 static long kid_value(struct solver *x, const pmn_position *p, struct kid *k, int ply, long gamma,
-                      int *dep)
+                      int *dep, int *depth)
 {
     *dep = 0;
+    *depth = k->depth;
     if (k->lo == k->hi)
         return k->lo;
     if (ply + 1 >= SOLVE_MAX_PLY) {
@@ -662,8 +666,14 @@ static long kid_value(struct solver *x, const pmn_position *p, struct kid *k, in
     }
     line_enter(&x->ln, ply, k);
     if (k->pos.to_move == p->to_move)
-        return test_key(x, &k->pos, k->key, ply + 1, gamma, dep);
-    return -test_key(x, &k->pos, k->key, ply + 1, 1 - gamma, dep);
+        return test_key(x, &k->pos, k->key, ply + 1, gamma, dep, depth);
+    return -test_key(x, &k->pos, k->key, ply + 1, 1 - gamma, dep, depth);
+}
+
+/* How far ahead a result looked that a kid's of `depth` made: a ply more. */
+static int after(int depth)
+{
+    return depth == PROVED ? PROVED : depth >= 254 ? 254 : depth + 1;
 }
 
 /* Play the move `hole` of p into k: the end of the game, a repetition and
@@ -686,13 +696,13 @@ static void play_kid(struct solver *x, const pmn_position *p, int hole, struct k
  * k->lo..k->hi (the mover's view): the end of the game or a repetition
  * (which makes the result hang on the path: *dependent), the seeds and
  * the databases, then the table (Irving's peek at every child; a bound
- * short of the end sets *horizon). */
-static void peek_kid(struct solver *x, struct kid *k, int me, int ply, int rem, int *dependent,
-                     int *horizon)
+ * short of the end sets k->depth, how far it looked). */
+static void peek_kid(struct solver *x, struct kid *k, int me, int ply, int rem, int *dependent)
 {
     const pmn_rules *r = x->r;
     k->lo = -100000;
     k->hi = 100000;
+    k->depth = PROVED;
     if (k->rep.ending != PMN_END_NONE) {
         k->lo = k->hi = (int)end_margin(r, k->rep.ending, k->rep.outcome, &k->pos, me);
     } else if (!x->sh.acyclic && kid_repeats(&x->ln, ply, k)) {
@@ -723,8 +733,7 @@ static void peek_kid(struct solver *x, struct kid *k, int me, int ply, int rem, 
         if (c && !deep_enough(c, rem - 1))
             c = NULL;
         if (c) {
-            if (c->depth != PROVED)
-                *horizon = 1;
+            k->depth = c->depth;
             long lo = c->lo + cd, hi = c->hi + cd, klo, khi;
             if (k->pos.to_move == me) {
                 klo = c->lo <= NONE_LO ? -100000 : lo;
@@ -760,18 +769,22 @@ static int peek_kids(struct solver *x, const pmn_position *p, int ply, int rem, 
         struct kid *k = &kids[i];
         if (i + 1 < n)
             play_kid(x, p, holes[n - 2 - i], &kids[i + 1]);
-        peek_kid(x, k, me, ply, rem, &t->dependent, &t->horizon);
+        peek_kid(x, k, me, ply, rem, &t->dependent);
         if (k->lo >= gamma) {   /* a cut-off before any search */
             t->best = k->lo;
             t->best_hole = k->hole;
+            t->depth = after(k->depth);
             return 0;
         }
         if (k->hi > t->best && k->hi < gamma && k->lo == k->hi) {
             t->best = k->hi;
             t->best_hole = k->hole;
         }
-        if (k->lo == k->hi)
-            continue;          /* decided, below gamma */
+        if (k->lo == k->hi) {   /* decided, below gamma */
+            if (after(k->depth) < t->low_depth)
+                t->low_depth = after(k->depth);
+            continue;
+        }
         /* Irving's order: the table's move, then the moves that earn
          * another sowing, the nearest the store first (they keep the turn
          * and the most sowings after them), then the seeds banked. */
@@ -814,28 +827,33 @@ static int search_kids(struct solver *x, const pmn_position *p, struct kid **kid
                     t->best = k->hi;
                     t->best_hole = k->hole;
                 }
+                if (after(k->depth) < t->low_depth)
+                    t->low_depth = after(k->depth);
                 continue;
             }
             if (pass == 0 && j > 0 && x->t->threads > 1 && busy(x->t, k->key)) {
                 later[nlater++] = j;
                 continue;
             }
-            int kd;
+            int kd, kdepth;
             _Atomic uint64_t *mark = x->t->threads > 1 ? enter(x->t, k->key) : NULL;
-            long v = kid_value(x, p, k, ply, gamma, &kd);
+            long v = kid_value(x, p, k, ply, gamma, &kd, &kdepth);
             if (mark)
                 leave(mark, k->key);
             if (x->b.stopped)
                 return 0;
-            t->dependent |= kd;
+            t->dependent |= kd & DEP_PATH;
             if (v > t->best) {
                 t->best = v;
                 t->best_hole = k->hole;
             }
             if (v >= gamma) {
+                t->depth = after(kdepth);
                 cut = 1;
                 break;
             }
+            if (after(kdepth) < t->low_depth)
+                t->low_depth = after(kdepth);
         }
     }
     return 1;
@@ -847,9 +865,10 @@ static int search_kids(struct solver *x, const pmn_position *p, struct kid **kid
  * was cut short by the budget, and is not to be kept.  key: key_of(x, p),
  * which the parent made when it peeked at p (not made again). */
 static long test_key(struct solver *x, const pmn_position *p, uint64_t key, int ply, long gamma,
-                     int *dep)
+                     int *dep, int *depth)
 {
     *dep = 0;
+    *depth = PROVED;
     if (search_budget_spent(&x->b)) {
         *dep = DEP_PATH;
         return gamma - 1;
@@ -881,36 +900,49 @@ static long test_key(struct solver *x, const pmn_position *p, uint64_t key, int 
     if (e) {
         if (deep_enough(e, rem)) {
             *dep = e->depth == PROVED ? 0 : DEP_HORIZON;
+            *depth = e->depth;
             if (e->lo + d >= gamma)
                 return e->lo + d;
             if (e->hi + d < gamma)
                 return e->hi + d;
             *dep = 0;
+            *depth = PROVED;
         }
         tt_best = e->best;
     }
     if (rem <= 0) {   /* the horizon: the margin banked so far */
         *dep = DEP_HORIZON;
+        *depth = 0;
         return d;
     }
     uint64_t nodes0 = x->b.nodes;
     struct kid *opened[PMN_MAX_SIDE_PITS];
-    struct tally t = { -100000, -1, 0, 0 };
+    struct tally t = { -100000, -1, 0, PROVED, PROVED };
     int open = peek_kids(x, p, ply, rem, gamma, tt_best, opened, &t);
     if (t.best < gamma && !search_kids(x, p, opened, open, ply, gamma, &t)) {
         *dep = DEP_PATH;
         return gamma - 1;
     }
-    if (t.horizon)
+    /* How far ahead the result looked (Irving's account): a lower bound,
+     * as far as the kid that made it; an upper bound, as far as the
+     * shortest of the kids' -- at least rem, where every bound taken was
+     * deep enough, and more where the table held deeper ones, which a
+     * later look of more plies then takes as it is.  (PROVED: to the end,
+     * and a lower bound is so where its kid's is, whatever its elder
+     * brothers' were.) */
+    if (t.best < gamma)
+        t.depth = t.low_depth;
+    assert(t.depth >= rem || t.depth == PROVED);
+    if (t.depth != PROVED)
         t.dependent |= DEP_HORIZON;
     if (ply == 0 && t.best >= gamma)
         x->root_best = t.best_hole;
     *dep = t.dependent;
+    *depth = t.depth;
     if (!(t.dependent & DEP_PATH)) {
-        int depth = t.dependent & DEP_HORIZON ? (rem > 254 ? 254 : rem) : PROVED;
         int filled = t.best >= gamma
-            ? store(x->t, key, t.best - d, NONE_HI, t.best_hole, x->b.nodes - nodes0 + 1, depth)
-            : store(x->t, key, NONE_LO, t.best - d, -1, x->b.nodes - nodes0 + 1, depth);
+            ? store(x->t, key, t.best - d, NONE_HI, t.best_hole, x->b.nodes - nodes0 + 1, t.depth)
+            : store(x->t, key, NONE_LO, t.best - d, t.best_hole, x->b.nodes - nodes0 + 1, t.depth);
         if (filled && x->main) {
             x->t->filled++;
             table_grow(x->t);
@@ -922,7 +954,8 @@ static long test_key(struct solver *x, const pmn_position *p, uint64_t key, int 
 /* The same of p, whose key is not known yet (the root). */
 static long test(struct solver *x, const pmn_position *p, int ply, long gamma, int *dep)
 {
-    return test_key(x, p, key_of(x, p), ply, gamma, dep);
+    int depth;
+    return test_key(x, p, key_of(x, p), ply, gamma, dep, &depth);
 }
 
 /* ---- the root ------------------------------------------------------------------ */
@@ -961,31 +994,32 @@ static long next_gamma(const struct solver *x, long g, long lo, long hi, int ste
 static int mtd(struct solver *x, const pmn_position *p, long g, long *lo, long *hi,
                int *best_hole)
 {
-    /* Iterative deepening: three looks ahead, of 6, 12 and 18 plies, fill
-     * the table with best moves and a first guess; then the search to the
-     * end.  Looks further ahead cost more than they save: the margin banked
-     * at a horizon is a poor guess, and a test of it fails low only after
-     * every move is searched.  Measured in positions played on one thread
-     * (Kalah from the opening, no databases; the last, Kalah(6,4) empty
-     * capture with databases to 20 seeds), with children peeked at one by
-     * one (peek_kids):
-     *                    standard             empty capture
-     *   looks at        (5,4)  (6,3)  (4,6)   (6,3)  (5,4)  (6,4)+db
-     *   6, 12           8.48M  5.62M  5.31M   2.43M  4.04M  35.2M
-     *   6, 12, 18       8.03M  4.66M  4.36M   2.25M  3.59M  31.4M
-     *   6, ..., 24      9.62M  5.96M  5.10M   2.65M  5.39M  35.5M
-     *   3, 6, ..., 18   8.16M  4.05M  4.31M   1.43M  4.00M  31.3M
-     *   3, 6, ..., 30  15.5M   8.83M  5.13M   2.49M  6.86M  52.2M
-     *   4, 8, ..., 16   7.97M  5.31M  4.17M   1.50M  5.15M  30.9M
-     *   5, 10, 15, 20  10.0M   4.08M  3.92M   1.72M  5.11M  31.8M
-     * No other schedule does better on every board; 6, 12, 18 is within
-     * 2% of the best on the sum, and the best or near it on each board
-     * but the small (6,3) with empty capture.  (Irving's, steps of 3 to
-     * 30, looks too far ahead for a search that stops at a horizon's
-     * banked margin.) */
+    /* Iterative deepening: looks ahead that fill the table with best
+     * moves (a fail-low's too: the move of its highest bound, as Irving's
+     * table keeps) and a first guess; then the search to the end.  How far
+     * and in what steps, by the holes a side, measured in positions played
+     * on one thread from the opening of Kalah with databases to 16 seeds
+     * (first standard capture, then empty; Irving's solver's own count of
+     * the positions it peeked at, beside):
+     *                  (4,4)   (4,5)   (4,6)   (5,4)   (6,3)  (6,4)  (5,5)
+     *   6, 12, 18     61.5k   667k    2.40M   3.50M   624k   355M
+     *     empty       47.5k   765k    2.95M   1.67M   333k   94.5M  602M
+     *   5, 8, ..., 29 43.0k   730k    1.93M   4.63M   1.03M  401M
+     *     empty       47.6k   457k    2.56M   2.58M   361k   117M   701M
+     *   Irving's      41.6k   789k    1.73M   4.74M   909k   534M
+     *     empty       52.9k   382k    2.51M   2.36M   320k   129M   933M
+     * With four holes a side or fewer, a move leads to few others and a
+     * look of 29 plies is cheap, and what it proves saves more in the
+     * search to the end; with more, looks past 18 plies cost more than
+     * they save (the margin banked at a horizon is a poor guess, and a
+     * test of it fails low only after every move is searched).  Without
+     * the fail-low's move kept, Kalah(4,6) standard took 2.25M positions
+     * by steps of 3, and with it by 6, 12, 18 3.03M; by 6, 12, 18 with
+     * more holes it changes the count by 2% at most. */
+    const int small = x->r->pits <= 4, step = small ? 3 : 6, last = small ? 29 : 18;
     long plo = *lo, phi = *hi;   /* proved */
     *best_hole = -1;   /* a move proved as good as plo, when a test finds one */
-    for (int limit = 6;; limit = limit >= 18 ? UNLIMITED : limit + 6) {
+    for (int limit = small ? 5 : 6;; limit = limit >= last ? UNLIMITED : limit + step) {
         long dlo = plo, dhi = phi;
         int steps = 0, guessed = 0;
         x->limit = limit;

@@ -39,6 +39,7 @@ struct kid {
     /* The solver's: what is known of the move's value (the mover's view),
      * and its cell in the databases, where they hold it. */
     int lo, hi;
+    int depth;                /* how far ahead lo..hi looked (solve.c's PROVED: to the end) */
     const int8_t *tbv;
     unsigned tbn;             /* the layer of tbv */
 };

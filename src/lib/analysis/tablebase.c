@@ -520,18 +520,27 @@ static void kalah_sow(const pmn_tablebase *tb, const uint8_t *h, unsigned n,
             theirs[j] = (uint8_t)(h[m + j] + laps);
         }
         mine[i] = (uint8_t)laps;
-        unsigned stored = laps, to_mine = 0, to_theirs = 0;
         /* The rest from the next hole on, round the cycle (own holes
-         * 0..m-1, the store m, the other's m+1..2m). */
-        for (unsigned j = 1, at = i + 1; j <= rest; j++, at = at + 1 < len ? at + 1 : 0) {
-            if (at < m) {
-                mine[at]++;
-                to_mine++;
-            } else if (at == m) {
-                stored++;
-            } else {
-                theirs[at - m - 1]++;
-                to_theirs++;
+         * 0..m-1, the store m, the other's m+1..2m) to e = i + rest (less
+         * than i + len: back to his holes below i at most), a stretch at
+         * a time (a branch a seed was a tenth of the build). */
+        unsigned e = i + rest, stored = laps, to_mine, to_theirs = 0;
+        unsigned own_end = e < m ? e : m - 1;
+        for (unsigned j = i + 1; j <= own_end; j++)
+            mine[j]++;
+        to_mine = own_end - i;
+        if (e >= m) {
+            stored++;
+            if (e > m) {
+                unsigned his_end = e - m - 1 < m ? e - m - 1 : m - 1;
+                for (unsigned j = 0; j <= his_end; j++)
+                    theirs[j]++;
+                to_theirs = his_end + 1;
+            }
+            if (e >= len) {
+                for (unsigned j = 0; j <= e - len; j++)
+                    mine[j]++;
+                to_mine += e - len + 1;
             }
         }
         unsigned own_left = own - seeds + laps * m + to_mine;
@@ -2029,16 +2038,21 @@ static void layer_stats(const pmn_tablebase *tb, unsigned n, pmn_tablebase_layer
     memset(s, 0, sizeof *s);
     s->seeds = n;
     s->positions = tb->size[n];
-    for (uint64_t i = 0; i < tb->size[n]; i++) {
-        const int8_t *c = &tb->layer[n][i];
+    /* A cell is its byte: the bytes counted, then each read once. */
+    uint64_t count[256] = { 0 };
+    const uint8_t *b = (const uint8_t *)tb->layer[n];
+    for (uint64_t i = 0; i < tb->size[n]; i++)
+        count[b[i]]++;
+    for (unsigned v = 0; v < 256; v++) {
+        const int8_t c = (int8_t)(uint8_t)v;
         int hi, lo;
-        if (!cell_sound(tb, n, c))
+        if (!count[v] || !cell_sound(tb, n, &c))
             continue;   /* not counted: pmn_tablebase_verify finds it */
-        cell_values(tb, n, c, &hi, &lo);
+        cell_values(tb, n, &c, &hi, &lo);
         if (hi == lo)
-            s->by_value[hi + PMN_TABLEBASE_MAX_SEEDS]++;
+            s->by_value[hi + PMN_TABLEBASE_MAX_SEEDS] += count[v];
         else
-            s->bounded++;
+            s->bounded += count[v];
     }
 }
 

@@ -676,6 +676,13 @@ static int after(int depth)
     return depth == PROVED ? PROVED : depth >= 254 ? 254 : depth + 1;
 }
 
+/* A kid's upper bound, looked `depth` ahead, taken into t's (the least). */
+static void bound_below(struct tally *t, int depth)
+{
+    if (after(depth) < t->low_depth)
+        t->low_depth = after(depth);
+}
+
 /* Play the move `hole` of p into k: the end of the game, a repetition and
  * what the table and the databases know of the child may decide the test
  * before it is searched; the memory the peek reads is fetched meanwhile. */
@@ -787,8 +794,7 @@ static int peek_kids(struct solver *x, const pmn_position *p, int ply, int rem, 
             t->best_hole = k->hole;
         }
         if (k->lo == k->hi) {   /* decided, below gamma */
-            if (after(k->depth) < t->low_depth)
-                t->low_depth = after(k->depth);
+            bound_below(t, k->depth);
             continue;
         }
         /* Irving's order: the table's move, then the moves that earn
@@ -833,8 +839,7 @@ static int search_kids(struct solver *x, const pmn_position *p, struct kid **kid
                     t->best = k->hi;
                     t->best_hole = k->hole;
                 }
-                if (after(k->depth) < t->low_depth)
-                    t->low_depth = after(k->depth);
+                bound_below(t, k->depth);
                 continue;
             }
             if (pass == 0 && j > 0 && x->t->threads > 1 && busy(x->t, k->key)) {
@@ -858,8 +863,7 @@ static int search_kids(struct solver *x, const pmn_position *p, struct kid **kid
                 cut = 1;
                 break;
             }
-            if (after(kdepth) < t->low_depth)
-                t->low_depth = after(kdepth);
+            bound_below(t, kdepth);
         }
     }
     return 1;
@@ -1005,8 +1009,9 @@ static int mtd(struct solver *x, const pmn_position *p, long g, long *lo, long *
      * table keeps) and a first guess; then the search to the end.  How far
      * and in what steps, by the holes a side, measured in positions played
      * on one thread from the opening of Kalah with databases to 16 seeds
-     * (first standard capture, then empty; Irving's solver's own count of
-     * the positions it peeked at, beside):
+     * (first standard capture, then empty; one kid played ahead, see
+     * peek_kids(); Irving's solver's own count of the positions it peeked
+     * at, beside):
      *                  (4,4)   (4,5)   (4,6)   (5,4)   (6,3)  (6,4)  (5,5)
      *   6, 12, 18     61.5k   667k    2.40M   3.50M   624k   355M
      *     empty       47.5k   765k    2.95M   1.67M   333k   94.5M  602M

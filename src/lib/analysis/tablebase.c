@@ -524,7 +524,7 @@ static void kalah_sow(const pmn_tablebase *tb, const uint8_t *h, unsigned n,
          * 0..m-1, the store m, the other's m+1..2m) to e = i + rest (less
          * than i + len: back to his holes below i at most), a stretch at
          * a time (a branch a seed was a tenth of the build). */
-        unsigned e = i + rest, stored = laps, to_mine, to_theirs = 0;
+        unsigned e = i + rest, stored = laps, to_mine;
         unsigned own_end = e < m ? e : m - 1;
         for (unsigned j = i + 1; j <= own_end; j++)
             mine[j]++;
@@ -535,7 +535,6 @@ static void kalah_sow(const pmn_tablebase *tb, const uint8_t *h, unsigned n,
                 unsigned his_end = e - m - 1 < m ? e - m - 1 : m - 1;
                 for (unsigned j = 0; j <= his_end; j++)
                     theirs[j]++;
-                to_theirs = his_end + 1;
             }
             if (e >= len) {
                 for (unsigned j = 0; j <= e - len; j++)
@@ -543,8 +542,8 @@ static void kalah_sow(const pmn_tablebase *tb, const uint8_t *h, unsigned n,
                 to_mine += e - len + 1;
             }
         }
-        unsigned own_left = own - seeds + laps * m + to_mine;
-        unsigned his_left = his + laps * m + to_theirs;
+        /* (the seeds not stored are on the board: his are the rest) */
+        unsigned own_left = own - seeds + laps * m + to_mine, his_left = n - stored - own_left;
         if (last < m && mine[last] == 1) {
             unsigned facing = m - 1 - last;
             if (always || theirs[facing] > 0) {
@@ -1532,7 +1531,6 @@ static int walk_layer(const pmn_tablebase *tb, unsigned n, int8_t *value)
                     continue;
                 }
                 f->s.best = sown_best(&f->s);
-                f->s.nread = 0;
                 f->expanded = 1;
                 value[f->rank] = WALKING;
                 size_t parent = top - 1, first = top;   /* (st may move as frames are pushed) */

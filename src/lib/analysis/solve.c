@@ -102,7 +102,6 @@ struct solve_table {
     size_t filled;            /* slots the main thread filled (an estimate of
                                  the table's, times the threads) */
     uint8_t generation;
-    uint64_t zobrist[2 * PMN_MAX_SIDE_PITS][64];
     const pmn_tablebase *tb;
     unsigned threads;         /* of the solve under way */
     _Atomic uint64_t busy[BUSY_SIZE];   /* positions being searched, by key */
@@ -198,14 +197,6 @@ static void shape_of(const pmn_rules *r, struct shape *sh)
 }
 
 
-static uint64_t splitmix(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 /* The table starts at TABLE_START bytes (or the size asked for, if less)
  * and doubles, up to that size, as it fills (table_grow()): a small
  * problem then keeps a table the processor's cache holds, and never pays
@@ -213,6 +204,17 @@ static uint64_t splitmix(uint64_t *x)
  * seeds took 0.100 s with a table of 64 MB made at once, 0.056 s with
  * one of 1 MB (farm-bench). */
 #define TABLE_START (1u << 20)
+
+/* ... and doubles when more than one slot in TABLE_LOAD is filled: a
+ * bucket (of BUCKET slots) then holds one entry on average and seldom
+ * overflows, so that the positions searched hardly depend on the keys.
+ * Growing at half full, a few thousand overflows changed them by up to
+ * 30% from one hash of the holes to another (Kalah(4,5) standard with
+ * databases to 16 seeds: 686 k to 883 k positions), and cost 2-6% over
+ * eight small Kalah boards; at one in four, 0-6% on one board of the
+ * eight; at one in eight, none, but the CPU saved went on the larger
+ * table (Kalah(4,6): 71 MB at most against 39; farm-bench saw no gain). */
+#define TABLE_LOAD 4
 
 /* n zeroed bytes that the system gives page by page as they are first
  * touched (anonymous pages are zero), on huge pages where it has them:
@@ -257,10 +259,6 @@ struct solve_table *solve_table_new(size_t bytes)
     pthread_mutex_init(&t->grow_lock, NULL);
     pthread_cond_init(&t->arrived, NULL);
     pthread_cond_init(&t->resumed, NULL);
-    uint64_t x = 0x5EED5EED1234ULL;
-    for (size_t i = 0; i < 2 * PMN_MAX_SIDE_PITS; i++)
-        for (size_t c = 0; c < 64; c++)
-            t->zobrist[i][c] = splitmix(&x);
     return t;
 }
 
@@ -300,27 +298,54 @@ void solve_table_use(struct solve_table *t, const pmn_tablebase *tb)
 
 /* ---- keys ---------------------------------------------------------------- */
 
-/* The holes from the side to move's seat: his, then his opponent's. */
-static uint64_t holes_key(const struct solver *x, const pmn_position *p)
+/* The seeds of the game not banked, which are on the board (the
+ * invariant key_of_counts() asserts: counting the holes of every position
+ * searched cost 3% of the time). */
+static long in_play(const struct solver *x, const pmn_position *p)
 {
-    int me = p->to_move;
-    unsigned n = x->r->pits;
-    uint64_t h = 0;
-    for (int s = 0; s < 2; s++) {
-        const uint16_t *pit = p->pit[s ? !me : me];
-        for (unsigned i = 0; i < n; i++) {
-            unsigned c = pit[i];
-            h ^= c < 64 ? x->t->zobrist[s * PMN_MAX_SIDE_PITS + i][c]
-                        : pmn_mix64(x->t->zobrist[s * PMN_MAX_SIDE_PITS + i][63] ^ c);
-        }
-    }
-    return h;
+    return x->seeds - (long)p->captured[0] - (long)p->captured[1];
 }
 
-/* The table's key: the holes, and what else the rest of the game depends on. */
-static uint64_t key_of(const struct solver *x, const pmn_position *p)
+/* A position's holes as the databases see them (tablebase_counts()), made
+ * once for both the table's key and the databases' cell.  The bytes past
+ * the last hole's are zero: the key reads the counts a word at a time. */
+struct counts {
+    uint8_t h[2 * PMN_MAX_SIDE_PITS + 8];
+    unsigned n;               /* seeds on the board */
+};
+
+static inline void counts_of(const struct solver *x, const pmn_position *p, struct counts *c)
 {
-    uint64_t h = holes_key(x, p);
+    unsigned bytes = 2 * x->r->pits;
+    memset(c->h + (bytes & ~7u), 0, 8);
+    c->n = tablebase_counts(x->r->pits, p, c->h);
+    assert(c->n == (unsigned long)in_play(x, p));
+}
+
+/* The table's key of p, whose counts are c: the holes from the side to
+ * move's seat, eight to a word, each word mixed into the key by a
+ * bijection (boards of four holes a side, one word, never share a key);
+ * past what bytes hold, each hole mixed in.  Then what else the rest of
+ * the game depends on.  (It was a Zobrist key, a table's entry a hole:
+ * 14% of the solver's instructions on Kalah(4,5), this 4%.) */
+static inline uint64_t key_of_counts(const struct solver *x, const pmn_position *p,
+                                     const struct counts *c)
+{
+    unsigned bytes = 2 * x->r->pits;
+    uint64_t h = 0x5EED5EED1234ULL;
+    if (c->n < 256) {   /* every hole within a byte: the counts are the holes */
+        for (unsigned i = 0; i < bytes; i += 8) {
+            uint64_t w;
+            memcpy(&w, c->h + i, sizeof w);
+            h = pmn_mix64(h ^ w);
+        }
+    } else {
+        int me = p->to_move;
+        for (unsigned i = 0; i < bytes; i++) {
+            unsigned s = i >= x->r->pits, j = s ? i - x->r->pits : i;
+            h = pmn_mix64(h ^ ((uint64_t)p->pit[s ? !me : me][j] << 8 | i));
+        }
+    }
     if (x->sh.dependent) {
         int me = p->to_move;
         unsigned lc = p->last_capturer ? (p->last_capturer - 1u == (unsigned)me ? 1u : 2u) : 0u;
@@ -329,6 +354,13 @@ static uint64_t key_of(const struct solver *x, const pmn_position *p)
                      | lc << 4 | ft));
     }
     return h;
+}
+
+static uint64_t key_of(const struct solver *x, const pmn_position *p)
+{
+    struct counts c;
+    counts_of(x, p, &c);
+    return key_of_counts(x, p, &c);
 }
 
 static long banked(const pmn_position *p)
@@ -340,16 +372,6 @@ static long banked(const pmn_position *p)
 static long on_board(const pmn_rules *r, const pmn_position *p)
 {
     return (long)pmn_position_seeds(r, p, 0) + (long)pmn_position_seeds(r, p, 1);
-}
-
-/* The same, from the seeds banked: a seed of the game is on the board or
- * banked (and counting the holes of every position searched cost 3% of
- * the time). */
-static long in_play(const struct solver *x, const pmn_position *p)
-{
-    long n = x->seeds - (long)p->captured[0] - (long)p->captured[1];
-    assert(n == on_board(x->r, p));
-    return n;
 }
 
 /* ---- the table ------------------------------------------------------------- */
@@ -481,15 +503,15 @@ static int store(struct solve_table *t, uint64_t key, long lo, long hi, int best
     return filled;
 }
 
-/* Double the table in use, where it is over half full and may grow: each
- * entry of bucket b whose key has the new bit moves to bucket b + n (zero,
- * past the old size).  The main thread grows it, between two positions of
- * its search; helpers wait in their stop check (halted()) while it
- * moves, since no slot is where it was. */
+/* Double the table in use, where it is over 1 / TABLE_LOAD full and may
+ * grow: each entry of bucket b whose key has the new bit moves to bucket
+ * b + n (zero, past the old size).  The main thread grows it, between two
+ * positions of its search; helpers wait in their stop check (halted())
+ * while it moves, since no slot is where it was. */
 static void table_grow(struct solve_table *t)
 {
     size_t n = t->nbuckets;
-    if (n >= t->cap || t->filled * t->threads <= n * BUCKET / 2)
+    if (n >= t->cap || t->filled * t->threads <= n * BUCKET / TABLE_LOAD)
         return;
     if (t->threads > 1) {
         pthread_mutex_lock(&t->grow_lock);
@@ -692,8 +714,10 @@ static void play_kid(struct solver *x, const pmn_position *p, int hole, struct k
     x->b.nodes++;
     k->tbv = NULL;
     if (k->rep.ending == PMN_END_NONE) {
-        k->key = key_of(x, &k->pos);
-        if (x->t->tb && (k->tbv = tablebase_locate(x->t->tb, x->r, &k->pos, &k->tbn)) != NULL)
+        struct counts c;
+        counts_of(x, &k->pos, &c);
+        k->key = key_of_counts(x, &k->pos, &c);
+        if (x->t->tb && (k->tbv = tablebase_at(x->t->tb, x->r->pits, c.h, c.n, &k->tbn)) != NULL)
             __builtin_prefetch(k->tbv);
         __builtin_prefetch(&x->t->e[(k->key & (x->t->nbuckets - 1)) * BUCKET]);
     }
@@ -773,7 +797,9 @@ static void peek_kid(struct solver *x, struct kid *k, int me, int ply, int rem, 
 static int peek_kids(struct solver *x, const pmn_position *p, int ply, int rem, long gamma,
                      int tt_best, struct kid **opened, struct tally *t)
 {
-    struct kid *kids = x->kids[ply];
+    /* (packed at the rules' holes a ply, not PMN_MAX_SIDE_PITS: the kids
+     * of a line then lie in a few pages, 2-3% of the time on Kalah(4,n)) */
+    struct kid *kids = (struct kid *)x->kids + (size_t)ply * x->r->pits;
     int holes[PMN_MAX_SIDE_PITS], open = 0, me = p->to_move;
     int n = engine_moves(&x->eng, p, holes);
     for (int i = 0; i < PLAY_AHEAD && i < n; i++)

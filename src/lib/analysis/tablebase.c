@@ -311,16 +311,8 @@ static void successor(uint8_t *h, unsigned k)
 /* The holes of p from its side to move's seat, and their seeds. */
 static unsigned counts_of(const pmn_rules *r, const pmn_position *p, uint8_t *h)
 {
-    unsigned m = r->pits, n = 0;
-    int me = p->to_move;
-    for (unsigned i = 0; i < m; i++) {
-        /* (a hole of more than 255 seeds is cut here, and its position
-         * is more than any layer holds: n tells) */
-        h[i] = (uint8_t)p->pit[me][i];
-        h[m + i] = (uint8_t)p->pit[!me][i];
-        n += p->pit[me][i] + p->pit[!me][i];
-    }
-    return n;
+    assert(r->pits <= TB_MAX_HOLES / 2);   /* (h has TB_MAX_HOLES) */
+    return tablebase_counts(r->pits, p, h);
 }
 
 static void position_of(const pmn_rules *r, const uint8_t *h, pmn_position *p)
@@ -2251,6 +2243,15 @@ int tablebase_cell_bounds(const pmn_tablebase *tb, const int8_t *cell, unsigned 
         return 0;
     cell_values(tb, layer, cell, hi, lo);
     return 1;
+}
+
+const int8_t *tablebase_at(const pmn_tablebase *tb, unsigned pits, const uint8_t *h, unsigned n,
+                           unsigned *layer)
+{
+    if (pits != tb->k / 2 || n > tb->seeds)
+        return NULL;
+    *layer = n;
+    return &tb->layer[n][rank_of(tb, h, n)];
 }
 
 const int8_t *tablebase_locate(const pmn_tablebase *tb, const pmn_rules *r,

@@ -22,9 +22,31 @@ int tablebase_own_seeds(const pmn_tablebase *tb);
  * have (a damaged file: the databases are then marked damaged). */
 int tablebase_cell_bounds(const pmn_tablebase *tb, const int8_t *cell, unsigned layer, int *lo,
                           int *hi);
-/* Where the databases keep p's value, and in *layer the layer: the cell
- * is not read here, so that it can be fetched into the cache before
- * tablebase_cell_bounds reads it.  NULL if they do not hold p. */
+/* The holes of p as the databases see them, into h[0..2 * pits): the
+ * side to move's, then his opponent's, a byte each (a hole of more than
+ * 255 seeds is cut, and the sum returned, the seeds on the board, is then
+ * more than any layer holds).  The solver keys its table by the same
+ * bytes, made once a position for both.  (Four holes at a time, as
+ * 64-bit words, took more instructions than this for Kalah(4,n).) */
+static inline unsigned tablebase_counts(unsigned pits, const pmn_position *p, uint8_t *h)
+{
+    unsigned n = 0;
+    int me = p->to_move;
+    for (unsigned i = 0; i < pits; i++) {
+        h[i] = (uint8_t)p->pit[me][i];
+        h[pits + i] = (uint8_t)p->pit[!me][i];
+        n += p->pit[me][i] + p->pit[!me][i];
+    }
+    return n;
+}
+/* Where the databases keep the value of the position of counts h (2 *
+ * pits of them, tablebase_counts()'s, n seeds in all), and in *layer the
+ * layer: the cell is not read here, so that it can be fetched into the
+ * cache before tablebase_cell_bounds reads it.  NULL if they do not hold
+ * it. */
+const int8_t *tablebase_at(const pmn_tablebase *tb, unsigned pits, const uint8_t *h, unsigned n,
+                           unsigned *layer);
+/* The same of p under r. */
 const int8_t *tablebase_locate(const pmn_tablebase *tb, const pmn_rules *r,
                                const pmn_position *p, unsigned *layer);
 /* The value, for p's side to move, of the move that made c from p (rep

@@ -42,8 +42,11 @@ static int kalah_play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_re
     uint16_t *own = p->pit[side], *opp = p->pit[!side];
     if ((unsigned)hole >= m || own[hole] == 0)
         return -1;
-    unsigned seeds = own[hole], laps = seeds / len, rest = seeds % len;
-    unsigned last = ((unsigned)hole + seeds) % len, stored = laps;
+    /* (most sowings go less than a lap: no division for them) */
+    unsigned seeds = own[hole], laps = seeds < len ? 0 : seeds / len;
+    unsigned rest = seeds - laps * len, last = (unsigned)hole + rest, stored = laps;
+    if (last >= len)
+        last -= len;
     own[hole] = 0;
     if (laps)
         for (unsigned j = 0; j < m; j++) {
@@ -68,15 +71,16 @@ static int kalah_play(const pmn_rules *r, pmn_position *p, int hole, pmn_move_re
             own[last] = opp[facing] = 0;
         }
     }
-    memset(rep, 0, sizeof *rep);
-    rep->side = side;
-    rep->hole = hole;
-    rep->laps = 1;
-    rep->stored = stored;
-    rep->captured = taken;
-    rep->end_side = last <= m ? side : !side;
-    rep->end_hole = last < m ? (int)last : last == m ? -1 : (int)(last - m - 1);
-    rep->extra = last == m;
+    *rep = (pmn_move_report){
+        .side = side,
+        .hole = hole,
+        .laps = 1,
+        .stored = stored,
+        .captured = taken,
+        .end_side = last <= m ? side : !side,
+        .end_hole = last < m ? (int)last : last == m ? -1 : (int)(last - m - 1),
+        .extra = last == m,
+    };
     p->captured[side] += taken + stored;
     if (taken)
         p->last_capturer = (uint8_t)(side + 1);
@@ -150,6 +154,14 @@ int engine_moves(const struct engine *e, const pmn_position *p, int moves[PMN_MA
         return n;
     }
 #endif
+    if (e->kalah) {   /* no rule of lifting, feeding or slams: every hole with seeds */
+        const uint16_t *pit = p->pit[p->to_move];
+        int n = 0;
+        for (unsigned i = 0; i < e->r->pits; i++)
+            if (pit[i])
+                moves[n++] = (int)i;
+        return n;
+    }
     return pmn_legal_moves(e->r, p, moves);
 }
 

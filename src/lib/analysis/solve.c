@@ -443,63 +443,70 @@ static unsigned log2_of(uint64_t n)
  * bounds of equal depths tighten each other.  Returns 1 where it filled an
  * empty slot. */
 static int store(struct solve_table *t, uint64_t key, long lo, long hi, int best, uint64_t work,
-                  int depth)
+                 int depth)
 {
-    struct slot *slots = &t->e[(key & (t->nbuckets - 1)) * BUCKET], *at = NULL;
-    struct entry b[BUCKET], *v = NULL;
+    struct slot *slots = &t->e[(key & (t->nbuckets - 1)) * BUCKET];
+    uint64_t d[BUCKET], check[BUCKET];
     unsigned w = log2_of(work);
-    for (int i = 0; i < BUCKET; i++)
-        unpack_slot(&slots[i], &b[i]);
-    for (int i = 0; i < BUCKET; i++)
-        if (b[i].key == key && b[i].work) {
-            v = &b[i];
-            at = &slots[i];
-            if (v->depth == PROVED && depth != PROVED) {
-                if (best >= 0 && v->best < 0) {
-                    v->best = (int8_t)best;
-                    write_slot(at, v);
-                }
-                return 0;
+    int i, at = -1;
+    /* (the keys first, as probe() reads them: only the entry kept or
+     * replaced is unpacked) */
+    for (i = 0; i < BUCKET; i++) {
+        d[i] = atomic_load_explicit(&slots[i].data, memory_order_relaxed);
+        check[i] = atomic_load_explicit(&slots[i].check, memory_order_relaxed);
+    }
+    for (i = 0; i < BUCKET && at < 0; i++)
+        if ((check[i] ^ d[i]) == key && (uint8_t)(d[i] >> 48) != 0)   /* its key, and work */
+            at = i;
+    struct entry v;
+    if (at >= 0) {
+        entry_of(check[at], d[at], &v);
+        if (v.depth == PROVED && depth != PROVED) {
+            if (best >= 0 && v.best < 0) {
+                v.best = (int8_t)best;
+                write_slot(&slots[at], &v);
             }
-            if (v->depth == depth) {
-                if (v->lo > lo)
-                    lo = v->lo;
-                if (v->hi < hi)
-                    hi = v->hi;
-            } else if (v->depth > depth) {
-                return 0;   /* a deeper look is worth more */
-            }
-            if (best < 0)
-                best = v->best;
-            if (v->work > w)
-                w = v->work;
-            break;
+            return 0;
         }
-    if (!v) {
+        if (v.depth == depth) {
+            if (v.lo > lo)
+                lo = v.lo;
+            if (v.hi < hi)
+                hi = v.hi;
+        } else if (v.depth > depth) {
+            return 0;   /* a deeper look is worth more */
+        }
+        if (best < 0)
+            best = v.best;
+        if (v.work > w)
+            w = v.work;
+    } else {
+        /* The entry least worth keeping: an empty slot, else the least
+         * work, an older solve's and guesses first. */
         int worst = 1 << 30;
-        for (int i = 0; i < BUCKET; i++) {
-            int keep = b[i].work + (b[i].generation == t->generation ? 256 : 0)
-                     + (b[i].depth == PROVED ? 64 : 0);
-            if (!b[i].work)
-                keep = -1;
+        for (i = 0; i < BUCKET; i++) {
+            unsigned slot_work = (uint8_t)(d[i] >> 48);
+            int keep = !slot_work ? -1
+                     : (int)slot_work + ((uint8_t)(d[i] >> 40) == t->generation ? 256 : 0)
+                       + ((uint8_t)(d[i] >> 56) == PROVED ? 64 : 0);
             if (keep < worst) {
                 worst = keep;
-                v = &b[i];
-                at = &slots[i];
+                at = i;
             }
         }
+        v.work = (uint8_t)(d[at] >> 48);
     }
-    int filled = !v->work;
+    int filled = !v.work;
     if (lo > hi)   /* cannot happen with bounds of one depth: keep the newer */
         lo = hi;
-    v->key = key;
-    v->lo = clamp16(lo);
-    v->hi = clamp16(hi);
-    v->best = (int8_t)best;
-    v->generation = t->generation;
-    v->work = (uint8_t)(w ? w : 1);
-    v->depth = (uint8_t)depth;
-    write_slot(at, v);
+    v.key = key;
+    v.lo = clamp16(lo);
+    v.hi = clamp16(hi);
+    v.best = (int8_t)best;
+    v.generation = t->generation;
+    v.work = (uint8_t)(w ? w : 1);
+    v.depth = (uint8_t)depth;
+    write_slot(&slots[at], &v);
     return filled;
 }
 

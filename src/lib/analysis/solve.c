@@ -1059,7 +1059,13 @@ static int mtd(struct solver *x, const pmn_position *p, long g, long *lo, long *
      * test of it fails low only after every move is searched).  Without
      * the fail-low's move kept, Kalah(4,6) standard took 2.25M positions
      * by steps of 3, and with it by 6, 12, 18 3.03M; by 6, 12, 18 with
-     * more holes it changes the count by 2% at most. */
+     * more holes it changes the count by 2% at most.  Those counts were
+     * made when the table grew at half full, and a bucket's overflows
+     * could move them by up to 30% (TABLE_LOAD); made again with the
+     * table grown at a quarter full and two kids played ahead, the choice
+     * stands: Kalah(4,4..6) under both captures take 5.88M positions in
+     * all by steps of 3 (6.32M by 6, 12, 18); Kalah(5,4) and (6,3) 6.50M
+     * by 6, 12, 18 (8.93M by steps of 3). */
     const int small = x->r->pits <= 4, step = small ? 3 : 6, last = small ? 29 : 18;
     long plo = *lo, phi = *hi;   /* proved */
     *best_hole = -1;   /* a move proved as good as plo, when a test finds one */

@@ -299,8 +299,8 @@ void solve_table_use(struct solve_table *t, const pmn_tablebase *tb)
 /* ---- keys ---------------------------------------------------------------- */
 
 /* The seeds of the game not banked, which are on the board (the
- * invariant key_of_counts() asserts: counting the holes of every position
- * searched cost 3% of the time). */
+ * invariant counts_of() asserts, from the sum it makes anyway: counting
+ * the holes again for every position searched cost 3% of the time). */
 static long in_play(const struct solver *x, const pmn_position *p)
 {
     return x->seeds - (long)p->captured[0] - (long)p->captured[1];

@@ -2189,30 +2189,25 @@ int pmn_tablebase_damaged(const pmn_tablebase *tb)
  * the index *i of its code; NULL if tb
  * does not hold p or holds no value it can have. */
 static const int8_t *cell_at(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
-                             unsigned *n, uint64_t *i)
+                             unsigned *n)
 {
     uint8_t h[TB_MAX_HOLES];
     if (r->pits != tb->k / 2)
         return NULL;
-    *n = counts_of(r, p, h);
-    if (*n > tb->seeds)
-        return NULL;
-    *i = rank_of(tb, h, *n);
-    return &tb->layer[*n][*i];
+    return tablebase_at(tb, r->pits, h, counts_of(r, p, h), n);
 }
 
 static const int8_t *cell_of(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
-                             unsigned *n, uint64_t *i)
+                             unsigned *n)
 {
-    const int8_t *c = cell_at(tb, r, p, n, i);
+    const int8_t *c = cell_at(tb, r, p, n);
     return c && cell_checked(tb, *n, c) ? c : NULL;
 }
 
 int tablebase_probe(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p, int *v)
 {
     unsigned n;
-    uint64_t i;
-    const int8_t *c = cell_of(tb, r, p, &n, &i);
+    const int8_t *c = cell_of(tb, r, p, &n);
     int hi, lo;
     if (!c)
         return 0;
@@ -2257,8 +2252,7 @@ const int8_t *tablebase_at(const pmn_tablebase *tb, unsigned pits, const uint8_t
 const int8_t *tablebase_locate(const pmn_tablebase *tb, const pmn_rules *r,
                                const pmn_position *p, unsigned *layer)
 {
-    uint64_t i;
-    return cell_at(tb, r, p, layer, &i);
+    return cell_at(tb, r, p, layer);
 }
 
 int tablebase_move_value(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
@@ -2283,8 +2277,7 @@ int tablebase_move_value(const pmn_tablebase *tb, const pmn_rules *r, const pmn_
 static int stored_move(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p)
 {
     unsigned n;
-    uint64_t i;
-    const int8_t *c = tb->coded || tb->own ? cell_of(tb, r, p, &n, &i) : NULL;
+    const int8_t *c = tb->coded || tb->own ? cell_of(tb, r, p, &n) : NULL;
     return c ? code_hole(tb, n, (uint8_t)c[0]) : -1;
 }
 

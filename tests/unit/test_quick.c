@@ -432,9 +432,28 @@ static void tags_without_the_parser(void **state)
     fclose(f);
 }
 
+/* A page whose title names another game reads the games after it under
+ * that game's rules (N127): the quick pass, which reads Hawalis, must leave
+ * them to the full path -- `1. i (+4)` is exact in Hawalis, not in Anywoli
+ * (the audit of 2026-11-29: check said 0 errors, convert E205). */
+static void a_page_title_leaves_the_quick_pass(void **state)
+{
+    (void)state;
+    static const char page[] = "Anywoli\n*\n[t \"\"]\n1. i (+4) *";
+    struct tally t = compare(page, sizeof page - 1);
+    assert_int_equal(t.games, 2);
+    assert_int_equal(t.quick, 0);
+    /* The same game without the title is Hawalis, and clean. */
+    static const char plain[] = "[t \"\"]\n1. i (+4) *";
+    t = compare(plain, sizeof plain - 1);
+    assert_int_equal(t.games, 1);
+    assert_int_equal(t.quick, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_page_title_leaves_the_quick_pass),
         cmocka_unit_test(random_games_take_the_quick_pass),
         cmocka_unit_test(changed_games_agree),
         cmocka_unit_test(samples_and_fixtures_agree),

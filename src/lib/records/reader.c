@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* A game's text larger than this is refused: no real record comes near it,
  * and a file that is not PMN must not take all memory. */
@@ -448,7 +449,11 @@ int pmn_reader_next_again(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts
         quick_init(&rd->quick, rd->p.setup);
         rd->quick_ready = 1;
     }
-    if (rd->quick.usable && !rd->failed && chunk_done(rd)) {
+    /* A page whose title named another game reads the games without a
+     * Game tag under its rules (parser.c, take_page_game()): the quick
+     * pass, which takes them for Hawalis, is not for them. */
+    if (rd->quick.usable && !rd->failed && chunk_done(rd)
+        && (!rd->p.page_game[0] || strcasecmp(rd->p.page_game, "hawalis") == 0)) {
         int rc = next_chunk(rd);
         if (rc <= 0) {
             pmn_record_init(rec);

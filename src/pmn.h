@@ -668,23 +668,29 @@ double pmn_tablebase_build_bytes(const pmn_rules *r, unsigned seeds, double *dis
 /* Build (or read, where a sound file is there) every layer up to `seeds`
  * in dir, on `threads` threads; fn is called after each layer (done 1),
  * and while one is built, about every million positions, with how far it
- * is (done below 1), from the calling thread. */
+ * is (done below 1), from the calling thread.  One build a folder at a
+ * time: another's running there (its lock on the folder) is an error. */
 int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, unsigned threads,
                         pmn_tablebase_fn fn, void *ctx, pmn_error *err);
-/* The layers 0.. of r found in dir; NULL (with *err) if there are none or
- * one is not theirs (its header: format, rules, size).  Cheap: no layer is
- * read whole.  A value that no position of its layer can have (past its
- * seeds in play) is never taken -- the position is then not held -- but a
- * value changed to another possible one is found only by
- * pmn_tablebase_verify. */
+/* The layers 0.. of r found in dir; NULL (with *err) if there are none,
+ * if one is not theirs (its header: format, the rules' whole spec, size),
+ * or if one is missing below others or is a link to nothing.  Cheap: no
+ * layer is read whole here.  A probe reads a layer whole at its first
+ * value of it, once in the process (its checksum, and every value one its
+ * seeds can make: within them, and of their parity where every seed ends
+ * in a store, as in Kalah); a layer that is not sound then gives no value
+ * at all, and tb is marked damaged (pmn_tablebase_damaged), which stops a
+ * search that reads them.  So no value is taken from a body other than
+ * the one built, short of a forgery that keeps its checksum and values
+ * its seeds can make. */
 pmn_tablebase *pmn_tablebase_open(const pmn_rules *r, const char *dir, pmn_error *err);
 /* Read every layer tb opened whole: 0 if each matches its checksum and
  * holds only values its seeds can make; else -1, *err naming the first
  * layer that does not.  A build does it for every layer it reads. */
 int pmn_tablebase_verify(const pmn_tablebase *tb, pmn_error *err);
-/* 1 if a probe of tb met a value that no position of its layer can have
- * (and did not take it): the files are damaged, pmn_tablebase_verify says
- * where. */
+/* 1 if a probe of tb met a layer that is not sound (its checksum, or a
+ * value no position of its layer can have) and took none of its values:
+ * the files are damaged, pmn_tablebase_verify says where. */
 int pmn_tablebase_damaged(const pmn_tablebase *tb);
 void pmn_tablebase_close(pmn_tablebase *tb);
 unsigned pmn_tablebase_seeds(const pmn_tablebase *tb);   /* the largest layer held */

@@ -377,6 +377,14 @@ static int run(struct common *c, void *ctx)
     }
     if (isatty(2))
         fprintf(stderr, "\r\033[K");
+    if (tb && pmn_tablebase_damaged(tb)) {
+        /* The search stopped where it found the databases damaged: no
+         * value to give, the files to mend (F005, below). */
+        pmn_searcher_free(s);
+        free(t.history);
+        rc = tablebase_close_checked(tb);
+        return rc ? rc : EXIT_FATAL;
+    }
     if (rq->json)
         print_json(rq, &t, &a);
     else {

@@ -214,6 +214,20 @@ static void annotate_file(FILE *f, struct diag_sink *sink, void *ctx)
             || pmn_annotate_record(&rec, pmn_replay_setup(check), s, &an->ao, &found) < 0)
             report(sink, PMN_F002, rec.line, rec.col, "out of memory (try a smaller --hash)");
         an->plies_done += rec.main.nmoves;
+        if (an->tb && pmn_tablebase_damaged(an->tb)) {
+            /* The databases were found damaged during this game: its
+             * values would be the search's without them.  Said at once
+             * (F005), the game not written, and no further game read. */
+            an->fatal = tablebase_close_checked(an->tb);
+            if (!an->fatal)
+                an->fatal = EXIT_FATAL;
+            an->tb = NULL;
+            pmn_annotation_free(&found);
+            pmn_searcher_free(s);
+            pmn_replay_free(check);
+            pmn_record_free(&rec);
+            break;
+        }
         if (an->json) {
             if (check)
                 write_json(an, &rec, pmn_replay_setup(check), &found);

@@ -94,7 +94,8 @@ void io_watch_mapped(const char *dir)
  * (nohup's SIGHUP) stays ignored. */
 static void catch_signals(void)
 {
-    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ, SIGXCPU,
+    /* (not SIGXFSZ, ignored from the start: main()) */
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXCPU,
                                 SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF };
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         struct sigaction old;

@@ -5,6 +5,7 @@
 #include "io.h"
 #include "command.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +33,10 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    /* A file grown past the limit of its size (ulimit -f) is a write that
+     * fails with EFBIG, said as any failed write (F003), not a death by
+     * SIGXFSZ with nothing said. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

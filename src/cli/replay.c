@@ -274,9 +274,12 @@ static int run(struct common *c, void *ctx)
             break;
     }
     source_close(&src);
+    /* Closed before the held diagnostics are said and freed: the close
+     * may still say one (N133, how the text was decoded). */
+    close_input(f);
     release_diags(&c->sink);
     free(c->sink.held);
-    close_input(f);
+    c->sink.held = NULL;
     if (game && !found && !c->sink.count[PMN_FATAL]) {
         char file[1024];
         fprintf(stderr, "pmn replay: error: --game %lu: %s holds %lu game%s\n", game,

@@ -270,6 +270,19 @@ static void mancala_world(void **state)
     assert_int_equal(seen.cols[2], 30);
     pmn_replay_free(replay);
     pmn_record_free(&rec);
+
+    /* Past 9 holes: a start alone ("12-": its last hole not known, as an
+     * endless move's) and a start and end ("12-3"); "12" is 1 and 2. */
+    assert_int_equal(read_as(PMN_FORMAT_MANCALA_WORLD,
+                             "[Game \"Hawalis\"]\n\n1. 12- 12-3 2. 12 *\n", &rec, &seen), 1);
+    assert_int_equal(rec.main.nmoves, 3);
+    assert_int_equal(rec.main.moves[0].hole, 11);
+    assert_int_equal(rec.main.moves[0].claim_end, -1);
+    assert_int_equal(rec.main.moves[1].hole, 11);
+    assert_int_equal(rec.main.moves[1].claim_end, 2);
+    assert_int_equal(rec.main.moves[2].hole, 0);
+    assert_int_equal(rec.main.moves[2].claim_end, 1);
+    pmn_record_free(&rec);
 }
 
 /* The Awari notation: the seeds sown checked (E223), x N a capture. */
@@ -346,6 +359,12 @@ static void sniff(void **state)
         { "[Game \"Oware\"]\n\n1. 4 4; 2. 1 5;\n", 0, PMN_FORMAT_OGN },
         { "[Event \"x\"]\n\n1. d4 D4; 2. c1 C2;\n", 0, PMN_FORMAT_OGN },
         { "1. a b; 2. c d; 0-1\n", 0, PMN_FORMAT_OGN },
+        /* pmn's own coordinates (convert -n coordinates): a Hawalis board,
+         * or a capture claim PMN's way, is PMN, not the Awari notation */
+        { "[Game \"Hawalis\"]\n\n1. e2! {a comment} (1. b2? (x3) d4) 1... c4\n", 0,
+          PMN_FORMAT_OGN },
+        { "1. e2! (+1) {a comment} 1... c4\n", 0, PMN_FORMAT_OGN },
+        { "[Game \"Awale\"]\n\n1. D4 d5 x 2\n", 1, PMN_FORMAT_AWARI },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         pmn_format f = (pmn_format)-1;

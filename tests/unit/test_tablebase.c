@@ -1024,6 +1024,145 @@ static void refused(void **state)
     rm_dir(dir);
 }
 
+/* The one file of the layer of n seeds in dir, into path. */
+static void layer_file(const char *dir, unsigned n, char *out, size_t size)
+{
+    char cmd[512], name[300];
+    snprintf(cmd, sizeof cmd, "ls %s/*-%02u.tb > %s/name", dir, n, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(name, sizeof name, "%s/name", dir);
+    FILE *f = fopen(name, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(out, (int)size, f));
+    fclose(f);
+    out[strcspn(out, "\n")] = 0;
+}
+
+/* The body of a layer file (past its header of hsize bytes) set to zeros,
+ * its checksum made again when `forge`. */
+static void zero_body(const char *file, unsigned hsize, int forge)
+{
+    FILE *f = fopen(file, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    long size = ftell(f);
+    unsigned char *b = calloc((size_t)size, 1);
+    assert_int_equal(fseek(f, 0, SEEK_SET), 0);
+    assert_int_equal(fread(b, 1, (size_t)size, f), (size_t)size);
+    memset(b + hsize, 0, (size_t)size - hsize);
+    if (forge) {
+        uint64_t h = 0xCBF29CE484222325ULL;
+        for (long i = hsize; i < size; i++)
+            h = (h ^ b[i]) * 0x100000001B3ULL;
+        for (int i = 0; i < 8; i++)
+            b[32 + i] = (unsigned char)(h >> (8 * i));
+    }
+    assert_int_equal(fseek(f, 0, SEEK_SET), 0);
+    assert_int_equal(fwrite(b, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+    free(b);
+}
+
+/* Two rule sets whose specs differ only past their 191st character (a
+ * rule file's own name lists every option): each has files of its own,
+ * and one's files in the other's place are refused, never served (the
+ * audit of 2026-11-29: one header held 191 characters of the spec). */
+static void long_specs_kept_apart(void **state)
+{
+    (void)state;
+    pmn_rules yes, no;
+    pmn_error err;
+    char spec[1024], *dir = make_dir(), a[600], b[600], cmd[1400];
+    assert_int_equal(pmn_rules_init(&no, "kalah(3,1)", NULL), 0);
+    snprintf(no.name, sizeof no.name, "%s", "mykalahvariantwithalongname");
+    yes = no;
+    yes.either_empty = !no.either_empty;
+    pmn_rules_format(&no, spec, sizeof spec);
+    assert_true(strlen(spec) > 250);
+    assert_int_equal(pmn_tablebase_build(&yes, 3, dir, 1, NULL, NULL, &err), 0);
+    /* Not no's: none of its files there. */
+    assert_null(pmn_tablebase_open(&no, dir, &err));
+    assert_non_null(strstr(err.message, "no database of these rules"));
+    pmn_tablebase *tb = pmn_tablebase_open(&yes, dir, &err);
+    assert_non_null(tb);
+    pmn_tablebase_close(tb);
+    /* yes's layers under no's names: refused as other rules'. */
+    char *other = make_dir();
+    assert_int_equal(pmn_tablebase_build(&no, 3, other, 1, NULL, NULL, &err), 0);
+    for (unsigned n = 0; n <= 3; n++) {
+        layer_file(dir, n, a, sizeof a);
+        layer_file(other, n, b, sizeof b);
+        assert_string_not_equal(strrchr(a, '/'), strrchr(b, '/'));
+        snprintf(cmd, sizeof cmd, "cp '%s' '%s'", a, b);
+        assert_int_equal(system(cmd), 0);
+    }
+    assert_null(pmn_tablebase_open(&no, other, &err));
+    assert_non_null(strstr(err.message, "built under other rules"));
+    assert_non_null(strstr(err.message, "either-empty="));
+    rm_dir(other);
+    rm_dir(dir);
+}
+
+/* A layer whose body is not the one built is found at the first probe of
+ * any of its positions, whatever the value there: a damaged copy (its
+ * checksum as built) and a forged one (zeros, a draw no Kalah layer of 3
+ * seeds can hold, its checksum made again); no value of it is taken, and
+ * a solve stops at once rather than go on without it. */
+static void damaged_layers_found_at_first_probe(void **state)
+{
+    (void)state;
+    pmn_rules r;
+    pmn_error err;
+    char layer[600];
+    for (int forge = 0; forge < 2; forge++) {
+        char *dir = make_dir();
+        assert_int_equal(pmn_rules_init(&r, "kalah", NULL), 0);
+        assert_int_equal(pmn_tablebase_build(&r, 3, dir, 1, NULL, NULL, &err), 0);
+        layer_file(dir, 3, layer, sizeof layer);
+        zero_body(layer, 256, forge);
+        pmn_tablebase *tb = pmn_tablebase_open(&r, dir, &err);
+        assert_non_null(tb);
+        pmn_position p;
+        int v;
+        memset(&p, 0, sizeof p);
+        p.pit[0][2] = p.pit[0][5] = p.pit[1][5] = 1;   /* 3 seeds: South wins by 1 */
+        p.captured[0] = p.captured[1] = 10;
+        assert_int_equal(pmn_tablebase_damaged(tb), 0);
+        assert_int_equal(pmn_tablebase_probe(tb, &p, &v), 0);
+        assert_int_equal(pmn_tablebase_damaged(tb), 1);
+        assert_int_equal(pmn_tablebase_verify(tb, &err), -1);
+        assert_non_null(strstr(err.message, forge ? "parity" : "checksum"));
+        /* A layer below still answers: it was read whole and is sound. */
+        memset(&p, 0, sizeof p);
+        p.pit[0][5] = p.pit[1][5] = 1;
+        assert_int_equal(pmn_tablebase_probe(tb, &p, &v), 1);
+        assert_int_equal(v, 0);
+        pmn_tablebase_close(tb);
+
+        /* The solve of a position whose moves reach the layer: stopped
+         * within a few thousand positions of the first probe. */
+        tb = pmn_tablebase_open(&r, dir, &err);
+        assert_non_null(tb);
+        pmn_searcher *s = pmn_searcher_new(&r, 1);
+        assert_int_equal(pmn_searcher_use_tablebase(s, tb), 0);
+        pmn_position q;
+        /* 26 seeds in play: 890,000 positions to solve without databases */
+        assert_int_equal(pmn_position_parse(&r, "3,2,3,2,1,2/1,2,3,3,2,2 S 10:8", &q, &err), 0);
+        pmn_search_limits l = { 0 };
+        pmn_analysis an;
+        l.solve = 1;
+        l.threads = 2;
+        assert_int_equal(pmn_analyse(s, &q, NULL, 0, &l, NULL, NULL, &an), 0);
+        assert_int_equal(pmn_tablebase_damaged(tb), 1);
+        assert_true(an.stopped);
+        assert_false(an.value.exact);
+        assert_true(an.nodes < 50000);   /* of the 890,000 */
+        pmn_searcher_free(s);
+        pmn_tablebase_close(tb);
+        rm_dir(dir);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1043,6 +1182,8 @@ int main(void)
         cmocka_unit_test(same_files_on_any_threads),
         cmocka_unit_test(any_start),
         cmocka_unit_test(refused),
+        cmocka_unit_test(long_specs_kept_apart),
+        cmocka_unit_test(damaged_layers_found_at_first_probe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

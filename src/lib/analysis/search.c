@@ -771,6 +771,7 @@ int pmn_analyse(pmn_searcher *s, const pmn_position *p, const pmn_position *hist
      * score a position they hold as a win or loss by no margin known.) */
     x->tb = l->distance ? NULL : s->tb;
     x->result_only = x->tb && tablebase_outcome_only(x->tb, x->r);
+    x->b.damaged = x->tb ? tablebase_damaged_flag(x->tb) : NULL;
     s->generation++;
     s->used = 1;
 

@@ -1176,6 +1176,7 @@ static int mtd_threads(struct solver *x, const pmn_position *p, unsigned threads
             memset(&k->x.b, 0, sizeof k->x.b);
             k->x.b.stop = halted;
             k->x.b.stop_ctx = k;
+            k->x.b.damaged = x->b.damaged;
             k->p = p;
             k->halt = &halt;
             k->g = banked(p);
@@ -1649,6 +1650,7 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     x->b.deadline = l->seconds > 0 ? start + l->seconds : 0;
     x->b.stop = l->stop;
     x->b.stop_ctx = l->stop_ctx;
+    x->b.damaged = t->tb ? tablebase_damaged_flag(t->tb) : NULL;
     for (size_t i = 0; i < nhistory; i++)
         before[i] = engine_key(x->r, &history[i]);
     x->ln.before = before;

@@ -45,7 +45,9 @@
  * the rules say, since a position's value does not depend on how the game
  * began: one set of files serves Kalah(6,4), (6,5) and (6,6)): a header of 256 bytes -- "PMNTBASE", the format version, the
  * header's size, the holes a side, the seeds, the positions, an FNV-1a
- * checksum of the body, the rules' spec -- then the body, in the order of
+ * checksum of the body, the rules' spec whole (a spec longer than 191
+ * characters makes the header as many blocks of 256 as hold it:
+ * spec_header()) -- then the body, in the order of
  * the index below: where no position repeats (Kalah), one signed byte a
  * position, its value (any line that keeps the value ends).  Where
  * positions can repeat, a line that keeps the value may go round the
@@ -83,6 +85,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -96,8 +99,9 @@
 
 #define TB_MAGIC "PMNTBASE"
 #define TB_VERSION 5
-#define TB_HEADER 256
-#define TB_SPEC 192
+#define TB_HEADER 256          /* the least header; more for a long spec (spec_header()) */
+#define TB_SPEC 1024           /* the longest spec (every option of a rule file's
+                                  own name, with room to spare: tb_spec() asserts it) */
 #define TB_MAX_HOLES 16        /* both sides */
 #define TB_MAX_SEEDS 64
 
@@ -105,6 +109,7 @@
 struct pmn_tablebase {
     pmn_rules rules;
     char spec[TB_SPEC];
+    unsigned header;           /* a layer file's header, bytes (spec_header()) */
     unsigned k;                /* holes, both sides */
     unsigned seeds;            /* layers 0..seeds are held */
     int own;                   /* own seeds: a code a position, which its layer's
@@ -113,7 +118,15 @@ struct pmn_tablebase {
                                   (positions repeat, one value: coded(), code_of()) */
     int kalah;                 /* Kalah's sowing serves (engine_sows_as_kalah()): kalah_sow() */
     char dir[4096];            /* where it was opened from */
-    int damaged;               /* a probe met a value no position can have */
+    int damaged;               /* a probe met a value no position can have, or a
+                                  layer whose body is not what its header says */
+    /* checked[n]: the layer of n seeds read whole by this process --
+     * LAYER_UNREAD, LAYER_SOUND (its checksum seen, every value one its
+     * seeds can make) or LAYER_DAMAGED; a probe reads a layer whole at its
+     * first value (layer_sound()), so that no value is called exact from a
+     * body that is not the one built.  check_lock serialises those reads. */
+    int checked[TB_MAX_SEEDS + 1];
+    pthread_mutex_t check_lock;
     const int8_t *layer[TB_MAX_SEEDS + 1];
     uint64_t size[TB_MAX_SEEDS + 1];
     size_t mapped[TB_MAX_SEEDS + 1];   /* bytes mapped (header included); 0: malloc'd */
@@ -137,6 +150,8 @@ struct pmn_tablebase {
     int8_t own_hi[TB_MAX_SEEDS + 1][256], own_lo[TB_MAX_SEEDS + 1][256],
         own_hole[TB_MAX_SEEDS + 1][256];
 };
+
+enum { LAYER_UNREAD, LAYER_SOUND, LAYER_DAMAGED };
 
 /* The table that ends an own-seeds layer's body: 256 U, then 256 L, then
  * 256 holes, signed bytes (a code no position has: U = L = INT8_MIN, the
@@ -1789,12 +1804,24 @@ static uint64_t get64(const unsigned char *b)
     return v;
 }
 
+/* The header of a layer of databases whose spec is `spec`: 256 bytes
+ * where the spec (with its NUL) fits in the 192 after the fixed fields,
+ * else as many blocks of 256 as hold it whole -- the spec is compared
+ * whole at the open, never a prefix (a rule file's own name lists every
+ * option: two such files that differed past the 191st character shared
+ * their databases). */
+static unsigned spec_header(const char *spec)
+{
+    size_t need = 64 + strlen(spec) + 1;
+    return need <= TB_HEADER ? TB_HEADER : (unsigned)((need + 255) / 256 * 256);
+}
+
 static void header(const pmn_tablebase *tb, unsigned n, const int8_t *v, unsigned char *h)
 {
-    memset(h, 0, TB_HEADER);
+    memset(h, 0, tb->header);
     memcpy(h, TB_MAGIC, 8);
     put32(h + 8, TB_VERSION);
-    put32(h + 12, TB_HEADER);
+    put32(h + 12, tb->header);
     put32(h + 16, tb->k / 2);
     put32(h + 20, n);
     put64(h + 24, tb->size[n]);
@@ -1806,14 +1833,15 @@ static int write_layer(const pmn_tablebase *tb, const char *dir, unsigned n, con
                        pmn_error *err)
 {
     char path[4096], tmp[4200];
-    unsigned char h[TB_HEADER];
+    unsigned char h[TB_SPEC + 256];
+    assert(tb->header <= sizeof h);
     layer_path(tb, dir, n, path, sizeof path);
     snprintf(tmp, sizeof tmp, "%s.part", path);
     header(tb, n, v, h);
     FILE *f = fopen(tmp, "wb");
     if (!f)
         return util_fail(err, PMN_ERR_RANGE, 0, "cannot write %s: %s", tmp, strerror(errno));
-    int ok = fwrite(h, 1, TB_HEADER, f) == TB_HEADER
+    int ok = fwrite(h, 1, tb->header, f) == tb->header
           && fwrite(v, 1, body_bytes(tb, n), f) == body_bytes(tb, n);
     ok = (fclose(f) == 0) && ok;
     if (!ok || rename(tmp, path) != 0) {
@@ -1825,29 +1853,30 @@ static int write_layer(const pmn_tablebase *tb, const char *dir, unsigned n, con
 }
 
 /* Is every position's value (or pair of bounds) of the layer of n seeds,
- * at v, one it can have (cell_sound())?  Every reader (probe, line, info's
- * counts by value) relies on it: a margin beyond that is a wrong answer,
- * and info's table has a slot a margin. */
-static int values_in_range(const pmn_tablebase *tb, const int8_t *v, unsigned n)
+ * at v, one it can have (cell_sound())?  NULL, or why not.  Every reader
+ * (probe, line, info's counts by value) relies on it: a margin beyond that
+ * is a wrong answer, and info's table has a slot a margin. */
+static const char *values_unsound(const pmn_tablebase *tb, const int8_t *v, unsigned n)
 {
     for (uint64_t i = 0; i < tb->size[n]; i++)
         if (!cell_sound(tb, n, &v[i]))
-            return 0;
-    return 1;
+            return !tb->coded && !tb->own && v[i] <= (int)n && v[i] >= -(int)n
+                 ? "a margin of the other parity than its seeds, which no position can "
+                   "have where every seed ends in a store (forged or corrupt)"
+                 : "a value larger than the seeds in play (forged or corrupt)";
+    return NULL;
 }
 
 /* Is the body of the layer of n seeds (header h, mapped) what its header's
  * checksum says, and is every value one its seeds can make?  NULL, or why
  * not.  It reads the whole layer: a build does it for every layer it
- * reads, pmn_tablebase_verify on demand; an open does not (a probe checks
- * each value it reads against its seeds instead: cell_sound()). */
+ * reads, pmn_tablebase_verify on demand, a probe at its first value of
+ * the layer (layer_sound()). */
 static const char *body_unsound(const pmn_tablebase *tb, unsigned n, const unsigned char *h)
 {
-    if (get64(h + 32) != fnv(h + TB_HEADER, body_bytes(tb, n), FNV_START))
+    if (get64(h + 32) != fnv(h + tb->header, body_bytes(tb, n), FNV_START))
         return "a checksum that does not match its values (corrupt)";
-    if (!values_in_range(tb, (const int8_t *)(h + TB_HEADER), n))
-        return "a value larger than the seeds in play (forged or corrupt)";
-    return NULL;
+    return values_unsound(tb, (const int8_t *)(h + tb->header), n);
 }
 
 /* Map the layer of n seeds: 1 done, 0 no such file, -1 a file that is not
@@ -1862,12 +1891,15 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, int verify,
     layer_path(tb, dir, n, path, sizeof path);
     /* Not blocking: a FIFO in a layer's place would hang the reader. */
     int fd = open(path, O_RDONLY | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0 && errno == ENOENT && lstat(path, &st) == 0)
+        return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: a link to nothing (the layer it "
+                         "named is gone)", path);
     if (fd < 0 && errno == ENOENT)
         return 0;   /* no such layer: the databases end below it */
     if (fd < 0)
         return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: cannot open it: %s", path, strerror(errno));
-    struct stat st;
-    size_t want = TB_HEADER + (size_t)body_bytes(tb, n);
+    size_t want = tb->header + (size_t)body_bytes(tb, n);
     if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
         close(fd);
         return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: not a regular file (a %s)", path,
@@ -1876,13 +1908,22 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, int verify,
     }
     /* The header before the size, which it sets: a file of another
      * version, or of other rules, is refused as such, not as cut short. */
-    unsigned char h[TB_HEADER];
+    unsigned char h[TB_SPEC + 256];
     const char *why = NULL;
     char spec[TB_SPEC + 1] = "";
     int other = 0;
     if (pread(fd, h, TB_HEADER, 0) == (ssize_t)TB_HEADER) {
-        memcpy(spec, h + 64, TB_SPEC);
-        spec[TB_SPEC] = 0;
+        /* The spec whole, however long (spec_header()): a header of
+         * another size than these rules' is of other rules, or damaged. */
+        unsigned size = get32(h + 12);
+        if (size > TB_HEADER && size <= sizeof h && size % 256 == 0
+            && pread(fd, h + TB_HEADER, size - TB_HEADER, TB_HEADER)
+                   != (ssize_t)(size - TB_HEADER))
+            size = TB_HEADER;
+        if (size < TB_HEADER || size > sizeof h || size % 256 != 0)
+            size = TB_HEADER;
+        memcpy(spec, h + 64, size - 64);
+        spec[size - 64] = 0;
         int magic = memcmp(h, TB_MAGIC, 8) == 0;
         other = magic && strcmp(spec, tb->spec) != 0;
         if (magic && get32(h + 8) != TB_VERSION) {
@@ -1894,10 +1935,10 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, int verify,
         }
         if (!magic)
             why = "not a pmn database";
-        else if (get32(h + 12) != TB_HEADER)
-            why = "a format version this pmn does not read";
         else if (other)
             why = "built under other rules";
+        else if (get32(h + 12) != tb->header)
+            why = "a header that does not fit its rules";
         else if (get32(h + 16) != tb->k / 2 || get32(h + 20) != n
                  || get64(h + 24) != tb->size[n])
             why = "a header that does not fit its rules";
@@ -1918,7 +1959,7 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, int verify,
     if (base == MAP_FAILED)
         return util_fail(err, PMN_ERR_NOMEM, 0, "%s: cannot map it: %s", path, strerror(errno));
     /* (the table first: the body's codes are read by it) */
-    if (tb->own && own_table_read(tb, n, (const int8_t *)base + TB_HEADER) != 0) {
+    if (tb->own && own_table_read(tb, n, (const int8_t *)base + tb->header) != 0) {
         munmap(base, want);
         return util_fail(err, PMN_ERR_SYNTAX, 0, "%s: a table of codes no position can have "
                          "(forged or corrupt)", path);
@@ -1929,7 +1970,7 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, int verify,
     }
     tb->base[n] = base;
     tb->mapped[n] = want;
-    tb->layer[n] = (const int8_t *)base + TB_HEADER;
+    tb->layer[n] = (const int8_t *)base + tb->header;
     return 1;
 }
 
@@ -1941,7 +1982,9 @@ static void tb_spec(const pmn_rules *r, char *buf, size_t size)
 {
     pmn_rules c = *r;
     c.seeds = 4;
-    pmn_rules_format(&c, buf, size);
+    size_t n = pmn_rules_format(&c, buf, size);
+    assert(n < size);   /* whole: a cut spec names other rules' files too */
+    (void)n;
 }
 
 static pmn_tablebase *tb_new(const pmn_rules *r, pmn_error *err)
@@ -1955,6 +1998,8 @@ static pmn_tablebase *tb_new(const pmn_rules *r, pmn_error *err)
     }
     pmn_tablebase_built_rules(r, &tb->rules);   /* under a majority, majority=no's */
     tb_spec(&tb->rules, tb->spec, sizeof tb->spec);
+    tb->header = spec_header(tb->spec);
+    pthread_mutex_init(&tb->check_lock, NULL);
     tb->k = 2 * r->pits;
     tb->own = pmn_tablebase_values(&tb->rules) == 2;
     tb->coded = coded(&tb->rules);
@@ -1970,6 +2015,7 @@ void pmn_tablebase_close(pmn_tablebase *tb)
 {
     if (!tb)
         return;
+    pthread_mutex_destroy(&tb->check_lock);
     for (unsigned n = 0; n <= TB_MAX_SEEDS; n++) {
         if (tb->mapped[n])
             munmap(tb->base[n], tb->mapped[n]);
@@ -2046,6 +2092,9 @@ static void layer_stats(const pmn_tablebase *tb, unsigned n, pmn_tablebase_layer
     }
 }
 
+static int build_layers(pmn_tablebase *tb, const char *dir, unsigned seeds, unsigned threads,
+                        pmn_tablebase_fn fn, void *ctx, pmn_error *err);
+
 int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, unsigned threads,
                         pmn_tablebase_fn fn, void *ctx, pmn_error *err)
 {
@@ -2063,6 +2112,29 @@ int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, uns
         pmn_tablebase_close(tb);
         return util_fail(err, PMN_ERR_RANGE, 0, "cannot make %s: %s", dir, strerror(errno));
     }
+    /* One build in a folder at a time: two would write the same .part
+     * file.  The lock is the folder's own (flock, released at exit however
+     * the build ends), so that no lock file is left behind. */
+    int lock = open(dir, O_RDONLY | O_DIRECTORY);
+    if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        if (lock >= 0)
+            close(lock);
+        pmn_tablebase_close(tb);
+        return util_fail(err, PMN_ERR_RANGE, 0, "cannot write %s: %s", dir,
+                         e == EWOULDBLOCK ? "another pmn is building databases there (one "
+                         "build a folder at a time)" : strerror(e));
+    }
+    int rc = build_layers(tb, dir, seeds, threads, fn, ctx, err);
+    close(lock);   /* (the lock with it) */
+    pmn_tablebase_close(tb);
+    return rc;
+}
+
+/* pmn_tablebase_build()'s layers, into dir (locked). */
+static int build_layers(pmn_tablebase *tb, const char *dir, unsigned seeds, unsigned threads,
+                        pmn_tablebase_fn fn, void *ctx, pmn_error *err)
+{
     for (unsigned n = 0; n <= seeds; n++) {
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -2070,23 +2142,18 @@ int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, uns
         int loaded = rc == 1;
         if (rc == -2)
             rc = 0;   /* of another format: made again, and written over it */
-        if (rc < 0) {
-            pmn_tablebase_close(tb);
+        if (rc < 0)
             return -1;
-        }
         if (!loaded) {
             int8_t *v = NULL;
-            if (build_layer(tb, n, threads, &v, err) != 0) {
-                pmn_tablebase_close(tb);
+            if (build_layer(tb, n, threads, &v, err) != 0)
                 return -1;
-            }
             tb->base[n] = v;
             tb->layer[n] = v;
-            if (write_layer(tb, dir, n, v, err) != 0) {
-                pmn_tablebase_close(tb);
+            if (write_layer(tb, dir, n, v, err) != 0)
                 return -1;
-            }
         }
+        tb->checked[n] = LAYER_SOUND;   /* read whole by map_layer(), or built here */
         tb->seeds = n;
         clock_gettime(CLOCK_MONOTONIC, &t1);
         if (fn) {
@@ -2098,7 +2165,6 @@ int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, uns
             fn(ctx, &s);
         }
     }
-    pmn_tablebase_close(tb);
     return 0;
 }
 
@@ -2123,6 +2189,22 @@ pmn_tablebase *pmn_tablebase_open(const pmn_rules *r, const char *dir, pmn_error
         pmn_tablebase_close(tb);
         util_fail(err, PMN_ERR_UNKNOWN, 0, "no database of these rules in %s (%s missing; "
                   "pmn tablebase build makes it)", dir, path);
+        return NULL;
+    }
+    /* A build writes the layers in order, so that a layer missing below
+     * others is one removed since: the layers above it would go unused
+     * without a word (or be taken for the end of the databases). */
+    for (unsigned m = n + 1; m <= PMN_TABLEBASE_MAX_SEEDS; m++) {
+        char path[4096], gap[4096];
+        struct stat st;
+        layer_path(tb, dir, m, path, sizeof path);
+        if (lstat(path, &st) != 0)
+            continue;
+        layer_path(tb, dir, n, gap, sizeof gap);
+        pmn_tablebase_close(tb);
+        util_fail(err, PMN_ERR_SYNTAX, 0, "%s: missing, though the layer of %u seeds (%s) is "
+                  "there: the databases have a gap ('pmn tablebase build --seeds %u' makes "
+                  "the missing layers again)", gap, m, path, m);
         return NULL;
     }
     tb->seeds = n - 1;
@@ -2167,17 +2249,52 @@ static int cell_sound(const pmn_tablebase *tb, unsigned n, const int8_t *c)
         return tb->value_of[n][(uint8_t)c[0]] != INT8_MIN;
     if (tb->own)
         return tb->own_hi[n][(uint8_t)c[0]] != INT8_MIN;
-    return c[0] <= (int)n && c[0] >= -(int)n;
+    /* Where Kalah's sowing serves (kalah_sow()), every seed in play ends
+     * in a store, so that the margin has the parity of the seeds: a draw
+     * of 3 seeds, say, is a damaged file's, not a value. */
+    return c[0] <= (int)n && c[0] >= -(int)n && (!tb->kalah || ((c[0] + (int)n) & 1) == 0);
 }
 
-/* cell_sound(), a probe's: one that is not marks tb damaged (the flag is
- * the one thing a probe writes; any thread may, all write the same). */
+static void mark_damaged(const pmn_tablebase *tb)
+{
+    __atomic_store_n(&((pmn_tablebase *)tb)->damaged, 1, __ATOMIC_RELAXED);
+}
+
+/* Has this process read the layer of n seeds whole and found it sound
+ * (body_unsound())?  It reads it now if not, once, whichever thread asks
+ * first (the others wait for it): a layer found damaged is marked so, and
+ * tb too, and no value of it is taken. */
+static int layer_sound(const pmn_tablebase *tb, unsigned n)
+{
+    pmn_tablebase *w = (pmn_tablebase *)tb;   /* (the check's state alone) */
+    pthread_mutex_lock(&w->check_lock);
+    if (w->checked[n] == LAYER_UNREAD)
+        w->checked[n] = !tb->mapped[n] || !body_unsound(tb, n, tb->base[n]) ? LAYER_SOUND
+                                                                           : LAYER_DAMAGED;
+    int sound = w->checked[n] == LAYER_SOUND;
+    pthread_mutex_unlock(&w->check_lock);
+    if (!sound)
+        mark_damaged(tb);
+    return sound;
+}
+
+/* cell_sound(), a probe's, in a layer read whole (layer_sound()): one that
+ * is not marks tb damaged (the flag is the one thing a probe writes but
+ * for the layers' checks; any thread may, all write the same). */
 static int cell_checked(const pmn_tablebase *tb, unsigned n, const int8_t *c)
 {
+    if (__builtin_expect(__atomic_load_n(&tb->checked[n], __ATOMIC_ACQUIRE) != LAYER_SOUND, 0)
+        && !layer_sound(tb, n))
+        return 0;
     if (cell_sound(tb, n, c))
         return 1;
-    __atomic_store_n(&((pmn_tablebase *)tb)->damaged, 1, __ATOMIC_RELAXED);
+    mark_damaged(tb);
     return 0;
+}
+
+const int *tablebase_damaged_flag(const pmn_tablebase *tb)
+{
+    return &tb->damaged;
 }
 
 int pmn_tablebase_damaged(const pmn_tablebase *tb)

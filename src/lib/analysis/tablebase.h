@@ -88,6 +88,9 @@ int tablebase_same_rules(const pmn_tablebase *tb, const pmn_rules *r);
 /* Do tb's databases give r's games their results only, not their margins:
  * r has a majority, the databases were built without (served_by())? */
 int tablebase_outcome_only(const pmn_tablebase *tb, const pmn_rules *r);
+/* The flag pmn_tablebase_damaged() reads, for a search's budget to stop
+ * at (struct search_budget's damaged). */
+const int *tablebase_damaged_flag(const pmn_tablebase *tb);
 
 /* For the tests: where tb's rules sow as Kalah (its builder then plays
  * them on the counts), does that give, on every position of every layer

@@ -103,6 +103,9 @@ struct search_budget {
     double deadline;          /* on util_now()'s clock; 0: none */
     int (*stop)(void *ctx);   /* the caller's stop, or NULL */
     void *stop_ctx;
+    const int *damaged;       /* the databases' damage flag (tablebase_damaged_flag()),
+                                 or NULL: a search stops once they are found damaged
+                                 rather than go on without them */
     int stopped;
 };
 
@@ -117,8 +120,10 @@ static inline int search_budget_spent(struct search_budget *b)
         return 1;
     if (b->max_nodes && b->nodes >= b->max_nodes)
         b->stopped = 1;
-    else if ((b->nodes & 1023) == 0 && ((b->deadline > 0 && util_now() >= b->deadline)
-                                        || (b->stop && b->stop(b->stop_ctx))))
+    else if ((b->nodes & 1023) == 0
+             && ((b->deadline > 0 && util_now() >= b->deadline)
+                 || (b->damaged && __atomic_load_n(b->damaged, __ATOMIC_RELAXED))
+                 || (b->stop && b->stop(b->stop_ctx))))
         b->stopped = 1;
     return b->stopped;
 }

@@ -7,8 +7,17 @@
 
 #include <ctype.h>
 
-/* One or two digits, or two counts of at most three digits joined by '-';
- * move numbers ("N.") are read before. */
+/* Is a start alone written at c in the form with '-' ("12-", past 9: its
+ * last hole not known), run digits long?  The '-' ends the token. */
+static int start_alone(const struct cursor *c, size_t run)
+{
+    const char *after = c->s + run + 1;
+    return run >= 1 && run <= 3 && c->s + run < c->end && c->s[run] == '-'
+        && (after >= c->end || !isalnum((unsigned char)*after));
+}
+
+/* One or two digits, two counts of at most three digits joined by '-', or
+ * a count and '-' alone; move numbers ("N.") are read before. */
 static int move_at(const struct cursor *c)
 {
     size_t a = 0, b = 0;
@@ -19,12 +28,14 @@ static int move_at(const struct cursor *c)
     if (c->s + a < c->end && c->s[a] == '-')
         while (fmt_digits_at(c, a + 1 + b))
             b++;
-    return b ? a <= 3 && b <= 3 : a <= 2;
+    return b ? a <= 3 && b <= 3 : a <= 2 || start_alone(c, a);
 }
 
-/* mw_move -> DIGIT [DIGIT] | count '-' count: the mover's hole and the hole
- * the last seed falls in, on either side, each numbered 1-6 from its
- * owner's left (holes past 9 take the form with '-'). */
+/* mw_move -> DIGIT [DIGIT] | count '-' count | count '-': the mover's
+ * hole and the hole the last seed falls in, on either side, each numbered
+ * 1-6 from its owner's left (holes past 9 take the form with '-'); a
+ * start alone, where the last hole is not known (an endless move), is a
+ * digit, or past 9 a count and '-' ("12-": "12" would read as 1 and 2). */
 static pmn_move *read_move(struct cursor *c, pmn_line *line, int side)
 {
     const char *from = c->s;
@@ -38,7 +49,10 @@ static pmn_move *read_move(struct cursor *c, pmn_line *line, int side)
     m->side = side;
     int start, end = -1;
     int dashed = c->s + run < c->end && c->s[run] == '-' && fmt_digits_at(c, run + 1);
-    if (run <= 2 && !dashed) {
+    if (!dashed && start_alone(c, run)) {
+        start = fmt_count(c);
+        fmt_advance(c, 1);   /* the '-' */
+    } else if (run <= 2 && !dashed) {
         start = *c->s - '0';
         fmt_advance(c, 1);
         if (run == 2) {
@@ -71,11 +85,15 @@ static void write_move(struct out *o, const pmn_move *m, const pmn_played *pl, i
         fmt_cannot_hold(o, LOST_BIG, m->line, m->col, "holes numbered past 9",
                         "written with '-' between start and end (12-3)");
     textbuf_add(t, "%d", m->hole + 1);
-    if (fmt_end_of(m, pl, &es, &eh) == 0)
+    if (fmt_end_of(m, pl, &es, &eh) == 0) {
         textbuf_add(t, "%s%d", big ? "-" : "", eh + 1);
-    else
+    } else {
         fmt_cannot_hold(o, LOST_END, m->line, m->col, "a move whose last seed's hole is not "
                         "known (a store, or not replayed)", "written with its start alone");
+        /* "12" would read as start 1 and end 2: past 9, "12-" */
+        if (m->hole + 1 > 9)
+            textbuf_add(t, "-");
+    }
 }
 
 /* The record's claims as running totals, which the reader makes counts

@@ -1128,7 +1128,7 @@ int pmn_write_format(FILE *f, pmn_format format, const pmn_record *rec,
 int pmn_format_sniff(const char *text, size_t len, pmn_format *f)
 {
     const char *s = text, *end = text + len;
-    char first[16] = "";
+    char first[16] = "", game[32] = "";
     int p1 = 0;
     if (len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
         s += 3;
@@ -1146,6 +1146,18 @@ int pmn_format_sniff(const char *text, size_t len, pmn_format *f)
             first[n] = '\0';
         }
         p1 |= n == 2 && memcmp(name, "P1", 2) == 0;
+        if (n == 4 && memcmp(name, "Game", 4) == 0) {
+            /* [Game "NAME"]: its name, lower case */
+            const char *v = s;
+            while (v < end && (*v == ' ' || *v == '\t'))
+                v++;
+            if (v < end && *v == '"') {
+                size_t k = 0;
+                for (v++; v < end && *v != '"' && k < sizeof game - 1; v++)
+                    game[k++] = (char)tolower((unsigned char)*v);
+                game[k] = '\0';
+            }
+        }
         const char *close = memchr(s, '\n', (size_t)(end - s));
         s = close ? close : end;
     }
@@ -1177,6 +1189,24 @@ int pmn_format_sniff(const char *text, size_t len, pmn_format *f)
     for (const char *p = s; p < end && p < s + 40 && *p != '{'; p++)
         semicolon |= *p == ';';
     int after = s + n >= end || !isalnum((unsigned char)s[n]);
+    /* PMN's capture claim after the first move, "(+2)" or "(x2)", past its
+     * judgement: no other notation writes one (the Awari notation's is
+     * "x 2", OGN's none). */
+    const char *c = s + n;
+    while (c < end && (*c == '!' || *c == '?'))
+        c++;
+    while (c < end && (*c == ' ' || *c == '\t'))
+        c++;
+    int claim = c + 2 < end && *c == '(' && (c[1] == '+' || c[1] == 'x')
+             && isdigit((unsigned char)c[2]);
+    /* A Game tag naming rules whose board the other notations do not hold
+     * (two rows of six holes: Hawalis's four rows are PMN's coordinates,
+     * "e2", which read as the Awari notation's "E2"). */
+    pmn_rules named;
+    int other_board = game[0] && pmn_rules_builtin(game, &named) == 0
+                   && (named.rows != 1 || named.holes_per_row != 6);
+    if (claim || other_board)
+        return 0;
     if (p1 || (n == 4 && after && islower((unsigned char)s[0]) && isdigit((unsigned char)s[1])
                && islower((unsigned char)s[2]) && isdigit((unsigned char)s[3]))) {
         *f = PMN_FORMAT_PLAYSTRATEGY;

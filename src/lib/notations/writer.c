@@ -201,7 +201,11 @@ static int numbers_side(const pmn_played *p, const pmn_played *before, int first
  * play may be another's: a hole of the side not to move (E204), or a side
  * moving twice.  Such a ply is written in letters, which name the side
  * (and read back as written, with E119), so that converting the output
- * again gives the same bytes. */
+ * again gives the same bytes.  That holds while the output's replay goes
+ * as far as the input's: a record taken for a problem's (N215), replayed
+ * no further than its start, must be taken for one again once written
+ * (replay.c's problem_text() reads its words across the writer's line
+ * breaks). */
 static int numbers_say(const pmn_played *p, int given)
 {
     return p->replayed || (p->side == p->mover && given == p->mover);

@@ -571,12 +571,39 @@ int pmn_record_check_score(pmn_record *rec, const pmn_replay *replay, int drop, 
 
 /* Does the record read as a problem's solution: "Problem" in its Event, a
  * problem's stipulation in a comment ("South to move wins!")? */
+/* Does s hold the words w (one blank between each), any run of blanks
+ * between them in s, case apart?  A comment written again is wrapped at
+ * its blanks ("to move\nwins"): it must read as the same problem, or the
+ * record would be replayed one way as read and another once converted. */
+static int has_words(const char *s, const char *w)
+{
+    for (; *s; s++) {
+        const char *a = s, *b = w;
+        while (*b) {
+            if (*b == ' ') {
+                if (!isspace((unsigned char)*a))
+                    break;
+                while (isspace((unsigned char)*a))
+                    a++;
+                b++;
+            } else if (tolower((unsigned char)*a) == *b) {
+                a++, b++;
+            } else {
+                break;
+            }
+        }
+        if (!*b)
+            return 1;
+    }
+    return 0;
+}
+
 static int problem_text(const char *s)
 {
     static const char *const words[] = { "problem", "to move wins", "to play and win",
                                          "to move and win" };
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strcasestr(s, words[i]))
+        if (has_words(s, words[i]))
             return 1;
     return 0;
 }

@@ -102,6 +102,7 @@
 #define TB_HEADER 256          /* the least header; more for a long spec (spec_header()) */
 #define TB_SPEC 1024           /* the longest spec (every option of a rule file's
                                   own name, with room to spare: tb_spec() asserts it) */
+#define TB_HEADER_MAX (TB_SPEC + 256)   /* the header of the longest spec */
 #define TB_MAX_HOLES 16        /* both sides */
 #define TB_MAX_SEEDS 64
 
@@ -1833,7 +1834,7 @@ static int write_layer(const pmn_tablebase *tb, const char *dir, unsigned n, con
                        pmn_error *err)
 {
     char path[4096], tmp[4200];
-    unsigned char h[TB_SPEC + 256];
+    unsigned char h[TB_HEADER_MAX];
     assert(tb->header <= sizeof h);
     layer_path(tb, dir, n, path, sizeof path);
     snprintf(tmp, sizeof tmp, "%s.part", path);
@@ -1908,7 +1909,7 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, int verify,
     }
     /* The header before the size, which it sets: a file of another
      * version, or of other rules, is refused as such, not as cut short. */
-    unsigned char h[TB_SPEC + 256];
+    unsigned char h[TB_HEADER_MAX];
     const char *why = NULL;
     char spec[TB_SPEC + 1] = "";
     int other = 0;
@@ -1916,11 +1917,9 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, int verify,
         /* The spec whole, however long (spec_header()): a header of
          * another size than these rules' is of other rules, or damaged. */
         unsigned size = get32(h + 12);
-        if (size > TB_HEADER && size <= sizeof h && size % 256 == 0
-            && pread(fd, h + TB_HEADER, size - TB_HEADER, TB_HEADER)
+        if (size <= TB_HEADER || size > sizeof h || size % 256 != 0
+            || pread(fd, h + TB_HEADER, size - TB_HEADER, TB_HEADER)
                    != (ssize_t)(size - TB_HEADER))
-            size = TB_HEADER;
-        if (size < TB_HEADER || size > sizeof h || size % 256 != 0)
             size = TB_HEADER;
         memcpy(spec, h + 64, size - 64);
         spec[size - 64] = 0;
@@ -1937,10 +1936,8 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, int verify,
             why = "not a pmn database";
         else if (other)
             why = "built under other rules";
-        else if (get32(h + 12) != tb->header)
-            why = "a header that does not fit its rules";
-        else if (get32(h + 16) != tb->k / 2 || get32(h + 20) != n
-                 || get64(h + 24) != tb->size[n])
+        else if (get32(h + 12) != tb->header || get32(h + 16) != tb->k / 2
+                 || get32(h + 20) != n || get64(h + 24) != tb->size[n])
             why = "a header that does not fit its rules";
     }
     if (!why && (fstat(fd, &st) != 0 || (uint64_t)st.st_size != want)) {

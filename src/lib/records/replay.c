@@ -569,8 +569,6 @@ int pmn_record_check_score(pmn_record *rec, const pmn_replay *replay, int drop, 
     return 0;
 }
 
-/* Does the record read as a problem's solution: "Problem" in its Event, a
- * problem's stipulation in a comment ("South to move wins!")? */
 /* Does s hold the words w (one blank between each), any run of blanks
  * between them in s, case apart?  A comment written again is wrapped at
  * its blanks ("to move\nwins"): it must read as the same problem, or the
@@ -598,6 +596,8 @@ static int has_words(const char *s, const char *w)
     return 0;
 }
 
+/* Does the record read as a problem's solution: "Problem" in its Event, a
+ * problem's stipulation in a comment ("South to move wins!")? */
 static int problem_text(const char *s)
 {
     static const char *const words[] = { "problem", "to move wins", "to play and win",

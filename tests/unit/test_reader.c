@@ -183,6 +183,53 @@ static void many_games_stream(void **state)
     fclose(f);
 }
 
+/* A long stream of games without tags, each ended by its result, is cut
+ * into pieces of a bounded size (it was one piece, all of it in memory, and
+ * refused past 64 MiB as "a game"), and its games are read as before: each
+ * at its line, its result its own, a variation's result no cut. */
+static void tagless_stream_in_pieces(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    for (int i = 0; i < 60000; i++)
+        fprintf(f, i == 30000 ? "1. i (+4) (1. b *\n\n 1. c) L (+6) *\n\n" : "1. i (+4) L (+6) *\n\n");
+    for (int pass = 0; pass < 2; pass++) {
+        rewind(f);
+        struct diags ds = { .n = 0 };
+        pmn_reader *rd = pmn_reader_new(f, collect, &ds);
+        int n = 0, pieces = 0;
+        if (pass == 0) {
+            const char *text;
+            size_t len, biggest = 0;
+            pmn_at line, next = 1;
+            while (pmn_reader_next_text(rd, &text, &len, &line) > 0) {
+                pieces++;
+                assert_int_equal(line, next);
+                for (size_t i = 0; i < len; i++)
+                    next += text[i] == '\n';
+                next++;   /* the blank line after the piece */
+                if (len > biggest)
+                    biggest = len;
+            }
+            assert_true(pieces > 2);
+            assert_true(biggest < (512u << 10));
+        } else {
+            pmn_record rec;
+            while (pmn_reader_next(rd, &rec) > 0) {
+                n++;
+                assert_int_equal(rec.line, (unsigned)(2 * n - 1 + (n > 30001 ? 2 : 0)));
+                assert_string_equal(rec.result, "*");
+                assert_int_equal(rec.main.nmoves, 2);
+                pmn_record_free(&rec);
+            }
+            assert_int_equal(n, 60000);
+        }
+        assert_int_equal(ds.n, pass ? 1 : 0);   /* E107, the variation's result */
+        pmn_reader_free(rd);
+    }
+    fclose(f);
+}
+
 /* Each game's text as written, several in one piece among them; and the
  * filter leaves out whole pieces unread and unreported. */
 static int no_event_two(void *ctx, const char *text, size_t len)
@@ -275,6 +322,7 @@ int main(void)
         cmocka_unit_test(faults_are_reported_and_the_rest_kept),
         cmocka_unit_test(empty_input),
         cmocka_unit_test(many_games_stream),
+        cmocka_unit_test(tagless_stream_in_pieces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

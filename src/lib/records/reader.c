@@ -3,7 +3,11 @@
  * The stream is cut into chunks of whole lines: a chunk ends where a line
  * opens with '[' after some movetext (outside a {comment}), since that is
  * where the tags of the next game begin.  The parser then reads the games
- * of a chunk (usually one; more when bare movetext games end with results). */
+ * of a chunk (usually one; more when bare movetext games end with results).
+ * A chunk of games without tags that has grown past LONG_CHUNK also ends at
+ * a blank line after a line whose last token is a result, outside comments
+ * and variations: an archive of a million tagless games is read a piece at
+ * a time, not whole (and not refused as one game of 64 MiB). */
 #include "pmn.h"
 #include "parser.h"
 #include "quick.h"
@@ -18,6 +22,13 @@
 /* A game's text larger than this is refused: no real record comes near it,
  * and a file that is not PMN must not take all memory. */
 #define MAX_CHUNK PMN_MAX_GAME_TEXT
+
+/* Past this, a chunk also ends after a result (above).  Why not always: a
+ * page pasted by hand may put a result where its words go on with the game
+ * ("... North resigned 0-1", prose the parser reads as such); no such page
+ * comes near this size, and a machine-written archive of tagless games does
+ * end each with its result. */
+#define LONG_CHUNK (256u << 10)
 
 /* Problems reported while reading one game, at most: a file that is not
  * PMN at all must not bury the terminal. */
@@ -188,10 +199,22 @@ static int fatal(pmn_reader *rd, int code, const char *what)
     return -1;
 }
 
+/* Does the line s..e (outside comments, its variations closed) end with a
+ * result token?  The token is what follows the last blank or bracket. */
+static int ends_with_result(const char *s, const char *e)
+{
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
+        e--;
+    const char *t = e;
+    while (t > s && !strchr(" \t(){};", t[-1]))
+        t--;
+    return t < e && lexer_is_result(t, (size_t)(e - t));
+}
+
 /* Read the next chunk; returns 1, 0 at the end of the input, -1 on error. */
 static int load_chunk(pmn_reader *rd)
 {
-    int in_comment = 0, movetext = 0;
+    int in_comment = 0, movetext = 0, depth = 0, result_ends = 0;
     rd->len = 0;
     if (rd->next_len >= 0) {
         rd->chunk_line = rd->line;
@@ -221,6 +244,8 @@ static int load_chunk(pmn_reader *rd)
         int blank = *s == '\n' || *s == '\0';
         if (rd->len == 0 && blank)
             continue;
+        if (blank && result_ends && rd->len >= LONG_CHUNK)
+            break;   /* this blank line is the next chunk's: left out */
         if (rd->len == 0)
             rd->chunk_line = rd->line;
         int tag_line = *s == '[' && !in_comment;
@@ -234,25 +259,25 @@ static int load_chunk(pmn_reader *rd)
         rd->len += (size_t)n;
         if (tag_line)
             continue;
-        /* Up to a NUL, as the lexer reads; outside comments memchr finds
-         * the next '{' (most lines have none, and no NUL). */
-        const char *e = text + n;
-        if (in_comment || memchr(s, '{', (size_t)(e - s)))
-            e = s + strlen(s);
-        else
-            e = s;
+        /* Up to a NUL, as the lexer reads: the comments, and the depth of
+         * variations outside them. */
+        const char *e = s + strlen(s);
         for (const char *c = s; c < e; c++) {
-            if (!in_comment && !(c = memchr(c, '{', (size_t)(e - c))))
-                break;
-            else if (!in_comment)
-                in_comment = 1;
-            else if (*c == '\\' && c + 1 < e)
+            if (in_comment && *c == '\\' && c + 1 < e)
                 c++;   /* an escape: \} does not close the comment */
-            else
+            else if (in_comment)
                 in_comment = *c != '}';
+            else if (*c == '{')
+                in_comment = 1;
+            else if (*c == '(')
+                depth++;
+            else if (*c == ')' && depth > 0)
+                depth--;
         }
-        if (!blank)
+        if (!blank) {
             movetext = 1;
+            result_ends = !in_comment && depth == 0 && ends_with_result(s, e);
+        }
     }
     return rd->len > 0;
 }

@@ -814,6 +814,7 @@ typedef enum pmn_severity {
     X(E, 222, ERROR, "the hole written for the last seed differs from where it falls") \
     X(E, 223, ERROR, "the seeds written as sown differ from the seeds the hole held") \
     X(N, 224, NOTE, "a game check --solve does not solve, and why") \
+    X(W, 225, WARNING, "a problem that names no game, its moves illegal in the game assumed") \
     X(W, 301, WARNING, "text that XML cannot hold, written as U+FFFD") \
     X(E, 302, ERROR, "malformed XML") \
     X(E, 303, ERROR, "a document type declaration (DTD), refused") \
@@ -1284,6 +1285,8 @@ typedef struct pmn_setup {
     pmn_rules rules;
     pmn_position start;            /* the opening position where it is not known */
     int given;                     /* 1: start is a position the options gave */
+    int assumed;                   /* 1: no tag nor option named the rules: the
+                                      default game's (Hawalis) are assumed */
 } pmn_setup;
 
 /* Set rec up (o may be NULL) and report what is wrong through fn.  Returns

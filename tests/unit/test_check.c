@@ -103,6 +103,79 @@ static void an_error_stops_the_line(void **state)
     assert_int_equal(res.unchecked, 2);   /* J and a, after k */
 }
 
+/* convert --fix mends a slip of case, and only where the replay proves it:
+ * not a move whose number names its letter's side (a move left out before
+ * it), nor one after which the replay stops again at once. */
+static int fix_text(const char *text, pmn_record *rec, struct diags *ds)
+{
+    struct diags rd;
+    assert_int_equal(read_games(text, rec, 1, &rd), 1);
+    pmn_setup s;
+    pmn_setup_record(rec, NULL, &s, NULL, NULL);
+    memset(ds, 0, sizeof *ds);
+    return pmn_record_fix(rec, &s, collect, ds);
+}
+
+static void fixes_only_what_the_replay_proves(void **state)
+{
+    (void)state;
+    struct diags ds;
+    pmn_record rec;
+    assert_int_equal(fix_text("1. I (+4) L (+6); 2. d (+6) J (+6) *", &rec, &ds), 1);
+    assert_string_equal(rec.main.moves[0].text, "i");
+    assert_int_equal(ds.d[0].code, 131);
+    pmn_record_free(&rec);
+    /* North's move 1 left out: "2. d" is South's by its number and its
+     * letter; D would be legal, but that is no slip. */
+    assert_int_equal(fix_text("1. i (+4); 2. d (+6) J (+6) *", &rec, &ds), 0);
+    assert_string_equal(rec.main.moves[1].text, "d");
+    assert_int_equal(ds.n, 0);
+    pmn_record_free(&rec);
+    /* Unnumbered, the same: D then J, North twice, stops at once. */
+    assert_int_equal(fix_text("1. i (+4) d (+6) J (+6) *", &rec, &ds), 0);
+    assert_string_equal(rec.main.moves[1].text, "d");
+    pmn_record_free(&rec);
+    /* The tournament game with North's 28... F left out: no fix at all
+     * (it made eight, a different game). */
+    char *text = slurp("samples/hawalis/tavares-gering-2009.pmn");
+    assert_non_null(text);
+    char *f = strstr(text, "28. n F;");
+    assert_non_null(f);
+    memmove(f + 5, f + 7, strlen(f + 7) + 1);
+    assert_int_equal(fix_text(text, &rec, &ds), 0);
+    assert_int_equal(ds.n, 0);
+    pmn_record_free(&rec);
+    free(text);
+}
+
+/* A problem whose moves are not Hawalis's, in a record that names no game:
+ * W225 (it may be another game's) beside N215; named, N215 alone. */
+static void unnamed_game_not_hawalis(void **state)
+{
+    (void)state;
+    static const char *const text[] = {
+        "South to play and win!\n\n4/2/3/4/7/3/6/7/5/6/4/5/8 and South wins.\n",
+        "[Game \"Hawalis\"]\nSouth to play and win!\n\n4/2/3/4/7/3/6/7/5/6/4/5/8 and South wins.\n",
+    };
+    for (int named = 0; named < 2; named++) {
+        pmn_record rec;
+        struct diags rd, ds = { .n = 0 };
+        assert_int_equal(read_games(text[named], &rec, 1, &rd), 1);
+        pmn_setup s;
+        pmn_setup_record(&rec, NULL, &s, NULL, NULL);
+        assert_int_equal(s.assumed, !named);
+        pmn_replay_free(pmn_replay_new(&rec, &s, collect, &ds));
+        int w225 = 0, n215 = 0;
+        for (int i = 0; i < ds.n && i < MAX_DIAGS; i++) {
+            w225 += ds.d[i].code == 225;
+            n215 += ds.d[i].code == 215;
+        }
+        assert_int_equal(w225, !named);
+        assert_int_equal(n215, 1);
+        pmn_record_free(&rec);
+    }
+}
+
 static void set_up_positions(void **state)
 {
     (void)state;
@@ -339,6 +412,8 @@ int main(void)
         cmocka_unit_test(endless_loses_contradicts_the_draw),
         cmocka_unit_test(variations_are_replayed),
         cmocka_unit_test(an_error_stops_the_line),
+        cmocka_unit_test(fixes_only_what_the_replay_proves),
+        cmocka_unit_test(unnamed_game_not_hawalis),
         cmocka_unit_test(set_up_positions),
         cmocka_unit_test(setup_order),
         cmocka_unit_test(replay_kept_as_data),

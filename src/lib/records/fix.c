@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The main-line move the replay stopped at (NULL: none), and in *plies
- * the plies it replayed (-1 when memory runs out). */
-static pmn_move *stopped_at(pmn_record *rec, const pmn_setup *s, long *plies)
+/* The main-line move the replay stopped at (NULL: none), in *to_move whose
+ * turn it was there, and in *plies the plies it replayed (-1 when memory
+ * runs out). */
+static pmn_move *stopped_at(pmn_record *rec, const pmn_setup *s, long *plies, int *to_move)
 {
     pmn_replay *r = pmn_replay_new(rec, s, NULL, NULL);
     pmn_move *m = NULL;
@@ -20,8 +21,13 @@ static pmn_move *stopped_at(pmn_record *rec, const pmn_setup *s, long *plies)
         return NULL;
     const pmn_played_line *pl = pmn_replay_main(r);
     for (size_t i = 0; i < pl->nmoves && !m; i++)
-        if (!pl->moves[i].replayed && pmn_replay_result(r)->stopped)
+        if (!pl->moves[i].replayed && pmn_replay_result(r)->stopped) {
             m = &rec->main.moves[i];
+            /* The move is numbered as written once refused: the turn is
+             * the position's before it. */
+            *to_move = i ? pl->moves[i - 1].after.to_move
+                         : pmn_replay_result(r)->start.to_move;
+        }
     *plies = pmn_replay_result(r)->plies;
     pmn_replay_free(r);
     return m;
@@ -29,12 +35,14 @@ static pmn_move *stopped_at(pmn_record *rec, const pmn_setup *s, long *plies)
 
 /* A letter of the wrong case (a hole of the side not to move, or one that
  * cannot be played) is fixed when its other case is a move the engine plays,
- * capturing what the record says, and the replay then goes further. */
+ * capturing what the record says, its number (if written) agrees, and the
+ * replay then goes past the move after it too.  Why the move after: a move
+ * left out makes every letter after it "a slip", each fix one ply further
+ * (eight fixes, a different game, on a record that lost one move). */
 static int fix_case(pmn_record *rec, const pmn_setup *s, pmn_move *m, long before,
-                    pmn_diag_fn fn, void *ctx)
+                    int to_move, pmn_diag_fn fn, void *ctx)
 {
-    if (m->notation != PMN_NOTATION_LETTERS || m->side < 0 || !isalpha((unsigned char)m->text[0])
-        || m->text[1])
+    if (!record_slip_of_case(m, to_move) || !isalpha((unsigned char)m->text[0]) || m->text[1])
         return 0;
     pmn_move was = *m;
     m->text[0] = (char)(isupper((unsigned char)m->text[0]) ? tolower((unsigned char)m->text[0])
@@ -45,7 +53,9 @@ static int fix_case(pmn_record *rec, const pmn_setup *s, pmn_move *m, long befor
     if (r) {
         const pmn_played_line *pl = pmn_replay_main(r);
         size_t i = (size_t)(m - rec->main.moves);
-        better = pl->moves[i].replayed && (long)pmn_replay_result(r)->plies > before
+        int last = i + 1 == pl->nmoves;
+        better = pl->moves[i].replayed && (last || pl->moves[i + 1].replayed)
+              && (long)pmn_replay_result(r)->plies > before
               && (m->claim < 0 || (unsigned)m->claim == pl->moves[i].report.captured);
         pmn_replay_free(r);
     }
@@ -113,8 +123,9 @@ int pmn_record_fix(pmn_record *rec, const pmn_setup *s, pmn_diag_fn fn, void *ct
     /* Each fix lets the replay go further; at most one a move. */
     for (size_t tries = 0; tries < rec->main.nmoves; tries++) {
         long plies;
-        pmn_move *m = stopped_at(rec, s, &plies);
-        int rc = plies < 0 ? -1 : m ? fix_case(rec, s, m, plies, fn, ctx) : 0;
+        int to_move = -1;
+        pmn_move *m = stopped_at(rec, s, &plies, &to_move);
+        int rc = plies < 0 ? -1 : m ? fix_case(rec, s, m, plies, to_move, fn, ctx) : 0;
         if (rc < 0)
             return PMN_ERR_NOMEM;
         if (rc == 0)

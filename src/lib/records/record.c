@@ -209,3 +209,10 @@ void pmn_record_totals_to_counts(pmn_record *rec, pmn_diag_fn fn, void *ctx)
     static const unsigned zero[2] = { 0, 0 };
     totals_to_counts(&rec->main, zero, fn, ctx);
 }
+
+int record_slip_of_case(const pmn_move *m, int to_move)
+{
+    if (m->notation != PMN_NOTATION_LETTERS || m->side < 0 || m->side == to_move)
+        return 0;
+    return !m->number || (m->number_dots == 3 ? PMN_NORTH : PMN_SOUTH) == to_move;
+}

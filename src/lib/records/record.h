@@ -29,6 +29,12 @@ int record_move_add_comment(pmn_move *m, const char *text, size_t len);
 /* A new, empty variation of m; NULL when memory runs out. */
 pmn_line *record_move_add_variation(pmn_move *m);
 void record_line_free(pmn_line *l);
+/* May move m, a letter of the side not to move, be the same hole of the
+ * side to move typed in the other case?  Only if nothing else in the record
+ * says whose move it is: a move number written before it ("29. a") that
+ * names the letter's own side says a move was left out before it, not a
+ * slip (which "1. I" is: the number South's, the letter North's). */
+int record_slip_of_case(const pmn_move *m, int to_move);
 
 /* The roster every writer of text writes first, in this order, "?" for
  * one the record lacks (the Result after them; then the writer's own). */

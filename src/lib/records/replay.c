@@ -329,7 +329,7 @@ static int play_move(struct replayer *c, pmn_game *g, const pmn_move *m, const s
         int legal[PMN_MAX_SIDE_PITS], n = pmn_legal_moves(c->rules, p, legal);
         hint_moves(c, p, m, side, 1, hint, sizeof hint);
         for (int i = 0; i < n; i++)
-            if (legal[i] == m->hole && m->notation == PMN_NOTATION_LETTERS) {
+            if (legal[i] == m->hole && record_slip_of_case(m, side)) {
                 /* The same hole of the side to move: a slip of case, as
                  * pmn convert --fix mends it. */
                 char name[16];
@@ -337,6 +337,11 @@ static int play_move(struct replayer *c, pmn_game *g, const pmn_move *m, const s
                 snprintf(slip, sizeof slip, "; a slip of case? pmn convert --fix writes %s",
                          name);
             }
+        if (!slip[0] && !at->earned && m->number
+            && (m->number_dots == 3) == (pl->side == PMN_NORTH))
+            snprintf(slip, sizeof slip, "; its number (%u%s) says it is %s's too: "
+                     "a move left out before it?", m->number, m->number_dots == 3 ? "..." : ".",
+                     pmn_side_name(pl->side));
         say_move(c, PMN_E204, m->line, m->col, m, pl, "it is %s's turn, but %s is a hole of "
                  "%s%s%s", pmn_side_name(side), m->text, pmn_side_name(pl->side), hint, slip);
         return -1;
@@ -653,6 +658,19 @@ pmn_replay *pmn_replay_new(const pmn_record *rec, const pmn_setup *s, pmn_diag_f
             char how[160] = "--position";
             if (event && *event && strcmp(event, "?") != 0 && !strchr(event, '\''))
                 snprintf(how, sizeof how, "--position '%.100s=POSITION'", event);
+            if (s->assumed) {
+                /* Nothing named the game, and nothing of it can be checked:
+                 * the moves may be another game's (a problem pasted without
+                 * its page's title), read as Hawalis's without a word. */
+                char game[32], known[256];
+                setup_game_name(&s->rules, game, sizeof game);
+                pmn_rules_builtin_names(known, sizeof known);
+                diag_report(fn, ctx, PMN_W225, rec->line, rec->col, "no Game tag, page title "
+                            "or --rules names this game, so it is read as %s's, and its moves "
+                            "are illegal from %s's opening after %u pl%s: if it is another "
+                            "game's, name it with --rules (known: %s) or a Game tag",
+                            game, game, plies, plies == 1 ? "y" : "ies", known);
+            }
             diag_report(fn, ctx, PMN_N215, rec->line, rec->col, "the moves are illegal from "
                         "the opening after %u pl%s, and the text is a problem's: it starts "
                         "from a position the record does not give (a diagram); give it in a "

@@ -140,6 +140,8 @@ int pmn_setup_record(const pmn_record *rec, const pmn_setup_options *o, pmn_setu
                      pmn_diag_fn fn, void *ctx)
 {
     s->given = 0;
+    s->assumed = !(o && (o->rules || o->nspecs)) && !pmn_record_find_tag(rec, "Game")
+              && !pmn_record_find_tag(rec, "Rules");
     s->status = setup_rules(rec, o, &s->rules, fn, ctx);
     if (s->status != PMN_SETUP_READY) {
         /* Unknown rules: Hawalis names the holes when the record is written. */

@@ -10,9 +10,10 @@
 # (fuzz_rules), rule specifications with position strings (fuzz_spec),
 # the decoding of text files (fuzz_decode: valid UTF-8 out, the same read
 # byte by byte as in bulk) and endgame database files (fuzz_tablebase:
-# refused with a reason or every value in range; seeded with the layers
-# of a fresh build and, where ../shared is beside the tree, the
-# reproducers of 2026-11-27), SECONDS each (default 60), starting from the samples, the
+# Awale's, Kalah's and Oware's own-seeds layers, refused with a reason or
+# every value and bound in range, verify agreeing with the probes; seeded
+# with fresh builds and the reproducers of 2026-11-27 remade at the
+# current format), SECONDS each (default 60), starting from the samples, the
 # test records and the rule files; then the PMN reader and the other
 # notations' again from records at every limit of a game (SECONDS each).
 # Needs clang (apt-get install clang) and a built tree (config.h,
@@ -75,14 +76,34 @@ i=0; for f in samples/hawalis/*.pmn samples/oware/*.pmn; do
         iconv -f UTF-8 -t $enc "$f" > "$out/text/$enc-$i" 2>/dev/null || true
     done
 done
-# Database layers: a fresh build's, and the reproducers' (the first byte
-# is the layer's number, as fuzz_tablebase reads it).
-./src/pmn tablebase build -q --rules awale,majority=no --seeds 4 --dir "$out/tbsrc" > /dev/null
-for f in "$out"/tbsrc/*.tb ../shared/reproducers/2026-11-27/tb-*/*.tb; do
-    [ -f "$f" ] || continue
-    n=${f%.tb}; n=${n##*-}; n=${n#0}
-    i=$((i + 1)); { printf "\\$(printf '%03o' "$n")"; cat "$f"; } > "$out/tb/l$i"
-done
+# Database layers (the first byte: the layer's number, and in bits 4-5 its
+# kind as fuzz_tablebase reads it: 0 Awale's, 1 Kalah's, 2 Oware's own
+# seeds): each kind's fresh build, and the reproducers of 2026-11-27 remade
+# at the current format -- a layer of other rules under Awale's name, a
+# layer of zeros, a value forged past the seeds in play with its checksum
+# recomputed (the shared copies are format 1, refused at the version).
+tbseed() {   # tbseed KIND FILE: FILE as a seed of its kind
+    n=${2%.tb}; n=${n##*-}; n=${n#0}
+    i=$((i + 1)); { printf "\\$(printf '%03o' $(($1 * 16 + n)))"; cat "$2"; } > "$out/tb/l$i"
+}
+./src/pmn tablebase build -q --rules awale,majority=no --seeds 4 --dir "$out/tb0" > /dev/null
+./src/pmn tablebase build -q --rules kalah --seeds 4 --dir "$out/tb1" > /dev/null
+./src/pmn tablebase build -q --rules oware,majority=no --seeds 4 --dir "$out/tb2" > /dev/null
+for k in 0 1 2; do for f in "$out/tb$k"/*.tb; do tbseed $k "$f"; done; done
+a3=$(ls "$out"/tb0/*-03.tb)
+cp "$(ls "$out"/tb2/*-03.tb)" "$out/other-03.tb"; tbseed 0 "$out/other-03.tb"   # Oware's
+cp "$(ls "$out"/tb0/*-03.tb)" "$out/other-03.tb"; tbseed 2 "$out/other-03.tb"   # Awale's
+head -c "$(wc -c < "$a3")" /dev/zero > "$out/zeros-03.tb"; tbseed 0 "$out/zeros-03.tb"
+python3 -c '
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[256] = 71
+h = 0xCBF29CE484222325
+for c in b[256:]:
+    h = ((h ^ c) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+b[32:40] = struct.pack("<Q", h)
+open(sys.argv[2], "wb").write(b)' "$a3" "$out/forged-03.tb"
+tbseed 0 "$out/forged-03.tb"
 FLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I src -I . -include config.h"
 LIBS="$(pkg-config --libs libpcre2-8 libxml-2.0)"
 CFLAGS_DEPS="$(pkg-config --cflags libpcre2-8 libxml-2.0)"
@@ -102,6 +123,13 @@ fuzz() {
     name=$1; shift
     "$out/$name" "$@" || failed="$failed $name"
 }
+# The findings of earlier audits, each run once first where ../shared is
+# beside the tree (their bugs are fixed: each must pass).
+for f in ../shared/reproducers/*/fuzz_*-artifact; do
+    [ -f "$f" ] || continue
+    t=$(basename "$f" -artifact)
+    fuzz "$t" -artifact_prefix=fuzz/crash- "$f"
+done
 fuzz fuzz_check -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
 fuzz fuzz_quick -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/pmn"
 fuzz fuzz_roundtrip -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz/crash- "$out/rt"

@@ -1210,8 +1210,9 @@ enum {
  * name may be NULL): a notation, or PMN_SOURCE_AUTO when it says none. */
 int pmn_source_format_of_name(const char *name);
 /* By the name, then the first bytes: '<' an XML archive; tags and a first
- * move in a notation (pmn_format_sniff, where f is seekable, and f is left
- * where it was); else PMN.  *by_name (may be NULL): the name said it. */
+ * move in a notation (pmn_format_sniff, where f is seekable or goes back to
+ * its start, as pmn_text_input's over a pipe does, and f is left where it
+ * was); else PMN.  *by_name (may be NULL): the name said it. */
 int pmn_source_detect(FILE *f, const char *name, int *by_name);
 
 typedef struct pmn_source_options {
@@ -1300,7 +1301,10 @@ int pmn_setup_record(const pmn_record *rec, const pmn_setup_options *o, pmn_setu
  * each said once through fn (N133) when the stream is closed, however far
  * ahead it was read; XML passes as it is, for libxml2 to
  * decode by its declaration.  It tells where it is (ftell) and goes back to
- * its start (fseek 0), where f can.  NULL when out of memory. */
+ * its start (fseek 0), where f can; over a pipe, it tells no place but goes
+ * back to its start while only its first 64 KiB were read (so that a
+ * format is found from a pipe's text as from a file's).  NULL when out of
+ * memory. */
 FILE *pmn_text_input(FILE *f, int own, pmn_diag_fn fn, void *ctx);
 
 /* A Score tag against the seeds the game ended with: E221 (through fn)

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <cmocka.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "read.h"
 
@@ -282,6 +284,47 @@ static void back_to_the_start(void **state)
     assert_int_equal(ds.n, 1);
 }
 
+/* A pipe has no place (ftell fails), but goes back to its start while its
+ * first chunk is all that was read of it -- a format's sniffing, as on a
+ * file -- and not after: what the reader was handed is never handed again
+ * from a place it cannot know. */
+static void a_pipe_back_to_its_start(void **state)
+{
+    (void)state;
+    size_t big = 3 * CHUNK;
+    char *text = malloc(big + 1);
+    assert_non_null(text);
+    for (size_t i = 0; i < big; i++)
+        text[i] = (char)('a' + i % 26);
+    int fd[2];
+    assert_int_equal(pipe(fd), 0);
+    if (fork() == 0) {
+        close(fd[0]);
+        ssize_t w = 0;
+        for (size_t at = 0; at < big && w >= 0; at += (size_t)w)
+            w = write(fd[1], text + at, big - at);
+        _exit(0);
+    }
+    close(fd[1]);
+    FILE *f = fdopen(fd[0], "r");
+    struct diags ds = { .n = 0 };
+    FILE *s = pmn_text_input(f, 1, collect, &ds);
+    char head[4096];
+    assert_int_equal(fread(head, 1, sizeof head, s), sizeof head);
+    assert_true(ftell(s) < 0);
+    assert_int_equal(fseek(s, 0, SEEK_SET), 0);
+    char *all = malloc(big + 1);
+    assert_int_equal(fread(all, 1, big + 1, s), big);   /* all of it, from its start */
+    assert_memory_equal(all, text, big);
+    assert_memory_equal(head, text, sizeof head);
+    assert_int_not_equal(fseek(s, 0, SEEK_SET), 0);     /* past its first chunk */
+    fclose(s);
+    wait(NULL);
+    assert_int_equal(ds.n, 0);
+    free(all);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -294,6 +337,7 @@ int main(void)
         cmocka_unit_test(xml_passes_as_it_is),
         cmocka_unit_test(across_the_chunk_boundary),
         cmocka_unit_test(back_to_the_start),
+        cmocka_unit_test(a_pipe_back_to_its_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,8 +44,13 @@ int pmn_source_detect(FILE *f, const char *name, int *by_name)
     if (c == '<')
         return PMN_SOURCE_XML;
     long at = ftell(f);
+    /* A pipe has no place; through pmn_text_input it goes back to its
+     * start while its first chunk is held: tried before anything is read,
+     * so that a stream that cannot loses nothing. */
+    if (at < 0 && fseek(f, 0, SEEK_SET) != 0)
+        return PMN_SOURCE_PMN;   /* not seekable: only the caller or the name say */
     if (at < 0)
-        return PMN_SOURCE_PMN;   /* not seekable (a pipe): only the caller or the name say */
+        at = 0;
     size_t n = fread(buf, 1, sizeof buf, f);
     clearerr(f);
     if (fseek(f, at, SEEK_SET) != 0 || !pmn_format_sniff(buf, n, &found))

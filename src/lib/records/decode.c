@@ -40,6 +40,14 @@ struct decoder {
     long start;               /* f's offset at the start, or -1 */
     unsigned char in[CHUNK + 4];
     size_t in_len;            /* raw bytes held, incomplete sequences */
+    /* A pipe's first chunk, kept until a second is read, so that the
+     * stream can go back to its start (a format's sniffing) as a file's
+     * does: the bytes of in after the byte-order mark, and whether the
+     * pipe ended within them. */
+    unsigned char head[CHUNK + 4];
+    size_t head_len;
+    int head_eof, past_head;
+    int held;                 /* in holds the head again, not yet decoded */
     unsigned char out[3 * CHUNK + 8];
     const unsigned char *src; /* what is handed out: in itself where it is
                                  UTF-8 already (no copy), else out */
@@ -312,15 +320,19 @@ static ssize_t cookie_read(void *cookie, char *buf, size_t size)
         d->used = 0;
         if (d->eof && d->in_len == 0)
             return 0;
-        if (!d->eof) {
+        if (d->held) {
+            d->held = 0;   /* the head put back: decoded again first */
+        } else if (!d->eof) {
             size_t got = fread(d->in + d->in_len, 1, CHUNK - d->in_len, d->f);
             d->in_len += got;
+            d->past_head |= d->started && got > 0;
             if (got == 0) {
                 if (ferror(d->f)) {
                     errno = EIO;
                     return -1;
                 }
                 d->eof = 1;
+                d->head_eof |= !d->past_head;
             }
         }
         if (!d->started) {
@@ -345,6 +357,11 @@ static ssize_t cookie_read(void *cookie, char *buf, size_t size)
                     d->skip = 2;
                 }
             }
+            if (d->start < 0) {
+                memcpy(d->head, d->in, d->in_len);
+                d->head_len = d->in_len;
+                d->head_eof = d->eof;
+            }
         }
         decode(d);
         if (d->eof && d->out_len == 0 && d->in_len == 0)
@@ -358,7 +375,10 @@ static ssize_t cookie_read(void *cookie, char *buf, size_t size)
 }
 
 /* Where the text is (ftell), and back to its start (the format's sniffing
- * reads the first lines, then reads them again); no other seek. */
+ * reads the first lines, then reads them again); no other seek.  A pipe
+ * has no place (ftell fails, as on the pipe itself: it is read as a
+ * stream), but goes back to its start while its first chunk is all that
+ * was read of it, so that its format is found as a file's is. */
 static int cookie_seek(void *cookie, off64_t *at, int whence)
 {
     struct decoder *d = cookie;
@@ -368,6 +388,16 @@ static int cookie_seek(void *cookie, off64_t *at, int whence)
             return -1;
         }
         *at = d->pos;
+        return 0;
+    }
+    if (whence == SEEK_SET && *at == 0 && d->start < 0 && !d->past_head && !d->binary) {
+        memcpy(d->in, d->head, d->head_len);
+        d->in_len = d->head_len;
+        d->eof = d->head_eof;
+        d->held = d->head_len > 0;
+        d->out_len = d->out_pos = d->used = 0;
+        d->pos = 0;
+        d->line = 0;
         return 0;
     }
     if (whence == SEEK_SET && *at == 0 && d->start >= 0

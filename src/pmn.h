@@ -755,6 +755,7 @@ typedef enum pmn_severity {
     X(F, 003, FATAL, "the output cannot be written") \
     X(F, 004, FATAL, "the input is no text: a program, an image, an archive") \
     X(F, 005, FATAL, "an endgame database that cannot be used") \
+    X(F, 006, FATAL, "an archive index that cannot be used: not one, newer, damaged") \
     X(E, 101, ERROR, "text that cannot be read") \
     X(E, 102, ERROR, "a comment '{' that is never closed") \
     X(E, 103, ERROR, "a '(' that is never closed") \
@@ -790,6 +791,7 @@ typedef enum pmn_severity {
     X(N, 134, NOTE, "moves without a result under a page's heading: the replay gives it") \
     X(W, 135, WARNING, "an input with no game: empty, or text without moves") \
     X(W, 136, WARNING, "endgame databases that cannot be used: the search goes on without them") \
+    X(N, 137, NOTE, "a game an archive index holds already: stored once") \
     X(E, 201, ERROR, "illegal move: the hole is empty") \
     X(E, 202, ERROR, "illegal move: a single seed while a hole holds two or more") \
     X(E, 203, ERROR, "illegal move: a single seed into an occupied hole") \

@@ -56,7 +56,6 @@ struct criterion {
     unsigned nplies;
     int codes[32];            /* K_CODE */
     unsigned ncodes;
-    int pos_captured;         /* K_POSITION: the string gives the seeds captured */
 };
 
 static int bad(const char *cmd, const char *option, const char *arg, const char *why)
@@ -424,12 +423,7 @@ static int criteria_option(struct criteria *c, const char *cmd, int key, const c
     case KEY_ENDING: return parse_endings(cr, cmd, arg);
     case KEY_OPENING: return parse_plies(cr, cmd, "opening", arg);
     case KEY_CONTAINS: return parse_plies(cr, cmd, "contains", arg);
-    case KEY_POSITION: {
-        int rc = check_position(cmd, arg);
-        const char *sp = strchr(arg, ' ');
-        cr->pos_captured = sp && strchr(sp + 1, ' ') != NULL;   /* the string gives them */
-        return rc;
-    }
+    case KEY_POSITION: return check_position(cmd, arg);
     case KEY_CODE: return parse_codes(cr, cmd, arg);
     default: return 0;   /* KEY_CLEAN, KEY_ERRORS */
     }
@@ -719,12 +713,18 @@ static int plies_hold(const struct criterion *cr, const struct game *g)
     return 0;
 }
 
-static int same_position(const struct criteria *c, const struct criterion *cr,
-                         const pmn_rules *r, const pmn_position *want, const pmn_position *p)
+static int gives_captured(const char *text)
+{
+    const char *sp = strchr(text, ' ');
+    return sp && strchr(sp + 1, ' ') != NULL;
+}
+
+int criteria_same_position(const struct criteria *c, const char *text, const pmn_rules *r,
+                           const pmn_position *want, const pmn_position *p)
 {
     if (!c->any_side && p->to_move != want->to_move)
         return 0;
-    if (cr->pos_captured && !c->ignore_captured
+    if (gives_captured(text) && !c->ignore_captured
         && (p->captured[0] != want->captured[0] || p->captured[1] != want->captured[1]))
         return 0;
     return memcmp(p->pit[0], want->pit[0], sizeof p->pit[0][0] * r->pits) == 0
@@ -741,10 +741,10 @@ static int position_holds(const struct criteria *c, const struct criterion *cr,
     if (g->state >= GAME_UNKNOWN_RULES || pmn_position_parse(r, cr->text, &want, &err) < 0)
         return 0;
     const pmn_played_line *line = pmn_replay_main(g->replay);
-    if (same_position(c, cr, r, &want, &pmn_replay_result(g->replay)->start))
+    if (criteria_same_position(c, cr->text, r, &want, &pmn_replay_result(g->replay)->start))
         return 1;
     for (size_t i = 0; i < line->nmoves && line->moves[i].replayed; i++)
-        if (same_position(c, cr, r, &want, &line->moves[i].after))
+        if (criteria_same_position(c, cr->text, r, &want, &line->moves[i].after))
             return 1;
     return 0;
 }
@@ -830,4 +830,14 @@ int criteria_rule_out(const struct criteria *c, const struct game *g)
             return 1;
     }
     return 0;
+}
+
+const char *criteria_position(const struct criteria *c)
+{
+    if (c->invert)
+        return NULL;
+    for (unsigned i = 0; i < c->n; i++)
+        if (c->list[i]->kind == K_POSITION)
+            return c->list[i]->text;
+    return NULL;
 }

@@ -120,6 +120,14 @@ unsigned long criteria_gave_up(void);
  * At game numbers (one job reads)? */
 int criteria_need_moves(const struct criteria *c);
 int criteria_need_numbers(const struct criteria *c);
+/* The position string of a --reaches that every game they take reaches
+ * (the first; none under --invert): NULL if none. */
+const char *criteria_position(const struct criteria *c);
+/* Is p the position want, read from the string text, as --reaches takes
+ * it: the side to move the same but with --any-side, the seeds captured
+ * where the string gives them but with --ignore-captured, every hole? */
+int criteria_same_position(const struct criteria *c, const char *text, const pmn_rules *r,
+                           const pmn_position *want, const pmn_position *p);
 /* Do they look at tags (other than the result written)? */
 int criteria_need_tags(const struct criteria *c);
 /* Do they look at tags alone (and the result written)? */

@@ -13,7 +13,7 @@ static const struct command *const commands[] = {
     &check_command, &replay_command, &convert_command, &export_command, &import_command,
     &select_command, &duplicates_command, &split_command, &stats_command, &html_command,
     &analyse_command, &annotate_command, &selfplay_command, &uci_command, &perft_command,
-    &tablebase_command,
+    &tablebase_command, &index_command,
     &position_command, &rules_command,
 };
 

@@ -97,7 +97,7 @@ extern const struct command check_command, replay_command, convert_command,
     export_command, import_command, perft_command, position_command, rules_command,
     analyse_command, annotate_command, select_command, stats_command,
     duplicates_command, split_command, html_command, uci_command, tablebase_command,
-    selfplay_command;
+    selfplay_command, index_command;
 
 #define CLI_MAX_OPTIONS 48
 

@@ -1,0 +1,972 @@
+/* index.c - pmn index: archives kept in a database beside their games, so
+ * that questions about them are answered from it, not by reading them all.
+ *
+ *   pmn index build DB FILE...   a new index of the games of FILEs
+ *   pmn index add DB FILE...     more games into it
+ *   pmn index info DB            what it holds
+ *   pmn index select DB [CRITERIA]   the games that meet criteria, as select
+ *   pmn index explore DB --reaches POSITION   the moves played from a position
+ *
+ * Every game is read as pmn select reads it (archive.c), and stored
+ * (store.c) with its tags, what checking found, its rules, start and plies,
+ * its text as read, and the key of every position its main line reaches.
+ *
+ * The key of a position (position_key) is exact: the holes a side, the side
+ * to move, each hole's seeds -- what --reaches compares, but the seeds
+ * captured, which the replay compares.  The index holds a 64-bit
+ * fingerprint of it (FNV-1a), which two positions may share; so a game the
+ * index finds at a position is replayed from its stored start and plies to
+ * that ply and compared whole before it is taken.  No answer holds a game
+ * that does not reach the position, and none leaves out one that does:
+ * the fingerprint of its key is among the game's rows. */
+#include "cli.h"
+#include "options.h"
+#include "command.h"
+#include "io.h"
+#include "progress.h"
+#include "records.h"
+#include "archive.h"
+#include "criteria.h"
+#include "store.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Games written in one transaction: an interrupted build keeps the
+ * batches before it, each whole. */
+#define BATCH 2000
+
+/* The largest key: holes a side, side, two bytes a hole of each side. */
+#define KEY_MAX (2 + 4 * PMN_MAX_SIDE_PITS)
+
+struct index_request {
+    unsigned long top;        /* explore: games listed */
+    int count_only;           /* select -c */
+};
+
+/* ---- positions ----------------------------------------------------------- */
+
+static size_t position_key(const pmn_rules *r, const pmn_position *p, int side,
+                           unsigned char *key)
+{
+    size_t n = 0;
+    key[n++] = (unsigned char)r->pits;
+    key[n++] = (unsigned char)side;
+    for (int s = 0; s < 2; s++)
+        for (unsigned h = 0; h < r->pits; h++) {
+            key[n++] = (unsigned char)(p->pit[s][h] & 0xFF);
+            key[n++] = (unsigned char)(p->pit[s][h] >> 8);
+        }
+    return n;
+}
+
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *b = data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001B3ULL;
+    return h;
+}
+
+#define FNV_BASIS 0xCBF29CE484222325ULL
+
+static int64_t fingerprint(const pmn_rules *r, const pmn_position *p, int side)
+{
+    unsigned char key[KEY_MAX];
+    size_t n = position_key(r, p, side, key);
+    return (int64_t)fnv(FNV_BASIS, key, n);
+}
+
+/* The rules of a spec the index holds (pmn_rules_format's: a rule file's
+ * set, whose name pmn does not know, has every option spelled out). */
+static int rules_of_spec(const char *spec, pmn_rules *r)
+{
+    pmn_error err;
+    if (pmn_rules_init(r, spec, &err) == 0)
+        return 0;
+    const char *comma = strchr(spec, ',');
+    if (!comma || pmn_rules_init(r, comma + 1, &err) < 0)
+        return -1;
+    size_t n = (size_t)(comma - spec);
+    if (n >= sizeof r->name)
+        n = sizeof r->name - 1;
+    memcpy(r->name, spec, n);
+    r->name[n] = '\0';
+    return 0;
+}
+
+/* Replay a stored game to ply `ply`: its position there into *p.  0, or -1
+ * if the plies do not go so far (a damaged index). */
+static int position_at(const pmn_rules *r, const struct stored_game *sg, unsigned ply,
+                       pmn_position *p)
+{
+    pmn_error err;
+    if (pmn_position_parse(r, sg->start, p, &err) < 0 || ply > sg->nplies)
+        return -1;
+    if (ply == 0)
+        return 0;
+    pmn_game *g = pmn_game_new(r, p);
+    if (!g)
+        return -1;
+    int rc = 0;
+    for (unsigned i = 0; i < ply && rc == 0; i++) {
+        pmn_move_report rep;
+        rc = pmn_game_play(g, sg->plies[i], &rep) == 0 ? 0 : -1;
+    }
+    if (rc == 0)
+        *p = *pmn_game_position(g);
+    pmn_game_free(g);
+    return rc;
+}
+
+/* ---- building ------------------------------------------------------------ */
+
+struct indexer {
+    struct archive a;         /* first: archive_file is given the context */
+    struct store *st;
+    const char *db;
+    unsigned long added, held, positions, batch;
+    int failed;               /* said: stop */
+    struct diag_sink *sink;
+    unsigned char *plies;
+    size_t cap;
+    char *text;               /* a game written by pmn (its input not PMN) */
+    size_t textlen;
+};
+
+static void store_failed(struct diag_sink *s, struct store *st)
+{
+    int code;
+    const char *why = store_error(st, &code);
+    int mute = s->mute;
+    s->mute = 0;
+    report(s, code ? (pmn_diag_code)code : PMN_F006, 0, 0, "%s", why);
+    s->mute = mute;
+}
+
+/* What the replay of g played: its rules, start and plies. */
+static int played_plies(struct indexer *ix, const struct game *g, pmn_rules *r,
+                      pmn_position *start, size_t *n)
+{
+    *n = 0;
+    if (g->rec) {
+        const pmn_setup *setup = pmn_replay_setup(g->replay);
+        const pmn_played_line *line = pmn_replay_main(g->replay);
+        *r = setup->rules;
+        *start = pmn_replay_result(g->replay)->start;
+        if (g->state == GAME_UNKNOWN_RULES || g->state == GAME_BAD_START
+            || g->state == GAME_NO_START)
+            return 0;
+        if (line->nmoves > ix->cap) {
+            unsigned char *p = realloc(ix->plies, line->nmoves);
+            if (!p)
+                return -1;
+            ix->plies = p;
+            ix->cap = line->nmoves;
+        }
+        for (size_t i = 0; i < line->nmoves && line->moves[i].replayed; i++)
+            ix->plies[(*n)++] = (unsigned char)g->rec->main.moves[i].hole;
+        return 0;
+    }
+    /* The quick pass: Hawalis from its opening, a hole a ply. */
+    pmn_rules_init(r, NULL, NULL);
+    pmn_position_start(r, start);
+    if (g->nholes > ix->cap) {
+        unsigned char *p = realloc(ix->plies, g->nholes);
+        if (!p)
+            return -1;
+        ix->plies = p;
+        ix->cap = g->nholes;
+    }
+    memcpy(ix->plies, g->holes, g->nholes);
+    *n = g->nholes;
+    return 0;
+}
+
+static void codes_text(const struct game *g, char *buf, size_t size)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int code = 1; code < MAX_DIAG_CODE && at + 8 < size; code++) {
+        if (!game_has_code(g, code))
+            continue;
+        char name[8];
+        pmn_diag_code_name((pmn_diag_code)code, name);
+        at += (size_t)snprintf(buf + at, size - at, "%s%s", at ? " " : "", name);
+    }
+}
+
+/* The same game: its rules, start and plies, and the roster it is known by. */
+static void digest(const char *spec, const char *start, const unsigned char *plies, size_t n,
+                   const struct game *g, unsigned char out[16])
+{
+    static const char *const roster[] = { "Event", "Site", "Date", "Round", "South", "North" };
+    uint64_t h[2] = { FNV_BASIS, FNV_BASIS ^ 0x9E3779B97F4A7C15ULL };
+    for (int k = 0; k < 2; k++) {
+        h[k] = fnv(h[k], spec, strlen(spec) + 1);
+        h[k] = fnv(h[k], start, strlen(start) + 1);
+        h[k] = fnv(h[k], plies, n);
+        h[k] = fnv(h[k], "\n", 1);
+        for (int i = 0; i < 6; i++) {
+            const char *v = game_tag(g, roster[i]);
+            h[k] = fnv(h[k], v ? v : "", v ? strlen(v) + 1 : 1);
+        }
+        const char *result = game_result(g);
+        h[k] = fnv(h[k], result ? result : "", result ? strlen(result) : 0);
+    }
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 8; i++)
+            out[8 * k + i] = (unsigned char)(h[k] >> (8 * i));
+}
+
+/* Its text: as read (PMN), or written by pmn (XML, another notation). */
+static int game_text(struct indexer *ix, const struct game *g, const char **text, size_t *len,
+                     int *form)
+{
+    if (g->text) {
+        *text = g->text;
+        *len = g->len;
+        *form = STORE_TEXT_AS_READ;
+        return 0;
+    }
+    free(ix->text);
+    ix->text = NULL;
+    ix->textlen = 0;
+    FILE *f = open_memstream(&ix->text, &ix->textlen);
+    if (!f)
+        return -1;
+    pmn_write_options o;
+    pmn_write_options_init(&o);
+    int rc = pmn_write_record(f, g->rec, g->replay, &o);
+    if (fclose(f) != 0 || rc < 0)
+        return -1;
+    while (ix->textlen && ix->text[ix->textlen - 1] == '\n')
+        ix->textlen--;
+    *text = ix->text;
+    *len = ix->textlen;
+    *form = STORE_TEXT_WRITTEN;
+    return 0;
+}
+
+static int commit_batch(struct indexer *ix)
+{
+    if (ix->batch && store_commit(ix->st) < 0) {
+        store_failed(ix->sink, ix->st);
+        ix->failed = 1;
+        return -1;
+    }
+    ix->batch = 0;
+    return 0;
+}
+
+static int index_game(struct archive *a, struct game *g)
+{
+    struct indexer *ix = (struct indexer *)a;
+    ix->sink = g->sink;
+    pmn_rules r;
+    pmn_position start;
+    size_t n;
+    char spec[1024], start_text[512], codes[1024];
+    if (played_plies(ix, g, &r, &start, &n) < 0)
+        return -1;
+    pmn_rules_format(&r, spec, sizeof spec);
+    pmn_position_format(&r, &start, start_text, sizeof start_text);
+    codes_text(g, codes, sizeof codes);
+    struct stored_game sg = {
+        .file = g->file, .number = g->number, .line = g->line, .rules = spec,
+        .rule_set = r.name, .start = start_text, .plies = ix->plies, .nplies = n,
+        .result = game_result(g), .date = game_tag(g, "Date"), .state = (int)g->state,
+        .ending = (int)g->facts.ending, .outcome = (int)g->facts.outcome,
+        .moves = g->facts.moves, .codes = codes, .tags = g->tags, .ntags = g->ntags,
+    };
+    memcpy(sg.count, g->count, sizeof sg.count);
+    if (game_text(ix, g, &sg.text, &sg.len, &sg.text_form) < 0)
+        return -1;
+    digest(spec, start_text, ix->plies, n, g, sg.digest);
+    if (ix->batch == 0 && store_begin(ix->st) < 0) {
+        store_failed(g->sink, ix->st);
+        ix->failed = 1;
+        return 1;
+    }
+    ix->batch++;
+    int64_t id;
+    int rc = store_add_game(ix->st, &sg, &id);
+    if (rc < 0) {
+        store_rollback(ix->st);
+        store_failed(g->sink, ix->st);
+        ix->failed = 1;
+        return 1;
+    }
+    if (rc == 0) {
+        ix->held++;
+        int mute = g->sink->mute;
+        g->sink->mute = 0;
+        report(g->sink, PMN_N137, g->line, 0, "game %lu is the same game as game %lld of the "
+               "index (the same rules, moves and players): stored once", g->number,
+               (long long)id);
+        g->sink->mute = mute;
+    } else {
+        ix->added++;
+        /* Every position of the main line, its start the first. */
+        pmn_game *play = pmn_game_new(&r, &start);
+        if (!play)
+            return -1;
+        const pmn_position *p = &start;
+        for (size_t i = 0; rc >= 0; i++) {
+            if (store_add_position(ix->st, id, fingerprint(&r, p, p->to_move), (unsigned)i) < 0)
+                rc = -1;
+            ix->positions++;
+            if (i == n)
+                break;
+            pmn_move_report rep;
+            if (pmn_game_play(play, ix->plies[i], &rep) != 0)
+                break;   /* the replay played it: it cannot be refused */
+            p = pmn_game_position(play);
+        }
+        pmn_game_free(play);
+        if (rc < 0) {
+            store_rollback(ix->st);
+            store_failed(g->sink, ix->st);
+            ix->failed = 1;
+            return 1;
+        }
+    }
+    if (ix->batch >= BATCH && commit_batch(ix) < 0)
+        return 1;
+    return 0;
+}
+
+static int build(struct common *c, struct index_request *rq, const char *db, int create)
+{
+    const char *cmd = c->cmd->name;
+    struct stat sb;
+    (void)rq;
+    if (c->nfiles < 3)
+        return usage_error(cmd, "%s: expected the index and the archives to read (pmn index "
+                           "%s DB FILE...)", c->files[0], c->files[0]);
+    if (create && stat(db, &sb) == 0)
+        return usage_error(cmd, "%s exists already: add to it with 'pmn index add %s FILE...', "
+                           "or remove it first", db, db);
+    struct store *st = store_open(db, create ? STORE_CREATE : STORE_WRITE);
+    if (!st) {
+        int code;
+        const char *why = store_open_error(&code);
+        c->sink.file = db;
+        report(&c->sink, (pmn_diag_code)code, 0, 0, "%s", why);
+        return EXIT_FATAL;
+    }
+    struct indexer ix = { .st = st, .db = db };
+    ix.a.game = index_game;
+    ix.a.ro = &c->ro;
+    ix.a.from = c->from;
+    ix.a.need_moves = 0;
+    ix.sink = &c->sink;
+    /* The games' own problems are kept in the index (select --errors,
+     * --code), not said: a site's dump would bury the terminal. */
+    c->sink.mute = 1;
+    each_input(c->files + 2, c->nfiles - 2, &c->sink, archive_file, &ix);
+    c->sink.mute = 0;
+    if (!ix.failed)
+        commit_batch(&ix);
+    struct store_counts sc;
+    int counted = !ix.failed && store_counts(st, &sc) == 0;
+    if (store_close(st) < 0 && !ix.failed) {
+        c->sink.file = db;
+        report(&c->sink, PMN_F003, 0, 0, "cannot close the index");
+        ix.failed = 1;
+    }
+    FILE *out = stdout;
+    fprintf(out, "%s: %lu game%s added, %lu already held; %lu positions", db, ix.added,
+            ix.added == 1 ? "" : "s", ix.held, ix.positions);
+    if (counted)
+        fprintf(out, "; the index holds %llu game%s, %llu positions (%.0f bytes a game)",
+                (unsigned long long)sc.games, sc.games == 1 ? "" : "s",
+                (unsigned long long)sc.positions,
+                sc.games ? (double)sc.bytes / (double)sc.games : 0.0);
+    fputc('\n', out);
+    free(ix.plies);
+    free(ix.text);
+    return c->sink.count[PMN_FATAL] || ix.failed ? EXIT_FATAL : EXIT_CLEAN;
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+static struct store *open_read(struct common *c, const char *db)
+{
+    struct store *st = store_open(db, STORE_READ);
+    if (!st) {
+        int code;
+        const char *why = store_open_error(&code);
+        c->sink.file = db;
+        report(&c->sink, (pmn_diag_code)code, 0, 0, "%s", why);
+    }
+    return st;
+}
+
+static int read_failed(struct common *c, struct store *st, const char *db)
+{
+    c->sink.file = db;
+    store_failed(&c->sink, st);
+    return EXIT_FATAL;
+}
+
+static int info(struct common *c, const char *db)
+{
+    struct store *st = open_read(c, db);
+    struct store_counts sc;
+    if (!st)
+        return EXIT_FATAL;
+    if (store_counts(st, &sc) < 0) {
+        int rc = read_failed(c, st, db);
+        store_close(st);
+        return rc;
+    }
+    store_close(st);
+    printf("%s: a pmn archive index, schema version %d\n", db, STORE_VERSION);
+    printf("games      %llu (%llu with errors)\n", (unsigned long long)sc.games,
+           (unsigned long long)sc.with_errors);
+    printf("positions  %llu (%llu distinct)\n", (unsigned long long)sc.positions,
+           (unsigned long long)sc.distinct);
+    printf("bytes      %llu (%.0f a game)\n", (unsigned long long)sc.bytes,
+           sc.games ? (double)sc.bytes / (double)sc.games : 0.0);
+    return EXIT_CLEAN;
+}
+
+/* The games at a position: ids, each once, in order, with the first ply
+ * where the game stands there. */
+struct found {
+    int64_t *id;
+    unsigned *ply;
+    size_t n, cap;
+    int nomem;
+};
+
+static int add_found(void *ctx, int64_t game, unsigned ply)
+{
+    struct found *f = ctx;
+    if (f->n && f->id[f->n - 1] == game)
+        return 0;   /* a later ply of the same game (rows come in order) */
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? 2 * f->cap : 256;
+        int64_t *id = realloc(f->id, cap * sizeof *id);
+        unsigned *p = id ? realloc(f->ply, cap * sizeof *p) : NULL;
+        if (id)
+            f->id = id;
+        if (!id || !p) {
+            f->nomem = 1;
+            return 1;
+        }
+        f->ply = p;
+        f->cap = cap;
+    }
+    f->id[f->n] = game;
+    f->ply[f->n++] = ply;
+    return 0;
+}
+
+/* The position a string names under each rule set the index holds, and
+ * the games whose rows carry its fingerprint (both sides' with
+ * --any-side).  Candidates only: position_holds decides. */
+struct lookup {
+    struct store *st;
+    const char *text;
+    int any_side;
+    struct found found;
+    uint64_t seen[64];        /* fingerprints looked up already */
+    unsigned nseen;
+    int failed;
+};
+
+static int look_up_spec(void *ctx, const char *spec)
+{
+    struct lookup *lk = ctx;
+    pmn_rules r;
+    pmn_position p;
+    pmn_error err;
+    if (rules_of_spec(spec, &r) < 0 || pmn_position_parse(&r, lk->text, &p, &err) < 0)
+        return 0;   /* not a position of these rules */
+    for (int side = 0; side < 2; side++) {
+        if (!lk->any_side && side != p.to_move)
+            continue;
+        int64_t fp = fingerprint(&r, &p, side);
+        unsigned i = 0;
+        while (i < lk->nseen && lk->seen[i] != (uint64_t)fp)
+            i++;
+        if (i < lk->nseen)
+            continue;
+        if (lk->nseen < 64)
+            lk->seen[lk->nseen++] = (uint64_t)fp;
+        if (store_at(lk->st, fp, add_found, &lk->found) < 0)
+            lk->failed = 1;
+    }
+    return lk->failed || lk->found.nomem;
+}
+
+static int cmp_found(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The candidates of the games that reach text: ids sorted, each once. */
+static int candidates(struct store *st, const char *text, int any_side, struct found *out)
+{
+    struct lookup lk = { .st = st, .text = text, .any_side = any_side };
+    int rc = store_rule_specs(st, look_up_spec, &lk);
+    *out = lk.found;
+    if (rc < 0 || lk.failed)
+        return -1;
+    if (out->nomem)
+        return -2;
+    /* Several rule sets' rows come one set after another: merged in order
+     * of games (a game has one rule set, so its plies stay together). */
+    if (out->n > 1) {
+        struct { int64_t id; unsigned ply; } *pairs = malloc(out->n * sizeof *pairs);
+        if (!pairs)
+            return -2;
+        for (size_t i = 0; i < out->n; i++) {
+            pairs[i].id = out->id[i];
+            pairs[i].ply = out->ply[i];
+        }
+        qsort(pairs, out->n, sizeof *pairs, cmp_found);
+        size_t k = 0;
+        for (size_t i = 0; i < out->n; i++)
+            if (k == 0 || pairs[i].id != out->id[k - 1]) {
+                out->id[k] = pairs[i].id;
+                out->ply[k++] = pairs[i].ply;
+            }
+        out->n = k;
+        free(pairs);
+    }
+    return 0;
+}
+
+static int add_all(void *ctx, int64_t game, unsigned ply)
+{
+    (void)ply;
+    return add_found(ctx, game, 0);
+}
+
+/* ---- index select -------------------------------------------------------- */
+
+struct index_select {
+    struct archive a;         /* first */
+    const struct criteria *c;
+    struct game_output out;
+    int count_only;
+    unsigned long matched;
+    const struct stored_game *sg;   /* the game read again */
+};
+
+/* A game read again from the index: it is where it was read, not where it
+ * stands in the text handed to the reader. */
+static int select_game(struct archive *a, struct game *g)
+{
+    struct index_select *sel = (struct index_select *)a;
+    g->file = sel->sg->file;
+    g->line = sel->sg->line;
+    g->number = sel->sg->number;
+    if (!criteria_match(sel->c, g))
+        return 0;
+    sel->matched++;
+    if (!sel->count_only && output_game(&sel->out, g) < 0)
+        return 1;
+    return 0;
+}
+
+static int select_games(struct common *c, struct index_request *rq, const char *db)
+{
+    const char *cmd = c->cmd->name;
+    if (c->nfiles != 2)
+        return usage_error(cmd, "select: expected the index alone (pmn index select DB "
+                           "[CRITERIA])");
+    struct store *st = open_read(c, db);
+    if (!st)
+        return EXIT_FATAL;
+    struct found f = { 0 };
+    const char *pos = criteria_position(&c->criteria);
+    int rc = pos ? candidates(st, pos, c->criteria.any_side, &f) : store_each(st, add_all, &f);
+    if (rc == -1 || (rc == 0 && f.nomem)) {
+        rc = f.nomem ? (report(&c->sink, PMN_F002, 0, 0, "out of memory"), EXIT_FATAL)
+                     : read_failed(c, st, db);
+        free(f.id);
+        free(f.ply);
+        store_close(st);
+        return rc;
+    }
+    struct index_select sel = { .c = &c->criteria, .count_only = rq->count_only };
+    sel.a.game = select_game;
+    sel.a.ro = &c->ro;
+    sel.a.from = FORMAT_PMN;
+    sel.a.need_moves = criteria_need_moves(&c->criteria)
+                    || (!sel.count_only && OUTPUT_NEEDS_RECORD(c->out_format));
+    sel.out.wo = c->wo;
+    sel.out.format = c->out_format;
+    sel.out.f = c->out.f;
+    if (!sel.count_only && output_begin(&sel.out) < 0)
+        sel.out.failed = 1;
+    /* The games' problems were found when they were indexed: not said again. */
+    struct diag_sink quiet = { .mute = 1, .show_notes = 0 };
+    int status = EXIT_CLEAN;
+    for (size_t i = 0; i < f.n && !sel.out.failed; i++) {
+        struct stored_game sg;
+        int got = store_game(st, f.id[i], &sg);
+        if (got < 0) {
+            status = read_failed(c, st, db);
+            break;
+        }
+        if (got == 0)
+            continue;
+        FILE *in = fmemopen((void *)sg.text, sg.len ? sg.len : 1, "r");
+        if (!in) {
+            report(&c->sink, PMN_F002, 0, 0, "out of memory");
+            status = EXIT_FATAL;
+            break;
+        }
+        sel.sg = &sg;
+        quiet.file = sg.file;
+        archive_file(in, &quiet, &sel);
+        fclose(in);
+        if (quiet.count[PMN_FATAL]) {
+            status = EXIT_FATAL;
+            break;
+        }
+    }
+    free(f.id);
+    free(f.ply);
+    store_close(st);
+    if (!sel.count_only)
+        output_end(&sel.out);
+    else
+        fprintf(c->out.f, "%lu\n", sel.matched);
+    c->failed = sel.out.failed;
+    return status;
+}
+
+/* ---- index explore ------------------------------------------------------- */
+
+#define MAX_MOVES 64
+
+struct move_stats {
+    char name[16];            /* the move, in letters; "" the game ended there */
+    unsigned long games, wins[3];   /* South, draws, North */
+    char first[16], last[16]; /* dates, as the Date tags write them */
+};
+
+struct top_game {
+    int64_t id;
+    char date[16];
+};
+
+static int result_index(const char *result)
+{
+    if (!result)
+        return -1;
+    if (strcmp(result, "1-0") == 0)
+        return 0;
+    if (strcmp(result, "1/2-1/2") == 0)
+        return 1;
+    if (strcmp(result, "0-1") == 0)
+        return 2;
+    return -1;
+}
+
+/* A date to compare: "2009.03.01"; NULL for an unknown one. */
+static const char *known_date(const char *d)
+{
+    return d && d[0] && d[0] != '?' ? d : NULL;
+}
+
+static void date_range(struct move_stats *m, const char *date)
+{
+    const char *d = known_date(date);
+    if (!d)
+        return;
+    if (!m->first[0] || strcmp(d, m->first) < 0)
+        snprintf(m->first, sizeof m->first, "%s", d);
+    if (!m->last[0] || strcmp(d, m->last) > 0)
+        snprintf(m->last, sizeof m->last, "%s", d);
+}
+
+static void percent(FILE *f, unsigned long part, unsigned long whole)
+{
+    if (whole)
+        fprintf(f, " %5.1f%%", 100.0 * (double)part / (double)whole);
+    else
+        fputs("      -", f);
+}
+
+static int explore(struct common *c, struct index_request *rq, const char *db)
+{
+    const char *cmd = c->cmd->name;
+    const char *pos = criteria_position(&c->criteria);
+    if (c->nfiles != 2 || !pos)
+        return usage_error(cmd, "explore: expected the index and a position (pmn index "
+                           "explore DB --reaches POSITION)");
+    struct store *st = open_read(c, db);
+    if (!st)
+        return EXIT_FATAL;
+    struct found f = { 0 };
+    int rc = candidates(st, pos, c->criteria.any_side, &f);
+    if (rc < 0) {
+        rc = rc == -2 ? (report(&c->sink, PMN_F002, 0, 0, "out of memory"), EXIT_FATAL)
+                      : read_failed(c, st, db);
+        free(f.id);
+        free(f.ply);
+        store_close(st);
+        return rc;
+    }
+    struct move_stats moves[MAX_MOVES];
+    unsigned nmoves = 0;
+    unsigned long total = 0, wins[3] = { 0, 0, 0 };
+    int side = -1;            /* to move, where every game agrees */
+    char rule_set[32] = "";
+    struct top_game *top = calloc(rq->top ? rq->top : 1, sizeof *top);
+    unsigned long ntop = 0;
+    int status = EXIT_CLEAN;
+    for (size_t i = 0; i < f.n && top; i++) {
+        struct stored_game sg;
+        int got = store_game(st, f.id[i], &sg);
+        if (got < 0) {
+            status = read_failed(c, st, db);
+            break;
+        }
+        pmn_rules r;
+        pmn_position want, at;
+        pmn_error err;
+        if (got == 0 || rules_of_spec(sg.rules, &r) < 0
+            || pmn_position_parse(&r, pos, &want, &err) < 0)
+            continue;
+        /* The first ply of the game where it stands at the position. */
+        unsigned ply = f.ply[i];
+        int reached = 0;
+        for (; ply <= sg.nplies && !reached; ply++)
+            reached = position_at(&r, &sg, ply, &at) == 0
+                   && criteria_same_position(&c->criteria, pos, &r, &want, &at);
+        if (!reached)
+            continue;   /* another position of the same fingerprint */
+        ply--;
+        char name[16] = "";
+        if (ply < sg.nplies)
+            pmn_hole_name(&r, PMN_NOTATION_LETTERS, at.to_move, sg.plies[ply], name,
+                          sizeof name);
+        unsigned k = 0;
+        while (k < nmoves && strcmp(moves[k].name, name) != 0)
+            k++;
+        if (k == nmoves && nmoves < MAX_MOVES) {
+            memset(&moves[k], 0, sizeof moves[k]);
+            snprintf(moves[k].name, sizeof moves[k].name, "%s", name);
+            nmoves++;
+        }
+        int res = result_index(sg.result);
+        if (k < nmoves) {
+            moves[k].games++;
+            if (res >= 0)
+                moves[k].wins[res]++;
+            date_range(&moves[k], sg.date);
+        }
+        total++;
+        if (res >= 0)
+            wins[res]++;
+        side = side < 0 || side == at.to_move ? at.to_move : 2;
+        snprintf(rule_set, sizeof rule_set, "%s", total == 1 || !strcmp(rule_set, r.name)
+                                                  ? r.name : "several");
+        /* The latest games, the latest first (then the first indexed). */
+        const char *d = known_date(sg.date);
+        unsigned long slot = ntop < rq->top ? ntop++ : rq->top;
+        while (slot > 0 && strcmp(d ? d : "", top[slot - 1].date) > 0) {
+            if (slot < rq->top)
+                top[slot] = top[slot - 1];
+            slot--;
+        }
+        if (slot < rq->top) {
+            top[slot].id = sg.id;
+            snprintf(top[slot].date, sizeof top[slot].date, "%s", d ? d : "");
+        }
+    }
+    /* The moves most played first; the game's end ("") last. */
+    for (unsigned a = 1; a < nmoves; a++)
+        for (unsigned b = a; b > 0 && (moves[b].games > moves[b - 1].games
+                                       || (moves[b].games == moves[b - 1].games
+                                           && strcmp(moves[b].name, moves[b - 1].name) < 0));
+             b--) {
+            struct move_stats t = moves[b];
+            moves[b] = moves[b - 1];
+            moves[b - 1] = t;
+        }
+    FILE *out = c->out.f;
+    int json = c->out_format == OUT_JSONL;
+    if (status == EXIT_CLEAN && json) {
+        fputs("{\"type\":\"position\",\"position\":", out);
+        json_string(out, pos);
+        fprintf(out, ",\"rule_set\":");
+        json_or_null(out, total ? rule_set : NULL);
+        fprintf(out, ",\"games\":%lu,\"south\":%lu,\"draws\":%lu,\"north\":%lu}\n", total,
+                wins[0], wins[1], wins[2]);
+        for (unsigned k = 0; k < nmoves; k++) {
+            const struct move_stats *m = &moves[k];
+            unsigned long decided = m->wins[0] + m->wins[1] + m->wins[2];
+            fputs("{\"type\":\"move\",\"move\":", out);
+            json_or_null(out, m->name[0] ? m->name : NULL);
+            fprintf(out, ",\"games\":%lu,\"south\":%lu,\"draws\":%lu,\"north\":%lu,\"score\":",
+                    m->games, m->wins[0], m->wins[1], m->wins[2]);
+            if (decided && side < 2)
+                fprintf(out, "%.4f", ((double)m->wins[side == 0 ? 0 : 2]
+                                      + 0.5 * (double)m->wins[1]) / (double)decided);
+            else
+                fputs("null", out);
+            fputs(",\"first\":", out);
+            json_or_null(out, m->first[0] ? m->first : NULL);
+            fputs(",\"last\":", out);
+            json_or_null(out, m->last[0] ? m->last : NULL);
+            fputs("}\n", out);
+        }
+    } else if (status == EXIT_CLEAN) {
+        fprintf(out, "%s: %lu game%s", pos, total, total == 1 ? "" : "s");
+        if (total)
+            fprintf(out, " (%s)", rule_set);
+        fputc('\n', out);
+        if (nmoves)
+            fprintf(out, "%-6s %7s %6s %6s %6s %6s  %-10s  %-10s\n", "move", "games", "South",
+                    "draws", "North", side == 1 ? "score" : "score", "first", "last");
+        for (unsigned k = 0; k < nmoves; k++) {
+            const struct move_stats *m = &moves[k];
+            unsigned long decided = m->wins[0] + m->wins[1] + m->wins[2];
+            fprintf(out, "%-6s %7lu", m->name[0] ? m->name : "(end)", m->games);
+            percent(out, m->wins[0], decided);
+            percent(out, m->wins[1], decided);
+            percent(out, m->wins[2], decided);
+            if (decided && side < 2)
+                percent(out, (unsigned long)(2 * m->wins[side == 0 ? 0 : 2] + m->wins[1]),
+                        2 * decided);
+            else
+                fputs("      -", out);
+            fprintf(out, "  %-10s  %-10s\n", m->first[0] ? m->first : "-",
+                    m->last[0] ? m->last : "-");
+        }
+        if (ntop)
+            fprintf(out, "The latest games:\n");
+    }
+    for (unsigned long k = 0; status == EXIT_CLEAN && k < ntop; k++) {
+        struct stored_game sg;
+        if (store_game(st, top[k].id, &sg) <= 0)
+            continue;
+        const char *south = NULL, *north = NULL, *event = NULL;
+        for (size_t t = 0; t < sg.ntags; t++) {
+            if (strcmp(sg.tags[t].name, "South") == 0)
+                south = sg.tags[t].value;
+            else if (strcmp(sg.tags[t].name, "North") == 0)
+                north = sg.tags[t].value;
+            else if (strcmp(sg.tags[t].name, "Event") == 0)
+                event = sg.tags[t].value;
+        }
+        if (json) {
+            fputs("{\"type\":\"game\",\"file\":", out);
+            json_string(out, sg.file);
+            fprintf(out, ",\"game\":%lu,\"line\":%llu,\"south\":", sg.number, sg.line);
+            json_or_null(out, south);
+            fputs(",\"north\":", out);
+            json_or_null(out, north);
+            fputs(",\"result\":", out);
+            json_or_null(out, sg.result);
+            fputs(",\"date\":", out);
+            json_or_null(out, known_date(sg.date));
+            fputs(",\"event\":", out);
+            json_or_null(out, event);
+            fputs("}\n", out);
+        } else {
+            char b[3][256];
+            fprintf(out, "  %-10s  %s - %s  %s", known_date(sg.date) ? sg.date : "?",
+                    escaped(south ? south : "?", b[0], sizeof b[0]),
+                    escaped(north ? north : "?", b[1], sizeof b[1]),
+                    sg.result ? sg.result : "*");
+            if (event && strcmp(event, "?") != 0)
+                fprintf(out, "  %s", escaped(event, b[2], sizeof b[2]));
+            fprintf(out, "  (%s:%llu)\n", sg.file, sg.line);
+        }
+    }
+    if (!top)
+        status = (report(&c->sink, PMN_F002, 0, 0, "out of memory"), EXIT_FATAL);
+    free(top);
+    free(f.id);
+    free(f.ply);
+    store_close(st);
+    return status;
+}
+
+/* ---- the command --------------------------------------------------------- */
+
+static const struct cli_bounds top_bounds = { 0, 1000, "a number of games", 0 };
+
+static const struct cli_option options[] = {
+    OPT_CRITERIA,
+    OPT_OUTPUT_FORMAT,
+    { "count", 'c', NULL, "select: write only the number of games selected",
+      FLAG_AT(struct index_request, count_only), NULL, 0 },
+    { "top", 'T' + 256, "N", "explore: the latest N games at the position (default\n5)",
+      ULONG_AT(struct index_request, top), &top_bounds, 0 },
+    OPT_NOTATION,
+    OPT_FROM,
+    OPT_RULES_OVER,
+    OPT_OUTPUT,
+    OPT_QUIET_PROGRESS,
+    OPT_END,
+};
+
+static void init(struct common *c, void *ctx)
+{
+    struct index_request *rq = ctx;
+    (void)c;
+    rq->top = 5;
+}
+
+static int run(struct common *c, void *ctx)
+{
+    struct index_request *rq = ctx;
+    const char *cmd = c->cmd->name;
+    if (c->nfiles < 2)
+        return usage_error(cmd, "expected an action and an index (pmn index build|add|info|"
+                           "select|explore DB ...)");
+    const char *what = c->files[0], *db = c->files[1];
+    if (strcmp(what, "build") == 0 || strcmp(what, "add") == 0)
+        return build(c, rq, db, strcmp(what, "build") == 0);
+    if (strcmp(what, "info") == 0) {
+        if (c->nfiles != 2)
+            return usage_error(cmd, "info: expected the index alone");
+        return info(c, db);
+    }
+    if (strcmp(what, "select") == 0)
+        return select_games(c, rq, db);
+    if (strcmp(what, "explore") == 0)
+        return explore(c, rq, db);
+    return usage_error(cmd, "unknown action '%s' (build, add, info, select, explore)", what);
+}
+
+const struct command index_command = {
+    "index", "keep archives in a database: search them and explore their openings at once",
+    "build DB FILE...\nadd DB FILE...\ninfo DB\nselect DB [CRITERIA] [--format FORMAT]\n"
+    "explore DB --reaches POSITION [--any-side] [--format jsonl]",
+    "An index of archives: an SQLite database (DB) that holds each game of the\n"
+    "archives read -- its tags, what checking it found, its text as read -- and\n"
+    "every position its main line reaches, so that questions about the games\n"
+    "are answered from it instead of by reading every game.  'build' makes a\n"
+    "new index of the games of FILEs (any format pmn reads); 'add' reads more\n"
+    "into it (a game it holds already -- the same rules, moves and players -- is\n"
+    "stored once, said by a note); both write batches of whole games, so that\n"
+    "an index interrupted holds whole games only.  'info' says what it holds.\n"
+    "'select' writes the games that meet the criteria, as pmn select does: a\n"
+    "position (--reaches) is looked up, each game found replayed to it and\n"
+    "compared, the other criteria as select takes them; the games are written\n"
+    "as they were read.  'explore' says, for a position, each move played from\n"
+    "it: in how many games, how they ended (South wins, draws, North wins), the\n"
+    "score of the side to move, the first and last date; then the latest games.",
+    options,
+    "Exit status: 0; 3 if an input, or the index, cannot be read or written\n"
+    "(F006: a file that is not a pmn index, one of a later schema, a damaged\n"
+    "one); 64 a wrong command line.",
+    sizeof(struct index_request), CMD_OUTPUT | CMD_PROGRESS | CMD_NOTES, init, NULL, run,
+};

@@ -1,0 +1,106 @@
+/* store.h - an archive index's database (store.c): the games of archives,
+ * their tags, what checking them found, their text, and every position
+ * their main lines reach, in SQLite.  pmn index (index.c) builds it and
+ * asks it; nothing else touches the SQL.
+ *
+ * Who owns what: a struct store owns its connection and statements; a
+ * stored game read back (store_game) points into the store's buffers,
+ * valid until the next read.  Every function that can fail returns -1 and
+ * leaves the reason in the store (store_error), with the diagnostic code
+ * it calls for: PMN_F006 for a file that is not an index pmn can use,
+ * PMN_F003 for a write that failed (a full disk), PMN_F001 for one that
+ * cannot be opened. */
+#ifndef PMN_CLI_STORE_H
+#define PMN_CLI_STORE_H
+
+#include "pmn.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The schema this pmn writes and reads; an index of a later one is
+ * refused (F006), never read as if it were this one. */
+#define STORE_SCHEMA "pmn-index"
+#define STORE_VERSION 1
+
+enum store_mode {
+    STORE_CREATE,             /* a new index: the file must not exist */
+    STORE_WRITE,              /* an index to add to */
+    STORE_READ
+};
+
+/* How a game's text is held. */
+enum store_text {
+    STORE_TEXT_AS_READ = 0,   /* the bytes of the input, PMN */
+    STORE_TEXT_WRITTEN = 1    /* written by pmn as PMN: the input was XML or
+                                 another program's notation */
+};
+
+struct store;
+
+/* A game as the index holds it. */
+struct stored_game {
+    int64_t id;
+    const char *file;         /* where it was read (as named on the command line) */
+    unsigned long number;     /* its number in that file, from 1 */
+    pmn_at line;
+    const char *rules;        /* its rules as a spec (pmn_rules_format) */
+    const char *rule_set;     /* their name */
+    const char *start;        /* its start as a position string */
+    const unsigned char *plies;   /* the hole of each ply replayed */
+    size_t nplies;
+    const char *result;       /* written (Result tag, else after the moves), or NULL */
+    const char *date;         /* the Date tag, or NULL */
+    int state;                /* enum game_state */
+    int ending, outcome;      /* pmn_ending, pmn_outcome where it ended */
+    unsigned moves;
+    unsigned count[PMN_FATAL + 1];
+    const char *codes;        /* the codes of its diagnostics, "E205 W118" */
+    const char *text;
+    size_t len;
+    int text_form;            /* enum store_text */
+    const pmn_tag *tags;
+    size_t ntags;
+    unsigned char digest[16]; /* the same game: its rules, start, plies, roster */
+};
+
+struct store *store_open(const char *path, enum store_mode mode);
+/* Why the last call failed, and its code; for a store that could not be
+ * opened, store_open_error. */
+const char *store_error(const struct store *st, int *code);
+const char *store_open_error(int *code);
+/* Closes; -1 if what was written could not be made durable. */
+int store_close(struct store *st);
+
+/* Writes go in batches: each a transaction of whole games, so that an index
+ * interrupted (killed, the disk full) holds the batches before, whole. */
+int store_begin(struct store *st);
+int store_commit(struct store *st);
+void store_rollback(struct store *st);
+
+/* Add g: 1 (its id in *id), 0 when the index holds the same game already
+ * (its id in *id), -1 on failure. */
+int store_add_game(struct store *st, const struct stored_game *g, int64_t *id);
+/* The game of id reaches the position of key fp at ply. */
+int store_add_position(struct store *st, int64_t game, int64_t fp, unsigned ply);
+
+/* Read game id into *g (its strings the store's, until the next read): 1,
+ * 0 if there is none, -1 on failure. */
+int store_game(struct store *st, int64_t id, struct stored_game *g);
+/* The games and plies where the position of key fp stands: fn(ctx, game,
+ * ply) for each, in game order; fn returns nonzero to stop.  0, -1. */
+int store_at(struct store *st, int64_t fp, int (*fn)(void *ctx, int64_t game, unsigned ply),
+             void *ctx);
+/* Every game's id, in order: fn as above. */
+int store_each(struct store *st, int (*fn)(void *ctx, int64_t game, unsigned ply), void *ctx);
+/* The rule specs of the games held, fn(ctx, spec) each once. */
+int store_rule_specs(struct store *st, int (*fn)(void *ctx, const char *spec), void *ctx);
+
+struct store_counts {
+    uint64_t games, positions, distinct;   /* distinct: position keys */
+    uint64_t bytes;           /* the file */
+    uint64_t with_errors;
+};
+int store_counts(struct store *st, struct store_counts *c);
+
+#endif

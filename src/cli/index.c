@@ -11,10 +11,11 @@
  * (store.c) with its tags, what checking found, its rules, start and plies,
  * its text as read, and the key of every position its main line reaches.
  *
- * The key of a position (position_key) is exact: the holes a side, the side
- * to move, each hole's seeds -- what --reaches compares, but the seeds
- * captured, which the replay compares.  The index holds a 64-bit
- * fingerprint of it (FNV-1a), which two positions may share; so a game the
+ * The key of a position is exact: the holes a side, the side to move, each
+ * hole's seeds -- what --reaches compares, but the seeds captured, which
+ * the replay compares.  The index holds a fingerprint of it (fingerprint:
+ * 64 bits, of which a segment keeps 16 to 40), which two positions may
+ * share; so a game the
  * index finds at a position is replayed from its stored start and plies to
  * that ply and compared whole before it is taken.  No answer holds a game
  * that does not reach the position, and none leaves out one that does:
@@ -36,12 +37,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Games written in one transaction: an interrupted build keeps the
+/* Positions held before the games they are of are written, with them,
+ * in one transaction (a segment of the index): 16 bytes each, so that a
+ * build of any size takes 32 MB for them; an interrupted build keeps the
  * batches before it, each whole. */
-#define BATCH 2000
+#define BATCH_POSITIONS (2u << 20)
 
-/* The largest key: holes a side, side, two bytes a hole of each side. */
-#define KEY_MAX (2 + 4 * PMN_MAX_SIDE_PITS)
 
 struct index_request {
     unsigned long top;        /* explore: games listed */
@@ -50,18 +51,36 @@ struct index_request {
 
 /* ---- positions ----------------------------------------------------------- */
 
-static size_t position_key(const pmn_rules *r, const pmn_position *p, int side,
-                           unsigned char *key)
+/* The fingerprint of a position's exact key -- the holes a side, the side
+ * to move, each hole's seeds (16 bits) -- 64 bits of it, mixed four holes
+ * at a time (the index's format: what a lookup computes must be what the
+ * build stored). */
+static uint64_t mix(uint64_t h, uint64_t w)
 {
-    size_t n = 0;
-    key[n++] = (unsigned char)r->pits;
-    key[n++] = (unsigned char)side;
-    for (int s = 0; s < 2; s++)
-        for (unsigned h = 0; h < r->pits; h++) {
-            key[n++] = (unsigned char)(p->pit[s][h] & 0xFF);
-            key[n++] = (unsigned char)(p->pit[s][h] >> 8);
+    h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
+    return h ^ (h >> 29);
+}
+
+static uint64_t fingerprint(const pmn_rules *r, const pmn_position *p, int side)
+{
+    uint64_t h = mix(0x243F6A8885A308D3ULL, (uint64_t)r->pits << 8 | (unsigned)side);
+    unsigned full = r->pits & ~3u;
+    for (int s = 0; s < 2; s++) {
+        const uint16_t *pit = p->pit[s];
+        unsigned i = 0;
+        for (; i < full; i += 4)
+            h = mix(h, (uint64_t)pit[i] | (uint64_t)pit[i + 1] << 16
+                       | (uint64_t)pit[i + 2] << 32 | (uint64_t)pit[i + 3] << 48);
+        if (i < r->pits) {
+            uint64_t w = 0;
+            for (unsigned k = 0; i + k < r->pits; k++)
+                w |= (uint64_t)pit[i + k] << (16 * k);
+            h = mix(h, w);
         }
-    return n;
+    }
+    h ^= h >> 31;
+    h *= 0xD6E8FEB86659FD93ULL;
+    return h ^ (h >> 32);
 }
 
 static uint64_t fnv(uint64_t h, const void *data, size_t n)
@@ -73,13 +92,6 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
 }
 
 #define FNV_BASIS 0xCBF29CE484222325ULL
-
-static int64_t fingerprint(const pmn_rules *r, const pmn_position *p, int side)
-{
-    unsigned char key[KEY_MAX];
-    size_t n = position_key(r, p, side, key);
-    return (int64_t)fnv(FNV_BASIS, key, n);
-}
 
 /* The rules of a spec the index holds (pmn_rules_format's: a rule file's
  * set, whose name pmn does not know, has every option spelled out). */
@@ -107,20 +119,12 @@ static int position_at(const pmn_rules *r, const struct stored_game *sg, unsigne
     pmn_error err;
     if (pmn_position_parse(r, sg->start, p, &err) < 0 || ply > sg->nplies)
         return -1;
-    if (ply == 0)
-        return 0;
-    pmn_game *g = pmn_game_new(r, p);
-    if (!g)
-        return -1;
-    int rc = 0;
-    for (unsigned i = 0; i < ply && rc == 0; i++) {
+    for (unsigned i = 0; i < ply; i++) {
         pmn_move_report rep;
-        rc = pmn_game_play(g, sg->plies[i], &rep) == 0 ? 0 : -1;
+        if (pmn_play(r, p, sg->plies[i], &rep) != 0)
+            return -1;
     }
-    if (rc == 0)
-        *p = *pmn_game_position(g);
-    pmn_game_free(g);
-    return rc;
+    return 0;
 }
 
 /* ---- building ------------------------------------------------------------ */
@@ -129,13 +133,21 @@ struct indexer {
     struct archive a;         /* first: archive_file is given the context */
     struct store *st;
     const char *db;
-    unsigned long added, held, positions, batch;
+    unsigned long added, held, positions;
+    int open;                 /* a transaction is open */
     int failed;               /* said: stop */
+    struct posting *post;     /* of the games of the transaction */
+    size_t npost, postcap;
     struct diag_sink *sink;
     unsigned char *plies;
     size_t cap;
     char *text;               /* a game written by pmn (its input not PMN) */
     size_t textlen;
+    /* The rules and start of the game before, written. */
+    int have_last;
+    pmn_rules last_rules;
+    pmn_position last_start;
+    char spec[1024], start_text[512];
 };
 
 static void store_failed(struct diag_sink *s, struct store *st)
@@ -192,6 +204,10 @@ static void codes_text(const struct game *g, char *buf, size_t size)
     size_t at = 0;
     buf[0] = '\0';
     for (int code = 1; code < MAX_DIAG_CODE && at + 8 < size; code++) {
+        if (!g->codes[code / 8]) {
+            code |= 7;   /* none of these eight */
+            continue;
+        }
         if (!game_has_code(g, code))
             continue;
         char name[8];
@@ -252,14 +268,35 @@ static int game_text(struct indexer *ix, const struct game *g, const char **text
     return 0;
 }
 
+/* The games of the transaction, with their positions as a segment. */
 static int commit_batch(struct indexer *ix)
 {
-    if (ix->batch && store_commit(ix->st) < 0) {
+    if (ix->open && (store_add_postings(ix->st, ix->post, ix->npost) < 0
+                     || store_commit(ix->st) < 0)) {
+        store_rollback(ix->st);
         store_failed(ix->sink, ix->st);
         ix->failed = 1;
+        ix->open = 0;
         return -1;
     }
-    ix->batch = 0;
+    ix->open = 0;
+    ix->npost = 0;
+    return 0;
+}
+
+static int add_posting(struct indexer *ix, uint64_t fp, int64_t game, size_t ply)
+{
+    if (ix->npost == ix->postcap) {
+        size_t cap = ix->postcap ? 2 * ix->postcap : 65536;
+        struct posting *p = realloc(ix->post, cap * sizeof *p);
+        if (!p)
+            return -1;
+        ix->post = p;
+        ix->postcap = cap;
+    }
+    ix->post[ix->npost].fp = fp;
+    ix->post[ix->npost].game = game;
+    ix->post[ix->npost++].ply = (uint32_t)ply;
     return 0;
 }
 
@@ -270,11 +307,19 @@ static int index_game(struct archive *a, struct game *g)
     pmn_rules r;
     pmn_position start;
     size_t n;
-    char spec[1024], start_text[512], codes[1024];
+    char codes[1024];
     if (played_plies(ix, g, &r, &start, &n) < 0)
         return -1;
-    pmn_rules_format(&r, spec, sizeof spec);
-    pmn_position_format(&r, &start, start_text, sizeof start_text);
+    /* Most games share their rules and start: written once. */
+    if (!ix->have_last || memcmp(&r, &ix->last_rules, sizeof r) != 0
+        || memcmp(&start, &ix->last_start, sizeof start) != 0) {
+        pmn_rules_format(&r, ix->spec, sizeof ix->spec);
+        pmn_position_format(&r, &start, ix->start_text, sizeof ix->start_text);
+        ix->last_rules = r;
+        ix->last_start = start;
+        ix->have_last = 1;
+    }
+    const char *spec = ix->spec, *start_text = ix->start_text;
     codes_text(g, codes, sizeof codes);
     struct stored_game sg = {
         .file = g->file, .number = g->number, .line = g->line, .rules = spec,
@@ -287,12 +332,12 @@ static int index_game(struct archive *a, struct game *g)
     if (game_text(ix, g, &sg.text, &sg.len, &sg.text_form) < 0)
         return -1;
     digest(spec, start_text, ix->plies, n, g, sg.digest);
-    if (ix->batch == 0 && store_begin(ix->st) < 0) {
+    if (!ix->open && store_begin(ix->st) < 0) {
         store_failed(g->sink, ix->st);
         ix->failed = 1;
         return 1;
     }
-    ix->batch++;
+    ix->open = 1;
     int64_t id;
     int rc = store_add_game(ix->st, &sg, &id);
     if (rc < 0) {
@@ -311,31 +356,19 @@ static int index_game(struct archive *a, struct game *g)
         g->sink->mute = mute;
     } else {
         ix->added++;
-        /* Every position of the main line, its start the first. */
-        pmn_game *play = pmn_game_new(&r, &start);
-        if (!play)
-            return -1;
-        const pmn_position *p = &start;
-        for (size_t i = 0; rc >= 0; i++) {
-            if (store_add_position(ix->st, id, fingerprint(&r, p, p->to_move), (unsigned)i) < 0)
-                rc = -1;
+        /* Every position of the main line, its start the first (as
+         * position_at replays them). */
+        pmn_position p = start;
+        for (size_t i = 0;; i++) {
+            if (add_posting(ix, fingerprint(&r, &p, p.to_move), id, i) < 0)
+                return -1;
             ix->positions++;
-            if (i == n)
-                break;
             pmn_move_report rep;
-            if (pmn_game_play(play, ix->plies[i], &rep) != 0)
+            if (i == n || pmn_play(&r, &p, ix->plies[i], &rep) != 0)
                 break;   /* the replay played it: it cannot be refused */
-            p = pmn_game_position(play);
-        }
-        pmn_game_free(play);
-        if (rc < 0) {
-            store_rollback(ix->st);
-            store_failed(g->sink, ix->st);
-            ix->failed = 1;
-            return 1;
         }
     }
-    if (ix->batch >= BATCH && commit_batch(ix) < 0)
+    if (ix->npost >= BATCH_POSITIONS && commit_batch(ix) < 0)
         return 1;
     return 0;
 }
@@ -390,6 +423,7 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
     fputc('\n', out);
     free(ix.plies);
     free(ix.text);
+    free(ix.post);
     return c->sink.count[PMN_FATAL] || ix.failed ? EXIT_FATAL : EXIT_CLEAN;
 }
 
@@ -429,8 +463,8 @@ static int info(struct common *c, const char *db)
     printf("%s: a pmn archive index, schema version %d\n", db, STORE_VERSION);
     printf("games      %llu (%llu with errors)\n", (unsigned long long)sc.games,
            (unsigned long long)sc.with_errors);
-    printf("positions  %llu (%llu distinct)\n", (unsigned long long)sc.positions,
-           (unsigned long long)sc.distinct);
+    printf("positions  %llu (in %llu segment%s)\n", (unsigned long long)sc.positions,
+           (unsigned long long)sc.segments, sc.segments == 1 ? "" : "s");
     printf("bytes      %llu (%.0f a game)\n", (unsigned long long)sc.bytes,
            sc.games ? (double)sc.bytes / (double)sc.games : 0.0);
     return EXIT_CLEAN;
@@ -492,14 +526,14 @@ static int look_up_spec(void *ctx, const char *spec)
     for (int side = 0; side < 2; side++) {
         if (!lk->any_side && side != p.to_move)
             continue;
-        int64_t fp = fingerprint(&r, &p, side);
+        uint64_t fp = fingerprint(&r, &p, side);
         unsigned i = 0;
-        while (i < lk->nseen && lk->seen[i] != (uint64_t)fp)
+        while (i < lk->nseen && lk->seen[i] != fp)
             i++;
         if (i < lk->nseen)
             continue;
         if (lk->nseen < 64)
-            lk->seen[lk->nseen++] = (uint64_t)fp;
+            lk->seen[lk->nseen++] = fp;
         if (store_at(lk->st, fp, add_found, &lk->found) < 0)
             lk->failed = 1;
     }
@@ -614,7 +648,7 @@ static int select_games(struct common *c, struct index_request *rq, const char *
     int status = EXIT_CLEAN;
     for (size_t i = 0; i < f.n && !sel.out.failed; i++) {
         struct stored_game sg;
-        int got = store_game(st, f.id[i], &sg);
+        int got = store_game(st, f.id[i], 1, &sg);
         if (got < 0) {
             status = read_failed(c, st, db);
             break;
@@ -726,20 +760,31 @@ static int explore(struct common *c, struct index_request *rq, const char *db)
     int side = -1;            /* to move, where every game agrees */
     char rule_set[32] = "";
     struct top_game *top = calloc(rq->top ? rq->top : 1, sizeof *top);
+    char last_spec[1024] = "";
+    pmn_rules r;
+    pmn_position want;
+    int usable = 0;
     unsigned long ntop = 0;
     int status = EXIT_CLEAN;
     for (size_t i = 0; i < f.n && top; i++) {
         struct stored_game sg;
-        int got = store_game(st, f.id[i], &sg);
+        int got = store_game(st, f.id[i], 0, &sg);
         if (got < 0) {
             status = read_failed(c, st, db);
             break;
         }
-        pmn_rules r;
-        pmn_position want, at;
+        pmn_position at;
         pmn_error err;
-        if (got == 0 || rules_of_spec(sg.rules, &r) < 0
-            || pmn_position_parse(&r, pos, &want, &err) < 0)
+        if (got == 0)
+            continue;
+        /* The games of a rule set come one after another: its rules and the
+         * position under them, read once. */
+        if (strcmp(sg.rules, last_spec) != 0) {
+            snprintf(last_spec, sizeof last_spec, "%s", sg.rules);
+            usable = rules_of_spec(sg.rules, &r) == 0
+                  && pmn_position_parse(&r, pos, &want, &err) == 0;
+        }
+        if (!usable)
             continue;
         /* The first ply of the game where it stands at the position. */
         unsigned ply = f.ply[i];
@@ -853,17 +898,9 @@ static int explore(struct common *c, struct index_request *rq, const char *db)
     }
     for (unsigned long k = 0; status == EXIT_CLEAN && k < ntop; k++) {
         struct stored_game sg;
-        if (store_game(st, top[k].id, &sg) <= 0)
+        if (store_game(st, top[k].id, 0, &sg) <= 0)
             continue;
-        const char *south = NULL, *north = NULL, *event = NULL;
-        for (size_t t = 0; t < sg.ntags; t++) {
-            if (strcmp(sg.tags[t].name, "South") == 0)
-                south = sg.tags[t].value;
-            else if (strcmp(sg.tags[t].name, "North") == 0)
-                north = sg.tags[t].value;
-            else if (strcmp(sg.tags[t].name, "Event") == 0)
-                event = sg.tags[t].value;
-        }
+        const char *south = sg.south, *north = sg.north, *event = sg.event;
         if (json) {
             fputs("{\"type\":\"game\",\"file\":", out);
             json_string(out, sg.file);

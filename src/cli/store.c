@@ -7,25 +7,34 @@
  *                           its roster tags, result, ending, what checking it
  *                           found, and its text; digest UNIQUE: the same game
  *                           is stored once
- *   tags(game, i, name, value)   every tag, in its order
- *   positions(fp, game, ply)     every position of each main line: its key's
- *                           fingerprint (index.c), the game, the ply
- * A fingerprint is 64 bits of a position's exact key: two positions may
- * share one, so a game found by it is replayed to its ply and compared
- * before it is taken (index.c) -- the index narrows, the replay decides.
+ *   segments(id, bits, entries)  the positions of the games of a batch ...
+ *   rule_sets(spec)         the rules of the games held, each once
+ *   postings(key, data)     ... in 2^bits buckets by the top bits of their
+ *                           fingerprints: key = segment << 32 | bucket, data
+ *                           its entries, in order of game and ply: the game
+ *                           less the one before (a varint), the 16 bits of
+ *                           the fingerprint after the bucket's, the ply (a
+ *                           varint) -- about 5 bytes a position
+ * A fingerprint is 64 bits of a position's exact key (index.c), and a
+ * bucket keeps 16 of them past its own: two positions may share what is
+ * kept, so a game found by it is replayed to its ply and compared before
+ * it is taken (index.c) -- the index narrows, the replay decides.  A
+ * segment's buckets hold about 128 entries each, whatever its size: a
+ * lookup reads one blob a segment.
  *
  * The file is in WAL mode: readers see the last batch committed while a
  * writer writes, and two writers take turns (a busy writer is waited for). */
 #include "store.h"
 
+#include <assert.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum {
-    S_ADD_GAME, S_FIND_DIGEST, S_ADD_TAG, S_ADD_POSITION, S_GAME, S_TAGS, S_AT, S_EACH,
-    S_SPECS, S_BEGIN, S_COMMIT, S_ROLLBACK, S_COUNT
+    S_ADD_GAME, S_FIND_DIGEST, S_ADD_SEGMENT, S_ADD_POSTING, S_GAME, S_SEGMENTS, S_BUCKET,
+    S_EACH, S_SPECS, S_ADD_SPEC, S_BEGIN, S_COMMIT, S_ROLLBACK, S_COUNT
 };
 
 /* Each statement once; prepared when first used. */
@@ -37,17 +46,17 @@ static const char *const sql[S_COUNT] = {
         " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)"
         " ON CONFLICT(digest) DO NOTHING",
     [S_FIND_DIGEST] = "SELECT id FROM games WHERE digest = ?1",
-    [S_ADD_TAG] = "INSERT INTO tags(game, i, name, value) VALUES(?1, ?2, ?3, ?4)",
-    [S_ADD_POSITION] =
-        "INSERT INTO positions(fp, game, ply) VALUES(?1, ?2, ?3) ON CONFLICT DO NOTHING",
+    [S_ADD_SEGMENT] = "INSERT INTO segments(bits, entries) VALUES(?1, ?2)",
+    [S_ADD_POSTING] = "INSERT INTO postings(key, data) VALUES(?1, ?2)",
     [S_GAME] =
         "SELECT id, file, number, line, rules, rule_set, start, plies, result, date, state,"
-        " ending, outcome, moves, errors, warnings, notes, codes, text_form, text, digest"
-        " FROM games WHERE id = ?1",
-    [S_TAGS] = "SELECT name, value FROM tags WHERE game = ?1 ORDER BY i",
-    [S_AT] = "SELECT game, ply FROM positions WHERE fp = ?1 ORDER BY game, ply",
+        " ending, outcome, moves, errors, warnings, notes, codes, text_form, text, digest,"
+        " south, north, event FROM games WHERE id = ?1",
+    [S_SEGMENTS] = "SELECT id, bits FROM segments ORDER BY id",
+    [S_BUCKET] = "SELECT data FROM postings WHERE key = ?1",
     [S_EACH] = "SELECT id FROM games ORDER BY id",
-    [S_SPECS] = "SELECT DISTINCT rules FROM games",
+    [S_SPECS] = "SELECT spec FROM rule_sets ORDER BY spec",
+    [S_ADD_SPEC] = "INSERT INTO rule_sets(spec) VALUES(?1) ON CONFLICT DO NOTHING",
     [S_BEGIN] = "BEGIN IMMEDIATE",
     [S_COMMIT] = "COMMIT",
     [S_ROLLBACK] = "ROLLBACK",
@@ -64,23 +73,19 @@ static const char schema[] =
     " moves INTEGER NOT NULL, errors INTEGER NOT NULL, warnings INTEGER NOT NULL,"
     " notes INTEGER NOT NULL, codes TEXT NOT NULL, text_form INTEGER NOT NULL,"
     " text BLOB NOT NULL);"
-    "CREATE TABLE tags(game INTEGER NOT NULL, i INTEGER NOT NULL, name TEXT NOT NULL,"
-    " value TEXT NOT NULL, PRIMARY KEY(game, i)) WITHOUT ROWID;"
-    "CREATE TABLE positions(fp INTEGER NOT NULL, game INTEGER NOT NULL, ply INTEGER NOT NULL,"
-    " PRIMARY KEY(fp, game, ply)) WITHOUT ROWID;"
-    "CREATE INDEX games_south ON games(south);"
-    "CREATE INDEX games_north ON games(north);"
-    "CREATE INDEX games_event ON games(event);"
-    "CREATE INDEX games_date ON games(date);";
+    "CREATE TABLE segments(id INTEGER PRIMARY KEY, bits INTEGER NOT NULL,"
+    " entries INTEGER NOT NULL);"
+    "CREATE TABLE postings(key INTEGER PRIMARY KEY, data BLOB NOT NULL);"
+    "CREATE TABLE rule_sets(spec TEXT PRIMARY KEY) WITHOUT ROWID;";
 
 struct store {
     sqlite3 *db;
     sqlite3_stmt *st[S_COUNT];
     char error[512];
     int code;
-    /* A game read back: its tags. */
-    pmn_tag *tags;
-    size_t ntags, tagcap;
+    unsigned char *blob;      /* a bucket being written */
+    size_t bloblen, blobcap;
+    char *last_spec;          /* the rules of the game added last */
 };
 
 static char open_error[512];
@@ -249,7 +254,8 @@ int store_close(struct store *st)
     for (int i = 0; i < S_COUNT; i++)
         sqlite3_finalize(st->st[i]);
     int rc = sqlite3_close(st->db) == SQLITE_OK ? 0 : -1;
-    free(st->tags);
+    free(st->blob);
+    free(st->last_spec);
     free(st);
     return rc;
 }
@@ -291,9 +297,8 @@ static const char *tag_of(const struct stored_game *g, const char *name)
 
 int store_add_game(struct store *st, const struct stored_game *g, int64_t *id)
 {
-    sqlite3_stmt *s = stmt(st, S_ADD_GAME), *t = stmt(st, S_ADD_TAG),
-                 *f = stmt(st, S_FIND_DIGEST);
-    if (!s || !t || !f)
+    sqlite3_stmt *s = stmt(st, S_ADD_GAME), *f = stmt(st, S_FIND_DIGEST);
+    if (!s || !f)
         return -1;
     sqlite3_bind_blob(s, 1, g->digest, sizeof g->digest, SQLITE_STATIC);
     bind_text(s, 2, g->file);
@@ -333,30 +338,137 @@ int store_add_game(struct store *st, const struct stored_game *g, int64_t *id)
         return rc == SQLITE_ROW ? 0 : failed(st, "cannot read the index");
     }
     *id = sqlite3_last_insert_rowid(st->db);
-    for (size_t i = 0; i < g->ntags; i++) {
-        sqlite3_bind_int64(t, 1, *id);
-        sqlite3_bind_int64(t, 2, (sqlite3_int64)i);
-        bind_text(t, 3, g->tags[i].name);
-        bind_text(t, 4, g->tags[i].value);
-        rc = sqlite3_step(t);
-        sqlite3_reset(t);
+    /* Its rules among those a lookup reads a position under (most games
+     * share the rules of the one before). */
+    if (!st->last_spec || strcmp(st->last_spec, g->rules) != 0) {
+        sqlite3_stmt *r = stmt(st, S_ADD_SPEC);
+        if (!r)
+            return -1;
+        bind_text(r, 1, g->rules);
+        rc = sqlite3_step(r);
+        sqlite3_reset(r);
         if (rc != SQLITE_DONE)
             return failed(st, "cannot write to the index");
+        free(st->last_spec);
+        st->last_spec = strdup(g->rules);
     }
     return 1;
 }
 
-int store_add_position(struct store *st, int64_t game, int64_t fp, unsigned ply)
+/* ---- postings ------------------------------------------------------------ */
+
+static unsigned bucket_of(uint64_t fp, unsigned bits)
 {
-    sqlite3_stmt *s = stmt(st, S_ADD_POSITION);
+    return bits ? (unsigned)(fp >> (64 - bits)) : 0;
+}
+
+/* The 16 bits of fp after its bucket's. */
+static unsigned check_of(uint64_t fp, unsigned bits)
+{
+    return (unsigned)(fp >> (48 - bits)) & 0xFFFF;
+}
+
+static int put_byte(struct store *st, unsigned char b)
+{
+    if (st->bloblen == st->blobcap) {
+        size_t cap = st->blobcap ? 2 * st->blobcap : 4096;
+        unsigned char *n = realloc(st->blob, cap);
+        if (!n)
+            return -1;
+        st->blob = n;
+        st->blobcap = cap;
+    }
+    st->blob[st->bloblen++] = b;
+    return 0;
+}
+
+static int put_varint(struct store *st, uint64_t v)
+{
+    while (v >= 0x80) {
+        if (put_byte(st, (unsigned char)(v | 0x80)) < 0)
+            return -1;
+        v >>= 7;
+    }
+    return put_byte(st, (unsigned char)v);
+}
+
+static int write_bucket(struct store *st, int64_t segment, unsigned bucket)
+{
+    sqlite3_stmt *s = stmt(st, S_ADD_POSTING);
     if (!s)
         return -1;
-    sqlite3_bind_int64(s, 1, fp);
-    sqlite3_bind_int64(s, 2, game);
-    sqlite3_bind_int(s, 3, (int)ply);
+    sqlite3_bind_int64(s, 1, (sqlite3_int64)((uint64_t)segment << 32 | bucket));
+    sqlite3_bind_blob(s, 2, st->blob, (int)st->bloblen, SQLITE_STATIC);
     int rc = sqlite3_step(s);
     sqlite3_reset(s);
+    st->bloblen = 0;
     return rc == SQLITE_DONE ? 0 : failed(st, "cannot write to the index");
+}
+
+int store_add_postings(struct store *st, struct posting *p, size_t n)
+{
+    if (n == 0)
+        return 0;
+    /* About 128 entries a bucket. */
+    unsigned bits = 0;
+    while (bits < 24 && ((size_t)128 << bits) < n)
+        bits++;
+    sqlite3_stmt *s = stmt(st, S_ADD_SEGMENT);
+    if (!s)
+        return -1;
+    sqlite3_bind_int(s, 1, (int)bits);
+    sqlite3_bind_int64(s, 2, (sqlite3_int64)n);
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    if (rc != SQLITE_DONE)
+        return failed(st, "cannot write to the index");
+    int64_t segment = sqlite3_last_insert_rowid(st->db);
+    /* Into bucket order, keeping the order of game and ply they come in
+     * (a counting sort: stable, and linear). */
+    size_t nb = (size_t)1 << bits;
+    size_t *at = calloc(nb + 1, sizeof *at);
+    struct posting *sorted = malloc(n * sizeof *sorted);
+    if (!at || !sorted) {
+        free(at);
+        free(sorted);
+        st->code = PMN_F002;
+        snprintf(st->error, sizeof st->error, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        assert(i == 0 || p[i].game > p[i - 1].game
+               || (p[i].game == p[i - 1].game && p[i].ply > p[i - 1].ply));
+        at[bucket_of(p[i].fp, bits) + 1]++;
+    }
+    for (size_t b = 0; b < nb; b++)
+        at[b + 1] += at[b];
+    for (size_t i = 0; i < n; i++)
+        sorted[at[bucket_of(p[i].fp, bits)]++] = p[i];
+    memcpy(p, sorted, n * sizeof *p);
+    free(sorted);
+    free(at);
+    st->bloblen = 0;
+    unsigned bucket = bucket_of(p[0].fp, bits);
+    int64_t game = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned b = bucket_of(p[i].fp, bits);
+        if (b != bucket) {
+            if (write_bucket(st, segment, bucket) < 0)
+                return -1;
+            bucket = b;
+            game = 0;
+        }
+        unsigned check = check_of(p[i].fp, bits);
+        if (put_varint(st, (uint64_t)(p[i].game - game)) < 0
+            || put_byte(st, (unsigned char)(check >> 8)) < 0
+            || put_byte(st, (unsigned char)check) < 0 || put_varint(st, p[i].ply) < 0) {
+            st->code = PMN_F002;
+            snprintf(st->error, sizeof st->error, "out of memory");
+            return -1;
+        }
+        game = p[i].game;
+    }
+    return write_bucket(st, segment, bucket);
 }
 
 static const char *column_text(sqlite3_stmt *s, int i)
@@ -364,10 +476,10 @@ static const char *column_text(sqlite3_stmt *s, int i)
     return (const char *)sqlite3_column_text(s, i);
 }
 
-int store_game(struct store *st, int64_t id, struct stored_game *g)
+int store_game(struct store *st, int64_t id, int text, struct stored_game *g)
 {
-    sqlite3_stmt *s = stmt(st, S_GAME), *t = stmt(st, S_TAGS);
-    if (!s || !t)
+    sqlite3_stmt *s = stmt(st, S_GAME);
+    if (!s)
         return -1;
     /* The statement of the game stays on its row, so that its strings stay
      * valid until the next read (the reset below comes then). */
@@ -399,8 +511,8 @@ int store_game(struct store *st, int64_t id, struct stored_game *g)
     g->count[PMN_NOTE] = (unsigned)sqlite3_column_int(s, 16);
     g->codes = column_text(s, 17);
     g->text_form = sqlite3_column_int(s, 18);
-    g->text = sqlite3_column_blob(s, 19);
-    g->len = (size_t)sqlite3_column_bytes(s, 19);
+    g->text = text ? sqlite3_column_blob(s, 19) : NULL;
+    g->len = text ? (size_t)sqlite3_column_bytes(s, 19) : 0;
     if (!g->text)
         g->text = "";
     if (sqlite3_column_bytes(s, 20) == (int)sizeof g->digest)
@@ -411,58 +523,20 @@ int store_game(struct store *st, int64_t id, struct stored_game *g)
                  "of it is empty)", (long long)id);
         return -1;
     }
-    /* Its tags: copies, the statement of the tags being reset below. */
-    for (size_t i = 0; i < st->ntags; i++) {
-        free(st->tags[i].name);
-        free(st->tags[i].value);
-    }
-    st->ntags = 0;
-    sqlite3_bind_int64(t, 1, id);
-    while ((rc = sqlite3_step(t)) == SQLITE_ROW) {
-        if (st->ntags == st->tagcap) {
-            size_t cap = st->tagcap ? 2 * st->tagcap : 16;
-            pmn_tag *n = realloc(st->tags, cap * sizeof *n);
-            if (!n)
-                break;
-            st->tags = n;
-            st->tagcap = cap;
-        }
-        pmn_tag *tag = &st->tags[st->ntags];
-        memset(tag, 0, sizeof *tag);
-        const char *name = column_text(t, 0), *value = column_text(t, 1);
-        tag->name = strdup(name ? name : "");
-        tag->value = strdup(value ? value : "");
-        if (!tag->name || !tag->value) {
-            free(tag->name);
-            free(tag->value);
-            break;
-        }
-        st->ntags++;
-    }
-    sqlite3_reset(t);
-    if (rc != SQLITE_DONE) {
-        if (rc == SQLITE_ROW) {
-            st->code = PMN_F002;
-            snprintf(st->error, sizeof st->error, "out of memory");
-            return -1;
-        }
-        return failed(st, "cannot read the index");
-    }
-    g->tags = st->tags;
-    g->ntags = st->ntags;
+    g->south = column_text(s, 21);
+    g->north = column_text(s, 22);
+    g->event = column_text(s, 23);
     return 1;
 }
 
 /* The rows of statement which (bound: its first parameter fp, if any),
  * each (int64, int) to fn. */
-static int each_row(struct store *st, int which, const int64_t *fp,
+static int each_row(struct store *st, int which,
                     int (*fn)(void *ctx, int64_t game, unsigned ply), void *ctx)
 {
     sqlite3_stmt *s = stmt(st, which);
     if (!s)
         return -1;
-    if (fp)
-        sqlite3_bind_int64(s, 1, *fp);
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW)
         if (fn(ctx, sqlite3_column_int64(s, 0),
@@ -474,15 +548,72 @@ static int each_row(struct store *st, int which, const int64_t *fp,
     return rc == SQLITE_DONE ? 0 : failed(st, "cannot read the index");
 }
 
-int store_at(struct store *st, int64_t fp, int (*fn)(void *ctx, int64_t game, unsigned ply),
+static uint64_t get_varint(const unsigned char **p, const unsigned char *end, int *bad)
+{
+    uint64_t v = 0;
+    for (unsigned shift = 0; *p < end && shift < 64; shift += 7) {
+        unsigned char b = *(*p)++;
+        v |= (uint64_t)(b & 0x7F) << shift;
+        if (!(b & 0x80))
+            return v;
+    }
+    *bad = 1;
+    return 0;
+}
+
+int store_at(struct store *st, uint64_t fp, int (*fn)(void *ctx, int64_t game, unsigned ply),
              void *ctx)
 {
-    return each_row(st, S_AT, &fp, fn, ctx);
+    sqlite3_stmt *seg = stmt(st, S_SEGMENTS), *b = stmt(st, S_BUCKET);
+    if (!seg || !b)
+        return -1;
+    int rc, stop = 0, bad = 0;
+    while (!stop && !bad && (rc = sqlite3_step(seg)) == SQLITE_ROW) {
+        int64_t segment = sqlite3_column_int64(seg, 0);
+        unsigned bits = (unsigned)sqlite3_column_int(seg, 1);
+        if (bits > 24) {
+            bad = 1;
+            break;
+        }
+        unsigned bucket = bucket_of(fp, bits), check = check_of(fp, bits);
+        sqlite3_bind_int64(b, 1, (sqlite3_int64)((uint64_t)segment << 32 | bucket));
+        int brc = sqlite3_step(b);
+        if (brc == SQLITE_ROW) {
+            const unsigned char *p = sqlite3_column_blob(b, 0);
+            const unsigned char *end = p + sqlite3_column_bytes(b, 0);
+            int64_t game = 0;
+            while (p && p < end && !stop && !bad) {
+                game += (int64_t)get_varint(&p, end, &bad);
+                if (end - p < 2) {
+                    bad = 1;
+                    break;
+                }
+                unsigned c = (unsigned)p[0] << 8 | p[1];
+                p += 2;
+                uint64_t ply = get_varint(&p, end, &bad);
+                if (!bad && c == check)
+                    stop = fn(ctx, game, (unsigned)ply);
+            }
+        } else if (brc != SQLITE_DONE) {
+            sqlite3_reset(b);
+            sqlite3_reset(seg);
+            return failed(st, "cannot read the index");
+        }
+        sqlite3_reset(b);
+    }
+    sqlite3_reset(seg);
+    if (bad) {
+        st->code = PMN_F006;
+        snprintf(st->error, sizeof st->error, "the index is damaged (a bucket of its "
+                 "positions cannot be read)");
+        return -1;
+    }
+    return stop || rc == SQLITE_DONE ? 0 : failed(st, "cannot read the index");
 }
 
 int store_each(struct store *st, int (*fn)(void *ctx, int64_t game, unsigned ply), void *ctx)
 {
-    return each_row(st, S_EACH, NULL, fn, ctx);
+    return each_row(st, S_EACH, fn, ctx);
 }
 
 int store_rule_specs(struct store *st, int (*fn)(void *ctx, const char *spec), void *ctx)
@@ -518,8 +649,8 @@ int store_counts(struct store *st, struct store_counts *c)
     memset(c, 0, sizeof *c);
     uint64_t pages = 0, size = 0;
     if (count_of(st, "SELECT count(*) FROM games", &c->games) < 0
-        || count_of(st, "SELECT count(*) FROM positions", &c->positions) < 0
-        || count_of(st, "SELECT count(DISTINCT fp) FROM positions", &c->distinct) < 0
+        || count_of(st, "SELECT coalesce(sum(entries), 0) FROM segments", &c->positions) < 0
+        || count_of(st, "SELECT count(*) FROM segments", &c->segments) < 0
         || count_of(st, "SELECT count(*) FROM games WHERE errors > 0", &c->with_errors) < 0
         || count_of(st, "PRAGMA page_count", &pages) < 0
         || count_of(st, "PRAGMA page_size", &size) < 0)

@@ -59,8 +59,9 @@ struct stored_game {
     const char *text;
     size_t len;
     int text_form;            /* enum store_text */
-    const pmn_tag *tags;
+    const pmn_tag *tags;      /* writing: its tags, of which the roster is kept */
     size_t ntags;
+    const char *south, *north, *event;   /* read back: the roster */
     unsigned char digest[16]; /* the same game: its rules, start, plies, roster */
 };
 
@@ -81,15 +82,26 @@ void store_rollback(struct store *st);
 /* Add g: 1 (its id in *id), 0 when the index holds the same game already
  * (its id in *id), -1 on failure. */
 int store_add_game(struct store *st, const struct stored_game *g, int64_t *id);
-/* The game of id reaches the position of key fp at ply. */
-int store_add_position(struct store *st, int64_t game, int64_t fp, unsigned ply);
+/* A position a game reaches: the fingerprint of its key, the game, the ply. */
+struct posting {
+    uint64_t fp;
+    int64_t game;
+    uint32_t ply;
+};
+/* Write the postings of the games added since the last segment, in the
+ * order of game and ply (put in the order of buckets here), as a segment
+ * of the index, in the transaction open. */
+int store_add_postings(struct store *st, struct posting *p, size_t n);
 
-/* Read game id into *g (its strings the store's, until the next read): 1,
- * 0 if there is none, -1 on failure. */
-int store_game(struct store *st, int64_t id, struct stored_game *g);
-/* The games and plies where the position of key fp stands: fn(ctx, game,
- * ply) for each, in game order; fn returns nonzero to stop.  0, -1. */
-int store_at(struct store *st, int64_t fp, int (*fn)(void *ctx, int64_t game, unsigned ply),
+/* Read game id into *g (its strings the store's, until the next read),
+ * its text too if `text` (else g->text is "": the text is the most of a
+ * game, and a question of many games may not need it): 1, 0 if there is
+ * none, -1 on failure. */
+int store_game(struct store *st, int64_t id, int text, struct stored_game *g);
+/* The games and plies where a position of fingerprint fp stands, and
+ * perhaps others (a segment keeps 16 bits of it past its bucket's): fn(ctx,
+ * game, ply) for each, in game order; fn returns nonzero to stop.  0, -1. */
+int store_at(struct store *st, uint64_t fp, int (*fn)(void *ctx, int64_t game, unsigned ply),
              void *ctx);
 /* Every game's id, in order: fn as above. */
 int store_each(struct store *st, int (*fn)(void *ctx, int64_t game, unsigned ply), void *ctx);
@@ -97,7 +109,7 @@ int store_each(struct store *st, int (*fn)(void *ctx, int64_t game, unsigned ply
 int store_rule_specs(struct store *st, int (*fn)(void *ctx, const char *spec), void *ctx);
 
 struct store_counts {
-    uint64_t games, positions, distinct;   /* distinct: position keys */
+    uint64_t games, positions, segments;
     uint64_t bytes;           /* the file */
     uint64_t with_errors;
 };

@@ -38,16 +38,20 @@
 #include <unistd.h>
 
 /* Positions held before the games they are of are written, with them,
- * in one transaction (a segment of the index): 16 bytes each, so that a
- * build of any size takes 32 MB for them; an interrupted build keeps the
- * batches before it, each whole. */
-#define BATCH_POSITIONS (2u << 20)
+ * in one transaction (a segment of the index; --batch): 16 bytes each, so
+ * that a build of any size takes 32 MB for them; an interrupted build
+ * keeps the batches before it, each whole. */
+#define BATCH_POSITIONS (2ul << 20)
 
 
 struct index_request {
     unsigned long top;        /* explore: games listed */
     int count_only;           /* select -c */
+    unsigned long batch;      /* build, add: positions a transaction */
 };
+
+/* Notes of games held already, said at most: the rest are counted. */
+#define MAX_HELD_NOTES 20
 
 /* ---- positions ----------------------------------------------------------- */
 
@@ -133,6 +137,7 @@ struct indexer {
     struct archive a;         /* first: archive_file is given the context */
     struct store *st;
     const char *db;
+    unsigned long batch;      /* positions a transaction */
     unsigned long added, held, positions;
     int open;                 /* a transaction is open */
     int failed;               /* said: stop */
@@ -347,13 +352,15 @@ static int index_game(struct archive *a, struct game *g)
         return 1;
     }
     if (rc == 0) {
-        ix->held++;
-        int mute = g->sink->mute;
-        g->sink->mute = 0;
-        report(g->sink, PMN_N137, g->line, 0, "game %lu is the same game as game %lld of the "
-               "index (the same rules, moves and players): stored once", g->number,
-               (long long)id);
-        g->sink->mute = mute;
+        if (++ix->held <= MAX_HELD_NOTES) {
+            int mute = g->sink->mute;
+            g->sink->mute = 0;
+            report(g->sink, PMN_N137, g->line, 0, "game %lu is the same game as game %lld of "
+                   "the index (the same rules, moves and players): stored once%s", g->number,
+                   (long long)id, ix->held == MAX_HELD_NOTES ? " (the next such are counted, "
+                   "not said)" : "");
+            g->sink->mute = mute;
+        }
     } else {
         ix->added++;
         /* Every position of the main line, its start the first (as
@@ -368,7 +375,7 @@ static int index_game(struct archive *a, struct game *g)
                 break;   /* the replay played it: it cannot be refused */
         }
     }
-    if (ix->npost >= BATCH_POSITIONS && commit_batch(ix) < 0)
+    if (ix->npost >= ix->batch && commit_batch(ix) < 0)
         return 1;
     return 0;
 }
@@ -377,7 +384,6 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
 {
     const char *cmd = c->cmd->name;
     struct stat sb;
-    (void)rq;
     if (c->nfiles < 3)
         return usage_error(cmd, "%s: expected the index and the archives to read (pmn index "
                            "%s DB FILE...)", c->files[0], c->files[0]);
@@ -392,7 +398,14 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
         report(&c->sink, (pmn_diag_code)code, 0, 0, "%s", why);
         return EXIT_FATAL;
     }
-    struct indexer ix = { .st = st, .db = db };
+    int64_t run;
+    if (store_run_start(st, &run) < 0) {
+        c->sink.file = db;
+        store_failed(&c->sink, st);
+        store_close(st);
+        return EXIT_FATAL;
+    }
+    struct indexer ix = { .st = st, .db = db, .batch = rq->batch };
     ix.a.game = index_game;
     ix.a.ro = &c->ro;
     ix.a.from = c->from;
@@ -405,6 +418,11 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
     c->sink.mute = 0;
     if (!ix.failed)
         commit_batch(&ix);
+    if (!ix.failed && store_run_end(st, run, ix.added) < 0) {
+        c->sink.file = db;
+        store_failed(&c->sink, st);
+        ix.failed = 1;
+    }
     struct store_counts sc;
     int counted = !ix.failed && store_counts(st, &sc) == 0;
     if (store_close(st) < 0 && !ix.failed) {
@@ -448,6 +466,15 @@ static int read_failed(struct common *c, struct store *st, const char *db)
     return EXIT_FATAL;
 }
 
+static int say_open_run(void *ctx, const char *started, uint64_t games)
+{
+    (void)ctx;
+    printf("a build or add started %s (UTC) has not ended: interrupted (or still running); "
+           "the index holds the %llu game%s of it committed, each whole\n", started,
+           (unsigned long long)games, games == 1 ? "" : "s");
+    return 0;
+}
+
 static int info(struct common *c, const char *db)
 {
     struct store *st = open_read(c, db);
@@ -459,8 +486,13 @@ static int info(struct common *c, const char *db)
         store_close(st);
         return rc;
     }
-    store_close(st);
     printf("%s: a pmn archive index, schema version %d\n", db, STORE_VERSION);
+    if (store_runs_open(st, say_open_run, c) < 0) {
+        int rc = read_failed(c, st, db);
+        store_close(st);
+        return rc;
+    }
+    store_close(st);
     printf("games      %llu (%llu with errors)\n", (unsigned long long)sc.games,
            (unsigned long long)sc.with_errors);
     printf("positions  %llu (in %llu segment%s)\n", (unsigned long long)sc.positions,
@@ -937,7 +969,8 @@ static int explore(struct common *c, struct index_request *rq, const char *db)
 
 /* ---- the command --------------------------------------------------------- */
 
-static const struct cli_bounds top_bounds = { 0, 1000, "a number of games", 0 };
+static const struct cli_bounds top_bounds = { 0, 1000, "a number of games", 0 },
+    batch_bounds = { 1, 1e9, "a number of positions", 0 };
 
 static const struct cli_option options[] = {
     OPT_CRITERIA,
@@ -946,6 +979,9 @@ static const struct cli_option options[] = {
       FLAG_AT(struct index_request, count_only), NULL, 0 },
     { "top", 'T' + 256, "N", "explore: the latest N games at the position (default\n5)",
       ULONG_AT(struct index_request, top), &top_bounds, 0 },
+    { "batch", 'B' + 256, "N", "build, add: games written a transaction, up to N\n"
+      "positions of them (default 2097152; 16 bytes each\nheld meanwhile)",
+      ULONG_AT(struct index_request, batch), &batch_bounds, 0 },
     OPT_NOTATION,
     OPT_FROM,
     OPT_RULES_OVER,
@@ -959,6 +995,7 @@ static void init(struct common *c, void *ctx)
     struct index_request *rq = ctx;
     (void)c;
     rq->top = 5;
+    rq->batch = BATCH_POSITIONS;
 }
 
 static int run(struct common *c, void *ctx)

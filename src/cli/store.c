@@ -9,6 +9,10 @@
  *                           is stored once
  *   segments(id, bits, entries)  the positions of the games of a batch ...
  *   rule_sets(spec)         the rules of the games held, each once
+ *   runs(id, started, finished, games, first_game)   each build or add: a
+ *                           run with no finish was interrupted (or is
+ *                           running), and holds the games of the
+ *                           transactions it committed, each whole
  *   postings(key, data)     ... in 2^bits buckets by the top bits of their
  *                           fingerprints: key = segment << 32 | bucket, data
  *                           its entries, in order of game and ply: the game
@@ -34,7 +38,8 @@
 
 enum {
     S_ADD_GAME, S_FIND_DIGEST, S_ADD_SEGMENT, S_ADD_POSTING, S_GAME, S_SEGMENTS, S_BUCKET,
-    S_EACH, S_SPECS, S_ADD_SPEC, S_BEGIN, S_COMMIT, S_ROLLBACK, S_COUNT
+    S_EACH, S_SPECS, S_ADD_SPEC, S_RUN_START, S_RUN_END, S_RUNS_OPEN, S_BEGIN, S_COMMIT,
+    S_ROLLBACK, S_COUNT
 };
 
 /* Each statement once; prepared when first used. */
@@ -57,6 +62,11 @@ static const char *const sql[S_COUNT] = {
     [S_EACH] = "SELECT id FROM games ORDER BY id",
     [S_SPECS] = "SELECT spec FROM rule_sets ORDER BY spec",
     [S_ADD_SPEC] = "INSERT INTO rule_sets(spec) VALUES(?1) ON CONFLICT DO NOTHING",
+    [S_RUN_START] = "INSERT INTO runs(started) VALUES(strftime('%Y-%m-%d %H:%M:%S', 'now'))",
+    [S_RUN_END] = "UPDATE runs SET finished = strftime('%Y-%m-%d %H:%M:%S', 'now'), games = ?2"
+                  " WHERE id = ?1",
+    [S_RUNS_OPEN] = "SELECT started, (SELECT count(*) FROM games WHERE id >= runs.first_game)"
+                    " FROM runs WHERE finished IS NULL ORDER BY id",
     [S_BEGIN] = "BEGIN IMMEDIATE",
     [S_COMMIT] = "COMMIT",
     [S_ROLLBACK] = "ROLLBACK",
@@ -76,7 +86,9 @@ static const char schema[] =
     "CREATE TABLE segments(id INTEGER PRIMARY KEY, bits INTEGER NOT NULL,"
     " entries INTEGER NOT NULL);"
     "CREATE TABLE postings(key INTEGER PRIMARY KEY, data BLOB NOT NULL);"
-    "CREATE TABLE rule_sets(spec TEXT PRIMARY KEY) WITHOUT ROWID;";
+    "CREATE TABLE rule_sets(spec TEXT PRIMARY KEY) WITHOUT ROWID;"
+    "CREATE TABLE runs(id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT,"
+    " games INTEGER NOT NULL DEFAULT 0, first_game INTEGER);";
 
 struct store {
     sqlite3 *db;
@@ -86,6 +98,7 @@ struct store {
     unsigned char *blob;      /* a bucket being written */
     size_t bloblen, blobcap;
     char *last_spec;          /* the rules of the game added last */
+    int64_t run, run_first;   /* the build or add running, its first game */
 };
 
 static char open_error[512];
@@ -260,6 +273,11 @@ int store_close(struct store *st)
     return rc;
 }
 
+static int run_step(struct store *st, int which)
+{
+    return run(st, which, "cannot write to the index");
+}
+
 int store_begin(struct store *st)
 {
     return run(st, S_BEGIN, "cannot write to the index");
@@ -338,6 +356,15 @@ int store_add_game(struct store *st, const struct stored_game *g, int64_t *id)
         return rc == SQLITE_ROW ? 0 : failed(st, "cannot read the index");
     }
     *id = sqlite3_last_insert_rowid(st->db);
+    if (st->run && !st->run_first) {
+        /* The run's first game: where its games begin (ids grow). */
+        char q[128];
+        snprintf(q, sizeof q, "UPDATE runs SET first_game = %lld WHERE id = %lld",
+                 (long long)*id, (long long)st->run);
+        if (sqlite3_exec(st->db, q, NULL, NULL, NULL) != SQLITE_OK)
+            return failed(st, "cannot write to the index");
+        st->run_first = *id;
+    }
     /* Its rules among those a lookup reads a position under (most games
      * share the rules of the one before). */
     if (!st->last_spec || strcmp(st->last_spec, g->rules) != 0) {
@@ -657,4 +684,43 @@ int store_counts(struct store *st, struct store_counts *c)
         return -1;
     c->bytes = pages * size;
     return 0;
+}
+
+int store_run_start(struct store *st, int64_t *run)
+{
+    if (run_step(st, S_RUN_START) < 0)
+        return -1;
+    *run = st->run = sqlite3_last_insert_rowid(st->db);
+    st->run_first = 0;
+    return 0;
+}
+
+int store_run_end(struct store *st, int64_t run, uint64_t games)
+{
+    sqlite3_stmt *s = stmt(st, S_RUN_END);
+    if (!s)
+        return -1;
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, (sqlite3_int64)games);
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE ? 0 : failed(st, "cannot write to the index");
+}
+
+int store_runs_open(struct store *st, int (*fn)(void *ctx, const char *started, uint64_t games),
+                    void *ctx)
+{
+    sqlite3_stmt *s = stmt(st, S_RUNS_OPEN);
+    if (!s)
+        return -1;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const char *started = column_text(s, 0);
+        if (fn(ctx, started ? started : "?", (uint64_t)sqlite3_column_int64(s, 1))) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE ? 0 : failed(st, "cannot read the index");
 }

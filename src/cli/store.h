@@ -108,6 +108,14 @@ int store_each(struct store *st, int (*fn)(void *ctx, int64_t game, unsigned ply
 /* The rule specs of the games held, fn(ctx, spec) each once. */
 int store_rule_specs(struct store *st, int (*fn)(void *ctx, const char *spec), void *ctx);
 
+/* A build or an add: its start said (committed at once), its end when it
+ * ends, with the games it added; a run without an end was interrupted
+ * (or runs still): fn(ctx, when it started, the games it holds) for each. */
+int store_run_start(struct store *st, int64_t *run);
+int store_run_end(struct store *st, int64_t run, uint64_t games);
+int store_runs_open(struct store *st, int (*fn)(void *ctx, const char *started, uint64_t games),
+                    void *ctx);
+
 struct store_counts {
     uint64_t games, positions, segments;
     uint64_t bytes;           /* the file */

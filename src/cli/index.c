@@ -908,8 +908,8 @@ static int explore(struct common *c, struct index_request *rq, const char *db)
             fprintf(out, " (%s)", rule_set);
         fputc('\n', out);
         if (nmoves)
-            fprintf(out, "%-6s %7s %6s %6s %6s %6s  %-10s  %-10s\n", "move", "games", "South",
-                    "draws", "North", side == 1 ? "score" : "score", "first", "last");
+            fprintf(out, "%-6s %7s %6s %6s %6s %6s  %-10s  %s\n", "move", "games", "South",
+                    "draws", "North", "score", "first", "last");
         for (unsigned k = 0; k < nmoves; k++) {
             const struct move_stats *m = &moves[k];
             unsigned long decided = m->wins[0] + m->wins[1] + m->wins[2];
@@ -922,7 +922,7 @@ static int explore(struct common *c, struct index_request *rq, const char *db)
                         2 * decided);
             else
                 fputs("      -", out);
-            fprintf(out, "  %-10s  %-10s\n", m->first[0] ? m->first : "-",
+            fprintf(out, "  %-10s  %s\n", m->first[0] ? m->first : "-",
                     m->last[0] ? m->last : "-");
         }
         if (ntop)

@@ -443,6 +443,13 @@ static void a_page_title_leaves_the_quick_pass(void **state)
     struct tally t = compare(page, sizeof page - 1);
     assert_int_equal(t.games, 2);
     assert_int_equal(t.quick, 0);
+    /* A title of Hawalis gives the game its Game tag, which the quick
+     * pass would leave out (the fuzzer's finding of 2026-11-29): the full
+     * path reads it, and its tags are the parser's. */
+    static const char hawalis[] = "Hawalis\n\n[Event \"Club\"]\n\n1. i (+4) L (+6) *";
+    t = compare(hawalis, sizeof hawalis - 1);
+    assert_int_equal(t.games, 1);
+    assert_int_equal(t.quick, 0);
     /* The same game without the title is Hawalis, and clean. */
     static const char plain[] = "[t \"\"]\n1. i (+4) *";
     t = compare(plain, sizeof plain - 1);

@@ -21,6 +21,7 @@ struct text_out {
     int glue_next;            /* the next piece joins the current unit */
     int named;                /* the last sowing written named a hole */
     int err;
+    int unplayed;             /* the replay played nothing: no start to play from */
 };
 
 static void flush_unit(struct text_out *w)
@@ -138,7 +139,13 @@ static void move_text(struct text_out *w, const pmn_move *m, const pmn_played *p
                  int given)
 {
     pmn_notation notation = w->o->notation;
-    if (notation == PMN_NOTATION_NUMBERS && !numbers_say(pl, given))
+    /* A record the replay could not start (a problem's solution without
+     * its diagram, N215) keeps the side its letters name: a reader of
+     * numbers would give them by turns, and replay them as another game,
+     * which plays on where the letters stop (the fuzzer's finding of
+     * 2026-11-29: "f" after North's capture read back as North's "6"). */
+    if (notation == PMN_NOTATION_NUMBERS
+        && (!numbers_say(pl, given) || (w->unplayed && m->notation == PMN_NOTATION_LETTERS)))
         notation = PMN_NOTATION_LETTERS;
     char buf[32];
     int named = m->hole >= 0 && (unsigned)m->hole < w->rules->pits;
@@ -374,7 +381,8 @@ int pmn_write_record(FILE *f, const pmn_record *rec, const pmn_replay *replay,
         writer_game_in, writer_line_in, writer_move_in,
         writer_move_out, writer_line_out, writer_game_out, 1, 0
     };
-    struct text_out w = { f, o, NULL, 0, 0, NULL, 0, 0, 0, 0, 0 };
+    struct text_out w = { f, o, NULL, 0, 0, NULL, 0, 0, 0, 0, 0, 0 };
+    w.unplayed = replay && pmn_replay_result(replay)->setup != PMN_SETUP_READY;
     int rc = pmn_walk(rec, replay, &pmn_writer, &w);
     free(w.unit);
     return rc || w.err || ferror(f) ? -1 : 0;

@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* A game's text larger than this is refused: no real record comes near it,
  * and a file that is not PMN must not take all memory. */
@@ -341,7 +340,10 @@ static int next_chunk(pmn_reader *rd)
 {
     int rc, keep = 1;
     do {
-        if ((rc = load_chunk(rd)) <= 0 || !rd->keep)
+        /* Under a page's title, the parser gives the games its Game tag:
+         * their tags as written are not theirs, so no piece is judged by
+         * them (select's filter would leave out what the tag selects). */
+        if ((rc = load_chunk(rd)) <= 0 || !rd->keep || rd->p.page_game[0])
             break;
         rd->in_filter = 1;
         keep = rd->keep(rd->keep_ctx, rd->chunk, rd->len);
@@ -474,11 +476,11 @@ int pmn_reader_next_again(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts
         quick_init(&rd->quick, rd->p.setup);
         rd->quick_ready = 1;
     }
-    /* A page whose title named another game reads the games without a
-     * Game tag under its rules (parser.c, take_page_game()): the quick
-     * pass, which takes them for Hawalis, is not for them. */
-    if (rd->quick.usable && !rd->failed && chunk_done(rd)
-        && (!rd->p.page_game[0] || strcasecmp(rd->p.page_game, "hawalis") == 0)) {
+    /* A page whose title named a game gives the games without a Game tag
+     * that tag (parser.c, take_page_game()), and its rules: the quick pass,
+     * which takes a game's tags as written and the game for Hawalis, is
+     * not for them (a title of Hawalis too: the tag would be missing). */
+    if (rd->quick.usable && !rd->failed && chunk_done(rd) && !rd->p.page_game[0]) {
         int rc = next_chunk(rd);
         if (rc <= 0) {
             pmn_record_init(rec);

@@ -29,6 +29,7 @@
 #include "archive.h"
 #include "criteria.h"
 #include "store.h"
+#include "index.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -380,6 +381,8 @@ static int index_game(struct archive *a, struct game *g)
     return 0;
 }
 
+static int refresh_explorer(struct store *st);
+
 static int build(struct common *c, struct index_request *rq, const char *db, int create)
 {
     const char *cmd = c->cmd->name;
@@ -418,6 +421,16 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
     c->sink.mute = 0;
     if (!ix.failed)
         commit_batch(&ix);
+    /* The explorer's positions made anew, with the games added. */
+    int rf = !ix.failed && ix.added ? refresh_explorer(st) : 0;
+    if (rf) {
+        c->sink.file = db;
+        if (rf == -2)
+            report(&c->sink, PMN_F002, 0, 0, "out of memory");
+        else
+            store_failed(&c->sink, st);
+        ix.failed = 1;
+    }
     if (!ix.failed && store_run_end(st, run, ix.added) < 0) {
         c->sink.file = db;
         store_failed(&c->sink, st);
@@ -617,6 +630,82 @@ static int add_all(void *ctx, int64_t game, unsigned ply)
     return add_found(ctx, game, 0);
 }
 
+/* ---- reading the games of an index as an archive ------------------------ */
+
+/* archive_file over one stored game's text, for the command's archive
+ * inner: each game handed on as it was read -- its file, line, number. */
+struct relay {
+    struct archive a;         /* first: archive_file is given the context */
+    struct archive *inner;
+    const struct stored_game *sg;
+};
+
+static int relay_game(struct archive *a, struct game *g)
+{
+    struct relay *rl = (struct relay *)a;
+    g->file = rl->sg->file;
+    g->line = rl->sg->line;
+    g->number = rl->sg->number;
+    return rl->inner->game(rl->inner, g);
+}
+
+static void relay_diag(struct archive *a, const pmn_diag *d)
+{
+    struct relay *rl = (struct relay *)a;
+    rl->inner->diag(rl->inner, d);
+}
+
+int index_archive(struct common *c, const char *db, struct archive *a)
+{
+    struct store *st = open_read(c, db);
+    if (!st)
+        return EXIT_FATAL;
+    struct found f = { 0 };
+    const char *pos = criteria_position(&c->criteria);
+    int rc = pos ? candidates(st, pos, c->criteria.any_side, &f) : store_each(st, add_all, &f);
+    int status = EXIT_CLEAN;
+    if (rc == -2 || f.nomem)
+        status = (report(&c->sink, PMN_F002, 0, 0, "out of memory"), EXIT_FATAL);
+    else if (rc < 0)
+        status = read_failed(c, st, db);
+    /* A game's text is PMN, read whole (its tags as they are: no filter
+     * of pieces, which the command's criteria judge anyway).  Its
+     * problems were found when it was indexed: not said again. */
+    struct relay rl = { .inner = a };
+    rl.a = *a;
+    rl.a.game = relay_game;
+    rl.a.diag = a->diag ? relay_diag : NULL;
+    rl.a.ruled_out = NULL;
+    rl.a.proved = NULL;
+    rl.a.from = FORMAT_PMN;
+    struct diag_sink quiet = { .mute = 1, .show_notes = 0, .progress = c->sink.progress };
+    for (size_t i = 0; status == EXIT_CLEAN && i < f.n; i++) {
+        struct stored_game sg;
+        int got = store_game(st, f.id[i], 1, &sg);
+        if (got < 0) {
+            status = read_failed(c, st, db);
+            break;
+        }
+        if (got == 0)
+            continue;
+        FILE *in = fmemopen((void *)sg.text, sg.len ? sg.len : 1, "r");
+        if (!in) {
+            status = (report(&c->sink, PMN_F002, 0, 0, "out of memory"), EXIT_FATAL);
+            break;
+        }
+        rl.sg = &sg;
+        quiet.file = sg.file;
+        archive_file(in, &quiet, &rl);
+        fclose(in);
+        if (quiet.count[PMN_FATAL])
+            status = EXIT_FATAL;
+    }
+    free(f.id);
+    free(f.ply);
+    store_close(st);
+    return status;
+}
+
 /* ---- index select -------------------------------------------------------- */
 
 struct index_select {
@@ -625,17 +714,11 @@ struct index_select {
     struct game_output out;
     int count_only;
     unsigned long matched;
-    const struct stored_game *sg;   /* the game read again */
 };
 
-/* A game read again from the index: it is where it was read, not where it
- * stands in the text handed to the reader. */
 static int select_game(struct archive *a, struct game *g)
 {
     struct index_select *sel = (struct index_select *)a;
-    g->file = sel->sg->file;
-    g->line = sel->sg->line;
-    g->number = sel->sg->number;
     if (!criteria_match(sel->c, g))
         return 0;
     sel->matched++;
@@ -650,24 +733,9 @@ static int select_games(struct common *c, struct index_request *rq, const char *
     if (c->nfiles != 2)
         return usage_error(cmd, "select: expected the index alone (pmn index select DB "
                            "[CRITERIA])");
-    struct store *st = open_read(c, db);
-    if (!st)
-        return EXIT_FATAL;
-    struct found f = { 0 };
-    const char *pos = criteria_position(&c->criteria);
-    int rc = pos ? candidates(st, pos, c->criteria.any_side, &f) : store_each(st, add_all, &f);
-    if (rc == -1 || (rc == 0 && f.nomem)) {
-        rc = f.nomem ? (report(&c->sink, PMN_F002, 0, 0, "out of memory"), EXIT_FATAL)
-                     : read_failed(c, st, db);
-        free(f.id);
-        free(f.ply);
-        store_close(st);
-        return rc;
-    }
     struct index_select sel = { .c = &c->criteria, .count_only = rq->count_only };
     sel.a.game = select_game;
     sel.a.ro = &c->ro;
-    sel.a.from = FORMAT_PMN;
     sel.a.need_moves = criteria_need_moves(&c->criteria)
                     || (!sel.count_only && OUTPUT_NEEDS_RECORD(c->out_format));
     sel.out.wo = c->wo;
@@ -675,39 +743,10 @@ static int select_games(struct common *c, struct index_request *rq, const char *
     sel.out.f = c->out.f;
     if (!sel.count_only && output_begin(&sel.out) < 0)
         sel.out.failed = 1;
-    /* The games' problems were found when they were indexed: not said again. */
-    struct diag_sink quiet = { .mute = 1, .show_notes = 0 };
-    int status = EXIT_CLEAN;
-    for (size_t i = 0; i < f.n && !sel.out.failed; i++) {
-        struct stored_game sg;
-        int got = store_game(st, f.id[i], 1, &sg);
-        if (got < 0) {
-            status = read_failed(c, st, db);
-            break;
-        }
-        if (got == 0)
-            continue;
-        FILE *in = fmemopen((void *)sg.text, sg.len ? sg.len : 1, "r");
-        if (!in) {
-            report(&c->sink, PMN_F002, 0, 0, "out of memory");
-            status = EXIT_FATAL;
-            break;
-        }
-        sel.sg = &sg;
-        quiet.file = sg.file;
-        archive_file(in, &quiet, &sel);
-        fclose(in);
-        if (quiet.count[PMN_FATAL]) {
-            status = EXIT_FATAL;
-            break;
-        }
-    }
-    free(f.id);
-    free(f.ply);
-    store_close(st);
+    int status = index_archive(c, db, &sel.a);
     if (!sel.count_only)
         output_end(&sel.out);
-    else
+    else if (status == EXIT_CLEAN)
         fprintf(c->out.f, "%lu\n", sel.matched);
     c->failed = sel.out.failed;
     return status;
@@ -716,9 +755,17 @@ static int select_games(struct common *c, struct index_request *rq, const char *
 /* ---- index explore ------------------------------------------------------- */
 
 #define MAX_MOVES 64
+/* A position that at least this many games reach keeps what was played
+ * from it in the index (refresh_explorer): asked, it is read, not
+ * gathered from its games; a position of fewer is gathered from them, a
+ * game each, at once. */
+#define EXPLORE_MIN 1000
+/* The latest games kept with such a position. */
+#define EXPLORE_TOP 20
 
 struct move_stats {
     char name[16];            /* the move, in letters; "" the game ended there */
+    int hole;                 /* its hole (of the side to move); -1 the end */
     unsigned long games, wins[3];   /* South, draws, North */
     char first[16], last[16]; /* dates, as the Date tags write them */
 };
@@ -726,6 +773,17 @@ struct move_stats {
 struct top_game {
     int64_t id;
     char date[16];
+};
+
+/* What was played from a position. */
+struct explored {
+    struct move_stats moves[MAX_MOVES];
+    unsigned nmoves;
+    unsigned long total, wins[3];
+    int side;                 /* to move, where every game agrees; 2: not */
+    char rule_set[32];
+    struct top_game top[EXPLORE_TOP];
+    unsigned long ntop, topmax;
 };
 
 static int result_index(const char *result)
@@ -766,6 +824,478 @@ static void percent(FILE *f, unsigned long part, unsigned long whole)
         fputs("      -", f);
 }
 
+/* A game at the position, at its ply there (at: the position): counted. */
+static void count_game(struct explored *e, const pmn_rules *r, const struct stored_game *sg,
+                       unsigned ply, const pmn_position *at)
+{
+    char name[16] = "";
+    int hole = ply < sg->nplies ? sg->plies[ply] : -1;
+    if (hole >= 0)
+        pmn_hole_name(r, PMN_NOTATION_LETTERS, at->to_move, hole, name, sizeof name);
+    unsigned k = 0;
+    while (k < e->nmoves && strcmp(e->moves[k].name, name) != 0)
+        k++;
+    if (k == e->nmoves && e->nmoves < MAX_MOVES) {
+        memset(&e->moves[k], 0, sizeof e->moves[k]);
+        snprintf(e->moves[k].name, sizeof e->moves[k].name, "%s", name);
+        e->moves[k].hole = hole;
+        e->nmoves++;
+    }
+    int res = result_index(sg->result);
+    if (k < e->nmoves) {
+        e->moves[k].games++;
+        if (res >= 0)
+            e->moves[k].wins[res]++;
+        date_range(&e->moves[k], sg->date);
+    }
+    e->total++;
+    if (res >= 0)
+        e->wins[res]++;
+    e->side = e->total == 1 || e->side == at->to_move ? at->to_move : 2;
+    snprintf(e->rule_set, sizeof e->rule_set, "%s",
+             e->total == 1 || !strcmp(e->rule_set, r->name) ? r->name : "several");
+    /* The latest games, the latest first (then the first indexed). */
+    const char *d = known_date(sg->date);
+    unsigned long slot = e->ntop < e->topmax ? e->ntop++ : e->topmax;
+    while (slot > 0 && strcmp(d ? d : "", e->top[slot - 1].date) > 0) {
+        if (slot < e->topmax)
+            e->top[slot] = e->top[slot - 1];
+        slot--;
+    }
+    if (slot < e->topmax) {
+        e->top[slot].id = sg->id;
+        snprintf(e->top[slot].date, sizeof e->top[slot].date, "%s", d ? d : "");
+    }
+}
+
+/* The moves most played first; the game's end ("") last among equals. */
+static void sort_moves(struct explored *e)
+{
+    for (unsigned a = 1; a < e->nmoves; a++)
+        for (unsigned b = a; b > 0 && (e->moves[b].games > e->moves[b - 1].games
+                                       || (e->moves[b].games == e->moves[b - 1].games
+                                           && strcmp(e->moves[b].name, e->moves[b - 1].name) < 0));
+             b--) {
+            struct move_stats t = e->moves[b];
+            e->moves[b] = e->moves[b - 1];
+            e->moves[b - 1] = t;
+        }
+}
+
+/* The position sought: a string as --reaches takes it (text), or a
+ * position of the explorer's (node, its board and side: the seeds
+ * captured aside). */
+struct sought {
+    const char *text;
+    const struct criteria *c;
+    const pmn_rules *node_rules;
+    const pmn_position *node;
+};
+
+static int same_board(const pmn_rules *r, const pmn_position *a, const pmn_position *b)
+{
+    return a->to_move == b->to_move
+        && memcmp(a->pit[0], b->pit[0], sizeof a->pit[0][0] * r->pits) == 0
+        && memcmp(a->pit[1], b->pit[1], sizeof a->pit[0][0] * r->pits) == 0;
+}
+
+/* Each candidate game replayed to the position and counted where it
+ * stands there (at its first ply there). */
+static int gather(struct store *st, const struct found *f, const struct sought *q,
+                  struct explored *e)
+{
+    char last_spec[1024] = "";
+    pmn_rules r;
+    pmn_position want;
+    int usable = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        struct stored_game sg;
+        int got = store_game(st, f->id[i], 0, &sg);
+        if (got < 0)
+            return -1;
+        if (got == 0)
+            continue;
+        /* The games of a rule set come one after another: its rules and the
+         * position under them, read once. */
+        if (strcmp(sg.rules, last_spec) != 0) {
+            pmn_error err;
+            snprintf(last_spec, sizeof last_spec, "%s", sg.rules);
+            usable = rules_of_spec(sg.rules, &r) == 0
+                  && (q->text ? pmn_position_parse(&r, q->text, &want, &err) == 0
+                              : r.pits == q->node_rules->pits);
+            if (usable && !q->text)
+                want = *q->node;
+        }
+        if (!usable)
+            continue;
+        pmn_position at;
+        unsigned ply = f->ply[i];
+        int reached = 0;
+        for (; ply <= sg.nplies && !reached; ply++)
+            reached = position_at(&r, &sg, ply, &at) == 0
+                   && (q->text ? criteria_same_position(q->c, q->text, &r, &want, &at)
+                               : same_board(&r, &want, &at));
+        if (reached)
+            count_game(e, &r, &sg, ply - 1, &at);
+        /* else: another position of the same fingerprint */
+    }
+    sort_moves(e);
+    return 0;
+}
+
+/* What was played from a position, as the explorer keeps it: a line of
+ * its totals, one a move, one a game of the latest. */
+static char *stats_text(const struct explored *e)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    fprintf(f, "%d %s %lu %lu %lu %lu\n", e->side, e->rule_set[0] ? e->rule_set : "-", e->total,
+            e->wins[0], e->wins[1], e->wins[2]);
+    for (unsigned k = 0; k < e->nmoves; k++) {
+        const struct move_stats *m = &e->moves[k];
+        fprintf(f, "m %s %d %lu %lu %lu %lu %s %s\n", m->name[0] ? m->name : "-", m->hole,
+                m->games, m->wins[0], m->wins[1], m->wins[2], m->first[0] ? m->first : "-",
+                m->last[0] ? m->last : "-");
+    }
+    for (unsigned long k = 0; k < e->ntop; k++)
+        fprintf(f, "g %lld %s\n", (long long)e->top[k].id, e->top[k].date[0] ? e->top[k].date : "-");
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+static void dash_empty(char *s)
+{
+    if (strcmp(s, "-") == 0)
+        s[0] = '\0';
+}
+
+/* Back from stats_text: 0, or -1 if it is not of that shape (a damaged
+ * index). */
+static int stats_read(const char *text, struct explored *e)
+{
+    memset(e, 0, sizeof *e);
+    e->topmax = EXPLORE_TOP;
+    const char *line = text;
+    int first = 1;
+    while (line && *line) {
+        const char *nl = strchr(line, '\n');
+        char buf[256];
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        if (n >= sizeof buf)
+            return -1;
+        memcpy(buf, line, n);
+        buf[n] = '\0';
+        line = nl ? nl + 1 : NULL;
+        if (first) {
+            if (sscanf(buf, "%d %31s %lu %lu %lu %lu", &e->side, e->rule_set, &e->total,
+                       &e->wins[0], &e->wins[1], &e->wins[2]) != 6)
+                return -1;
+            dash_empty(e->rule_set);
+            first = 0;
+        } else if (buf[0] == 'm' && e->nmoves < MAX_MOVES) {
+            struct move_stats *m = &e->moves[e->nmoves];
+            memset(m, 0, sizeof *m);
+            if (sscanf(buf, "m %15s %d %lu %lu %lu %lu %15s %15s", m->name, &m->hole, &m->games,
+                       &m->wins[0], &m->wins[1], &m->wins[2], m->first, m->last) != 8)
+                return -1;
+            dash_empty(m->name);
+            dash_empty(m->first);
+            dash_empty(m->last);
+            e->nmoves++;
+        } else if (buf[0] == 'g' && e->ntop < EXPLORE_TOP) {
+            long long id;
+            if (sscanf(buf, "g %lld %15s", &id, e->top[e->ntop].date) != 2)
+                return -1;
+            e->top[e->ntop].id = id;
+            dash_empty(e->top[e->ntop].date);
+            e->ntop++;
+        } else {
+            return -1;
+        }
+    }
+    return first ? -1 : 0;
+}
+
+static uint64_t exact_key(const pmn_rules *r, const pmn_position *p, unsigned char *key,
+                          size_t *n)
+{
+    size_t k = 0;
+    key[k++] = (unsigned char)r->pits;
+    key[k++] = (unsigned char)p->to_move;
+    for (int s = 0; s < 2; s++)
+        for (unsigned h = 0; h < r->pits; h++) {
+            key[k++] = (unsigned char)(p->pit[s][h] & 0xFF);
+            key[k++] = (unsigned char)(p->pit[s][h] >> 8);
+        }
+    *n = k;
+    return fingerprint(r, p, p->to_move);
+}
+
+#define KEY_MAX (2 + 4 * PMN_MAX_SIDE_PITS)
+
+/* The positions that EXPLORE_MIN games or more reach, found from the
+ * starts of the games down the moves played that often: what was played
+ * from each, kept (made anew: a refresh after each build and add). */
+struct queued {
+    pmn_rules r;
+    pmn_position p;
+};
+
+struct refresh {
+    struct store *st;
+    struct queued *q;
+    size_t n, cap;
+    uint64_t *seen;
+    size_t nseen, seencap;
+    unsigned long kept;
+    int failed;
+};
+
+static int enqueue(struct refresh *rf, const pmn_rules *r, const pmn_position *p)
+{
+    if (rf->n == rf->cap) {
+        size_t cap = rf->cap ? 2 * rf->cap : 64;
+        struct queued *q = realloc(rf->q, cap * sizeof *q);
+        if (!q)
+            return -1;
+        rf->q = q;
+        rf->cap = cap;
+    }
+    rf->q[rf->n].r = *r;
+    rf->q[rf->n++].p = *p;
+    return 0;
+}
+
+static int enqueue_start(void *ctx, const char *spec, const char *start)
+{
+    struct refresh *rf = ctx;
+    pmn_rules r;
+    pmn_position p;
+    pmn_error err;
+    if (rules_of_spec(spec, &r) == 0 && pmn_position_parse(&r, start, &p, &err) == 0
+        && enqueue(rf, &r, &p) < 0)
+        rf->failed = -2;
+    return rf->failed != 0;
+}
+
+static int refresh_explorer(struct store *st)
+{
+    struct refresh rf = { .st = st };
+    if (store_begin(st) < 0 || store_explorer_clear(st) < 0
+        || store_each_start(st, enqueue_start, &rf) < 0)
+        rf.failed = -1;
+    for (size_t head = 0; !rf.failed && head < rf.n; head++) {
+        struct queued item = rf.q[head];
+        unsigned char key[KEY_MAX];
+        size_t keylen;
+        uint64_t fp = exact_key(&item.r, &item.p, key, &keylen);
+        size_t k = 0;
+        while (k < rf.nseen && rf.seen[k] != fp)
+            k++;
+        if (k < rf.nseen)
+            continue;   /* a transposition, or another start of the same board */
+        if (rf.nseen == rf.seencap) {
+            size_t cap = rf.seencap ? 2 * rf.seencap : 64;
+            uint64_t *n = realloc(rf.seen, cap * sizeof *n);
+            if (!n) {
+                rf.failed = -2;
+                break;
+            }
+            rf.seen = n;
+            rf.seencap = cap;
+        }
+        rf.seen[rf.nseen++] = fp;
+        struct found f = { 0 };
+        if (store_at(st, fp, add_found, &f) < 0 || f.nomem) {
+            rf.failed = f.nomem ? -2 : -1;
+        } else if (f.n >= EXPLORE_MIN) {
+            struct explored *e = calloc(1, sizeof *e);
+            struct sought qs = { .node_rules = &item.r, .node = &item.p };
+            char *text = NULL;
+            if (!e)
+                rf.failed = -2;
+            else
+                e->topmax = EXPLORE_TOP;
+            if (e && gather(st, &f, &qs, e) < 0)
+                rf.failed = -1;
+            else if (e && e->total >= EXPLORE_MIN) {
+                text = stats_text(e);
+                if (!text)
+                    rf.failed = -2;
+                else if (store_explorer_put(st, fp, key, keylen, e->total, text) < 0)
+                    rf.failed = -1;
+                else
+                    rf.kept++;
+                for (unsigned m = 0; !rf.failed && m < e->nmoves; m++) {
+                    pmn_position child = item.p;
+                    pmn_move_report rep;
+                    if (e->moves[m].games >= EXPLORE_MIN && e->moves[m].hole >= 0
+                        && pmn_play(&item.r, &child, e->moves[m].hole, &rep) == 0
+                        && enqueue(&rf, &item.r, &child) < 0)
+                        rf.failed = -2;
+                }
+            }
+            free(text);
+            free(e);
+        }
+        free(f.id);
+        free(f.ply);
+    }
+    if (!rf.failed && store_commit(st) < 0)
+        rf.failed = -1;
+    if (rf.failed)
+        store_rollback(st);
+    free(rf.q);
+    free(rf.seen);
+    return rf.failed;
+}
+
+/* Where the explorer keeps the position text reaches (one board and side
+ * under the rule sets held, the seeds captured not asked): 1 with *e, 0 if
+ * it keeps none, -1 on failure. */
+struct keyer {
+    const char *text;
+    unsigned char key[KEY_MAX];
+    size_t len;
+    uint64_t fp;
+    int boards;               /* 0 none, 1 one, 2 several */
+};
+
+static int key_under(void *ctx, const char *spec)
+{
+    struct keyer *k = ctx;
+    pmn_rules r;
+    pmn_position p;
+    pmn_error err;
+    unsigned char key[KEY_MAX];
+    size_t len;
+    if (rules_of_spec(spec, &r) < 0 || pmn_position_parse(&r, k->text, &p, &err) < 0)
+        return 0;
+    uint64_t fp = exact_key(&r, &p, key, &len);
+    if (k->boards == 0) {
+        memcpy(k->key, key, len);
+        k->len = len;
+        k->fp = fp;
+        k->boards = 1;
+    } else if (len != k->len || memcmp(key, k->key, len) != 0) {
+        k->boards = 2;
+    }
+    return k->boards == 2;
+}
+
+static int kept_position(struct store *st, const char *text, const struct criteria *c,
+                         struct explored *e)
+{
+    const char *sp = strchr(text, ' ');
+    if (c->any_side || (sp && strchr(sp + 1, ' ') && !c->ignore_captured))
+        return 0;   /* a question the explorer's boards do not answer */
+    struct keyer k = { .text = text };
+    if (store_rule_specs(st, key_under, &k) < 0)
+        return -1;
+    if (k.boards != 1)
+        return 0;   /* none, or boards of several sizes: gathered */
+    const char *stats;
+    int rc = store_explorer_get(st, k.fp, k.key, k.len, &stats);
+    if (rc <= 0)
+        return rc;
+    if (stats_read(stats, e) < 0)
+        return 0;   /* not of its shape: gathered from the games instead */
+    return 1;
+}
+
+static void print_explored(struct common *c, struct store *st, const struct explored *e,
+                           const char *pos, unsigned long top)
+{
+    FILE *out = c->out.f;
+    int json = c->out_format == OUT_JSONL;
+    if (json) {
+        fputs("{\"type\":\"position\",\"position\":", out);
+        json_string(out, pos);
+        fprintf(out, ",\"rule_set\":");
+        json_or_null(out, e->total ? e->rule_set : NULL);
+        fprintf(out, ",\"games\":%lu,\"south\":%lu,\"draws\":%lu,\"north\":%lu}\n", e->total,
+                e->wins[0], e->wins[1], e->wins[2]);
+    } else {
+        fprintf(out, "%s: %lu game%s", pos, e->total, e->total == 1 ? "" : "s");
+        if (e->total)
+            fprintf(out, " (%s)", e->rule_set);
+        fputc('\n', out);
+        if (e->nmoves)
+            fprintf(out, "%-6s %7s %6s %6s %6s %6s  %-10s  %s\n", "move", "games", "South",
+                    "draws", "North", "score", "first", "last");
+    }
+    for (unsigned k = 0; k < e->nmoves; k++) {
+        const struct move_stats *m = &e->moves[k];
+        unsigned long decided = m->wins[0] + m->wins[1] + m->wins[2];
+        if (json) {
+            fputs("{\"type\":\"move\",\"move\":", out);
+            json_or_null(out, m->name[0] ? m->name : NULL);
+            fprintf(out, ",\"games\":%lu,\"south\":%lu,\"draws\":%lu,\"north\":%lu,\"score\":",
+                    m->games, m->wins[0], m->wins[1], m->wins[2]);
+            if (decided && e->side < 2)
+                fprintf(out, "%.4f", ((double)m->wins[e->side == 0 ? 0 : 2]
+                                      + 0.5 * (double)m->wins[1]) / (double)decided);
+            else
+                fputs("null", out);
+            fputs(",\"first\":", out);
+            json_or_null(out, m->first[0] ? m->first : NULL);
+            fputs(",\"last\":", out);
+            json_or_null(out, m->last[0] ? m->last : NULL);
+            fputs("}\n", out);
+        } else {
+            fprintf(out, "%-6s %7lu", m->name[0] ? m->name : "(end)", m->games);
+            percent(out, m->wins[0], decided);
+            percent(out, m->wins[1], decided);
+            percent(out, m->wins[2], decided);
+            if (decided && e->side < 2)
+                percent(out, (unsigned long)(2 * m->wins[e->side == 0 ? 0 : 2] + m->wins[1]),
+                        2 * decided);
+            else
+                fputs("      -", out);
+            fprintf(out, "  %-10s  %s\n", m->first[0] ? m->first : "-",
+                    m->last[0] ? m->last : "-");
+        }
+    }
+    unsigned long ntop = e->ntop < top ? e->ntop : top;
+    if (ntop && !json)
+        fprintf(out, "The latest games:\n");
+    for (unsigned long k = 0; k < ntop; k++) {
+        struct stored_game sg;
+        if (store_game(st, e->top[k].id, 0, &sg) <= 0)
+            continue;
+        if (json) {
+            fputs("{\"type\":\"game\",\"file\":", out);
+            json_string(out, sg.file);
+            fprintf(out, ",\"game\":%lu,\"line\":%llu,\"south\":", sg.number, sg.line);
+            json_or_null(out, sg.south);
+            fputs(",\"north\":", out);
+            json_or_null(out, sg.north);
+            fputs(",\"result\":", out);
+            json_or_null(out, sg.result);
+            fputs(",\"date\":", out);
+            json_or_null(out, known_date(sg.date));
+            fputs(",\"event\":", out);
+            json_or_null(out, sg.event);
+            fputs("}\n", out);
+        } else {
+            char b[3][256];
+            fprintf(out, "  %-10s  %s - %s  %s", known_date(sg.date) ? sg.date : "?",
+                    escaped(sg.south ? sg.south : "?", b[0], sizeof b[0]),
+                    escaped(sg.north ? sg.north : "?", b[1], sizeof b[1]),
+                    sg.result ? sg.result : "*");
+            if (sg.event && strcmp(sg.event, "?") != 0)
+                fprintf(out, "  %s", escaped(sg.event, b[2], sizeof b[2]));
+            fprintf(out, "  (%s:%llu)\n", sg.file, sg.line);
+        }
+    }
+}
+
 static int explore(struct common *c, struct index_request *rq, const char *db)
 {
     const char *cmd = c->cmd->name;
@@ -776,193 +1306,32 @@ static int explore(struct common *c, struct index_request *rq, const char *db)
     struct store *st = open_read(c, db);
     if (!st)
         return EXIT_FATAL;
-    struct found f = { 0 };
-    int rc = candidates(st, pos, c->criteria.any_side, &f);
-    if (rc < 0) {
-        rc = rc == -2 ? (report(&c->sink, PMN_F002, 0, 0, "out of memory"), EXIT_FATAL)
-                      : read_failed(c, st, db);
+    struct explored *e = calloc(1, sizeof *e);
+    if (!e) {
+        store_close(st);
+        report(&c->sink, PMN_F002, 0, 0, "out of memory");
+        return EXIT_FATAL;
+    }
+    int status = EXIT_CLEAN;
+    int kept = rq->top <= EXPLORE_TOP ? kept_position(st, pos, &c->criteria, e) : 0;
+    if (kept < 0) {
+        status = read_failed(c, st, db);
+    } else if (!kept) {
+        struct found f = { 0 };
+        int rc = candidates(st, pos, c->criteria.any_side, &f);
+        struct sought q = { .text = pos, .c = &c->criteria };
+        memset(e, 0, sizeof *e);
+        e->topmax = rq->top < EXPLORE_TOP ? rq->top : EXPLORE_TOP;
+        if (rc == -2 || f.nomem)
+            status = (report(&c->sink, PMN_F002, 0, 0, "out of memory"), EXIT_FATAL);
+        else if (rc < 0 || gather(st, &f, &q, e) < 0)
+            status = read_failed(c, st, db);
         free(f.id);
         free(f.ply);
-        store_close(st);
-        return rc;
     }
-    struct move_stats moves[MAX_MOVES];
-    unsigned nmoves = 0;
-    unsigned long total = 0, wins[3] = { 0, 0, 0 };
-    int side = -1;            /* to move, where every game agrees */
-    char rule_set[32] = "";
-    struct top_game *top = calloc(rq->top ? rq->top : 1, sizeof *top);
-    char last_spec[1024] = "";
-    pmn_rules r;
-    pmn_position want;
-    int usable = 0;
-    unsigned long ntop = 0;
-    int status = EXIT_CLEAN;
-    for (size_t i = 0; i < f.n && top; i++) {
-        struct stored_game sg;
-        int got = store_game(st, f.id[i], 0, &sg);
-        if (got < 0) {
-            status = read_failed(c, st, db);
-            break;
-        }
-        pmn_position at;
-        pmn_error err;
-        if (got == 0)
-            continue;
-        /* The games of a rule set come one after another: its rules and the
-         * position under them, read once. */
-        if (strcmp(sg.rules, last_spec) != 0) {
-            snprintf(last_spec, sizeof last_spec, "%s", sg.rules);
-            usable = rules_of_spec(sg.rules, &r) == 0
-                  && pmn_position_parse(&r, pos, &want, &err) == 0;
-        }
-        if (!usable)
-            continue;
-        /* The first ply of the game where it stands at the position. */
-        unsigned ply = f.ply[i];
-        int reached = 0;
-        for (; ply <= sg.nplies && !reached; ply++)
-            reached = position_at(&r, &sg, ply, &at) == 0
-                   && criteria_same_position(&c->criteria, pos, &r, &want, &at);
-        if (!reached)
-            continue;   /* another position of the same fingerprint */
-        ply--;
-        char name[16] = "";
-        if (ply < sg.nplies)
-            pmn_hole_name(&r, PMN_NOTATION_LETTERS, at.to_move, sg.plies[ply], name,
-                          sizeof name);
-        unsigned k = 0;
-        while (k < nmoves && strcmp(moves[k].name, name) != 0)
-            k++;
-        if (k == nmoves && nmoves < MAX_MOVES) {
-            memset(&moves[k], 0, sizeof moves[k]);
-            snprintf(moves[k].name, sizeof moves[k].name, "%s", name);
-            nmoves++;
-        }
-        int res = result_index(sg.result);
-        if (k < nmoves) {
-            moves[k].games++;
-            if (res >= 0)
-                moves[k].wins[res]++;
-            date_range(&moves[k], sg.date);
-        }
-        total++;
-        if (res >= 0)
-            wins[res]++;
-        side = side < 0 || side == at.to_move ? at.to_move : 2;
-        snprintf(rule_set, sizeof rule_set, "%s", total == 1 || !strcmp(rule_set, r.name)
-                                                  ? r.name : "several");
-        /* The latest games, the latest first (then the first indexed). */
-        const char *d = known_date(sg.date);
-        unsigned long slot = ntop < rq->top ? ntop++ : rq->top;
-        while (slot > 0 && strcmp(d ? d : "", top[slot - 1].date) > 0) {
-            if (slot < rq->top)
-                top[slot] = top[slot - 1];
-            slot--;
-        }
-        if (slot < rq->top) {
-            top[slot].id = sg.id;
-            snprintf(top[slot].date, sizeof top[slot].date, "%s", d ? d : "");
-        }
-    }
-    /* The moves most played first; the game's end ("") last. */
-    for (unsigned a = 1; a < nmoves; a++)
-        for (unsigned b = a; b > 0 && (moves[b].games > moves[b - 1].games
-                                       || (moves[b].games == moves[b - 1].games
-                                           && strcmp(moves[b].name, moves[b - 1].name) < 0));
-             b--) {
-            struct move_stats t = moves[b];
-            moves[b] = moves[b - 1];
-            moves[b - 1] = t;
-        }
-    FILE *out = c->out.f;
-    int json = c->out_format == OUT_JSONL;
-    if (status == EXIT_CLEAN && json) {
-        fputs("{\"type\":\"position\",\"position\":", out);
-        json_string(out, pos);
-        fprintf(out, ",\"rule_set\":");
-        json_or_null(out, total ? rule_set : NULL);
-        fprintf(out, ",\"games\":%lu,\"south\":%lu,\"draws\":%lu,\"north\":%lu}\n", total,
-                wins[0], wins[1], wins[2]);
-        for (unsigned k = 0; k < nmoves; k++) {
-            const struct move_stats *m = &moves[k];
-            unsigned long decided = m->wins[0] + m->wins[1] + m->wins[2];
-            fputs("{\"type\":\"move\",\"move\":", out);
-            json_or_null(out, m->name[0] ? m->name : NULL);
-            fprintf(out, ",\"games\":%lu,\"south\":%lu,\"draws\":%lu,\"north\":%lu,\"score\":",
-                    m->games, m->wins[0], m->wins[1], m->wins[2]);
-            if (decided && side < 2)
-                fprintf(out, "%.4f", ((double)m->wins[side == 0 ? 0 : 2]
-                                      + 0.5 * (double)m->wins[1]) / (double)decided);
-            else
-                fputs("null", out);
-            fputs(",\"first\":", out);
-            json_or_null(out, m->first[0] ? m->first : NULL);
-            fputs(",\"last\":", out);
-            json_or_null(out, m->last[0] ? m->last : NULL);
-            fputs("}\n", out);
-        }
-    } else if (status == EXIT_CLEAN) {
-        fprintf(out, "%s: %lu game%s", pos, total, total == 1 ? "" : "s");
-        if (total)
-            fprintf(out, " (%s)", rule_set);
-        fputc('\n', out);
-        if (nmoves)
-            fprintf(out, "%-6s %7s %6s %6s %6s %6s  %-10s  %s\n", "move", "games", "South",
-                    "draws", "North", "score", "first", "last");
-        for (unsigned k = 0; k < nmoves; k++) {
-            const struct move_stats *m = &moves[k];
-            unsigned long decided = m->wins[0] + m->wins[1] + m->wins[2];
-            fprintf(out, "%-6s %7lu", m->name[0] ? m->name : "(end)", m->games);
-            percent(out, m->wins[0], decided);
-            percent(out, m->wins[1], decided);
-            percent(out, m->wins[2], decided);
-            if (decided && side < 2)
-                percent(out, (unsigned long)(2 * m->wins[side == 0 ? 0 : 2] + m->wins[1]),
-                        2 * decided);
-            else
-                fputs("      -", out);
-            fprintf(out, "  %-10s  %s\n", m->first[0] ? m->first : "-",
-                    m->last[0] ? m->last : "-");
-        }
-        if (ntop)
-            fprintf(out, "The latest games:\n");
-    }
-    for (unsigned long k = 0; status == EXIT_CLEAN && k < ntop; k++) {
-        struct stored_game sg;
-        if (store_game(st, top[k].id, 0, &sg) <= 0)
-            continue;
-        const char *south = sg.south, *north = sg.north, *event = sg.event;
-        if (json) {
-            fputs("{\"type\":\"game\",\"file\":", out);
-            json_string(out, sg.file);
-            fprintf(out, ",\"game\":%lu,\"line\":%llu,\"south\":", sg.number, sg.line);
-            json_or_null(out, south);
-            fputs(",\"north\":", out);
-            json_or_null(out, north);
-            fputs(",\"result\":", out);
-            json_or_null(out, sg.result);
-            fputs(",\"date\":", out);
-            json_or_null(out, known_date(sg.date));
-            fputs(",\"event\":", out);
-            json_or_null(out, event);
-            fputs("}\n", out);
-        } else {
-            char b[3][256];
-            fprintf(out, "  %-10s  %s - %s  %s", known_date(sg.date) ? sg.date : "?",
-                    escaped(south ? south : "?", b[0], sizeof b[0]),
-                    escaped(north ? north : "?", b[1], sizeof b[1]),
-                    sg.result ? sg.result : "*");
-            if (event && strcmp(event, "?") != 0)
-                fprintf(out, "  %s", escaped(event, b[2], sizeof b[2]));
-            fprintf(out, "  (%s:%llu)\n", sg.file, sg.line);
-        }
-    }
-    if (!top)
-        status = (report(&c->sink, PMN_F002, 0, 0, "out of memory"), EXIT_FATAL);
-    free(top);
-    free(f.id);
-    free(f.ply);
+    if (status == EXIT_CLEAN)
+        print_explored(c, st, e, pos, rq->top);
+    free(e);
     store_close(st);
     return status;
 }

@@ -8,6 +8,7 @@
 #include "archive.h"
 #include "criteria.h"
 #include "command.h"
+#include "index.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@ struct select {
     int count_only;
     unsigned long matched;
     int write_errno;
+    const char *index;        /* --index DB: its games, not files' */
 };
 
 static int each_game(struct archive *a, struct game *g)
@@ -78,6 +80,9 @@ static const struct cli_option options[] = {
     OPT_OUTPUT_FORMAT,
     { "count", 'c', NULL, "write only the number of games selected",
       FLAG_AT(struct select, count_only), NULL, 0 },
+    { "index", 'x', "DB", "the games of an archive index (pmn index) instead\n"
+      "of files: a position looked up, not every game\nreplayed",
+      BIND_AT(opt_string, const char *, struct select, index), NULL, 0 },
     OPT_NOTATION,
     OPT_FROM,
     OPT_RULES_OVER,
@@ -114,14 +119,22 @@ static int run(struct common *c, void *ctx)
     sel->out.f = c->out.f;
     if (!sel->count_only && output_begin(&sel->out) < 0)
         sel->out.failed = 1;
-    each_input_jobs(c->files, c->nfiles, &c->sink, &select_job, sel, jobs);
+    int status = 0;
+    if (sel->index && c->nfiles)
+        return usage_error(c->cmd->name, "--index reads the games of an index: no file too");
+    if (sel->index) {
+        sel->a.ruled_out = NULL;
+        status = index_archive(c, sel->index, &sel->a);
+    } else {
+        each_input_jobs(c->files, c->nfiles, &c->sink, &select_job, sel, jobs);
+    }
     if (!sel->count_only)
         output_end(&sel->out);
     else
         fprintf(c->out.f, "%lu\n", sel->matched);
     c->failed = sel->out.failed;
     c->write_errno = sel->write_errno;
-    return job_status(&c->sink, c->strict);
+    return status ? status : job_status(&c->sink, c->strict);
 }
 
 const struct command select_command = {

@@ -14,6 +14,7 @@
 #include "records.h"
 #include "archive.h"
 #include "criteria.h"
+#include "index.h"
 #include "names.h"
 #include "table.h"
 
@@ -54,6 +55,7 @@ struct arena {
 
 struct stats {
     struct archive a;         /* first: archive_file is given the context */
+    const char *index;        /* --index DB: its games, not files' */
     struct arena *arena;
     const struct criteria *c;
     unsigned reports;
@@ -1067,6 +1069,8 @@ static const struct cli_option options[] = {
       "a pair met more than 4 times (default: its score)",
       FLAG_AT(struct stats, all_results), NULL, 0 },
     OPT_CRITERIA,
+    { "index", 'x', "DB", "the games of an archive index (pmn index) instead\n"
+      "of files", BIND_AT(opt_string, const char *, struct stats, index), NULL, 0 },
     OPT_FROM,
     OPT_RULES_OVER,
     OPT_OUTPUT,
@@ -1105,7 +1109,19 @@ static int run(struct common *c, void *ctx)
     else if (criteria_need_tags(&c->criteria))
         st->a.ruled_out = ruled_out;
     st->c = &c->criteria;
-    each_input_jobs(c->files, c->nfiles, &c->sink, &stats_job, st, jobs);
+    if (st->index && c->nfiles)
+        return usage_error(c->cmd->name, "--index reads the games of an index: no file too");
+    if (st->index) {
+        st->a.ruled_out = NULL;
+        st->a.tags_only = 0;   /* a game's text is read whole */
+        if (index_archive(c, st->index, &st->a) != 0) {
+            free(st->rows);
+            free_arenas(st->arena);
+            return EXIT_FATAL;
+        }
+    } else {
+        each_input_jobs(c->files, c->nfiles, &c->sink, &stats_job, st, jobs);
+    }
     int failed = st->failed, first = 1;
     static int (*const make[])(const struct stats *, FILE *, int) = {
         summary, players_table, crosstables, matches, ratings_table, openings,

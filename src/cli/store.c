@@ -9,6 +9,11 @@
  *                           is stored once
  *   segments(id, bits, entries)  the positions of the games of a batch ...
  *   rule_sets(spec)         the rules of the games held, each once
+ *   starts(spec, start)     each rule set and start of the games held
+ *   explorer(fp, key, games, stats)   the positions that many games reach
+ *                           (index.c, refresh_explorer): what was played
+ *                           from each, made anew after each build or add;
+ *                           key the exact one
  *   runs(id, started, finished, games, first_game)   each build or add: a
  *                           run with no finish was interrupted (or is
  *                           running), and holds the games of the
@@ -38,7 +43,8 @@
 
 enum {
     S_ADD_GAME, S_FIND_DIGEST, S_ADD_SEGMENT, S_ADD_POSTING, S_GAME, S_SEGMENTS, S_BUCKET,
-    S_EACH, S_SPECS, S_ADD_SPEC, S_RUN_START, S_RUN_END, S_RUNS_OPEN, S_BEGIN, S_COMMIT,
+    S_EACH, S_SPECS, S_ADD_SPEC, S_ADD_START, S_STARTS, S_EXPLORER_CLEAR, S_EXPLORER_PUT,
+    S_EXPLORER_GET, S_RUN_START, S_RUN_END, S_RUNS_OPEN, S_BEGIN, S_COMMIT,
     S_ROLLBACK, S_COUNT
 };
 
@@ -62,6 +68,11 @@ static const char *const sql[S_COUNT] = {
     [S_EACH] = "SELECT id FROM games ORDER BY id",
     [S_SPECS] = "SELECT spec FROM rule_sets ORDER BY spec",
     [S_ADD_SPEC] = "INSERT INTO rule_sets(spec) VALUES(?1) ON CONFLICT DO NOTHING",
+    [S_ADD_START] = "INSERT INTO starts(spec, start) VALUES(?1, ?2) ON CONFLICT DO NOTHING",
+    [S_STARTS] = "SELECT spec, start FROM starts ORDER BY spec, start",
+    [S_EXPLORER_CLEAR] = "DELETE FROM explorer",
+    [S_EXPLORER_PUT] = "INSERT INTO explorer(fp, key, games, stats) VALUES(?1, ?2, ?3, ?4)",
+    [S_EXPLORER_GET] = "SELECT games, stats FROM explorer WHERE fp = ?1 AND key = ?2",
     [S_RUN_START] = "INSERT INTO runs(started) VALUES(strftime('%Y-%m-%d %H:%M:%S', 'now'))",
     [S_RUN_END] = "UPDATE runs SET finished = strftime('%Y-%m-%d %H:%M:%S', 'now'), games = ?2"
                   " WHERE id = ?1",
@@ -88,7 +99,11 @@ static const char schema[] =
     "CREATE TABLE postings(key INTEGER PRIMARY KEY, data BLOB NOT NULL);"
     "CREATE TABLE rule_sets(spec TEXT PRIMARY KEY) WITHOUT ROWID;"
     "CREATE TABLE runs(id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT,"
-    " games INTEGER NOT NULL DEFAULT 0, first_game INTEGER);";
+    " games INTEGER NOT NULL DEFAULT 0, first_game INTEGER);"
+    "CREATE TABLE starts(spec TEXT NOT NULL, start TEXT NOT NULL,"
+    " PRIMARY KEY(spec, start)) WITHOUT ROWID;"
+    "CREATE TABLE explorer(fp INTEGER NOT NULL, key BLOB NOT NULL, games INTEGER NOT NULL,"
+    " stats TEXT NOT NULL, PRIMARY KEY(fp, key)) WITHOUT ROWID;";
 
 struct store {
     sqlite3 *db;
@@ -98,6 +113,7 @@ struct store {
     unsigned char *blob;      /* a bucket being written */
     size_t bloblen, blobcap;
     char *last_spec;          /* the rules of the game added last */
+    char *last_start;         /* its start */
     int64_t run, run_first;   /* the build or add running, its first game */
 };
 
@@ -269,6 +285,7 @@ int store_close(struct store *st)
     int rc = sqlite3_close(st->db) == SQLITE_OK ? 0 : -1;
     free(st->blob);
     free(st->last_spec);
+    free(st->last_start);
     free(st);
     return rc;
 }
@@ -365,8 +382,22 @@ int store_add_game(struct store *st, const struct stored_game *g, int64_t *id)
             return failed(st, "cannot write to the index");
         st->run_first = *id;
     }
-    /* Its rules among those a lookup reads a position under (most games
-     * share the rules of the one before). */
+    /* Its rules and start among those a lookup reads a position under, and
+     * the explorer starts from (most games share the ones before). */
+    if (!st->last_start || strcmp(st->last_start, g->start) != 0
+        || !st->last_spec || strcmp(st->last_spec, g->rules) != 0) {
+        sqlite3_stmt *r = stmt(st, S_ADD_START);
+        if (!r)
+            return -1;
+        bind_text(r, 1, g->rules);
+        bind_text(r, 2, g->start);
+        rc = sqlite3_step(r);
+        sqlite3_reset(r);
+        if (rc != SQLITE_DONE)
+            return failed(st, "cannot write to the index");
+        free(st->last_start);
+        st->last_start = strdup(g->start);
+    }
     if (!st->last_spec || strcmp(st->last_spec, g->rules) != 0) {
         sqlite3_stmt *r = stmt(st, S_ADD_SPEC);
         if (!r)
@@ -723,4 +754,61 @@ int store_runs_open(struct store *st, int (*fn)(void *ctx, const char *started, 
     }
     sqlite3_reset(s);
     return rc == SQLITE_DONE ? 0 : failed(st, "cannot read the index");
+}
+
+int store_each_start(struct store *st, int (*fn)(void *ctx, const char *spec, const char *start),
+                     void *ctx)
+{
+    sqlite3_stmt *s = stmt(st, S_STARTS);
+    if (!s)
+        return -1;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const char *spec = column_text(s, 0), *start = column_text(s, 1);
+        if (spec && start && fn(ctx, spec, start)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE ? 0 : failed(st, "cannot read the index");
+}
+
+int store_explorer_clear(struct store *st)
+{
+    return run(st, S_EXPLORER_CLEAR, "cannot write to the index");
+}
+
+int store_explorer_put(struct store *st, uint64_t fp, const unsigned char *key, size_t keylen,
+                       uint64_t games, const char *stats)
+{
+    sqlite3_stmt *s = stmt(st, S_EXPLORER_PUT);
+    if (!s)
+        return -1;
+    sqlite3_bind_int64(s, 1, (sqlite3_int64)fp);
+    sqlite3_bind_blob(s, 2, key, (int)keylen, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 3, (sqlite3_int64)games);
+    bind_text(s, 4, stats);
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE ? 0 : failed(st, "cannot write to the index");
+}
+
+int store_explorer_get(struct store *st, uint64_t fp, const unsigned char *key, size_t keylen,
+                       const char **stats)
+{
+    sqlite3_stmt *s = stmt(st, S_EXPLORER_GET);
+    if (!s)
+        return -1;
+    /* On its row until the next call: stats stays valid. */
+    sqlite3_reset(s);
+    sqlite3_bind_int64(s, 1, (sqlite3_int64)fp);
+    sqlite3_bind_blob(s, 2, key, (int)keylen, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_DONE)
+        return 0;
+    if (rc != SQLITE_ROW)
+        return failed(st, "cannot read the index");
+    *stats = column_text(s, 1);
+    return *stats ? 1 : 0;
 }

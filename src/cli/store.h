@@ -116,6 +116,18 @@ int store_run_end(struct store *st, int64_t run, uint64_t games);
 int store_runs_open(struct store *st, int (*fn)(void *ctx, const char *started, uint64_t games),
                     void *ctx);
 
+/* Each rule set and start of the games held: fn(ctx, spec, start). */
+int store_each_start(struct store *st, int (*fn)(void *ctx, const char *spec, const char *start),
+                     void *ctx);
+/* The explorer's positions (index.c): emptied, one put (its fingerprint,
+ * exact key, games and what was played from it, as text), one got (1 with
+ * *stats, the store's until the next call; 0 if it holds none). */
+int store_explorer_clear(struct store *st);
+int store_explorer_put(struct store *st, uint64_t fp, const unsigned char *key, size_t keylen,
+                       uint64_t games, const char *stats);
+int store_explorer_get(struct store *st, uint64_t fp, const unsigned char *key, size_t keylen,
+                       const char **stats);
+
 struct store_counts {
     uint64_t games, positions, segments;
     uint64_t bytes;           /* the file */

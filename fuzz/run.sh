@@ -17,7 +17,8 @@
 # test records and the rule files; then the PMN reader and the other
 # notations' again from records at every limit of a game (SECONDS each).
 # Needs clang (apt-get install clang) and a built tree (config.h,
-# src/lib/xml/schema.c).  Crashes are written to fuzz/crash-*.
+# src/lib/xml/schema.c).  Crashes are written to fuzz/crash-*.  TARGETS
+# (names, space-separated) runs those alone.
 set -e
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -107,20 +108,20 @@ tbseed 0 "$out/forged-03.tb"
 FLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I src -I . -include config.h"
 LIBS="$(pkg-config --libs libpcre2-8 libxml-2.0)"
 CFLAGS_DEPS="$(pkg-config --cflags libpcre2-8 libxml-2.0)"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_check.c src/lib/*/*.c $LIBS -o "$out/fuzz_check"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_quick.c src/lib/*/*.c $LIBS -o "$out/fuzz_quick"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_roundtrip.c src/lib/*/*.c $LIBS -o "$out/fuzz_roundtrip"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_import.c src/lib/*/*.c $LIBS -o "$out/fuzz_import"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_formats.c src/lib/*/*.c $LIBS -o "$out/fuzz_formats"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_rules.c src/lib/*/*.c $LIBS -o "$out/fuzz_rules"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_spec.c src/lib/*/*.c $LIBS -o "$out/fuzz_spec"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_decode.c src/lib/*/*.c $LIBS -o "$out/fuzz_decode"
-clang $FLAGS $CFLAGS_DEPS fuzz/fuzz_tablebase.c src/lib/*/*.c $LIBS -o "$out/fuzz_tablebase"
+# TARGETS="fuzz_quick fuzz_roundtrip" sh fuzz/run.sh 600: those alone
+# (default: every target).
+TARGETS=${TARGETS:-fuzz_check fuzz_quick fuzz_roundtrip fuzz_import fuzz_formats fuzz_rules fuzz_spec fuzz_decode fuzz_tablebase}
+wanted() { case " $TARGETS " in *" $1 "*) return 0 ;; esac; return 1; }
+for t in fuzz_check fuzz_quick fuzz_roundtrip fuzz_import fuzz_formats fuzz_rules fuzz_spec \
+         fuzz_decode fuzz_tablebase; do
+    wanted $t && clang $FLAGS $CFLAGS_DEPS fuzz/$t.c src/lib/*/*.c $LIBS -o "$out/$t"
+done
 # fuzz TARGET ARGS...: run a target; a finding is noted and the others
 # still run.
 failed=
 fuzz() {
     name=$1; shift
+    wanted "$name" || return 0
     "$out/$name" "$@" || failed="$failed $name"
 }
 # The findings of earlier audits, each run once first where ../shared is

@@ -11,15 +11,7 @@
  * (store.c) with its tags, what checking found, its rules, start and plies,
  * its text as read, and the key of every position its main line reaches.
  *
- * The key of a position is exact: the holes a side, the side to move, each
- * hole's seeds -- what --reaches compares, but the seeds captured, which
- * the replay compares.  The index holds a fingerprint of it (fingerprint:
- * 64 bits, of which a segment keeps 16 to 40), which two positions may
- * share; so a game the
- * index finds at a position is replayed from its stored start and plies to
- * that ply and compared whole before it is taken.  No answer holds a game
- * that does not reach the position, and none leaves out one that does:
- * the fingerprint of its key is among the game's rows. */
+ * The keys of positions, and how an index is read, are lookup.c's. */
 #include "cli.h"
 #include "options.h"
 #include "command.h"
@@ -29,7 +21,7 @@
 #include "archive.h"
 #include "criteria.h"
 #include "store.h"
-#include "index.h"
+#include "lookup.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -54,40 +46,6 @@ struct index_request {
 /* Notes of games held already, said at most: the rest are counted. */
 #define MAX_HELD_NOTES 20
 
-/* ---- positions ----------------------------------------------------------- */
-
-/* The fingerprint of a position's exact key -- the holes a side, the side
- * to move, each hole's seeds (16 bits) -- 64 bits of it, mixed four holes
- * at a time (the index's format: what a lookup computes must be what the
- * build stored). */
-static uint64_t mix(uint64_t h, uint64_t w)
-{
-    h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
-    return h ^ (h >> 29);
-}
-
-static uint64_t fingerprint(const pmn_rules *r, const pmn_position *p, int side)
-{
-    uint64_t h = mix(0x243F6A8885A308D3ULL, (uint64_t)r->pits << 8 | (unsigned)side);
-    unsigned full = r->pits & ~3u;
-    for (int s = 0; s < 2; s++) {
-        const uint16_t *pit = p->pit[s];
-        unsigned i = 0;
-        for (; i < full; i += 4)
-            h = mix(h, (uint64_t)pit[i] | (uint64_t)pit[i + 1] << 16
-                       | (uint64_t)pit[i + 2] << 32 | (uint64_t)pit[i + 3] << 48);
-        if (i < r->pits) {
-            uint64_t w = 0;
-            for (unsigned k = 0; i + k < r->pits; k++)
-                w |= (uint64_t)pit[i + k] << (16 * k);
-            h = mix(h, w);
-        }
-    }
-    h ^= h >> 31;
-    h *= 0xD6E8FEB86659FD93ULL;
-    return h ^ (h >> 32);
-}
-
 static uint64_t fnv(uint64_t h, const void *data, size_t n)
 {
     const unsigned char *b = data;
@@ -97,40 +55,6 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
 }
 
 #define FNV_BASIS 0xCBF29CE484222325ULL
-
-/* The rules of a spec the index holds (pmn_rules_format's: a rule file's
- * set, whose name pmn does not know, has every option spelled out). */
-static int rules_of_spec(const char *spec, pmn_rules *r)
-{
-    pmn_error err;
-    if (pmn_rules_init(r, spec, &err) == 0)
-        return 0;
-    const char *comma = strchr(spec, ',');
-    if (!comma || pmn_rules_init(r, comma + 1, &err) < 0)
-        return -1;
-    size_t n = (size_t)(comma - spec);
-    if (n >= sizeof r->name)
-        n = sizeof r->name - 1;
-    memcpy(r->name, spec, n);
-    r->name[n] = '\0';
-    return 0;
-}
-
-/* Replay a stored game to ply `ply`: its position there into *p.  0, or -1
- * if the plies do not go so far (a damaged index). */
-static int position_at(const pmn_rules *r, const struct stored_game *sg, unsigned ply,
-                       pmn_position *p)
-{
-    pmn_error err;
-    if (pmn_position_parse(r, sg->start, p, &err) < 0 || ply > sg->nplies)
-        return -1;
-    for (unsigned i = 0; i < ply; i++) {
-        pmn_move_report rep;
-        if (pmn_play(r, p, sg->plies[i], &rep) != 0)
-            return -1;
-    }
-    return 0;
-}
 
 /* ---- building ------------------------------------------------------------ */
 
@@ -156,16 +80,6 @@ struct indexer {
     char spec[1024], start_text[512];
 };
 
-static void store_failed(struct diag_sink *s, struct store *st)
-{
-    int code;
-    const char *why = store_error(st, &code);
-    int mute = s->mute;
-    s->mute = 0;
-    report(s, code ? (pmn_diag_code)code : PMN_F006, 0, 0, "%s", why);
-    s->mute = mute;
-}
-
 /* What the replay of g played: its rules, start and plies. */
 static int played_plies(struct indexer *ix, const struct game *g, pmn_rules *r,
                       pmn_position *start, size_t *n)
@@ -179,13 +93,11 @@ static int played_plies(struct indexer *ix, const struct game *g, pmn_rules *r,
         if (g->state == GAME_UNKNOWN_RULES || g->state == GAME_BAD_START
             || g->state == GAME_NO_START)
             return 0;
-        if (line->nmoves > ix->cap) {
-            unsigned char *p = realloc(ix->plies, line->nmoves);
-            if (!p)
-                return -1;
-            ix->plies = p;
-            ix->cap = line->nmoves;
-        }
+        unsigned char *p = line->nmoves ? grown(ix->plies, &ix->cap, line->nmoves - 1, 1, 256)
+                                        : ix->plies;
+        if (line->nmoves && !p)
+            return -1;
+        ix->plies = p;
         for (size_t i = 0; i < line->nmoves && line->moves[i].replayed; i++)
             ix->plies[(*n)++] = (unsigned char)g->rec->main.moves[i].hole;
         return 0;
@@ -193,14 +105,13 @@ static int played_plies(struct indexer *ix, const struct game *g, pmn_rules *r,
     /* The quick pass: Hawalis from its opening, a hole a ply. */
     pmn_rules_init(r, NULL, NULL);
     pmn_position_start(r, start);
-    if (g->nholes > ix->cap) {
-        unsigned char *p = realloc(ix->plies, g->nholes);
-        if (!p)
-            return -1;
-        ix->plies = p;
-        ix->cap = g->nholes;
-    }
-    memcpy(ix->plies, g->holes, g->nholes);
+    unsigned char *p = g->nholes ? grown(ix->plies, &ix->cap, g->nholes - 1, 1, 256)
+                                 : ix->plies;
+    if (g->nholes && !p)
+        return -1;
+    ix->plies = p;
+    if (g->nholes)
+        memcpy(ix->plies, g->holes, g->nholes);
     *n = g->nholes;
     return 0;
 }
@@ -280,7 +191,7 @@ static int commit_batch(struct indexer *ix)
     if (ix->open && (store_add_postings(ix->st, ix->post, ix->npost) < 0
                      || store_commit(ix->st) < 0)) {
         store_rollback(ix->st);
-        store_failed(ix->sink, ix->st);
+        index_store_failed(ix->sink, ix->st);
         ix->failed = 1;
         ix->open = 0;
         return -1;
@@ -292,14 +203,10 @@ static int commit_batch(struct indexer *ix)
 
 static int add_posting(struct indexer *ix, uint64_t fp, int64_t game, size_t ply)
 {
-    if (ix->npost == ix->postcap) {
-        size_t cap = ix->postcap ? 2 * ix->postcap : 65536;
-        struct posting *p = realloc(ix->post, cap * sizeof *p);
-        if (!p)
-            return -1;
-        ix->post = p;
-        ix->postcap = cap;
-    }
+    struct posting *p = grown(ix->post, &ix->postcap, ix->npost, sizeof *p, 65536);
+    if (!p)
+        return -1;
+    ix->post = p;
     ix->post[ix->npost].fp = fp;
     ix->post[ix->npost].game = game;
     ix->post[ix->npost++].ply = (uint32_t)ply;
@@ -320,7 +227,14 @@ static int index_game(struct archive *a, struct game *g)
     if (!ix->have_last || memcmp(&r, &ix->last_rules, sizeof r) != 0
         || memcmp(&start, &ix->last_start, sizeof start) != 0) {
         pmn_rules_format(&r, ix->spec, sizeof ix->spec);
-        pmn_position_format(&r, &start, ix->start_text, sizeof ix->start_text);
+        /* The rules' opening, most games' start, is held as "" (60 bytes
+         * a Hawalis game less). */
+        pmn_position opening;
+        pmn_position_start(&r, &opening);
+        if (memcmp(&opening, &start, sizeof start) == 0)
+            ix->start_text[0] = '\0';
+        else
+            pmn_position_format(&r, &start, ix->start_text, sizeof ix->start_text);
         ix->last_rules = r;
         ix->last_start = start;
         ix->have_last = 1;
@@ -339,7 +253,7 @@ static int index_game(struct archive *a, struct game *g)
         return -1;
     digest(spec, start_text, ix->plies, n, g, sg.digest);
     if (!ix->open && store_begin(ix->st) < 0) {
-        store_failed(g->sink, ix->st);
+        index_store_failed(g->sink, ix->st);
         ix->failed = 1;
         return 1;
     }
@@ -348,7 +262,7 @@ static int index_game(struct archive *a, struct game *g)
     int rc = store_add_game(ix->st, &sg, &id);
     if (rc < 0) {
         store_rollback(ix->st);
-        store_failed(g->sink, ix->st);
+        index_store_failed(g->sink, ix->st);
         ix->failed = 1;
         return 1;
     }
@@ -368,7 +282,7 @@ static int index_game(struct archive *a, struct game *g)
          * position_at replays them). */
         pmn_position p = start;
         for (size_t i = 0;; i++) {
-            if (add_posting(ix, fingerprint(&r, &p, p.to_move), id, i) < 0)
+            if (add_posting(ix, index_fingerprint(&r, &p, p.to_move), id, i) < 0)
                 return -1;
             ix->positions++;
             pmn_move_report rep;
@@ -393,18 +307,13 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
     if (create && stat(db, &sb) == 0)
         return usage_error(cmd, "%s exists already: add to it with 'pmn index add %s FILE...', "
                            "or remove it first", db, db);
-    struct store *st = store_open(db, create ? STORE_CREATE : STORE_WRITE);
-    if (!st) {
-        int code;
-        const char *why = store_open_error(&code);
-        c->sink.file = db;
-        report(&c->sink, (pmn_diag_code)code, 0, 0, "%s", why);
+    struct store *st = index_open(c, db, create ? STORE_CREATE : STORE_WRITE);
+    if (!st)
         return EXIT_FATAL;
-    }
     int64_t run;
     if (store_run_start(st, &run) < 0) {
         c->sink.file = db;
-        store_failed(&c->sink, st);
+        index_store_failed(&c->sink, st);
         store_close(st);
         return EXIT_FATAL;
     }
@@ -428,12 +337,12 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
         if (rf == -2)
             report(&c->sink, PMN_F002, 0, 0, "out of memory");
         else
-            store_failed(&c->sink, st);
+            index_store_failed(&c->sink, st);
         ix.failed = 1;
     }
     if (!ix.failed && store_run_end(st, run, ix.added) < 0) {
         c->sink.file = db;
-        store_failed(&c->sink, st);
+        index_store_failed(&c->sink, st);
         ix.failed = 1;
     }
     struct store_counts sc;
@@ -458,27 +367,6 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
     return c->sink.count[PMN_FATAL] || ix.failed ? EXIT_FATAL : EXIT_CLEAN;
 }
 
-/* ---- reading ------------------------------------------------------------- */
-
-static struct store *open_read(struct common *c, const char *db)
-{
-    struct store *st = store_open(db, STORE_READ);
-    if (!st) {
-        int code;
-        const char *why = store_open_error(&code);
-        c->sink.file = db;
-        report(&c->sink, (pmn_diag_code)code, 0, 0, "%s", why);
-    }
-    return st;
-}
-
-static int read_failed(struct common *c, struct store *st, const char *db)
-{
-    c->sink.file = db;
-    store_failed(&c->sink, st);
-    return EXIT_FATAL;
-}
-
 static int say_open_run(void *ctx, const char *started, uint64_t games)
 {
     (void)ctx;
@@ -490,18 +378,18 @@ static int say_open_run(void *ctx, const char *started, uint64_t games)
 
 static int info(struct common *c, const char *db)
 {
-    struct store *st = open_read(c, db);
+    struct store *st = index_open(c, db, STORE_READ);
     struct store_counts sc;
     if (!st)
         return EXIT_FATAL;
     if (store_counts(st, &sc) < 0) {
-        int rc = read_failed(c, st, db);
+        int rc = index_read_failed(c, st, db);
         store_close(st);
         return rc;
     }
     printf("%s: a pmn archive index, schema version %d\n", db, STORE_VERSION);
     if (store_runs_open(st, say_open_run, c) < 0) {
-        int rc = read_failed(c, st, db);
+        int rc = index_read_failed(c, st, db);
         store_close(st);
         return rc;
     }
@@ -513,243 +401,6 @@ static int info(struct common *c, const char *db)
     printf("bytes      %llu (%.0f a game)\n", (unsigned long long)sc.bytes,
            sc.games ? (double)sc.bytes / (double)sc.games : 0.0);
     return EXIT_CLEAN;
-}
-
-/* The games at a position: ids, each once, in order, with the first ply
- * where the game stands there. */
-struct found {
-    int64_t *id;
-    unsigned *ply;
-    size_t n, cap;
-    int nomem;
-};
-
-static int add_found(void *ctx, int64_t game, unsigned ply)
-{
-    struct found *f = ctx;
-    if (f->n && f->id[f->n - 1] == game)
-        return 0;   /* a later ply of the same game (rows come in order) */
-    if (f->n == f->cap) {
-        size_t cap = f->cap ? 2 * f->cap : 256;
-        int64_t *id = realloc(f->id, cap * sizeof *id);
-        unsigned *p = id ? realloc(f->ply, cap * sizeof *p) : NULL;
-        if (id)
-            f->id = id;
-        if (!id || !p) {
-            f->nomem = 1;
-            return 1;
-        }
-        f->ply = p;
-        f->cap = cap;
-    }
-    f->id[f->n] = game;
-    f->ply[f->n++] = ply;
-    return 0;
-}
-
-/* The position a string names under each rule set the index holds, and
- * the games whose rows carry its fingerprint (both sides' with
- * --any-side).  Candidates only: position_holds decides. */
-struct lookup {
-    struct store *st;
-    const char *text;
-    int any_side;
-    struct found found;
-    uint64_t seen[64];        /* fingerprints looked up already */
-    unsigned nseen;
-    int failed;
-};
-
-static int look_up_spec(void *ctx, const char *spec)
-{
-    struct lookup *lk = ctx;
-    pmn_rules r;
-    pmn_position p;
-    pmn_error err;
-    if (rules_of_spec(spec, &r) < 0 || pmn_position_parse(&r, lk->text, &p, &err) < 0)
-        return 0;   /* not a position of these rules */
-    for (int side = 0; side < 2; side++) {
-        if (!lk->any_side && side != p.to_move)
-            continue;
-        uint64_t fp = fingerprint(&r, &p, side);
-        unsigned i = 0;
-        while (i < lk->nseen && lk->seen[i] != fp)
-            i++;
-        if (i < lk->nseen)
-            continue;
-        if (lk->nseen < 64)
-            lk->seen[lk->nseen++] = fp;
-        if (store_at(lk->st, fp, add_found, &lk->found) < 0)
-            lk->failed = 1;
-    }
-    return lk->failed || lk->found.nomem;
-}
-
-static int cmp_found(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* The candidates of the games that reach text: ids sorted, each once. */
-static int candidates(struct store *st, const char *text, int any_side, struct found *out)
-{
-    struct lookup lk = { .st = st, .text = text, .any_side = any_side };
-    int rc = store_rule_specs(st, look_up_spec, &lk);
-    *out = lk.found;
-    if (rc < 0 || lk.failed)
-        return -1;
-    if (out->nomem)
-        return -2;
-    /* Several rule sets' rows come one set after another: merged in order
-     * of games (a game has one rule set, so its plies stay together). */
-    if (out->n > 1) {
-        struct { int64_t id; unsigned ply; } *pairs = malloc(out->n * sizeof *pairs);
-        if (!pairs)
-            return -2;
-        for (size_t i = 0; i < out->n; i++) {
-            pairs[i].id = out->id[i];
-            pairs[i].ply = out->ply[i];
-        }
-        qsort(pairs, out->n, sizeof *pairs, cmp_found);
-        size_t k = 0;
-        for (size_t i = 0; i < out->n; i++)
-            if (k == 0 || pairs[i].id != out->id[k - 1]) {
-                out->id[k] = pairs[i].id;
-                out->ply[k++] = pairs[i].ply;
-            }
-        out->n = k;
-        free(pairs);
-    }
-    return 0;
-}
-
-static int add_all(void *ctx, int64_t game, unsigned ply)
-{
-    (void)ply;
-    return add_found(ctx, game, 0);
-}
-
-/* ---- reading the games of an index as an archive ------------------------ */
-
-/* archive_file over one stored game's text, for the command's archive
- * inner: each game handed on as it was read -- its file, line, number. */
-struct relay {
-    struct archive a;         /* first: archive_file is given the context */
-    struct archive *inner;
-    const struct stored_game *sg;
-};
-
-static int relay_game(struct archive *a, struct game *g)
-{
-    struct relay *rl = (struct relay *)a;
-    g->file = rl->sg->file;
-    g->line = rl->sg->line;
-    g->number = rl->sg->number;
-    return rl->inner->game(rl->inner, g);
-}
-
-static void relay_diag(struct archive *a, const pmn_diag *d)
-{
-    struct relay *rl = (struct relay *)a;
-    rl->inner->diag(rl->inner, d);
-}
-
-int index_archive(struct common *c, const char *db, struct archive *a)
-{
-    struct store *st = open_read(c, db);
-    if (!st)
-        return EXIT_FATAL;
-    struct found f = { 0 };
-    const char *pos = criteria_position(&c->criteria);
-    int rc = pos ? candidates(st, pos, c->criteria.any_side, &f) : store_each(st, add_all, &f);
-    int status = EXIT_CLEAN;
-    if (rc == -2 || f.nomem)
-        status = (report(&c->sink, PMN_F002, 0, 0, "out of memory"), EXIT_FATAL);
-    else if (rc < 0)
-        status = read_failed(c, st, db);
-    /* A game's text is PMN, read whole (its tags as they are: no filter
-     * of pieces, which the command's criteria judge anyway).  Its
-     * problems were found when it was indexed: not said again. */
-    struct relay rl = { .inner = a };
-    rl.a = *a;
-    rl.a.game = relay_game;
-    rl.a.diag = a->diag ? relay_diag : NULL;
-    rl.a.ruled_out = NULL;
-    rl.a.proved = NULL;
-    rl.a.from = FORMAT_PMN;
-    struct diag_sink quiet = { .mute = 1, .show_notes = 0, .progress = c->sink.progress };
-    for (size_t i = 0; status == EXIT_CLEAN && i < f.n; i++) {
-        struct stored_game sg;
-        int got = store_game(st, f.id[i], 1, &sg);
-        if (got < 0) {
-            status = read_failed(c, st, db);
-            break;
-        }
-        if (got == 0)
-            continue;
-        FILE *in = fmemopen((void *)sg.text, sg.len ? sg.len : 1, "r");
-        if (!in) {
-            status = (report(&c->sink, PMN_F002, 0, 0, "out of memory"), EXIT_FATAL);
-            break;
-        }
-        rl.sg = &sg;
-        quiet.file = sg.file;
-        archive_file(in, &quiet, &rl);
-        fclose(in);
-        if (quiet.count[PMN_FATAL])
-            status = EXIT_FATAL;
-    }
-    free(f.id);
-    free(f.ply);
-    store_close(st);
-    return status;
-}
-
-/* ---- index select -------------------------------------------------------- */
-
-struct index_select {
-    struct archive a;         /* first */
-    const struct criteria *c;
-    struct game_output out;
-    int count_only;
-    unsigned long matched;
-};
-
-static int select_game(struct archive *a, struct game *g)
-{
-    struct index_select *sel = (struct index_select *)a;
-    if (!criteria_match(sel->c, g))
-        return 0;
-    sel->matched++;
-    if (!sel->count_only && output_game(&sel->out, g) < 0)
-        return 1;
-    return 0;
-}
-
-static int select_games(struct common *c, struct index_request *rq, const char *db)
-{
-    const char *cmd = c->cmd->name;
-    if (c->nfiles != 2)
-        return usage_error(cmd, "select: expected the index alone (pmn index select DB "
-                           "[CRITERIA])");
-    struct index_select sel = { .c = &c->criteria, .count_only = rq->count_only };
-    sel.a.game = select_game;
-    sel.a.ro = &c->ro;
-    sel.a.need_moves = criteria_need_moves(&c->criteria)
-                    || (!sel.count_only && OUTPUT_NEEDS_RECORD(c->out_format));
-    sel.out.wo = c->wo;
-    sel.out.format = c->out_format;
-    sel.out.f = c->out.f;
-    if (!sel.count_only && output_begin(&sel.out) < 0)
-        sel.out.failed = 1;
-    int status = index_archive(c, db, &sel.a);
-    if (!sel.count_only)
-        output_end(&sel.out);
-    else if (status == EXIT_CLEAN)
-        fprintf(c->out.f, "%lu\n", sel.matched);
-    c->failed = sel.out.failed;
-    return status;
 }
 
 /* ---- index explore ------------------------------------------------------- */
@@ -920,7 +571,7 @@ static int gather(struct store *st, const struct found *f, const struct sought *
         if (strcmp(sg.rules, last_spec) != 0) {
             pmn_error err;
             snprintf(last_spec, sizeof last_spec, "%s", sg.rules);
-            usable = rules_of_spec(sg.rules, &r) == 0
+            usable = index_rules_of_spec(sg.rules, &r) == 0
                   && (q->text ? pmn_position_parse(&r, q->text, &want, &err) == 0
                               : r.pits == q->node_rules->pits);
             if (usable && !q->text)
@@ -932,7 +583,7 @@ static int gather(struct store *st, const struct found *f, const struct sought *
         unsigned ply = f->ply[i];
         int reached = 0;
         for (; ply <= sg.nplies && !reached; ply++)
-            reached = position_at(&r, &sg, ply, &at) == 0
+            reached = index_position_at(&r, &sg, ply, &at) == 0
                    && (q->text ? criteria_same_position(q->c, q->text, &r, &want, &at)
                                : same_board(&r, &want, &at));
         if (reached)
@@ -1022,23 +673,6 @@ static int stats_read(const char *text, struct explored *e)
     return first ? -1 : 0;
 }
 
-static uint64_t exact_key(const pmn_rules *r, const pmn_position *p, unsigned char *key,
-                          size_t *n)
-{
-    size_t k = 0;
-    key[k++] = (unsigned char)r->pits;
-    key[k++] = (unsigned char)p->to_move;
-    for (int s = 0; s < 2; s++)
-        for (unsigned h = 0; h < r->pits; h++) {
-            key[k++] = (unsigned char)(p->pit[s][h] & 0xFF);
-            key[k++] = (unsigned char)(p->pit[s][h] >> 8);
-        }
-    *n = k;
-    return fingerprint(r, p, p->to_move);
-}
-
-#define KEY_MAX (2 + 4 * PMN_MAX_SIDE_PITS)
-
 /* The positions that EXPLORE_MIN games or more reach, found from the
  * starts of the games down the moves played that often: what was played
  * from each, kept (made anew: a refresh after each build and add). */
@@ -1059,14 +693,10 @@ struct refresh {
 
 static int enqueue(struct refresh *rf, const pmn_rules *r, const pmn_position *p)
 {
-    if (rf->n == rf->cap) {
-        size_t cap = rf->cap ? 2 * rf->cap : 64;
-        struct queued *q = realloc(rf->q, cap * sizeof *q);
-        if (!q)
-            return -1;
-        rf->q = q;
-        rf->cap = cap;
-    }
+    struct queued *q = grown(rf->q, &rf->cap, rf->n, sizeof *q, 64);
+    if (!q)
+        return -1;
+    rf->q = q;
     rf->q[rf->n].r = *r;
     rf->q[rf->n++].p = *p;
     return 0;
@@ -1078,8 +708,13 @@ static int enqueue_start(void *ctx, const char *spec, const char *start)
     pmn_rules r;
     pmn_position p;
     pmn_error err;
-    if (rules_of_spec(spec, &r) == 0 && pmn_position_parse(&r, start, &p, &err) == 0
-        && enqueue(rf, &r, &p) < 0)
+    if (index_rules_of_spec(spec, &r) < 0)
+        return 0;
+    if (!start[0])
+        pmn_position_start(&r, &p);   /* the rules' opening */
+    else if (pmn_position_parse(&r, start, &p, &err) < 0)
+        return 0;
+    if (enqueue(rf, &r, &p) < 0)
         rf->failed = -2;
     return rf->failed != 0;
 }
@@ -1094,25 +729,21 @@ static int refresh_explorer(struct store *st)
         struct queued item = rf.q[head];
         unsigned char key[KEY_MAX];
         size_t keylen;
-        uint64_t fp = exact_key(&item.r, &item.p, key, &keylen);
+        uint64_t fp = index_exact_key(&item.r, &item.p, key, &keylen);
         size_t k = 0;
         while (k < rf.nseen && rf.seen[k] != fp)
             k++;
         if (k < rf.nseen)
             continue;   /* a transposition, or another start of the same board */
-        if (rf.nseen == rf.seencap) {
-            size_t cap = rf.seencap ? 2 * rf.seencap : 64;
-            uint64_t *n = realloc(rf.seen, cap * sizeof *n);
-            if (!n) {
-                rf.failed = -2;
-                break;
-            }
-            rf.seen = n;
-            rf.seencap = cap;
+        uint64_t *seen = grown(rf.seen, &rf.seencap, rf.nseen, sizeof *seen, 64);
+        if (!seen) {
+            rf.failed = -2;
+            break;
         }
+        rf.seen = seen;
         rf.seen[rf.nseen++] = fp;
         struct found f = { 0 };
-        if (store_at(st, fp, add_found, &f) < 0 || f.nomem) {
+        if (store_at(st, fp, index_found_add, &f) < 0 || f.nomem) {
             rf.failed = f.nomem ? -2 : -1;
         } else if (f.n >= EXPLORE_MIN) {
             struct explored *e = calloc(1, sizeof *e);
@@ -1175,9 +806,9 @@ static int key_under(void *ctx, const char *spec)
     pmn_error err;
     unsigned char key[KEY_MAX];
     size_t len;
-    if (rules_of_spec(spec, &r) < 0 || pmn_position_parse(&r, k->text, &p, &err) < 0)
+    if (index_rules_of_spec(spec, &r) < 0 || pmn_position_parse(&r, k->text, &p, &err) < 0)
         return 0;
-    uint64_t fp = exact_key(&r, &p, key, &len);
+    uint64_t fp = index_exact_key(&r, &p, key, &len);
     if (k->boards == 0) {
         memcpy(k->key, key, len);
         k->len = len;
@@ -1303,7 +934,7 @@ static int explore(struct common *c, struct index_request *rq, const char *db)
     if (c->nfiles != 2 || !pos)
         return usage_error(cmd, "explore: expected the index and a position (pmn index "
                            "explore DB --reaches POSITION)");
-    struct store *st = open_read(c, db);
+    struct store *st = index_open(c, db, STORE_READ);
     if (!st)
         return EXIT_FATAL;
     struct explored *e = calloc(1, sizeof *e);
@@ -1315,17 +946,17 @@ static int explore(struct common *c, struct index_request *rq, const char *db)
     int status = EXIT_CLEAN;
     int kept = rq->top <= EXPLORE_TOP ? kept_position(st, pos, &c->criteria, e) : 0;
     if (kept < 0) {
-        status = read_failed(c, st, db);
+        status = index_read_failed(c, st, db);
     } else if (!kept) {
         struct found f = { 0 };
-        int rc = candidates(st, pos, c->criteria.any_side, &f);
+        int rc = index_candidates(st, pos, c->criteria.any_side, &f);
         struct sought q = { .text = pos, .c = &c->criteria };
         memset(e, 0, sizeof *e);
         e->topmax = rq->top < EXPLORE_TOP ? rq->top : EXPLORE_TOP;
         if (rc == -2 || f.nomem)
             status = (report(&c->sink, PMN_F002, 0, 0, "out of memory"), EXIT_FATAL);
         else if (rc < 0 || gather(st, &f, &q, e) < 0)
-            status = read_failed(c, st, db);
+            status = index_read_failed(c, st, db);
         free(f.id);
         free(f.ply);
     }
@@ -1382,8 +1013,12 @@ static int run(struct common *c, void *ctx)
             return usage_error(cmd, "info: expected the index alone");
         return info(c, db);
     }
-    if (strcmp(what, "select") == 0)
-        return select_games(c, rq, db);
+    if (strcmp(what, "select") == 0) {
+        if (c->nfiles != 2)
+            return usage_error(cmd, "select: expected the index alone (pmn index select DB "
+                               "[CRITERIA])");
+        return select_index(c, db, rq->count_only);   /* pmn select --index DB */
+    }
     if (strcmp(what, "explore") == 0)
         return explore(c, rq, db);
     return usage_error(cmd, "unknown action '%s' (build, add, info, select, explore)", what);

@@ -8,7 +8,7 @@
 #include "archive.h"
 #include "criteria.h"
 #include "command.h"
-#include "index.h"
+#include "lookup.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -97,6 +97,8 @@ static int run(struct common *c, void *ctx)
 {
     struct select *sel = ctx;
     int jobs = c->jobs;
+    if (sel->index && c->nfiles)
+        return usage_error(c->cmd->name, "--index reads the games of an index: no file too");
     sel->out.wo = c->wo;
     sel->out.format = c->out_format;
     sel->a.from = c->from;
@@ -120,8 +122,6 @@ static int run(struct common *c, void *ctx)
     if (!sel->count_only && output_begin(&sel->out) < 0)
         sel->out.failed = 1;
     int status = 0;
-    if (sel->index && c->nfiles)
-        return usage_error(c->cmd->name, "--index reads the games of an index: no file too");
     if (sel->index) {
         sel->a.ruled_out = NULL;
         status = index_archive(c, sel->index, &sel->a);
@@ -155,3 +155,13 @@ const struct command select_command = {
     "64 a wrong command line or criterion.",
     sizeof(struct select), CMD_OUTPUT | CMD_PROGRESS, NULL, NULL, run,
 };
+
+int select_index(struct common *c, const char *db, int count_only)
+{
+    struct select sel = { .count_only = count_only, .index = db };
+    int files = c->nfiles;
+    c->nfiles = 0;   /* the index's games, not the operands' */
+    int rc = run(c, &sel);
+    c->nfiles = files;
+    return rc;
+}

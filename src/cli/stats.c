@@ -14,7 +14,7 @@
 #include "records.h"
 #include "archive.h"
 #include "criteria.h"
-#include "index.h"
+#include "lookup.h"
 #include "names.h"
 #include "table.h"
 

@@ -46,7 +46,8 @@ struct stored_game {
     pmn_at line;
     const char *rules;        /* its rules as a spec (pmn_rules_format) */
     const char *rule_set;     /* their name */
-    const char *start;        /* its start as a position string */
+    const char *start;        /* its start as a position string; "": the rules'
+                                 opening */
     const unsigned char *plies;   /* the hole of each ply replayed */
     size_t nplies;
     const char *result;       /* written (Result tag, else after the moves), or NULL */

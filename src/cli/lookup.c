@@ -1,0 +1,329 @@
+/* lookup.c - an archive index read: the key of a position and where the
+ * index holds it, the games it finds replayed to it, and the games of an
+ * index read as an archive (lookup.h).  pmn index builds what this reads
+ * (index.c); select and stats read their games through it.
+ *
+ * The key of a position is exact: the holes a side, the side to move, each
+ * hole's seeds -- what --reaches compares, but the seeds captured, which
+ * the replay compares.  The index holds a fingerprint of it (64 bits, of
+ * which a segment keeps 16 to 40), which two positions may share; so a
+ * game the index finds at a position is replayed from its stored start
+ * and plies to that ply and compared whole before it is taken.  No answer
+ * holds a game that does not reach the position, and none leaves out one
+ * that does: the fingerprint of its key is among the game's rows. */
+#include "cli.h"
+#include "command.h"
+#include "io.h"
+#include "records.h"
+#include "archive.h"
+#include "criteria.h"
+#include "store.h"
+#include "lookup.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- positions ----------------------------------------------------------- */
+
+/* The fingerprint of a position's exact key -- the holes a side, the side
+ * to move, each hole's seeds (16 bits) -- 64 bits of it, mixed four holes
+ * at a time (the index's format: what a lookup computes must be what the
+ * build stored). */
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
+    return h ^ (h >> 29);
+}
+
+uint64_t index_fingerprint(const pmn_rules *r, const pmn_position *p, int side)
+{
+    uint64_t h = mix(0x243F6A8885A308D3ULL, (uint64_t)r->pits << 8 | (unsigned)side);
+    unsigned full = r->pits & ~3u;
+    for (int s = 0; s < 2; s++) {
+        const uint16_t *pit = p->pit[s];
+        unsigned i = 0;
+        for (; i < full; i += 4)
+            h = mix(h, (uint64_t)pit[i] | (uint64_t)pit[i + 1] << 16
+                       | (uint64_t)pit[i + 2] << 32 | (uint64_t)pit[i + 3] << 48);
+        if (i < r->pits) {
+            uint64_t w = 0;
+            for (unsigned k = 0; i + k < r->pits; k++)
+                w |= (uint64_t)pit[i + k] << (16 * k);
+            h = mix(h, w);
+        }
+    }
+    h ^= h >> 31;
+    h *= 0xD6E8FEB86659FD93ULL;
+    return h ^ (h >> 32);
+}
+
+/* The rules of a spec the index holds (pmn_rules_format's: a rule file's
+ * set, whose name pmn does not know, has every option spelled out). */
+int index_rules_of_spec(const char *spec, pmn_rules *r)
+{
+    pmn_error err;
+    if (pmn_rules_init(r, spec, &err) == 0)
+        return 0;
+    const char *comma = strchr(spec, ',');
+    if (!comma || pmn_rules_init(r, comma + 1, &err) < 0)
+        return -1;
+    size_t n = (size_t)(comma - spec);
+    if (n >= sizeof r->name)
+        n = sizeof r->name - 1;
+    memcpy(r->name, spec, n);
+    r->name[n] = '\0';
+    return 0;
+}
+
+/* Replay a stored game to ply `ply`: its position there into *p.  0, or -1
+ * if the plies do not go so far (a damaged index). */
+int index_position_at(const pmn_rules *r, const struct stored_game *sg, unsigned ply,
+                       pmn_position *p)
+{
+    pmn_error err;
+    if (ply > sg->nplies)
+        return -1;
+    if (!sg->start[0])
+        pmn_position_start(r, p);   /* the rules' opening, held as "" */
+    else if (pmn_position_parse(r, sg->start, p, &err) < 0)
+        return -1;
+    for (unsigned i = 0; i < ply; i++) {
+        pmn_move_report rep;
+        if (pmn_play(r, p, sg->plies[i], &rep) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+
+void index_store_failed(struct diag_sink *s, struct store *st)
+{
+    int code;
+    const char *why = store_error(st, &code);
+    int mute = s->mute;
+    s->mute = 0;
+    report(s, code ? (pmn_diag_code)code : PMN_F006, 0, 0, "%s", why);
+    s->mute = mute;
+}
+
+
+/* ---- reading ------------------------------------------------------------- */
+
+struct store *index_open(struct common *c, const char *db, enum store_mode mode)
+{
+    struct store *st = store_open(db, mode);
+    if (!st) {
+        int code;
+        const char *why = store_open_error(&code);
+        c->sink.file = db;
+        report(&c->sink, (pmn_diag_code)code, 0, 0, "%s", why);
+    }
+    return st;
+}
+
+int index_read_failed(struct common *c, struct store *st, const char *db)
+{
+    c->sink.file = db;
+    index_store_failed(&c->sink, st);
+    return EXIT_FATAL;
+}
+
+
+/* The games at a position: ids, each once, in order, with the first ply
+ * where the game stands there. */
+
+
+int index_found_add(void *ctx, int64_t game, unsigned ply)
+{
+    struct found *f = ctx;
+    if (f->n && f->id[f->n - 1] == game)
+        return 0;   /* a later ply of the same game (rows come in order) */
+    size_t cap = f->cap;
+    int64_t *id = grown(f->id, &cap, f->n, sizeof *id, 256);
+    if (id)
+        f->id = id;
+    unsigned *p = id ? grown(f->ply, &f->cap, f->n, sizeof *p, 256) : NULL;
+    if (!id || !p) {
+        f->nomem = 1;
+        return 1;
+    }
+    f->ply = p;
+    f->id[f->n] = game;
+    f->ply[f->n++] = ply;
+    return 0;
+}
+
+/* The position a string names under each rule set the index holds, and
+ * the games whose rows carry its fingerprint (both sides' with
+ * --any-side).  Candidates only: position_holds decides. */
+struct lookup {
+    struct store *st;
+    const char *text;
+    int any_side;
+    struct found found;
+    uint64_t seen[64];        /* fingerprints looked up already */
+    unsigned nseen;
+    int failed;
+};
+
+static int look_up_spec(void *ctx, const char *spec)
+{
+    struct lookup *lk = ctx;
+    pmn_rules r;
+    pmn_position p;
+    pmn_error err;
+    if (index_rules_of_spec(spec, &r) < 0 || pmn_position_parse(&r, lk->text, &p, &err) < 0)
+        return 0;   /* not a position of these rules */
+    for (int side = 0; side < 2; side++) {
+        if (!lk->any_side && side != p.to_move)
+            continue;
+        uint64_t fp = index_fingerprint(&r, &p, side);
+        unsigned i = 0;
+        while (i < lk->nseen && lk->seen[i] != fp)
+            i++;
+        if (i < lk->nseen)
+            continue;
+        if (lk->nseen < 64)
+            lk->seen[lk->nseen++] = fp;
+        if (store_at(lk->st, fp, index_found_add, &lk->found) < 0)
+            lk->failed = 1;
+    }
+    return lk->failed || lk->found.nomem;
+}
+
+static int cmp_found(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The candidates of the games that reach text: ids sorted, each once. */
+int index_candidates(struct store *st, const char *text, int any_side, struct found *out)
+{
+    struct lookup lk = { .st = st, .text = text, .any_side = any_side };
+    int rc = store_rule_specs(st, look_up_spec, &lk);
+    *out = lk.found;
+    if (rc < 0 || lk.failed)
+        return -1;
+    if (out->nomem)
+        return -2;
+    /* Several rule sets' rows come one set after another: merged in order
+     * of games (a game has one rule set, so its plies stay together). */
+    if (out->n > 1) {
+        struct { int64_t id; unsigned ply; } *pairs = malloc(out->n * sizeof *pairs);
+        if (!pairs)
+            return -2;
+        for (size_t i = 0; i < out->n; i++) {
+            pairs[i].id = out->id[i];
+            pairs[i].ply = out->ply[i];
+        }
+        qsort(pairs, out->n, sizeof *pairs, cmp_found);
+        size_t k = 0;
+        for (size_t i = 0; i < out->n; i++)
+            if (k == 0 || pairs[i].id != out->id[k - 1]) {
+                out->id[k] = pairs[i].id;
+                out->ply[k++] = pairs[i].ply;
+            }
+        out->n = k;
+        free(pairs);
+    }
+    return 0;
+}
+
+int index_found_all(void *ctx, int64_t game, unsigned ply)
+{
+    (void)ply;
+    return index_found_add(ctx, game, 0);
+}
+
+/* ---- reading the games of an index as an archive ------------------------ */
+
+/* archive_file over one stored game's text, for the command's archive
+ * inner: each game handed on as it was read -- its file, line, number. */
+struct relay {
+    struct archive a;         /* first: archive_file is given the context */
+    struct archive *inner;
+    const struct stored_game *sg;
+};
+
+static int relay_game(struct archive *a, struct game *g)
+{
+    struct relay *rl = (struct relay *)a;
+    g->file = rl->sg->file;
+    g->line = rl->sg->line;
+    g->number = rl->sg->number;
+    return rl->inner->game(rl->inner, g);
+}
+
+static void relay_diag(struct archive *a, const pmn_diag *d)
+{
+    struct relay *rl = (struct relay *)a;
+    rl->inner->diag(rl->inner, d);
+}
+
+int index_archive(struct common *c, const char *db, struct archive *a)
+{
+    struct store *st = index_open(c, db, STORE_READ);
+    if (!st)
+        return EXIT_FATAL;
+    struct found f = { 0 };
+    const char *pos = criteria_position(&c->criteria);
+    int rc = pos ? index_candidates(st, pos, c->criteria.any_side, &f) : store_each(st, index_found_all, &f);
+    int status = EXIT_CLEAN;
+    if (rc == -2 || f.nomem)
+        status = (report(&c->sink, PMN_F002, 0, 0, "out of memory"), EXIT_FATAL);
+    else if (rc < 0)
+        status = index_read_failed(c, st, db);
+    /* A game's text is PMN, read whole (its tags as they are: no filter
+     * of pieces, which the command's criteria judge anyway).  Its
+     * problems were found when it was indexed: not said again. */
+    struct relay rl = { .inner = a };
+    rl.a = *a;
+    rl.a.game = relay_game;
+    rl.a.diag = a->diag ? relay_diag : NULL;
+    rl.a.ruled_out = NULL;
+    rl.a.proved = NULL;
+    rl.a.from = FORMAT_PMN;
+    struct diag_sink quiet = { .mute = 1, .show_notes = 0, .progress = c->sink.progress };
+    for (size_t i = 0; status == EXIT_CLEAN && i < f.n; i++) {
+        struct stored_game sg;
+        int got = store_game(st, f.id[i], 1, &sg);
+        if (got < 0) {
+            status = index_read_failed(c, st, db);
+            break;
+        }
+        if (got == 0)
+            continue;
+        FILE *in = fmemopen((void *)sg.text, sg.len ? sg.len : 1, "r");
+        if (!in) {
+            status = (report(&c->sink, PMN_F002, 0, 0, "out of memory"), EXIT_FATAL);
+            break;
+        }
+        rl.sg = &sg;
+        quiet.file = sg.file;
+        archive_file(in, &quiet, &rl);
+        fclose(in);
+        if (quiet.count[PMN_FATAL])
+            status = EXIT_FATAL;
+    }
+    free(f.id);
+    free(f.ply);
+    store_close(st);
+    return status;
+}
+
+
+uint64_t index_exact_key(const pmn_rules *r, const pmn_position *p, unsigned char *key,
+                          size_t *n)
+{
+    size_t k = 0;
+    key[k++] = (unsigned char)r->pits;
+    key[k++] = (unsigned char)p->to_move;
+    for (int s = 0; s < 2; s++)
+        for (unsigned h = 0; h < r->pits; h++) {
+            key[k++] = (unsigned char)(p->pit[s][h] & 0xFF);
+            key[k++] = (unsigned char)(p->pit[s][h] >> 8);
+        }
+    *n = k;
+    return index_fingerprint(r, p, p->to_move);
+}

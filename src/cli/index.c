@@ -185,14 +185,27 @@ static int game_text(struct indexer *ix, const struct game *g, const char **text
     return 0;
 }
 
+/* A failure of the index said under its name (not the input's). */
+static void index_failed(struct indexer *ix, struct diag_sink *s)
+{
+    const char *file = s->file;
+    int hold = s->hold;
+    release_diags(s);   /* the game's, under its file's name */
+    s->file = ix->db;
+    s->hold = 0;
+    index_store_failed(s, ix->st);
+    s->file = file;
+    s->hold = hold;
+    ix->failed = 1;
+}
+
 /* The games of the transaction, with their positions as a segment. */
 static int commit_batch(struct indexer *ix)
 {
     if (ix->open && (store_add_postings(ix->st, ix->post, ix->npost) < 0
                      || store_commit(ix->st) < 0)) {
         store_rollback(ix->st);
-        index_store_failed(ix->sink, ix->st);
-        ix->failed = 1;
+        index_failed(ix, ix->sink);
         ix->open = 0;
         return -1;
     }
@@ -216,6 +229,8 @@ static int add_posting(struct indexer *ix, uint64_t fp, int64_t game, size_t ply
 static int index_game(struct archive *a, struct game *g)
 {
     struct indexer *ix = (struct indexer *)a;
+    if (ix->failed)
+        return 1;   /* the index cannot be written: the files after are not read */
     ix->sink = g->sink;
     pmn_rules r;
     pmn_position start;
@@ -253,8 +268,7 @@ static int index_game(struct archive *a, struct game *g)
         return -1;
     digest(spec, start_text, ix->plies, n, g, sg.digest);
     if (!ix->open && store_begin(ix->st) < 0) {
-        index_store_failed(g->sink, ix->st);
-        ix->failed = 1;
+        index_failed(ix, g->sink);
         return 1;
     }
     ix->open = 1;
@@ -262,8 +276,8 @@ static int index_game(struct archive *a, struct game *g)
     int rc = store_add_game(ix->st, &sg, &id);
     if (rc < 0) {
         store_rollback(ix->st);
-        index_store_failed(g->sink, ix->st);
-        ix->failed = 1;
+        ix->open = 0;
+        index_failed(ix, g->sink);
         return 1;
     }
     if (rc == 0) {
@@ -353,6 +367,16 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
         ix.failed = 1;
     }
     FILE *out = stdout;
+    if (ix.failed) {
+        /* What stopped it is said above: what the index holds now is the
+         * games of the transactions committed before, each whole. */
+        fprintf(out, "%s: stopped; it holds the games of the transactions committed before "
+                "(pmn index info %s)\n", db, db);
+        free(ix.plies);
+        free(ix.text);
+        free(ix.post);
+        return EXIT_FATAL;
+    }
     fprintf(out, "%s: %lu game%s added, %lu already held; %lu positions", db, ix.added,
             ix.added == 1 ? "" : "s", ix.held, ix.positions);
     if (counted)

@@ -130,7 +130,7 @@ static int run(struct common *c, void *ctx)
     }
     if (!sel->count_only)
         output_end(&sel->out);
-    else
+    else if (!status)
         fprintf(c->out.f, "%lu\n", sel->matched);
     c->failed = sel->out.failed;
     c->write_errno = sel->write_errno;

@@ -246,12 +246,34 @@ struct relay {
     const struct stored_game *sg;
 };
 
+/* What checking the game found is what it found where the game was read
+ * (its own format's reader said some of it: the text kept is PMN), not
+ * what reading the text kept again says: its counts and codes, stored. */
+static void stored_findings(const struct stored_game *sg, struct game *g)
+{
+    memset(g->count, 0, sizeof g->count);
+    g->count[PMN_ERROR] = sg->count[PMN_ERROR];
+    g->count[PMN_WARNING] = sg->count[PMN_WARNING];
+    g->count[PMN_NOTE] = sg->count[PMN_NOTE];
+    memset(g->codes, 0, sizeof g->codes);
+    for (const char *c = sg->codes; *c;) {
+        char *end;
+        long code = strtol(c + 1, &end, 10);   /* "E205": its letter, then its number */
+        if (end == c + 1)
+            break;
+        if (code > 0 && code < MAX_DIAG_CODE)
+            g->codes[code / 8] |= (unsigned char)(1u << (code % 8));
+        c = end + strspn(end, " ");
+    }
+}
+
 static int relay_game(struct archive *a, struct game *g)
 {
     struct relay *rl = (struct relay *)a;
     g->file = rl->sg->file;
     g->line = rl->sg->line;
     g->number = rl->sg->number;
+    stored_findings(rl->sg, g);
     return rl->inner->game(rl->inner, g);
 }
 

@@ -841,3 +841,15 @@ const char *criteria_position(const struct criteria *c)
             return c->list[i]->text;
     return NULL;
 }
+
+unsigned criteria_opening(const struct criteria *c, const char (**plies)[4])
+{
+    if (c->invert)
+        return 0;
+    for (unsigned i = 0; i < c->n; i++)
+        if (c->list[i]->kind == K_OPENING) {
+            *plies = (const char (*)[4])c->list[i]->plies;
+            return c->list[i]->nplies;
+        }
+    return 0;
+}

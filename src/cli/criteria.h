@@ -123,6 +123,9 @@ int criteria_need_numbers(const struct criteria *c);
 /* The position string of a --reaches that every game they take reaches
  * (the first; none under --invert): NULL if none. */
 const char *criteria_position(const struct criteria *c);
+/* The plies of an --opening that every game they take begins with (the
+ * first; none under --invert), in letters, into *plies: their number. */
+unsigned criteria_opening(const struct criteria *c, const char (**plies)[4]);
 /* Is p the position want, read from the string text, as --reaches takes
  * it: the side to move the same but with --any-side, the seeds captured
  * where the string gives them but with --ignore-captured, every hole? */

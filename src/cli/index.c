@@ -951,16 +951,83 @@ static void print_explored(struct common *c, struct store *st, const struct expl
     }
 }
 
+/* The one start of the games an index holds. */
+struct one_start {
+    char spec[1024], start[512];
+    int n;
+};
+
+static int take_start(void *ctx, const char *spec, const char *start)
+{
+    struct one_start *o = ctx;
+    if (o->n++ == 0) {
+        snprintf(o->spec, sizeof o->spec, "%s", spec);
+        snprintf(o->start, sizeof o->start, "%s", start);
+    }
+    return 0;
+}
+
+/* Without --reaches: the position after the plies of --opening (none: the
+ * start itself) from the start of the index's games, which must have one,
+ * as a position string into buf.  0, or the exit status of what stops it
+ * (said). */
+static int opening_position(struct common *c, struct store *st, const char *db, char *buf,
+                            size_t size)
+{
+    const char *cmd = c->cmd->name;
+    struct one_start o = { .n = 0 };
+    if (store_each_start(st, take_start, &o) < 0)
+        return index_read_failed(c, st, db);
+    if (o.n != 1)
+        return usage_error(cmd, "explore: the games of %s start from %d positions: name one "
+                           "with --reaches", db, o.n);
+    pmn_rules r;
+    pmn_position p;
+    pmn_error err;
+    if (index_rules_of_spec(o.spec, &r) < 0)
+        return index_read_failed(c, st, db);
+    if (!o.start[0])
+        pmn_position_start(&r, &p);
+    else if (pmn_position_parse(&r, o.start, &p, &err) < 0)
+        return index_read_failed(c, st, db);
+    const char (*plies)[4];
+    unsigned n = criteria_opening(&c->criteria, &plies);
+    for (unsigned i = 0; i < n; i++) {
+        int hole = -1;
+        for (unsigned h = 0; h < r.pits && hole < 0; h++) {
+            char name[16];
+            pmn_hole_name(&r, PMN_NOTATION_LETTERS, p.to_move, (int)h, name, sizeof name);
+            if (strcmp(name, plies[i]) == 0)
+                hole = (int)h;
+        }
+        pmn_move_report rep;
+        if (hole < 0 || pmn_play(&r, &p, hole, &rep) != 0)
+            return usage_error(cmd, "explore: --opening's ply %u (%s) is not a legal move of "
+                               "%s there", i + 1, plies[i], pmn_side_name(p.to_move));
+    }
+    pmn_position_format(&r, &p, buf, size);
+    return 0;
+}
+
 static int explore(struct common *c, struct index_request *rq, const char *db)
 {
     const char *cmd = c->cmd->name;
     const char *pos = criteria_position(&c->criteria);
-    if (c->nfiles != 2 || !pos)
-        return usage_error(cmd, "explore: expected the index and a position (pmn index "
-                           "explore DB --reaches POSITION)");
+    if (c->nfiles != 2)
+        return usage_error(cmd, "explore: expected the index alone (pmn index explore DB "
+                           "[--reaches POSITION | --opening MOVES])");
     struct store *st = index_open(c, db, STORE_READ);
     if (!st)
         return EXIT_FATAL;
+    char from_opening[512];
+    if (!pos) {
+        int rc = opening_position(c, st, db, from_opening, sizeof from_opening);
+        if (rc) {
+            store_close(st);
+            return rc;
+        }
+        pos = from_opening;
+    }
     struct explored *e = calloc(1, sizeof *e);
     if (!e) {
         store_close(st);
@@ -1051,7 +1118,7 @@ static int run(struct common *c, void *ctx)
 const struct command index_command = {
     "index", "keep archives in a database: search them and explore their openings at once",
     "build DB FILE...\nadd DB FILE...\ninfo DB\nselect DB [CRITERIA] [--format FORMAT]\n"
-    "explore DB --reaches POSITION [--any-side] [--format jsonl]",
+    "explore DB [--reaches POSITION | --opening MOVES]",
     "An index of archives: an SQLite database (DB) that holds each game of the\n"
     "archives read -- its tags, what checking it found, its text as read -- and\n"
     "every position its main line reaches, so that questions about the games\n"
@@ -1063,9 +1130,11 @@ const struct command index_command = {
     "'select' writes the games that meet the criteria, as pmn select does: a\n"
     "position (--reaches) is looked up, each game found replayed to it and\n"
     "compared, the other criteria as select takes them; the games are written\n"
-    "as they were read.  'explore' says, for a position, each move played from\n"
-    "it: in how many games, how they ended (South wins, draws, North wins), the\n"
-    "score of the side to move, the first and last date; then the latest games.",
+    "as they were read.  'explore' says, for a position (--reaches; or after\n"
+    "the plies of --opening from the games' start; or that start), each move\n"
+    "played from it: in how many games, how they ended (South wins, draws,\n"
+    "North wins), the score of the side to move, the first and last date; then\n"
+    "the latest games.",
     options,
     "Exit status: 0; 3 if an input, or the index, cannot be read or written\n"
     "(F006: a file that is not a pmn index, one of a later schema, a damaged\n"

@@ -1016,6 +1016,12 @@ static int explore(struct common *c, struct index_request *rq, const char *db)
     if (c->nfiles != 2)
         return usage_error(cmd, "explore: expected the index alone (pmn index explore DB "
                            "[--reaches POSITION | --opening MOVES])");
+    const char (*plies)[4];
+    unsigned asked = (pos != NULL) + (criteria_opening(&c->criteria, &plies) > 0);
+    if (c->criteria.invert || c->criteria.n != asked || (pos && asked > 1))
+        return usage_error(cmd, "explore takes a position (--reaches, with --any-side or "
+                           "--ignore-captured) or --opening, no other criterion: the games "
+                           "it counts are every game there (pmn index select takes the rest)");
     struct store *st = index_open(c, db, STORE_READ);
     if (!st)
         return EXIT_FATAL;

@@ -48,34 +48,38 @@ enum {
     S_ROLLBACK, S_COUNT
 };
 
-/* Each statement once; prepared when first used. */
+/* Each statement once, its parameters $1, $2, ... in the order they
+ * first appear (SQLite numbers named parameters so, and PostgreSQL's
+ * are these), so that the text can serve a server's database too (but
+ * for SQLite's own functions, strftime);
+ * prepared when first used. */
 static const char *const sql[S_COUNT] = {
     [S_ADD_GAME] =
         "INSERT INTO games(digest, file, number, line, rules, rule_set, start, plies, south,"
         " north, event, date, result, state, ending, outcome, moves, errors, warnings, notes,"
-        " codes, text_form, text) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-        " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)"
+        " codes, text_form, text) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
+        " $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)"
         " ON CONFLICT(digest) DO NOTHING",
-    [S_FIND_DIGEST] = "SELECT id FROM games WHERE digest = ?1",
-    [S_ADD_SEGMENT] = "INSERT INTO segments(bits, entries) VALUES(?1, ?2)",
-    [S_ADD_POSTING] = "INSERT INTO postings(key, data) VALUES(?1, ?2)",
+    [S_FIND_DIGEST] = "SELECT id FROM games WHERE digest = $1",
+    [S_ADD_SEGMENT] = "INSERT INTO segments(bits, entries) VALUES($1, $2)",
+    [S_ADD_POSTING] = "INSERT INTO postings(key, data) VALUES($1, $2)",
     [S_GAME] =
         "SELECT id, file, number, line, rules, rule_set, start, plies, result, date, state,"
         " ending, outcome, moves, errors, warnings, notes, codes, text_form, text, digest,"
-        " south, north, event FROM games WHERE id = ?1",
+        " south, north, event FROM games WHERE id = $1",
     [S_SEGMENTS] = "SELECT id, bits FROM segments ORDER BY id",
-    [S_BUCKET] = "SELECT data FROM postings WHERE key = ?1",
+    [S_BUCKET] = "SELECT data FROM postings WHERE key = $1",
     [S_EACH] = "SELECT id FROM games ORDER BY id",
     [S_SPECS] = "SELECT spec FROM rule_sets ORDER BY spec",
-    [S_ADD_SPEC] = "INSERT INTO rule_sets(spec) VALUES(?1) ON CONFLICT DO NOTHING",
-    [S_ADD_START] = "INSERT INTO starts(spec, start) VALUES(?1, ?2) ON CONFLICT DO NOTHING",
+    [S_ADD_SPEC] = "INSERT INTO rule_sets(spec) VALUES($1) ON CONFLICT DO NOTHING",
+    [S_ADD_START] = "INSERT INTO starts(spec, start) VALUES($1, $2) ON CONFLICT DO NOTHING",
     [S_STARTS] = "SELECT spec, start FROM starts ORDER BY spec, start",
     [S_EXPLORER_CLEAR] = "DELETE FROM explorer",
-    [S_EXPLORER_PUT] = "INSERT INTO explorer(fp, key, games, stats) VALUES(?1, ?2, ?3, ?4)",
-    [S_EXPLORER_GET] = "SELECT games, stats FROM explorer WHERE fp = ?1 AND key = ?2",
+    [S_EXPLORER_PUT] = "INSERT INTO explorer(fp, key, games, stats) VALUES($1, $2, $3, $4)",
+    [S_EXPLORER_GET] = "SELECT games, stats FROM explorer WHERE fp = $1 AND key = $2",
     [S_RUN_START] = "INSERT INTO runs(started) VALUES(strftime('%Y-%m-%d %H:%M:%S', 'now'))",
-    [S_RUN_END] = "UPDATE runs SET finished = strftime('%Y-%m-%d %H:%M:%S', 'now'), games = ?2"
-                  " WHERE id = ?1",
+    [S_RUN_END] = "UPDATE runs SET games = $1, finished = strftime('%Y-%m-%d %H:%M:%S', 'now')"
+                  " WHERE id = $2",
     [S_RUNS_OPEN] = "SELECT started, (SELECT count(*) FROM games WHERE id >= runs.first_game)"
                     " FROM runs WHERE finished IS NULL ORDER BY id",
     [S_BEGIN] = "BEGIN IMMEDIATE",
@@ -731,8 +735,8 @@ int store_run_end(struct store *st, int64_t run, uint64_t games)
     sqlite3_stmt *s = stmt(st, S_RUN_END);
     if (!s)
         return -1;
-    sqlite3_bind_int64(s, 1, run);
-    sqlite3_bind_int64(s, 2, (sqlite3_int64)games);
+    sqlite3_bind_int64(s, 1, (sqlite3_int64)games);
+    sqlite3_bind_int64(s, 2, run);
     int rc = sqlite3_step(s);
     sqlite3_reset(s);
     return rc == SQLITE_DONE ? 0 : failed(st, "cannot write to the index");

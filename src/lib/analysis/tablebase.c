@@ -1921,8 +1921,13 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, int verify,
             || pread(fd, h + TB_HEADER, size - TB_HEADER, TB_HEADER)
                    != (ssize_t)(size - TB_HEADER))
             size = TB_HEADER;
-        memcpy(spec, h + 64, size - 64);
-        spec[size - 64] = 0;
+        /* A header may have room for more than the longest spec (its size
+         * in blocks of 256): what is past TB_SPEC is no spec's, and a
+         * damaged one may hold no NUL (fuzz_tablebase, 2026-11-29: 1216
+         * bytes copied into spec[1025]). */
+        size_t room = size - 64 < TB_SPEC ? size - 64 : TB_SPEC;
+        memcpy(spec, h + 64, room);
+        spec[room] = 0;
         int magic = memcmp(h, TB_MAGIC, 8) == 0;
         other = magic && strcmp(spec, tb->spec) != 0;
         if (magic && get32(h + 8) != TB_VERSION) {

@@ -334,6 +334,20 @@ static const char *tag_of(const struct stored_game *g, const char *name)
     return NULL;
 }
 
+/* Run a statement of one or two texts, no rows: 0, or -1. */
+static int run_texts(struct store *st, int which, const char *a, const char *b)
+{
+    sqlite3_stmt *s = stmt(st, which);
+    if (!s)
+        return -1;
+    bind_text(s, 1, a);
+    if (b)
+        bind_text(s, 2, b);
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE ? 0 : failed(st, "cannot write to the index");
+}
+
 int store_add_game(struct store *st, const struct stored_game *g, int64_t *id)
 {
     sqlite3_stmt *s = stmt(st, S_ADD_GAME), *f = stmt(st, S_FIND_DIGEST);
@@ -390,27 +404,14 @@ int store_add_game(struct store *st, const struct stored_game *g, int64_t *id)
      * the explorer starts from (most games share the ones before). */
     if (!st->last_start || strcmp(st->last_start, g->start) != 0
         || !st->last_spec || strcmp(st->last_spec, g->rules) != 0) {
-        sqlite3_stmt *r = stmt(st, S_ADD_START);
-        if (!r)
+        if (run_texts(st, S_ADD_START, g->rules, g->start) < 0)
             return -1;
-        bind_text(r, 1, g->rules);
-        bind_text(r, 2, g->start);
-        rc = sqlite3_step(r);
-        sqlite3_reset(r);
-        if (rc != SQLITE_DONE)
-            return failed(st, "cannot write to the index");
         free(st->last_start);
         st->last_start = strdup(g->start);
     }
     if (!st->last_spec || strcmp(st->last_spec, g->rules) != 0) {
-        sqlite3_stmt *r = stmt(st, S_ADD_SPEC);
-        if (!r)
+        if (run_texts(st, S_ADD_SPEC, g->rules, NULL) < 0)
             return -1;
-        bind_text(r, 1, g->rules);
-        rc = sqlite3_step(r);
-        sqlite3_reset(r);
-        if (rc != SQLITE_DONE)
-            return failed(st, "cannot write to the index");
         free(st->last_spec);
         st->last_spec = strdup(g->rules);
     }

@@ -275,7 +275,9 @@ static int load_chunk(pmn_reader *rd)
         }
         if (!blank) {
             movetext = 1;
-            result_ends = !in_comment && depth == 0 && ends_with_result(s, e);
+            /* Asked only of a long chunk: the lexer's pattern a line. */
+            result_ends = rd->len >= LONG_CHUNK && !in_comment && depth == 0
+                       && ends_with_result(s, e);
         }
     }
     return rd->len > 0;

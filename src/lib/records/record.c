@@ -210,9 +210,14 @@ void pmn_record_totals_to_counts(pmn_record *rec, pmn_diag_fn fn, void *ctx)
     totals_to_counts(&rec->main, zero, fn, ctx);
 }
 
+int record_number_side(const pmn_move *m)
+{
+    return !m->number ? -1 : m->number_dots == 3 ? PMN_NORTH : PMN_SOUTH;
+}
+
 int record_slip_of_case(const pmn_move *m, int to_move)
 {
     if (m->notation != PMN_NOTATION_LETTERS || m->side < 0 || m->side == to_move)
         return 0;
-    return !m->number || (m->number_dots == 3 ? PMN_NORTH : PMN_SOUTH) == to_move;
+    return !m->number || record_number_side(m) == to_move;
 }

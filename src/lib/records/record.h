@@ -35,6 +35,9 @@ void record_line_free(pmn_line *l);
  * names the letter's own side says a move was left out before it, not a
  * slip (which "1. I" is: the number South's, the letter North's). */
 int record_slip_of_case(const pmn_move *m, int to_move);
+/* The side m's move number names ("29." South, "29..." North), or -1 where
+ * none is written before it. */
+int record_number_side(const pmn_move *m);
 
 /* The roster every writer of text writes first, in this order, "?" for
  * one the record lacks (the Result after them; then the writer's own). */

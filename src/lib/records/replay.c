@@ -127,7 +127,7 @@ static void check_number(struct replayer *c, const pmn_move *m, const pmn_played
 {
     if (!m->number || pl->continues)
         return;
-    if (m->number != pl->number || (m->number_dots == 3) != (pl->mover == PMN_NORTH))
+    if (m->number != pl->number || record_number_side(m) != pl->mover)
         say_move(c, PMN_W111, m->line, m->col, m, pl,
                  "move number %u%s where %u%s was expected", m->number,
                  m->number_dots == 3 ? "..." : ".", pl->number,
@@ -337,8 +337,7 @@ static int play_move(struct replayer *c, pmn_game *g, const pmn_move *m, const s
                 snprintf(slip, sizeof slip, "; a slip of case? pmn convert --fix writes %s",
                          name);
             }
-        if (!slip[0] && !at->earned && m->number
-            && (m->number_dots == 3) == (pl->side == PMN_NORTH))
+        if (!slip[0] && !at->earned && record_number_side(m) == pl->side)
             snprintf(slip, sizeof slip, "; its number (%u%s) says it is %s's too: "
                      "a move left out before it?", m->number, m->number_dots == 3 ? "..." : ".",
                      pmn_side_name(pl->side));

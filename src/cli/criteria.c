@@ -713,10 +713,16 @@ static int plies_hold(const struct criterion *cr, const struct game *g)
     return 0;
 }
 
-static int gives_captured(const char *text)
+int criteria_gives_captured(const char *text)
 {
     const char *sp = strchr(text, ' ');
     return sp && strchr(sp + 1, ' ') != NULL;
+}
+
+int criteria_same_holes(const pmn_rules *r, const pmn_position *a, const pmn_position *b)
+{
+    return memcmp(a->pit[0], b->pit[0], sizeof a->pit[0][0] * r->pits) == 0
+        && memcmp(a->pit[1], b->pit[1], sizeof a->pit[0][0] * r->pits) == 0;
 }
 
 int criteria_same_position(const struct criteria *c, const char *text, const pmn_rules *r,
@@ -724,11 +730,10 @@ int criteria_same_position(const struct criteria *c, const char *text, const pmn
 {
     if (!c->any_side && p->to_move != want->to_move)
         return 0;
-    if (gives_captured(text) && !c->ignore_captured
+    if (criteria_gives_captured(text) && !c->ignore_captured
         && (p->captured[0] != want->captured[0] || p->captured[1] != want->captured[1]))
         return 0;
-    return memcmp(p->pit[0], want->pit[0], sizeof p->pit[0][0] * r->pits) == 0
-        && memcmp(p->pit[1], want->pit[1], sizeof p->pit[0][0] * r->pits) == 0;
+    return criteria_same_holes(r, want, p);
 }
 
 /* The string is read under each game's rules (threads share criteria). */

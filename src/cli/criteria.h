@@ -131,6 +131,10 @@ unsigned criteria_opening(const struct criteria *c, const char (**plies)[4]);
  * where the string gives them but with --ignore-captured, every hole? */
 int criteria_same_position(const struct criteria *c, const char *text, const pmn_rules *r,
                            const pmn_position *want, const pmn_position *p);
+/* Does the position string give the seeds captured (a third field)?  Are
+ * the holes of a and b the same? */
+int criteria_gives_captured(const char *text);
+int criteria_same_holes(const pmn_rules *r, const pmn_position *a, const pmn_position *b);
 /* Do they look at tags (other than the result written)? */
 int criteria_need_tags(const struct criteria *c);
 /* Do they look at tags alone (and the result written)? */

@@ -93,9 +93,8 @@ static int played_plies(struct indexer *ix, const struct game *g, pmn_rules *r,
         if (g->state == GAME_UNKNOWN_RULES || g->state == GAME_BAD_START
             || g->state == GAME_NO_START)
             return 0;
-        unsigned char *p = line->nmoves ? grown(ix->plies, &ix->cap, line->nmoves - 1, 1, 256)
-                                        : ix->plies;
-        if (line->nmoves && !p)
+        unsigned char *p = grown(ix->plies, &ix->cap, line->nmoves, 1, 256);
+        if (!p)
             return -1;
         ix->plies = p;
         for (size_t i = 0; i < line->nmoves && line->moves[i].replayed; i++)
@@ -105,32 +104,14 @@ static int played_plies(struct indexer *ix, const struct game *g, pmn_rules *r,
     /* The quick pass: Hawalis from its opening, a hole a ply. */
     pmn_rules_init(r, NULL, NULL);
     pmn_position_start(r, start);
-    unsigned char *p = g->nholes ? grown(ix->plies, &ix->cap, g->nholes - 1, 1, 256)
-                                 : ix->plies;
-    if (g->nholes && !p)
+    unsigned char *p = grown(ix->plies, &ix->cap, g->nholes, 1, 256);
+    if (!p)
         return -1;
     ix->plies = p;
     if (g->nholes)
         memcpy(ix->plies, g->holes, g->nholes);
     *n = g->nholes;
     return 0;
-}
-
-static void codes_text(const struct game *g, char *buf, size_t size)
-{
-    size_t at = 0;
-    buf[0] = '\0';
-    for (int code = 1; code < MAX_DIAG_CODE && at + 8 < size; code++) {
-        if (!g->codes[code / 8]) {
-            code |= 7;   /* none of these eight */
-            continue;
-        }
-        if (!game_has_code(g, code))
-            continue;
-        char name[8];
-        pmn_diag_code_name((pmn_diag_code)code, name);
-        at += (size_t)snprintf(buf + at, size - at, "%s%s", at ? " " : "", name);
-    }
 }
 
 /* The same game: its rules, start and plies, and the roster it is known by. */
@@ -255,7 +236,7 @@ static int index_game(struct archive *a, struct game *g)
         ix->have_last = 1;
     }
     const char *spec = ix->spec, *start_text = ix->start_text;
-    codes_text(g, codes, sizeof codes);
+    index_codes_text(g, codes, sizeof codes);
     struct stored_game sg = {
         .file = g->file, .number = g->number, .line = g->line, .rules = spec,
         .rule_set = r.name, .start = start_text, .plies = ix->plies, .nplies = n,
@@ -326,8 +307,7 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
         return EXIT_FATAL;
     int64_t run;
     if (store_run_start(st, &run) < 0) {
-        c->sink.file = db;
-        index_store_failed(&c->sink, st);
+        index_say_failed(c, st, db);
         store_close(st);
         return EXIT_FATAL;
     }
@@ -346,19 +326,15 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
         commit_batch(&ix);
     /* The explorer's positions made anew, with the games added. */
     int rf = !ix.failed && ix.added ? refresh_explorer(st) : 0;
-    if (rf) {
+    if (rf == -2) {
         c->sink.file = db;
-        if (rf == -2)
-            report(&c->sink, PMN_F002, 0, 0, "out of memory");
-        else
-            index_store_failed(&c->sink, st);
+        report(&c->sink, PMN_F002, 0, 0, "out of memory");
+    }
+    if (rf == -1 || (!rf && !ix.failed && store_run_end(st, run, ix.added) < 0)) {
+        index_say_failed(c, st, db);
         ix.failed = 1;
     }
-    if (!ix.failed && store_run_end(st, run, ix.added) < 0) {
-        c->sink.file = db;
-        index_store_failed(&c->sink, st);
-        ix.failed = 1;
-    }
+    ix.failed |= rf != 0;
     struct store_counts sc;
     int counted = !ix.failed && store_counts(st, &sc) == 0;
     if (store_close(st) < 0 && !ix.failed) {
@@ -366,29 +342,25 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
         report(&c->sink, PMN_F003, 0, 0, "cannot close the index");
         ix.failed = 1;
     }
-    FILE *out = stdout;
     if (ix.failed) {
         /* What stopped it is said above: what the index holds now is the
          * games of the transactions committed before, each whole. */
-        fprintf(out, "%s: stopped; it holds the games of the transactions committed before "
-                "(pmn index info %s)\n", db, db);
-        free(ix.plies);
-        free(ix.text);
-        free(ix.post);
-        return EXIT_FATAL;
+        printf("%s: stopped; it holds the games of the transactions committed before "
+               "(pmn index info %s)\n", db, db);
+    } else {
+        printf("%s: %lu game%s added, %lu already held; %lu positions", db, ix.added,
+               ix.added == 1 ? "" : "s", ix.held, ix.positions);
+        if (counted)
+            printf("; the index holds %llu game%s, %llu positions (%.0f bytes a game)",
+                   (unsigned long long)sc.games, sc.games == 1 ? "" : "s",
+                   (unsigned long long)sc.positions,
+                   sc.games ? (double)sc.bytes / (double)sc.games : 0.0);
+        putchar('\n');
     }
-    fprintf(out, "%s: %lu game%s added, %lu already held; %lu positions", db, ix.added,
-            ix.added == 1 ? "" : "s", ix.held, ix.positions);
-    if (counted)
-        fprintf(out, "; the index holds %llu game%s, %llu positions (%.0f bytes a game)",
-                (unsigned long long)sc.games, sc.games == 1 ? "" : "s",
-                (unsigned long long)sc.positions,
-                sc.games ? (double)sc.bytes / (double)sc.games : 0.0);
-    fputc('\n', out);
     free(ix.plies);
     free(ix.text);
     free(ix.post);
-    return c->sink.count[PMN_FATAL] || ix.failed ? EXIT_FATAL : EXIT_CLEAN;
+    return ix.failed || c->sink.count[PMN_FATAL] ? EXIT_FATAL : EXIT_CLEAN;
 }
 
 static int say_open_run(void *ctx, const char *started, uint64_t games)
@@ -407,13 +379,13 @@ static int info(struct common *c, const char *db)
     if (!st)
         return EXIT_FATAL;
     if (store_counts(st, &sc) < 0) {
-        int rc = index_read_failed(c, st, db);
+        int rc = index_say_failed(c, st, db);
         store_close(st);
         return rc;
     }
     printf("%s: a pmn archive index, schema version %d\n", db, STORE_VERSION);
     if (store_runs_open(st, say_open_run, c) < 0) {
-        int rc = index_read_failed(c, st, db);
+        int rc = index_say_failed(c, st, db);
         store_close(st);
         return rc;
     }
@@ -567,13 +539,6 @@ struct sought {
     const pmn_position *node;
 };
 
-static int same_board(const pmn_rules *r, const pmn_position *a, const pmn_position *b)
-{
-    return a->to_move == b->to_move
-        && memcmp(a->pit[0], b->pit[0], sizeof a->pit[0][0] * r->pits) == 0
-        && memcmp(a->pit[1], b->pit[1], sizeof a->pit[0][0] * r->pits) == 0;
-}
-
 /* Each candidate game replayed to the position and counted where it
  * stands there (at its first ply there). */
 static int gather(struct store *st, const struct found *f, const struct sought *q,
@@ -603,15 +568,23 @@ static int gather(struct store *st, const struct found *f, const struct sought *
         }
         if (!usable)
             continue;
+        /* From the ply the index names, on: a fingerprint shared by
+         * another position there may hide the position a ply further. */
         pmn_position at;
         unsigned ply = f->ply[i];
         int reached = 0;
-        for (; ply <= sg.nplies && !reached; ply++)
-            reached = index_position_at(&r, &sg, ply, &at) == 0
-                   && (q->text ? criteria_same_position(q->c, q->text, &r, &want, &at)
-                               : same_board(&r, &want, &at));
+        if (index_position_at(&r, &sg, ply, &at) == 0)
+            for (;;) {
+                reached = q->text ? criteria_same_position(q->c, q->text, &r, &want, &at)
+                                  : at.to_move == want.to_move
+                                    && criteria_same_holes(&r, &want, &at);
+                pmn_move_report rep;
+                if (reached || ply == sg.nplies || pmn_play(&r, &at, sg.plies[ply], &rep) != 0)
+                    break;
+                ply++;
+            }
         if (reached)
-            count_game(e, &r, &sg, ply - 1, &at);
+            count_game(e, &r, &sg, ply, &at);
         /* else: another position of the same fingerprint */
     }
     sort_moves(e);
@@ -731,12 +704,7 @@ static int enqueue_start(void *ctx, const char *spec, const char *start)
     struct refresh *rf = ctx;
     pmn_rules r;
     pmn_position p;
-    pmn_error err;
-    if (index_rules_of_spec(spec, &r) < 0)
-        return 0;
-    if (!start[0])
-        pmn_position_start(&r, &p);   /* the rules' opening */
-    else if (pmn_position_parse(&r, start, &p, &err) < 0)
+    if (index_rules_of_spec(spec, &r) < 0 || index_start(&r, start, &p) < 0)
         return 0;
     if (enqueue(rf, &r, &p) < 0)
         rf->failed = -2;
@@ -822,8 +790,9 @@ struct keyer {
     int boards;               /* 0 none, 1 one, 2 several */
 };
 
-static int key_under(void *ctx, const char *spec)
+static int key_under(void *ctx, const char *spec, const char *start)
 {
+    (void)start;
     struct keyer *k = ctx;
     pmn_rules r;
     pmn_position p;
@@ -847,11 +816,10 @@ static int key_under(void *ctx, const char *spec)
 static int kept_position(struct store *st, const char *text, const struct criteria *c,
                          struct explored *e)
 {
-    const char *sp = strchr(text, ' ');
-    if (c->any_side || (sp && strchr(sp + 1, ' ') && !c->ignore_captured))
+    if (c->any_side || (criteria_gives_captured(text) && !c->ignore_captured))
         return 0;   /* a question the explorer's boards do not answer */
     struct keyer k = { .text = text };
-    if (store_rule_specs(st, key_under, &k) < 0)
+    if (store_each_start(st, key_under, &k) < 0)
         return -1;
     if (k.boards != 1)
         return 0;   /* none, or boards of several sizes: gathered */
@@ -977,19 +945,18 @@ static int opening_position(struct common *c, struct store *st, const char *db, 
     const char *cmd = c->cmd->name;
     struct one_start o = { .n = 0 };
     if (store_each_start(st, take_start, &o) < 0)
-        return index_read_failed(c, st, db);
+        return index_say_failed(c, st, db);
     if (o.n != 1)
         return usage_error(cmd, "explore: the games of %s start from %d positions: name one "
                            "with --reaches", db, o.n);
     pmn_rules r;
     pmn_position p;
-    pmn_error err;
-    if (index_rules_of_spec(o.spec, &r) < 0)
-        return index_read_failed(c, st, db);
-    if (!o.start[0])
-        pmn_position_start(&r, &p);
-    else if (pmn_position_parse(&r, o.start, &p, &err) < 0)
-        return index_read_failed(c, st, db);
+    if (index_rules_of_spec(o.spec, &r) < 0 || index_start(&r, o.start, &p) < 0) {
+        c->sink.file = db;
+        report(&c->sink, PMN_F006, 0, 0, "the index is damaged: its games' start, %s under "
+               "the rules %s, cannot be read", o.start[0] ? o.start : "the opening", o.spec);
+        return EXIT_FATAL;
+    }
     const char (*plies)[4];
     unsigned n = criteria_opening(&c->criteria, &plies);
     for (unsigned i = 0; i < n; i++) {
@@ -1043,7 +1010,7 @@ static int explore(struct common *c, struct index_request *rq, const char *db)
     int status = EXIT_CLEAN;
     int kept = rq->top <= EXPLORE_TOP ? kept_position(st, pos, &c->criteria, e) : 0;
     if (kept < 0) {
-        status = index_read_failed(c, st, db);
+        status = index_say_failed(c, st, db);
     } else if (!kept) {
         struct found f = { 0 };
         int rc = index_candidates(st, pos, c->criteria.any_side, &f);
@@ -1053,7 +1020,7 @@ static int explore(struct common *c, struct index_request *rq, const char *db)
         if (rc == -2 || f.nomem)
             status = (report(&c->sink, PMN_F002, 0, 0, "out of memory"), EXIT_FATAL);
         else if (rc < 0 || gather(st, &f, &q, e) < 0)
-            status = index_read_failed(c, st, db);
+            status = index_say_failed(c, st, db);
         free(f.id);
         free(f.ply);
     }

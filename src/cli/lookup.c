@@ -20,6 +20,7 @@
 #include "store.h"
 #include "lookup.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,17 +76,20 @@ int index_rules_of_spec(const char *spec, pmn_rules *r)
     return 0;
 }
 
-/* Replay a stored game to ply `ply`: its position there into *p.  0, or -1
- * if the plies do not go so far (a damaged index). */
+int index_start(const pmn_rules *r, const char *start, pmn_position *p)
+{
+    pmn_error err;
+    if (!start[0]) {
+        pmn_position_start(r, p);   /* the rules' opening, held as "" */
+        return 0;
+    }
+    return pmn_position_parse(r, start, p, &err) < 0 ? -1 : 0;
+}
+
 int index_position_at(const pmn_rules *r, const struct stored_game *sg, unsigned ply,
                        pmn_position *p)
 {
-    pmn_error err;
-    if (ply > sg->nplies)
-        return -1;
-    if (!sg->start[0])
-        pmn_position_start(r, p);   /* the rules' opening, held as "" */
-    else if (pmn_position_parse(r, sg->start, p, &err) < 0)
+    if (ply > sg->nplies || index_start(r, sg->start, p) < 0)
         return -1;
     for (unsigned i = 0; i < ply; i++) {
         pmn_move_report rep;
@@ -94,7 +98,6 @@ int index_position_at(const pmn_rules *r, const struct stored_game *sg, unsigned
     }
     return 0;
 }
-
 
 void index_store_failed(struct diag_sink *s, struct store *st)
 {
@@ -105,7 +108,6 @@ void index_store_failed(struct diag_sink *s, struct store *st)
     report(s, code ? (pmn_diag_code)code : PMN_F006, 0, 0, "%s", why);
     s->mute = mute;
 }
-
 
 /* ---- reading ------------------------------------------------------------- */
 
@@ -121,17 +123,12 @@ struct store *index_open(struct common *c, const char *db, enum store_mode mode)
     return st;
 }
 
-int index_read_failed(struct common *c, struct store *st, const char *db)
+int index_say_failed(struct common *c, struct store *st, const char *db)
 {
     c->sink.file = db;
     index_store_failed(&c->sink, st);
     return EXIT_FATAL;
 }
-
-
-/* The games at a position: ids, each once, in order, with the first ply
- * where the game stands there. */
-
 
 int index_found_add(void *ctx, int64_t game, unsigned ply)
 {
@@ -155,7 +152,7 @@ int index_found_add(void *ctx, int64_t game, unsigned ply)
 
 /* The position a string names under each rule set the index holds, and
  * the games whose rows carry its fingerprint (both sides' with
- * --any-side).  Candidates only: position_holds decides. */
+ * --any-side).  Candidates only: the replay decides. */
 struct lookup {
     struct store *st;
     const char *text;
@@ -166,8 +163,9 @@ struct lookup {
     int failed;
 };
 
-static int look_up_spec(void *ctx, const char *spec)
+static int look_up_spec(void *ctx, const char *spec, const char *start)
 {
+    (void)start;   /* a spec of several starts: its fingerprints looked up once (seen) */
     struct lookup *lk = ctx;
     pmn_rules r;
     pmn_position p;
@@ -201,7 +199,7 @@ static int cmp_found(const void *a, const void *b)
 int index_candidates(struct store *st, const char *text, int any_side, struct found *out)
 {
     struct lookup lk = { .st = st, .text = text, .any_side = any_side };
-    int rc = store_rule_specs(st, look_up_spec, &lk);
+    int rc = store_each_start(st, look_up_spec, &lk);
     *out = lk.found;
     if (rc < 0 || lk.failed)
         return -1;
@@ -246,6 +244,23 @@ struct relay {
     const struct stored_game *sg;
 };
 
+void index_codes_text(const struct game *g, char *buf, size_t size)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int code = 1; code < MAX_DIAG_CODE && at + 8 < size; code++) {
+        if (!g->codes[code / 8]) {
+            code |= 7;   /* none of these eight */
+            continue;
+        }
+        if (!game_has_code(g, code))
+            continue;
+        char name[8];
+        pmn_diag_code_name((pmn_diag_code)code, name);
+        at += (size_t)snprintf(buf + at, size - at, "%s%s", at ? " " : "", name);
+    }
+}
+
 /* What checking the game found is what it found where the game was read
  * (its own format's reader said some of it: the text kept is PMN), not
  * what reading the text kept again says: its counts and codes, stored. */
@@ -258,7 +273,7 @@ static void stored_findings(const struct stored_game *sg, struct game *g)
     memset(g->codes, 0, sizeof g->codes);
     for (const char *c = sg->codes; *c;) {
         char *end;
-        long code = strtol(c + 1, &end, 10);   /* "E205": its letter, then its number */
+        long code = strtol(c + 1, &end, 10);   /* index_codes_text's "E205 W118" */
         if (end == c + 1)
             break;
         if (code > 0 && code < MAX_DIAG_CODE)
@@ -290,12 +305,13 @@ int index_archive(struct common *c, const char *db, struct archive *a)
         return EXIT_FATAL;
     struct found f = { 0 };
     const char *pos = criteria_position(&c->criteria);
-    int rc = pos ? index_candidates(st, pos, c->criteria.any_side, &f) : store_each(st, index_found_all, &f);
+    int rc = pos ? index_candidates(st, pos, c->criteria.any_side, &f)
+                 : store_each(st, index_found_all, &f);
     int status = EXIT_CLEAN;
     if (rc == -2 || f.nomem)
         status = (report(&c->sink, PMN_F002, 0, 0, "out of memory"), EXIT_FATAL);
     else if (rc < 0)
-        status = index_read_failed(c, st, db);
+        status = index_say_failed(c, st, db);
     /* A game's text is PMN, read whole (its tags as they are: no filter
      * of pieces, which the command's criteria judge anyway).  Its
      * problems were found when it was indexed: not said again. */
@@ -311,7 +327,7 @@ int index_archive(struct common *c, const char *db, struct archive *a)
         struct stored_game sg;
         int got = store_game(st, f.id[i], 1, &sg);
         if (got < 0) {
-            status = index_read_failed(c, st, db);
+            status = index_say_failed(c, st, db);
             break;
         }
         if (got == 0)
@@ -333,7 +349,6 @@ int index_archive(struct common *c, const char *db, struct archive *a)
     store_close(st);
     return status;
 }
-
 
 uint64_t index_exact_key(const pmn_rules *r, const pmn_position *p, unsigned char *key,
                           size_t *n)

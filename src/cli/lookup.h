@@ -21,16 +21,23 @@ uint64_t index_exact_key(const pmn_rules *r, const pmn_position *p, unsigned cha
                          size_t *n);
 /* The rules of a spec the index holds (pmn_rules_format's): 0, or -1. */
 int index_rules_of_spec(const char *spec, pmn_rules *r);
-/* A stored game replayed to ply: its position there into *p; 0, or -1 if
- * its plies do not go so far (a damaged index). */
+/* A start as the index holds it ("": the rules' opening) into *p: 0, or
+ * -1 if it is not a position of r.  A stored game replayed to ply: its
+ * position there into *p; 0, or -1 if its plies do not go so far (a
+ * damaged index). */
+int index_start(const pmn_rules *r, const char *start, pmn_position *p);
 int index_position_at(const pmn_rules *r, const struct stored_game *sg, unsigned ply,
                       pmn_position *p);
 
+/* The codes of g's diagnostics as the index holds them: "E205 W118". */
+void index_codes_text(const struct game *g, char *buf, size_t size);
+
 /* The index db opened (NULL: said on c's sink, F001/F006); the store's
- * failure said on a sink; the same for a command, EXIT_FATAL. */
+ * failure said on a sink; the same under the index's name, for a command:
+ * EXIT_FATAL. */
 struct store *index_open(struct common *c, const char *db, enum store_mode mode);
 void index_store_failed(struct diag_sink *s, struct store *st);
-int index_read_failed(struct common *c, struct store *st, const char *db);
+int index_say_failed(struct common *c, struct store *st, const char *db);
 
 /* Games found, each once, in order, with the first ply of each where the
  * index holds the position (candidates: the replay decides). */

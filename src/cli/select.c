@@ -123,7 +123,6 @@ static int run(struct common *c, void *ctx)
         sel->out.failed = 1;
     int status = 0;
     if (sel->index) {
-        sel->a.ruled_out = NULL;
         status = index_archive(c, sel->index, &sel->a);
     } else {
         each_input_jobs(c->files, c->nfiles, &c->sink, &select_job, sel, jobs);

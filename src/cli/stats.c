@@ -1112,8 +1112,6 @@ static int run(struct common *c, void *ctx)
     if (st->index && c->nfiles)
         return usage_error(c->cmd->name, "--index reads the games of an index: no file too");
     if (st->index) {
-        st->a.ruled_out = NULL;
-        st->a.tags_only = 0;   /* a game's text is read whole */
         if (index_archive(c, st->index, &st->a) != 0) {
             free(st->rows);
             free_arenas(st->arena);

@@ -8,7 +8,6 @@
  *                           found, and its text; digest UNIQUE: the same game
  *                           is stored once
  *   segments(id, bits, entries)  the positions of the games of a batch ...
- *   rule_sets(spec)         the rules of the games held, each once
  *   starts(spec, start)     each rule set and start of the games held
  *   explorer(fp, key, games, stats)   the positions that many games reach
  *                           (index.c, refresh_explorer): what was played
@@ -43,7 +42,7 @@
 
 enum {
     S_ADD_GAME, S_FIND_DIGEST, S_ADD_SEGMENT, S_ADD_POSTING, S_GAME, S_SEGMENTS, S_BUCKET,
-    S_EACH, S_SPECS, S_ADD_SPEC, S_ADD_START, S_STARTS, S_EXPLORER_CLEAR, S_EXPLORER_PUT,
+    S_EACH, S_ADD_START, S_STARTS, S_EXPLORER_CLEAR, S_EXPLORER_PUT,
     S_EXPLORER_GET, S_RUN_START, S_RUN_END, S_RUNS_OPEN, S_BEGIN, S_COMMIT,
     S_ROLLBACK, S_COUNT
 };
@@ -70,8 +69,6 @@ static const char *const sql[S_COUNT] = {
     [S_SEGMENTS] = "SELECT id, bits FROM segments ORDER BY id",
     [S_BUCKET] = "SELECT data FROM postings WHERE key = $1",
     [S_EACH] = "SELECT id FROM games ORDER BY id",
-    [S_SPECS] = "SELECT spec FROM rule_sets ORDER BY spec",
-    [S_ADD_SPEC] = "INSERT INTO rule_sets(spec) VALUES($1) ON CONFLICT DO NOTHING",
     [S_ADD_START] = "INSERT INTO starts(spec, start) VALUES($1, $2) ON CONFLICT DO NOTHING",
     [S_STARTS] = "SELECT spec, start FROM starts ORDER BY spec, start",
     [S_EXPLORER_CLEAR] = "DELETE FROM explorer",
@@ -101,7 +98,6 @@ static const char schema[] =
     "CREATE TABLE segments(id INTEGER PRIMARY KEY, bits INTEGER NOT NULL,"
     " entries INTEGER NOT NULL);"
     "CREATE TABLE postings(key INTEGER PRIMARY KEY, data BLOB NOT NULL);"
-    "CREATE TABLE rule_sets(spec TEXT PRIMARY KEY) WITHOUT ROWID;"
     "CREATE TABLE runs(id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT,"
     " games INTEGER NOT NULL DEFAULT 0, first_game INTEGER);"
     "CREATE TABLE starts(spec TEXT NOT NULL, start TEXT NOT NULL,"
@@ -294,11 +290,6 @@ int store_close(struct store *st)
     return rc;
 }
 
-static int run_step(struct store *st, int which)
-{
-    return run(st, which, "cannot write to the index");
-}
-
 int store_begin(struct store *st)
 {
     return run(st, S_BEGIN, "cannot write to the index");
@@ -334,15 +325,14 @@ static const char *tag_of(const struct stored_game *g, const char *name)
     return NULL;
 }
 
-/* Run a statement of one or two texts, no rows: 0, or -1. */
+/* Run a statement of two texts, no rows: 0, or -1. */
 static int run_texts(struct store *st, int which, const char *a, const char *b)
 {
     sqlite3_stmt *s = stmt(st, which);
     if (!s)
         return -1;
     bind_text(s, 1, a);
-    if (b)
-        bind_text(s, 2, b);
+    bind_text(s, 2, b);
     int rc = sqlite3_step(s);
     sqlite3_reset(s);
     return rc == SQLITE_DONE ? 0 : failed(st, "cannot write to the index");
@@ -407,12 +397,8 @@ int store_add_game(struct store *st, const struct stored_game *g, int64_t *id)
         if (run_texts(st, S_ADD_START, g->rules, g->start) < 0)
             return -1;
         free(st->last_start);
-        st->last_start = strdup(g->start);
-    }
-    if (!st->last_spec || strcmp(st->last_spec, g->rules) != 0) {
-        if (run_texts(st, S_ADD_SPEC, g->rules, NULL) < 0)
-            return -1;
         free(st->last_spec);
+        st->last_start = strdup(g->start);
         st->last_spec = strdup(g->rules);
     }
     return 1;
@@ -679,23 +665,6 @@ int store_each(struct store *st, int (*fn)(void *ctx, int64_t game, unsigned ply
     return each_row(st, S_EACH, fn, ctx);
 }
 
-int store_rule_specs(struct store *st, int (*fn)(void *ctx, const char *spec), void *ctx)
-{
-    sqlite3_stmt *s = stmt(st, S_SPECS);
-    if (!s)
-        return -1;
-    int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const char *spec = column_text(s, 0);
-        if (spec && fn(ctx, spec)) {
-            rc = SQLITE_DONE;
-            break;
-        }
-    }
-    sqlite3_reset(s);
-    return rc == SQLITE_DONE ? 0 : failed(st, "cannot read the index");
-}
-
 static int count_of(struct store *st, const char *q, uint64_t *n)
 {
     sqlite3_stmt *s;
@@ -722,11 +691,11 @@ int store_counts(struct store *st, struct store_counts *c)
     return 0;
 }
 
-int store_run_start(struct store *st, int64_t *run)
+int store_run_start(struct store *st, int64_t *id)
 {
-    if (run_step(st, S_RUN_START) < 0)
+    if (run(st, S_RUN_START, "cannot write to the index") < 0)
         return -1;
-    *run = st->run = sqlite3_last_insert_rowid(st->db);
+    *id = st->run = sqlite3_last_insert_rowid(st->db);
     st->run_first = 0;
     return 0;
 }

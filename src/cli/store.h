@@ -106,8 +106,6 @@ int store_at(struct store *st, uint64_t fp, int (*fn)(void *ctx, int64_t game, u
              void *ctx);
 /* Every game's id, in order: fn as above. */
 int store_each(struct store *st, int (*fn)(void *ctx, int64_t game, unsigned ply), void *ctx);
-/* The rule specs of the games held, fn(ctx, spec) each once. */
-int store_rule_specs(struct store *st, int (*fn)(void *ctx, const char *spec), void *ctx);
 
 /* A build or an add: its start said (committed at once), its end when it
  * ends, with the games it added; a run without an end was interrupted
@@ -117,7 +115,8 @@ int store_run_end(struct store *st, int64_t run, uint64_t games);
 int store_runs_open(struct store *st, int (*fn)(void *ctx, const char *started, uint64_t games),
                     void *ctx);
 
-/* Each rule set and start of the games held: fn(ctx, spec, start). */
+/* Each rule set and start of the games held, once: fn(ctx, spec, start)
+ * (a spec as often as its games have starts). */
 int store_each_start(struct store *st, int (*fn)(void *ctx, const char *spec, const char *start),
                      void *ctx);
 /* The explorer's positions (index.c): emptied, one put (its fingerprint,

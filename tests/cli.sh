@@ -21,11 +21,13 @@
 # commands that start threads.
 # PMN_TEST_PART=K/N runs the Kth of N parts of those, case by case in turn:
 # make check runs tests/cli-1.sh and cli-2.sh, the two halves, side by side.
+# PMN_TEST_CASES=DIR runs the cases of DIR (from the top of the source
+# tree) instead of tests/cli: tests/postgres.sh runs tests/pg so.
 set -u
 . "${top_srcdir:-.}/tests/common.sh"
 
 pass=0 fail=0 index=0 group= turn=0
-for case in "$top_srcdir"/tests/cli/*/; do
+for case in "$top_srcdir/${PMN_TEST_CASES:-tests/cli}"/*/; do
     case=${case%/}
     name=${case##*/}
     if [ -n "${PMN_TEST_MATCH:-}" ] && ! grep -qE -e "$PMN_TEST_MATCH" "$case/cmd"; then

@@ -22,6 +22,7 @@
 #include "criteria.h"
 #include "store.h"
 #include "lookup.h"
+#include "explorer.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -295,11 +296,10 @@ static int refresh_explorer(struct store *st);
 static int build(struct common *c, struct index_request *rq, const char *db, int create)
 {
     const char *cmd = c->cmd->name;
-    struct stat sb;
     if (c->nfiles < 3)
         return usage_error(cmd, "%s: expected the index and the archives to read (pmn index "
                            "%s DB FILE...)", c->files[0], c->files[0]);
-    if (create && stat(db, &sb) == 0)
+    if (create && store_exists(db) != 0)
         return usage_error(cmd, "%s exists already: add to it with 'pmn index add %s FILE...', "
                            "or remove it first", db, db);
     struct store *st = index_open(c, db, create ? STORE_CREATE : STORE_WRITE);
@@ -832,6 +832,51 @@ static int kept_position(struct store *st, const char *text, const struct criter
     return 1;
 }
 
+/* The score of the side to move of a move's games (a win 1, a draw one
+ * half): -1 if none ended, or the side differs between them. */
+static double move_score(const struct explored *e, const struct move_stats *m)
+{
+    unsigned long decided = m->wins[0] + m->wins[1] + m->wins[2];
+    if (!decided || e->side >= 2)
+        return -1;
+    return ((double)m->wins[e->side == 0 ? 0 : 2] + 0.5 * (double)m->wins[1]) / (double)decided;
+}
+
+/* A move's fields in JSON (explore's lines, html's panel). */
+static void json_move(FILE *out, const struct explored *e, const struct move_stats *m)
+{
+    fputs("\"move\":", out);
+    json_or_null(out, m->name[0] ? m->name : NULL);
+    fprintf(out, ",\"games\":%lu,\"south\":%lu,\"draws\":%lu,\"north\":%lu,\"score\":",
+            m->games, m->wins[0], m->wins[1], m->wins[2]);
+    double score = move_score(e, m);
+    if (score >= 0)
+        fprintf(out, "%.4f", score);
+    else
+        fputs("null", out);
+    fputs(",\"first\":", out);
+    json_or_null(out, m->first[0] ? m->first : NULL);
+    fputs(",\"last\":", out);
+    json_or_null(out, m->last[0] ? m->last : NULL);
+}
+
+/* A game's fields in JSON. */
+static void json_game(FILE *out, const struct stored_game *sg)
+{
+    fputs("\"file\":", out);
+    json_string(out, sg->file);
+    fprintf(out, ",\"game\":%lu,\"line\":%llu,\"south\":", sg->number, sg->line);
+    json_or_null(out, sg->south);
+    fputs(",\"north\":", out);
+    json_or_null(out, sg->north);
+    fputs(",\"result\":", out);
+    json_or_null(out, sg->result);
+    fputs(",\"date\":", out);
+    json_or_null(out, known_date(sg->date));
+    fputs(",\"event\":", out);
+    json_or_null(out, sg->event);
+}
+
 static void print_explored(struct common *c, struct store *st, const struct explored *e,
                            const char *pos, unsigned long top)
 {
@@ -857,26 +902,15 @@ static void print_explored(struct common *c, struct store *st, const struct expl
         const struct move_stats *m = &e->moves[k];
         unsigned long decided = m->wins[0] + m->wins[1] + m->wins[2];
         if (json) {
-            fputs("{\"type\":\"move\",\"move\":", out);
-            json_or_null(out, m->name[0] ? m->name : NULL);
-            fprintf(out, ",\"games\":%lu,\"south\":%lu,\"draws\":%lu,\"north\":%lu,\"score\":",
-                    m->games, m->wins[0], m->wins[1], m->wins[2]);
-            if (decided && e->side < 2)
-                fprintf(out, "%.4f", ((double)m->wins[e->side == 0 ? 0 : 2]
-                                      + 0.5 * (double)m->wins[1]) / (double)decided);
-            else
-                fputs("null", out);
-            fputs(",\"first\":", out);
-            json_or_null(out, m->first[0] ? m->first : NULL);
-            fputs(",\"last\":", out);
-            json_or_null(out, m->last[0] ? m->last : NULL);
+            fputs("{\"type\":\"move\",", out);
+            json_move(out, e, m);
             fputs("}\n", out);
         } else {
             fprintf(out, "%-6s %7lu", m->name[0] ? m->name : "(end)", m->games);
             percent(out, m->wins[0], decided);
             percent(out, m->wins[1], decided);
             percent(out, m->wins[2], decided);
-            if (decided && e->side < 2)
+            if (move_score(e, m) >= 0)
                 percent(out, (unsigned long)(2 * m->wins[e->side == 0 ? 0 : 2] + m->wins[1]),
                         2 * decided);
             else
@@ -893,18 +927,8 @@ static void print_explored(struct common *c, struct store *st, const struct expl
         if (store_game(st, e->top[k].id, 0, &sg) <= 0)
             continue;
         if (json) {
-            fputs("{\"type\":\"game\",\"file\":", out);
-            json_string(out, sg.file);
-            fprintf(out, ",\"game\":%lu,\"line\":%llu,\"south\":", sg.number, sg.line);
-            json_or_null(out, sg.south);
-            fputs(",\"north\":", out);
-            json_or_null(out, sg.north);
-            fputs(",\"result\":", out);
-            json_or_null(out, sg.result);
-            fputs(",\"date\":", out);
-            json_or_null(out, known_date(sg.date));
-            fputs(",\"event\":", out);
-            json_or_null(out, sg.event);
+            fputs("{\"type\":\"game\",", out);
+            json_game(out, &sg);
             fputs("}\n", out);
         } else {
             char b[3][256];
@@ -917,6 +941,69 @@ static void print_explored(struct common *c, struct store *st, const struct expl
             fprintf(out, "  (%s:%llu)\n", sg.file, sg.line);
         }
     }
+}
+
+/* What was played from p (its board and side to move, under any rule set
+ * of its board; the seeds captured aside), into e: read where the index
+ * keeps it, else gathered from its games, the latest `top` of them.  0,
+ * -1 the store failed, -2 memory. */
+static int explore_node(struct store *st, const pmn_rules *r, const pmn_position *p,
+                        unsigned long top, struct explored *e)
+{
+    unsigned char key[KEY_MAX];
+    size_t keylen;
+    uint64_t fp = index_exact_key(r, p, key, &keylen);
+    if (top <= EXPLORE_TOP) {
+        const char *stats;
+        int rc = store_explorer_get(st, fp, key, keylen, &stats);
+        if (rc < 0)
+            return -1;
+        if (rc == 1 && stats_read(stats, e) == 0)
+            return 0;
+    }
+    memset(e, 0, sizeof *e);
+    e->topmax = top < EXPLORE_TOP ? top : EXPLORE_TOP;
+    struct found f = { 0 };
+    struct sought q = { .node_rules = r, .node = p };
+    int rc = store_at(st, fp, index_found_add, &f) < 0 ? -1
+           : f.nomem ? -2 : gather(st, &f, &q, e);
+    free(f.id);
+    free(f.ply);
+    return rc;
+}
+
+int index_explore_json(struct store *st, const pmn_rules *r, const pmn_position *p,
+                       unsigned long top, FILE *out)
+{
+    struct explored *e = malloc(sizeof *e);
+    if (!e)
+        return -2;
+    int rc = explore_node(st, r, p, top, e);
+    if (rc == 0) {
+        fprintf(out, "{\"games\":%lu,\"south\":%lu,\"draws\":%lu,\"north\":%lu,\"moves\":[",
+                e->total, e->wins[0], e->wins[1], e->wins[2]);
+        for (unsigned k = 0; k < e->nmoves; k++) {
+            fputs(k ? ",{" : "{", out);
+            json_move(out, e, &e->moves[k]);
+            fputc('}', out);
+        }
+        fputs("],\"latest\":[", out);
+        unsigned long ntop = e->ntop < top ? e->ntop : top, written = 0;
+        for (unsigned long k = 0; k < ntop && rc == 0; k++) {
+            struct stored_game sg;
+            int got = store_game(st, e->top[k].id, 0, &sg);
+            if (got < 0)
+                rc = -1;
+            else if (got) {
+                fputs(written++ ? ",{" : "{", out);
+                json_game(out, &sg);
+                fputc('}', out);
+            }
+        }
+        fputs("]}", out);
+    }
+    free(e);
+    return rc;
 }
 
 /* The one start of the games an index holds. */
@@ -1092,10 +1179,12 @@ const struct command index_command = {
     "index", "keep archives in a database: search them and explore their openings at once",
     "build DB FILE...\nadd DB FILE...\ninfo DB\nselect DB [CRITERIA] [--format FORMAT]\n"
     "explore DB [--reaches POSITION | --opening MOVES]",
-    "An index of archives: an SQLite database (DB) that holds each game of the\n"
-    "archives read -- its tags, what checking it found, its text as read -- and\n"
-    "every position its main line reaches, so that questions about the games\n"
-    "are answered from it instead of by reading every game.  'build' makes a\n"
+    "An index of archives: an SQLite database (DB, a file) or a PostgreSQL one\n"
+    "(DB a URI: postgresql://[USER@][HOST][:PORT]/NAME[?host=SOCKETS...]) that\n"
+    "holds each game of the archives read -- its tags, what checking it found,\n"
+    "its text as read -- and every position its main line reaches, so that\n"
+    "questions about the games are answered from it instead of by reading\n"
+    "every game; both answer the same.  'build' makes a\n"
     "new index of the games of FILEs (any format pmn reads); 'add' reads more\n"
     "into it (a game it holds already -- the same rules, moves and players -- is\n"
     "stored once, said by a note); both write batches of whole games, so that\n"
@@ -1110,7 +1199,8 @@ const struct command index_command = {
     "the latest games.",
     options,
     "Exit status: 0; 3 if an input, or the index, cannot be read or written\n"
-    "(F006: a file that is not a pmn index, one of a later schema, a damaged\n"
-    "one); 64 a wrong command line.",
+    "(F006: a file or database that is not a pmn index, one of a later schema,\n"
+    "a damaged one; F001: a server that cannot be reached); 64 a wrong command\n"
+    "line.",
     sizeof(struct index_request), CMD_OUTPUT | CMD_PROGRESS | CMD_NOTES, init, NULL, run,
 };

@@ -1,4 +1,7 @@
-/* store.c - an archive index's database, in SQLite (store.h).
+/* store.c - an archive index's database (store.h), in SQLite or on a
+ * PostgreSQL server: each query written once here, run by the driver of
+ * the database the index is in (driver.h: sqlite.c, postgres.c), which
+ * holds the schema in its dialect.
  *
  * The schema (version 1):
  *   meta(name, value)       'schema' = pmn-index, 'version', 'pmn' that made it
@@ -30,37 +33,31 @@
  * segment's buckets hold about 128 entries each, whatever its size: a
  * lookup reads one blob a segment.
  *
- * The file is in WAL mode: readers see the last batch committed while a
- * writer writes, and two writers take turns (a busy writer is waited for). */
+ * Readers see the last batch committed while a writer writes, and two
+ * writers write at once (each driver says how). */
 #include "store.h"
+#include "driver.h"
 
 #include <assert.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum {
-    S_ADD_GAME, S_FIND_DIGEST, S_ADD_SEGMENT, S_ADD_POSTING, S_GAME, S_SEGMENTS, S_BUCKET,
-    S_EACH, S_ADD_START, S_STARTS, S_EXPLORER_CLEAR, S_EXPLORER_PUT,
-    S_EXPLORER_GET, S_RUN_START, S_RUN_END, S_RUNS_OPEN, S_BEGIN, S_COMMIT,
-    S_ROLLBACK, S_COUNT
-};
+#include <time.h>
 
 /* Each statement once, its parameters $1, $2, ... in the order they
- * first appear (SQLite numbers named parameters so, and PostgreSQL's
- * are these), so that the text can serve a server's database too (but
- * for SQLite's own functions, strftime);
- * prepared when first used. */
-static const char *const sql[S_COUNT] = {
+ * first appear (SQLite numbers named parameters so, and PostgreSQL's are
+ * these); only SQL both databases read, the few a dialect writes its own
+ * way in its driver.  A time is written by pmn (UTC), not by the
+ * database's own functions, which the two name differently. */
+static const char *const sql[DRIVER_STATEMENTS] = {
     [S_ADD_GAME] =
         "INSERT INTO games(digest, file, number, line, rules, rule_set, start, plies, south,"
         " north, event, date, result, state, ending, outcome, moves, errors, warnings, notes,"
         " codes, text_form, text) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
         " $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)"
-        " ON CONFLICT(digest) DO NOTHING",
+        " ON CONFLICT(digest) DO NOTHING RETURNING id",
     [S_FIND_DIGEST] = "SELECT id FROM games WHERE digest = $1",
-    [S_ADD_SEGMENT] = "INSERT INTO segments(bits, entries) VALUES($1, $2)",
+    [S_ADD_SEGMENT] = "INSERT INTO segments(bits, entries) VALUES($1, $2) RETURNING id",
     [S_ADD_POSTING] = "INSERT INTO postings(key, data) VALUES($1, $2)",
     [S_GAME] =
         "SELECT id, file, number, line, rules, rule_set, start, plies, result, date, state,"
@@ -68,46 +65,35 @@ static const char *const sql[S_COUNT] = {
         " south, north, event FROM games WHERE id = $1",
     [S_SEGMENTS] = "SELECT id, bits FROM segments ORDER BY id",
     [S_BUCKET] = "SELECT data FROM postings WHERE key = $1",
-    [S_EACH] = "SELECT id FROM games ORDER BY id",
+    /* A page of ids at a time: a million games are not one result. */
+    [S_EACH] = "SELECT id FROM games WHERE id > $1 ORDER BY id LIMIT 4096",
     [S_ADD_START] = "INSERT INTO starts(spec, start) VALUES($1, $2) ON CONFLICT DO NOTHING",
     [S_STARTS] = "SELECT spec, start FROM starts ORDER BY spec, start",
+    /* Two writers make the explorer anew one after the other: each first
+     * writes a row the other must wait for. */
+    [S_EXPLORER_LOCK] = "UPDATE meta SET value = value WHERE name = 'schema'",
     [S_EXPLORER_CLEAR] = "DELETE FROM explorer",
     [S_EXPLORER_PUT] = "INSERT INTO explorer(fp, key, games, stats) VALUES($1, $2, $3, $4)",
     [S_EXPLORER_GET] = "SELECT games, stats FROM explorer WHERE fp = $1 AND key = $2",
-    [S_RUN_START] = "INSERT INTO runs(started) VALUES(strftime('%Y-%m-%d %H:%M:%S', 'now'))",
-    [S_RUN_END] = "UPDATE runs SET games = $1, finished = strftime('%Y-%m-%d %H:%M:%S', 'now')"
-                  " WHERE id = $2",
+    [S_RUN_START] = "INSERT INTO runs(started) VALUES($1) RETURNING id",
+    [S_RUN_FIRST] = "UPDATE runs SET first_game = $1 WHERE id = $2",
+    [S_RUN_END] = "UPDATE runs SET games = $1, finished = $2 WHERE id = $3",
     [S_RUNS_OPEN] = "SELECT started, (SELECT count(*) FROM games WHERE id >= runs.first_game)"
                     " FROM runs WHERE finished IS NULL ORDER BY id",
-    [S_BEGIN] = "BEGIN IMMEDIATE",
+    [S_META] = "SELECT name, value FROM meta WHERE name IN ('schema', 'version')",
+    [S_META_PUT] = "INSERT INTO meta(name, value) VALUES($1, $2)",
+    [S_COUNT_GAMES] = "SELECT count(*) FROM games",
+    [S_COUNT_POSITIONS] = "SELECT CAST(coalesce(sum(entries), 0) AS BIGINT) FROM segments",
+    [S_COUNT_SEGMENTS] = "SELECT count(*) FROM segments",
+    [S_COUNT_ERRORS] = "SELECT count(*) FROM games WHERE errors > 0",
+    [S_BEGIN] = "BEGIN",
     [S_COMMIT] = "COMMIT",
     [S_ROLLBACK] = "ROLLBACK",
 };
 
-static const char schema[] =
-    "CREATE TABLE meta(name TEXT PRIMARY KEY, value TEXT NOT NULL);"
-    "CREATE TABLE games("
-    " id INTEGER PRIMARY KEY, digest BLOB NOT NULL UNIQUE,"
-    " file TEXT NOT NULL, number INTEGER NOT NULL, line INTEGER NOT NULL,"
-    " rules TEXT NOT NULL, rule_set TEXT NOT NULL, start TEXT NOT NULL, plies BLOB NOT NULL,"
-    " south TEXT, north TEXT, event TEXT, date TEXT, result TEXT,"
-    " state INTEGER NOT NULL, ending INTEGER NOT NULL, outcome INTEGER NOT NULL,"
-    " moves INTEGER NOT NULL, errors INTEGER NOT NULL, warnings INTEGER NOT NULL,"
-    " notes INTEGER NOT NULL, codes TEXT NOT NULL, text_form INTEGER NOT NULL,"
-    " text BLOB NOT NULL);"
-    "CREATE TABLE segments(id INTEGER PRIMARY KEY, bits INTEGER NOT NULL,"
-    " entries INTEGER NOT NULL);"
-    "CREATE TABLE postings(key INTEGER PRIMARY KEY, data BLOB NOT NULL);"
-    "CREATE TABLE runs(id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT,"
-    " games INTEGER NOT NULL DEFAULT 0, first_game INTEGER);"
-    "CREATE TABLE starts(spec TEXT NOT NULL, start TEXT NOT NULL,"
-    " PRIMARY KEY(spec, start)) WITHOUT ROWID;"
-    "CREATE TABLE explorer(fp INTEGER NOT NULL, key BLOB NOT NULL, games INTEGER NOT NULL,"
-    " stats TEXT NOT NULL, PRIMARY KEY(fp, key)) WITHOUT ROWID;";
-
 struct store {
-    sqlite3 *db;
-    sqlite3_stmt *st[S_COUNT];
+    const struct driver *d;
+    struct conn *c;
     char error[512];
     int code;
     unsigned char *blob;      /* a bucket being written */
@@ -120,20 +106,43 @@ struct store {
 static char open_error[512];
 static int open_code;
 
-/* The reason of a failure of SQLite: a file that is not an index it can
- * read is F006, a write that failed F003. */
+/* The driver of the database an address names: a PostgreSQL URI, else
+ * an SQLite file. */
+static const struct driver *driver_of(const char *address)
+{
+    return strncmp(address, "postgresql:", 11) == 0 || strncmp(address, "postgres:", 9) == 0
+           ? &driver_postgres : &driver_sqlite;
+}
+
+int store_exists(const char *address)
+{
+    return driver_of(address)->exists(address);
+}
+
+static const char *const reading = "cannot read the index", *const writing = "cannot write to "
+                                                                            "the index";
+
+static int code_of(enum failure f)
+{
+    return f == FAIL_WRITE ? PMN_F003 : f == FAIL_GONE ? PMN_F001
+         : f == FAIL_MEMORY ? PMN_F002 : PMN_F006;
+}
+
+/* The reason of a failure of the database, with its code. */
 static int failed(struct store *st, const char *what)
 {
-    int rc = sqlite3_extended_errcode(st->db) & 0xFF;
-    st->code = rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT ? PMN_F006
-             : rc == SQLITE_FULL || rc == SQLITE_IOERR || rc == SQLITE_READONLY
-               || rc == SQLITE_CANTOPEN ? PMN_F003 : PMN_F006;
-    const char *why = sqlite3_errmsg(st->db);
-    if (rc == SQLITE_NOTADB)
-        why = "not an SQLite database";
-    else if (rc == SQLITE_CORRUPT)
-        why = "the database is damaged (SQLite: database disk image is malformed)";
+    const char *why;
+    enum failure f = st->d->failure(st->c, &why);
+    /* The server gone: a write that failed, or a read. */
+    st->code = f == FAIL_GONE && what != reading ? PMN_F003 : code_of(f);
     snprintf(st->error, sizeof st->error, "%s: %s", what, why);
+    return -1;
+}
+
+static int memory_failed(struct store *st)
+{
+    st->code = PMN_F002;
+    snprintf(st->error, sizeof st->error, "out of memory");
     return -1;
 }
 
@@ -151,56 +160,70 @@ const char *store_open_error(int *code)
     return open_error;
 }
 
-static sqlite3_stmt *stmt(struct store *st, int which)
+/* Run statement which with its parameters: 0, or -1 said as `what`. */
+static int query(struct store *st, int which, const char *what, const struct arg *a, int n)
 {
-    if (!st->st[which] && sqlite3_prepare_v3(st->db, sql[which], -1, SQLITE_PREPARE_PERSISTENT,
-                                             &st->st[which], NULL) != SQLITE_OK) {
-        failed(st, "cannot read the index");
-        return NULL;
-    }
-    return st->st[which];
+    const char *text = which < st->d->nown && st->d->own[which] ? st->d->own[which] : sql[which];
+    return st->d->run(st->c, which, text, a, n) < 0 ? failed(st, what) : 0;
 }
 
-/* Run a statement with no rows; 0 or -1. */
-static int run(struct store *st, int which, const char *what)
+/* Its next row: 1, 0 none left, -1. */
+static int next(struct store *st, int which, const char *what)
 {
-    sqlite3_stmt *s = stmt(st, which);
-    if (!s)
-        return -1;
-    int rc = sqlite3_step(s);
-    sqlite3_reset(s);
-    return rc == SQLITE_DONE ? 0 : failed(st, what);
+    int rc = st->d->row(st->c, which);
+    return rc < 0 ? failed(st, what) : rc;
 }
 
-/* Is the file an index of this schema, of a version this pmn reads? */
+/* A statement of no rows run: 0 or -1. */
+static int run(struct store *st, int which, const char *what, const struct arg *a, int n)
+{
+    int rc = query(st, which, what, a, n) < 0 ? -1 : next(st, which, what);
+    st->d->reset(st->c, which);
+    return rc < 0 ? -1 : 0;
+}
+
+/* A statement of one integer: 1 with *v, 0 if it gave no row, -1. */
+static int one(struct store *st, int which, const char *what, const struct arg *a, int n,
+               int64_t *v)
+{
+    int rc = query(st, which, what, a, n) < 0 ? -1 : next(st, which, what);
+    *v = rc == 1 ? st->d->integer(st->c, which, 0) : 0;
+    st->d->reset(st->c, which);
+    return rc;
+}
+
+static const char *text_at(struct store *st, int which, int col)
+{
+    return st->d->bytes(st->c, which, col, NULL);
+}
+
+/* Is the database an index of this schema, of a version this pmn reads? */
 static int check_schema(struct store *st)
 {
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(st->db, "SELECT name, value FROM meta WHERE name IN ('schema',"
-                           " 'version')", -1, &s, NULL) != SQLITE_OK) {
-        int rc = sqlite3_extended_errcode(st->db) & 0xFF;
-        if (rc == SQLITE_ERROR) {   /* no table meta: another database */
+    if (st->d->run(st->c, S_META, sql[S_META], NULL, 0) < 0) {
+        const char *why;
+        if (st->d->failure(st->c, &why) == FAIL_NO_TABLE) {   /* another database */
             st->code = PMN_F006;
-            snprintf(st->error, sizeof st->error, "not a pmn archive index (an SQLite "
-                     "database without its tables: make one with 'pmn index build')");
+            snprintf(st->error, sizeof st->error, "not a pmn archive index (a%s %s database "
+                     "without its tables: make one with 'pmn index build')",
+                     st->d == &driver_sqlite ? "n" : "", st->d->name);
             return -1;
         }
-        return failed(st, "cannot read the index");
+        return failed(st, reading);
     }
     char name[64] = "";
     long version = 0;
     int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const char *n = (const char *)sqlite3_column_text(s, 0);
-        const char *v = (const char *)sqlite3_column_text(s, 1);
+    while ((rc = next(st, S_META, reading)) == 1) {
+        const char *n = text_at(st, S_META, 0), *v = text_at(st, S_META, 1);
         if (n && v && strcmp(n, "schema") == 0)
             snprintf(name, sizeof name, "%s", v);
         else if (n && v && strcmp(n, "version") == 0)
             version = strtol(v, NULL, 10);
     }
-    sqlite3_finalize(s);
-    if (rc != SQLITE_DONE)
-        return failed(st, "cannot read the index");
+    st->d->reset(st->c, S_META);
+    if (rc < 0)
+        return -1;
     st->code = PMN_F006;
     if (strcmp(name, STORE_SCHEMA) != 0) {
         snprintf(st->error, sizeof st->error, "not a pmn archive index (its meta table "
@@ -217,20 +240,30 @@ static int check_schema(struct store *st)
     return 0;
 }
 
+/* The tables and what they are, in one transaction: a database holds an
+ * index whole or not at all. */
 static int create(struct store *st)
 {
-    char *err = NULL;
-    char meta[256];
-    snprintf(meta, sizeof meta, "INSERT INTO meta VALUES('schema', '%s'), ('version', '%d'),"
-             " ('pmn', '%s');", STORE_SCHEMA, STORE_VERSION, pmn_version());
-    if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, &err) != SQLITE_OK
-        || sqlite3_exec(st->db, schema, NULL, NULL, &err) != SQLITE_OK
-        || sqlite3_exec(st->db, meta, NULL, NULL, &err) != SQLITE_OK
-        || sqlite3_exec(st->db, "COMMIT", NULL, NULL, &err) != SQLITE_OK) {
-        sqlite3_free(err);
-        return failed(st, "cannot make the index");
+    char version[16];
+    snprintf(version, sizeof version, "%d", STORE_VERSION);
+    struct arg meta[][2] = {
+        { ARG_T("schema"), ARG_T(STORE_SCHEMA) },
+        { ARG_T("version"), ARG_T(version) },
+        { ARG_T("pmn"), ARG_T(pmn_version()) },
+    };
+    if (run(st, S_BEGIN, "cannot make the index", NULL, 0) < 0)
+        return -1;
+    if (st->d->exec(st->c, st->d->schema) < 0) {
+        failed(st, "cannot make the index");
+        store_rollback(st);
+        return -1;
     }
-    return 0;
+    for (size_t i = 0; i < sizeof meta / sizeof *meta; i++)
+        if (run(st, S_META_PUT, "cannot make the index", meta[i], 2) < 0) {
+            store_rollback(st);
+            return -1;
+        }
+    return run(st, S_COMMIT, "cannot make the index", NULL, 0);
 }
 
 struct store *store_open(const char *path, enum store_mode mode)
@@ -241,33 +274,16 @@ struct store *store_open(const char *path, enum store_mode mode)
         snprintf(open_error, sizeof open_error, "out of memory");
         return NULL;
     }
-    int flags = mode == STORE_READ ? SQLITE_OPEN_READONLY
-              : mode == STORE_CREATE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-              : SQLITE_OPEN_READWRITE;
-    if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-        open_code = PMN_F001;
-        snprintf(open_error, sizeof open_error, "cannot open: %s",
-                 st->db ? sqlite3_errmsg(st->db) : "out of memory");
-        sqlite3_close(st->db);
+    st->d = driver_of(path);
+    enum failure f = FAIL_OTHER;
+    st->c = st->d->open(path, mode == STORE_CREATE ? DRIVER_CREATE : mode == STORE_WRITE
+                                  ? DRIVER_WRITE : DRIVER_READ, &f, open_error, sizeof open_error);
+    if (!st->c) {
+        open_code = code_of(f);
         free(st);
         return NULL;
     }
-    sqlite3_extended_result_codes(st->db, 1);
-    /* Another writer's batch is waited for (two writers take turns). */
-    sqlite3_busy_timeout(st->db, 60000);
-    char *err = NULL;
-    int ok = 1;
-    if (mode != STORE_READ)
-        ok = sqlite3_exec(st->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL,
-                          NULL, &err) == SQLITE_OK;
-    sqlite3_free(err);
-    if (!ok)
-        failed(st, "cannot open the index");
-    if (ok && mode == STORE_CREATE)
-        ok = create(st) == 0;
-    else if (ok)
-        ok = check_schema(st) == 0;
-    if (!ok) {
+    if ((mode == STORE_CREATE ? create(st) : check_schema(st)) < 0) {
         open_code = st->code;
         snprintf(open_error, sizeof open_error, "%s", st->error);
         store_close(st);
@@ -280,9 +296,7 @@ int store_close(struct store *st)
 {
     if (!st)
         return 0;
-    for (int i = 0; i < S_COUNT; i++)
-        sqlite3_finalize(st->st[i]);
-    int rc = sqlite3_close(st->db) == SQLITE_OK ? 0 : -1;
+    int rc = st->c ? st->d->close(st->c) : 0;
     free(st->blob);
     free(st->last_spec);
     free(st->last_start);
@@ -292,29 +306,23 @@ int store_close(struct store *st)
 
 int store_begin(struct store *st)
 {
-    return run(st, S_BEGIN, "cannot write to the index");
+    return run(st, S_BEGIN, writing, NULL, 0);
 }
 
 int store_commit(struct store *st)
 {
-    return run(st, S_COMMIT, "cannot write to the index");
+    return run(st, S_COMMIT, writing, NULL, 0);
 }
 
 void store_rollback(struct store *st)
 {
-    sqlite3_stmt *s = stmt(st, S_ROLLBACK);
-    if (s) {
-        sqlite3_step(s);
-        sqlite3_reset(s);
-    }
-}
-
-static void bind_text(sqlite3_stmt *s, int i, const char *v)
-{
-    if (v)
-        sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC);
-    else
-        sqlite3_bind_null(s, i);
+    /* What failed is said already: what this says is not kept. */
+    char error[sizeof st->error];
+    int code = st->code;
+    memcpy(error, st->error, sizeof error);
+    run(st, S_ROLLBACK, writing, NULL, 0);
+    memcpy(st->error, error, sizeof error);
+    st->code = code;
 }
 
 static const char *tag_of(const struct stored_game *g, const char *name)
@@ -325,76 +333,53 @@ static const char *tag_of(const struct stored_game *g, const char *name)
     return NULL;
 }
 
-/* Run a statement of two texts, no rows: 0, or -1. */
-static int run_texts(struct store *st, int which, const char *a, const char *b)
+/* Now, as a run's times are written: UTC, to the second. */
+static const char *now(char *buf, size_t len)
 {
-    sqlite3_stmt *s = stmt(st, which);
-    if (!s)
-        return -1;
-    bind_text(s, 1, a);
-    bind_text(s, 2, b);
-    int rc = sqlite3_step(s);
-    sqlite3_reset(s);
-    return rc == SQLITE_DONE ? 0 : failed(st, "cannot write to the index");
+    time_t t = time(NULL);
+    struct tm tm;
+    if (!gmtime_r(&t, &tm) || strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm) == 0)
+        snprintf(buf, len, "?");
+    return buf;
 }
 
 int store_add_game(struct store *st, const struct stored_game *g, int64_t *id)
 {
-    sqlite3_stmt *s = stmt(st, S_ADD_GAME), *f = stmt(st, S_FIND_DIGEST);
-    if (!s || !f)
+    const struct arg a[] = {
+        ARG_B(g->digest, sizeof g->digest), ARG_T(g->file), ARG_I(g->number), ARG_I(g->line),
+        ARG_T(g->rules), ARG_T(g->rule_set), ARG_T(g->start), ARG_B(g->plies, g->nplies),
+        ARG_T(tag_of(g, "South")), ARG_T(tag_of(g, "North")), ARG_T(tag_of(g, "Event")),
+        ARG_T(g->date), ARG_T(g->result), ARG_I(g->state), ARG_I(g->ending), ARG_I(g->outcome),
+        ARG_I(g->moves), ARG_I(g->count[PMN_ERROR] + g->count[PMN_FATAL]),
+        ARG_I(g->count[PMN_WARNING]), ARG_I(g->count[PMN_NOTE]), ARG_T(g->codes ? g->codes : ""),
+        ARG_I(g->text_form), ARG_B(g->text ? g->text : "", g->len),
+    };
+    int rc = one(st, S_ADD_GAME, writing, a, (int)(sizeof a / sizeof *a), id);
+    if (rc < 0)
         return -1;
-    sqlite3_bind_blob(s, 1, g->digest, sizeof g->digest, SQLITE_STATIC);
-    bind_text(s, 2, g->file);
-    sqlite3_bind_int64(s, 3, (sqlite3_int64)g->number);
-    sqlite3_bind_int64(s, 4, (sqlite3_int64)g->line);
-    bind_text(s, 5, g->rules);
-    bind_text(s, 6, g->rule_set);
-    bind_text(s, 7, g->start);
-    sqlite3_bind_blob(s, 8, g->plies ? (const void *)g->plies : "", (int)g->nplies,
-                      SQLITE_STATIC);
-    bind_text(s, 9, tag_of(g, "South"));
-    bind_text(s, 10, tag_of(g, "North"));
-    bind_text(s, 11, tag_of(g, "Event"));
-    bind_text(s, 12, g->date);
-    bind_text(s, 13, g->result);
-    sqlite3_bind_int(s, 14, g->state);
-    sqlite3_bind_int(s, 15, g->ending);
-    sqlite3_bind_int(s, 16, g->outcome);
-    sqlite3_bind_int(s, 17, (int)g->moves);
-    sqlite3_bind_int(s, 18, (int)(g->count[PMN_ERROR] + g->count[PMN_FATAL]));
-    sqlite3_bind_int(s, 19, (int)g->count[PMN_WARNING]);
-    sqlite3_bind_int(s, 20, (int)g->count[PMN_NOTE]);
-    bind_text(s, 21, g->codes ? g->codes : "");
-    sqlite3_bind_int(s, 22, g->text_form);
-    sqlite3_bind_blob64(s, 23, g->text ? g->text : "", g->len, SQLITE_STATIC);
-    int rc = sqlite3_step(s);
-    sqlite3_reset(s);
-    sqlite3_clear_bindings(s);
-    if (rc != SQLITE_DONE)
-        return failed(st, "cannot write to the index");
-    if (sqlite3_changes(st->db) == 0) {
+    if (rc == 0) {
         /* The same game: its id. */
-        sqlite3_bind_blob(f, 1, g->digest, sizeof g->digest, SQLITE_STATIC);
-        rc = sqlite3_step(f);
-        *id = rc == SQLITE_ROW ? sqlite3_column_int64(f, 0) : 0;
-        sqlite3_reset(f);
-        return rc == SQLITE_ROW ? 0 : failed(st, "cannot read the index");
+        rc = one(st, S_FIND_DIGEST, reading, a, 1, id);
+        if (rc == 0) {
+            st->code = PMN_F006;
+            snprintf(st->error, sizeof st->error, "cannot read the index: a game it holds "
+                     "already is not found by its digest");
+        }
+        return rc == 1 ? 0 : -1;
     }
-    *id = sqlite3_last_insert_rowid(st->db);
     if (st->run && !st->run_first) {
         /* The run's first game: where its games begin (ids grow). */
-        char q[128];
-        snprintf(q, sizeof q, "UPDATE runs SET first_game = %lld WHERE id = %lld",
-                 (long long)*id, (long long)st->run);
-        if (sqlite3_exec(st->db, q, NULL, NULL, NULL) != SQLITE_OK)
-            return failed(st, "cannot write to the index");
+        const struct arg f[] = { ARG_I(*id), ARG_I(st->run) };
+        if (run(st, S_RUN_FIRST, writing, f, 2) < 0)
+            return -1;
         st->run_first = *id;
     }
     /* Its rules and start among those a lookup reads a position under, and
      * the explorer starts from (most games share the ones before). */
     if (!st->last_start || strcmp(st->last_start, g->start) != 0
         || !st->last_spec || strcmp(st->last_spec, g->rules) != 0) {
-        if (run_texts(st, S_ADD_START, g->rules, g->start) < 0)
+        const struct arg s[] = { ARG_T(g->rules), ARG_T(g->start) };
+        if (run(st, S_ADD_START, writing, s, 2) < 0)
             return -1;
         free(st->last_start);
         free(st->last_spec);
@@ -443,15 +428,10 @@ static int put_varint(struct store *st, uint64_t v)
 
 static int write_bucket(struct store *st, int64_t segment, unsigned bucket)
 {
-    sqlite3_stmt *s = stmt(st, S_ADD_POSTING);
-    if (!s)
-        return -1;
-    sqlite3_bind_int64(s, 1, (sqlite3_int64)((uint64_t)segment << 32 | bucket));
-    sqlite3_bind_blob(s, 2, st->blob, (int)st->bloblen, SQLITE_STATIC);
-    int rc = sqlite3_step(s);
-    sqlite3_reset(s);
+    const struct arg a[] = { ARG_I((uint64_t)segment << 32 | bucket),
+                             ARG_B(st->blob, st->bloblen) };
     st->bloblen = 0;
-    return rc == SQLITE_DONE ? 0 : failed(st, "cannot write to the index");
+    return run(st, S_ADD_POSTING, writing, a, 2);
 }
 
 int store_add_postings(struct store *st, struct posting *p, size_t n)
@@ -462,16 +442,10 @@ int store_add_postings(struct store *st, struct posting *p, size_t n)
     unsigned bits = 0;
     while (bits < 24 && ((size_t)128 << bits) < n)
         bits++;
-    sqlite3_stmt *s = stmt(st, S_ADD_SEGMENT);
-    if (!s)
+    const struct arg sa[] = { ARG_I(bits), ARG_I(n) };
+    int64_t segment;
+    if (one(st, S_ADD_SEGMENT, writing, sa, 2, &segment) != 1)
         return -1;
-    sqlite3_bind_int(s, 1, (int)bits);
-    sqlite3_bind_int64(s, 2, (sqlite3_int64)n);
-    int rc = sqlite3_step(s);
-    sqlite3_reset(s);
-    if (rc != SQLITE_DONE)
-        return failed(st, "cannot write to the index");
-    int64_t segment = sqlite3_last_insert_rowid(st->db);
     /* Into bucket order, keeping the order of game and ply they come in
      * (a counting sort: stable, and linear). */
     size_t nb = (size_t)1 << bits;
@@ -510,91 +484,62 @@ int store_add_postings(struct store *st, struct posting *p, size_t n)
         unsigned check = check_of(p[i].fp, bits);
         if (put_varint(st, (uint64_t)(p[i].game - game)) < 0
             || put_byte(st, (unsigned char)(check >> 8)) < 0
-            || put_byte(st, (unsigned char)check) < 0 || put_varint(st, p[i].ply) < 0) {
-            st->code = PMN_F002;
-            snprintf(st->error, sizeof st->error, "out of memory");
-            return -1;
-        }
+            || put_byte(st, (unsigned char)check) < 0 || put_varint(st, p[i].ply) < 0)
+            return memory_failed(st);
         game = p[i].game;
     }
     return write_bucket(st, segment, bucket);
 }
 
-static const char *column_text(sqlite3_stmt *s, int i)
-{
-    return (const char *)sqlite3_column_text(s, i);
-}
-
 int store_game(struct store *st, int64_t id, int text, struct stored_game *g)
 {
-    sqlite3_stmt *s = stmt(st, S_GAME);
-    if (!s)
-        return -1;
     /* The statement of the game stays on its row, so that its strings stay
-     * valid until the next read (the reset below comes then). */
-    sqlite3_reset(s);
-    sqlite3_bind_int64(s, 1, id);
-    int rc = sqlite3_step(s);
-    if (rc == SQLITE_DONE)
-        return 0;
-    if (rc != SQLITE_ROW)
-        return failed(st, "cannot read the index");
+     * valid until the next read (which runs it anew). */
+    const struct arg a[] = { ARG_I(id) };
+    int rc = query(st, S_GAME, reading, a, 1) < 0 ? -1 : next(st, S_GAME, reading);
+    if (rc <= 0)
+        return rc;
+    const struct driver *d = st->d;
+    struct conn *c = st->c;
     memset(g, 0, sizeof *g);
-    g->id = sqlite3_column_int64(s, 0);
-    g->file = column_text(s, 1);
-    g->number = (unsigned long)sqlite3_column_int64(s, 2);
-    g->line = (pmn_at)sqlite3_column_int64(s, 3);
-    g->rules = column_text(s, 4);
-    g->rule_set = column_text(s, 5);
-    g->start = column_text(s, 6);
-    g->plies = sqlite3_column_blob(s, 7);
-    g->nplies = (size_t)sqlite3_column_bytes(s, 7);
-    g->result = column_text(s, 8);
-    g->date = column_text(s, 9);
-    g->state = sqlite3_column_int(s, 10);
-    g->ending = sqlite3_column_int(s, 11);
-    g->outcome = sqlite3_column_int(s, 12);
-    g->moves = (unsigned)sqlite3_column_int(s, 13);
-    g->count[PMN_ERROR] = (unsigned)sqlite3_column_int(s, 14);
-    g->count[PMN_WARNING] = (unsigned)sqlite3_column_int(s, 15);
-    g->count[PMN_NOTE] = (unsigned)sqlite3_column_int(s, 16);
-    g->codes = column_text(s, 17);
-    g->text_form = sqlite3_column_int(s, 18);
-    g->text = text ? sqlite3_column_blob(s, 19) : NULL;
-    g->len = text ? (size_t)sqlite3_column_bytes(s, 19) : 0;
-    if (!g->text)
+    g->id = d->integer(c, S_GAME, 0);
+    g->file = text_at(st, S_GAME, 1);
+    g->number = (unsigned long)d->integer(c, S_GAME, 2);
+    g->line = (pmn_at)d->integer(c, S_GAME, 3);
+    g->rules = text_at(st, S_GAME, 4);
+    g->rule_set = text_at(st, S_GAME, 5);
+    g->start = text_at(st, S_GAME, 6);
+    g->plies = d->bytes(c, S_GAME, 7, &g->nplies);
+    g->result = text_at(st, S_GAME, 8);
+    g->date = text_at(st, S_GAME, 9);
+    g->state = (int)d->integer(c, S_GAME, 10);
+    g->ending = (int)d->integer(c, S_GAME, 11);
+    g->outcome = (int)d->integer(c, S_GAME, 12);
+    g->moves = (unsigned)d->integer(c, S_GAME, 13);
+    g->count[PMN_ERROR] = (unsigned)d->integer(c, S_GAME, 14);
+    g->count[PMN_WARNING] = (unsigned)d->integer(c, S_GAME, 15);
+    g->count[PMN_NOTE] = (unsigned)d->integer(c, S_GAME, 16);
+    g->codes = text_at(st, S_GAME, 17);
+    g->text_form = (int)d->integer(c, S_GAME, 18);
+    g->text = text ? d->bytes(c, S_GAME, 19, &g->len) : NULL;
+    if (!g->text) {
         g->text = "";
-    if (sqlite3_column_bytes(s, 20) == (int)sizeof g->digest)
-        memcpy(g->digest, sqlite3_column_blob(s, 20), sizeof g->digest);
-    if (!g->file || !g->rules || !g->rule_set || !g->start || !g->codes) {
+        g->len = 0;
+    }
+    size_t n = 0;
+    const void *dg = d->bytes(c, S_GAME, 20, &n);
+    if (dg && n == sizeof g->digest)
+        memcpy(g->digest, dg, sizeof g->digest);
+    if (!g->file || !g->rules || !g->rule_set || !g->start || !g->codes || !g->plies) {
         st->code = PMN_F006;
         snprintf(st->error, sizeof st->error, "game %lld of the index is damaged (a column "
                  "of it is empty)", (long long)id);
         return -1;
     }
-    g->south = column_text(s, 21);
-    g->north = column_text(s, 22);
-    g->event = column_text(s, 23);
+    g->south = text_at(st, S_GAME, 21);
+    g->north = text_at(st, S_GAME, 22);
+    g->event = text_at(st, S_GAME, 23);
     return 1;
-}
-
-/* The rows of statement which (bound: its first parameter fp, if any),
- * each (int64, int) to fn. */
-static int each_row(struct store *st, int which,
-                    int (*fn)(void *ctx, int64_t game, unsigned ply), void *ctx)
-{
-    sqlite3_stmt *s = stmt(st, which);
-    if (!s)
-        return -1;
-    int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-        if (fn(ctx, sqlite3_column_int64(s, 0),
-               sqlite3_column_count(s) > 1 ? (unsigned)sqlite3_column_int(s, 1) : 0)) {
-            rc = SQLITE_DONE;
-            break;
-        }
-    sqlite3_reset(s);
-    return rc == SQLITE_DONE ? 0 : failed(st, "cannot read the index");
 }
 
 static uint64_t get_varint(const unsigned char **p, const unsigned char *end, int *bad)
@@ -610,26 +555,57 @@ static uint64_t get_varint(const unsigned char **p, const unsigned char *end, in
     return 0;
 }
 
+/* The segments, (id, bits) each: read whole before their buckets are (a
+ * server's connection runs one statement at a time), into *seg. */
+static int segments(struct store *st, int64_t **seg, size_t *n)
+{
+    size_t cap = 0;
+    *seg = NULL;
+    *n = 0;
+    if (query(st, S_SEGMENTS, reading, NULL, 0) < 0)
+        return -1;
+    int rc;
+    while ((rc = next(st, S_SEGMENTS, reading)) == 1) {
+        if (*n + 2 > cap) {
+            cap = cap ? 2 * cap : 64;
+            int64_t *m = realloc(*seg, cap * sizeof *m);
+            if (!m) {
+                rc = memory_failed(st);
+                break;
+            }
+            *seg = m;
+        }
+        (*seg)[(*n)++] = st->d->integer(st->c, S_SEGMENTS, 0);
+        (*seg)[(*n)++] = st->d->integer(st->c, S_SEGMENTS, 1);
+    }
+    st->d->reset(st->c, S_SEGMENTS);
+    return rc;
+}
+
 int store_at(struct store *st, uint64_t fp, int (*fn)(void *ctx, int64_t game, unsigned ply),
              void *ctx)
 {
-    sqlite3_stmt *seg = stmt(st, S_SEGMENTS), *b = stmt(st, S_BUCKET);
-    if (!seg || !b)
+    int64_t *seg;
+    size_t nseg;
+    if (segments(st, &seg, &nseg) < 0) {
+        free(seg);
         return -1;
-    int rc, stop = 0, bad = 0;
-    while (!stop && !bad && (rc = sqlite3_step(seg)) == SQLITE_ROW) {
-        int64_t segment = sqlite3_column_int64(seg, 0);
-        unsigned bits = (unsigned)sqlite3_column_int(seg, 1);
-        if (bits > 24) {
+    }
+    int rc = 0, stop = 0, bad = 0;
+    for (size_t s = 0; s < nseg && !stop && !bad && rc == 0; s += 2) {
+        int64_t segment = seg[s];
+        if (seg[s + 1] < 0 || seg[s + 1] > 24) {
             bad = 1;
             break;
         }
+        unsigned bits = (unsigned)seg[s + 1];
         unsigned bucket = bucket_of(fp, bits), check = check_of(fp, bits);
-        sqlite3_bind_int64(b, 1, (sqlite3_int64)((uint64_t)segment << 32 | bucket));
-        int brc = sqlite3_step(b);
-        if (brc == SQLITE_ROW) {
-            const unsigned char *p = sqlite3_column_blob(b, 0);
-            const unsigned char *end = p + sqlite3_column_bytes(b, 0);
+        const struct arg a[] = { ARG_I((uint64_t)segment << 32 | bucket) };
+        int brc = query(st, S_BUCKET, reading, a, 1) < 0 ? -1 : next(st, S_BUCKET, reading);
+        if (brc == 1) {
+            size_t len = 0;
+            const unsigned char *p = st->d->bytes(st->c, S_BUCKET, 0, &len);
+            const unsigned char *end = p + len;
             int64_t game = 0;
             while (p && p < end && !stop && !bad) {
                 game += (int64_t)get_varint(&p, end, &bad);
@@ -643,146 +619,157 @@ int store_at(struct store *st, uint64_t fp, int (*fn)(void *ctx, int64_t game, u
                 if (!bad && c == check)
                     stop = fn(ctx, game, (unsigned)ply);
             }
-        } else if (brc != SQLITE_DONE) {
-            sqlite3_reset(b);
-            sqlite3_reset(seg);
-            return failed(st, "cannot read the index");
         }
-        sqlite3_reset(b);
+        rc = brc < 0 ? -1 : 0;
+        st->d->reset(st->c, S_BUCKET);
     }
-    sqlite3_reset(seg);
+    free(seg);
     if (bad) {
         st->code = PMN_F006;
         snprintf(st->error, sizeof st->error, "the index is damaged (a bucket of its "
                  "positions cannot be read)");
         return -1;
     }
-    return stop || rc == SQLITE_DONE ? 0 : failed(st, "cannot read the index");
+    return rc;
 }
 
 int store_each(struct store *st, int (*fn)(void *ctx, int64_t game, unsigned ply), void *ctx)
 {
-    return each_row(st, S_EACH, fn, ctx);
-}
-
-static int count_of(struct store *st, const char *q, uint64_t *n)
-{
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(st->db, q, -1, &s, NULL) != SQLITE_OK)
-        return failed(st, "cannot read the index");
-    int rc = sqlite3_step(s);
-    *n = rc == SQLITE_ROW ? (uint64_t)sqlite3_column_int64(s, 0) : 0;
-    sqlite3_finalize(s);
-    return rc == SQLITE_ROW ? 0 : failed(st, "cannot read the index");
+    int64_t ids[4096], after = 0;
+    for (;;) {
+        /* A page read whole before fn reads games (one statement at a time). */
+        const struct arg a[] = { ARG_I(after) };
+        size_t n = 0;
+        int rc;
+        if (query(st, S_EACH, reading, a, 1) < 0)
+            return -1;
+        while (n < sizeof ids / sizeof *ids && (rc = next(st, S_EACH, reading)) == 1)
+            ids[n++] = st->d->integer(st->c, S_EACH, 0);
+        st->d->reset(st->c, S_EACH);
+        if (rc < 0)
+            return -1;
+        for (size_t i = 0; i < n; i++)
+            if (fn(ctx, ids[i], 0))
+                return 0;
+        if (n < sizeof ids / sizeof *ids)
+            return 0;
+        after = ids[n - 1];
+    }
 }
 
 int store_counts(struct store *st, struct store_counts *c)
 {
     memset(c, 0, sizeof *c);
-    uint64_t pages = 0, size = 0;
-    if (count_of(st, "SELECT count(*) FROM games", &c->games) < 0
-        || count_of(st, "SELECT coalesce(sum(entries), 0) FROM segments", &c->positions) < 0
-        || count_of(st, "SELECT count(*) FROM segments", &c->segments) < 0
-        || count_of(st, "SELECT count(*) FROM games WHERE errors > 0", &c->with_errors) < 0
-        || count_of(st, "PRAGMA page_count", &pages) < 0
-        || count_of(st, "PRAGMA page_size", &size) < 0)
-        return -1;
-    c->bytes = pages * size;
+    int64_t v[5];
+    static const int which[5] = { S_COUNT_GAMES, S_COUNT_POSITIONS, S_COUNT_SEGMENTS,
+                                  S_COUNT_ERRORS, S_BYTES };
+    for (int i = 0; i < 5; i++)
+        if (one(st, which[i], reading, NULL, 0, &v[i]) < 0)
+            return -1;
+    c->games = (uint64_t)v[0];
+    c->positions = (uint64_t)v[1];
+    c->segments = (uint64_t)v[2];
+    c->with_errors = (uint64_t)v[3];
+    c->bytes = (uint64_t)v[4];
     return 0;
 }
 
 int store_run_start(struct store *st, int64_t *id)
 {
-    if (run(st, S_RUN_START, "cannot write to the index") < 0)
+    char when[32];
+    const struct arg a[] = { ARG_T(now(when, sizeof when)) };
+    if (one(st, S_RUN_START, writing, a, 1, id) != 1)
         return -1;
-    *id = st->run = sqlite3_last_insert_rowid(st->db);
+    st->run = *id;
     st->run_first = 0;
     return 0;
 }
 
-int store_run_end(struct store *st, int64_t run, uint64_t games)
+int store_run_end(struct store *st, int64_t id, uint64_t games)
 {
-    sqlite3_stmt *s = stmt(st, S_RUN_END);
-    if (!s)
-        return -1;
-    sqlite3_bind_int64(s, 1, (sqlite3_int64)games);
-    sqlite3_bind_int64(s, 2, run);
-    int rc = sqlite3_step(s);
-    sqlite3_reset(s);
-    return rc == SQLITE_DONE ? 0 : failed(st, "cannot write to the index");
+    char when[32];
+    const struct arg a[] = { ARG_I(games), ARG_T(now(when, sizeof when)), ARG_I(id) };
+    return run(st, S_RUN_END, writing, a, 3);
 }
 
 int store_runs_open(struct store *st, int (*fn)(void *ctx, const char *started, uint64_t games),
                     void *ctx)
 {
-    sqlite3_stmt *s = stmt(st, S_RUNS_OPEN);
-    if (!s)
+    if (query(st, S_RUNS_OPEN, reading, NULL, 0) < 0)
         return -1;
     int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const char *started = column_text(s, 0);
-        if (fn(ctx, started ? started : "?", (uint64_t)sqlite3_column_int64(s, 1))) {
-            rc = SQLITE_DONE;
+    while ((rc = next(st, S_RUNS_OPEN, reading)) == 1) {
+        const char *started = text_at(st, S_RUNS_OPEN, 0);
+        if (fn(ctx, started ? started : "?", (uint64_t)st->d->integer(st->c, S_RUNS_OPEN, 1)))
             break;
-        }
     }
-    sqlite3_reset(s);
-    return rc == SQLITE_DONE ? 0 : failed(st, "cannot read the index");
+    st->d->reset(st->c, S_RUNS_OPEN);
+    return rc < 0 ? -1 : 0;
 }
 
 int store_each_start(struct store *st, int (*fn)(void *ctx, const char *spec, const char *start),
                      void *ctx)
 {
-    sqlite3_stmt *s = stmt(st, S_STARTS);
-    if (!s)
+    /* Few: read whole, so that fn may ask the store (one statement at a time). */
+    if (query(st, S_STARTS, reading, NULL, 0) < 0)
         return -1;
+    char **pairs = NULL;
+    size_t n = 0, cap = 0;
     int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const char *spec = column_text(s, 0), *start = column_text(s, 1);
-        if (spec && start && fn(ctx, spec, start)) {
-            rc = SQLITE_DONE;
+    while ((rc = next(st, S_STARTS, reading)) == 1) {
+        const char *spec = text_at(st, S_STARTS, 0), *start = text_at(st, S_STARTS, 1);
+        if (!spec || !start)
+            continue;
+        if (n + 2 > cap) {
+            cap = cap ? 2 * cap : 16;
+            char **m = realloc(pairs, cap * sizeof *m);
+            if (!m) {
+                rc = memory_failed(st);
+                break;
+            }
+            pairs = m;
+        }
+        pairs[n] = strdup(spec);
+        pairs[n + 1] = strdup(start);
+        n += 2;
+        if (!pairs[n - 2] || !pairs[n - 1]) {
+            rc = memory_failed(st);
             break;
         }
     }
-    sqlite3_reset(s);
-    return rc == SQLITE_DONE ? 0 : failed(st, "cannot read the index");
+    st->d->reset(st->c, S_STARTS);
+    for (size_t i = 0; rc == 0 && i < n; i += 2)
+        if (fn(ctx, pairs[i], pairs[i + 1]))
+            break;
+    for (size_t i = 0; i < n; i++)
+        free(pairs[i]);
+    free(pairs);
+    return rc < 0 ? -1 : 0;
 }
 
 int store_explorer_clear(struct store *st)
 {
-    return run(st, S_EXPLORER_CLEAR, "cannot write to the index");
+    if (run(st, S_EXPLORER_LOCK, writing, NULL, 0) < 0)
+        return -1;
+    return run(st, S_EXPLORER_CLEAR, writing, NULL, 0);
 }
 
 int store_explorer_put(struct store *st, uint64_t fp, const unsigned char *key, size_t keylen,
                        uint64_t games, const char *stats)
 {
-    sqlite3_stmt *s = stmt(st, S_EXPLORER_PUT);
-    if (!s)
-        return -1;
-    sqlite3_bind_int64(s, 1, (sqlite3_int64)fp);
-    sqlite3_bind_blob(s, 2, key, (int)keylen, SQLITE_STATIC);
-    sqlite3_bind_int64(s, 3, (sqlite3_int64)games);
-    bind_text(s, 4, stats);
-    int rc = sqlite3_step(s);
-    sqlite3_reset(s);
-    return rc == SQLITE_DONE ? 0 : failed(st, "cannot write to the index");
+    const struct arg a[] = { ARG_I(fp), ARG_B(key, keylen), ARG_I(games), ARG_T(stats) };
+    return run(st, S_EXPLORER_PUT, writing, a, 4);
 }
 
 int store_explorer_get(struct store *st, uint64_t fp, const unsigned char *key, size_t keylen,
                        const char **stats)
 {
-    sqlite3_stmt *s = stmt(st, S_EXPLORER_GET);
-    if (!s)
-        return -1;
     /* On its row until the next call: stats stays valid. */
-    sqlite3_reset(s);
-    sqlite3_bind_int64(s, 1, (sqlite3_int64)fp);
-    sqlite3_bind_blob(s, 2, key, (int)keylen, SQLITE_TRANSIENT);
-    int rc = sqlite3_step(s);
-    if (rc == SQLITE_DONE)
-        return 0;
-    if (rc != SQLITE_ROW)
-        return failed(st, "cannot read the index");
-    *stats = column_text(s, 1);
+    const struct arg a[] = { ARG_I(fp), ARG_B(key, keylen) };
+    int rc = query(st, S_EXPLORER_GET, reading, a, 2) < 0 ? -1
+           : next(st, S_EXPLORER_GET, reading);
+    if (rc <= 0)
+        return rc;
+    *stats = text_at(st, S_EXPLORER_GET, 1);
     return *stats ? 1 : 0;
 }

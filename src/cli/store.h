@@ -1,7 +1,8 @@
 /* store.h - an archive index's database (store.c): the games of archives,
  * their tags, what checking them found, their text, and every position
- * their main lines reach, in SQLite.  pmn index (index.c) builds it and
- * asks it; nothing else touches the SQL.
+ * their main lines reach, in an SQLite file or on a PostgreSQL server (an
+ * address that is a libpq URI, postgresql://...).  pmn index (index.c)
+ * builds it and asks it; nothing else touches the SQL.
  *
  * Who owns what: a struct store owns its connection and statements; a
  * stored game read back (store_game) points into the store's buffers,
@@ -9,7 +10,7 @@
  * leaves the reason in the store (store_error), with the diagnostic code
  * it calls for: PMN_F006 for a file that is not an index pmn can use,
  * PMN_F003 for a write that failed (a full disk), PMN_F001 for one that
- * cannot be opened. */
+ * cannot be opened or reached (the server gone), PMN_F002 for memory. */
 #ifndef PMN_CLI_STORE_H
 #define PMN_CLI_STORE_H
 
@@ -66,7 +67,10 @@ struct stored_game {
     unsigned char digest[16]; /* the same game: its rules, start, plies, roster */
 };
 
-struct store *store_open(const char *path, enum store_mode mode);
+struct store *store_open(const char *address, enum store_mode mode);
+/* Does the address hold what a new index would replace (a file; a
+ * database with an index's tables): 1, 0, -1 (it cannot be asked). */
+int store_exists(const char *address);
 /* Why the last call failed, and its code; for a store that could not be
  * opened, store_open_error. */
 const char *store_error(const struct store *st, int *code);

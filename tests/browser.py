@@ -24,6 +24,10 @@ What it checks:
     graph; no comment is shown in braces or as [%eval]; the summary lists
     both sides; at the end the caption says the game is over; a status
     has no doubled stop; a problem is listed by its event, not "? - ?";
+  - with --explorer DB, a panel beside the board says at each position
+    stepped to what `pmn index explore` says of it: the moves, their
+    games, results (bars as wide as their shares) and scores, the move
+    the record plays next marked; without it, no panel;
   - at a glance: at 1280x900 the board, its controls, the move list and
     the graph are in view at once, with no sideways scroll there or at
     412 px; engine lines folded after their first plies, opened by a click
@@ -543,6 +547,83 @@ return {hidden: box.hidden, bands: svg.querySelectorAll('rect.ply').length,
     no_errors(d, "annotated")
 
 
+PANEL_JS = """
+var p = document.getElementById('explorer'), rows = [];
+document.querySelectorAll('#xp-moves tbody tr').forEach(function (tr) {
+  var bar = tr.querySelector('.xp-bar').getBoundingClientRect().width;
+  rows.push({move: tr.getAttribute('data-move'),
+             games: parseInt(tr.querySelector('td.games').textContent, 10),
+             score: tr.querySelector('td.score').textContent,
+             next: tr.className === 'next',
+             parts: Array.prototype.map.call(tr.querySelectorAll('.xp-bar span'),
+                                             function (s) { return s.getBoundingClientRect().width / bar; })});
+});
+return {hidden: p.hidden, total: document.getElementById('xp-total').textContent, rows: rows,
+        none: !document.getElementById('xp-none').hidden,
+        latest: document.querySelectorAll('#xp-latest li').length,
+        moves: Array.prototype.map.call(document.querySelectorAll('table.main a.mv'),
+                                        function (a) { return a.textContent; })};"""
+
+
+def explore_says(db, plies):
+    """pmn index explore DB --opening PLIES --format jsonl: the position's
+    line and its moves."""
+    args = [PMN, "index", "explore", db, "--format", "jsonl", "--top", "0"]
+    if plies:
+        args += ["--opening", " ".join(plies)]
+    status, out, err = run(args)
+    lines = [__import__("json").loads(x) for x in out.splitlines()]
+    return status, lines
+
+
+def explorer(d):
+    """pmn html --explorer DB: the panel at the start and after steps by
+    key says what pmn index explore says of the position shown."""
+    db = os.path.join(WORK, "explorer.db")
+    tournament = os.path.join(TOP, "samples/tournament/zanzibar-2026.pmn")
+    run([PMN, "index", "build", db, tournament,
+         os.path.join(TOP, "samples/hawalis/tavares-gering-2009.pmn")])
+    url = page("explorer", "--explorer", db, tournament)
+    go(d, url, "#game=3&ply=0")
+    played = d.execute_script(PANEL_JS)["moves"]
+    ok(len(played) > 8, "explorer: the game's moves: %s" % played)
+    for ply in range(0, 7):
+        if ply:
+            keys(d, Keys.ARROW_RIGHT)
+            until(lambda: at(d)[3 - 1] == str(ply))
+        panel = d.execute_script(PANEL_JS)
+        status, says = explore_says(db, played[:ply])
+        if not ok(status == 0 and says and not panel["hidden"],
+                  "explorer at ply %d: a panel (%s), pmn index explore status %d"
+                  % (ply, panel["hidden"], status)):
+            continue
+        pos, moves = says[0], [m for m in says[1:] if m["type"] == "move"]
+        ok(panel["total"].startswith("%d game" % pos["games"]),
+           "explorer at ply %d: '%s', explore says %d games" % (ply, panel["total"], pos["games"]))
+        ok([(r["move"], r["games"]) for r in panel["rows"]]
+           == [(m["move"] or "", m["games"]) for m in moves],
+           "explorer at ply %d: the moves %s, explore says %s"
+           % (ply, [(r["move"], r["games"]) for r in panel["rows"]],
+              [(m["move"], m["games"]) for m in moves]))
+        for r, m in zip(panel["rows"], moves):
+            decided = m["south"] + m["draws"] + m["north"]
+            want = [x / decided for x in (m["south"], m["draws"], m["north"])] if decided else [0, 0, 0]
+            ok(all(abs(a - b) < 0.02 for a, b in zip(r["parts"], want)),
+               "explorer at ply %d, %s: bars %s, results %s" % (ply, r["move"], r["parts"], want))
+            ok(r["score"] == ("-" if m["score"] is None else "%d%%" % round(100 * m["score"])),
+               "explorer at ply %d, %s: score %s, explore says %s" % (ply, r["move"], r["score"],
+                                                                     m["score"]))
+        nexts = [r["move"] for r in panel["rows"] if r["next"]]
+        ok(nexts == ([played[ply]] if ply < len(played) and pos["games"] else []),
+           "explorer at ply %d: the move played next marked: %s (%s)" % (ply, nexts, played[ply]))
+        ok(panel["latest"] == min(3, pos["games"]), "explorer at ply %d: %d latest games"
+           % (ply, panel["latest"]))
+    # A page without an index has no panel.
+    go(d, page("no-explorer", tournament), "#game=1&ply=2")
+    ok(d.execute_script(PANEL_JS)["hidden"], "no --explorer: no panel")
+    no_errors(d, "explorer")
+
+
 def viewport(d, width, height):
     """The page's window, exactly (a headless window's size includes
     room it keeps for its frame)."""
@@ -672,7 +753,7 @@ def main():
             screenshots(d, sys.argv[2])
             return 0
         for check in (counts_at_plies, keys_and_clicks, variations, sowings, errors,
-                      network, large, annotated, at_a_glance):
+                      network, large, annotated, at_a_glance, explorer):
             check(d)
     finally:
         d.quit()

@@ -19,6 +19,9 @@
 #include "records.h"
 #include "archive.h"
 #include "criteria.h"
+#include "store.h"
+#include "lookup.h"
+#include "explorer.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -51,7 +54,15 @@ struct html {
     const char *tbdir;        /* --tablebase DIR, or NULL */
     pmn_tablebase *tb;        /* the databases of the last game's rules */
     const char *title;        /* --title */
+    const char *explorer;     /* --explorer DB */
+    struct store *st;         /* its index, while it answers */
+    struct diag_sink *sink;
+    char *xp;                 /* a position's explorer, as JSON */
+    size_t xplen;
 };
+
+/* The latest games the explorer's panel names at a position. */
+#define PANEL_GAMES 3
 
 /* The lines of a game, for the page's list of them after its nodes. */
 struct line_seen {
@@ -253,6 +264,36 @@ static void jcomments(FILE *f, const char *key, char *const *c, size_t n)
     fputc(']', f);
 }
 
+/* What the index says was played from position p, as `,"KEY":{...}`;
+ * nothing where there is no index, or it failed (said once, then the
+ * page goes on without its panel). */
+static void jexplorer(struct html *h, const char *key, const pmn_rules *r, const pmn_position *p)
+{
+    if (!h->st)
+        return;
+    FILE *m = open_memstream(&h->xp, &h->xplen);
+    int rc = m ? index_explore_json(h->st, r, p, PANEL_GAMES, m) : -2;
+    if (m && fclose(m) != 0 && rc == 0)
+        rc = -2;
+    if (rc == 0) {
+        fprintf(h->f, ",\"%s\":", key);
+        fwrite(h->xp, 1, h->xplen, h->f);
+    } else {
+        const char *file = h->sink->file;
+        h->sink->file = h->explorer;
+        if (rc == -2)
+            report(h->sink, PMN_F002, 0, 0, "out of memory");
+        else
+            index_store_failed(h->sink, h->st);
+        h->sink->file = file;
+        store_close(h->st);
+        h->st = NULL;
+        h->failed = 1;
+    }
+    free(h->xp);
+    h->xp = NULL;
+}
+
 /* A node: a ply as written, and what the replay made of it (what the
  * page shows of a line goes up to its first ply the replay did not play:
  * n->before is NULL from there). */
@@ -308,6 +349,7 @@ static int jnode(void *ctx, pmn_walk_node *n)
     if (replayed) {
         fputs(",\"board\":", f);
         jboard(f, w->r, &pl->after);
+        jexplorer(w->h, "xp", w->r, &pl->after);
         jreport(w, pl);
         jlaps(w, pl, n->before);
         if (pl->report.ending != PMN_END_NONE) {
@@ -503,6 +545,8 @@ static int each_game(struct archive *a, struct game *g)
     jstr(f, ending);
     fprintf(f, ",\"ready\":%d,\"start\":", setup->status == PMN_SETUP_READY);
     jboard(f, &setup->rules, &setup->start);
+    if (setup->status == PMN_SETUP_READY)
+        jexplorer(h, "xp0", &setup->rules, &setup->start);
     jdiags(h);
     h->ndiags = 0;
     long lines = jnodes(&w, g->rec, replay);
@@ -595,6 +639,9 @@ static const struct cli_option options[] = {
     OPT_NODES,
     OPT_TIME,
     OPT_TABLEBASE,
+    { "explorer", 'E' + 256, "DB", "a panel beside the board: what the games of the\n"
+      "archive index DB (pmn index) played from each\nposition, and how they scored",
+      STRING_AT(struct html, explorer), NULL, 0 },
     OPT_NOTATION,
     OPT_FROM,
     OPT_RULES_OVER,
@@ -642,6 +689,9 @@ static int run(struct common *c, void *ctx)
     h->a.game = each_game;
     h->a.diag = each_diag;
     h->a.need_moves = 1;
+    h->sink = &c->sink;
+    if (h->explorer && !(h->st = index_open(c, h->explorer, STORE_READ)))
+        return EXIT_FATAL;
     page_head(h, title);
     each_input(c->files, c->nfiles, &c->sink, archive_file, h);
     if (page_templates(h) < 0)
@@ -650,6 +700,7 @@ static int run(struct common *c, void *ctx)
     progress_erase();
     free(h->layouts);
     free(h->diags);
+    store_close(h->st);
     int damaged = tablebase_close_checked(h->tb);
     c->failed = h->failed || ferror(c->out.f);
     return damaged ? damaged : job_status(&c->sink, c->strict);
@@ -670,7 +721,10 @@ const struct command html_command = {
     "the games (see CRITERIA in pmn(1)).  Problems are also reported on\n"
     "standard error as by pmn check.  A game annotated by pmn annotate (or\n"
     "annotated on the way, --annotate) gets an evaluation graph to click, its\n"
-    "judged moves coloured, and the summary of each side.",
+    "judged moves coloured, and the summary of each side.  With --explorer, a\n"
+    "panel follows the position as the page steps: each move the games of an\n"
+    "archive index played from it, how often, how they ended (bars: South's\n"
+    "wins, draws, North's), the score, and the latest games there.",
     options,
     "Exit status: as pmn check's for the problems of the games read; 64 a wrong\n"
     "command line.",

@@ -37,6 +37,8 @@
           g.idxOf[l.first + i] = i;
         }
       });
+      /* A page made with --explorer: a panel for it. */
+      g.explorer = !!g.xp0 || g.nodes.some(function (x) { return !!x.xp; });
       games[n] = g;
     }
     return games[n];
@@ -482,6 +484,59 @@
 
   /* ---- where we are ------------------------------------------------ */
 
+  /* ---- the explorer's panel ---------------------------------------- */
+
+  function pct(part, whole) { return whole ? Math.round(100 * part / whole) : 0; }
+
+  /* What the index says was played from the position shown (x: its
+   * node's "xp", or the game's "xp0" at the start), and the move the
+   * record plays next there, marked. */
+  function showExplorer(x, next) {
+    var panel = $("explorer");
+    panel.hidden = !G.explorer;
+    if (!G.explorer) return;
+    var body = document.querySelector("#xp-moves tbody");
+    body.textContent = "";
+    $("xp-latest").textContent = "";
+    if (!x) {
+      $("xp-total").textContent = "(not known here)";
+      $("xp-none").hidden = true;
+      $("xp-moves").hidden = true;
+      return;
+    }
+    $("xp-total").textContent = x.games + " game" + (x.games === 1 ? "" : "s")
+      + (x.games ? ": South " + pct(x.south, x.games) + "%, draws " + pct(x.draws, x.games)
+         + "%, North " + pct(x.north, x.games) + "%" : "");
+    $("xp-none").hidden = x.games > 0;
+    $("xp-moves").hidden = !x.moves.length;
+    x.moves.forEach(function (m) {
+      var tr = el("tr"), decided = m.south + m.draws + m.north;
+      tr.setAttribute("data-move", m.move === null ? "" : m.move);
+      if (next !== null && m.move === next) tr.className = "next";
+      tr.appendChild(el("td", "move", m.move === null ? "(end)" : m.move));
+      tr.appendChild(el("td", "games", String(m.games)));
+      var td = el("td", "bars"), bar = el("div", "xp-bar");
+      bar.setAttribute("role", "img");
+      bar.setAttribute("aria-label", "South " + pct(m.south, decided) + "%, draws "
+                       + pct(m.draws, decided) + "%, North " + pct(m.north, decided) + "%");
+      [["s", m.south], ["d", m.draws], ["n", m.north]].forEach(function (p) {
+        var part = el("span", p[0], p[1] && pct(p[1], decided) >= 12 ? pct(p[1], decided) + "%" : "");
+        part.style.width = (decided ? 100 * p[1] / decided : 0) + "%";
+        bar.appendChild(part);
+      });
+      td.appendChild(bar);
+      tr.appendChild(td);
+      tr.appendChild(el("td", "score", m.score === null ? "-" : Math.round(100 * m.score) + "%"));
+      tr.title = m.games + " game" + (m.games === 1 ? "" : "s")
+        + (m.first ? ", " + m.first + (m.last !== m.first ? " to " + m.last : "") : "");
+      body.appendChild(tr);
+    });
+    x.latest.forEach(function (g) {
+      $("xp-latest").appendChild(el("li", "", (g.date || "?") + "  " + (g.south || "?") + " - "
+        + (g.north || "?") + "  " + (g.result || "*") + (g.event && g.event !== "?" ? "  " + g.event : "")));
+    });
+  }
+
   function diagAt(n) {
     var d = G.diags.filter(function (d) { return d.at[0] === n.at[0] && d.at[1] === n.at[1]; });
     return d.map(function (x) { return x.severity + "[" + x.code + "]: " + x.message; }).join(" ");
@@ -545,6 +600,8 @@
       }
     }
     markEval();
+    var nx = at.idx + 1 < G.lines[at.line].n ? node(at.line, at.idx + 1) : null;
+    showExplorer(i < 0 ? G.xp0 : n.xp, nx && nx.board ? nx.t : null);
     var b = $("board");
     b.setAttribute("data-game", at.game + 1);
     b.setAttribute("data-line", l);

@@ -18,10 +18,70 @@
 #if HAVE_LIBPQ
 
 #include <assert.h>
+#include <dlfcn.h>
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* libpq is loaded when an address first names a server, not linked: it
+ * brings seventeen libraries more (TLS, Kerberos, LDAP), whose loading
+ * every run of pmn would pay -- 3 ms of a lookup's 8 -- for a server few
+ * runs use.  Its functions, each found once by name (the soname is
+ * libpq's since PostgreSQL 8.0). */
+#define LIBPQ_SONAME "libpq.so.5"
+#define LIBPQ_FUNCTIONS(X) \
+    X(PQconnectdb) X(PQstatus) X(PQfinish) X(PQsetNoticeProcessor) X(PQsetClientEncoding) \
+    X(PQexec) X(PQresultStatus) X(PQresultErrorField) X(PQerrorMessage) X(PQclear) \
+    X(PQprepare) X(PQexecPrepared) X(PQntuples) X(PQgetisnull) X(PQgetvalue) X(PQgetlength)
+
+static struct {
+#define X(f) __typeof__(&f) f;
+    LIBPQ_FUNCTIONS(X)
+#undef X
+} pq;
+
+/* 0, or -1 with why. */
+static int load_libpq(char *why, size_t whylen)
+{
+    static void *lib;
+    if (lib)
+        return 0;
+    void *h = dlopen(LIBPQ_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(why, whylen, "cannot load PostgreSQL's client library (%s): install the "
+                 "Debian package libpq5", dlerror());
+        return -1;
+    }
+#define X(f) \
+    if (!(*(void **)&pq.f = dlsym(h, #f))) { \
+        snprintf(why, whylen, "PostgreSQL's client library (%s) has no %s", LIBPQ_SONAME, #f); \
+        dlclose(h); \
+        return -1; \
+    }
+    LIBPQ_FUNCTIONS(X)
+#undef X
+    lib = h;
+    return 0;
+}
+
+/* From here on, the names are those loaded. */
+#define PQconnectdb pq.PQconnectdb
+#define PQstatus pq.PQstatus
+#define PQfinish pq.PQfinish
+#define PQsetNoticeProcessor pq.PQsetNoticeProcessor
+#define PQsetClientEncoding pq.PQsetClientEncoding
+#define PQexec pq.PQexec
+#define PQresultStatus pq.PQresultStatus
+#define PQresultErrorField pq.PQresultErrorField
+#define PQerrorMessage pq.PQerrorMessage
+#define PQclear pq.PQclear
+#define PQprepare pq.PQprepare
+#define PQexecPrepared pq.PQexecPrepared
+#define PQntuples pq.PQntuples
+#define PQgetisnull pq.PQgetisnull
+#define PQgetvalue pq.PQgetvalue
+#define PQgetlength pq.PQgetlength
 
 struct conn {
     PGconn *pg;
@@ -99,6 +159,10 @@ static int failed(struct conn *c, PGresult *r)
 
 static struct conn *connect_to(const char *address, enum failure *f, char *why, size_t whylen)
 {
+    if (load_libpq(why, whylen) < 0) {
+        *f = FAIL_GONE;
+        return NULL;
+    }
     struct conn *c = calloc(1, sizeof *c);
     if (!c) {
         *f = FAIL_MEMORY;

@@ -78,7 +78,7 @@ static struct conn *open_db(const char *path, enum driver_mode mode, enum failur
     /* Another writer's batch is waited for (two writers take turns). */
     sqlite3_busy_timeout(c->db, 60000);
     if (mode != DRIVER_READ
-        && sqlite3_exec(c->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL,
+        && sqlite3_exec(c->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;", NULL,
                         NULL, NULL) != SQLITE_OK) {
         const char *w;
         *f = driver_sqlite.failure(c, &w);

@@ -375,6 +375,7 @@ static int criteria_option(struct criteria *c, const char *cmd, int key, const c
     case KEY_INVERT: c->invert = 1; return 0;
     case KEY_ANY_SIDE: c->any_side = 1; return 0;
     case KEY_IGNORE_CAPTURED: c->ignore_captured = 1; return 0;
+    case KEY_VARIATIONS: c->variations = 1; return 0;
     case KEY_CRITERIA: return criteria_file(c, cmd, arg);
     case KEY_GAME: case KEY_TAG: case KEY_PLAYER: case KEY_SOUTH: case KEY_NORTH:
     case KEY_EVENT: case KEY_DATE: case KEY_RESULT: case KEY_WINNER: case KEY_RULE_SET:
@@ -737,6 +738,26 @@ int criteria_same_position(const struct criteria *c, const char *text, const pmn
 }
 
 /* The string is read under each game's rules (threads share criteria). */
+struct in_variations {
+    const struct criteria *c;
+    const char *text;
+    const pmn_rules *r;
+    const pmn_position *want;
+    int found;
+};
+
+static int variation_reaches(void *ctx, pmn_walk_node *n)
+{
+    struct in_variations *v = ctx;
+    if (n->in->depth == 0 || !n->before || !n->played->replayed)
+        return PMN_WALK_CONTINUE;
+    if (criteria_same_position(v->c, v->text, v->r, v->want, &n->played->after)) {
+        v->found = 1;
+        return PMN_WALK_ABORT;
+    }
+    return PMN_WALK_CONTINUE;
+}
+
 static int position_holds(const struct criteria *c, const struct criterion *cr,
                           const struct game *g)
 {
@@ -751,7 +772,12 @@ static int position_holds(const struct criteria *c, const struct criterion *cr,
     for (size_t i = 0; i < line->nmoves && line->moves[i].replayed; i++)
         if (criteria_same_position(c, cr->text, r, &want, &line->moves[i].after))
             return 1;
-    return 0;
+    if (!c->variations || !g->rec)
+        return 0;
+    /* --variations: each ply of each variation the replay played. */
+    static const pmn_walker walker = { NULL, NULL, variation_reaches, NULL, NULL, NULL, 0, 1 };
+    struct in_variations v = { c, cr->text, r, &want, 0 };
+    return pmn_walk(g->rec, g->replay, &walker, &v) == PMN_WALK_ABORT && v.found;
 }
 
 static int holds(const struct criteria *c, const struct criterion *cr, const struct game *g)

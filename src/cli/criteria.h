@@ -9,7 +9,7 @@ enum {
     KEY_CRITERIA = 'f',
     KEY_SOUTH = 1000, KEY_NORTH, KEY_DATE, KEY_RESULT, KEY_RULE_SET, KEY_ENDING, KEY_MOVES,
     KEY_OPENING, KEY_CONTAINS, KEY_POSITION, KEY_CLEAN, KEY_ERRORS, KEY_CODE, KEY_ANY_SIDE,
-    KEY_IGNORE_CAPTURED, KEY_INVERT
+    KEY_IGNORE_CAPTURED, KEY_VARIATIONS, KEY_INVERT
 };
 
 /* Numbers and ranges of numbers, "12", "3-7,20-" (--game, --moves). */
@@ -78,6 +78,9 @@ int source_next_asked(struct source *src, struct diag_sink *s, const struct rang
     CRITERION("any-side", KEY_ANY_SIDE, NULL, "--reaches: whoever is to move", __VA_ARGS__), \
     CRITERION("ignore-captured", KEY_IGNORE_CAPTURED, NULL, \
       "--reaches: whatever has been captured", __VA_ARGS__), \
+    CRITERION("variations", KEY_VARIATIONS, NULL, \
+      "--reaches: in the variations too (pmn index\n" \
+      "build: index their positions)", __VA_ARGS__), \
     CRITERION("clean", KEY_CLEAN, NULL, "games with no error or warning", __VA_ARGS__), \
     CRITERION("errors", KEY_ERRORS, NULL, "games with errors", __VA_ARGS__), \
     CRITERION("code", KEY_CODE, "CODES", "games with one of these diagnostics (E205,W118)", \
@@ -93,7 +96,7 @@ struct criterion;
 struct criteria {
     struct criterion *list[MAX_CRITERIA];
     unsigned n;
-    int invert, any_side, ignore_captured;
+    int invert, any_side, ignore_captured, variations;
     char **texts;             /* read from criteria files */
     size_t ntexts, textcap;
     unsigned nfiles;

@@ -69,6 +69,9 @@ struct indexer {
     int failed;               /* said: stop */
     struct posting *post;     /* of the games of the transaction */
     size_t npost, postcap;
+    int variations;           /* --variations: theirs too, in vpost */
+    struct posting *vpost;
+    size_t nvpost, vpostcap;
     struct diag_sink *sink;
     unsigned char *plies;
     size_t cap;
@@ -184,7 +187,8 @@ static void index_failed(struct indexer *ix, struct diag_sink *s)
 /* The games of the transaction, with their positions as a segment. */
 static int commit_batch(struct indexer *ix)
 {
-    if (ix->open && (store_add_postings(ix->st, ix->post, ix->npost) < 0
+    if (ix->open && (store_add_postings(ix->st, ix->post, ix->npost, 0) < 0
+                     || (ix->nvpost && store_add_postings(ix->st, ix->vpost, ix->nvpost, 1) < 0)
                      || store_commit(ix->st) < 0)) {
         store_rollback(ix->st);
         index_failed(ix, ix->sink);
@@ -192,20 +196,66 @@ static int commit_batch(struct indexer *ix)
         return -1;
     }
     ix->open = 0;
-    ix->npost = 0;
+    ix->npost = ix->nvpost = 0;
     return 0;
 }
 
-static int add_posting(struct indexer *ix, uint64_t fp, int64_t game, size_t ply)
+/* A position of a line (0 the main line) of a game, at its ply. */
+static int add_posting(struct indexer *ix, uint64_t fp, int64_t game, unsigned line, size_t ply)
 {
-    struct posting *p = grown(ix->post, &ix->postcap, ix->npost, sizeof *p, 65536);
+    struct posting **list = line ? &ix->vpost : &ix->post;
+    size_t *n = line ? &ix->nvpost : &ix->npost, *cap = line ? &ix->vpostcap : &ix->postcap;
+    struct posting *p = grown(*list, cap, *n, sizeof *p, 65536);
     if (!p)
         return -1;
-    ix->post = p;
-    ix->post[ix->npost].fp = fp;
-    ix->post[ix->npost].game = game;
-    ix->post[ix->npost++].ply = (uint32_t)ply;
+    *list = p;
+    p[*n] = (struct posting){ .fp = fp, .game = game, .line = line, .ply = (uint32_t)ply };
+    ++*n;
     return 0;
+}
+
+/* --variations: the positions after each ply of each variation the replay
+ * played, by the variation's line (the record's lines begun before it)
+ * and ply (its first 1).  A game found by one is read from its text, whose
+ * replay decides, as for the main line. */
+struct walking {
+    struct indexer *ix;
+    const pmn_rules *r;
+    int64_t game;
+    long line;                /* the one being walked; -1 none */
+    unsigned ply;
+    int failed;               /* -2 memory */
+};
+
+static int variation_ply(void *ctx, pmn_walk_node *n)
+{
+    struct walking *w = ctx;
+    if (n->in->depth == 0 || !n->before || !n->played->replayed)
+        return PMN_WALK_CONTINUE;
+    if (n->in->index != w->line) {
+        w->line = n->in->index;
+        w->ply = 0;
+    }
+    const pmn_position *p = &n->played->after;
+    if (add_posting(w->ix, index_fingerprint(w->r, p, p->to_move), w->game, (unsigned)w->line,
+                    ++w->ply) < 0) {
+        w->failed = -2;
+        return PMN_WALK_ABORT;
+    }
+    w->ix->positions++;
+    return PMN_WALK_CONTINUE;
+}
+
+static int index_variations(struct indexer *ix, const struct game *g, const pmn_rules *r,
+                            int64_t id)
+{
+    static const pmn_walker walker = { NULL, NULL, variation_ply, NULL, NULL, NULL, 0, 1 };
+    struct walking w = { .ix = ix, .r = r, .game = id, .line = -1 };
+    if (!g->rec)
+        return 0;   /* the quick pass: a game without variations */
+    if (pmn_walk(g->rec, g->replay, &walker, &w) < 0)
+        return -2;
+    return w.failed;
 }
 
 static int index_game(struct archive *a, struct game *g)
@@ -278,15 +328,17 @@ static int index_game(struct archive *a, struct game *g)
          * position_at replays them). */
         pmn_position p = start;
         for (size_t i = 0;; i++) {
-            if (add_posting(ix, index_fingerprint(&r, &p, p.to_move), id, i) < 0)
+            if (add_posting(ix, index_fingerprint(&r, &p, p.to_move), id, 0, i) < 0)
                 return -1;
             ix->positions++;
             pmn_move_report rep;
             if (i == n || pmn_play(&r, &p, ix->plies[i], &rep) != 0)
                 break;   /* the replay played it: it cannot be refused */
         }
+        if (ix->variations && index_variations(ix, g, &r, id) < 0)
+            return -1;
     }
-    if (ix->npost >= ix->batch && commit_batch(ix) < 0)
+    if (ix->npost + ix->nvpost >= ix->batch && commit_batch(ix) < 0)
         return 1;
     return 0;
 }
@@ -305,13 +357,25 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
     struct store *st = index_open(c, db, create ? STORE_CREATE : STORE_WRITE);
     if (!st)
         return EXIT_FATAL;
+    /* Variations: asked of a build, kept by the index for every add after. */
+    int variations = create ? c->criteria.variations : store_has_variations(st);
+    if (variations < 0 || (create && variations && store_set_variations(st) < 0)) {
+        index_say_failed(c, st, db);
+        store_close(st);
+        return EXIT_FATAL;
+    }
+    if (!create && c->criteria.variations && !variations) {
+        store_close(st);
+        return usage_error(cmd, "add --variations: %s holds the positions of main lines only "
+                           "(built without --variations); build a new index with them", db);
+    }
     int64_t run;
     if (store_run_start(st, &run) < 0) {
         index_say_failed(c, st, db);
         store_close(st);
         return EXIT_FATAL;
     }
-    struct indexer ix = { .st = st, .db = db, .batch = rq->batch };
+    struct indexer ix = { .st = st, .db = db, .batch = rq->batch, .variations = variations };
     ix.a.game = index_game;
     ix.a.ro = &c->ro;
     ix.a.from = c->from;
@@ -360,6 +424,7 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
     free(ix.plies);
     free(ix.text);
     free(ix.post);
+    free(ix.vpost);
     return ix.failed || c->sink.count[PMN_FATAL] ? EXIT_FATAL : EXIT_CLEAN;
 }
 
@@ -1072,6 +1137,9 @@ static int explore(struct common *c, struct index_request *rq, const char *db)
                            "[--reaches POSITION | --opening MOVES])");
     const char (*plies)[4];
     unsigned asked = (pos != NULL) + (criteria_opening(&c->criteria, &plies) > 0);
+    if (c->criteria.variations)
+        return usage_error(cmd, "explore counts the moves of main lines: --variations is "
+                           "pmn index select's");
     if (c->criteria.invert || c->criteria.n != asked || (pos && asked > 1))
         return usage_error(cmd, "explore takes a position (--reaches, with --any-side or "
                            "--ignore-captured) or --opening, no other criterion: the games "
@@ -1100,7 +1168,7 @@ static int explore(struct common *c, struct index_request *rq, const char *db)
         status = index_say_failed(c, st, db);
     } else if (!kept) {
         struct found f = { 0 };
-        int rc = index_candidates(st, pos, c->criteria.any_side, &f);
+        int rc = index_candidates(st, pos, c->criteria.any_side, 0, &f);
         struct sought q = { .text = pos, .c = &c->criteria };
         memset(e, 0, sizeof *e);
         e->topmax = rq->top < EXPLORE_TOP ? rq->top : EXPLORE_TOP;

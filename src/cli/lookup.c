@@ -150,13 +150,22 @@ int index_found_add(void *ctx, int64_t game, unsigned ply)
     return 0;
 }
 
+/* A game whose variation holds the fingerprint: a candidate as any (its
+ * ply is its main line's, 0: the replay of its text decides). */
+static int found_in_variation(void *ctx, int64_t game, unsigned line, unsigned ply)
+{
+    (void)line;
+    (void)ply;
+    return index_found_add(ctx, game, 0);
+}
+
 /* The position a string names under each rule set the index holds, and
  * the games whose rows carry its fingerprint (both sides' with
  * --any-side).  Candidates only: the replay decides. */
 struct lookup {
     struct store *st;
     const char *text;
-    int any_side;
+    int any_side, variations;
     struct found found;
     uint64_t seen[64];        /* fingerprints looked up already */
     unsigned nseen;
@@ -183,7 +192,9 @@ static int look_up_spec(void *ctx, const char *spec, const char *start)
             continue;
         if (lk->nseen < 64)
             lk->seen[lk->nseen++] = fp;
-        if (store_at(lk->st, fp, index_found_add, &lk->found) < 0)
+        if (store_at(lk->st, fp, index_found_add, &lk->found) < 0
+            || (lk->variations && store_at_variations(lk->st, fp, found_in_variation,
+                                                      &lk->found) < 0))
             lk->failed = 1;
     }
     return lk->failed || lk->found.nomem;
@@ -196,9 +207,10 @@ static int cmp_found(const void *a, const void *b)
 }
 
 /* The candidates of the games that reach text: ids sorted, each once. */
-int index_candidates(struct store *st, const char *text, int any_side, struct found *out)
+int index_candidates(struct store *st, const char *text, int any_side, int variations,
+                     struct found *out)
 {
-    struct lookup lk = { .st = st, .text = text, .any_side = any_side };
+    struct lookup lk = { .st = st, .text = text, .any_side = any_side, .variations = variations };
     int rc = store_each_start(st, look_up_spec, &lk);
     *out = lk.found;
     if (rc < 0 || lk.failed)
@@ -305,7 +317,15 @@ int index_archive(struct common *c, const char *db, struct archive *a)
         return EXIT_FATAL;
     struct found f = { 0 };
     const char *pos = criteria_position(&c->criteria);
-    int rc = pos ? index_candidates(st, pos, c->criteria.any_side, &f)
+    int variations = pos && c->criteria.variations ? store_has_variations(st) : 0;
+    if (variations == 0 && pos && c->criteria.variations) {
+        store_close(st);
+        return usage_error(c->cmd->name, "--variations: %s holds the positions of main lines "
+                           "only (built without --variations): pmn select --variations on "
+                           "the archives reads them", db);
+    }
+    int rc = variations < 0 ? -1
+           : pos ? index_candidates(st, pos, c->criteria.any_side, variations, &f)
                  : store_each(st, index_found_all, &f);
     int status = EXIT_CLEAN;
     if (rc == -2 || f.nomem)

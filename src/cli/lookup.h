@@ -51,9 +51,11 @@ struct found {
 int index_found_add(void *ctx, int64_t game, unsigned ply);
 int index_found_all(void *ctx, int64_t game, unsigned ply);
 /* The games whose rows hold the position the string text names under each
- * rule set the index holds (both sides' with any_side): 0, -1 the index
- * failed, -2 out of memory. */
-int index_candidates(struct store *st, const char *text, int any_side, struct found *out);
+ * rule set the index holds (both sides' with any_side; the games whose
+ * variations hold it too with variations, which the index must have):
+ * 0, -1 the index failed, -2 out of memory. */
+int index_candidates(struct store *st, const char *text, int any_side, int variations,
+                     struct found *out);
 
 /* The games of the index db that the criteria of c may take (a --reaches
  * looked up; the rest the command's own criteria judge), read from their

@@ -38,7 +38,10 @@ static const char schema[] =
     "CREATE TABLE starts(spec TEXT NOT NULL, start TEXT NOT NULL,"
     " PRIMARY KEY(spec, start)) WITHOUT ROWID;"
     "CREATE TABLE explorer(fp INTEGER NOT NULL, key BLOB NOT NULL, games INTEGER NOT NULL,"
-    " stats TEXT NOT NULL, PRIMARY KEY(fp, key)) WITHOUT ROWID;";
+    " stats TEXT NOT NULL, PRIMARY KEY(fp, key)) WITHOUT ROWID;"
+    "CREATE TABLE vsegments(id INTEGER PRIMARY KEY, bits INTEGER NOT NULL,"
+    " entries INTEGER NOT NULL);"
+    "CREATE TABLE vpostings(key INTEGER PRIMARY KEY, data BLOB NOT NULL);";
 
 /* Its own words: a write transaction takes the file's write lock at once,
  * so that two writers wait for each other at BEGIN instead of failing at

@@ -20,6 +20,12 @@
  *                           run with no finish was interrupted (or is
  *                           running), and holds the games of the
  *                           transactions it committed, each whole
+ *   vsegments, vpostings    with --variations: as segments and postings,
+ *                           of the positions the games' variations reach,
+ *                           each entry with the variation's line (a varint)
+ *                           before its ply; meta 'variations' = 1 in such
+ *                           an index (one without the row holds main lines
+ *                           only)
  *   postings(key, data)     ... in 2^bits buckets by the top bits of their
  *                           fingerprints: key = segment << 32 | bucket, data
  *                           its entries, in order of game and ply: the game
@@ -86,6 +92,11 @@ static const char *const sql[DRIVER_STATEMENTS] = {
     [S_COUNT_POSITIONS] = "SELECT CAST(coalesce(sum(entries), 0) AS BIGINT) FROM segments",
     [S_COUNT_SEGMENTS] = "SELECT count(*) FROM segments",
     [S_COUNT_ERRORS] = "SELECT count(*) FROM games WHERE errors > 0",
+    [S_ADD_VSEGMENT] = "INSERT INTO vsegments(bits, entries) VALUES($1, $2) RETURNING id",
+    [S_ADD_VPOSTING] = "INSERT INTO vpostings(key, data) VALUES($1, $2)",
+    [S_VSEGMENTS] = "SELECT id, bits FROM vsegments ORDER BY id",
+    [S_VBUCKET] = "SELECT data FROM vpostings WHERE key = $1",
+    [S_META_GET] = "SELECT value FROM meta WHERE name = $1",
     [S_BEGIN] = "BEGIN",
     [S_COMMIT] = "COMMIT",
     [S_ROLLBACK] = "ROLLBACK",
@@ -426,15 +437,15 @@ static int put_varint(struct store *st, uint64_t v)
     return put_byte(st, (unsigned char)v);
 }
 
-static int write_bucket(struct store *st, int64_t segment, unsigned bucket)
+static int write_bucket(struct store *st, int64_t segment, unsigned bucket, int variations)
 {
     const struct arg a[] = { ARG_I((uint64_t)segment << 32 | bucket),
                              ARG_B(st->blob, st->bloblen) };
     st->bloblen = 0;
-    return run(st, S_ADD_POSTING, writing, a, 2);
+    return run(st, variations ? S_ADD_VPOSTING : S_ADD_POSTING, writing, a, 2);
 }
 
-int store_add_postings(struct store *st, struct posting *p, size_t n)
+int store_add_postings(struct store *st, struct posting *p, size_t n, int variations)
 {
     if (n == 0)
         return 0;
@@ -444,7 +455,7 @@ int store_add_postings(struct store *st, struct posting *p, size_t n)
         bits++;
     const struct arg sa[] = { ARG_I(bits), ARG_I(n) };
     int64_t segment;
-    if (one(st, S_ADD_SEGMENT, writing, sa, 2, &segment) != 1)
+    if (one(st, variations ? S_ADD_VSEGMENT : S_ADD_SEGMENT, writing, sa, 2, &segment) != 1)
         return -1;
     /* Into bucket order, keeping the order of game and ply they come in
      * (a counting sort: stable, and linear). */
@@ -459,8 +470,11 @@ int store_add_postings(struct store *st, struct posting *p, size_t n)
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
+        assert(!p[i].line == !variations);
         assert(i == 0 || p[i].game > p[i - 1].game
-               || (p[i].game == p[i - 1].game && p[i].ply > p[i - 1].ply));
+               || (p[i].game == p[i - 1].game && (p[i].line > p[i - 1].line
+                                                  || (p[i].line == p[i - 1].line
+                                                      && p[i].ply > p[i - 1].ply))));
         at[bucket_of(p[i].fp, bits) + 1]++;
     }
     for (size_t b = 0; b < nb; b++)
@@ -476,7 +490,7 @@ int store_add_postings(struct store *st, struct posting *p, size_t n)
     for (size_t i = 0; i < n; i++) {
         unsigned b = bucket_of(p[i].fp, bits);
         if (b != bucket) {
-            if (write_bucket(st, segment, bucket) < 0)
+            if (write_bucket(st, segment, bucket, variations) < 0)
                 return -1;
             bucket = b;
             game = 0;
@@ -484,11 +498,12 @@ int store_add_postings(struct store *st, struct posting *p, size_t n)
         unsigned check = check_of(p[i].fp, bits);
         if (put_varint(st, (uint64_t)(p[i].game - game)) < 0
             || put_byte(st, (unsigned char)(check >> 8)) < 0
-            || put_byte(st, (unsigned char)check) < 0 || put_varint(st, p[i].ply) < 0)
+            || put_byte(st, (unsigned char)check) < 0
+            || (variations && put_varint(st, p[i].line) < 0) || put_varint(st, p[i].ply) < 0)
             return memory_failed(st);
         game = p[i].game;
     }
-    return write_bucket(st, segment, bucket);
+    return write_bucket(st, segment, bucket, variations);
 }
 
 int store_game(struct store *st, int64_t id, int text, struct stored_game *g)
@@ -557,15 +572,15 @@ static uint64_t get_varint(const unsigned char **p, const unsigned char *end, in
 
 /* The segments, (id, bits) each: read whole before their buckets are (a
  * server's connection runs one statement at a time), into *seg. */
-static int segments(struct store *st, int64_t **seg, size_t *n)
+static int segments(struct store *st, int which, int64_t **seg, size_t *n)
 {
     size_t cap = 0;
     *seg = NULL;
     *n = 0;
-    if (query(st, S_SEGMENTS, reading, NULL, 0) < 0)
+    if (query(st, which, reading, NULL, 0) < 0)
         return -1;
     int rc;
-    while ((rc = next(st, S_SEGMENTS, reading)) == 1) {
+    while ((rc = next(st, which, reading)) == 1) {
         if (*n + 2 > cap) {
             cap = cap ? 2 * cap : 64;
             int64_t *m = realloc(*seg, cap * sizeof *m);
@@ -575,19 +590,23 @@ static int segments(struct store *st, int64_t **seg, size_t *n)
             }
             *seg = m;
         }
-        (*seg)[(*n)++] = st->d->integer(st->c, S_SEGMENTS, 0);
-        (*seg)[(*n)++] = st->d->integer(st->c, S_SEGMENTS, 1);
+        (*seg)[(*n)++] = st->d->integer(st->c, which, 0);
+        (*seg)[(*n)++] = st->d->integer(st->c, which, 1);
     }
-    st->d->reset(st->c, S_SEGMENTS);
+    st->d->reset(st->c, which);
     return rc;
 }
 
-int store_at(struct store *st, uint64_t fp, int (*fn)(void *ctx, int64_t game, unsigned ply),
-             void *ctx)
+/* The entries of fingerprint fp among main lines' postings (fn) or
+ * variations' (vfn). */
+static int entries_at(struct store *st, uint64_t fp,
+                      int (*fn)(void *ctx, int64_t game, unsigned ply),
+                      int (*vfn)(void *ctx, int64_t game, unsigned line, unsigned ply), void *ctx)
 {
     int64_t *seg;
     size_t nseg;
-    if (segments(st, &seg, &nseg) < 0) {
+    int bucket_stmt = vfn ? S_VBUCKET : S_BUCKET;
+    if (segments(st, vfn ? S_VSEGMENTS : S_SEGMENTS, &seg, &nseg) < 0) {
         free(seg);
         return -1;
     }
@@ -601,10 +620,11 @@ int store_at(struct store *st, uint64_t fp, int (*fn)(void *ctx, int64_t game, u
         unsigned bits = (unsigned)seg[s + 1];
         unsigned bucket = bucket_of(fp, bits), check = check_of(fp, bits);
         const struct arg a[] = { ARG_I((uint64_t)segment << 32 | bucket) };
-        int brc = query(st, S_BUCKET, reading, a, 1) < 0 ? -1 : next(st, S_BUCKET, reading);
+        int brc = query(st, bucket_stmt, reading, a, 1) < 0 ? -1
+                : next(st, bucket_stmt, reading);
         if (brc == 1) {
             size_t len = 0;
-            const unsigned char *p = st->d->bytes(st->c, S_BUCKET, 0, &len);
+            const unsigned char *p = st->d->bytes(st->c, bucket_stmt, 0, &len);
             const unsigned char *end = p + len;
             int64_t game = 0;
             while (p && p < end && !stop && !bad) {
@@ -615,13 +635,15 @@ int store_at(struct store *st, uint64_t fp, int (*fn)(void *ctx, int64_t game, u
                 }
                 unsigned c = (unsigned)p[0] << 8 | p[1];
                 p += 2;
+                uint64_t line = vfn ? get_varint(&p, end, &bad) : 0;
                 uint64_t ply = get_varint(&p, end, &bad);
                 if (!bad && c == check)
-                    stop = fn(ctx, game, (unsigned)ply);
+                    stop = vfn ? vfn(ctx, game, (unsigned)line, (unsigned)ply)
+                               : fn(ctx, game, (unsigned)ply);
             }
         }
         rc = brc < 0 ? -1 : 0;
-        st->d->reset(st->c, S_BUCKET);
+        st->d->reset(st->c, bucket_stmt);
     }
     free(seg);
     if (bad) {
@@ -631,6 +653,35 @@ int store_at(struct store *st, uint64_t fp, int (*fn)(void *ctx, int64_t game, u
         return -1;
     }
     return rc;
+}
+
+int store_at(struct store *st, uint64_t fp, int (*fn)(void *ctx, int64_t game, unsigned ply),
+             void *ctx)
+{
+    return entries_at(st, fp, fn, NULL, ctx);
+}
+
+int store_at_variations(struct store *st, uint64_t fp,
+                        int (*fn)(void *ctx, int64_t game, unsigned line, unsigned ply),
+                        void *ctx)
+{
+    return entries_at(st, fp, NULL, fn, ctx);
+}
+
+int store_has_variations(struct store *st)
+{
+    const struct arg a[] = { ARG_T("variations") };
+    int rc = query(st, S_META_GET, reading, a, 1) < 0 ? -1 : next(st, S_META_GET, reading);
+    int yes = rc == 1 && (text_at(st, S_META_GET, 0) ? strcmp(text_at(st, S_META_GET, 0), "1")
+                                                       == 0 : 0);
+    st->d->reset(st->c, S_META_GET);
+    return rc < 0 ? -1 : yes;
+}
+
+int store_set_variations(struct store *st)
+{
+    const struct arg a[] = { ARG_T("variations"), ARG_T("1") };
+    return run(st, S_META_PUT, writing, a, 2);
 }
 
 int store_each(struct store *st, int (*fn)(void *ctx, int64_t game, unsigned ply), void *ctx)

@@ -87,16 +87,24 @@ void store_rollback(struct store *st);
 /* Add g: 1 (its id in *id), 0 when the index holds the same game already
  * (its id in *id), -1 on failure. */
 int store_add_game(struct store *st, const struct stored_game *g, int64_t *id);
-/* A position a game reaches: the fingerprint of its key, the game, the ply. */
+/* A position a game reaches: the fingerprint of its key, the game, its
+ * line (0 the main line; a variation, its number in the record) and the
+ * ply of it (0 its start). */
 struct posting {
     uint64_t fp;
     int64_t game;
-    uint32_t ply;
+    uint32_t line, ply;
 };
 /* Write the postings of the games added since the last segment, in the
- * order of game and ply (put in the order of buckets here), as a segment
- * of the index, in the transaction open. */
-int store_add_postings(struct store *st, struct posting *p, size_t n);
+ * order of game, line and ply (put in the order of buckets here), as a
+ * segment of the index, in the transaction open: those of main lines
+ * (every line 0), or of variations (none 0: the record's lines begun
+ * before it; store_at_variations reads them). */
+int store_add_postings(struct store *st, struct posting *p, size_t n, int variations);
+/* Does the index hold the positions of variations (built with them)? 1,
+ * 0, -1.  Set by the build that makes it. */
+int store_has_variations(struct store *st);
+int store_set_variations(struct store *st);
 
 /* Read game id into *g (its strings the store's, until the next read),
  * its text too if `text` (else g->text is "": the text is the most of a
@@ -108,6 +116,10 @@ int store_game(struct store *st, int64_t id, int text, struct stored_game *g);
  * game, ply) for each, in game order; fn returns nonzero to stop.  0, -1. */
 int store_at(struct store *st, uint64_t fp, int (*fn)(void *ctx, int64_t game, unsigned ply),
              void *ctx);
+/* The same among the positions of variations: fn(ctx, game, line, ply). */
+int store_at_variations(struct store *st, uint64_t fp,
+                        int (*fn)(void *ctx, int64_t game, unsigned line, unsigned ply),
+                        void *ctx);
 /* Every game's id, in order: fn as above. */
 int store_each(struct store *st, int (*fn)(void *ctx, int64_t game, unsigned ply), void *ctx);
 

@@ -44,6 +44,11 @@ struct index_request {
     unsigned long batch;      /* build, add: positions a transaction */
 };
 
+/* The games an add counts into the explorer's positions one by one, at
+ * most (8 bytes each held meanwhile); past them, the positions are made
+ * anew from every game, which is then as quick. */
+#define MAX_ADDED_IDS (1u << 20)
+
 /* Notes of games held already, said at most: the rest are counted. */
 #define MAX_HELD_NOTES 20
 
@@ -70,6 +75,9 @@ struct indexer {
     struct posting *post;     /* of the games of the transaction */
     size_t npost, postcap;
     int variations;           /* --variations: theirs too, in vpost */
+    int64_t *ids;             /* add: the games added, for the explorer */
+    size_t nids, idcap;
+    int ids_lost;             /* too many, or no memory: the explorer made anew */
     struct posting *vpost;
     size_t nvpost, vpostcap;
     struct diag_sink *sink;
@@ -324,6 +332,16 @@ static int index_game(struct archive *a, struct game *g)
         }
     } else {
         ix->added++;
+        if (!ix->ids_lost) {
+            int64_t *ids = ix->nids < MAX_ADDED_IDS
+                           ? grown(ix->ids, &ix->idcap, ix->nids, sizeof *ids, 1024) : NULL;
+            if (ids) {
+                ix->ids = ids;
+                ix->ids[ix->nids++] = id;
+            } else {
+                ix->ids_lost = 1;
+            }
+        }
         /* Every position of the main line, its start the first (as
          * position_at replays them). */
         pmn_position p = start;
@@ -343,7 +361,7 @@ static int index_game(struct archive *a, struct game *g)
     return 0;
 }
 
-static int refresh_explorer(struct store *st);
+static int refresh_explorer(struct store *st, const int64_t *ids, size_t nids);
 
 static int build(struct common *c, struct index_request *rq, const char *db, int create)
 {
@@ -389,7 +407,8 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
     if (!ix.failed)
         commit_batch(&ix);
     /* The explorer's positions made anew, with the games added. */
-    int rf = !ix.failed && ix.added ? refresh_explorer(st) : 0;
+    int rf = !ix.failed && ix.added
+             ? refresh_explorer(st, create || ix.ids_lost ? NULL : ix.ids, ix.nids) : 0;
     if (rf == -2) {
         c->sink.file = db;
         report(&c->sink, PMN_F002, 0, 0, "out of memory");
@@ -425,6 +444,7 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
     free(ix.text);
     free(ix.post);
     free(ix.vpost);
+    free(ix.ids);
     return ix.failed || c->sink.count[PMN_FATAL] ? EXIT_FATAL : EXIT_CLEAN;
 }
 
@@ -776,65 +796,250 @@ static int enqueue_start(void *ctx, const char *spec, const char *start)
     return rf->failed != 0;
 }
 
-static int refresh_explorer(struct store *st)
+static void keep(struct refresh *rf, const pmn_rules *r, const pmn_position *p, uint64_t fp,
+                 const unsigned char *key, size_t keylen, const struct explored *e);
+
+/* The BFS of the queue: each position not seen, gathered from its games;
+ * kept where EXPLORE_MIN games or more reach it, and its moves played that
+ * often followed. */
+static void explore_queue(struct refresh *rf)
 {
-    struct refresh rf = { .st = st };
-    if (store_begin(st) < 0 || store_explorer_clear(st) < 0
-        || store_each_start(st, enqueue_start, &rf) < 0)
-        rf.failed = -1;
-    for (size_t head = 0; !rf.failed && head < rf.n; head++) {
-        struct queued item = rf.q[head];
+    struct store *st = rf->st;
+    for (size_t head = 0; !rf->failed && head < rf->n; head++) {
+        struct queued item = rf->q[head];
         unsigned char key[KEY_MAX];
         size_t keylen;
         uint64_t fp = index_exact_key(&item.r, &item.p, key, &keylen);
         size_t k = 0;
-        while (k < rf.nseen && rf.seen[k] != fp)
+        while (k < rf->nseen && rf->seen[k] != fp)
             k++;
-        if (k < rf.nseen)
+        if (k < rf->nseen)
             continue;   /* a transposition, or another start of the same board */
-        uint64_t *seen = grown(rf.seen, &rf.seencap, rf.nseen, sizeof *seen, 64);
+        uint64_t *seen = grown(rf->seen, &rf->seencap, rf->nseen, sizeof *seen, 64);
         if (!seen) {
-            rf.failed = -2;
+            rf->failed = -2;
             break;
         }
-        rf.seen = seen;
-        rf.seen[rf.nseen++] = fp;
+        rf->seen = seen;
+        rf->seen[rf->nseen++] = fp;
         struct found f = { 0 };
         if (store_at(st, fp, index_found_add, &f) < 0 || f.nomem) {
-            rf.failed = f.nomem ? -2 : -1;
+            rf->failed = f.nomem ? -2 : -1;
         } else if (f.n >= EXPLORE_MIN) {
             struct explored *e = calloc(1, sizeof *e);
             struct sought qs = { .node_rules = &item.r, .node = &item.p };
-            char *text = NULL;
             if (!e)
-                rf.failed = -2;
+                rf->failed = -2;
             else
                 e->topmax = EXPLORE_TOP;
             if (e && gather(st, &f, &qs, e) < 0)
-                rf.failed = -1;
-            else if (e && e->total >= EXPLORE_MIN) {
-                text = stats_text(e);
-                if (!text)
-                    rf.failed = -2;
-                else if (store_explorer_put(st, fp, key, keylen, e->total, text) < 0)
-                    rf.failed = -1;
-                else
-                    rf.kept++;
-                for (unsigned m = 0; !rf.failed && m < e->nmoves; m++) {
-                    pmn_position child = item.p;
-                    pmn_move_report rep;
-                    if (e->moves[m].games >= EXPLORE_MIN && e->moves[m].hole >= 0
-                        && pmn_play(&item.r, &child, e->moves[m].hole, &rep) == 0
-                        && enqueue(&rf, &item.r, &child) < 0)
-                        rf.failed = -2;
-                }
-            }
-            free(text);
+                rf->failed = -1;
+            else if (e && e->total >= EXPLORE_MIN)
+                keep(rf, &item.r, &item.p, fp, key, keylen, e);
             free(e);
         }
         free(f.id);
         free(f.ply);
     }
+}
+
+/* A kept position: written, and its moves played EXPLORE_MIN times or
+ * more queued. */
+static void keep(struct refresh *rf, const pmn_rules *r, const pmn_position *p, uint64_t fp,
+                 const unsigned char *key, size_t keylen, const struct explored *e)
+{
+    char *text = stats_text(e);
+    if (!text)
+        rf->failed = -2;
+    else if (store_explorer_put(rf->st, fp, key, keylen, e->total, text) < 0)
+        rf->failed = -1;
+    else
+        rf->kept++;
+    free(text);
+    for (unsigned m = 0; !rf->failed && m < e->nmoves; m++) {
+        pmn_position child = *p;
+        pmn_move_report rep;
+        if (e->moves[m].games >= EXPLORE_MIN && e->moves[m].hole >= 0
+            && pmn_play(r, &child, e->moves[m].hole, &rep) == 0 && enqueue(rf, r, &child) < 0)
+            rf->failed = -2;
+    }
+}
+
+/* ---- the games added, counted where the explorer keeps positions ---- */
+
+/* A position the explorer keeps: its key, and (once a game added reaches
+ * it) what it holds, with the games added counted in. */
+struct held {
+    uint64_t fp;
+    unsigned char key[KEY_MAX];
+    size_t len;
+    struct explored *e;
+    pmn_rules r;
+    pmn_position p;
+};
+
+struct holding {
+    struct held *h;
+    size_t n, cap;
+};
+
+static int hold_key(void *ctx, uint64_t fp, const unsigned char *key, size_t len)
+{
+    struct holding *hd = ctx;
+    struct held *h = grown(hd->h, &hd->cap, hd->n, sizeof *h, 64);
+    if (!h || len > KEY_MAX)
+        return 1;
+    hd->h = h;
+    memset(&h[hd->n], 0, sizeof *h);
+    h[hd->n].fp = fp;
+    memcpy(h[hd->n].key, key, len);
+    h[hd->n++].len = len;
+    return 0;
+}
+
+static int cmp_held(const void *a, const void *b)
+{
+    const struct held *x = a, *y = b;
+    if (x->fp != y->fp)
+        return x->fp < y->fp ? -1 : 1;
+    if (x->len != y->len)
+        return x->len < y->len ? -1 : 1;
+    return memcmp(x->key, y->key, x->len);
+}
+
+/* Count each game added where it reaches a kept position (at its first
+ * ply there, as gather() counts), and queue what may now be kept too:
+ * the moves from a kept position played EXPLORE_MIN times or more whose
+ * position is not kept, and the starts.  0, -1, -2. */
+static int count_added(struct refresh *rf, const int64_t *ids, size_t nids)
+{
+    struct store *st = rf->st;
+    struct holding hd = { 0 };
+    int rc = store_explorer_keys(st, hold_key, &hd);
+    if (rc < 0) {
+        free(hd.h);
+        return rc == -2 ? -2 : -1;
+    }
+    qsort(hd.h, hd.n, sizeof *hd.h, cmp_held);
+    char last_spec[1024] = "";
+    pmn_rules r;
+    int usable = 0;
+    size_t *counted = hd.n ? malloc(hd.n * sizeof *counted) : NULL;
+    if (hd.n && !counted)
+        rc = -2;
+    for (size_t i = 0; !rc && hd.n && i < nids; i++) {
+        struct stored_game sg;
+        int got = store_game(st, ids[i], 0, &sg);
+        if (got < 0)
+            rc = -1;
+        if (got <= 0)
+            continue;
+        if (strcmp(sg.rules, last_spec) != 0) {
+            snprintf(last_spec, sizeof last_spec, "%s", sg.rules);
+            usable = index_rules_of_spec(sg.rules, &r) == 0;
+        }
+        pmn_position p;
+        if (!usable || index_start(&r, sg.start, &p) < 0)
+            continue;
+        size_t ncounted = 0;
+        for (unsigned ply = 0; !rc; ply++) {
+            struct held want;
+            want.fp = index_exact_key(&r, &p, want.key, &want.len);
+            struct held *h = bsearch(&want, hd.h, hd.n, sizeof *hd.h, cmp_held);
+            size_t k = h ? (size_t)(h - hd.h) : 0, c = 0;
+            while (h && c < ncounted && counted[c] != k)
+                c++;
+            if (h && c == ncounted) {
+                counted[ncounted++] = k;
+                if (!h->e) {
+                    const char *stats;
+                    if (!(h->e = malloc(sizeof *h->e))) {
+                        rc = -2;
+                        break;
+                    }
+                    int got_stats = store_explorer_get(st, h->fp, h->key, h->len, &stats);
+                    if (got_stats < 0) {
+                        rc = -1;
+                        break;
+                    }
+                    if (got_stats == 0 || stats_read(stats, h->e) < 0) {
+                        /* Not of its shape: made anew from its games. */
+                        memset(h->e, 0, sizeof *h->e);
+                        h->e->total = 0;
+                        h->e->side = -1;
+                    }
+                    h->r = r;
+                    h->p = p;
+                }
+                if (h->e->side >= 0)
+                    count_game(h->e, &r, &sg, ply, &p);
+            }
+            pmn_move_report rep;
+            if (ply == sg.nplies || pmn_play(&r, &p, sg.plies[ply], &rep) != 0)
+                break;
+        }
+    }
+    free(counted);
+    /* Written, and what they lead to queued; one that could not be read
+     * gathered anew. */
+    for (size_t k = 0; !rc && k < hd.n; k++) {
+        struct held *h = &hd.h[k];
+        if (!h->e)
+            continue;
+        if (h->e->side < 0) {
+            if (enqueue(rf, &h->r, &h->p) < 0)
+                rc = -2;
+            continue;
+        }
+        sort_moves(h->e);
+        keep(rf, &h->r, &h->p, h->fp, h->key, h->len, h->e);
+        rc = rf->failed;
+    }
+    /* The kept ones are not gathered again (seen). */
+    for (size_t k = 0; !rc && k < hd.n; k++) {
+        if (hd.h[k].e && hd.h[k].e->side < 0)
+            continue;
+        uint64_t *seen = grown(rf->seen, &rf->seencap, rf->nseen, sizeof *seen, 64);
+        if (!seen)
+            rc = -2;
+        else {
+            rf->seen = seen;
+            rf->seen[rf->nseen++] = hd.h[k].fp;
+        }
+    }
+    for (size_t k = 0; k < hd.n; k++)
+        free(hd.h[k].e);
+    free(hd.h);
+    return rc;
+}
+
+/* The explorer's positions brought up to date with the games added (ids,
+ * nids of them; NULL: not known).  Counted in where it keeps them, when
+ * it accounts for every game but those (meta explorer_games) and they are
+ * few beside the rest; else made anew from every game.  0, -1, -2. */
+static int refresh_explorer(struct store *st, const int64_t *ids, size_t nids)
+{
+    struct refresh rf = { .st = st };
+    struct store_counts sc;
+    char held[32];
+    int have = 0;
+    if (store_begin(st) < 0 || store_explorer_lock(st) < 0
+        || (have = store_meta_get(st, "explorer_games", held, sizeof held)) < 0
+        || store_games(st, &sc.games) < 0)
+        rf.failed = -1;
+    int incremental = !rf.failed && ids && have == 1
+                      && strtoull(held, NULL, 10) + nids == sc.games && nids <= sc.games / 4;
+    if (!rf.failed && !incremental && store_explorer_clear(st) < 0)
+        rf.failed = -1;
+    if (!rf.failed && incremental)
+        rf.failed = count_added(&rf, ids, nids);
+    if (!rf.failed && store_each_start(st, enqueue_start, &rf) < 0)
+        rf.failed = -1;
+    if (!rf.failed)
+        explore_queue(&rf);
+    snprintf(held, sizeof held, "%llu", (unsigned long long)sc.games);
+    if (!rf.failed && store_meta_set(st, "explorer_games", held) < 0)
+        rf.failed = -1;
     if (!rf.failed && store_commit(st) < 0)
         rf.failed = -1;
     if (rf.failed)
@@ -843,7 +1048,6 @@ static int refresh_explorer(struct store *st)
     free(rf.seen);
     return rf.failed;
 }
-
 /* Where the explorer keeps the position text reaches (one board and side
  * under the rule sets held, the seeds captured not asked): 1 with *e, 0 if
  * it keeps none, -1 on failure. */

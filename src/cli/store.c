@@ -79,7 +79,12 @@ static const char *const sql[DRIVER_STATEMENTS] = {
      * writes a row the other must wait for. */
     [S_EXPLORER_LOCK] = "UPDATE meta SET value = value WHERE name = 'schema'",
     [S_EXPLORER_CLEAR] = "DELETE FROM explorer",
-    [S_EXPLORER_PUT] = "INSERT INTO explorer(fp, key, games, stats) VALUES($1, $2, $3, $4)",
+    [S_EXPLORER_PUT] = "INSERT INTO explorer(fp, key, games, stats) VALUES($1, $2, $3, $4)"
+                       " ON CONFLICT(fp, key) DO UPDATE SET games = excluded.games,"
+                       " stats = excluded.stats",
+    [S_EXPLORER_KEYS] = "SELECT fp, key FROM explorer",
+    [S_META_SET] = "INSERT INTO meta(name, value) VALUES($1, $2)"
+                   " ON CONFLICT(name) DO UPDATE SET value = excluded.value",
     [S_EXPLORER_GET] = "SELECT games, stats FROM explorer WHERE fp = $1 AND key = $2",
     [S_RUN_START] = "INSERT INTO runs(started) VALUES($1) RETURNING id",
     [S_RUN_FIRST] = "UPDATE runs SET first_game = $1 WHERE id = $2",
@@ -668,20 +673,32 @@ int store_at_variations(struct store *st, uint64_t fp,
     return entries_at(st, fp, NULL, fn, ctx);
 }
 
+int store_meta_get(struct store *st, const char *name, char *value, size_t size)
+{
+    const struct arg a[] = { ARG_T(name) };
+    int rc = query(st, S_META_GET, reading, a, 1) < 0 ? -1 : next(st, S_META_GET, reading);
+    const char *v = rc == 1 ? text_at(st, S_META_GET, 0) : NULL;
+    snprintf(value, size, "%s", v ? v : "");
+    st->d->reset(st->c, S_META_GET);
+    return rc < 0 ? -1 : v != NULL;
+}
+
+int store_meta_set(struct store *st, const char *name, const char *value)
+{
+    const struct arg a[] = { ARG_T(name), ARG_T(value) };
+    return run(st, S_META_SET, writing, a, 2);
+}
+
 int store_has_variations(struct store *st)
 {
-    const struct arg a[] = { ARG_T("variations") };
-    int rc = query(st, S_META_GET, reading, a, 1) < 0 ? -1 : next(st, S_META_GET, reading);
-    int yes = rc == 1 && (text_at(st, S_META_GET, 0) ? strcmp(text_at(st, S_META_GET, 0), "1")
-                                                       == 0 : 0);
-    st->d->reset(st->c, S_META_GET);
-    return rc < 0 ? -1 : yes;
+    char v[8];
+    int rc = store_meta_get(st, "variations", v, sizeof v);
+    return rc < 0 ? -1 : rc == 1 && strcmp(v, "1") == 0;
 }
 
 int store_set_variations(struct store *st)
 {
-    const struct arg a[] = { ARG_T("variations"), ARG_T("1") };
-    return run(st, S_META_PUT, writing, a, 2);
+    return store_meta_set(st, "variations", "1");
 }
 
 int store_each(struct store *st, int (*fn)(void *ctx, int64_t game, unsigned ply), void *ctx)
@@ -706,6 +723,14 @@ int store_each(struct store *st, int (*fn)(void *ctx, int64_t game, unsigned ply
             return 0;
         after = ids[n - 1];
     }
+}
+
+int store_games(struct store *st, uint64_t *n)
+{
+    int64_t v;
+    int rc = one(st, S_COUNT_GAMES, reading, NULL, 0, &v);
+    *n = rc == 1 ? (uint64_t)v : 0;
+    return rc < 0 ? -1 : 0;
 }
 
 int store_counts(struct store *st, struct store_counts *c)
@@ -798,11 +823,33 @@ int store_each_start(struct store *st, int (*fn)(void *ctx, const char *spec, co
     return rc < 0 ? -1 : 0;
 }
 
+int store_explorer_lock(struct store *st)
+{
+    return run(st, S_EXPLORER_LOCK, writing, NULL, 0);
+}
+
 int store_explorer_clear(struct store *st)
 {
-    if (run(st, S_EXPLORER_LOCK, writing, NULL, 0) < 0)
-        return -1;
     return run(st, S_EXPLORER_CLEAR, writing, NULL, 0);
+}
+
+int store_explorer_keys(struct store *st,
+                        int (*fn)(void *ctx, uint64_t fp, const unsigned char *key, size_t len),
+                        void *ctx)
+{
+    if (query(st, S_EXPLORER_KEYS, reading, NULL, 0) < 0)
+        return -1;
+    int rc;
+    while ((rc = next(st, S_EXPLORER_KEYS, reading)) == 1) {
+        size_t len = 0;
+        const unsigned char *key = st->d->bytes(st->c, S_EXPLORER_KEYS, 1, &len);
+        if (key && fn(ctx, (uint64_t)st->d->integer(st->c, S_EXPLORER_KEYS, 0), key, len)) {
+            rc = -2;
+            break;
+        }
+    }
+    st->d->reset(st->c, S_EXPLORER_KEYS);
+    return rc == -2 ? -2 : rc < 0 ? -1 : 0;
 }
 
 int store_explorer_put(struct store *st, uint64_t fp, const unsigned char *key, size_t keylen,

@@ -101,6 +101,9 @@ struct posting {
  * (every line 0), or of variations (none 0: the record's lines begun
  * before it; store_at_variations reads them). */
 int store_add_postings(struct store *st, struct posting *p, size_t n, int variations);
+/* A value of the meta table: 1 with it in value, 0 none (""), -1; set. */
+int store_meta_get(struct store *st, const char *name, char *value, size_t size);
+int store_meta_set(struct store *st, const char *name, const char *value);
 /* Does the index hold the positions of variations (built with them)? 1,
  * 0, -1.  Set by the build that makes it. */
 int store_has_variations(struct store *st);
@@ -135,10 +138,16 @@ int store_runs_open(struct store *st, int (*fn)(void *ctx, const char *started, 
  * (a spec as often as its games have starts). */
 int store_each_start(struct store *st, int (*fn)(void *ctx, const char *spec, const char *start),
                      void *ctx);
-/* The explorer's positions (index.c): emptied, one put (its fingerprint,
- * exact key, games and what was played from it, as text), one got (1 with
- * *stats, the store's until the next call; 0 if it holds none). */
+/* The explorer's positions (index.c): locked for the transaction (two
+ * writers make them one after the other), emptied, one put (its
+ * fingerprint, exact key, games and what was played from it, as text;
+ * replacing what it held), one got (1 with *stats, the store's until the
+ * next call; 0 if it holds none), the keys of all (fn nonzero stops: -2). */
+int store_explorer_lock(struct store *st);
 int store_explorer_clear(struct store *st);
+int store_explorer_keys(struct store *st,
+                        int (*fn)(void *ctx, uint64_t fp, const unsigned char *key, size_t len),
+                        void *ctx);
 int store_explorer_put(struct store *st, uint64_t fp, const unsigned char *key, size_t keylen,
                        uint64_t games, const char *stats);
 int store_explorer_get(struct store *st, uint64_t fp, const unsigned char *key, size_t keylen,
@@ -150,5 +159,7 @@ struct store_counts {
     uint64_t with_errors;
 };
 int store_counts(struct store *st, struct store_counts *c);
+/* The games it holds, alone. */
+int store_games(struct store *st, uint64_t *n);
 
 #endif

@@ -811,6 +811,31 @@ int criteria_match(const struct criteria *c, const struct game *g)
     return !c->invert;
 }
 
+int criteria_from_roster(const struct criteria *c)
+{
+    static const char *const roster[] = { "South", "North", "Event", "Date", "Result" };
+    for (unsigned i = 0; i < c->n; i++) {
+        const struct criterion *cr = c->list[i];
+        switch (cr->kind) {
+        case K_GAMES: case K_WINNER: case K_DATE: case K_RULE_SET: case K_ENDING: case K_MOVES:
+        case K_CLEAN: case K_ERRORS: case K_CODE:
+            continue;
+        case K_TAG:
+            for (int t = 0; t < 2 && cr->tags[t]; t++) {
+                size_t k = 0;
+                while (k < 5 && strcmp(cr->tags[t], roster[k]) != 0)
+                    k++;
+                if (k == 5)
+                    return 0;
+            }
+            continue;
+        default:
+            return 0;
+        }
+    }
+    return c->n > 0;
+}
+
 int criteria_need_moves(const struct criteria *c)
 {
     for (unsigned i = 0; i < c->n; i++)

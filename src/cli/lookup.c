@@ -310,6 +310,38 @@ static void relay_diag(struct archive *a, const pmn_diag *d)
     rl->inner->diag(rl->inner, d);
 }
 
+/* Criteria judged from a game's roster as the index keeps it (no text
+ * read): the games they may take.  A game without a result written is
+ * taken as it is (its result is then what its replay says, which the
+ * roster does not hold); the relay judges every game taken again, whole. */
+struct roster_filter {
+    const struct criteria *c;
+    struct found *f;
+};
+
+static int roster_game(void *ctx, const struct stored_game *sg)
+{
+    struct roster_filter *rf = ctx;
+    pmn_tag tags[5];
+    size_t n = 0;
+    const char *names[5] = { "South", "North", "Event", "Date", "Result" };
+    const char *values[5] = { sg->south, sg->north, sg->event, sg->date, sg->result };
+    for (int i = 0; i < 5; i++)
+        if (values[i])
+            tags[n++] = (pmn_tag){ .name = (char *)names[i], .value = (char *)values[i] };
+    struct game g = {
+        .file = "", .number = sg->number, .tags = tags, .ntags = n, .rules = sg->rule_set,
+        .state = (enum game_state)sg->state, .text = "",
+    };
+    g.facts.ending = (pmn_ending)sg->ending;
+    g.facts.outcome = (pmn_outcome)sg->outcome;
+    g.facts.moves = sg->moves;
+    stored_findings(sg, &g);
+    if (!sg->result || criteria_match(rf->c, &g))
+        return index_found_add(rf->f, sg->id, 0);
+    return 0;
+}
+
 int index_archive(struct common *c, const char *db, struct archive *a)
 {
     struct store *st = index_open(c, db, STORE_READ);
@@ -324,8 +356,10 @@ int index_archive(struct common *c, const char *db, struct archive *a)
                            "only (built without --variations): pmn select --variations on "
                            "the archives reads them", db);
     }
+    struct roster_filter rf = { &c->criteria, &f };
     int rc = variations < 0 ? -1
            : pos ? index_candidates(st, pos, c->criteria.any_side, variations, &f)
+           : criteria_from_roster(&c->criteria) ? store_each_roster(st, roster_game, &rf)
                  : store_each(st, index_found_all, &f);
     int status = EXIT_CLEAN;
     if (rc == -2 || f.nomem)

@@ -3,13 +3,14 @@
  * the database the index is in (driver.h: sqlite.c, postgres.c), which
  * holds the schema in its dialect.
  *
- * The schema (version 1):
+ * The schema (version 2; version 1 kept the text in games):
  *   meta(name, value)       'schema' = pmn-index, 'version', 'pmn' that made it
  *   games(id, ...)          a game a row: where it was read, its rules, start
  *                           and plies (what its positions are replayed from),
  *                           its roster tags, result, ending, what checking it
- *                           found, and its text; digest UNIQUE: the same game
- *                           is stored once
+ *                           found; digest UNIQUE: the same game is stored once
+ *   texts(id, text)         its text, apart: a question of tags reads the
+ *                           games' rows alone (a sixth of the bytes)
  *   segments(id, bits, entries)  the positions of the games of a batch ...
  *   starts(spec, start)     each rule set and start of the games held
  *   explorer(fp, key, games, stats)   the positions that many games reach
@@ -59,15 +60,17 @@ static const char *const sql[DRIVER_STATEMENTS] = {
     [S_ADD_GAME] =
         "INSERT INTO games(digest, file, number, line, rules, rule_set, start, plies, south,"
         " north, event, date, result, state, ending, outcome, moves, errors, warnings, notes,"
-        " codes, text_form, text) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
-        " $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)"
+        " codes, text_form) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
+        " $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)"
         " ON CONFLICT(digest) DO NOTHING RETURNING id",
+    [S_ADD_TEXT] = "INSERT INTO texts(id, text) VALUES($1, $2)",
+    [S_TEXT] = "SELECT text FROM texts WHERE id = $1",
     [S_FIND_DIGEST] = "SELECT id FROM games WHERE digest = $1",
     [S_ADD_SEGMENT] = "INSERT INTO segments(bits, entries) VALUES($1, $2) RETURNING id",
     [S_ADD_POSTING] = "INSERT INTO postings(key, data) VALUES($1, $2)",
     [S_GAME] =
         "SELECT id, file, number, line, rules, rule_set, start, plies, result, date, state,"
-        " ending, outcome, moves, errors, warnings, notes, codes, text_form, text, digest,"
+        " ending, outcome, moves, errors, warnings, notes, codes, text_form, digest,"
         " south, north, event FROM games WHERE id = $1",
     [S_SEGMENTS] = "SELECT id, bits FROM segments ORDER BY id",
     [S_BUCKET] = "SELECT data FROM postings WHERE key = $1",
@@ -83,6 +86,9 @@ static const char *const sql[DRIVER_STATEMENTS] = {
                        " ON CONFLICT(fp, key) DO UPDATE SET games = excluded.games,"
                        " stats = excluded.stats",
     [S_EXPLORER_KEYS] = "SELECT fp, key FROM explorer",
+    [S_ROSTER] = "SELECT id, number, south, north, event, date, result, rule_set, state, ending,"
+                 " outcome, moves, errors, warnings, notes, codes FROM games WHERE id > $1"
+                 " ORDER BY id LIMIT 4096",
     [S_META_SET] = "INSERT INTO meta(name, value) VALUES($1, $2)"
                    " ON CONFLICT(name) DO UPDATE SET value = excluded.value",
     [S_EXPLORER_GET] = "SELECT games, stats FROM explorer WHERE fp = $1 AND key = $2",
@@ -246,10 +252,11 @@ static int check_schema(struct store *st)
                  "names no schema '%s')", STORE_SCHEMA);
         return -1;
     }
-    if (version < 1 || version > STORE_VERSION) {
+    if (version < 2 || version > STORE_VERSION) {
         snprintf(st->error, sizeof st->error, "an index of schema version %ld, which this pmn "
-                 "(%s, version %d) cannot read: made by a %s pmn", version, pmn_version(),
-                 STORE_VERSION, version > STORE_VERSION ? "later" : "broken");
+                 "(%s, version %d) cannot read: made by a%s pmn%s", version, pmn_version(),
+                 STORE_VERSION, version > STORE_VERSION ? " later" : version == 1 ? "n earlier"
+                 : " broken", version == 1 ? " (build it again from its archives)" : "");
         return -1;
     }
     st->code = 0;
@@ -368,7 +375,7 @@ int store_add_game(struct store *st, const struct stored_game *g, int64_t *id)
         ARG_T(g->date), ARG_T(g->result), ARG_I(g->state), ARG_I(g->ending), ARG_I(g->outcome),
         ARG_I(g->moves), ARG_I(g->count[PMN_ERROR] + g->count[PMN_FATAL]),
         ARG_I(g->count[PMN_WARNING]), ARG_I(g->count[PMN_NOTE]), ARG_T(g->codes ? g->codes : ""),
-        ARG_I(g->text_form), ARG_B(g->text ? g->text : "", g->len),
+        ARG_I(g->text_form),
     };
     int rc = one(st, S_ADD_GAME, writing, a, (int)(sizeof a / sizeof *a), id);
     if (rc < 0)
@@ -383,6 +390,10 @@ int store_add_game(struct store *st, const struct stored_game *g, int64_t *id)
         }
         return rc == 1 ? 0 : -1;
     }
+    /* Its text apart: the rows a question of tags reads are then small. */
+    const struct arg t[] = { ARG_I(*id), ARG_B(g->text ? g->text : "", g->len) };
+    if (run(st, S_ADD_TEXT, writing, t, 2) < 0)
+        return -1;
     if (st->run && !st->run_first) {
         /* The run's first game: where its games begin (ids grow). */
         const struct arg f[] = { ARG_I(*id), ARG_I(st->run) };
@@ -541,24 +552,35 @@ int store_game(struct store *st, int64_t id, int text, struct stored_game *g)
     g->count[PMN_NOTE] = (unsigned)d->integer(c, S_GAME, 16);
     g->codes = text_at(st, S_GAME, 17);
     g->text_form = (int)d->integer(c, S_GAME, 18);
-    g->text = text ? d->bytes(c, S_GAME, 19, &g->len) : NULL;
-    if (!g->text) {
-        g->text = "";
-        g->len = 0;
-    }
     size_t n = 0;
-    const void *dg = d->bytes(c, S_GAME, 20, &n);
+    const void *dg = d->bytes(c, S_GAME, 19, &n);
     if (dg && n == sizeof g->digest)
         memcpy(g->digest, dg, sizeof g->digest);
+    g->text = "";
+    g->len = 0;
+    if (text) {
+        /* Its text, on the row of its own statement until the next read. */
+        int trc = query(st, S_TEXT, reading, a, 1) < 0 ? -1 : next(st, S_TEXT, reading);
+        const void *t = trc == 1 ? d->bytes(c, S_TEXT, 0, &g->len) : NULL;
+        if (trc < 0)
+            return -1;
+        if (!t) {
+            st->code = PMN_F006;
+            snprintf(st->error, sizeof st->error, "game %lld of the index is damaged (its text "
+                     "is not there)", (long long)id);
+            return -1;
+        }
+        g->text = t;
+    }
     if (!g->file || !g->rules || !g->rule_set || !g->start || !g->codes || !g->plies) {
         st->code = PMN_F006;
         snprintf(st->error, sizeof st->error, "game %lld of the index is damaged (a column "
                  "of it is empty)", (long long)id);
         return -1;
     }
-    g->south = text_at(st, S_GAME, 21);
-    g->north = text_at(st, S_GAME, 22);
-    g->event = text_at(st, S_GAME, 23);
+    g->south = text_at(st, S_GAME, 20);
+    g->north = text_at(st, S_GAME, 21);
+    g->event = text_at(st, S_GAME, 22);
     return 1;
 }
 
@@ -731,6 +753,54 @@ int store_games(struct store *st, uint64_t *n)
     int rc = one(st, S_COUNT_GAMES, reading, NULL, 0, &v);
     *n = rc == 1 ? (uint64_t)v : 0;
     return rc < 0 ? -1 : 0;
+}
+
+int store_each_roster(struct store *st, int (*fn)(void *ctx, const struct stored_game *g),
+                      void *ctx)
+{
+    int64_t after = 0;
+    const struct driver *d = st->d;
+    for (;;) {
+        const struct arg a[] = { ARG_I(after) };
+        if (query(st, S_ROSTER, reading, a, 1) < 0)
+            return -1;
+        int rc, rows = 0, stop = 0;
+        while (!stop && (rc = next(st, S_ROSTER, reading)) == 1) {
+            struct stored_game g;
+            memset(&g, 0, sizeof g);
+            g.id = after = d->integer(st->c, S_ROSTER, 0);
+            g.number = (unsigned long)d->integer(st->c, S_ROSTER, 1);
+            g.south = text_at(st, S_ROSTER, 2);
+            g.north = text_at(st, S_ROSTER, 3);
+            g.event = text_at(st, S_ROSTER, 4);
+            g.date = text_at(st, S_ROSTER, 5);
+            g.result = text_at(st, S_ROSTER, 6);
+            g.rule_set = text_at(st, S_ROSTER, 7);
+            g.state = (int)d->integer(st->c, S_ROSTER, 8);
+            g.ending = (int)d->integer(st->c, S_ROSTER, 9);
+            g.outcome = (int)d->integer(st->c, S_ROSTER, 10);
+            g.moves = (unsigned)d->integer(st->c, S_ROSTER, 11);
+            g.count[PMN_ERROR] = (unsigned)d->integer(st->c, S_ROSTER, 12);
+            g.count[PMN_WARNING] = (unsigned)d->integer(st->c, S_ROSTER, 13);
+            g.count[PMN_NOTE] = (unsigned)d->integer(st->c, S_ROSTER, 14);
+            g.codes = text_at(st, S_ROSTER, 15);
+            g.text = "";
+            rows++;
+            if (!g.rule_set || !g.codes) {
+                st->d->reset(st->c, S_ROSTER);
+                st->code = PMN_F006;
+                snprintf(st->error, sizeof st->error, "game %lld of the index is damaged (a "
+                         "column of it is empty)", (long long)g.id);
+                return -1;
+            }
+            stop = fn(ctx, &g);
+        }
+        st->d->reset(st->c, S_ROSTER);
+        if (rc < 0)
+            return -1;
+        if (stop || rows < 4096)
+            return 0;
+    }
 }
 
 int store_counts(struct store *st, struct store_counts *c)

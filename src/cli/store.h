@@ -22,7 +22,7 @@
 /* The schema this pmn writes and reads; an index of a later one is
  * refused (F006), never read as if it were this one. */
 #define STORE_SCHEMA "pmn-index"
-#define STORE_VERSION 1
+#define STORE_VERSION 2
 
 enum store_mode {
     STORE_CREATE,             /* a new index: the file must not exist */
@@ -123,6 +123,12 @@ int store_at(struct store *st, uint64_t fp, int (*fn)(void *ctx, int64_t game, u
 int store_at_variations(struct store *st, uint64_t fp,
                         int (*fn)(void *ctx, int64_t game, unsigned line, unsigned ply),
                         void *ctx);
+/* Every game's roster, in order of id: fn(ctx, g) with g's id, number,
+ * south, north, event, date, result, rule_set, state, ending, outcome,
+ * moves, counts and codes (no text, no plies: the cheap columns), which
+ * must not use the store; fn nonzero stops.  0, -1. */
+int store_each_roster(struct store *st, int (*fn)(void *ctx, const struct stored_game *g),
+                      void *ctx);
 /* Every game's id, in order: fn as above. */
 int store_each(struct store *st, int (*fn)(void *ctx, int64_t game, unsigned ply), void *ctx);
 

@@ -72,6 +72,13 @@ status=0
 echo "the index's cases, against PostgreSQL:"
 PMN_TEST_BLESS= PMN_TEST_MATCH='tests/index-db[.]sh' PMN=$PMN sh "$top_srcdir/tests/cli.sh" ||
     status=1
+echo "the store's unit test (tests/unit/test_store), against PostgreSQL:"
+if createdb -h "$pg" -U pmn unit; then
+    PMN_TEST_PG_URI="postgresql:///unit?host=$pg&user=pmn" \
+        "${top_builddir:-.}/tests/unit/test_store" || status=1
+else
+    status=1
+fi
 echo "the server's own cases (tests/pg):"
 PMN_TEST_MATCH= PMN_TEST_CASES=tests/pg PMN=$PMN sh "$top_srcdir/tests/cli.sh" || status=1
 exit $status

@@ -436,7 +436,7 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
         if (counted)
             printf("; the index holds %llu game%s, %llu positions (%.0f bytes a game)",
                    (unsigned long long)sc.games, sc.games == 1 ? "" : "s",
-                   (unsigned long long)sc.positions,
+                   (unsigned long long)(sc.positions + sc.vpositions),
                    sc.games ? (double)sc.bytes / (double)sc.games : 0.0);
         putchar('\n');
     }
@@ -477,8 +477,11 @@ static int info(struct common *c, const char *db)
     store_close(st);
     printf("games      %llu (%llu with errors)\n", (unsigned long long)sc.games,
            (unsigned long long)sc.with_errors);
-    printf("positions  %llu (in %llu segment%s)\n", (unsigned long long)sc.positions,
+    printf("positions  %llu (in %llu segment%s)", (unsigned long long)sc.positions,
            (unsigned long long)sc.segments, sc.segments == 1 ? "" : "s");
+    if (sc.vpositions)
+        printf(", and %llu of variations", (unsigned long long)sc.vpositions);
+    putchar('\n');
     printf("bytes      %llu (%.0f a game)\n", (unsigned long long)sc.bytes,
            sc.games ? (double)sc.bytes / (double)sc.games : 0.0);
     return EXIT_CLEAN;

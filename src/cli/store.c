@@ -101,6 +101,7 @@ static const char *const sql[DRIVER_STATEMENTS] = {
     [S_META_PUT] = "INSERT INTO meta(name, value) VALUES($1, $2)",
     [S_COUNT_GAMES] = "SELECT count(*) FROM games",
     [S_COUNT_POSITIONS] = "SELECT CAST(coalesce(sum(entries), 0) AS BIGINT) FROM segments",
+    [S_COUNT_VPOSITIONS] = "SELECT CAST(coalesce(sum(entries), 0) AS BIGINT) FROM vsegments",
     [S_COUNT_SEGMENTS] = "SELECT count(*) FROM segments",
     [S_COUNT_ERRORS] = "SELECT count(*) FROM games WHERE errors > 0",
     [S_ADD_VSEGMENT] = "INSERT INTO vsegments(bits, entries) VALUES($1, $2) RETURNING id",
@@ -806,10 +807,10 @@ int store_each_roster(struct store *st, int (*fn)(void *ctx, const struct stored
 int store_counts(struct store *st, struct store_counts *c)
 {
     memset(c, 0, sizeof *c);
-    int64_t v[5];
-    static const int which[5] = { S_COUNT_GAMES, S_COUNT_POSITIONS, S_COUNT_SEGMENTS,
-                                  S_COUNT_ERRORS, S_BYTES };
-    for (int i = 0; i < 5; i++)
+    int64_t v[6];
+    static const int which[6] = { S_COUNT_GAMES, S_COUNT_POSITIONS, S_COUNT_SEGMENTS,
+                                  S_COUNT_ERRORS, S_BYTES, S_COUNT_VPOSITIONS };
+    for (int i = 0; i < 6; i++)
         if (one(st, which[i], reading, NULL, 0, &v[i]) < 0)
             return -1;
     c->games = (uint64_t)v[0];
@@ -817,6 +818,7 @@ int store_counts(struct store *st, struct store_counts *c)
     c->segments = (uint64_t)v[2];
     c->with_errors = (uint64_t)v[3];
     c->bytes = (uint64_t)v[4];
+    c->vpositions = (uint64_t)v[5];
     return 0;
 }
 

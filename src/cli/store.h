@@ -161,6 +161,7 @@ int store_explorer_get(struct store *st, uint64_t fp, const unsigned char *key, 
 
 struct store_counts {
     uint64_t games, positions, segments;
+    uint64_t vpositions;      /* of variations (built with --variations) */
     uint64_t bytes;           /* the file */
     uint64_t with_errors;
 };

@@ -51,6 +51,11 @@
 #include <string.h>
 #include <time.h>
 
+/* What store_game reads of a game (g: games), in its order. */
+#define GAME_COLUMNS \
+    "g.id, file, number, line, rules, rule_set, start, plies, result, date, state, ending," \
+    " outcome, moves, errors, warnings, notes, codes, text_form, digest, south, north, event"
+
 /* Each statement once, its parameters $1, $2, ... in the order they
  * first appear (SQLite numbers named parameters so, and PostgreSQL's are
  * these); only SQL both databases read, the few a dialect writes its own
@@ -64,14 +69,13 @@ static const char *const sql[DRIVER_STATEMENTS] = {
         " $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)"
         " ON CONFLICT(digest) DO NOTHING RETURNING id",
     [S_ADD_TEXT] = "INSERT INTO texts(id, text) VALUES($1, $2)",
-    [S_TEXT] = "SELECT text FROM texts WHERE id = $1",
     [S_FIND_DIGEST] = "SELECT id FROM games WHERE digest = $1",
     [S_ADD_SEGMENT] = "INSERT INTO segments(bits, entries) VALUES($1, $2) RETURNING id",
     [S_ADD_POSTING] = "INSERT INTO postings(key, data) VALUES($1, $2)",
-    [S_GAME] =
-        "SELECT id, file, number, line, rules, rule_set, start, plies, result, date, state,"
-        " ending, outcome, moves, errors, warnings, notes, codes, text_form, digest,"
-        " south, north, event FROM games WHERE id = $1",
+    [S_GAME] = "SELECT " GAME_COLUMNS " FROM games g WHERE g.id = $1",
+    /* With its text: one statement (on a server, one round trip). */
+    [S_GAME_TEXT] = "SELECT " GAME_COLUMNS ", t.text FROM games g LEFT JOIN texts t"
+                    " ON t.id = g.id WHERE g.id = $1",
     [S_SEGMENTS] = "SELECT id, bits FROM segments ORDER BY id",
     [S_BUCKET] = "SELECT data FROM postings WHERE key = $1",
     /* A page of ids at a time: a million games are not one result. */
@@ -527,61 +531,55 @@ int store_game(struct store *st, int64_t id, int text, struct stored_game *g)
 {
     /* The statement of the game stays on its row, so that its strings stay
      * valid until the next read (which runs it anew). */
+    const int q = text ? S_GAME_TEXT : S_GAME;
     const struct arg a[] = { ARG_I(id) };
-    int rc = query(st, S_GAME, reading, a, 1) < 0 ? -1 : next(st, S_GAME, reading);
+    int rc = query(st, q, reading, a, 1) < 0 ? -1 : next(st, q, reading);
     if (rc <= 0)
         return rc;
     const struct driver *d = st->d;
     struct conn *c = st->c;
     memset(g, 0, sizeof *g);
-    g->id = d->integer(c, S_GAME, 0);
-    g->file = text_at(st, S_GAME, 1);
-    g->number = (unsigned long)d->integer(c, S_GAME, 2);
-    g->line = (pmn_at)d->integer(c, S_GAME, 3);
-    g->rules = text_at(st, S_GAME, 4);
-    g->rule_set = text_at(st, S_GAME, 5);
-    g->start = text_at(st, S_GAME, 6);
-    g->plies = d->bytes(c, S_GAME, 7, &g->nplies);
-    g->result = text_at(st, S_GAME, 8);
-    g->date = text_at(st, S_GAME, 9);
-    g->state = (int)d->integer(c, S_GAME, 10);
-    g->ending = (int)d->integer(c, S_GAME, 11);
-    g->outcome = (int)d->integer(c, S_GAME, 12);
-    g->moves = (unsigned)d->integer(c, S_GAME, 13);
-    g->count[PMN_ERROR] = (unsigned)d->integer(c, S_GAME, 14);
-    g->count[PMN_WARNING] = (unsigned)d->integer(c, S_GAME, 15);
-    g->count[PMN_NOTE] = (unsigned)d->integer(c, S_GAME, 16);
-    g->codes = text_at(st, S_GAME, 17);
-    g->text_form = (int)d->integer(c, S_GAME, 18);
+    g->id = d->integer(c, q, 0);
+    g->file = text_at(st, q, 1);
+    g->number = (unsigned long)d->integer(c, q, 2);
+    g->line = (pmn_at)d->integer(c, q, 3);
+    g->rules = text_at(st, q, 4);
+    g->rule_set = text_at(st, q, 5);
+    g->start = text_at(st, q, 6);
+    g->plies = d->bytes(c, q, 7, &g->nplies);
+    g->result = text_at(st, q, 8);
+    g->date = text_at(st, q, 9);
+    g->state = (int)d->integer(c, q, 10);
+    g->ending = (int)d->integer(c, q, 11);
+    g->outcome = (int)d->integer(c, q, 12);
+    g->moves = (unsigned)d->integer(c, q, 13);
+    g->count[PMN_ERROR] = (unsigned)d->integer(c, q, 14);
+    g->count[PMN_WARNING] = (unsigned)d->integer(c, q, 15);
+    g->count[PMN_NOTE] = (unsigned)d->integer(c, q, 16);
+    g->codes = text_at(st, q, 17);
+    g->text_form = (int)d->integer(c, q, 18);
     size_t n = 0;
-    const void *dg = d->bytes(c, S_GAME, 19, &n);
+    const void *dg = d->bytes(c, q, 19, &n);
     if (dg && n == sizeof g->digest)
         memcpy(g->digest, dg, sizeof g->digest);
-    g->text = "";
-    g->len = 0;
-    if (text) {
-        /* Its text, on the row of its own statement until the next read. */
-        int trc = query(st, S_TEXT, reading, a, 1) < 0 ? -1 : next(st, S_TEXT, reading);
-        const void *t = trc == 1 ? d->bytes(c, S_TEXT, 0, &g->len) : NULL;
-        if (trc < 0)
-            return -1;
-        if (!t) {
-            st->code = PMN_F006;
-            snprintf(st->error, sizeof st->error, "game %lld of the index is damaged (its text "
-                     "is not there)", (long long)id);
-            return -1;
-        }
-        g->text = t;
+    g->south = text_at(st, q, 20);
+    g->north = text_at(st, q, 21);
+    g->event = text_at(st, q, 22);
+    g->text = text ? d->bytes(c, q, 23, &g->len) : "";
+    if (!g->text) {
+        st->code = PMN_F006;
+        snprintf(st->error, sizeof st->error, "game %lld of the index is damaged (its text "
+                 "is not there)", (long long)id);
+        return -1;
     }
+    if (!text)
+        g->len = 0;
     if (!g->file || !g->rules || !g->rule_set || !g->start || !g->codes || !g->plies) {
         st->code = PMN_F006;
         snprintf(st->error, sizeof st->error, "game %lld of the index is damaged (a column "
                  "of it is empty)", (long long)id);
         return -1;
     }
-    g->south = text_at(st, S_GAME, 20);
-    g->north = text_at(st, S_GAME, 21);
-    g->event = text_at(st, S_GAME, 22);
     return 1;
 }
 

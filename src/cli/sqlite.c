@@ -146,13 +146,14 @@ static int64_t integer(struct conn *c, int which, int col)
 static const void *bytes(struct conn *c, int which, int col, size_t *len)
 {
     sqlite3_stmt *s = c->st[which];
-    const void *v = sqlite3_column_type(s, col) == SQLITE_BLOB ? sqlite3_column_blob(s, col)
-                                                                : sqlite3_column_text(s, col);
+    if (sqlite3_column_type(s, col) == SQLITE_NULL)
+        return NULL;
+    /* As text, a blob too: the same bytes, with a NUL after them (a file
+     * name is held as a blob, and read as a string). */
+    const void *v = sqlite3_column_text(s, col);
     if (len)
         *len = (size_t)sqlite3_column_bytes(s, col);
-    if (!v && sqlite3_column_type(s, col) != SQLITE_NULL)
-        v = "";   /* an empty blob */
-    return v;
+    return v ? v : "";
 }
 
 static void reset(struct conn *c, int which)

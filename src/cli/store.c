@@ -374,7 +374,10 @@ static const char *now(char *buf, size_t len)
 int store_add_game(struct store *st, const struct stored_game *g, int64_t *id)
 {
     const struct arg a[] = {
-        ARG_B(g->digest, sizeof g->digest), ARG_T(g->file), ARG_I(g->number), ARG_I(g->line),
+        /* The file's name as bytes: a system's names need not be UTF-8,
+         * which a server's text must be. */
+        ARG_B(g->digest, sizeof g->digest), ARG_B(g->file, strlen(g->file)), ARG_I(g->number),
+        ARG_I(g->line),
         ARG_T(g->rules), ARG_T(g->rule_set), ARG_T(g->start), ARG_B(g->plies, g->nplies),
         ARG_T(tag_of(g, "South")), ARG_T(tag_of(g, "North")), ARG_T(tag_of(g, "Event")),
         ARG_T(g->date), ARG_T(g->result), ARG_I(g->state), ARG_I(g->ending), ARG_I(g->outcome),

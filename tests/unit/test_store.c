@@ -146,6 +146,19 @@ static int saw_line(void *ctx, int64_t game, unsigned line, unsigned ply)
     return s->n == 16;
 }
 
+static const char *found_at(struct store *st, uint64_t fp, int variations)
+{
+    static char out[256];
+    struct seen s = { .n = 0 };
+    assert_int_equal(variations ? store_at_variations(st, fp, saw_line, &s)
+                                : store_at(st, fp, saw, &s), 0);
+    out[0] = '\0';
+    for (int i = 0; i < s.n; i++)
+        snprintf(out + strlen(out), sizeof out - strlen(out), "%s%lld.%u.%u", i ? " " : "",
+                 (long long)s.game[i], s.line[i], s.ply[i]);
+    return out;
+}
+
 static void postings_found_by_fingerprint(void **state)
 {
     struct store *st = store_open(fresh(on_server(state)), STORE_CREATE);
@@ -161,30 +174,14 @@ static void postings_found_by_fingerprint(void **state)
     assert_int_equal(store_add_postings(st, p, 5, 0), 0);
     assert_int_equal(store_add_postings(st, v, 3, 1), 0);
     assert_int_equal(store_commit(st), 0);
-    struct seen s = { .n = 0 };
-    assert_int_equal(store_at(st, A, saw, &s), 0);
-    assert_int_equal(s.n, 2);
-    assert_int_equal(s.game[0], 1);
-    assert_int_equal(s.ply[0], 0);
-    assert_int_equal(s.game[1], 3);
-    assert_int_equal(s.ply[1], 7);
-    s.n = 0;
-    assert_int_equal(store_at(st, B, saw, &s), 0);
-    assert_int_equal(s.n, 2);
-    assert_int_equal(s.game[1], 9);
-    assert_int_equal(s.ply[1], 200);
-    s.n = 0;
-    assert_int_equal(store_at(st, 0x42, saw, &s), 0);
-    assert_int_equal(s.n, 0);
+    /* What each fingerprint finds, as "game.line.ply ...". */
+    assert_string_equal(found_at(st, A, 0), "1.0.0 3.0.7");
+    assert_string_equal(found_at(st, B, 0), "1.0.1 9.0.200");
+    assert_string_equal(found_at(st, C, 0), "1.0.2");
+    assert_string_equal(found_at(st, 0x42, 0), "");
     /* Variations' apart, with their lines. */
-    s.n = 0;
-    assert_int_equal(store_at_variations(st, A, saw_line, &s), 0);
-    assert_int_equal(s.n, 2);
-    assert_int_equal(s.game[0], 3);
-    assert_int_equal(s.line[0], 2);
-    assert_int_equal(s.ply[0], 1);
-    assert_int_equal(s.game[1], 9);
-    assert_int_equal(s.line[1], 5);
+    assert_string_equal(found_at(st, A, 1), "3.2.1 9.5.3");
+    assert_string_equal(found_at(st, C, 1), "3.2.2");
     struct store_counts sc;
     assert_int_equal(store_counts(st, &sc), 0);
     assert_int_equal(sc.positions, 5);

@@ -737,13 +737,13 @@ int criteria_same_position(const struct criteria *c, const char *text, const pmn
     return criteria_same_holes(r, want, p);
 }
 
-/* The string is read under each game's rules (threads share criteria). */
+/* --variations: a walk that stops (ABORT) at a ply of a variation that
+ * reaches the position. */
 struct in_variations {
     const struct criteria *c;
     const char *text;
     const pmn_rules *r;
     const pmn_position *want;
-    int found;
 };
 
 static int variation_reaches(void *ctx, pmn_walk_node *n)
@@ -751,13 +751,11 @@ static int variation_reaches(void *ctx, pmn_walk_node *n)
     struct in_variations *v = ctx;
     if (n->in->depth == 0 || !n->before || !n->played->replayed)
         return PMN_WALK_CONTINUE;
-    if (criteria_same_position(v->c, v->text, v->r, v->want, &n->played->after)) {
-        v->found = 1;
-        return PMN_WALK_ABORT;
-    }
-    return PMN_WALK_CONTINUE;
+    return criteria_same_position(v->c, v->text, v->r, v->want, &n->played->after)
+           ? PMN_WALK_ABORT : PMN_WALK_CONTINUE;
 }
 
+/* The string is read under each game's rules (threads share criteria). */
 static int position_holds(const struct criteria *c, const struct criterion *cr,
                           const struct game *g)
 {
@@ -776,8 +774,8 @@ static int position_holds(const struct criteria *c, const struct criterion *cr,
         return 0;
     /* --variations: each ply of each variation the replay played. */
     static const pmn_walker walker = { NULL, NULL, variation_reaches, NULL, NULL, NULL, 0, 1 };
-    struct in_variations v = { c, cr->text, r, &want, 0 };
-    return pmn_walk(g->rec, g->replay, &walker, &v) == PMN_WALK_ABORT && v.found;
+    struct in_variations v = { c, cr->text, r, &want };
+    return pmn_walk(g->rec, g->replay, &walker, &v) == PMN_WALK_ABORT;
 }
 
 static int holds(const struct criteria *c, const struct criterion *cr, const struct game *g)
@@ -811,9 +809,8 @@ int criteria_match(const struct criteria *c, const struct game *g)
     return !c->invert;
 }
 
-int criteria_from_roster(const struct criteria *c)
+int criteria_from_tags(const struct criteria *c, const char *const *tags, size_t ntags)
 {
-    static const char *const roster[] = { "South", "North", "Event", "Date", "Result" };
     for (unsigned i = 0; i < c->n; i++) {
         const struct criterion *cr = c->list[i];
         switch (cr->kind) {
@@ -823,9 +820,9 @@ int criteria_from_roster(const struct criteria *c)
         case K_TAG:
             for (int t = 0; t < 2 && cr->tags[t]; t++) {
                 size_t k = 0;
-                while (k < 5 && strcmp(cr->tags[t], roster[k]) != 0)
+                while (k < ntags && strcmp(cr->tags[t], tags[k]) != 0)
                     k++;
-                if (k == 5)
+                if (k == ntags)
                     return 0;
             }
             continue;

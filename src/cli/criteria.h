@@ -119,10 +119,11 @@ int criteria_match(const struct criteria *c, const struct game *g);
  * taken as not matching, the first reported, and the command's status an
  * error (job_status). */
 unsigned long criteria_gave_up(void);
-/* Can they be judged from a game's roster tags (South, North, Event,
- * Date, Result), its number, rule set, ending, moves and what checking
- * found, as an archive index keeps them, with at least one criterion? */
-int criteria_from_roster(const struct criteria *c);
+/* Can they be judged from these tags of a game (the Result among them:
+ * the result written), its number, rule set, ending, moves and what
+ * checking found -- what an archive index keeps of it (lookup.c) -- with
+ * at least one criterion? */
+int criteria_from_tags(const struct criteria *c, const char *const *tags, size_t ntags);
 /* Do they look at moves and positions (the record and replay of every game)?
  * At game numbers (one job reads)? */
 int criteria_need_moves(const struct criteria *c);

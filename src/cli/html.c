@@ -57,8 +57,6 @@ struct html {
     const char *explorer;     /* --explorer DB */
     struct store *st;         /* its index, while it answers */
     struct diag_sink *sink;
-    char *xp;                 /* a position's explorer, as JSON */
-    size_t xplen;
 };
 
 /* The latest games the explorer's panel names at a position. */
@@ -271,13 +269,15 @@ static void jexplorer(struct html *h, const char *key, const pmn_rules *r, const
 {
     if (!h->st)
         return;
-    FILE *m = open_memstream(&h->xp, &h->xplen);
+    char *xp = NULL;          /* written whole or not at all: the page stays JSON */
+    size_t len = 0;
+    FILE *m = open_memstream(&xp, &len);
     int rc = m ? index_explore_json(h->st, r, p, PANEL_GAMES, m) : -2;
     if (m && fclose(m) != 0 && rc == 0)
         rc = -2;
     if (rc == 0) {
         fprintf(h->f, ",\"%s\":", key);
-        fwrite(h->xp, 1, h->xplen, h->f);
+        fwrite(xp, 1, len, h->f);
     } else {
         const char *file = h->sink->file;
         h->sink->file = h->explorer;
@@ -290,8 +290,7 @@ static void jexplorer(struct html *h, const char *key, const pmn_rules *r, const
         h->st = NULL;
         h->failed = 1;
     }
-    free(h->xp);
-    h->xp = NULL;
+    free(xp);
 }
 
 /* A node: a ply as written, and what the replay made of it (what the

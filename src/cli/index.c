@@ -301,7 +301,8 @@ static int index_game(struct archive *a, struct game *g)
         .rule_set = r.name, .start = start_text, .plies = ix->plies, .nplies = n,
         .result = game_result(g), .date = game_tag(g, "Date"), .state = (int)g->state,
         .ending = (int)g->facts.ending, .outcome = (int)g->facts.outcome,
-        .moves = g->facts.moves, .codes = codes, .tags = g->tags, .ntags = g->ntags,
+        .moves = g->facts.moves, .codes = codes, .south = game_tag(g, "South"),
+        .north = game_tag(g, "North"), .event = game_tag(g, "Event"),
     };
     memcpy(sg.count, g->count, sizeof sg.count);
     if (game_text(ix, g, &sg.text, &sg.len, &sg.text_form) < 0)
@@ -406,7 +407,7 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
     c->sink.mute = 0;
     if (!ix.failed)
         commit_batch(&ix);
-    /* The explorer's positions made anew, with the games added. */
+    /* The explorer's positions brought up to date with the games added. */
     int rf = !ix.failed && ix.added
              ? refresh_explorer(st, create || ix.ids_lost ? NULL : ix.ids, ix.nids) : 0;
     if (rf == -2) {
@@ -521,17 +522,13 @@ struct explored {
     unsigned long ntop, topmax;
 };
 
+/* A result's place in wins[]: South's, a draw, North's; -1 none of them. */
 static int result_index(const char *result)
 {
-    if (!result)
+    pmn_outcome o;
+    if (!result || pmn_outcome_parse(result, &o) < 0)
         return -1;
-    if (strcmp(result, "1-0") == 0)
-        return 0;
-    if (strcmp(result, "1/2-1/2") == 0)
-        return 1;
-    if (strcmp(result, "0-1") == 0)
-        return 2;
-    return -1;
+    return o == PMN_SOUTH_WINS ? 0 : o == PMN_DRAWN ? 1 : o == PMN_NORTH_WINS ? 2 : -1;
 }
 
 /* A date to compare: "2009.03.01"; NULL for an unknown one. */
@@ -758,9 +755,39 @@ static int stats_read(const char *text, struct explored *e)
     return first ? -1 : 0;
 }
 
+/* What the explorer keeps of the position of this exact key, into e: 1;
+ * 0 when it keeps none (or not of its shape: then it is gathered from the
+ * games instead); -1 the store failed. */
+static int read_kept(struct store *st, uint64_t fp, const unsigned char *key, size_t keylen,
+                     struct explored *e)
+{
+    const char *stats;
+    int rc = store_explorer_get(st, fp, key, keylen, &stats);
+    if (rc <= 0)
+        return rc;
+    return stats_read(stats, e) == 0;
+}
+
+/* The games at p (fingerprint fp: its board and side, under any rule set
+ * of its board; the seeds captured aside) gathered into e, made ready by
+ * the caller, when the index names at least min of them (else e is left
+ * as it is).  0, -1 the store failed, -2 memory. */
+static int gather_node(struct store *st, const pmn_rules *r, const pmn_position *p, uint64_t fp,
+                       size_t min, struct explored *e)
+{
+    struct found f = { 0 };
+    struct sought q = { .node_rules = r, .node = p };
+    int rc = store_at(st, fp, index_found_add, &f) < 0 ? -1
+           : f.nomem ? -2 : f.n >= min ? gather(st, &f, &q, e) : 0;
+    free(f.id);
+    free(f.ply);
+    return rc;
+}
+
 /* The positions that EXPLORE_MIN games or more reach, found from the
  * starts of the games down the moves played that often: what was played
- * from each, kept (made anew: a refresh after each build and add). */
+ * from each, kept (made by a build, brought up to date by each add:
+ * refresh_explorer). */
 struct queued {
     pmn_rules r;
     pmn_position p;
@@ -772,7 +799,6 @@ struct refresh {
     size_t n, cap;
     uint64_t *seen;
     size_t nseen, seencap;
-    unsigned long kept;
     int failed;
 };
 
@@ -825,24 +851,18 @@ static void explore_queue(struct refresh *rf)
         }
         rf->seen = seen;
         rf->seen[rf->nseen++] = fp;
-        struct found f = { 0 };
-        if (store_at(st, fp, index_found_add, &f) < 0 || f.nomem) {
-            rf->failed = f.nomem ? -2 : -1;
-        } else if (f.n >= EXPLORE_MIN) {
-            struct explored *e = calloc(1, sizeof *e);
-            struct sought qs = { .node_rules = &item.r, .node = &item.p };
-            if (!e)
-                rf->failed = -2;
-            else
-                e->topmax = EXPLORE_TOP;
-            if (e && gather(st, &f, &qs, e) < 0)
-                rf->failed = -1;
-            else if (e && e->total >= EXPLORE_MIN)
-                keep(rf, &item.r, &item.p, fp, key, keylen, e);
-            free(e);
+        struct explored *e = calloc(1, sizeof *e);
+        if (!e) {
+            rf->failed = -2;
+            break;
         }
-        free(f.id);
-        free(f.ply);
+        e->topmax = EXPLORE_TOP;
+        int rc = gather_node(st, &item.r, &item.p, fp, EXPLORE_MIN, e);
+        if (rc < 0)
+            rf->failed = rc;
+        else if (e->total >= EXPLORE_MIN)
+            keep(rf, &item.r, &item.p, fp, key, keylen, e);
+        free(e);
     }
 }
 
@@ -856,8 +876,6 @@ static void keep(struct refresh *rf, const pmn_rules *r, const pmn_position *p, 
         rf->failed = -2;
     else if (store_explorer_put(rf->st, fp, key, keylen, e->total, text) < 0)
         rf->failed = -1;
-    else
-        rf->kept++;
     free(text);
     for (unsigned m = 0; !rf->failed && m < e->nmoves; m++) {
         pmn_position child = *p;
@@ -955,17 +973,16 @@ static int count_added(struct refresh *rf, const int64_t *ids, size_t nids)
             if (h && c == ncounted) {
                 counted[ncounted++] = k;
                 if (!h->e) {
-                    const char *stats;
                     if (!(h->e = malloc(sizeof *h->e))) {
                         rc = -2;
                         break;
                     }
-                    int got_stats = store_explorer_get(st, h->fp, h->key, h->len, &stats);
+                    int got_stats = read_kept(st, h->fp, h->key, h->len, h->e);
                     if (got_stats < 0) {
                         rc = -1;
                         break;
                     }
-                    if (got_stats == 0 || stats_read(stats, h->e) < 0) {
+                    if (got_stats == 0) {
                         /* Not of its shape: made anew from its games. */
                         memset(h->e, 0, sizeof *h->e);
                         h->e->total = 0;
@@ -1095,13 +1112,7 @@ static int kept_position(struct store *st, const char *text, const struct criter
         return -1;
     if (k.boards != 1)
         return 0;   /* none, or boards of several sizes: gathered */
-    const char *stats;
-    int rc = store_explorer_get(st, k.fp, k.key, k.len, &stats);
-    if (rc <= 0)
-        return rc;
-    if (stats_read(stats, e) < 0)
-        return 0;   /* not of its shape: gathered from the games instead */
-    return 1;
+    return read_kept(st, k.fp, k.key, k.len, e);
 }
 
 /* The score of the side to move of a move's games (a win 1, a draw one
@@ -1225,23 +1236,12 @@ static int explore_node(struct store *st, const pmn_rules *r, const pmn_position
     unsigned char key[KEY_MAX];
     size_t keylen;
     uint64_t fp = index_exact_key(r, p, key, &keylen);
-    if (top <= EXPLORE_TOP) {
-        const char *stats;
-        int rc = store_explorer_get(st, fp, key, keylen, &stats);
-        if (rc < 0)
-            return -1;
-        if (rc == 1 && stats_read(stats, e) == 0)
-            return 0;
-    }
+    int kept = top <= EXPLORE_TOP ? read_kept(st, fp, key, keylen, e) : 0;
+    if (kept != 0)
+        return kept < 0 ? -1 : 0;
     memset(e, 0, sizeof *e);
     e->topmax = top < EXPLORE_TOP ? top : EXPLORE_TOP;
-    struct found f = { 0 };
-    struct sought q = { .node_rules = r, .node = p };
-    int rc = store_at(st, fp, index_found_add, &f) < 0 ? -1
-           : f.nomem ? -2 : gather(st, &f, &q, e);
-    free(f.id);
-    free(f.ply);
-    return rc;
+    return gather_node(st, r, p, fp, 0, e);
 }
 
 int index_explore_json(struct store *st, const pmn_rules *r, const pmn_position *p,

@@ -217,8 +217,8 @@ int index_candidates(struct store *st, const char *text, int any_side, int varia
         return -1;
     if (out->nomem)
         return -2;
-    /* Several rule sets' rows come one set after another: merged in order
-     * of games (a game has one rule set, so its plies stay together). */
+    /* Several rule sets' rows (and variations') come one after another:
+     * merged in order of games, each game once. */
     if (out->n > 1) {
         struct { int64_t id; unsigned ply; } *pairs = malloc(out->n * sizeof *pairs);
         if (!pairs)
@@ -319,16 +319,20 @@ struct roster_filter {
     struct found *f;
 };
 
+/* The tags a game's row holds (store_each_roster), the result written
+ * as its Result. */
+static const char *const roster_tags[] = { "South", "North", "Event", "Date", "Result" };
+#define NROSTER (sizeof roster_tags / sizeof *roster_tags)
+
 static int roster_game(void *ctx, const struct stored_game *sg)
 {
     struct roster_filter *rf = ctx;
-    pmn_tag tags[5];
+    pmn_tag tags[NROSTER];
     size_t n = 0;
-    const char *names[5] = { "South", "North", "Event", "Date", "Result" };
-    const char *values[5] = { sg->south, sg->north, sg->event, sg->date, sg->result };
-    for (int i = 0; i < 5; i++)
+    const char *const values[NROSTER] = { sg->south, sg->north, sg->event, sg->date, sg->result };
+    for (size_t i = 0; i < NROSTER; i++)
         if (values[i])
-            tags[n++] = (pmn_tag){ .name = (char *)names[i], .value = (char *)values[i] };
+            tags[n++] = (pmn_tag){ .name = (char *)roster_tags[i], .value = (char *)values[i] };
     struct game g = {
         .file = "", .number = sg->number, .tags = tags, .ntags = n, .rules = sg->rule_set,
         .state = (enum game_state)sg->state, .text = "",
@@ -359,7 +363,8 @@ int index_archive(struct common *c, const char *db, struct archive *a)
     struct roster_filter rf = { &c->criteria, &f };
     int rc = variations < 0 ? -1
            : pos ? index_candidates(st, pos, c->criteria.any_side, variations, &f)
-           : criteria_from_roster(&c->criteria) ? store_each_roster(st, roster_game, &rf)
+           : criteria_from_tags(&c->criteria, roster_tags, NROSTER)
+             ? store_each_roster(st, roster_game, &rf)
                  : store_each(st, index_found_all, &f);
     int status = EXIT_CLEAN;
     if (rc == -2 || f.nomem)

@@ -28,7 +28,7 @@
  * brings seventeen libraries more (TLS, Kerberos, LDAP), whose loading
  * every run of pmn would pay -- 3 ms of a lookup's 8 -- for a server few
  * runs use.  Its functions, each found once by name (the soname is
- * libpq's since PostgreSQL 8.0). */
+ * libpq's since PostgreSQL 8.0), called as pq.NAME. */
 #define LIBPQ_SONAME "libpq.so.5"
 #define LIBPQ_FUNCTIONS(X) \
     X(PQconnectdb) X(PQstatus) X(PQfinish) X(PQsetNoticeProcessor) X(PQsetClientEncoding) \
@@ -65,23 +65,6 @@ static int load_libpq(char *why, size_t whylen)
     return 0;
 }
 
-/* From here on, the names are those loaded. */
-#define PQconnectdb pq.PQconnectdb
-#define PQstatus pq.PQstatus
-#define PQfinish pq.PQfinish
-#define PQsetNoticeProcessor pq.PQsetNoticeProcessor
-#define PQsetClientEncoding pq.PQsetClientEncoding
-#define PQexec pq.PQexec
-#define PQresultStatus pq.PQresultStatus
-#define PQresultErrorField pq.PQresultErrorField
-#define PQerrorMessage pq.PQerrorMessage
-#define PQclear pq.PQclear
-#define PQprepare pq.PQprepare
-#define PQexecPrepared pq.PQexecPrepared
-#define PQntuples pq.PQntuples
-#define PQgetisnull pq.PQgetisnull
-#define PQgetvalue pq.PQgetvalue
-#define PQgetlength pq.PQgetlength
 
 struct conn {
     PGconn *pg;
@@ -140,9 +123,9 @@ static void quiet(void *arg, const char *message)
 /* The first line of libpq's words, without "ERROR:  ". */
 static const char *words(struct conn *c, const PGresult *r)
 {
-    const char *m = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    const char *m = r ? pq.PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
     if (!m || !*m)
-        m = PQerrorMessage(c->pg);
+        m = pq.PQerrorMessage(c->pg);
     if (strncmp(m, "ERROR:  ", 8) == 0 || strncmp(m, "FATAL:  ", 8) == 0)
         m += 8;
     size_t n = strcspn(m, "\n");
@@ -153,10 +136,10 @@ static const char *words(struct conn *c, const PGresult *r)
 /* Keep what a failed result says; 0 if it did not fail. */
 static int failed(struct conn *c, PGresult *r)
 {
-    ExecStatusType s = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    ExecStatusType s = r ? pq.PQresultStatus(r) : PGRES_FATAL_ERROR;
     if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK)
         return 0;
-    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    const char *state = r ? pq.PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
     snprintf(c->sqlstate, sizeof c->sqlstate, "%s", state ? state : "");
     words(c, r);
     return -1;
@@ -174,17 +157,17 @@ static struct conn *connect_to(const char *address, enum failure *f, char *why, 
         snprintf(why, whylen, "out of memory");
         return NULL;
     }
-    c->pg = PQconnectdb(address);
-    if (!c->pg || PQstatus(c->pg) != CONNECTION_OK) {
+    c->pg = pq.PQconnectdb(address);
+    if (!c->pg || pq.PQstatus(c->pg) != CONNECTION_OK) {
         *f = FAIL_GONE;
         snprintf(why, whylen, "cannot connect: %s",
                  c->pg ? words(c, NULL) : "out of memory");
-        PQfinish(c->pg);
+        pq.PQfinish(c->pg);
         free(c);
         return NULL;
     }
-    PQsetNoticeProcessor(c->pg, quiet, NULL);
-    PQsetClientEncoding(c->pg, "UTF8");
+    pq.PQsetNoticeProcessor(c->pg, quiet, NULL);
+    pq.PQsetClientEncoding(c->pg, "UTF8");
     for (int i = 0; i < DRIVER_STATEMENTS; i++)
         c->at[i] = -1;
     return c;
@@ -193,17 +176,17 @@ static struct conn *connect_to(const char *address, enum failure *f, char *why, 
 static int close_db(struct conn *c)
 {
     for (int i = 0; i < DRIVER_STATEMENTS; i++)
-        PQclear(c->res[i]);
-    PQfinish(c->pg);
+        pq.PQclear(c->res[i]);
+    pq.PQfinish(c->pg);
     free(c);
     return 0;
 }
 
 static int exec(struct conn *c, const char *sql)
 {
-    PGresult *r = PQexec(c->pg, sql);
+    PGresult *r = pq.PQexec(c->pg, sql);
     int rc = failed(c, r);
-    PQclear(r);
+    pq.PQclear(r);
     return rc;
 }
 
@@ -228,10 +211,10 @@ static int exists(const char *address)
     struct conn *c = connect_to(address, &f, why, sizeof why);
     if (!c)
         return 0;   /* said when it is opened */
-    PGresult *r = PQexec(c->pg, "SELECT 1 FROM information_schema.tables WHERE table_schema"
+    PGresult *r = pq.PQexec(c->pg, "SELECT 1 FROM information_schema.tables WHERE table_schema"
                                 " = current_schema() AND table_name = 'meta'");
-    int found = failed(c, r) < 0 ? -1 : PQntuples(r) > 0;
-    PQclear(r);
+    int found = failed(c, r) < 0 ? -1 : pq.PQntuples(r) > 0;
+    pq.PQclear(r);
     close_db(c);
     return found;
 }
@@ -239,15 +222,15 @@ static int exists(const char *address)
 static int run(struct conn *c, int which, const char *sql, const struct arg *a, int n)
 {
     assert(which >= 0 && which < DRIVER_STATEMENTS && n <= 32);
-    PQclear(c->res[which]);
+    pq.PQclear(c->res[which]);
     c->res[which] = NULL;
     c->at[which] = -1;
     char name[16];
     snprintf(name, sizeof name, "pmn%d", which);
     if (!(c->prepared[which / 32] >> (which % 32) & 1)) {
-        PGresult *r = PQprepare(c->pg, name, sql, 0, NULL);
+        PGresult *r = pq.PQprepare(c->pg, name, sql, 0, NULL);
         int rc = failed(c, r);
-        PQclear(r);
+        pq.PQclear(r);
         if (rc < 0)
             return -1;
         c->prepared[which / 32] |= 1u << (which % 32);
@@ -266,9 +249,9 @@ static int run(struct conn *c, int which, const char *sql, const struct arg *a, 
             values[i] = "";
         }
     }
-    PGresult *r = PQexecPrepared(c->pg, name, n, values, lengths, formats, 1);
+    PGresult *r = pq.PQexecPrepared(c->pg, name, n, values, lengths, formats, 1);
     if (failed(c, r) < 0) {
-        PQclear(r);
+        pq.PQclear(r);
         return -1;
     }
     c->res[which] = r;
@@ -280,18 +263,18 @@ static int row(struct conn *c, int which)
     const PGresult *r = c->res[which];
     if (!r)
         return 0;
-    return ++c->at[which] < PQntuples(r) ? 1 : 0;
+    return ++c->at[which] < pq.PQntuples(r) ? 1 : 0;
 }
 
 static int64_t integer(struct conn *c, int which, int col)
 {
     const PGresult *r = c->res[which];
     int at = c->at[which];
-    assert(r && at >= 0 && at < PQntuples(r));
-    if (PQgetisnull(r, at, col))
+    assert(r && at >= 0 && at < pq.PQntuples(r));
+    if (pq.PQgetisnull(r, at, col))
         return 0;
-    const unsigned char *v = (const unsigned char *)PQgetvalue(r, at, col);
-    int len = PQgetlength(r, at, col);
+    const unsigned char *v = (const unsigned char *)pq.PQgetvalue(r, at, col);
+    int len = pq.PQgetlength(r, at, col);
     /* Network order, two's complement, of 2, 4 or 8 bytes. */
     uint64_t u = len > 0 && (v[0] & 0x80) ? UINT64_MAX : 0;
     for (int i = 0; i < len && i < 8; i++)
@@ -303,17 +286,17 @@ static const void *bytes(struct conn *c, int which, int col, size_t *len)
 {
     const PGresult *r = c->res[which];
     int at = c->at[which];
-    assert(r && at >= 0 && at < PQntuples(r));
-    if (PQgetisnull(r, at, col))
+    assert(r && at >= 0 && at < pq.PQntuples(r));
+    if (pq.PQgetisnull(r, at, col))
         return NULL;
     if (len)
-        *len = (size_t)PQgetlength(r, at, col);
-    return PQgetvalue(r, at, col);   /* followed by a NUL, binary too */
+        *len = (size_t)pq.PQgetlength(r, at, col);
+    return pq.PQgetvalue(r, at, col);   /* followed by a NUL, binary too */
 }
 
 static void reset(struct conn *c, int which)
 {
-    PQclear(c->res[which]);
+    pq.PQclear(c->res[which]);
     c->res[which] = NULL;
     c->at[which] = -1;
 }
@@ -322,10 +305,10 @@ static enum failure failure(struct conn *c, const char **why)
 {
     *why = c->why;
     const char *s = c->sqlstate;
-    if (PQstatus(c->pg) != CONNECTION_OK || strncmp(s, "08", 2) == 0
+    if (pq.PQstatus(c->pg) != CONNECTION_OK || strncmp(s, "08", 2) == 0
         || strncmp(s, "57P", 3) == 0) {
         snprintf(c->why, sizeof c->why, "PostgreSQL: the server is gone (%s)",
-                 PQstatus(c->pg) != CONNECTION_OK ? "the connection was closed" : s);
+                 pq.PQstatus(c->pg) != CONNECTION_OK ? "the connection was closed" : s);
         return FAIL_GONE;
     }
     if (strcmp(s, "42P01") == 0)

@@ -101,7 +101,6 @@ static const char *const sql[DRIVER_STATEMENTS] = {
     [S_RUN_END] = "UPDATE runs SET games = $1, finished = $2 WHERE id = $3",
     [S_RUNS_OPEN] = "SELECT started, (SELECT count(*) FROM games WHERE id >= runs.first_game)"
                     " FROM runs WHERE finished IS NULL ORDER BY id",
-    [S_META] = "SELECT name, value FROM meta WHERE name IN ('schema', 'version')",
     [S_META_PUT] = "INSERT INTO meta(name, value) VALUES($1, $2)",
     [S_COUNT_GAMES] = "SELECT count(*) FROM games",
     [S_COUNT_POSITIONS] = "SELECT CAST(coalesce(sum(entries), 0) AS BIGINT) FROM segments",
@@ -227,30 +226,20 @@ static const char *text_at(struct store *st, int which, int col)
 /* Is the database an index of this schema, of a version this pmn reads? */
 static int check_schema(struct store *st)
 {
-    if (st->d->run(st->c, S_META, sql[S_META], NULL, 0) < 0) {
-        const char *why;
-        if (st->d->failure(st->c, &why) == FAIL_NO_TABLE) {   /* another database */
-            st->code = PMN_F006;
-            snprintf(st->error, sizeof st->error, "not a pmn archive index (a%s %s database "
-                     "without its tables: make one with 'pmn index build')",
-                     st->d == &driver_sqlite ? "n" : "", st->d->name);
-            return -1;
-        }
-        return failed(st, reading);
-    }
-    char name[64] = "";
-    long version = 0;
-    int rc;
-    while ((rc = next(st, S_META, reading)) == 1) {
-        const char *n = text_at(st, S_META, 0), *v = text_at(st, S_META, 1);
-        if (n && v && strcmp(n, "schema") == 0)
-            snprintf(name, sizeof name, "%s", v);
-        else if (n && v && strcmp(n, "version") == 0)
-            version = strtol(v, NULL, 10);
-    }
-    st->d->reset(st->c, S_META);
-    if (rc < 0)
+    char name[64], text[16];
+    const char *why;
+    if (store_meta_get(st, "schema", name, sizeof name) < 0) {
+        if (st->d->failure(st->c, &why) != FAIL_NO_TABLE)
+            return -1;   /* said as the failure it is */
+        st->code = PMN_F006;   /* no table meta: another database */
+        snprintf(st->error, sizeof st->error, "not a pmn archive index (a%s %s database "
+                 "without its tables: make one with 'pmn index build')",
+                 st->d == &driver_sqlite ? "n" : "", st->d->name);
         return -1;
+    }
+    if (store_meta_get(st, "version", text, sizeof text) < 0)
+        return -1;
+    long version = strtol(text, NULL, 10);
     st->code = PMN_F006;
     if (strcmp(name, STORE_SCHEMA) != 0) {
         snprintf(st->error, sizeof st->error, "not a pmn archive index (its meta table "
@@ -353,14 +342,6 @@ void store_rollback(struct store *st)
     st->code = code;
 }
 
-static const char *tag_of(const struct stored_game *g, const char *name)
-{
-    for (size_t i = 0; i < g->ntags; i++)
-        if (strcmp(g->tags[i].name, name) == 0)
-            return g->tags[i].value;
-    return NULL;
-}
-
 /* Now, as a run's times are written: UTC, to the second. */
 static const char *now(char *buf, size_t len)
 {
@@ -379,7 +360,7 @@ int store_add_game(struct store *st, const struct stored_game *g, int64_t *id)
         ARG_B(g->digest, sizeof g->digest), ARG_B(g->file, strlen(g->file)), ARG_I(g->number),
         ARG_I(g->line),
         ARG_T(g->rules), ARG_T(g->rule_set), ARG_T(g->start), ARG_B(g->plies, g->nplies),
-        ARG_T(tag_of(g, "South")), ARG_T(tag_of(g, "North")), ARG_T(tag_of(g, "Event")),
+        ARG_T(g->south), ARG_T(g->north), ARG_T(g->event),
         ARG_T(g->date), ARG_T(g->result), ARG_I(g->state), ARG_I(g->ending), ARG_I(g->outcome),
         ARG_I(g->moves), ARG_I(g->count[PMN_ERROR] + g->count[PMN_FATAL]),
         ARG_I(g->count[PMN_WARNING]), ARG_I(g->count[PMN_NOTE]), ARG_T(g->codes ? g->codes : ""),

@@ -61,9 +61,7 @@ struct stored_game {
     const char *text;
     size_t len;
     int text_form;            /* enum store_text */
-    const pmn_tag *tags;      /* writing: its tags, of which the roster is kept */
-    size_t ntags;
-    const char *south, *north, *event;   /* read back: the roster */
+    const char *south, *north, *event;   /* its roster tags, or NULL */
     unsigned char digest[16]; /* the same game: its rules, start, plies, roster */
 };
 

@@ -200,10 +200,20 @@ static int look_up_spec(void *ctx, const char *spec, const char *start)
     return lk->failed || lk->found.nomem;
 }
 
+/* A game and the ply the index names it at. */
+struct candidate {
+    int64_t id;
+    unsigned ply;
+};
+
+/* By game, then ply: a game kept once, at its first ply named (the replay
+ * looks from there on). */
 static int cmp_found(const void *a, const void *b)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
+    const struct candidate *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return (x->ply > y->ply) - (x->ply < y->ply);
 }
 
 /* The candidates of the games that reach text: ids sorted, each once. */
@@ -220,7 +230,7 @@ int index_candidates(struct store *st, const char *text, int any_side, int varia
     /* Several rule sets' rows (and variations') come one after another:
      * merged in order of games, each game once. */
     if (out->n > 1) {
-        struct { int64_t id; unsigned ply; } *pairs = malloc(out->n * sizeof *pairs);
+        struct candidate *pairs = malloc(out->n * sizeof *pairs);
         if (!pairs)
             return -2;
         for (size_t i = 0; i < out->n; i++) {

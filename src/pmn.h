@@ -263,6 +263,12 @@ void pmn_position_start(const pmn_rules *r, pmn_position *p);
 unsigned pmn_position_seeds(const pmn_rules *r, const pmn_position *p, int side);
 int pmn_position_equal(const pmn_rules *r, const pmn_position *a,
                        const pmn_position *b);
+/* A 64-bit key of p's holes (both sides; the seeds captured aside) with
+ * `side` to move, which need not be p->to_move: what an index of positions
+ * files them under (pmn index).  The same on every machine; it changes only
+ * with the index's schema.  Two positions may share a key, rarely: whoever
+ * finds a position by its key compares the position itself. */
+uint64_t pmn_position_key(const pmn_rules *r, const pmn_position *p, int side);
 
 /* The position string: each side's hole counts in sowing order, separated
  * by commas, South first, then a space and the side to move (S or N):
@@ -1043,6 +1049,17 @@ int pmn_reader_next_again(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts
  * game starts from Hawalis's opening, a sowing a ply), and their number;
  * 0 after any other game.  Valid until the next read. */
 size_t pmn_reader_game_holes(const pmn_reader *rd, const unsigned char **holes);
+/* Keep the keys of the positions of the games pmn_reader_next_checked
+ * proves clean (pmn_reader_game_keys), which the quick pass then computes
+ * as it plays (an index of positions needs no second replay).  Before any
+ * read; 0, or PMN_ERR_NOMEM. */
+int pmn_reader_keep_keys(pmn_reader *rd);
+/* The keys (pmn_position_key, the side to move's) of the positions of the
+ * game pmn_reader_next_checked proved clean last: its start, then the
+ * position after each ply, in *keys, and their number (its plies + 1); 0
+ * after any other game (one read again for its plies alone), or when
+ * pmn_reader_keep_keys was not asked.  Valid until the next read. */
+size_t pmn_reader_game_keys(const pmn_reader *rd, const uint64_t **keys);
 /* The text of the game the reader returned last, as it is in the input:
  * from its first token (at line *line) to the next game's, blanks at its
  * end left out (a game proved clean: its whole text).  Valid until the next

@@ -214,6 +214,12 @@ static void read_pmn(FILE *f, struct reading *r)
         pmn_reader_set_lines_before(rd, r->sink->lines_before);
     if (a->tags_only || a->ruled_out)
         pmn_reader_set_filter(rd, piece, r);
+    if (a->keys && pmn_reader_keep_keys(rd) < 0) {
+        report(r->sink, PMN_F002, 0, 0, "out of memory");
+        pmn_reader_free(rd);
+        r->rd = NULL;
+        return;
+    }
     new_game(r);
     while (!r->stop && (rc = a->need_moves ? pmn_reader_next(rd, &rec)
                                            : pmn_reader_next_again(rd, &rec, &r->g.facts,
@@ -224,6 +230,7 @@ static void read_pmn(FILE *f, struct reading *r)
         if (rc == 2) {
             r->g.rules = "hawalis";
             r->g.nholes = pmn_reader_game_holes(rd, &r->g.holes);
+            r->g.nkeys = pmn_reader_game_keys(rd, &r->g.keys);
             r->g.state = r->g.facts.ending ? GAME_ENDED : GAME_NOT_OVER;
             /* The pass takes only tags in this shape. */
             stop = !a->no_tags && simple_tags(r) < 0 ? -1

@@ -25,6 +25,9 @@ struct game {
     const pmn_replay *replay; /* with rec */
     const unsigned char *holes;   /* without rec: its plies (pmn_reader_game_holes) */
     size_t nholes;
+    const uint64_t *keys;     /* without rec, where archive.keys asks: the keys of its
+                                 positions (pmn_reader_game_keys); nholes + 1 */
+    size_t nkeys;
     const char *rules;        /* the name of its rule set */
     pmn_game_facts facts;     /* ending and outcome only where it ended */
     enum game_state state;
@@ -57,6 +60,9 @@ struct archive {
      * pass prove the next game in the earlier reading?  Then it is read
      * for its plies alone (pmn_reader_next_again; its facts unknown). */
     int (*proved)(struct archive *a);
+    /* The games the quick pass proves come with the keys of their
+     * positions (g->keys: pmn index files them so, without a replay). */
+    int keys;
 };
 
 void archive_file(FILE *f, struct diag_sink *s, void *archive);

@@ -24,6 +24,7 @@
 #include "lookup.h"
 #include "explorer.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -245,7 +246,7 @@ static int variation_ply(void *ctx, pmn_walk_node *n)
         w->ply = 0;
     }
     const pmn_position *p = &n->played->after;
-    if (add_posting(w->ix, index_fingerprint(w->r, p, p->to_move), w->game, (unsigned)w->line,
+    if (add_posting(w->ix, pmn_position_key(w->r, p, p->to_move), w->game, (unsigned)w->line,
                     ++w->ply) < 0) {
         w->failed = -2;
         return PMN_WALK_ABORT;
@@ -344,15 +345,24 @@ static int index_game(struct archive *a, struct game *g)
             }
         }
         /* Every position of the main line, its start the first (as
-         * position_at replays them). */
-        pmn_position p = start;
-        for (size_t i = 0;; i++) {
-            if (add_posting(ix, index_fingerprint(&r, &p, p.to_move), id, 0, i) < 0)
-                return -1;
-            ix->positions++;
-            pmn_move_report rep;
-            if (i == n || pmn_play(&r, &p, ix->plies[i], &rep) != 0)
-                break;   /* the replay played it: it cannot be refused */
+         * position_at replays them): keyed as the quick pass played them,
+         * else replayed. */
+        if (g->nkeys) {
+            assert(!g->rec && g->nkeys == n + 1);
+            for (size_t i = 0; i <= n; i++)
+                if (add_posting(ix, g->keys[i], id, 0, i) < 0)
+                    return -1;
+            ix->positions += n + 1;
+        } else {
+            pmn_position p = start;
+            for (size_t i = 0;; i++) {
+                if (add_posting(ix, pmn_position_key(&r, &p, p.to_move), id, 0, i) < 0)
+                    return -1;
+                ix->positions++;
+                pmn_move_report rep;
+                if (i == n || pmn_play(&r, &p, ix->plies[i], &rep) != 0)
+                    break;   /* the replay played it: it cannot be refused */
+            }
         }
         if (ix->variations && index_variations(ix, g, &r, id) < 0)
             return -1;
@@ -399,6 +409,7 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
     ix.a.ro = &c->ro;
     ix.a.from = c->from;
     ix.a.need_moves = 0;
+    ix.a.keys = 1;
     ix.sink = &c->sink;
     /* The games' own problems are kept in the index (select --errors,
      * --code), not said: a site's dump would bury the terminal. */
@@ -633,11 +644,14 @@ static int gather(struct store *st, const struct found *f, const struct sought *
     pmn_rules r;
     pmn_position want;
     int usable = 0;
+    int failed = 0;
     for (size_t i = 0; i < f->n; i++) {
         struct stored_game sg;
-        int got = store_game(st, f->id[i], 0, &sg);
-        if (got < 0)
-            return -1;
+        int got = store_game_brief(st, f->id[i], &sg);
+        if (got < 0) {
+            failed = 1;
+            break;
+        }
         if (got == 0)
             continue;
         /* The games of a rule set come one after another: its rules and the
@@ -672,8 +686,9 @@ static int gather(struct store *st, const struct found *f, const struct sought *
             count_game(e, &r, &sg, ply, &at);
         /* else: another position of the same fingerprint */
     }
+    store_brief_end(st);
     sort_moves(e);
-    return 0;
+    return failed ? -1 : 0;
 }
 
 /* What was played from a position, as the explorer keeps it: a line of
@@ -950,7 +965,7 @@ static int count_added(struct refresh *rf, const int64_t *ids, size_t nids)
         rc = -2;
     for (size_t i = 0; !rc && hd.n && i < nids; i++) {
         struct stored_game sg;
-        int got = store_game(st, ids[i], 0, &sg);
+        int got = store_game_brief(st, ids[i], &sg);
         if (got < 0)
             rc = -1;
         if (got <= 0)
@@ -999,6 +1014,7 @@ static int count_added(struct refresh *rf, const int64_t *ids, size_t nids)
                 break;
         }
     }
+    store_brief_end(st);
     free(counted);
     /* Written, and what they lead to queued; one that could not be read
      * gathered anew. */

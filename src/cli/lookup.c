@@ -26,38 +26,6 @@
 
 /* ---- positions ----------------------------------------------------------- */
 
-/* The fingerprint of a position's exact key -- the holes a side, the side
- * to move, each hole's seeds (16 bits) -- 64 bits of it, mixed four holes
- * at a time (the index's format: what a lookup computes must be what the
- * build stored). */
-static uint64_t mix(uint64_t h, uint64_t w)
-{
-    h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
-    return h ^ (h >> 29);
-}
-
-uint64_t index_fingerprint(const pmn_rules *r, const pmn_position *p, int side)
-{
-    uint64_t h = mix(0x243F6A8885A308D3ULL, (uint64_t)r->pits << 8 | (unsigned)side);
-    unsigned full = r->pits & ~3u;
-    for (int s = 0; s < 2; s++) {
-        const uint16_t *pit = p->pit[s];
-        unsigned i = 0;
-        for (; i < full; i += 4)
-            h = mix(h, (uint64_t)pit[i] | (uint64_t)pit[i + 1] << 16
-                       | (uint64_t)pit[i + 2] << 32 | (uint64_t)pit[i + 3] << 48);
-        if (i < r->pits) {
-            uint64_t w = 0;
-            for (unsigned k = 0; i + k < r->pits; k++)
-                w |= (uint64_t)pit[i + k] << (16 * k);
-            h = mix(h, w);
-        }
-    }
-    h ^= h >> 31;
-    h *= 0xD6E8FEB86659FD93ULL;
-    return h ^ (h >> 32);
-}
-
 /* The rules of a spec the index holds (pmn_rules_format's: a rule file's
  * set, whose name pmn does not know, has every option spelled out). */
 int index_rules_of_spec(const char *spec, pmn_rules *r)
@@ -184,7 +152,7 @@ static int look_up_spec(void *ctx, const char *spec, const char *start)
     for (int side = 0; side < 2; side++) {
         if (!lk->any_side && side != p.to_move)
             continue;
-        uint64_t fp = index_fingerprint(&r, &p, side);
+        uint64_t fp = pmn_position_key(&r, &p, side);
         unsigned i = 0;
         while (i < lk->nseen && lk->seen[i] != fp)
             i++;
@@ -431,5 +399,5 @@ uint64_t index_exact_key(const pmn_rules *r, const pmn_position *p, unsigned cha
             key[k++] = (unsigned char)(p->pit[s][h] >> 8);
         }
     *n = k;
-    return index_fingerprint(r, p, p->to_move);
+    return pmn_position_key(r, p, p->to_move);
 }

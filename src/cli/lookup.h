@@ -9,14 +9,11 @@
 
 #include <stdint.h>
 
-/* The fingerprint of a position's exact key, as the index holds it (the
- * index's format: what a lookup computes must be what the build stored);
- * side: the side to move it is taken with. */
-uint64_t index_fingerprint(const pmn_rules *r, const pmn_position *p, int side);
 /* The largest exact key: holes a side, side, two bytes a hole. */
 #define KEY_MAX (2 + 4 * PMN_MAX_SIDE_PITS)
 /* The exact key of p (its board and side to move) into key (KEY_MAX
- * bytes), its length in *n; returns its fingerprint. */
+ * bytes), its length in *n; returns its fingerprint, pmn_position_key (the
+ * index's format: what a lookup computes is what the build stored). */
 uint64_t index_exact_key(const pmn_rules *r, const pmn_position *p, unsigned char *key,
                          size_t *n);
 /* The rules of a spec the index holds (pmn_rules_format's): 0, or -1. */

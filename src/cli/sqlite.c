@@ -47,6 +47,7 @@ static const char schema[] =
  * so that two writers wait for each other at BEGIN instead of failing at
  * their first write; the bytes are its pages. */
 static const char *const own[] = {
+    [S_ADD_GAME] = SQL_ADD_GAME,   /* the id: inserted() */
     [S_BEGIN] = "BEGIN IMMEDIATE",
     [S_BYTES] = "SELECT page_count * page_size FROM pragma_page_count(), "
                         "pragma_page_size()",
@@ -116,13 +117,15 @@ static int run(struct conn *c, int which, const char *sql, const struct arg *a, 
     sqlite3_reset(s);
     c->rc[which] = SQLITE_OK;
     for (int i = 0; i < n; i++) {
-        /* Copied (TRANSIENT): a statement left on its row (a game read
-         * back) may outlive what its parameters pointed to. */
+        /* Bound where they are (STATIC), not copied (a game's text, a
+         * bucket's entries): store.c steps a statement only while its
+         * parameters live, and runs one left on its row (a game read
+         * back) anew, bound again, before it steps it; no column of a
+         * statement is one of its parameters. */
         int rc = a[i].kind == ARG_INT ? sqlite3_bind_int64(s, i + 1, a[i].i)
-               : a[i].kind == ARG_TEXT ? sqlite3_bind_text(s, i + 1, a[i].p, -1,
-                                                          SQLITE_TRANSIENT)
+               : a[i].kind == ARG_TEXT ? sqlite3_bind_text(s, i + 1, a[i].p, -1, SQLITE_STATIC)
                : a[i].kind == ARG_BLOB ? sqlite3_bind_blob64(s, i + 1, a[i].n ? a[i].p : "",
-                                                            a[i].n, SQLITE_TRANSIENT)
+                                                            a[i].n, SQLITE_STATIC)
                : sqlite3_bind_null(s, i + 1);
         if (rc != SQLITE_OK)
             return -1;
@@ -154,6 +157,11 @@ static const void *bytes(struct conn *c, int which, int col, size_t *len)
     if (len)
         *len = (size_t)sqlite3_column_bytes(s, col);
     return v ? v : "";
+}
+
+static int64_t inserted(struct conn *c)
+{
+    return sqlite3_changes(c->db) ? sqlite3_last_insert_rowid(c->db) : 0;
 }
 
 static void reset(struct conn *c, int which)
@@ -191,5 +199,6 @@ static enum failure failure(struct conn *c, const char **why)
 const struct driver driver_sqlite = {
     .name = "SQLite", .schema = schema, .own = own, .nown = sizeof own / sizeof *own,
     .open = open_db, .exists = exists, .close = close_db, .exec = exec, .run = run, .row = row,
-    .integer = integer, .bytes = bytes, .reset = reset, .failure = failure,
+    .integer = integer, .bytes = bytes, .reset = reset, .inserted = inserted,
+    .failure = failure,
 };

@@ -33,7 +33,8 @@
  *                           less the one before (a varint), the 16 bits of
  *                           the fingerprint after the bucket's, the ply (a
  *                           varint) -- about 5 bytes a position
- * A fingerprint is 64 bits of a position's exact key (index.c), and a
+ * A fingerprint is pmn_position_key of a position (its exact key: the
+ * holes a side, the side to move, each hole's seeds; lookup.c), and a
  * bucket keeps 16 of them past its own: two positions may share what is
  * kept, so a game found by it is replayed to its ply and compared before
  * it is taken (index.c) -- the index narrows, the replay decides.  A
@@ -62,12 +63,7 @@
  * way in its driver.  A time is written by pmn (UTC), not by the
  * database's own functions, which the two name differently. */
 static const char *const sql[DRIVER_STATEMENTS] = {
-    [S_ADD_GAME] =
-        "INSERT INTO games(digest, file, number, line, rules, rule_set, start, plies, south,"
-        " north, event, date, result, state, ending, outcome, moves, errors, warnings, notes,"
-        " codes, text_form) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
-        " $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)"
-        " ON CONFLICT(digest) DO NOTHING RETURNING id",
+    [S_ADD_GAME] = SQL_ADD_GAME " RETURNING id",
     [S_ADD_TEXT] = "INSERT INTO texts(id, text) VALUES($1, $2)",
     [S_FIND_DIGEST] = "SELECT id FROM games WHERE digest = $1",
     [S_ADD_SEGMENT] = "INSERT INTO segments(bits, entries) VALUES($1, $2) RETURNING id",
@@ -76,6 +72,10 @@ static const char *const sql[DRIVER_STATEMENTS] = {
     /* With its text: one statement (on a server, one round trip). */
     [S_GAME_TEXT] = "SELECT " GAME_COLUMNS ", t.text FROM games g LEFT JOIN texts t"
                     " ON t.id = g.id WHERE g.id = $1",
+    /* What the explorer counts of a game, from an id on, a page at a
+     * time (store_game_brief walks it). */
+    [S_GAME_BRIEF] = "SELECT id, rules, start, plies, result, date FROM games WHERE id >= $1"
+                     " ORDER BY id LIMIT 64",
     [S_SEGMENTS] = "SELECT id, bits FROM segments ORDER BY id",
     [S_BUCKET] = "SELECT data FROM postings WHERE key = $1",
     /* A page of ids at a time: a million games are not one result. */
@@ -124,6 +124,11 @@ struct store {
     int code;
     unsigned char *blob;      /* a bucket being written */
     size_t bloblen, blobcap;
+    size_t *at, atcap;        /* a segment's buckets: where each begins */
+    int brief;                /* store_game_brief's statement is on its row brief_id */
+    int64_t brief_id;
+    struct posting *sorted;   /* its entries in bucket order */
+    size_t sortedcap;
     char *last_spec;          /* the rules of the game added last */
     char *last_start;         /* its start */
     int64_t run, run_first;   /* the build or add running, its first game */
@@ -246,11 +251,14 @@ static int check_schema(struct store *st)
                  "names no schema '%s')", STORE_SCHEMA);
         return -1;
     }
-    if (version < 2 || version > STORE_VERSION) {
+    if (version != STORE_VERSION) {
+        /* An earlier one filed its positions otherwise: read by this pmn,
+         * it would find nothing (never a wrong game: the replay decides). */
+        int earlier = version >= 1 && version < STORE_VERSION;
         snprintf(st->error, sizeof st->error, "an index of schema version %ld, which this pmn "
                  "(%s, version %d) cannot read: made by a%s pmn%s", version, pmn_version(),
-                 STORE_VERSION, version > STORE_VERSION ? " later" : version == 1 ? "n earlier"
-                 : " broken", version == 1 ? " (build it again from its archives)" : "");
+                 STORE_VERSION, version > STORE_VERSION ? " later" : earlier ? "n earlier"
+                 : " broken", earlier ? " (build it again from its archives)" : "");
         return -1;
     }
     st->code = 0;
@@ -315,6 +323,8 @@ int store_close(struct store *st)
         return 0;
     int rc = st->c ? st->d->close(st->c) : 0;
     free(st->blob);
+    free(st->at);
+    free(st->sorted);
     free(st->last_spec);
     free(st->last_start);
     free(st);
@@ -366,7 +376,10 @@ int store_add_game(struct store *st, const struct stored_game *g, int64_t *id)
         ARG_I(g->count[PMN_WARNING]), ARG_I(g->count[PMN_NOTE]), ARG_T(g->codes ? g->codes : ""),
         ARG_I(g->text_form),
     };
-    int rc = one(st, S_ADD_GAME, writing, a, (int)(sizeof a / sizeof *a), id);
+    int rc = st->d->inserted
+             ? run(st, S_ADD_GAME, writing, a, (int)(sizeof a / sizeof *a)) < 0 ? -1
+               : (*id = st->d->inserted(st->c)) != 0
+             : one(st, S_ADD_GAME, writing, a, (int)(sizeof a / sizeof *a), id);
     if (rc < 0)
         return -1;
     if (rc == 0) {
@@ -418,28 +431,30 @@ static unsigned check_of(uint64_t fp, unsigned bits)
     return (unsigned)(fp >> (48 - bits)) & 0xFFFF;
 }
 
-static int put_byte(struct store *st, unsigned char b)
+/* *p with room for `need` elements of `size` bytes (kept between batches:
+ * a build's batches are all of a size): 0, or -1 out of memory. */
+static int reserve(void *p, size_t *cap, size_t need, size_t size)
 {
-    if (st->bloblen == st->blobcap) {
-        size_t cap = st->blobcap ? 2 * st->blobcap : 4096;
-        unsigned char *n = realloc(st->blob, cap);
-        if (!n)
-            return -1;
-        st->blob = n;
-        st->blobcap = cap;
-    }
-    st->blob[st->bloblen++] = b;
+    void **ptr = p;
+    if (need <= *cap)
+        return 0;
+    size_t n = *cap ? *cap : 4096;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*ptr, n * size);
+    if (!q)
+        return -1;
+    *ptr = q;
+    *cap = n;
     return 0;
 }
 
-static int put_varint(struct store *st, uint64_t v)
+static unsigned char *put_varint(unsigned char *o, uint64_t v)
 {
-    while (v >= 0x80) {
-        if (put_byte(st, (unsigned char)(v | 0x80)) < 0)
-            return -1;
-        v >>= 7;
-    }
-    return put_byte(st, (unsigned char)v);
+    for (; v >= 0x80; v >>= 7)
+        *o++ = (unsigned char)(v | 0x80);
+    *o++ = (unsigned char)v;
+    return o;
 }
 
 static int write_bucket(struct store *st, int64_t segment, unsigned bucket, int variations)
@@ -450,7 +465,11 @@ static int write_bucket(struct store *st, int64_t segment, unsigned bucket, int 
     return run(st, variations ? S_ADD_VPOSTING : S_ADD_POSTING, writing, a, 2);
 }
 
-int store_add_postings(struct store *st, struct posting *p, size_t n, int variations)
+/* The most an entry takes: the game (a varint of 64 bits), the check, the
+ * line and the ply (of 32). */
+#define ENTRY_MAX (10 + 2 + 5 + 5)
+
+int store_add_postings(struct store *st, const struct posting *p, size_t n, int variations)
 {
     if (n == 0)
         return 0;
@@ -462,18 +481,16 @@ int store_add_postings(struct store *st, struct posting *p, size_t n, int variat
     int64_t segment;
     if (one(st, variations ? S_ADD_VSEGMENT : S_ADD_SEGMENT, writing, sa, 2, &segment) != 1)
         return -1;
-    /* Into bucket order, keeping the order of game and ply they come in
-     * (a counting sort: stable, and linear). */
+    /* The entries in bucket order, keeping the order of game and ply they
+     * come in (a counting sort: stable, and linear), copied: read in place
+     * by their order, each would be a miss of the cache. */
     size_t nb = (size_t)1 << bits;
-    size_t *at = calloc(nb + 1, sizeof *at);
-    struct posting *sorted = malloc(n * sizeof *sorted);
-    if (!at || !sorted) {
-        free(at);
-        free(sorted);
-        st->code = PMN_F002;
-        snprintf(st->error, sizeof st->error, "out of memory");
-        return -1;
-    }
+    if (reserve(&st->at, &st->atcap, nb + 1, sizeof *st->at) < 0
+        || reserve(&st->sorted, &st->sortedcap, n, sizeof *st->sorted) < 0)
+        return memory_failed(st);
+    size_t *at = st->at;
+    struct posting *sorted = st->sorted;
+    memset(at, 0, (nb + 1) * sizeof *at);
     for (size_t i = 0; i < n; i++) {
         assert(!p[i].line == !variations);
         assert(i == 0 || p[i].game > p[i - 1].game
@@ -486,29 +503,31 @@ int store_add_postings(struct store *st, struct posting *p, size_t n, int variat
         at[b + 1] += at[b];
     for (size_t i = 0; i < n; i++)
         sorted[at[bucket_of(p[i].fp, bits)]++] = p[i];
-    memcpy(p, sorted, n * sizeof *p);
-    free(sorted);
-    free(at);
-    st->bloblen = 0;
-    unsigned bucket = bucket_of(p[0].fp, bits);
-    int64_t game = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned b = bucket_of(p[i].fp, bits);
-        if (b != bucket) {
-            if (write_bucket(st, segment, bucket, variations) < 0)
-                return -1;
-            bucket = b;
-            game = 0;
-        }
-        unsigned check = check_of(p[i].fp, bits);
-        if (put_varint(st, (uint64_t)(p[i].game - game)) < 0
-            || put_byte(st, (unsigned char)(check >> 8)) < 0
-            || put_byte(st, (unsigned char)check) < 0
-            || (variations && put_varint(st, p[i].line) < 0) || put_varint(st, p[i].ply) < 0)
+    /* at[b] is now where bucket b + 1 begins. */
+    for (size_t b = 0, k = 0; b < nb; b++) {
+        size_t end = at[b];
+        if (k == end)
+            continue;   /* an empty bucket: no row */
+        if (reserve(&st->blob, &st->blobcap, (end - k) * ENTRY_MAX, 1) < 0)
             return memory_failed(st);
-        game = p[i].game;
+        unsigned char *o = st->blob;
+        int64_t game = 0;
+        for (; k < end; k++) {
+            const struct posting *e = &sorted[k];
+            unsigned check = check_of(e->fp, bits);
+            o = put_varint(o, (uint64_t)(e->game - game));
+            *o++ = (unsigned char)(check >> 8);
+            *o++ = (unsigned char)check;
+            if (variations)
+                o = put_varint(o, e->line);
+            o = put_varint(o, e->ply);
+            game = e->game;
+        }
+        st->bloblen = (size_t)(o - st->blob);
+        if (write_bucket(st, segment, (unsigned)b, variations) < 0)
+            return -1;
     }
-    return write_bucket(st, segment, bucket, variations);
+    return 0;
 }
 
 int store_game(struct store *st, int64_t id, int text, struct stored_game *g)
@@ -565,6 +584,64 @@ int store_game(struct store *st, int64_t id, int text, struct stored_game *g)
         return -1;
     }
     return 1;
+}
+
+/* A brief read skips forward over this many games on its rows before it
+ * looks the next one up anew (a step is cheaper than a statement). */
+#define BRIEF_SKIP 16
+
+int store_game_brief(struct store *st, int64_t id, struct stored_game *g)
+{
+    const int q = S_GAME_BRIEF;
+    for (int fresh = 0;; fresh = 1) {
+        if (fresh || !st->brief || id < st->brief_id || id - st->brief_id > BRIEF_SKIP) {
+            const struct arg a[] = { ARG_I(id) };
+            int rc = query(st, q, reading, a, 1) < 0 ? -1 : next(st, q, reading);
+            st->brief = rc == 1;
+            if (rc <= 0)
+                return rc;   /* none from id on */
+            st->brief_id = st->d->integer(st->c, q, 0);
+            fresh = 1;
+        }
+        while (st->brief_id < id) {
+            int rc = next(st, q, reading);
+            if (rc <= 0) {
+                st->brief = 0;   /* the page's end: looked up anew (or failed) */
+                if (rc < 0)
+                    return -1;
+                break;
+            }
+            st->brief_id = st->d->integer(st->c, q, 0);
+        }
+        if (!st->brief && !fresh)
+            continue;
+        if (!st->brief || st->brief_id > id)
+            return 0;   /* not held */
+        break;
+    }
+    const struct driver *d = st->d;
+    memset(g, 0, sizeof *g);
+    g->id = id;
+    g->rules = text_at(st, q, 1);
+    g->start = text_at(st, q, 2);
+    g->plies = d->bytes(st->c, q, 3, &g->nplies);
+    g->result = text_at(st, q, 4);
+    g->date = text_at(st, q, 5);
+    g->text = "";
+    if (!g->rules || !g->start || !g->plies) {
+        st->code = PMN_F006;
+        snprintf(st->error, sizeof st->error, "game %lld of the index is damaged (a column "
+                 "of it is empty)", (long long)id);
+        return -1;
+    }
+    return 1;
+}
+
+void store_brief_end(struct store *st)
+{
+    if (st->brief)
+        st->d->reset(st->c, S_GAME_BRIEF);
+    st->brief = 0;
 }
 
 static uint64_t get_varint(const unsigned char **p, const unsigned char *end, int *bad)

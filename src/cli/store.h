@@ -22,7 +22,7 @@
 /* The schema this pmn writes and reads; an index of a later one is
  * refused (F006), never read as if it were this one. */
 #define STORE_SCHEMA "pmn-index"
-#define STORE_VERSION 2
+#define STORE_VERSION 3   /* 3: fingerprints are pmn_position_key's */
 
 enum store_mode {
     STORE_CREATE,             /* a new index: the file must not exist */
@@ -94,11 +94,10 @@ struct posting {
     uint32_t line, ply;
 };
 /* Write the postings of the games added since the last segment, in the
- * order of game, line and ply (put in the order of buckets here), as a
- * segment of the index, in the transaction open: those of main lines
+ * order of game, line and ply, as a segment of the index, in the transaction open: those of main lines
  * (every line 0), or of variations (none 0: the record's lines begun
  * before it; store_at_variations reads them). */
-int store_add_postings(struct store *st, struct posting *p, size_t n, int variations);
+int store_add_postings(struct store *st, const struct posting *p, size_t n, int variations);
 /* A value of the meta table: 1 with it in value, 0 none (""), -1; set. */
 int store_meta_get(struct store *st, const char *name, char *value, size_t size);
 int store_meta_set(struct store *st, const char *name, const char *value);
@@ -112,6 +111,12 @@ int store_set_variations(struct store *st);
  * game, and a question of many games may not need it): 1, 0 if there is
  * none, -1 on failure. */
 int store_game(struct store *st, int64_t id, int text, struct stored_game *g);
+/* Of game id, what the explorer counts alone: its id, rules, start, plies,
+ * result and date (the rest 0, NULL, text ""), as store_game gives them;
+ * quick when the ids asked rise (a walk over the games' rows, which
+ * stays open until store_brief_end: called before the transaction ends). */
+int store_game_brief(struct store *st, int64_t id, struct stored_game *g);
+void store_brief_end(struct store *st);
 /* The games and plies where a position of fingerprint fp stands, and
  * perhaps others (a segment keeps 16 bits of it past its bucket's): fn(ctx,
  * game, ply) for each, in game order; fn returns nonzero to stop.  0, -1. */

@@ -35,6 +35,10 @@ static struct tally compare(const char *text, size_t len)
     pmn_reader *a = pmn_reader_new(fa, collect, &da), *b = pmn_reader_new(fb, collect, &db);
     /* c reads the text a second time, told which games a proved. */
     pmn_reader *c = pmn_reader_new(fc, NULL, NULL);
+    /* The keys of the positions, which an index files them under: a
+     * computes them as it plays; c, which does not replay, has none. */
+    assert_int_equal(pmn_reader_keep_keys(a), 0);
+    assert_int_equal(pmn_reader_keep_keys(c), 0);
     for (;;) {
         pmn_record ra, rb;
         pmn_game_facts facts;
@@ -87,6 +91,18 @@ static struct tally compare(const char *text, size_t len)
                 assert_int_equal(pl->moves[i].side, (int)(i % 2));
                 assert_false(pl->moves[i].continues);
             }
+            /* Its keys are pmn_position_key's of the positions the replay
+             * reaches, the start first. */
+            const uint64_t *keys;
+            assert_int_equal(pmn_reader_game_keys(a, &keys), pl->nmoves + 1);
+            const pmn_position *start = &pmn_replay_result(r)->start;
+            assert_true(keys[0] == pmn_position_key(&s.rules, start, start->to_move));
+            assert_true(keys[0] != pmn_position_key(&s.rules, start, !start->to_move));
+            for (size_t i = 0; i < pl->nmoves; i++) {
+                const pmn_position *p = &pl->moves[i].after;
+                assert_true(keys[i + 1] == pmn_position_key(&s.rules, p, p->to_move));
+            }
+            assert_int_equal(pmn_reader_game_keys(c, &keys), 0);
             /* And both readers cut the same text for the game. */
             const char *ta, *tb;
             size_t la, lb;
@@ -99,7 +115,9 @@ static struct tally compare(const char *text, size_t len)
             assert_memory_equal(ta, tb, la);
         } else {
             const unsigned char *holes;
+            const uint64_t *keys;
             assert_int_equal(pmn_reader_game_holes(a, &holes), 0);
+            assert_int_equal(pmn_reader_game_keys(a, &keys), 0);
         }
         pmn_replay_free(r);
         pmn_record_free(&ra);

@@ -185,7 +185,18 @@ int engine_play(const struct engine *e, pmn_position *p, int hole, pmn_move_repo
 
 uint64_t engine_key(const pmn_rules *r, const pmn_position *p)
 {
-    int me = p->to_move;
+    return engine_key_as(r, p, p->to_move);
+}
+
+uint64_t pmn_position_key(const pmn_rules *r, const pmn_position *p, int side)
+{
+    /* Finalised: an index keeps the top bits of a key (play.h's is linear
+     * in the holes, its high bits carried from the low ones). */
+    return pmn_mix64(engine_key_as(r, p, side));
+}
+
+uint64_t engine_key_as(const pmn_rules *r, const pmn_position *p, int me)
+{
     uint64_t mine[2], theirs[2];
     if (r->pits <= 16 && pit_words(p->pit[me], r->pits, mine)
         && pit_words(p->pit[!me], r->pits, theirs))

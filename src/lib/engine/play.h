@@ -89,8 +89,10 @@ static inline uint64_t key_of_words(uint64_t mine0, uint64_t mine1, uint64_t the
          + (uint64_t)(mover + 1) * 0xD6E8FEB86659FD93ULL;
 }
 
-/* The repetition key of p under r. */
+/* The repetition key of p under r; and of its holes with `me` to move
+ * (the same board with either side to move: pmn_position_key). */
 uint64_t engine_key(const pmn_rules *r, const pmn_position *p);
+uint64_t engine_key_as(const pmn_rules *r, const pmn_position *p, int me);
 
 #ifdef PMN_RELAY
 /* The same key of packed holes: `mine` the side to move's, which is mover. */

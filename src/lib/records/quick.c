@@ -15,6 +15,7 @@
  * returns 0, and the full path reads the game as if this did not exist, so
  * that diagnostics are the same by construction.  test_quick and
  * fuzz_quick compare the two paths game by game. */
+#include "../base/util.h"
 #include "../engine/play.h"
 #include "quick.h"
 
@@ -32,7 +33,7 @@ int quick_init(struct quick *q, const pmn_setup_options *o)
 {
     pmn_position start;
     memset(q, 0, offsetof(struct quick, holes));   /* the holes are written before read */
-    q->nholes = 0;
+    q->nholes = q->nkeys = 0;
     if (o && (o->rules || o->nspecs))
         return 0;   /* rules from the command line: the full path sets them up */
     if (pmn_rules_init(&q->rules, NULL, NULL) < 0)
@@ -180,16 +181,9 @@ static int judgement(const char **s)
     return 1;
 }
 
-/* The repetition key of a position (play.h's), never 0, which marks a
- * free place.  Two positions with the same key are taken as the same: at
- * worst a game takes the full path for nothing. */
-static uint64_t key_of(holeset mine, holeset theirs, int mover)
-{
-    return relay_key(mine, theirs, mover) | 1;
-}
-
-/* Has the position of hash key been seen since the last capture?  If not,
- * it is added.  The table's places are free unless stamped with the current
+/* Has the position of repetition key `key` (play.h's) been seen since the
+ * last capture?  If not, it is added.  Two positions with the same key are
+ * taken as the same: at worst a game takes the full path for nothing.  The table's places are free unless stamped with the current
  * round (which a capture or a new game begins). */
 static int seen_before(struct quick *q, uint64_t key)
 {
@@ -224,7 +218,7 @@ int quick_read(struct quick *q, const char *text, size_t len, int proved,
 {
     const struct relay *f = &q->f;
     const char *s, *end = text + len, *tagged, *written;
-    q->nholes = 0;
+    q->nholes = q->nkeys = 0;
     if (!q->usable || text[len] != '\0' || !(s = tags(text, &tagged)))
         return 0;
     /* mine: the holes of the side to move, which is mover. */
@@ -233,7 +227,13 @@ int quick_read(struct quick *q, const char *text, size_t len, int proved,
     uint32_t took[2] = { 0, 0 };
     int mover = PMN_SOUTH, ended = 0, writes_claims = 0, unwritten = 0;
     forget_seen(q);
-    seen_before(q, key_of(mine, theirs, mover));
+    uint64_t key = relay_key(mine, theirs, mover);
+    seen_before(q, key);
+    /* The keys an index files the positions under (pmn_position_key's:
+     * the repetition key finalised). */
+    uint64_t *keys = proved ? NULL : q->keys;
+    if (keys)
+        keys[0] = pmn_mix64(key);
     for (;;) {
         /* ply -> [number] LETTER [claim] [judgement] [';'] */
         s = skip_blanks(s);
@@ -301,13 +301,16 @@ int quick_read(struct quick *q, const char *text, size_t len, int proved,
         ply++;
         if (proved)
             continue;   /* its end and repetitions were proved before */
+        key = relay_key(mine, theirs, mover);
+        if (keys)
+            keys[ply] = pmn_mix64(key);
         if (!(legal = legal_bytes(f, mine))) {
             ended = 1;      /* the side to move has none: it has lost */
             continue;
         }
         if (taken)
             forget_seen(q);
-        if (seen_before(q, key_of(mine, theirs, mover)))
+        if (seen_before(q, key))
             return 0;       /* a repetition: the full path notes it */
     }
     s = skip_blanks(s);
@@ -329,6 +332,7 @@ int quick_read(struct quick *q, const char *text, size_t len, int proved,
     facts->captured[PMN_SOUTH] = took[PMN_SOUTH];
     facts->captured[PMN_NORTH] = took[PMN_NORTH];
     q->nholes = ply;
+    q->nkeys = keys ? ply + 1 : 0;
     return 1;
 }
 
@@ -338,7 +342,7 @@ int quick_init(struct quick *q, const pmn_setup_options *o)
 {
     (void)o;
     q->usable = 0;
-    q->nholes = 0;
+    q->nholes = q->nkeys = 0;
     return 0;
 }
 

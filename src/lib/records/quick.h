@@ -24,6 +24,11 @@ struct quick {
      * their number (0 if the last game was not proved). */
     unsigned char holes[QUICK_MAX_PLIES];
     size_t nholes;
+    /* NULL, or QUICK_MAX_PLIES + 1 places (the reader's, kept past
+     * quick_init): pmn_position_key of each position of the last game
+     * proved, from its start; nkeys of them (0: none kept). */
+    uint64_t *keys;
+    size_t nkeys;
 };
 
 /* Get q ready for games set up with o (NULL: none).  Returns 1 if the
@@ -32,7 +37,8 @@ int quick_init(struct quick *q, const pmn_setup_options *o);
 
 /* Is text[0..len), one chunk of the reader, a single game that the full
  * path would read, replay and check without a word?  Then 1, *facts what
- * its replay proves and q->holes its plies; else 0.  text[len] must be
+ * its replay proves, q->holes its plies and (where q->keys is given) the
+ * keys of its positions; else 0.  text[len] must be
  * '\0'.  proved: the text is one this proved before, read again for its
  * plies alone (q->holes), not replayed (*facts left as it is); then 1 if
  * it still reads as a game of that shape. */

@@ -113,6 +113,7 @@ void pmn_reader_free(pmn_reader *rd)
     free(rd->chunk);
     free(rd->tags);
     free(rd->tagtext);
+    free(rd->quick.keys);
     free(rd);
 }
 
@@ -467,6 +468,20 @@ size_t pmn_reader_game_holes(const pmn_reader *rd, const unsigned char **holes)
     return rd->quick_ready ? rd->quick.nholes : 0;
 }
 
+int pmn_reader_keep_keys(pmn_reader *rd)
+{
+    if (!rd->quick.keys
+        && !(rd->quick.keys = malloc((QUICK_MAX_PLIES + 1) * sizeof *rd->quick.keys)))
+        return PMN_ERR_NOMEM;
+    return 0;
+}
+
+size_t pmn_reader_game_keys(const pmn_reader *rd, const uint64_t **keys)
+{
+    *keys = rd->quick.keys;
+    return rd->quick_ready ? rd->quick.nkeys : 0;
+}
+
 int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts)
 {
     return pmn_reader_next_again(rd, rec, facts, 0);
@@ -502,6 +517,6 @@ int pmn_reader_next_again(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts
             return -1;
         }
     }
-    rd->quick.nholes = 0;
+    rd->quick.nholes = rd->quick.nkeys = 0;
     return pmn_reader_next(rd, rec);
 }

@@ -635,60 +635,113 @@ struct sought {
     const pmn_position *node;
 };
 
-/* Each candidate game replayed to the position and counted where it
- * stands there (at its first ply there). */
+/* A position being gathered: its candidates, what is sought, where its
+ * games count, and the rules of the game read last (a rule set's games
+ * come one after another: its rules and the position under them, read
+ * once). */
+struct gathering {
+    const struct found *f;
+    const struct sought *q;
+    struct explored *e;
+    char last_spec[1024];
+    pmn_rules r;
+    pmn_position want;
+    int usable;
+};
+
+/* A candidate game, replayed to the position from the ply the index names
+ * it at, and counted where it stands there (at its first ply there). */
+static void gather_game(struct gathering *g, const struct stored_game *sg, unsigned ply)
+{
+    const struct sought *q = g->q;
+    if (strcmp(sg->rules, g->last_spec) != 0) {
+        pmn_error err;
+        snprintf(g->last_spec, sizeof g->last_spec, "%s", sg->rules);
+        g->usable = index_rules_of_spec(sg->rules, &g->r) == 0
+                    && (q->text ? pmn_position_parse(&g->r, q->text, &g->want, &err) == 0
+                                : g->r.pits == q->node_rules->pits);
+        if (g->usable && !q->text)
+            g->want = *q->node;
+    }
+    if (!g->usable)
+        return;
+    /* From the ply the index names, on: a fingerprint shared by another
+     * position there may hide the position a ply further. */
+    pmn_position at;
+    int reached = 0;
+    if (index_position_at(&g->r, sg, ply, &at) == 0)
+        for (;;) {
+            reached = q->text ? criteria_same_position(q->c, q->text, &g->r, &g->want, &at)
+                              : at.to_move == g->want.to_move
+                                && criteria_same_holes(&g->r, &g->want, &at);
+            pmn_move_report rep;
+            if (reached || ply == sg->nplies || pmn_play(&g->r, &at, sg->plies[ply], &rep) != 0)
+                break;
+            ply++;
+        }
+    if (reached)
+        count_game(g->e, &g->r, sg, ply, &at);
+    /* else: another position of the same fingerprint */
+}
+
+/* A candidate of one of several positions. */
+struct pick {
+    int64_t id;
+    unsigned ply;
+    size_t which;
+};
+
+/* By game, then position: each game read once for all the positions it
+ * is a candidate of, and the games in the order they were indexed. */
+static int cmp_pick(const void *a, const void *b)
+{
+    const struct pick *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return (x->which > y->which) - (x->which < y->which);
+}
+
+/* The n positions of g gathered at once: their candidates merged and
+ * read in one walk over the games' rows (the positions of a level of the
+ * explorer share most of their games; read one position after another,
+ * each game would be looked up once a position).  0, -1 the store
+ * failed, -2 memory. */
+static int gather_all(struct store *st, struct gathering *g, size_t n)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < n; k++)
+        total += g[k].f->n;
+    struct pick *all = total ? malloc(total * sizeof *all) : NULL;
+    if (total && !all)
+        return -2;
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++)
+        for (size_t i = 0; i < g[k].f->n; i++)
+            all[m++] = (struct pick){ g[k].f->id[i], g[k].f->ply[i], k };
+    qsort(all, total, sizeof *all, cmp_pick);
+    int rc = 0, got = 0;
+    struct stored_game sg;
+    for (size_t i = 0; i < total && rc == 0; i++) {
+        if (i == 0 || all[i].id != all[i - 1].id)
+            got = store_game_brief(st, all[i].id, &sg);
+        if (got < 0)
+            rc = -1;
+        else if (got > 0)
+            gather_game(&g[all[i].which], &sg, all[i].ply);
+    }
+    store_brief_end(st);
+    free(all);
+    for (size_t k = 0; k < n; k++)
+        sort_moves(g[k].e);
+    return rc;
+}
+
+/* Each candidate of one position counted where it stands there. */
 static int gather(struct store *st, const struct found *f, const struct sought *q,
                   struct explored *e)
 {
-    char last_spec[1024] = "";
-    pmn_rules r;
-    pmn_position want;
-    int usable = 0;
-    int failed = 0;
-    for (size_t i = 0; i < f->n; i++) {
-        struct stored_game sg;
-        int got = store_game_brief(st, f->id[i], &sg);
-        if (got < 0) {
-            failed = 1;
-            break;
-        }
-        if (got == 0)
-            continue;
-        /* The games of a rule set come one after another: its rules and the
-         * position under them, read once. */
-        if (strcmp(sg.rules, last_spec) != 0) {
-            pmn_error err;
-            snprintf(last_spec, sizeof last_spec, "%s", sg.rules);
-            usable = index_rules_of_spec(sg.rules, &r) == 0
-                  && (q->text ? pmn_position_parse(&r, q->text, &want, &err) == 0
-                              : r.pits == q->node_rules->pits);
-            if (usable && !q->text)
-                want = *q->node;
-        }
-        if (!usable)
-            continue;
-        /* From the ply the index names, on: a fingerprint shared by
-         * another position there may hide the position a ply further. */
-        pmn_position at;
-        unsigned ply = f->ply[i];
-        int reached = 0;
-        if (index_position_at(&r, &sg, ply, &at) == 0)
-            for (;;) {
-                reached = q->text ? criteria_same_position(q->c, q->text, &r, &want, &at)
-                                  : at.to_move == want.to_move
-                                    && criteria_same_holes(&r, &want, &at);
-                pmn_move_report rep;
-                if (reached || ply == sg.nplies || pmn_play(&r, &at, sg.plies[ply], &rep) != 0)
-                    break;
-                ply++;
-            }
-        if (reached)
-            count_game(e, &r, &sg, ply, &at);
-        /* else: another position of the same fingerprint */
-    }
-    store_brief_end(st);
-    sort_moves(e);
-    return failed ? -1 : 0;
+    struct gathering g = { .f = f, .q = q, .e = e };
+    return gather_all(st, &g, 1);
 }
 
 /* What was played from a position, as the explorer keeps it: a line of
@@ -843,19 +896,36 @@ static int enqueue_start(void *ctx, const char *spec, const char *start)
 static void keep(struct refresh *rf, const pmn_rules *r, const pmn_position *p, uint64_t fp,
                  const unsigned char *key, size_t keylen, const struct explored *e);
 
-/* The BFS of the queue: each position not seen, gathered from its games;
- * kept where EXPLORE_MIN games or more reach it, and its moves played that
- * often followed. */
-static void explore_queue(struct refresh *rf)
+/* A position of the level being gathered. */
+struct level_node {
+    struct queued item;
+    uint64_t fp;
+    unsigned char key[KEY_MAX];
+    size_t keylen;
+    struct found f;
+    struct sought q;
+    struct explored e;
+};
+
+/* The positions of one level of the queue (head up to its end) not seen,
+ * their candidates looked up; those of EXPLORE_MIN candidates or more
+ * gathered together (gather_all) and kept where EXPLORE_MIN games or more
+ * reach them, their moves played that often queued as the next level.
+ * Returns where the next level begins. */
+static size_t explore_level(struct refresh *rf, size_t head)
 {
     struct store *st = rf->st;
-    for (size_t head = 0; !rf->failed && head < rf->n; head++) {
-        struct queued item = rf->q[head];
-        unsigned char key[KEY_MAX];
-        size_t keylen;
-        uint64_t fp = index_exact_key(&item.r, &item.p, key, &keylen);
+    size_t end = rf->n, n = 0;
+    struct level_node *node = calloc(end - head, sizeof *node);
+    struct gathering *g = calloc(end - head, sizeof *g);
+    if (!node || !g)
+        rf->failed = -2;
+    for (size_t i = head; !rf->failed && i < end; i++) {
+        struct level_node *v = &node[n];
+        v->item = rf->q[i];
+        v->fp = index_exact_key(&v->item.r, &v->item.p, v->key, &v->keylen);
         size_t k = 0;
-        while (k < rf->nseen && rf->seen[k] != fp)
+        while (k < rf->nseen && rf->seen[k] != v->fp)
             k++;
         if (k < rf->nseen)
             continue;   /* a transposition, or another start of the same board */
@@ -865,20 +935,43 @@ static void explore_queue(struct refresh *rf)
             break;
         }
         rf->seen = seen;
-        rf->seen[rf->nseen++] = fp;
-        struct explored *e = calloc(1, sizeof *e);
-        if (!e) {
+        rf->seen[rf->nseen++] = v->fp;
+        if (store_at(st, v->fp, index_found_add, &v->f) < 0)
+            rf->failed = -1;
+        else if (v->f.nomem)
             rf->failed = -2;
-            break;
+        else if (v->f.n < EXPLORE_MIN) {
+            free(v->f.id);
+            free(v->f.ply);
+            memset(&v->f, 0, sizeof v->f);
+            continue;   /* too few to keep */
         }
-        e->topmax = EXPLORE_TOP;
-        int rc = gather_node(st, &item.r, &item.p, fp, EXPLORE_MIN, e);
-        if (rc < 0)
-            rf->failed = rc;
-        else if (e->total >= EXPLORE_MIN)
-            keep(rf, &item.r, &item.p, fp, key, keylen, e);
-        free(e);
+        v->q = (struct sought){ .node_rules = &v->item.r, .node = &v->item.p };
+        v->e.topmax = EXPLORE_TOP;
+        g[n] = (struct gathering){ .f = &v->f, .q = &v->q, .e = &v->e };
+        n++;
     }
+    int rc = rf->failed ? 0 : gather_all(st, g, n);
+    if (rc < 0)
+        rf->failed = rc;
+    for (size_t k = 0; k < n && !rf->failed; k++)
+        if (node[k].e.total >= EXPLORE_MIN)
+            keep(rf, &node[k].item.r, &node[k].item.p, node[k].fp, node[k].key,
+                 node[k].keylen, &node[k].e);
+    for (size_t k = 0; node && k <= n && k < end - head; k++) {
+        free(node[k].f.id);
+        free(node[k].f.ply);
+    }
+    free(node);
+    free(g);
+    return end;
+}
+
+/* The BFS of the queue, a level at a time. */
+static void explore_queue(struct refresh *rf)
+{
+    for (size_t head = 0; !rf->failed && head < rf->n;)
+        head = explore_level(rf, head);
 }
 
 /* A kept position: written, and its moves played EXPLORE_MIN times or
@@ -1395,9 +1488,11 @@ static int explore(struct common *c, struct index_request *rq, const char *db)
         struct sought q = { .text = pos, .c = &c->criteria };
         memset(e, 0, sizeof *e);
         e->topmax = rq->top < EXPLORE_TOP ? rq->top : EXPLORE_TOP;
+        if (rc == 0 && !f.nomem)
+            rc = gather(st, &f, &q, e);
         if (rc == -2 || f.nomem)
             status = (report(&c->sink, PMN_F002, 0, 0, "out of memory"), EXIT_FATAL);
-        else if (rc < 0 || gather(st, &f, &q, e) < 0)
+        else if (rc < 0)
             status = index_say_failed(c, st, db);
         free(f.id);
         free(f.ply);

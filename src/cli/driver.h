@@ -24,19 +24,19 @@ enum {
     S_EXPLORER_GET, S_RUN_START, S_RUN_FIRST, S_RUN_END, S_RUNS_OPEN, S_META_PUT,
     S_COUNT_GAMES, S_COUNT_POSITIONS, S_COUNT_VPOSITIONS, S_COUNT_SEGMENTS, S_COUNT_ERRORS, S_BYTES,
     S_ADD_VSEGMENT, S_ADD_VPOSTING, S_VSEGMENTS, S_VBUCKET, S_EXPLORER_KEYS, S_META_SET, S_ROSTER,
-    S_META_GET, S_GAME_BRIEF, S_BEGIN, S_COMMIT, S_ROLLBACK,
+    S_META_GET, S_GAME_BRIEF, S_DIGEST_INDEX, S_GAME_DIGEST, S_BEGIN, S_COMMIT, S_ROLLBACK,
     DRIVER_STATEMENTS
 };
 
 /* A game added (S_ADD_GAME), its id asked as RETURNING id (or, of a
  * driver with `inserted`, of that), nothing added where the digest is
- * held already. */
+ * held already (once the digests' unique index is there: store.c). */
 #define SQL_ADD_GAME \
     "INSERT INTO games(digest, file, number, line, rules, rule_set, start, plies, south," \
     " north, event, date, result, state, ending, outcome, moves, errors, warnings, notes," \
     " codes, text_form) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12," \
     " $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)" \
-    " ON CONFLICT(digest) DO NOTHING"
+    " ON CONFLICT DO NOTHING"
 
 /* A parameter of a statement: $1 the first. */
 struct arg {

@@ -349,9 +349,14 @@ static int index_game(struct archive *a, struct game *g)
          * else replayed. */
         if (g->nkeys) {
             assert(!g->rec && g->nkeys == n + 1);
+            struct posting *p = grown(ix->post, &ix->postcap, ix->npost + n, sizeof *p, 65536);
+            if (!p)
+                return -1;
+            ix->post = p;
+            p += ix->npost;
             for (size_t i = 0; i <= n; i++)
-                if (add_posting(ix, g->keys[i], id, 0, i) < 0)
-                    return -1;
+                p[i] = (struct posting){ .fp = g->keys[i], .game = id, .ply = (uint32_t)i };
+            ix->npost += n + 1;
             ix->positions += n + 1;
         } else {
             pmn_position p = start;
@@ -418,6 +423,11 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
     c->sink.mute = 0;
     if (!ix.failed)
         commit_batch(&ix);
+    /* A new index's digests, indexed once its games are in. */
+    if (!ix.failed && store_digest_index(st) < 0) {
+        index_say_failed(c, st, db);
+        ix.failed = 1;
+    }
     /* The explorer's positions brought up to date with the games added. */
     int rf = !ix.failed && ix.added
              ? refresh_explorer(st, create || ix.ids_lost ? NULL : ix.ids, ix.nids) : 0;

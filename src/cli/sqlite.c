@@ -22,7 +22,7 @@ struct conn {
 static const char schema[] =
     "CREATE TABLE meta(name TEXT PRIMARY KEY, value TEXT NOT NULL);"
     "CREATE TABLE games("
-    " id INTEGER PRIMARY KEY, digest BLOB NOT NULL UNIQUE,"
+    " id INTEGER PRIMARY KEY, digest BLOB NOT NULL,"
     " file TEXT NOT NULL, number INTEGER NOT NULL, line INTEGER NOT NULL,"
     " rules TEXT NOT NULL, rule_set TEXT NOT NULL, start TEXT NOT NULL, plies BLOB NOT NULL,"
     " south TEXT, north TEXT, event TEXT, date TEXT, result TEXT,"

@@ -8,7 +8,8 @@
  *   games(id, ...)          a game a row: where it was read, its rules, start
  *                           and plies (what its positions are replayed from),
  *                           its roster tags, result, ending, what checking it
- *                           found; digest UNIQUE: the same game is stored once
+ *                           found; digest UNIQUE (games_digest): the same game
+ *                           is stored once
  *   texts(id, text)         its text, apart: a question of tags reads the
  *                           games' rows alone (a sixth of the bytes)
  *   segments(id, bits, entries)  the positions of the games of a batch ...
@@ -66,6 +67,10 @@ static const char *const sql[DRIVER_STATEMENTS] = {
     [S_ADD_GAME] = SQL_ADD_GAME " RETURNING id",
     [S_ADD_TEXT] = "INSERT INTO texts(id, text) VALUES($1, $2)",
     [S_FIND_DIGEST] = "SELECT id FROM games WHERE digest = $1",
+    [S_GAME_DIGEST] = "SELECT digest FROM games WHERE id = $1",
+    /* Made by a build once its games are in (store_digest_index), or by
+     * the first transaction of any writer that finds it missing. */
+    [S_DIGEST_INDEX] = "CREATE UNIQUE INDEX IF NOT EXISTS games_digest ON games(digest)",
     [S_ADD_SEGMENT] = "INSERT INTO segments(bits, entries) VALUES($1, $2) RETURNING id",
     [S_ADD_POSTING] = "INSERT INTO postings(key, data) VALUES($1, $2)",
     [S_GAME] = "SELECT " GAME_COLUMNS " FROM games g WHERE g.id = $1",
@@ -125,6 +130,17 @@ struct store {
     unsigned char *blob;      /* a bucket being written */
     size_t bloblen, blobcap;
     size_t *at, atcap;        /* a segment's buckets: where each begins */
+    /* A new index's games by the first 8 bytes of their digests (an
+     * open-addressing table, id 0 a free place) while the unique index of
+     * digests is not made (store_digest_index); heldcap a power of 2. */
+    struct held_digest {
+        uint64_t key;
+        int64_t id;
+    } *held;
+    size_t nheld, heldcap;
+    size_t held_max;          /* 0: HELD_MAX */
+    int deferred;             /* the index of digests is not made: held tells */
+    int index_checked;        /* a writer made sure it is there */
     int brief;                /* store_game_brief's statement is on its row brief_id */
     int64_t brief_id;
     struct posting *sorted;   /* its entries in bucket order */
@@ -288,6 +304,7 @@ static int create(struct store *st)
             store_rollback(st);
             return -1;
         }
+    st->deferred = 1;   /* the index of digests after the games: store_digest_index */
     return run(st, S_COMMIT, "cannot make the index", NULL, 0);
 }
 
@@ -322,6 +339,7 @@ int store_close(struct store *st)
     if (!st)
         return 0;
     int rc = st->c ? st->d->close(st->c) : 0;
+    free(st->held);
     free(st->blob);
     free(st->at);
     free(st->sorted);
@@ -333,7 +351,18 @@ int store_close(struct store *st)
 
 int store_begin(struct store *st)
 {
-    return run(st, S_BEGIN, writing, NULL, 0);
+    if (run(st, S_BEGIN, writing, NULL, 0) < 0)
+        return -1;
+    /* An index whose build stopped before it made the index of digests
+     * (killed, the disk full): made now, before a game is added. */
+    if (!st->deferred && !st->index_checked) {
+        if (run(st, S_DIGEST_INDEX, writing, NULL, 0) < 0) {
+            store_rollback(st);
+            return -1;
+        }
+        st->index_checked = 1;
+    }
+    return 0;
 }
 
 int store_commit(struct store *st)
@@ -362,8 +391,121 @@ static const char *now(char *buf, size_t len)
     return buf;
 }
 
+/* The most games a new index tells apart in memory (16 bytes a place, at
+ * most 3/4 of them taken: 64 MB); past them, the index of digests is made
+ * and kept up game by game. */
+#define HELD_MAX ((size_t)3 << 20)
+
+/* Its place in a table of cap (a power of 2, at most 2^32). */
+static size_t held_slot(uint64_t key, size_t cap)
+{
+    return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 32) & (cap - 1);
+}
+
+static uint64_t digest_key(const unsigned char d[16])
+{
+    uint64_t k = 0;
+    for (int i = 0; i < 8; i++)
+        k |= (uint64_t)d[i] << (8 * i);
+    return k;
+}
+
+/* Is game id's digest d?  1, 0, -1. */
+static int digest_is(struct store *st, int64_t id, const unsigned char d[16])
+{
+    const struct arg a[] = { ARG_I(id) };
+    int rc = query(st, S_GAME_DIGEST, reading, a, 1) < 0 ? -1 : next(st, S_GAME_DIGEST, reading);
+    size_t n = 0;
+    const void *v = rc == 1 ? st->d->bytes(st->c, S_GAME_DIGEST, 0, &n) : NULL;
+    int same = v && n == 16 && memcmp(v, d, 16) == 0;
+    st->d->reset(st->c, S_GAME_DIGEST);
+    return rc < 0 ? -1 : same;
+}
+
+/* The game of digest d among those held: its id, 0 none, -1. */
+static int64_t held_game(struct store *st, const unsigned char d[16])
+{
+    uint64_t key = digest_key(d);
+    size_t mask = st->heldcap - 1;
+    for (size_t i = held_slot(key, st->heldcap); st->held[i].id; i = (i + 1) & mask)
+        if (st->held[i].key == key) {
+            int same = digest_is(st, st->held[i].id, d);
+            if (same != 0)
+                return same < 0 ? -1 : st->held[i].id;
+        }
+    return 0;
+}
+
+/* 0, 1 when as many are held as may be (the index of digests is made
+ * then), -1. */
+static int hold_digest(struct store *st, const unsigned char d[16], int64_t id)
+{
+    if (st->nheld >= (st->held_max ? st->held_max : HELD_MAX))
+        return 1;
+    if (4 * (st->nheld + 1) > 3 * st->heldcap) {
+        size_t cap = st->heldcap ? 2 * st->heldcap : 4096;
+        struct held_digest *h = calloc(cap, sizeof *h);
+        if (!h)
+            return memory_failed(st);
+        for (size_t k = 0; k < st->heldcap; k++)
+            if (st->held[k].id) {
+                size_t i = held_slot(st->held[k].key, cap);
+                while (h[i].id)
+                    i = (i + 1) & (cap - 1);
+                h[i] = st->held[k];
+            }
+        free(st->held);
+        st->held = h;
+        st->heldcap = cap;
+    }
+    uint64_t key = digest_key(d);
+    size_t i = held_slot(key, st->heldcap);
+    while (st->held[i].id)
+        i = (i + 1) & (st->heldcap - 1);
+    st->held[i] = (struct held_digest){ key, id };
+    st->nheld++;
+    return 0;
+}
+
+static void forget_held(struct store *st)
+{
+    free(st->held);
+    st->held = NULL;
+    st->nheld = st->heldcap = 0;
+    st->deferred = 0;
+    st->index_checked = 1;
+}
+
+void store_set_held_max(struct store *st, size_t games)
+{
+    st->held_max = games;
+}
+
+int store_digest_index(struct store *st)
+{
+    if (!st->deferred)
+        return 0;
+    if (store_begin(st) < 0)
+        return -1;
+    if (run(st, S_DIGEST_INDEX, writing, NULL, 0) < 0 || store_commit(st) < 0) {
+        store_rollback(st);
+        return -1;
+    }
+    forget_held(st);
+    return 0;
+}
+
 int store_add_game(struct store *st, const struct stored_game *g, int64_t *id)
 {
+    if (st->deferred && st->heldcap) {
+        int64_t held = held_game(st, g->digest);
+        if (held < 0)
+            return -1;
+        if (held) {
+            *id = held;
+            return 0;
+        }
+    }
     const struct arg a[] = {
         /* The file's name as bytes: a system's names need not be UTF-8,
          * which a server's text must be. */
@@ -391,6 +533,18 @@ int store_add_game(struct store *st, const struct stored_game *g, int64_t *id)
                      "already is not found by its digest");
         }
         return rc == 1 ? 0 : -1;
+    }
+    if (st->deferred) {
+        int full = hold_digest(st, g->digest, *id);
+        if (full < 0)
+            return -1;
+        if (full) {
+            /* As many as memory is given for: the index of digests now,
+             * in this transaction, and kept up from here on. */
+            if (run(st, S_DIGEST_INDEX, writing, NULL, 0) < 0)
+                return -1;
+            forget_held(st);
+        }
     }
     /* Its text apart: the rows a question of tags reads are then small. */
     const struct arg t[] = { ARG_I(*id), ARG_B(g->text ? g->text : "", g->len) };

@@ -85,6 +85,15 @@ void store_rollback(struct store *st);
 /* Add g: 1 (its id in *id), 0 when the index holds the same game already
  * (its id in *id), -1 on failure. */
 int store_add_game(struct store *st, const struct stored_game *g, int64_t *id);
+/* A new index (STORE_CREATE) tells the same game by the digests of the
+ * games it added, held in memory, until this makes the index of digests
+ * at once (a build, after its games; or the first transaction of any
+ * writer that finds it missing): 0, -1.  Kept up game by game instead,
+ * each insert a random place of it, it cost a build most of its writes. */
+int store_digest_index(struct store *st);
+/* At most `games` told apart so (0: the default, three million; a test
+ * sets fewer, to see the index made midway). */
+void store_set_held_max(struct store *st, size_t games);
 /* A position a game reaches: the fingerprint of its key, the game, its
  * line (0 the main line; a variation, its number in the record) and the
  * ply of it (0 its start). */

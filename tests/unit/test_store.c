@@ -118,6 +118,60 @@ static void games_come_back(void **state)
     store_close(st);
 }
 
+/* A new index tells the same game by the digests it holds in memory until
+ * its index of digests is made: by the build at its end, or by the next
+ * writer when the build stopped before (killed), or midway when memory
+ * holds no more; the same game is stored once in every case.  Two games
+ * whose digests share the 8 bytes held are told apart by the rest. */
+static void the_same_game_once_either_way(void **state)
+{
+    const char *db = fresh(on_server(state));
+    struct store *st = store_open(db, STORE_CREATE);
+    assert_non_null(st);
+    struct stored_game g1 = a_game(1), g2 = a_game(2), g3 = a_game(3), near = a_game(1);
+    near.digest[15] = 9;
+    int64_t id1, id2, idn, id;
+    assert_int_equal(store_begin(st), 0);
+    assert_int_equal(store_add_game(st, &g1, &id1), 1);
+    assert_int_equal(store_add_game(st, &g2, &id2), 1);
+    assert_int_equal(store_add_game(st, &near, &idn), 1);
+    assert_int_equal(store_add_game(st, &g1, &id), 0);
+    assert_int_equal(id, id1);
+    assert_int_equal(store_add_game(st, &near, &id), 0);
+    assert_int_equal(id, idn);
+    assert_int_equal(store_commit(st), 0);
+    /* Closed as a build killed before its end: no index of digests. */
+    assert_int_equal(store_close(st), 0);
+    st = store_open(db, STORE_WRITE);
+    assert_non_null(st);
+    assert_int_equal(store_begin(st), 0);   /* makes it */
+    assert_int_equal(store_add_game(st, &g2, &id), 0);
+    assert_int_equal(id, id2);
+    assert_int_equal(store_add_game(st, &g3, &id), 1);
+    assert_int_equal(store_commit(st), 0);
+    uint64_t n;
+    assert_int_equal(store_games(st, &n), 0);
+    assert_int_equal(n, 4);
+    assert_int_equal(store_close(st), 0);
+    /* Memory for two: the index made at the third, in its transaction. */
+    st = store_open(fresh(on_server(state)), STORE_CREATE);
+    assert_non_null(st);
+    store_set_held_max(st, 2);
+    assert_int_equal(store_begin(st), 0);
+    assert_int_equal(store_add_game(st, &g1, &id1), 1);
+    assert_int_equal(store_add_game(st, &g2, &id2), 1);
+    assert_int_equal(store_add_game(st, &g3, &id), 1);
+    assert_int_equal(store_add_game(st, &g1, &id), 0);
+    assert_int_equal(id, id1);
+    assert_int_equal(store_add_game(st, &g2, &id), 0);
+    assert_int_equal(id, id2);
+    assert_int_equal(store_commit(st), 0);
+    assert_int_equal(store_digest_index(st), 0);
+    assert_int_equal(store_games(st, &n), 0);
+    assert_int_equal(n, 3);
+    assert_int_equal(store_close(st), 0);
+}
+
 struct seen {
     int64_t game[16];
     unsigned line[16], ply[16];
@@ -286,6 +340,7 @@ int main(void)
     int server = getenv("PMN_TEST_PG_URI") && *getenv("PMN_TEST_PG_URI");
     const struct CMUnitTest sqlite[] = {
         cmocka_unit_test(games_come_back),
+        cmocka_unit_test(the_same_game_once_either_way),
         cmocka_unit_test(postings_found_by_fingerprint),
         cmocka_unit_test(explorer_and_meta),
         cmocka_unit_test(rolled_back_leaves_nothing),
@@ -294,6 +349,7 @@ int main(void)
     static int yes = 1;
     const struct CMUnitTest postgres[] = {
         cmocka_unit_test_prestate(games_come_back, &yes),
+        cmocka_unit_test_prestate(the_same_game_once_either_way, &yes),
         cmocka_unit_test_prestate(postings_found_by_fingerprint, &yes),
         cmocka_unit_test_prestate(explorer_and_meta, &yes),
         cmocka_unit_test_prestate(rolled_back_leaves_nothing, &yes),

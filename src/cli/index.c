@@ -50,6 +50,10 @@ struct index_request {
  * anew from every game, which is then as quick. */
 #define MAX_ADDED_IDS (1u << 20)
 
+/* The postings a batch is given room for at once, at most (a larger
+ * --batch grows its room as it fills). */
+#define MAX_ROOM (4ul << 20)
+
 /* Notes of games held already, said at most: the rest are counted. */
 #define MAX_HELD_NOTES 20
 
@@ -410,6 +414,15 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
         return EXIT_FATAL;
     }
     struct indexer ix = { .st = st, .db = db, .batch = rq->batch, .variations = variations };
+    /* A batch's postings, in huge pages where the system gives them (a
+     * game past the batch grows them as usual). */
+    ix.postcap = rq->batch < MAX_ROOM ? rq->batch + 1024 : MAX_ROOM;
+    if (!(ix.post = store_posting_room(ix.postcap))) {
+        store_close(st);
+        c->sink.file = db;
+        report(&c->sink, PMN_F002, 0, 0, "out of memory");
+        return EXIT_FATAL;
+    }
     ix.a.game = index_game;
     ix.a.ro = &c->ro;
     ix.a.from = c->from;

@@ -48,10 +48,12 @@
 #include "driver.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 
 /* What store_game reads of a game (g: games), in its order. */
 #define GAME_COLUMNS \
@@ -603,6 +605,26 @@ static int reserve(void *p, size_t *cap, size_t need, size_t size)
     return 0;
 }
 
+struct posting *store_posting_room(size_t n)
+{
+    size_t size = n * sizeof(struct posting);
+#ifdef MADV_HUGEPAGE
+    /* Aligned, and advised before a byte of it is touched. */
+    const size_t huge = (size_t)2 << 20;
+    void *p;
+    if (size >= huge) {
+        int rc = posix_memalign(&p, huge, (size + huge - 1) / huge * huge);
+        if (rc != 0) {
+            errno = rc;
+            return NULL;
+        }
+        madvise(p, (size + huge - 1) / huge * huge, MADV_HUGEPAGE);   /* advice: may be refused */
+        return p;
+    }
+#endif
+    return malloc(size ? size : 1);
+}
+
 static unsigned char *put_varint(unsigned char *o, uint64_t v)
 {
     for (; v >= 0x80; v >>= 7)
@@ -627,9 +649,9 @@ int store_add_postings(struct store *st, const struct posting *p, size_t n, int 
 {
     if (n == 0)
         return 0;
-    /* About 128 entries a bucket. */
+    /* About 512 entries a bucket. */
     unsigned bits = 0;
-    while (bits < 24 && ((size_t)128 << bits) < n)
+    while (bits < 24 && ((size_t)512 << bits) < n)
         bits++;
     const struct arg sa[] = { ARG_I(bits), ARG_I(n) };
     int64_t segment;
@@ -639,8 +661,15 @@ int store_add_postings(struct store *st, const struct posting *p, size_t n, int 
      * come in (a counting sort: stable, and linear), copied: read in place
      * by their order, each would be a miss of the cache. */
     size_t nb = (size_t)1 << bits;
-    if (reserve(&st->at, &st->atcap, nb + 1, sizeof *st->at) < 0
-        || reserve(&st->sorted, &st->sortedcap, n, sizeof *st->sorted) < 0)
+    if (n > st->sortedcap) {
+        /* Scratch: made anew, not grown (nothing to copy). */
+        free(st->sorted);
+        st->sortedcap = 0;
+        if (!(st->sorted = store_posting_room(n)))
+            return memory_failed(st);
+        st->sortedcap = n;
+    }
+    if (reserve(&st->at, &st->atcap, nb + 1, sizeof *st->at) < 0)
         return memory_failed(st);
     size_t *at = st->at;
     struct posting *sorted = st->sorted;

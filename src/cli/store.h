@@ -102,6 +102,10 @@ struct posting {
     int64_t game;
     uint32_t line, ply;
 };
+/* Room for n postings (a batch's, filled and refilled), in huge pages
+ * where the system gives them (Linux's MADV_HUGEPAGE: a build spared a
+ * page fault every 4 KB of them); free() it.  NULL: no memory. */
+struct posting *store_posting_room(size_t n);
 /* Write the postings of the games added since the last segment, in the
  * order of game, line and ply, as a segment of the index, in the transaction open: those of main lines
  * (every line 0), or of variations (none 0: the record's lines begun

@@ -33,9 +33,10 @@
 #include <unistd.h>
 
 /* Positions held before the games they are of are written, with them,
- * in one transaction (a segment of the index; --batch): 16 bytes each, so
- * that a build of any size takes 32 MB for them; an interrupted build
- * keeps the batches before it, each whole. */
+ * in one transaction (a segment of the index; --batch): held as they are
+ * written, about 5 bytes each, so that a build of any size takes about 10
+ * MB for them; an interrupted build keeps the batches before it, each
+ * whole. */
 #define BATCH_POSITIONS (2ul << 20)
 
 
@@ -49,10 +50,6 @@ struct index_request {
  * most (8 bytes each held meanwhile); past them, the positions are made
  * anew from every game, which is then as quick. */
 #define MAX_ADDED_IDS (1u << 20)
-
-/* The postings a batch is given room for at once, at most (a larger
- * --batch grows its room as it fills). */
-#define MAX_ROOM (4ul << 20)
 
 /* Notes of games held already, said at most: the rest are counted. */
 #define MAX_HELD_NOTES 20
@@ -77,14 +74,11 @@ struct indexer {
     unsigned long added, held, positions;
     int open;                 /* a transaction is open */
     int failed;               /* said: stop */
-    struct posting *post;     /* of the games of the transaction */
-    size_t npost, postcap;
-    int variations;           /* --variations: theirs too, in vpost */
+    unsigned long pending;    /* positions of the games of the transaction */
+    int variations;           /* --variations: theirs too */
     int64_t *ids;             /* add: the games added, for the explorer */
     size_t nids, idcap;
     int ids_lost;             /* too many, or no memory: the explorer made anew */
-    struct posting *vpost;
-    size_t nvpost, vpostcap;
     struct diag_sink *sink;
     unsigned char *plies;
     size_t cap;
@@ -200,8 +194,7 @@ static void index_failed(struct indexer *ix, struct diag_sink *s)
 /* The games of the transaction, with their positions as a segment. */
 static int commit_batch(struct indexer *ix)
 {
-    if (ix->open && (store_add_postings(ix->st, ix->post, ix->npost, 0) < 0
-                     || (ix->nvpost && store_add_postings(ix->st, ix->vpost, ix->nvpost, 1) < 0)
+    if (ix->open && (store_segment_write(ix->st, 0) < 0 || store_segment_write(ix->st, 1) < 0
                      || store_commit(ix->st) < 0)) {
         store_rollback(ix->st);
         index_failed(ix, ix->sink);
@@ -209,22 +202,16 @@ static int commit_batch(struct indexer *ix)
         return -1;
     }
     ix->open = 0;
-    ix->npost = ix->nvpost = 0;
+    ix->pending = 0;
     return 0;
 }
 
 /* A position of a line (0 the main line) of a game, at its ply. */
 static int add_posting(struct indexer *ix, uint64_t fp, int64_t game, unsigned line, size_t ply)
 {
-    struct posting **list = line ? &ix->vpost : &ix->post;
-    size_t *n = line ? &ix->nvpost : &ix->npost, *cap = line ? &ix->vpostcap : &ix->postcap;
-    struct posting *p = grown(*list, cap, *n, sizeof *p, 65536);
-    if (!p)
-        return -1;
-    *list = p;
-    p[*n] = (struct posting){ .fp = fp, .game = game, .line = line, .ply = (uint32_t)ply };
-    ++*n;
-    return 0;
+    ix->pending++;
+    ix->positions++;
+    return store_posting(ix->st, line != 0, fp, game, line, (unsigned)ply);
 }
 
 /* --variations: the positions after each ply of each variation the replay
@@ -255,7 +242,6 @@ static int variation_ply(void *ctx, pmn_walk_node *n)
         w->failed = -2;
         return PMN_WALK_ABORT;
     }
-    w->ix->positions++;
     return PMN_WALK_CONTINUE;
 }
 
@@ -353,21 +339,14 @@ static int index_game(struct archive *a, struct game *g)
          * else replayed. */
         if (g->nkeys) {
             assert(!g->rec && g->nkeys == n + 1);
-            struct posting *p = grown(ix->post, &ix->postcap, ix->npost + n, sizeof *p, 65536);
-            if (!p)
-                return -1;
-            ix->post = p;
-            p += ix->npost;
             for (size_t i = 0; i <= n; i++)
-                p[i] = (struct posting){ .fp = g->keys[i], .game = id, .ply = (uint32_t)i };
-            ix->npost += n + 1;
-            ix->positions += n + 1;
+                if (add_posting(ix, g->keys[i], id, 0, i) < 0)
+                    return -1;
         } else {
             pmn_position p = start;
             for (size_t i = 0;; i++) {
                 if (add_posting(ix, pmn_position_key(&r, &p, p.to_move), id, 0, i) < 0)
                     return -1;
-                ix->positions++;
                 pmn_move_report rep;
                 if (i == n || pmn_play(&r, &p, ix->plies[i], &rep) != 0)
                     break;   /* the replay played it: it cannot be refused */
@@ -376,7 +355,7 @@ static int index_game(struct archive *a, struct game *g)
         if (ix->variations && index_variations(ix, g, &r, id) < 0)
             return -1;
     }
-    if (ix->npost + ix->nvpost >= ix->batch && commit_batch(ix) < 0)
+    if (ix->pending >= ix->batch && commit_batch(ix) < 0)
         return 1;
     return 0;
 }
@@ -414,15 +393,7 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
         return EXIT_FATAL;
     }
     struct indexer ix = { .st = st, .db = db, .batch = rq->batch, .variations = variations };
-    /* A batch's postings, in huge pages where the system gives them (a
-     * game past the batch grows them as usual). */
-    ix.postcap = rq->batch < MAX_ROOM ? rq->batch + 1024 : MAX_ROOM;
-    if (!(ix.post = store_posting_room(ix.postcap))) {
-        store_close(st);
-        c->sink.file = db;
-        report(&c->sink, PMN_F002, 0, 0, "out of memory");
-        return EXIT_FATAL;
-    }
+    store_segment_size(st, rq->batch);
     ix.a.game = index_game;
     ix.a.ro = &c->ro;
     ix.a.from = c->from;
@@ -477,8 +448,6 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
     }
     free(ix.plies);
     free(ix.text);
-    free(ix.post);
-    free(ix.vpost);
     free(ix.ids);
     return ix.failed || c->sink.count[PMN_FATAL] ? EXIT_FATAL : EXIT_CLEAN;
 }
@@ -1540,7 +1509,7 @@ static const struct cli_option options[] = {
     { "top", 'T' + 256, "N", "explore: the latest N games at the position (default\n5)",
       ULONG_AT(struct index_request, top), &top_bounds, 0 },
     { "batch", 'B' + 256, "N", "build, add: games written a transaction, up to N\n"
-      "positions of them (default 2097152; 16 bytes each\nheld meanwhile)",
+      "positions of them (default 2097152; about 5 bytes\neach held meanwhile)",
       ULONG_AT(struct index_request, batch), &batch_bounds, 0 },
     OPT_NOTATION,
     OPT_FROM,

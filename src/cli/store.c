@@ -48,12 +48,10 @@
 #include "driver.h"
 
 #include <assert.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/mman.h>
 
 /* What store_game reads of a game (g: games), in its order. */
 #define GAME_COLUMNS \
@@ -129,9 +127,19 @@ struct store {
     struct conn *c;
     char error[512];
     int code;
-    unsigned char *blob;      /* a bucket being written */
-    size_t bloblen, blobcap;
-    size_t *at, atcap;        /* a segment's buckets: where each begins */
+    /* The segments being filled, of main lines and of variations. */
+    struct filling {
+        unsigned bits;        /* 2^bits buckets */
+        struct bucket {
+            unsigned char *data;   /* its entries, as written */
+            size_t len, cap;
+            int64_t last;          /* the game of its last entry (0 none) */
+        } *b;
+        size_t nb;            /* of b, allocated (kept from segment to segment) */
+        uint64_t entries;
+        int open;
+    } fill[2];
+    size_t segment_size;      /* positions a segment is sized for */
     /* A new index's games by the first 8 bytes of their digests (an
      * open-addressing table, id 0 a free place) while the unique index of
      * digests is not made (store_digest_index); heldcap a power of 2. */
@@ -145,8 +153,6 @@ struct store {
     int index_checked;        /* a writer made sure it is there */
     int brief;                /* store_game_brief's statement is on its row brief_id */
     int64_t brief_id;
-    struct posting *sorted;   /* its entries in bucket order */
-    size_t sortedcap;
     char *last_spec;          /* the rules of the game added last */
     char *last_start;         /* its start */
     int64_t run, run_first;   /* the build or add running, its first game */
@@ -342,9 +348,11 @@ int store_close(struct store *st)
         return 0;
     int rc = st->c ? st->d->close(st->c) : 0;
     free(st->held);
-    free(st->blob);
-    free(st->at);
-    free(st->sorted);
+    for (int v = 0; v < 2; v++) {
+        for (size_t k = 0; k < st->fill[v].nb; k++)
+            free(st->fill[v].b[k].data);
+        free(st->fill[v].b);
+    }
     free(st->last_spec);
     free(st->last_start);
     free(st);
@@ -381,6 +389,7 @@ void store_rollback(struct store *st)
     run(st, S_ROLLBACK, writing, NULL, 0);
     memcpy(st->error, error, sizeof error);
     st->code = code;
+    st->fill[0].open = st->fill[1].open = 0;   /* its postings, not written */
 }
 
 /* Now, as a run's times are written: UTC, to the second. */
@@ -587,44 +596,6 @@ static unsigned check_of(uint64_t fp, unsigned bits)
     return (unsigned)(fp >> (48 - bits)) & 0xFFFF;
 }
 
-/* *p with room for `need` elements of `size` bytes (kept between batches:
- * a build's batches are all of a size): 0, or -1 out of memory. */
-static int reserve(void *p, size_t *cap, size_t need, size_t size)
-{
-    void **ptr = p;
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap : 4096;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(*ptr, n * size);
-    if (!q)
-        return -1;
-    *ptr = q;
-    *cap = n;
-    return 0;
-}
-
-struct posting *store_posting_room(size_t n)
-{
-    size_t size = n * sizeof(struct posting);
-#ifdef MADV_HUGEPAGE
-    /* Aligned, and advised before a byte of it is touched. */
-    const size_t huge = (size_t)2 << 20;
-    void *p;
-    if (size >= huge) {
-        int rc = posix_memalign(&p, huge, (size + huge - 1) / huge * huge);
-        if (rc != 0) {
-            errno = rc;
-            return NULL;
-        }
-        madvise(p, (size + huge - 1) / huge * huge, MADV_HUGEPAGE);   /* advice: may be refused */
-        return p;
-    }
-#endif
-    return malloc(size ? size : 1);
-}
-
 static unsigned char *put_varint(unsigned char *o, uint64_t v)
 {
     for (; v >= 0x80; v >>= 7)
@@ -633,84 +604,111 @@ static unsigned char *put_varint(unsigned char *o, uint64_t v)
     return o;
 }
 
-static int write_bucket(struct store *st, int64_t segment, unsigned bucket, int variations)
-{
-    const struct arg a[] = { ARG_I((uint64_t)segment << 32 | bucket),
-                             ARG_B(st->blob, st->bloblen) };
-    st->bloblen = 0;
-    return run(st, variations ? S_ADD_VPOSTING : S_ADD_POSTING, writing, a, 2);
-}
-
 /* The most an entry takes: the game (a varint of 64 bits), the check, the
  * line and the ply (of 32). */
 #define ENTRY_MAX (10 + 2 + 5 + 5)
 
-int store_add_postings(struct store *st, const struct posting *p, size_t n, int variations)
+/* The buckets of a segment of n positions: about 512 entries each. */
+static unsigned bits_for(size_t n)
 {
-    if (n == 0)
-        return 0;
-    /* About 512 entries a bucket. */
     unsigned bits = 0;
     while (bits < 24 && ((size_t)512 << bits) < n)
         bits++;
-    const struct arg sa[] = { ARG_I(bits), ARG_I(n) };
+    return bits;
+}
+
+void store_segment_size(struct store *st, size_t positions)
+{
+    st->segment_size = positions;
+}
+
+static int open_filling(struct store *st, struct filling *f)
+{
+    f->bits = bits_for(st->segment_size);
+    size_t nb = (size_t)1 << f->bits;
+    if (nb > f->nb) {
+        struct bucket *b = realloc(f->b, nb * sizeof *b);
+        if (!b)
+            return memory_failed(st);
+        memset(b + f->nb, 0, (nb - f->nb) * sizeof *b);
+        f->b = b;
+        f->nb = nb;
+    }
+    for (size_t k = 0; k < nb; k++) {
+        f->b[k].len = 0;
+        f->b[k].last = 0;
+    }
+    f->entries = 0;
+    f->open = 1;
+    return 0;
+}
+
+int store_posting(struct store *st, int variations, uint64_t fp, int64_t game, unsigned line,
+                  unsigned ply)
+{
+    struct filling *f = &st->fill[variations != 0];
+    assert(!line == !variations);
+    if (!f->open && open_filling(st, f) < 0)
+        return -1;
+    struct bucket *k = &f->b[bucket_of(fp, f->bits)];
+    assert(game >= k->last);   /* in the order of game (then line and ply) */
+    if (k->cap - k->len < ENTRY_MAX) {
+        size_t cap = k->cap ? 2 * k->cap : 256;
+        unsigned char *d = realloc(k->data, cap);
+        if (!d)
+            return memory_failed(st);
+        k->data = d;
+        k->cap = cap;
+    }
+    unsigned check = check_of(fp, f->bits);
+    unsigned char *o = put_varint(k->data + k->len, (uint64_t)(game - k->last));
+    *o++ = (unsigned char)(check >> 8);
+    *o++ = (unsigned char)check;
+    if (variations)
+        o = put_varint(o, line);
+    o = put_varint(o, ply);
+    k->len = (size_t)(o - k->data);
+    k->last = game;
+    f->entries++;
+    return 0;
+}
+
+int store_segment_write(struct store *st, int variations)
+{
+    struct filling *f = &st->fill[variations != 0];
+    if (!f->open || f->entries == 0) {
+        f->open = 0;
+        return 0;
+    }
+    f->open = 0;
+    const struct arg sa[] = { ARG_I(f->bits), ARG_I(f->entries) };
     int64_t segment;
     if (one(st, variations ? S_ADD_VSEGMENT : S_ADD_SEGMENT, writing, sa, 2, &segment) != 1)
         return -1;
-    /* The entries in bucket order, keeping the order of game and ply they
-     * come in (a counting sort: stable, and linear), copied: read in place
-     * by their order, each would be a miss of the cache. */
-    size_t nb = (size_t)1 << bits;
-    if (n > st->sortedcap) {
-        /* Scratch: made anew, not grown (nothing to copy). */
-        free(st->sorted);
-        st->sortedcap = 0;
-        if (!(st->sorted = store_posting_room(n)))
-            return memory_failed(st);
-        st->sortedcap = n;
-    }
-    if (reserve(&st->at, &st->atcap, nb + 1, sizeof *st->at) < 0)
-        return memory_failed(st);
-    size_t *at = st->at;
-    struct posting *sorted = st->sorted;
-    memset(at, 0, (nb + 1) * sizeof *at);
-    for (size_t i = 0; i < n; i++) {
-        assert(!p[i].line == !variations);
-        assert(i == 0 || p[i].game > p[i - 1].game
-               || (p[i].game == p[i - 1].game && (p[i].line > p[i - 1].line
-                                                  || (p[i].line == p[i - 1].line
-                                                      && p[i].ply > p[i - 1].ply))));
-        at[bucket_of(p[i].fp, bits) + 1]++;
-    }
-    for (size_t b = 0; b < nb; b++)
-        at[b + 1] += at[b];
-    for (size_t i = 0; i < n; i++)
-        sorted[at[bucket_of(p[i].fp, bits)]++] = p[i];
-    /* at[b] is now where bucket b + 1 begins. */
-    for (size_t b = 0, k = 0; b < nb; b++) {
-        size_t end = at[b];
-        if (k == end)
+    for (size_t b = 0; b < ((size_t)1 << f->bits); b++) {
+        if (!f->b[b].len)
             continue;   /* an empty bucket: no row */
-        if (reserve(&st->blob, &st->blobcap, (end - k) * ENTRY_MAX, 1) < 0)
-            return memory_failed(st);
-        unsigned char *o = st->blob;
-        int64_t game = 0;
-        for (; k < end; k++) {
-            const struct posting *e = &sorted[k];
-            unsigned check = check_of(e->fp, bits);
-            o = put_varint(o, (uint64_t)(e->game - game));
-            *o++ = (unsigned char)(check >> 8);
-            *o++ = (unsigned char)check;
-            if (variations)
-                o = put_varint(o, e->line);
-            o = put_varint(o, e->ply);
-            game = e->game;
-        }
-        st->bloblen = (size_t)(o - st->blob);
-        if (write_bucket(st, segment, (unsigned)b, variations) < 0)
+        const struct arg a[] = { ARG_I((uint64_t)segment << 32 | b),
+                                 ARG_B(f->b[b].data, f->b[b].len) };
+        if (run(st, variations ? S_ADD_VPOSTING : S_ADD_POSTING, writing, a, 2) < 0)
             return -1;
     }
     return 0;
+}
+
+int store_add_postings(struct store *st, const struct posting *p, size_t n, int variations)
+{
+    size_t size = st->segment_size;
+    st->segment_size = n;
+    st->fill[variations != 0].open = 0;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = store_posting(st, variations, p[i].fp, p[i].game, p[i].line, p[i].ply);
+    if (rc == 0)
+        rc = store_segment_write(st, variations);
+    st->fill[variations != 0].open = 0;
+    st->segment_size = size;
+    return rc;
 }
 
 int store_game(struct store *st, int64_t id, int text, struct stored_game *g)

@@ -102,14 +102,20 @@ struct posting {
     int64_t game;
     uint32_t line, ply;
 };
-/* Room for n postings (a batch's, filled and refilled), in huge pages
- * where the system gives them (Linux's MADV_HUGEPAGE: a build spared a
- * page fault every 4 KB of them); free() it.  NULL: no memory. */
-struct posting *store_posting_room(size_t n);
-/* Write the postings of the games added since the last segment, in the
- * order of game, line and ply, as a segment of the index, in the transaction open: those of main lines
- * (every line 0), or of variations (none 0: the record's lines begun
- * before it; store_at_variations reads them). */
+/* The positions of the games added are written as segments: each a
+ * transaction's (a batch's), in buckets by the top bits of their
+ * fingerprints, about 512 entries a bucket for a segment of the size said
+ * here (a build's batch; 0 until said: one bucket).  Each is added as it
+ * comes, in the order of game, line and ply, and held as the bytes it is
+ * written as; store_segment_write writes the segment filled (of main
+ * lines, or of variations: line not 0, the record's lines begun before
+ * it; store_at_variations reads them) in the transaction open;
+ * store_rollback forgets both. */
+void store_segment_size(struct store *st, size_t positions);
+int store_posting(struct store *st, int variations, uint64_t fp, int64_t game, unsigned line,
+                  unsigned ply);
+int store_segment_write(struct store *st, int variations);
+/* n postings at once as a segment of their own (sized for them). */
 int store_add_postings(struct store *st, const struct posting *p, size_t n, int variations);
 /* A value of the meta table: 1 with it in value, 0 none (""), -1; set. */
 int store_meta_get(struct store *st, const char *name, char *value, size_t size);

@@ -64,6 +64,109 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
 
 #define FNV_BASIS 0xCBF29CE484222325ULL
 
+/* ---- what the explorer counts of the games added, kept ------------------ */
+
+/* The explorer's refresh counts each game where the positions it keeps
+ * stand (the start, the moves most played from it, ...): its first plies,
+ * its result and date.  A build keeps them of the games it adds, so that
+ * the refresh reads them from here and not from the games' rows (three
+ * walks over a million rows).  KEPT_MAX games at most (24 bytes each);
+ * a game past them, or not in this shape, is read from its row. */
+#define KEPT_PLIES 4
+#define KEPT_MAX (4u << 20)
+
+struct kept_game {
+    unsigned char plies[KEPT_PLIES];   /* its first (of nplies) */
+    uint32_t nplies;
+    uint16_t setup;           /* its rules and start: kept.setups[setup] */
+    int8_t result;            /* its result in RESULTS, -1 none */
+    uint8_t known;            /* kept (else: read its row) */
+    char date[11];            /* its Date ("" none) */
+};
+
+static const char *const RESULTS[] = { "1-0", "0-1", "1/2-1/2", "*" };
+
+struct kept {
+    int64_t first;            /* the id of g[0] */
+    struct kept_game *g;
+    size_t n, cap;
+    struct { char *rules, *start; } setups[64];
+    unsigned nsetups;
+};
+
+/* Game id (the next after those kept: ids grow) of these rules, start,
+ * plies, result and date kept, if it fits. */
+static void keep_game(struct kept *k, int64_t id, const char *rules, const char *start,
+                      const unsigned char *plies, size_t n, const char *result,
+                      const char *date)
+{
+    if (k->n == 0)
+        k->first = id;
+    if (id < k->first + (int64_t)k->n || id - k->first >= (int64_t)KEPT_MAX)
+        return;
+    /* Another writer's games between (ids are not given twice): not kept. */
+    size_t at = (size_t)(id - k->first);
+    struct kept_game *g = grown(k->g, &k->cap, at, sizeof *g, 65536);
+    if (!g)
+        return;   /* read from its row instead */
+    k->g = g;
+    memset(&g[k->n], 0, (at + 1 - k->n) * sizeof *g);
+    k->n = at + 1;
+    struct kept_game *e = &g[at];
+    unsigned s = 0;
+    while (s < k->nsetups && (strcmp(k->setups[s].rules, rules) || strcmp(k->setups[s].start, start)))
+        s++;
+    if (s == k->nsetups) {
+        if (s == sizeof k->setups / sizeof *k->setups)
+            return;
+        if (!(k->setups[s].rules = strdup(rules)) || !(k->setups[s].start = strdup(start))) {
+            free(k->setups[s].rules);
+            return;
+        }
+        k->nsetups++;
+    }
+    e->result = -1;
+    for (int r = 0; result && r < 4; r++)
+        if (strcmp(result, RESULTS[r]) == 0)
+            e->result = (int8_t)r;
+    if ((result && e->result < 0) || (date && strlen(date) >= sizeof e->date))
+        return;   /* not in the shape kept */
+    memcpy(e->plies, plies, n < KEPT_PLIES ? n : KEPT_PLIES);
+    e->nplies = (uint32_t)n;
+    e->setup = (uint16_t)s;
+    snprintf(e->date, sizeof e->date, "%s", date ? date : "");
+    e->known = 1;
+}
+
+/* Game id as kept into *sg (what store_game_brief gives), *have of its
+ * plies there: 1, or 0 when it is not kept. */
+static int kept_game(const struct kept *k, int64_t id, struct stored_game *sg, size_t *have)
+{
+    if (!k || id < k->first || id - k->first >= (int64_t)k->n || !k->g[id - k->first].known)
+        return 0;
+    const struct kept_game *e = &k->g[id - k->first];
+    memset(sg, 0, sizeof *sg);
+    sg->id = id;
+    sg->rules = k->setups[e->setup].rules;
+    sg->start = k->setups[e->setup].start;
+    sg->plies = e->plies;
+    sg->nplies = e->nplies;
+    sg->result = e->result < 0 ? NULL : RESULTS[e->result];
+    sg->date = e->date[0] ? e->date : NULL;
+    sg->text = "";
+    *have = e->nplies < KEPT_PLIES ? e->nplies : KEPT_PLIES;
+    return 1;
+}
+
+static void kept_free(struct kept *k)
+{
+    for (unsigned s = 0; s < k->nsetups; s++) {
+        free(k->setups[s].rules);
+        free(k->setups[s].start);
+    }
+    free(k->g);
+}
+
 /* ---- building ------------------------------------------------------------ */
 
 struct indexer {
@@ -79,6 +182,7 @@ struct indexer {
     int64_t *ids;             /* add: the games added, for the explorer */
     size_t nids, idcap;
     int ids_lost;             /* too many, or no memory: the explorer made anew */
+    struct kept kept;         /* of the games added, for the explorer */
     struct diag_sink *sink;
     unsigned char *plies;
     size_t cap;
@@ -324,6 +428,7 @@ static int index_game(struct archive *a, struct game *g)
         }
     } else {
         ix->added++;
+        keep_game(&ix->kept, id, spec, start_text, ix->plies, n, sg.result, sg.date);
         if (!ix->ids_lost) {
             int64_t *ids = ix->nids < MAX_ADDED_IDS
                            ? grown(ix->ids, &ix->idcap, ix->nids, sizeof *ids, 1024) : NULL;
@@ -360,7 +465,8 @@ static int index_game(struct archive *a, struct game *g)
     return 0;
 }
 
-static int refresh_explorer(struct store *st, const int64_t *ids, size_t nids);
+static int refresh_explorer(struct store *st, const int64_t *ids, size_t nids,
+                            const struct kept *kept);
 
 static int build(struct common *c, struct index_request *rq, const char *db, int create)
 {
@@ -414,7 +520,8 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
     }
     /* The explorer's positions brought up to date with the games added. */
     int rf = !ix.failed && ix.added
-             ? refresh_explorer(st, create || ix.ids_lost ? NULL : ix.ids, ix.nids) : 0;
+             ? refresh_explorer(st, create || ix.ids_lost ? NULL : ix.ids, ix.nids, &ix.kept)
+             : 0;
     if (rf == -2) {
         c->sink.file = db;
         report(&c->sink, PMN_F002, 0, 0, "out of memory");
@@ -449,6 +556,7 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
     free(ix.plies);
     free(ix.text);
     free(ix.ids);
+    kept_free(&ix.kept);
     return ix.failed || c->sink.count[PMN_FATAL] ? EXIT_FATAL : EXIT_CLEAN;
 }
 
@@ -642,8 +750,11 @@ struct gathering {
 };
 
 /* A candidate game, replayed to the position from the ply the index names
- * it at, and counted where it stands there (at its first ply there). */
-static void gather_game(struct gathering *g, const struct stored_game *sg, unsigned ply)
+ * it at, and counted where it stands there (at its first ply there); of
+ * its plies, the first `have` are given (kept_game's).  0; 1 when it needs
+ * more of them (nothing counted: read its row). */
+static int gather_game(struct gathering *g, const struct stored_game *sg, size_t have,
+                       unsigned ply)
 {
     const struct sought *q = g->q;
     if (strcmp(sg->rules, g->last_spec) != 0) {
@@ -656,16 +767,20 @@ static void gather_game(struct gathering *g, const struct stored_game *sg, unsig
             g->want = *q->node;
     }
     if (!g->usable)
-        return;
+        return 0;
     /* From the ply the index names, on: a fingerprint shared by another
      * position there may hide the position a ply further. */
     pmn_position at;
     int reached = 0;
+    if (ply > have && ply <= sg->nplies)
+        return 1;
     if (index_position_at(&g->r, sg, ply, &at) == 0)
         for (;;) {
             reached = q->text ? criteria_same_position(q->c, q->text, &g->r, &g->want, &at)
                               : at.to_move == g->want.to_move
                                 && criteria_same_holes(&g->r, &g->want, &at);
+            if (ply < sg->nplies && ply >= have)
+                return 1;   /* its move there, or the plies on */
             pmn_move_report rep;
             if (reached || ply == sg->nplies || pmn_play(&g->r, &at, sg->plies[ply], &rep) != 0)
                 break;
@@ -674,6 +789,7 @@ static void gather_game(struct gathering *g, const struct stored_game *sg, unsig
     if (reached)
         count_game(g->e, &g->r, sg, ply, &at);
     /* else: another position of the same fingerprint */
+    return 0;
 }
 
 /* A candidate of one of several positions. */
@@ -696,9 +812,9 @@ static int cmp_pick(const void *a, const void *b)
 /* The n positions of g gathered at once: their candidates merged and
  * read in one walk over the games' rows (the positions of a level of the
  * explorer share most of their games; read one position after another,
- * each game would be looked up once a position).  0, -1 the store
- * failed, -2 memory. */
-static int gather_all(struct store *st, struct gathering *g, size_t n)
+ * each game would be looked up once a position), or from what a build
+ * kept of them (NULL: nothing).  0, -1 the store failed, -2 memory. */
+static int gather_all(struct store *st, struct gathering *g, size_t n, const struct kept *kept)
 {
     size_t total = 0;
     for (size_t k = 0; k < n; k++)
@@ -713,13 +829,22 @@ static int gather_all(struct store *st, struct gathering *g, size_t n)
     qsort(all, total, sizeof *all, cmp_pick);
     int rc = 0, got = 0;
     struct stored_game sg;
+    size_t have = 0;
     for (size_t i = 0; i < total && rc == 0; i++) {
-        if (i == 0 || all[i].id != all[i - 1].id)
-            got = store_game_brief(st, all[i].id, &sg);
+        if (i == 0 || all[i].id != all[i - 1].id) {
+            got = kept_game(kept, all[i].id, &sg, &have);
+            if (!got && (got = store_game_brief(st, all[i].id, &sg)) > 0)
+                have = sg.nplies;
+        }
+        if (got > 0 && gather_game(&g[all[i].which], &sg, have, all[i].ply)) {
+            /* Its row, for the plies past those kept. */
+            if ((got = store_game_brief(st, all[i].id, &sg)) > 0) {
+                have = sg.nplies;
+                gather_game(&g[all[i].which], &sg, have, all[i].ply);
+            }
+        }
         if (got < 0)
             rc = -1;
-        else if (got > 0)
-            gather_game(&g[all[i].which], &sg, all[i].ply);
     }
     store_brief_end(st);
     free(all);
@@ -733,7 +858,7 @@ static int gather(struct store *st, const struct found *f, const struct sought *
                   struct explored *e)
 {
     struct gathering g = { .f = f, .q = q, .e = e };
-    return gather_all(st, &g, 1);
+    return gather_all(st, &g, 1, NULL);
 }
 
 /* What was played from a position, as the explorer keeps it: a line of
@@ -855,6 +980,7 @@ struct queued {
 
 struct refresh {
     struct store *st;
+    const struct kept *kept;  /* what the build kept of its games, or NULL */
     struct queued *q;
     size_t n, cap;
     uint64_t *seen;
@@ -943,7 +1069,7 @@ static size_t explore_level(struct refresh *rf, size_t head)
         g[n] = (struct gathering){ .f = &v->f, .q = &v->q, .e = &v->e };
         n++;
     }
-    int rc = rf->failed ? 0 : gather_all(st, g, n);
+    int rc = rf->failed ? 0 : gather_all(st, g, n, rf->kept);
     if (rc < 0)
         rf->failed = rc;
     for (size_t k = 0; k < n && !rf->failed; k++)
@@ -1138,9 +1264,10 @@ static int count_added(struct refresh *rf, const int64_t *ids, size_t nids)
  * nids of them; NULL: not known).  Counted in where it keeps them, when
  * it accounts for every game but those (meta explorer_games) and they are
  * few beside the rest; else made anew from every game.  0, -1, -2. */
-static int refresh_explorer(struct store *st, const int64_t *ids, size_t nids)
+static int refresh_explorer(struct store *st, const int64_t *ids, size_t nids,
+                            const struct kept *kept)
 {
-    struct refresh rf = { .st = st };
+    struct refresh rf = { .st = st, .kept = kept };
     struct store_counts sc;
     char held[32];
     int have = 0;

@@ -54,15 +54,40 @@ struct index_request {
 /* Notes of games held already, said at most: the rest are counted. */
 #define MAX_HELD_NOTES 20
 
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
+/* 128 bits of a game's pieces (the digest of the same game), eight bytes
+ * a step in two lanes, each piece's length after it; its bytes read as
+ * little-endian words, so that the digest is the same on every machine. */
+struct digester {
+    uint64_t a, b;
+};
+
+static void digest_word(struct digester *d, uint64_t w)
 {
-    const unsigned char *b = data;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 0x100000001B3ULL;
-    return h;
+    d->a = (d->a ^ w) * 0x9E3779B97F4A7C15ULL;
+    d->a ^= d->a >> 29;
+    d->b = (d->b + w) * 0xC2B2AE3D27D4EB4FULL;
+    d->b ^= d->b >> 32;
 }
 
-#define FNV_BASIS 0xCBF29CE484222325ULL
+static void digest_piece(struct digester *d, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    size_t left = n;
+    for (; left >= 8; p += 8, left -= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w = __builtin_bswap64(w);
+#endif
+        digest_word(d, w);
+    }
+    uint64_t w = 0;
+    for (size_t i = 0; i < left; i++)
+        w |= (uint64_t)p[i] << (8 * i);
+    digest_word(d, w);
+    digest_word(d, n);
+}
+
 
 /* ---- what the explorer counts of the games added, kept ------------------ */
 
@@ -234,22 +259,29 @@ static void digest(const char *spec, const char *start, const unsigned char *pli
                    const struct game *g, unsigned char out[16])
 {
     static const char *const roster[] = { "Event", "Site", "Date", "Round", "South", "North" };
-    uint64_t h[2] = { FNV_BASIS, FNV_BASIS ^ 0x9E3779B97F4A7C15ULL };
-    for (int k = 0; k < 2; k++) {
-        h[k] = fnv(h[k], spec, strlen(spec) + 1);
-        h[k] = fnv(h[k], start, strlen(start) + 1);
-        h[k] = fnv(h[k], plies, n);
-        h[k] = fnv(h[k], "\n", 1);
-        for (int i = 0; i < 6; i++) {
-            const char *v = game_tag(g, roster[i]);
-            h[k] = fnv(h[k], v ? v : "", v ? strlen(v) + 1 : 1);
-        }
-        const char *result = game_result(g);
-        h[k] = fnv(h[k], result ? result : "", result ? strlen(result) : 0);
+    struct digester d = { 0xCBF29CE484222325ULL, 0x243F6A8885A308D3ULL };
+    digest_piece(&d, spec, strlen(spec));
+    digest_piece(&d, start, strlen(start));
+    digest_piece(&d, plies, n);
+    for (int i = 0; i < 6; i++) {
+        const char *v = game_tag(g, roster[i]);
+        digest_word(&d, v != NULL);   /* a tag missing is not one empty */
+        digest_piece(&d, v ? v : "", v ? strlen(v) : 0);
     }
-    for (int k = 0; k < 2; k++)
+    const char *result = game_result(g);
+    digest_word(&d, result != NULL);
+    digest_piece(&d, result ? result : "", result ? strlen(result) : 0);
+    /* Each lane finished apart (a murmur finaliser), each its 8 bytes. */
+    uint64_t h[2] = { d.a, d.b ^ d.a };
+    for (int k = 0; k < 2; k++) {
+        h[k] ^= h[k] >> 33;
+        h[k] *= 0xFF51AFD7ED558CCDULL;
+        h[k] ^= h[k] >> 33;
+        h[k] *= 0xC4CEB9FE1A85EC53ULL;
+        h[k] ^= h[k] >> 33;
         for (int i = 0; i < 8; i++)
             out[8 * k + i] = (unsigned char)(h[k] >> (8 * i));
+    }
 }
 
 /* Its text: as read (PMN), or written by pmn (XML, another notation). */
@@ -444,9 +476,10 @@ static int index_game(struct archive *a, struct game *g)
          * else replayed. */
         if (g->nkeys) {
             assert(!g->rec && g->nkeys == n + 1);
-            for (size_t i = 0; i <= n; i++)
-                if (add_posting(ix, g->keys[i], id, 0, i) < 0)
-                    return -1;
+            if (store_line_postings(ix->st, id, g->keys, n + 1) < 0)
+                return -1;
+            ix->pending += n + 1;
+            ix->positions += n + 1;
         } else {
             pmn_position p = start;
             for (size_t i = 0;; i++) {

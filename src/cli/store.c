@@ -643,13 +643,10 @@ static int open_filling(struct store *st, struct filling *f)
     return 0;
 }
 
-int store_posting(struct store *st, int variations, uint64_t fp, int64_t game, unsigned line,
-                  unsigned ply)
+/* An entry into its bucket of f. */
+static int put_entry(struct store *st, struct filling *f, int variations, uint64_t fp,
+                     int64_t game, unsigned line, unsigned ply)
 {
-    struct filling *f = &st->fill[variations != 0];
-    assert(!line == !variations);
-    if (!f->open && open_filling(st, f) < 0)
-        return -1;
     struct bucket *k = &f->b[bucket_of(fp, f->bits)];
     assert(game >= k->last);   /* in the order of game (then line and ply) */
     if (k->cap - k->len < ENTRY_MAX) {
@@ -670,6 +667,27 @@ int store_posting(struct store *st, int variations, uint64_t fp, int64_t game, u
     k->len = (size_t)(o - k->data);
     k->last = game;
     f->entries++;
+    return 0;
+}
+
+int store_posting(struct store *st, int variations, uint64_t fp, int64_t game, unsigned line,
+                  unsigned ply)
+{
+    struct filling *f = &st->fill[variations != 0];
+    assert(!line == !variations);
+    if (!f->open && open_filling(st, f) < 0)
+        return -1;
+    return put_entry(st, f, variations, fp, game, line, ply);
+}
+
+int store_line_postings(struct store *st, int64_t game, const uint64_t *fps, size_t n)
+{
+    struct filling *f = &st->fill[0];
+    if (!f->open && open_filling(st, f) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (put_entry(st, f, 0, fps[i], game, 0, (unsigned)i) < 0)
+            return -1;
     return 0;
 }
 

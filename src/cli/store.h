@@ -114,6 +114,8 @@ struct posting {
 void store_segment_size(struct store *st, size_t positions);
 int store_posting(struct store *st, int variations, uint64_t fp, int64_t game, unsigned line,
                   unsigned ply);
+/* The positions of a game's main line at once: fps[i] its ply i's. */
+int store_line_postings(struct store *st, int64_t game, const uint64_t *fps, size_t n);
 int store_segment_write(struct store *st, int variations);
 /* n postings at once as a segment of their own (sized for them). */
 int store_add_postings(struct store *st, const struct posting *p, size_t n, int variations);

@@ -138,6 +138,8 @@ struct store {
         size_t nb;            /* of b, allocated (kept from segment to segment) */
         uint64_t entries;
         int open;
+        struct posting *staged;   /* come, not yet in their buckets */
+        size_t nstaged;
     } fill[2];
     size_t segment_size;      /* positions a segment is sized for */
     /* A new index's games by the first 8 bytes of their digests (an
@@ -352,6 +354,7 @@ int store_close(struct store *st)
         for (size_t k = 0; k < st->fill[v].nb; k++)
             free(st->fill[v].b[k].data);
         free(st->fill[v].b);
+        free(st->fill[v].staged);
     }
     free(st->last_spec);
     free(st->last_start);
@@ -608,11 +611,15 @@ static unsigned char *put_varint(unsigned char *o, uint64_t v)
  * line and the ply (of 32). */
 #define ENTRY_MAX (10 + 2 + 5 + 5)
 
-/* The buckets of a segment of n positions: about 512 entries each. */
+/* Entries staged before they go to their buckets (24 bytes each). */
+#define STAGED 8192
+
+/* The buckets of a segment of n positions: about 2048 entries each (a
+ * bucket of about 9 KB, one page; a lookup reads one a segment). */
 static unsigned bits_for(size_t n)
 {
     unsigned bits = 0;
-    while (bits < 24 && ((size_t)512 << bits) < n)
+    while (bits < 24 && ((size_t)2048 << bits) < n)
         bits++;
     return bits;
 }
@@ -670,23 +677,58 @@ static int put_entry(struct store *st, struct filling *f, int variations, uint64
     return 0;
 }
 
+/* The entries staged into their buckets, in the order they came: in a
+ * loop of its own, the buckets' ends stay in the cache (between the games,
+ * reading them and writing their rows would push them out, and each entry
+ * miss it). */
+static int put_staged(struct store *st, struct filling *f, int variations)
+{
+    for (size_t i = 0; i < f->nstaged; i++) {
+        const struct posting *p = &f->staged[i];
+        if (put_entry(st, f, variations, p->fp, p->game, p->line, p->ply) < 0)
+            return -1;
+    }
+    f->nstaged = 0;
+    return 0;
+}
+
+static int stage(struct store *st, struct filling *f, int variations, uint64_t fp,
+                 int64_t game, unsigned line, unsigned ply)
+{
+    if (f->nstaged == STAGED && put_staged(st, f, variations) < 0)
+        return -1;
+    f->staged[f->nstaged++] = (struct posting){ .fp = fp, .game = game, .line = line,
+                                                .ply = ply };
+    return 0;
+}
+
+static int open_for(struct store *st, struct filling *f)
+{
+    if (f->open)
+        return 0;
+    if (!f->staged && !(f->staged = malloc(STAGED * sizeof *f->staged)))
+        return memory_failed(st);
+    f->nstaged = 0;
+    return open_filling(st, f);
+}
+
 int store_posting(struct store *st, int variations, uint64_t fp, int64_t game, unsigned line,
                   unsigned ply)
 {
     struct filling *f = &st->fill[variations != 0];
     assert(!line == !variations);
-    if (!f->open && open_filling(st, f) < 0)
+    if (open_for(st, f) < 0)
         return -1;
-    return put_entry(st, f, variations, fp, game, line, ply);
+    return stage(st, f, variations, fp, game, line, ply);
 }
 
 int store_line_postings(struct store *st, int64_t game, const uint64_t *fps, size_t n)
 {
     struct filling *f = &st->fill[0];
-    if (!f->open && open_filling(st, f) < 0)
+    if (open_for(st, f) < 0)
         return -1;
     for (size_t i = 0; i < n; i++)
-        if (put_entry(st, f, 0, fps[i], game, 0, (unsigned)i) < 0)
+        if (stage(st, f, 0, fps[i], game, 0, (unsigned)i) < 0)
             return -1;
     return 0;
 }
@@ -694,6 +736,8 @@ int store_line_postings(struct store *st, int64_t game, const uint64_t *fps, siz
 int store_segment_write(struct store *st, int variations)
 {
     struct filling *f = &st->fill[variations != 0];
+    if (f->open && put_staged(st, f, variations) < 0)
+        return -1;
     if (!f->open || f->entries == 0) {
         f->open = 0;
         return 0;

@@ -614,12 +614,13 @@ static unsigned char *put_varint(unsigned char *o, uint64_t v)
 /* Entries staged before they go to their buckets (24 bytes each). */
 #define STAGED 8192
 
-/* The buckets of a segment of n positions: about 2048 entries each (a
- * bucket of about 9 KB, one page; a lookup reads one a segment). */
+/* The buckets of a segment of n positions: about 1024 entries each (a
+ * bucket of about 4.5 KB, three to a page of 16 KB; a lookup reads one a
+ * segment). */
 static unsigned bits_for(size_t n)
 {
     unsigned bits = 0;
-    while (bits < 24 && ((size_t)2048 << bits) < n)
+    while (bits < 24 && ((size_t)1024 << bits) < n)
         bits++;
     return bits;
 }

@@ -104,7 +104,7 @@ struct posting {
 };
 /* The positions of the games added are written as segments: each a
  * transaction's (a batch's), in buckets by the top bits of their
- * fingerprints, about 2048 entries a bucket for a segment of the size said
+ * fingerprints, about 1024 entries a bucket for a segment of the size said
  * here (a build's batch; 0 until said: one bucket).  Each is added as it
  * comes, in the order of game, line and ply, and held as the bytes it is
  * written as; store_segment_write writes the segment filled (of main

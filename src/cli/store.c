@@ -3,7 +3,8 @@
  * the database the index is in (driver.h: sqlite.c, postgres.c), which
  * holds the schema in its dialect.
  *
- * The schema (version 2; version 1 kept the text in games):
+ * The schema (version 3; version 2 filed positions under other
+ * fingerprints, version 1 kept the text in games):
  *   meta(name, value)       'schema' = pmn-index, 'version', 'pmn' that made it
  *   games(id, ...)          a game a row: where it was read, its rules, start
  *                           and plies (what its positions are replayed from),
@@ -39,8 +40,8 @@
  * bucket keeps 16 of them past its own: two positions may share what is
  * kept, so a game found by it is replayed to its ply and compared before
  * it is taken (index.c) -- the index narrows, the replay decides.  A
- * segment's buckets hold about 128 entries each, whatever its size: a
- * lookup reads one blob a segment.
+ * segment's buckets hold about 1024 entries each (a build's batch; a
+ * smaller segment, fewer): a lookup reads one blob a segment.
  *
  * Readers see the last batch committed while a writer writes, and two
  * writers write at once (each driver says how). */

@@ -859,7 +859,8 @@ static int gather_all(struct store *st, struct gathering *g, size_t n, const str
     for (size_t k = 0; k < n; k++)
         for (size_t i = 0; i < g[k].f->n; i++)
             all[m++] = (struct pick){ g[k].f->id[i], g[k].f->ply[i], k };
-    qsort(all, total, sizeof *all, cmp_pick);
+    if (total)
+        qsort(all, total, sizeof *all, cmp_pick);
     int rc = 0, got = 0;
     struct stored_game sg;
     size_t have = 0;

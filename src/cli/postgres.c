@@ -305,10 +305,13 @@ static enum failure failure(struct conn *c, const char **why)
 {
     *why = c->why;
     const char *s = c->sqlstate;
-    if (pq.PQstatus(c->pg) != CONNECTION_OK || strncmp(s, "08", 2) == 0
+    /* A failure without an SQLSTATE is libpq's own, not the server's: the
+     * connection lost ("server closed the connection unexpectedly", said
+     * while PQstatus may still be OK, the server stopped a moment before). */
+    if (pq.PQstatus(c->pg) != CONNECTION_OK || !s[0] || strncmp(s, "08", 2) == 0
         || strncmp(s, "57P", 3) == 0) {
         snprintf(c->why, sizeof c->why, "PostgreSQL: the server is gone (%s)",
-                 pq.PQstatus(c->pg) != CONNECTION_OK ? "the connection was closed" : s);
+                 pq.PQstatus(c->pg) != CONNECTION_OK || !s[0] ? "the connection was closed" : s);
         return FAIL_GONE;
     }
     if (strcmp(s, "42P01") == 0)

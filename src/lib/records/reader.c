@@ -58,7 +58,11 @@ struct pmn_reader {
     int (*keep)(void *ctx, const char *text, size_t len);   /* pmn_reader_set_filter */
     void *keep_ctx;
     int quick_ready;          /* quick has been set up for p.setup */
-    struct quick quick;       /* for pmn_reader_next_checked */
+    /* For pmn_reader_next_checked: made at its first call (68 KB, which a
+     * reader of one game's text, as an index's lookup makes, need not
+     * clear); keys, pmn_reader_keep_keys's, given to it. */
+    struct quick *quick;
+    uint64_t *keys;
     int in_filter;            /* keep() is asked about the chunk */
     int proved;               /* the game returned last was proved clean (2) */
     pmn_tag *tags;            /* pmn_reader_game_tags' */
@@ -113,7 +117,8 @@ void pmn_reader_free(pmn_reader *rd)
     free(rd->chunk);
     free(rd->tags);
     free(rd->tagtext);
-    free(rd->quick.keys);
+    free(rd->quick);
+    free(rd->keys);
     free(rd);
 }
 
@@ -464,22 +469,24 @@ int pmn_reader_next(pmn_reader *rd, pmn_record *rec)
 
 size_t pmn_reader_game_holes(const pmn_reader *rd, const unsigned char **holes)
 {
-    *holes = rd->quick.holes;
-    return rd->quick_ready ? rd->quick.nholes : 0;
+    static const unsigned char none[1];
+    *holes = rd->quick ? rd->quick->holes : none;
+    return rd->quick_ready ? rd->quick->nholes : 0;
 }
 
 int pmn_reader_keep_keys(pmn_reader *rd)
 {
-    if (!rd->quick.keys
-        && !(rd->quick.keys = malloc((QUICK_MAX_PLIES + 1) * sizeof *rd->quick.keys)))
+    if (!rd->keys && !(rd->keys = malloc((QUICK_MAX_PLIES + 1) * sizeof *rd->keys)))
         return PMN_ERR_NOMEM;
+    if (rd->quick)
+        rd->quick->keys = rd->keys;
     return 0;
 }
 
 size_t pmn_reader_game_keys(const pmn_reader *rd, const uint64_t **keys)
 {
-    *keys = rd->quick.keys;
-    return rd->quick_ready ? rd->quick.nkeys : 0;
+    *keys = rd->keys;
+    return rd->quick_ready ? rd->quick->nkeys : 0;
 }
 
 int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts)
@@ -490,21 +497,27 @@ int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, pmn_game_facts *fac
 int pmn_reader_next_again(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts, int proved)
 {
     if (!rd->quick_ready) {
-        quick_init(&rd->quick, rd->p.setup);
+        if (!rd->quick && !(rd->quick = malloc(sizeof *rd->quick))) {
+            pmn_record_init(rec);
+            return fatal(rd, 2, "out of memory");
+        }
+        quick_init(rd->quick, rd->p.setup);
+        rd->quick->keys = rd->keys;
+        rd->quick->nkeys = 0;
         rd->quick_ready = 1;
     }
     /* A page whose title named a game gives the games without a Game tag
      * that tag (parser.c, take_page_game()), and its rules: the quick pass,
      * which takes a game's tags as written and the game for Hawalis, is
      * not for them (a title of Hawalis too: the tag would be missing). */
-    if (rd->quick.usable && !rd->failed && chunk_done(rd) && !rd->p.page_game[0]) {
+    if (rd->quick->usable && !rd->failed && chunk_done(rd) && !rd->p.page_game[0]) {
         int rc = next_chunk(rd);
         if (rc <= 0) {
             pmn_record_init(rec);
             rd->proved = 0;
             return rc;
         }
-        if (quick_read(&rd->quick, rd->chunk, rd->len, proved, facts)) {
+        if (quick_read(rd->quick, rd->chunk, rd->len, proved, facts)) {
             pmn_record_init(rec);
             rd->game_off = 0;
             rd->game_line = rd->chunk_line;
@@ -517,6 +530,6 @@ int pmn_reader_next_again(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts
             return -1;
         }
     }
-    rd->quick.nholes = rd->quick.nkeys = 0;
+    rd->quick->nholes = rd->quick->nkeys = 0;
     return pmn_reader_next(rd, rec);
 }

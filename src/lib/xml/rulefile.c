@@ -6,10 +6,6 @@
 #include "../base/util.h"
 #include "xmlutil.h"
 
-#include <libxml/parser.h>
-#include <libxml/relaxng.h>
-#include <libxml/tree.h>
-
 #include <pthread.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -232,7 +228,10 @@ static pmn_rule_file *parse_utf8(const char *text, size_t len, const char *name,
         diag_report(fn, ctx, PMN_E401, dt, 0, "a document type declaration (DTD), refused");
         return NULL;
     }
-    xmlutil_init();
+    if (xmlutil_init() < 0) {
+        diag_report(fn, ctx, PMN_F001, 0, 0, "%s", xmlutil_load_error());
+        return NULL;
+    }
     xmlParserCtxtPtr pc = xmlNewParserCtxt();
     if (!pc) {
         diag_report(fn, ctx, PMN_F002, 0, 0, "out of memory");

@@ -12,8 +12,6 @@
 #include "../base/util.h"
 #include "xmlutil.h"
 
-#include <libxml/relaxng.h>
-#include <libxml/xmlreader.h>
 #include <assert.h>
 #include <errno.h>
 #include <stdio.h>
@@ -234,7 +232,10 @@ static int read_input(void *ctx, char *buf, int len)
 pmn_xml_reader *pmn_xml_reader_new(FILE *in, const char *name, int validate,
                                    pmn_diag_fn fn, void *ctx)
 {
-    xmlutil_init();
+    if (xmlutil_init() < 0) {
+        diag_report(fn, ctx, PMN_F001, 0, 0, "%s", xmlutil_load_error());
+        return NULL;
+    }
     pmn_xml_reader *x = calloc(1, sizeof *x);
     if (!x)
         return NULL;

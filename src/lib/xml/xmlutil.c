@@ -2,13 +2,15 @@
 #include "xmlutil.h"
 #include "pmn.h"
 
-#include <libxml/globals.h>
-#include <libxml/parser.h>
-#include <libxml/xmlschemastypes.h>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+
+struct xmlutil_libxml xmlutil_libxml;
+static int loaded;            /* 1 loaded and set up, -1 it could not be */
+static char load_error[512];
 
 static void drop(void *ctx, xmlErrorPtr e)
 {
@@ -18,18 +20,45 @@ static void drop(void *ctx, xmlErrorPtr e)
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
-/* xmlInitParser leaves out the RELAX NG and XML Schema datatypes, whose
- * first use from two threads at once races. */
+/* libxml2 loaded, each function found; then set up (xmlInitParser leaves
+ * out the RELAX NG and XML Schema datatypes, whose first use from two
+ * threads at once races). */
 static void init(void)
 {
+    void *h = dlopen(LIBXML_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(load_error, sizeof load_error, "libxml2 cannot be loaded (%s): install the "
+                 "Debian package libxml2", dlerror());
+        loaded = -1;
+        return;
+    }
+    void *sym;
+#define LOAD(f) \
+    if (!(sym = dlsym(h, #f))) { \
+        snprintf(load_error, sizeof load_error, "%s has no %s: a libxml2 older than pmn " \
+                 "needs", LIBXML_SONAME, #f); \
+        loaded = -1; \
+        return; \
+    } \
+    memcpy(&xmlutil_libxml.p_##f, &sym, sizeof sym);
+    LIBXML_FUNCTIONS(LOAD)
+    LOAD(xmlFree)
+#undef LOAD
     xmlInitParser();
     xmlSchemaInitTypes();
     xmlRelaxNGInitTypes();
+    loaded = 1;
 }
 
-void xmlutil_init(void)
+int xmlutil_init(void)
 {
     pthread_once(&init_once, init);
+    return loaded > 0 ? 0 : -1;
+}
+
+const char *xmlutil_load_error(void)
+{
+    return load_error;
 }
 
 /* The schemas are built in and known good: a failure can only be memory,
@@ -37,7 +66,8 @@ void xmlutil_init(void)
 xmlRelaxNGPtr xmlutil_relaxng_compile(const char *schema)
 {
     struct xmlutil_errors saved;
-    xmlutil_init();
+    if (xmlutil_init() < 0)
+        return NULL;
     xmlutil_errors_begin(&saved, NULL, NULL);
     xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(schema, (int)strlen(schema));
     if (pc)
@@ -140,7 +170,10 @@ int xmlutil_decoder_start(struct xmlutil_decoder *d, const char *head, size_t n,
     const unsigned char *h = (const unsigned char *)head;
     char name[64];
     memset(d, 0, sizeof *d);
-    xmlutil_init();
+    if (xmlutil_init() < 0) {
+        snprintf(why, size, "%s", xmlutil_load_error());
+        return -1;
+    }
     if (starts(h, n, "\x4C\x6F\xA7\x94", 4)) {
         snprintf(why, size, "a file in EBCDIC, which pmn does not read: convert it to UTF-8");
         return -1;

@@ -5,14 +5,14 @@
 
 #include <stddef.h>
 
-#include <libxml/encoding.h>
-#include <libxml/parser.h>
-#include <libxml/relaxng.h>
-#include <libxml/xmlerror.h>
+#include "libxml.h"
 
-/* libxml2 must be set up once, before any thread uses it: every entry of
- * libpmn into libxml2 calls this first. */
-void xmlutil_init(void);
+/* libxml2 must be loaded and set up once, before any thread uses it:
+ * every entry of libpmn into libxml2 calls this first.  0; -1 when it
+ * cannot be loaded (xmlutil_load_error says why: then nothing of XML is
+ * read). */
+int xmlutil_init(void);
+const char *xmlutil_load_error(void);
 
 /* A RELAX NG schema from its text (built into libpmn); NULL if memory runs
  * out.  Freed with xmlRelaxNGFree. */

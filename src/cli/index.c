@@ -211,6 +211,8 @@ struct indexer {
     struct diag_sink *sink;
     unsigned char *plies;
     size_t cap;
+    uint64_t *keys;           /* a replayed game's positions' (nkeys of the quick pass's) */
+    size_t keycap;
     char *text;               /* a game written by pmn (its input not PMN) */
     size_t textlen;
     /* The rules and start of the game before, written. */
@@ -342,12 +344,14 @@ static int commit_batch(struct indexer *ix)
     return 0;
 }
 
-/* A position of a line (0 the main line) of a game, at its ply. */
+/* A position of a variation (its line, not 0) of a game, at its ply; a
+ * main line's are posted whole (store_line_postings). */
 static int add_posting(struct indexer *ix, uint64_t fp, int64_t game, unsigned line, size_t ply)
 {
+    assert(line != 0);
     ix->pending++;
     ix->positions++;
-    return store_posting(ix->st, line != 0, fp, game, line, (unsigned)ply);
+    return store_posting(ix->st, 1, fp, game, line, (unsigned)ply);
 }
 
 /* --variations: the positions after each ply of each variation the replay
@@ -474,22 +478,28 @@ static int index_game(struct archive *a, struct game *g)
         /* Every position of the main line, its start the first (as
          * position_at replays them): keyed as the quick pass played them,
          * else replayed. */
-        if (g->nkeys) {
-            assert(!g->rec && g->nkeys == n + 1);
-            if (store_line_postings(ix->st, id, g->keys, n + 1) < 0)
-                return -1;
-            ix->pending += n + 1;
-            ix->positions += n + 1;
+        const uint64_t *keys = g->keys;
+        size_t nkeys = g->nkeys;
+        if (nkeys) {
+            assert(!g->rec && nkeys == n + 1);
         } else {
+            uint64_t *k = grown(ix->keys, &ix->keycap, n, sizeof *k, 256);
+            if (!k)
+                return -1;
+            ix->keys = k;
+            keys = k;
             pmn_position p = start;
-            for (size_t i = 0;; i++) {
-                if (add_posting(ix, pmn_position_key(&r, &p, p.to_move), id, 0, i) < 0)
-                    return -1;
+            for (;;) {
+                k[nkeys++] = pmn_position_key(&r, &p, p.to_move);
                 pmn_move_report rep;
-                if (i == n || pmn_play(&r, &p, ix->plies[i], &rep) != 0)
+                if (nkeys == n + 1 || pmn_play(&r, &p, ix->plies[nkeys - 1], &rep) != 0)
                     break;   /* the replay played it: it cannot be refused */
             }
         }
+        if (store_line_postings(ix->st, id, keys, nkeys) < 0)
+            return -1;
+        ix->pending += nkeys;
+        ix->positions += nkeys;
         if (ix->variations && index_variations(ix, g, &r, id) < 0)
             return -1;
     }
@@ -589,6 +599,7 @@ static int build(struct common *c, struct index_request *rq, const char *db, int
     free(ix.plies);
     free(ix.text);
     free(ix.ids);
+    free(ix.keys);
     kept_free(&ix.kept);
     return ix.failed || c->sink.count[PMN_FATAL] ? EXIT_FATAL : EXIT_CLEAN;
 }

@@ -204,6 +204,15 @@ static int memory_failed(struct store *st)
     return -1;
 }
 
+/* Game id's row read back without what every row has (F006): -1. */
+static int damaged(struct store *st, int64_t id, const char *what)
+{
+    st->code = PMN_F006;
+    snprintf(st->error, sizeof st->error, "game %lld of the index is damaged (%s)",
+             (long long)id, what);
+    return -1;
+}
+
 const char *store_error(const struct store *st, int *code)
 {
     if (code)
@@ -451,6 +460,15 @@ static int64_t held_game(struct store *st, const unsigned char d[16])
     return 0;
 }
 
+/* e into the first free place from its own in a table of cap. */
+static void place_held(struct held_digest *h, size_t cap, struct held_digest e)
+{
+    size_t i = held_slot(e.key, cap);
+    while (h[i].id)
+        i = (i + 1) & (cap - 1);
+    h[i] = e;
+}
+
 /* 0, 1 when as many are held as may be (the index of digests is made
  * then), -1. */
 static int hold_digest(struct store *st, const unsigned char d[16], int64_t id)
@@ -463,21 +481,13 @@ static int hold_digest(struct store *st, const unsigned char d[16], int64_t id)
         if (!h)
             return memory_failed(st);
         for (size_t k = 0; k < st->heldcap; k++)
-            if (st->held[k].id) {
-                size_t i = held_slot(st->held[k].key, cap);
-                while (h[i].id)
-                    i = (i + 1) & (cap - 1);
-                h[i] = st->held[k];
-            }
+            if (st->held[k].id)
+                place_held(h, cap, st->held[k]);
         free(st->held);
         st->held = h;
         st->heldcap = cap;
     }
-    uint64_t key = digest_key(d);
-    size_t i = held_slot(key, st->heldcap);
-    while (st->held[i].id)
-        i = (i + 1) & (st->heldcap - 1);
-    st->held[i] = (struct held_digest){ key, id };
+    place_held(st->held, st->heldcap, (struct held_digest){ digest_key(d), id });
     st->nheld++;
     return 0;
 }
@@ -631,8 +641,15 @@ void store_segment_size(struct store *st, size_t positions)
     st->segment_size = positions;
 }
 
-static int open_filling(struct store *st, struct filling *f)
+/* f open for the entries of a new segment (its buffers kept from the
+ * segment before): 0, -1. */
+static int open_for(struct store *st, struct filling *f)
 {
+    if (f->open)
+        return 0;
+    if (!f->staged && !(f->staged = malloc(STAGED * sizeof *f->staged)))
+        return memory_failed(st);
+    f->nstaged = 0;
     f->bits = bits_for(st->segment_size);
     size_t nb = (size_t)1 << f->bits;
     if (nb > f->nb) {
@@ -702,16 +719,6 @@ static int stage(struct store *st, struct filling *f, int variations, uint64_t f
     f->staged[f->nstaged++] = (struct posting){ .fp = fp, .game = game, .line = line,
                                                 .ply = ply };
     return 0;
-}
-
-static int open_for(struct store *st, struct filling *f)
-{
-    if (f->open)
-        return 0;
-    if (!f->staged && !(f->staged = malloc(STAGED * sizeof *f->staged)))
-        return memory_failed(st);
-    f->nstaged = 0;
-    return open_filling(st, f);
 }
 
 int store_posting(struct store *st, int variations, uint64_t fp, int64_t game, unsigned line,
@@ -814,20 +821,12 @@ int store_game(struct store *st, int64_t id, int text, struct stored_game *g)
     g->north = text_at(st, q, 21);
     g->event = text_at(st, q, 22);
     g->text = text ? d->bytes(c, q, 23, &g->len) : "";
-    if (!g->text) {
-        st->code = PMN_F006;
-        snprintf(st->error, sizeof st->error, "game %lld of the index is damaged (its text "
-                 "is not there)", (long long)id);
-        return -1;
-    }
+    if (!g->text)
+        return damaged(st, id, "its text is not there");
     if (!text)
         g->len = 0;
-    if (!g->file || !g->rules || !g->rule_set || !g->start || !g->codes || !g->plies) {
-        st->code = PMN_F006;
-        snprintf(st->error, sizeof st->error, "game %lld of the index is damaged (a column "
-                 "of it is empty)", (long long)id);
-        return -1;
-    }
+    if (!g->file || !g->rules || !g->rule_set || !g->start || !g->codes || !g->plies)
+        return damaged(st, id, "a column of it is empty");
     return 1;
 }
 
@@ -835,35 +834,38 @@ int store_game(struct store *st, int64_t id, int text, struct stored_game *g)
  * looks the next one up anew (a step is cheaper than a statement). */
 #define BRIEF_SKIP 16
 
+/* The walk's next row, or (from id) its first: 1 on a row (brief_id), 0
+ * past the last (of the page: a walk is looked up anew), -1. */
+static int brief_row(struct store *st, const int64_t *from)
+{
+    const int q = S_GAME_BRIEF;
+    int rc;
+    if (from) {
+        const struct arg a[] = { ARG_I(*from) };
+        rc = query(st, q, reading, a, 1) < 0 ? -1 : next(st, q, reading);
+    } else {
+        rc = next(st, q, reading);
+    }
+    st->brief = rc == 1;
+    if (rc == 1)
+        st->brief_id = st->d->integer(st->c, q, 0);
+    return rc;
+}
+
 int store_game_brief(struct store *st, int64_t id, struct stored_game *g)
 {
     const int q = S_GAME_BRIEF;
-    for (int fresh = 0;; fresh = 1) {
-        if (fresh || !st->brief || id < st->brief_id || id - st->brief_id > BRIEF_SKIP) {
-            const struct arg a[] = { ARG_I(id) };
-            int rc = query(st, q, reading, a, 1) < 0 ? -1 : next(st, q, reading);
-            st->brief = rc == 1;
-            if (rc <= 0)
-                return rc;   /* none from id on */
-            st->brief_id = st->d->integer(st->c, q, 0);
-            fresh = 1;
-        }
-        while (st->brief_id < id) {
-            int rc = next(st, q, reading);
-            if (rc <= 0) {
-                st->brief = 0;   /* the page's end: looked up anew (or failed) */
-                if (rc < 0)
-                    return -1;
-                break;
-            }
-            st->brief_id = st->d->integer(st->c, q, 0);
-        }
-        if (!st->brief && !fresh)
-            continue;
-        if (!st->brief || st->brief_id > id)
-            return 0;   /* not held */
-        break;
+    int rc = 1;
+    if (st->brief && id >= st->brief_id && id - st->brief_id <= BRIEF_SKIP) {
+        while (rc == 1 && st->brief_id < id)
+            rc = brief_row(st, NULL);   /* stepped forward on the rows */
+        if (rc == 0)
+            rc = brief_row(st, &id);    /* the page's end: looked up anew */
+    } else {
+        rc = brief_row(st, &id);
     }
+    if (rc <= 0 || st->brief_id > id)
+        return rc < 0 ? -1 : 0;   /* not held */
     const struct driver *d = st->d;
     memset(g, 0, sizeof *g);
     g->id = id;
@@ -873,12 +875,8 @@ int store_game_brief(struct store *st, int64_t id, struct stored_game *g)
     g->result = text_at(st, q, 4);
     g->date = text_at(st, q, 5);
     g->text = "";
-    if (!g->rules || !g->start || !g->plies) {
-        st->code = PMN_F006;
-        snprintf(st->error, sizeof st->error, "game %lld of the index is damaged (a column "
-                 "of it is empty)", (long long)id);
-        return -1;
-    }
+    if (!g->rules || !g->start || !g->plies)
+        return damaged(st, id, "a column of it is empty");
     return 1;
 }
 
@@ -1093,10 +1091,7 @@ int store_each_roster(struct store *st, int (*fn)(void *ctx, const struct stored
             rows++;
             if (!g.rule_set || !g.codes) {
                 st->d->reset(st->c, S_ROSTER);
-                st->code = PMN_F006;
-                snprintf(st->error, sizeof st->error, "game %lld of the index is damaged (a "
-                         "column of it is empty)", (long long)g.id);
-                return -1;
+                return damaged(st, g.id, "a column of it is empty");
             }
             stop = fn(ctx, &g);
         }

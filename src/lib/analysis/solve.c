@@ -1429,7 +1429,10 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
                              const pmn_search_limits *l, pmn_analysis *a)
 {
     const pmn_tablebase *tb = x->t->tb;
-    if (!tb || x->sh.acyclic || (nhistory == 0 && !l->all_moves))
+    /* (under own seeds a new game's line too: the databases keep no move
+     * for a value the search with the path found) */
+    int own = tb && tablebase_own_seeds(tb);
+    if (!tb || x->sh.acyclic || (nhistory == 0 && !l->all_moves && !own))
         return 0;
     unsigned n = (unsigned)on_board(x->r, p);
     pmn_position *ends = malloc((nhistory + PMN_MAX_PV + 1) * sizeof *ends);
@@ -1445,9 +1448,11 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
     }
     uint64_t solved = 0;
     pmn_position q = *p;
+    int unknown = 0;
     a->npv = 0;
-    for (unsigned i = 0; i < PMN_MAX_PV; i++) {
-        if (i > 0 && (nhistory == 0 || search_budget_spent(&x->b) || solved > HISTORY_LINE_MAX))
+    for (unsigned i = 0; i < PMN_MAX_PV && !unknown; i++) {
+        if (i > 0 && ((nhistory == 0 && !own) || search_budget_spent(&x->b)
+                      || solved > HISTORY_LINE_MAX))
             break;
         ends[nends++] = q;
         tablebase_history_solve(h, ends, nends);
@@ -1465,12 +1470,18 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
             if (k.rep.ending != PMN_END_NONE || pmn_irreversible(&k.rep)) {
                 if (!tb_move(x, &q, &k, &mv))
                     continue;
-            } else if (tablebase_history_probe(h, &k.pos, &cv)) {
-                /* one of the ends: a repetition, worth 0 (cv is 0) */
+            } else {
+                /* (one of the ends: a repetition, worth 0 where the seeds
+                 * left go uncounted, the seeds on each side under own) */
+                int found = tablebase_history_probe(h, &k.pos, &cv);
+                if (found < 0) {
+                    unknown = 1;   /* a move not found: no answer but the whole */
+                    break;
+                }
+                if (found == 0)
+                    continue;
                 long cd = (long)k.pos.captured[q.to_move] - (long)k.pos.captured[!q.to_move];
                 mv = k.pos.to_move == q.to_move ? cd + cv : cd - cv;
-            } else {
-                continue;
             }
             if (i == 0 && l->all_moves) {
                 a->moves[kept].hole = holes[j];
@@ -1484,8 +1495,10 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
                 pick = k;
             }
         }
-        if (chosen < 0)
+        if (unknown && i == 0)
             break;
+        if (chosen < 0 || unknown)
+            break;   /* (a line to where a move is not found) */
         if (i == 0) {
             set_value(best, best, &a->value);
             a->value.tablebase = 1;
@@ -1509,7 +1522,7 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
     free(ends);
     if (a->npv == 0)
         return 0;
-    if (nhistory == 0) {
+    if (nhistory == 0 && !own) {
         /* A new game: the databases' own line (the quickest way to their
          * value, as tb_answer gives it), not one solve a ply. */
         int pv[PMN_MAX_PV];

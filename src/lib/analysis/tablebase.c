@@ -10,9 +10,11 @@
  * depend on the holes alone (pmn_tablebase_check_rules says which do).
  *
  * Own seeds.  Where a repetition gives each side the seeds on its side
- * (Oware's repetition=own-side), what endless play would be worth depends
- * on the position at which it is cut off, and so on the moves before: no
- * one value serves.  Such a layer holds two a position, bounds: U, the
+ * (Oware's repetition=own-side), a position's value depends on the moves
+ * since the last capture; the files hold its value as a new game (just
+ * made by a capture), found where the bounds below meet and otherwise by
+ * a search with the path (cycle_value()), and the bounds where that search
+ * passes its budget.  Such a layer holds two a position, bounds: U, the
  * value if every repetition went wholly to the side to move's, and L, if
  * wholly to his opponent.  A repetition's own seeds lie between, so the
  * value of the game as a new one lies in L..U (a side that forces play out
@@ -62,7 +64,8 @@
  * reads as U, L and, where they meet above 0, the hole the winner moves
  * from (his move that forces play out, solve_own()); a layer with more
  * than 256 kinds of them is refused by the build (Oware's of 12 seeds
- * has 87).  (Format version 5; version 4 held U, L and two depths with
+ * has 87).  (Format version 6: version 5, still read where no position
+ * keeps own seeds, held bounds whose layers below were bounds too; version 4 held U, L and two depths with
  * own seeds, version 3 a value and a depth where positions repeat,
  * version 1 16-bit depths for every game, version 2 depths where
  * positions repeat: all are refused, not misread.)  A layer is written to a
@@ -98,7 +101,8 @@
 #endif
 
 #define TB_MAGIC "PMNTBASE"
-#define TB_VERSION 5
+#define TB_VERSION 6
+#define TB_VERSION_KEPT 5   /* read too, but not where positions keep own seeds */
 #define TB_HEADER 256          /* the least header; more for a long spec (spec_header()) */
 #define TB_SPEC 1024           /* the longest spec (every option of a rule file's
                                   own name, with room to spare: tb_spec() asserts it) */
@@ -205,8 +209,10 @@ static int own_table_read(pmn_tablebase *tb, unsigned n, const int8_t *v)
         int u = t[c], l = t[256 + c], h = t[512 + c];
         int unused = u == INT8_MIN && l == INT8_MIN && h == -1;
         int winner = u == l && u > 0;
+        /* (a winner without a hole: his value found by the search with the
+         * path, cycle_solve(), whose moves no one hole keeps) */
         if (!unused && (u > most || l < -most || l > u || h < -1 || h >= holes
-                        || (h >= 0) != winner))
+                        || (h >= 0 && !winner)))
             return -1;
         tb->own_hi[n][c] = (int8_t)u;
         tb->own_lo[n][c] = (int8_t)l;
@@ -767,6 +773,10 @@ struct layer {
      * node that made it a winner, a ply nearer the way out), and in pred[]
      * beside each predecessor the hole it moves from (PRED_HOLE). */
     uint8_t *hole;
+    /* solve_own() with a history: the own seeds of each rank, for its
+     * side to move, which a TERMINAL node (a position of before) is worth
+     * to its seats' South; NULL in a build. */
+    const int8_t *own_of;
 };
 
 /* A predecessor list's entry: the rank, and above it the hole (coded
@@ -1127,6 +1137,17 @@ static void *scan_own(void *arg)
     struct found f;
     f.n = 0;
     for (uint64_t i = s->from; i < s->to; i++) {
+        if (s->state[i] == TERMINAL && L->own_of) {
+            /* A position of before: the game ends there, its own seeds
+             * South's value, taken at the level of that value. */
+            int e = i < M ? L->own_of[i] : -L->own_of[i - M];
+            if (e == t - 1) {
+                s->state[i] = AT_MOST;
+                s->value[i] = (int8_t)e;
+                found_add(s, &f, (uint32_t)i);
+            }
+            continue;
+        }
         if (s->state[i] != UNKNOWN)
             continue;
         int take = i >= M ? L->exit_low[i - M] != INT8_MIN && -L->exit_low[i - M] <= t - 1
@@ -1263,8 +1284,9 @@ static void solve_own(const struct layer *L, uint8_t *state, uint8_t *open, uint
         head = tail;
     }
     for (uint64_t i = 0; i < nodes; i++)
-        if (state[i] == UNKNOWN)
-            w[i] = (int8_t)n;   /* North cannot force play out: endless, South's */
+        if (state[i] == UNKNOWN || state[i] == TERMINAL)
+            w[i] = (int8_t)n;   /* North cannot force play out: endless, South's (a
+                                   TERMINAL left: all n on South's side) */
 }
 
 /* Own seeds: a position's U, L and hole (the winner's, where U = L > 0;
@@ -1281,7 +1303,9 @@ static uint32_t kind_at(const struct layer *L, const int8_t *w, uint64_t i)
 {
     int u = w[i], l = -w[L->size + i];
     assert(l <= u);
-    return own_kind(L->n, L->tb->k / 2, u, l, u == l && u > 0 ? L->hole[i] : -1);
+    /* (a value the search with the path found holds no hole: UINT8_MAX) */
+    int hole = u == l && u > 0 && L->hole[i] != UINT8_MAX ? L->hole[i] : -1;
+    return own_kind(L->n, L->tb->k / 2, u, l, hole);
 }
 
 /* Own seeds: the layer of n seeds solved (solve_own()), its positions
@@ -1291,6 +1315,359 @@ static uint32_t kind_at(const struct layer *L, const int8_t *w, uint64_t i)
  * the seeds, U and L are mostly near each other, and a hole is held only
  * where they meet above 0 (Oware's layer of 12 seeds has 87 kinds).  -1
  * when memory runs out, -2 when the layer has more than 256 kinds. */
+/* ---- own seeds: values with the path --------------------------------------
+ *
+ * Under own seeds a position's value as a new game (just arisen by a
+ * capture: no position before it can come again) is defined, but not by
+ * any retrograde rule: the game ends at its first repeated position, with
+ * that position's own seeds, and which positions have been played is part
+ * of the state.  solve_own()'s bounds U and L hold it, and meet for most
+ * positions once the layers below are exact; the rest are searched with
+ * the path (cycle_value()): a depth-first search of the layer's moves from
+ * the position, the positions on the path marked, a move to one of them
+ * ending the game with its own seeds, a move out of the layer worth what
+ * the layers below say.  Nothing is kept from one search to the next: a
+ * result depends on the path (choosing which position a repetition comes
+ * back to is a move, and no smaller state decides it).  It is fast where
+ * it is needed because the bounds cut it: a position's U and L, widened by
+ * the own seeds of the positions on the path (those a repetition can end
+ * at: max(U, their best) bounds the value whatever the path, since the
+ * opponent's strategy that holds U forces play out without repeating a
+ * position of its own), and its moves tried in the order of their bounds.
+ * A search that passes its budget of positions leaves the bounds as they
+ * were: the layer is then not exact, and its bounded positions are
+ * counted in its statistics.
+ *
+ * Where the layers below only bound a move out, the search runs twice:
+ * with each exit at the bound worse for the position's side to move (a
+ * lower bound) and at the better (an upper bound) -- a game's value never
+ * falls when one of its outcomes rises. */
+struct cycle_graph {
+    uint64_t size;
+    uint32_t *first;           /* the moves of rank r: kid[first[r] .. first[r + 1]) */
+    uint32_t *kid;
+    int8_t *own;               /* seeds on the side to move's side less the other's */
+    const int8_t *exit_hi, *exit_lo;   /* the best move out: as U and L read them */
+    int8_t *hi, *lo;           /* U and L */
+    /* With a history (NULL in a build): U and L of each node, side to
+     * move * size + rank, the positions of before ending the game. */
+    int8_t *hi2, *lo2;
+    int exits_exact;           /* exit_hi == exit_lo everywhere */
+};
+
+/* A position's budget: a search of more positions, or of a longer path
+ * (each ply a frame of the stack), leaves its bounds.  A build searches
+ * each position of a layer with a small budget first, then those left
+ * with this one, on one thread in the order of the ranks (so that the
+ * files are the same on any number of threads), while the layer has spent
+ * less than CYCLE_LAYER_BUDGET in all: a position is mostly found within thousands of positions or not in
+ * millions (Oware's layer of 6 seeds: 1,512 of 1,528 not found with 2^20
+ * or 2^23 each), and a layer's hard positions would otherwise take hours. */
+uint64_t tablebase_cycle_budget = UINT64_C(1) << 22;
+#define CYCLE_FIRST_BUDGET (UINT64_C(1) << 12)
+#define CYCLE_LAYER_BUDGET (UINT64_C(1) << 28)
+#define CYCLE_DEPTH 20000
+
+struct cycle_search {
+    const struct cycle_graph *g;
+    uint8_t *on_path;          /* [rank * 2 + parity]: on the path */
+    uint64_t nodes, budget;
+    unsigned depth;            /* the path's length (CYCLE_DEPTH at most: the stack) */
+    int stopped;               /* the budget ran out: the value means nothing */
+    int high;                  /* 1: the exits the root's side to move likes best */
+    unsigned root_side;        /* the root's side to move (hi2, lo2) */
+    int path_max, path_min;    /* the own seeds of the path's positions, for the
+                                  root's side to move (INT8 bounds when empty) */
+};
+
+/* The bounds of rank r, parity plies from the root. */
+static inline void cycle_bounds(const struct cycle_search *s, uint32_t r, unsigned parity,
+                                int *lo, int *hi)
+{
+    const struct cycle_graph *g = s->g;
+    if (g->hi2) {
+        uint64_t x = (uint64_t)(s->root_side ^ parity) * g->size + r;
+        *lo = g->lo2[x];
+        *hi = g->hi2[x];
+    } else {
+        *lo = g->lo[r];
+        *hi = g->hi[r];
+    }
+}
+
+/* The value of rank r for its side to move (the root's when parity is 0)
+ * with the positions on s's path behind it, within (alpha, beta): as an
+ * alpha-beta search returns it (at most alpha: an upper bound; at least
+ * beta: a lower). */
+static int cycle_value(struct cycle_search *s, uint32_t r, unsigned parity, int alpha,
+                       int beta)
+{
+    const struct cycle_graph *g = s->g;
+    int exit = (unsigned)s->high != parity ? g->exit_hi[r] : g->exit_lo[r];
+    uint32_t from = g->first[r], to = g->first[r + 1];
+    if (from == to)
+        return exit;   /* (a position with no move in the layer has one out, or ends) */
+    if (++s->nodes > s->budget || s->depth >= CYCLE_DEPTH) {
+        s->stopped = 1;
+        return alpha;
+    }
+    /* The bounds: U and L, widened by what a repetition of the path can give. */
+    int lo, hi;
+    cycle_bounds(s, r, parity, &lo, &hi);
+    int pmax = parity ? -s->path_min : s->path_max, pmin = parity ? -s->path_max : s->path_min;
+    if (pmin < lo)
+        lo = pmin;
+    if (pmax > hi)
+        hi = pmax;
+    if (lo == hi || hi <= alpha)
+        return hi;
+    if (lo >= beta)
+        return lo;
+    if (lo > alpha)
+        alpha = lo;
+    if (hi < beta)
+        beta = hi;
+    int best = exit;
+    uint32_t next[TB_MAX_HOLES / 2 * 2];
+    int key[TB_MAX_HOLES / 2 * 2];
+    unsigned nn = 0;
+    for (uint32_t j = from; j < to; j++) {
+        uint32_t c = g->kid[j];
+        if (s->on_path[2 * (uint64_t)c + !parity]) {
+            if (-g->own[c] > best)
+                best = -g->own[c];   /* a repetition: the seeds go to their sides */
+        } else {
+            /* In the order of their bounds, the opponent's worst first. */
+            int clo, chi;
+            cycle_bounds(s, c, !parity, &clo, &chi);
+            unsigned at = nn++;
+            key[at] = clo + chi;
+            while (at > 0 && key[at - 1] > clo + chi) {
+                next[at] = next[at - 1];
+                key[at] = key[at - 1];
+                at--;
+            }
+            next[at] = c;
+            key[at] = clo + chi;
+        }
+    }
+    if (best > alpha)
+        alpha = best;
+    int own = parity ? -g->own[r] : g->own[r], save_max = s->path_max, save_min = s->path_min;
+    if (own > s->path_max)
+        s->path_max = own;
+    if (own < s->path_min)
+        s->path_min = own;
+    s->on_path[2 * (uint64_t)r + parity] = 1;
+    s->depth++;
+    for (unsigned i = 0; i < nn && alpha < beta && !s->stopped; i++) {
+        int v = -cycle_value(s, next[i], !parity, -beta, -alpha);
+        if (v > best)
+            best = v;
+        if (v > alpha)
+            alpha = v;
+    }
+    s->on_path[2 * (uint64_t)r + parity] = 0;
+    s->depth--;
+    s->path_max = save_max;
+    s->path_min = save_min;
+    return best;
+}
+
+/* The value of rank r as a new game, by the search with the path, into
+ * *lo and *hi (bounds where the layers below bound an exit); 0, or -1
+ * where the budget ran out. */
+static int cycle_root(struct cycle_search *s, uint32_t r, int *lo, int *hi)
+{
+    const struct cycle_graph *g = s->g;
+    int v[2] = { g->lo[r], g->hi[r] };
+    for (int high = 0; high < 2; high++) {
+        if (high && g->exits_exact) {
+            v[1] = v[0];
+            break;
+        }
+        s->high = high;
+        s->nodes = 0;
+        s->stopped = 0;
+        s->path_max = INT8_MIN;
+        s->path_min = INT8_MAX;
+        v[high] = cycle_value(s, r, 0, g->lo[r] - 1, g->hi[r] + 1);
+        if (s->stopped)
+            return -1;
+    }
+    assert(v[0] >= g->lo[r] && v[1] <= g->hi[r] && v[0] <= v[1]);
+    *lo = v[0];
+    *hi = v[1];
+    return 0;
+}
+
+struct cycle_worker {
+    struct cycle_search s;
+    const uint32_t *todo;      /* the ranks to search */
+    uint64_t ntodo, *next;     /* the next to take (shared) */
+    uint64_t *spent, limit;    /* positions searched by all (shared), and where
+                                  to stop taking more */
+    int8_t *w;                 /* solve_own()'s w[], narrowed where found */
+    uint8_t *hole;             /* a searched position's hole: UINT8_MAX */
+    uint64_t found;
+};
+
+static void *cycle_work(void *arg)
+{
+    struct cycle_worker *cw = arg;
+    const struct cycle_graph *g = cw->s.g;
+    for (;;) {
+        uint64_t i = __atomic_fetch_add(cw->next, 1, __ATOMIC_RELAXED);
+        if (i >= cw->ntodo || __atomic_load_n(cw->spent, __ATOMIC_RELAXED) > cw->limit)
+            break;
+        uint32_t r = cw->todo[i];
+        int lo, hi;
+        if (cw->w[r] == -cw->w[g->size + r])
+            continue;   /* (found by the first round) */
+        int rc = cycle_root(&cw->s, r, &lo, &hi);
+        __atomic_fetch_add(cw->spent, cw->s.nodes, __ATOMIC_RELAXED);
+        if (rc != 0)
+            continue;
+        /* (each rank is one worker's: these writes race with no other) */
+        cw->w[r] = (int8_t)hi;
+        cw->w[g->size + r] = (int8_t)-lo;
+        cw->hole[r] = UINT8_MAX;
+        cw->found++;
+    }
+    return NULL;
+}
+
+/* The own seeds of each position of L's layer, for its side to move. */
+static void own_seeds_of(const struct layer *L, int8_t *own)
+{
+    uint8_t h[TB_MAX_HOLES];
+    unsigned k = L->tb->k, half = k / 2;
+    if (L->size == 0)
+        return;
+    unrank(L->tb, 0, L->n, h);
+    for (uint64_t i = 0; i < L->size; i++) {
+        int d = 0;
+        for (unsigned j = 0; j < half; j++)
+            d += (int)h[j] - (int)h[half + j];
+        own[i] = (int8_t)d;
+        if (i + 1 < L->size)
+            successor(h, k);
+    }
+}
+
+static void cycle_graph_free(struct cycle_graph *g)
+{
+    free(g->hi2);
+    free(g->lo2);
+    free(g->first);
+    free(g->kid);
+    free(g->own);
+    free(g->hi);
+    free(g->lo);
+    memset(g, 0, sizeof *g);
+}
+
+/* L's layer as a cycle_graph: its moves forward (from the lists of
+ * predecessors), its own seeds, and its bounds from solve_own()'s w[].
+ * 0, or -1 when memory runs out. */
+static int cycle_graph_make(const struct layer *L, const int8_t *w, struct cycle_graph *g)
+{
+    uint64_t M = L->size, edges = M ? L->cursor[M - 1] : 0;
+    memset(g, 0, sizeof *g);
+    g->size = M;
+    g->exit_hi = L->exit;
+    g->exit_lo = L->exit_low;
+    g->first = malloc((M + 1) * sizeof *g->first);
+    g->kid = malloc((edges ? edges : 1) * sizeof *g->kid);
+    g->own = malloc(M ? M : 1);
+    g->hi = malloc(M ? M : 1);
+    g->lo = malloc(M ? M : 1);
+    uint32_t *fill = calloc(M ? M : 1, sizeof *fill);
+    if (!g->first || !g->kid || !g->own || !g->hi || !g->lo || !fill) {
+        free(fill);
+        cycle_graph_free(g);
+        return -1;
+    }
+    uint64_t at = 0;
+    for (uint64_t i = 0; i < M; i++) {
+        g->first[i] = (uint32_t)at;
+        at += L->open[i];
+    }
+    g->first[M] = (uint32_t)at;
+    assert(at == edges);
+    for (uint64_t c = 0; c < M; c++)
+        for (uint32_t j = c ? L->cursor[c - 1] : 0; j < L->cursor[c]; j++) {
+            uint32_t p = L->pred[j] & PRED_RANK;
+            g->kid[g->first[p] + fill[p]++] = (uint32_t)c;
+        }
+    free(fill);
+    own_seeds_of(L, g->own);
+    g->exits_exact = 1;
+    for (uint64_t i = 0; i < M; i++) {
+        g->hi[i] = w[i];
+        g->lo[i] = (int8_t)-w[M + i];
+        if (L->exit[i] != L->exit_low[i])
+            g->exits_exact = 0;
+    }
+    return 0;
+}
+
+/* The positions of L's layer whose bounds solve_own() left apart (w[]),
+ * searched with the path (on L->threads threads); those found get their
+ * value and the hole UINT8_MAX (none held: kind_at()).  0; -1 when memory
+ * runs out (the bounds then stand). */
+static int cycle_solve(struct layer *L, int8_t *w)
+{
+    uint64_t M = L->size, open = 0;
+    for (uint64_t i = 0; i < M; i++)
+        open += w[i] != -w[M + i];
+    if (open == 0)
+        return 0;
+    struct cycle_graph g;
+    uint32_t *todo = malloc(open * sizeof *todo);
+    unsigned threads = L->threads;
+    struct cycle_worker cw[16];
+    memset(cw, 0, sizeof cw);
+    int rc = todo && cycle_graph_make(L, w, &g) == 0 ? 0 : -1;
+    if (rc != 0) {
+        free(todo);
+        return -1;
+    }
+    for (unsigned t = 0; t < threads && rc == 0; t++)
+        if (!(cw[t].s.on_path = calloc(2 * M, 1)))
+            rc = -1;
+    if (rc == 0) {
+        uint64_t n = 0, next = 0, spent = 0;
+        for (uint64_t i = 0; i < M; i++)
+            if (g.hi[i] != g.lo[i])
+                todo[n++] = (uint32_t)i;
+        /* Two rounds: every position with a small budget, then those left
+         * with the whole while the layer's budget lasts. */
+        for (int round = 0; round < 2; round++) {
+            next = 0;
+            unsigned on = round == 0 ? threads : 1;
+            for (unsigned t = 0; t < on; t++) {
+                cw[t].s.g = &g;
+                cw[t].s.budget = round == 0 && tablebase_cycle_budget > CYCLE_FIRST_BUDGET
+                               ? CYCLE_FIRST_BUDGET : tablebase_cycle_budget;
+                cw[t].todo = todo;
+                cw[t].ntodo = n;
+                cw[t].next = &next;
+                cw[t].spent = &spent;
+                cw[t].limit = round == 0 ? UINT64_MAX : spent + CYCLE_LAYER_BUDGET;
+                cw[t].w = w;
+                cw[t].hole = L->hole;
+            }
+            on_threads(cycle_work, cw, sizeof *cw, on);
+        }
+    }
+    for (unsigned t = 0; t < threads; t++)
+        free(cw[t].s.on_path);
+    free(todo);
+    cycle_graph_free(&g);
+    return rc;
+}
+
 static int propagate_own(struct layer *L, int8_t *value)
 {
     uint64_t M = L->size;
@@ -1305,6 +1682,7 @@ static int propagate_own(struct layer *L, int8_t *value)
         memcpy(open, L->open, M);
         memcpy(open + M, L->open, M);
         solve_own(L, state, open, queue, w);
+        cycle_solve(L, w);   /* (where memory runs out, the bounds stand) */
         /* The kinds the layer has, numbered in order. */
         for (uint32_t k = 0; k < kinds; k++)
             code[k] = -1;
@@ -1671,26 +2049,40 @@ static int build_layer(pmn_tablebase *tb, unsigned n, unsigned threads, int8_t *
 
 /* The databases value a position as a new game.  With positions of before
  * that may come again (since the last capture), a repetition of one of
- * them ends the game, worth 0 of the seeds in play, and the value may
- * change.  The layer is solved again as a graph whose nodes are its
- * positions with the side to move (the two seats apart: a position of
- * before is one of them, not its mirror), the positions of before
- * terminal, worth 0, and the rest solved as the files' layers are
- * (solve_graph()). */
+ * them ends the game and the value may change.  Where the seeds left go
+ * uncounted (worth 0 of the seeds in play), the layer is solved again as
+ * a graph whose nodes are its positions with the side to move (the two
+ * seats apart: a position of before is one of them, not its mirror), the
+ * positions of before terminal, worth 0, and the rest solved as the files'
+ * layers are (solve_graph()).  Under own seeds a repetition is worth the
+ * seeds on each side, and a position is searched with the path (the
+ * positions of before on it: cycle_value()), its exits read from the
+ * layers below, its bounds from the layer solved again (solve_own()). */
 struct tablebase_history {
     const pmn_tablebase *tb;
     unsigned n;
     uint64_t size;
     struct layer L;            /* the layer's graph, built once */
-    int8_t *value;             /* [side * size + rank], for the side to move */
+    int8_t *value;             /* [side * size + rank], for the side to move
+                                  (own seeds: solve_own()'s w[]) */
     uint8_t *state, *open;
     uint32_t *queue;
+    /* Own seeds: */
+    int8_t *value_b;           /* solve_own()'s w[] with the seats mirrored */
+    struct cycle_graph g;
+    struct cycle_search s;
+    const pmn_position *ends;  /* the positions of before (the caller's) */
+    size_t nends;
 };
 
 void tablebase_history_free(struct tablebase_history *h)
 {
     if (h) {
         layer_free(&h->L);
+        if (h->tb->own)
+            cycle_graph_free(&h->g);
+        free(h->s.on_path);
+        free(h->value_b);
         free(h->value);
         free(h->state);
         free(h->open);
@@ -1712,8 +2104,10 @@ struct tablebase_history *tablebase_history_new(const pmn_tablebase *tb, unsigne
                                                 uint64_t max_positions)
 {
     pmn_error err;
-    if (n > tb->seeds || tb->size[n] > max_positions || tb->size[n] >= UINT32_MAX / 2
-        || tb->own)   /* own seeds: the ends would need their own values */
+    /* Under own seeds the layer above the databases too: its graph and
+     * bounds are made here, its exits read from the layers held. */
+    if (n > tb->seeds + (tb->own != 0) || n > TB_MAX_SEEDS || tb->size[n] > max_positions
+        || tb->size[n] >= UINT32_MAX / 2)
         return NULL;
     struct tablebase_history *h = calloc(1, sizeof *h);
     if (!h)
@@ -1721,15 +2115,44 @@ struct tablebase_history *tablebase_history_new(const pmn_tablebase *tb, unsigne
     h->tb = tb;
     h->n = n;
     h->size = tb->size[n];
-    uint64_t M2 = 2 * h->size;
-    h->value = malloc(M2);
-    h->state = malloc(M2);
-    h->open = malloc(M2);
-    h->queue = malloc(M2 * sizeof *h->queue);
+    uint64_t M = h->size, M2 = 2 * M;
+    h->value = malloc(M2 ? M2 : 1);
+    h->state = calloc(M2 ? M2 : 1, 1);
+    h->open = malloc(M2 ? M2 : 1);
+    h->queue = malloc((M2 ? M2 : 1) * sizeof *h->queue);
     if (!h->value || !h->state || !h->open || !h->queue
         || layer_graph(tb, n, 1, &h->L, &err) != 0) {
-        tablebase_history_free(h);
+        free(h->value);
+        free(h->state);
+        free(h->open);
+        free(h->queue);
+        free(h);
         return NULL;
+    }
+    if (tb->own) {
+        /* The layer's bounds solved again (the files hold each position's
+         * value as a new game, which bounds nothing with a path behind). */
+        memcpy(h->open, h->L.open, M);
+        memcpy(h->open + M, h->L.open, M);
+        solve_own(&h->L, h->state, h->open, h->queue, h->value);
+        h->s.on_path = calloc(M2 ? M2 : 1, 1);
+        h->value_b = malloc(M2 ? M2 : 1);
+        if (!h->s.on_path || !h->value_b || cycle_graph_make(&h->L, h->value, &h->g) != 0) {
+            free(h->s.on_path);
+            h->s.on_path = NULL;
+            memset(&h->g, 0, sizeof h->g);
+            tablebase_history_free(h);
+            return NULL;
+        }
+        h->g.hi2 = malloc(M2 ? M2 : 1);
+        h->g.lo2 = malloc(M2 ? M2 : 1);
+        if (!h->g.hi2 || !h->g.lo2) {
+            tablebase_history_free(h);
+            return NULL;
+        }
+        h->L.own_of = h->g.own;
+        h->s.g = &h->g;
+        h->s.budget = tablebase_cycle_budget;
     }
     return h;
 }
@@ -1738,6 +2161,35 @@ void tablebase_history_solve(struct tablebase_history *h, const pmn_position *en
                              size_t nends)
 {
     uint64_t M = h->size;
+    if (h->tb->own) {
+        /* The layer's bounds with the ends terminal, worth their own seeds
+         * (a strategy that holds a bound with them so holds it in the game:
+         * the file's comment of cycle_value() says why): endless play
+         * South's (w), then with the seats mirrored (the ends on the other
+         * seat: endless play North's, value_b). */
+        h->ends = ends;
+        h->nends = nends;
+        int8_t *w[2] = { h->value, h->value_b };
+        for (int m = 0; m < 2; m++) {
+            memset(h->state, UNKNOWN, 2 * M);
+            memcpy(h->open, h->L.open, M);
+            memcpy(h->open + M, h->L.open, M);
+            for (size_t i = 0; i < nends; i++) {
+                int64_t x = history_node(h, &ends[i]);
+                if (x >= 0)
+                    h->state[m ? ((uint64_t)x + M) % (2 * M) : (uint64_t)x] = TERMINAL;
+            }
+            solve_own(&h->L, h->state, h->open, h->queue, w[m]);
+        }
+        /* Each node's: with endless play its mover's, and his opponent's. */
+        for (uint64_t r = 0; r < M; r++) {
+            h->g.hi2[r] = w[0][r];                    /* South to move */
+            h->g.lo2[r] = (int8_t)-w[1][M + r];
+            h->g.hi2[M + r] = w[1][r];                /* North to move */
+            h->g.lo2[M + r] = (int8_t)-w[0][M + r];
+        }
+        return;   /* each probe searches */
+    }
     memset(h->state, UNKNOWN, 2 * M);
     memcpy(h->open, h->L.open, M);
     memcpy(h->open + M, h->L.open, M);
@@ -1749,13 +2201,64 @@ void tablebase_history_solve(struct tablebase_history *h, const pmn_position *en
     solve_graph(&h->L, 2, h->state, h->open, h->queue, h->value);
 }
 
-int tablebase_history_probe(const struct tablebase_history *h, const pmn_position *p, int *v)
+/* Own seeds: p's value after the ends, by the search with them on the
+ * path (both bounds of the exits where the layers below bound one).  1,
+ * or -1 where it is not found: the budget, or bounds apart. */
+static int history_search(struct tablebase_history *h, const pmn_position *p, uint64_t node,
+                          int *v)
+{
+    struct cycle_search *s = &h->s;
+    uint64_t M = h->size, r = node % M;
+    int found[2], ok = 1;
+    for (int high = 0; high < 2 && ok; high++) {
+        s->high = high;
+        s->nodes = 0;
+        s->stopped = 0;
+        s->depth = 0;
+        s->root_side = p->to_move;
+        /* (the ends' own seeds are in the bounds already: hi2, lo2) */
+        s->path_max = INT8_MIN;
+        s->path_min = INT8_MAX;
+        /* The ends on the path, each with the parity of its side to move
+         * from p's (a position of before is one seat of its counts). */
+        for (size_t i = 0; i < h->nends; i++) {
+            int64_t x = history_node(h, &h->ends[i]);
+            if (x >= 0)
+                s->on_path[2 * ((uint64_t)x % M) + (h->ends[i].to_move != p->to_move)] = 1;
+        }
+        found[high] = cycle_value(s, (uint32_t)r, 0, -(int)h->n - 1, (int)h->n + 1);
+        ok = !s->stopped;
+        for (size_t i = 0; i < h->nends; i++) {
+            int64_t x = history_node(h, &h->ends[i]);
+            if (x >= 0)
+                s->on_path[2 * ((uint64_t)x % M) + (h->ends[i].to_move != p->to_move)] = 0;
+        }
+        if (h->g.exits_exact) {
+            found[1] = found[0];
+            break;
+        }
+    }
+    if (!ok || found[0] != found[1])
+        return -1;
+    *v = found[0];
+    return 1;
+}
+
+int tablebase_history_probe(struct tablebase_history *h, const pmn_position *p, int *v)
 {
     int64_t x = history_node(h, p);
     if (x < 0)
         return 0;
-    *v = h->value[x];
-    return 1;
+    if (!h->tb->own) {
+        *v = h->value[x];
+        return 1;
+    }
+    for (size_t i = 0; i < h->nends; i++)
+        if (history_node(h, &h->ends[i]) == x) {
+            *v = h->g.own[(uint64_t)x % h->size];   /* a repetition: the seeds on each side */
+            return 1;
+        }
+    return history_search(h, p, (uint64_t)x, v);
 }
 
 /* ---- files ------------------------------------------------------------------ */
@@ -1930,7 +2433,8 @@ static int map_layer(pmn_tablebase *tb, const char *dir, unsigned n, int verify,
         spec[room] = 0;
         int magic = memcmp(h, TB_MAGIC, 8) == 0;
         other = magic && strcmp(spec, tb->spec) != 0;
-        if (magic && get32(h + 8) != TB_VERSION) {
+        uint32_t version = magic ? get32(h + 8) : TB_VERSION;
+        if (version != TB_VERSION && (version != TB_VERSION_KEPT || tb->own)) {
             close(fd);
             util_fail(err, PMN_ERR_SYNTAX, 0, "%s: format version %u, which this pmn does "
                       "not read (it reads version %u): 'pmn tablebase build' makes it again",
@@ -2400,6 +2904,79 @@ static int stored_move(const pmn_tablebase *tb, const pmn_rules *r, const pmn_po
     return c ? code_hole(tb, n, (uint8_t)c[0]) : -1;
 }
 
+/* Own seeds: the line of best play, each ply's moves valued with the
+ * path since the last capture (a value the search with the path found has
+ * no move held for it): at each ply a move that keeps the value, out of
+ * the layer where one does, to the end of the game, the first repetition,
+ * `max` moves, or a move whose value is not found. */
+static unsigned own_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
+                         long v, int *line, unsigned max, uint64_t *played)
+{
+    pmn_position seen[PMN_MAX_PV + 1], q = *p;
+    unsigned n = 0, nseen = 0;
+    struct tablebase_history *h = NULL;
+    unsigned h_layer = 0;
+    while (n < max) {
+        int holes[PMN_MAX_SIDE_PITS], chosen = -1, out = 0;
+        int nm = pmn_legal_moves(r, &q, holes);
+        pmn_position pick;
+        pmn_move_report pick_rep;
+        uint8_t c[TB_MAX_HOLES];
+        seen[nseen++] = q;
+        for (int j = 0; j < nm; j++) {
+            pmn_position k = q;
+            pmn_move_report rep;
+            long mv;
+            int cv;
+            pmn_play(r, &k, holes[j], &rep);
+            if (played)
+                (*played)++;
+            int leaves = rep.ending != PMN_END_NONE || pmn_irreversible(&rep);
+            if (leaves) {
+                if (!tablebase_move_value(tb, r, &q, &k, &rep, &mv))
+                    continue;
+            } else {
+                unsigned layer = counts_of(r, &k, c);
+                if (!h || h_layer != layer) {
+                    tablebase_history_free(h);
+                    h = tablebase_history_new(tb, layer, UINT64_MAX);
+                    h_layer = layer;
+                    if (!h)
+                        break;
+                }
+                tablebase_history_solve(h, seen, nseen);
+                if (tablebase_history_probe(h, &k, &cv) != 1)
+                    continue;
+                long cd = (long)k.captured[q.to_move] - (long)k.captured[!q.to_move];
+                mv = k.to_move == q.to_move ? cd + cv : cd - cv;
+            }
+            if (mv != v || (chosen >= 0 && out))
+                continue;
+            chosen = holes[j];
+            out = leaves;
+            pick = k;
+            pick_rep = rep;
+        }
+        if (chosen < 0)
+            break;
+        line[n++] = chosen;
+        if (pick_rep.ending != PMN_END_NONE)
+            break;
+        if (pick.to_move != q.to_move)
+            v = -v;
+        if (pmn_irreversible(&pick_rep))
+            nseen = 0;
+        int again = 0;
+        for (unsigned j = 0; j < nseen && !again; j++)
+            again = pmn_position_equal(r, &seen[j], &pick);
+        q = pick;
+        if (again || nseen > PMN_MAX_PV - 1)
+            break;   /* the rules end the game here: a repetition */
+    }
+    tablebase_history_free(h);
+    return n;
+}
+
 unsigned tablebase_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
                         int *line, unsigned max, uint64_t *played)
 {
@@ -2413,6 +2990,8 @@ unsigned tablebase_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_p
         max = PMN_MAX_PV;
     int acyclic = rules_acyclic(r);
     long v = (long)p->captured[p->to_move] - (long)p->captured[!p->to_move] + pv;
+    if (tb->own)
+        return own_line(tb, r, p, v, line, max, played);
     while (n < max) {
         int holes[PMN_MAX_SIDE_PITS];
         int nm = pmn_legal_moves(r, &q, holes), chosen = -1;

@@ -68,18 +68,24 @@ unsigned tablebase_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_p
 
 /* A layer solved again for a game with a history: the positions `ends`
  * (those since the last capture, and the one to move from) end the game
- * if they come again, worth 0 of the seeds in play.  _new makes the
+ * if they come again -- worth 0 of the seeds in play where they go
+ * uncounted, the seeds on each side under own seeds.  _new makes the
  * layer's graph, once: NULL if the databases do not hold the layer of n
  * seeds, it holds more than max_positions, or memory runs out.  _solve
- * values it for a set of ends; _probe then gives the value of p (in the
- * layer, not one of the ends) for its side to move, of the seeds in play,
- * in that game: 0 if p is not in the layer. */
+ * values it for a set of ends (kept, not copied, until the next); _probe
+ * then gives the value of p (in the layer) for its side to move, of the
+ * seeds in play, in that game: 1, 0 if p is not in the layer, -1 where
+ * it is not found (own seeds: a search past tablebase_cycle_budget, or
+ * an exit the layers below only bound). */
 struct tablebase_history;
 struct tablebase_history *tablebase_history_new(const pmn_tablebase *tb, unsigned n,
                                                 uint64_t max_positions);
 void tablebase_history_solve(struct tablebase_history *h, const pmn_position *ends,
                              size_t nends);
-int tablebase_history_probe(const struct tablebase_history *h, const pmn_position *p, int *v);
+int tablebase_history_probe(struct tablebase_history *h, const pmn_position *p, int *v);
+/* The positions a search with the path may visit for one position's value
+ * (own seeds), in a build or a probe: past it, the bounds stand. */
+extern uint64_t tablebase_cycle_budget;
 void tablebase_history_free(struct tablebase_history *h);
 
 /* Were tb's databases built under the rules r, or do they serve them (r

@@ -1474,27 +1474,39 @@ static int cycle_value(struct cycle_search *s, uint32_t r, unsigned parity, int 
     return best;
 }
 
-/* The value of rank r as a new game, by the search with the path, into
- * *lo and *hi (bounds where the layers below bound an exit); 0, or -1
- * where the budget ran out. */
-static int cycle_root(struct cycle_search *s, uint32_t r, int *lo, int *hi)
+/* Rank r's value for its side to move with s's path behind it, within
+ * (alpha, beta), into v[0] and v[1]: with each exit at the bound worse for
+ * r's side to move, then at the better (once, where the exits are exact).
+ * 0, or -1 where the budget ran out. */
+static int cycle_both(struct cycle_search *s, uint32_t r, int alpha, int beta, int v[2])
 {
-    const struct cycle_graph *g = s->g;
-    int v[2] = { g->lo[r], g->hi[r] };
     for (int high = 0; high < 2; high++) {
-        if (high && g->exits_exact) {
+        if (high && s->g->exits_exact) {
             v[1] = v[0];
             break;
         }
         s->high = high;
         s->nodes = 0;
         s->stopped = 0;
+        s->depth = 0;
         s->path_max = INT8_MIN;
         s->path_min = INT8_MAX;
-        v[high] = cycle_value(s, r, 0, g->lo[r] - 1, g->hi[r] + 1);
+        v[high] = cycle_value(s, r, 0, alpha, beta);
         if (s->stopped)
             return -1;
     }
+    return 0;
+}
+
+/* The value of rank r as a new game, by the search with the path, into
+ * *lo and *hi (bounds where the layers below bound an exit); 0, or -1
+ * where the budget ran out. */
+static int cycle_root(struct cycle_search *s, uint32_t r, int *lo, int *hi)
+{
+    const struct cycle_graph *g = s->g;
+    int v[2];
+    if (cycle_both(s, r, g->lo[r] - 1, g->hi[r] + 1, v) != 0)
+        return -1;
     assert(v[0] >= g->lo[r] && v[1] <= g->hi[r] && v[0] <= v[1]);
     *lo = v[0];
     *hi = v[1];
@@ -2201,44 +2213,32 @@ void tablebase_history_solve(struct tablebase_history *h, const pmn_position *en
     solve_graph(&h->L, 2, h->state, h->open, h->queue, h->value);
 }
 
+/* Own seeds: the ends put on the search's path (mark 1) or taken off (0),
+ * each with the parity of its side to move from p's (a position of before
+ * is one seat of its counts); their own seeds are in the bounds already
+ * (hi2, lo2), not the path's. */
+static void history_mark(struct tablebase_history *h, const pmn_position *p, uint8_t mark)
+{
+    for (size_t i = 0; i < h->nends; i++) {
+        int64_t x = history_node(h, &h->ends[i]);
+        if (x >= 0)
+            h->s.on_path[2 * ((uint64_t)x % h->size) + (h->ends[i].to_move != p->to_move)] = mark;
+    }
+}
+
 /* Own seeds: p's value after the ends, by the search with them on the
  * path (both bounds of the exits where the layers below bound one).  1,
  * or -1 where it is not found: the budget, or bounds apart. */
 static int history_search(struct tablebase_history *h, const pmn_position *p, uint64_t node,
                           int *v)
 {
-    struct cycle_search *s = &h->s;
-    uint64_t M = h->size, r = node % M;
-    int found[2], ok = 1;
-    for (int high = 0; high < 2 && ok; high++) {
-        s->high = high;
-        s->nodes = 0;
-        s->stopped = 0;
-        s->depth = 0;
-        s->root_side = p->to_move;
-        /* (the ends' own seeds are in the bounds already: hi2, lo2) */
-        s->path_max = INT8_MIN;
-        s->path_min = INT8_MAX;
-        /* The ends on the path, each with the parity of its side to move
-         * from p's (a position of before is one seat of its counts). */
-        for (size_t i = 0; i < h->nends; i++) {
-            int64_t x = history_node(h, &h->ends[i]);
-            if (x >= 0)
-                s->on_path[2 * ((uint64_t)x % M) + (h->ends[i].to_move != p->to_move)] = 1;
-        }
-        found[high] = cycle_value(s, (uint32_t)r, 0, -(int)h->n - 1, (int)h->n + 1);
-        ok = !s->stopped;
-        for (size_t i = 0; i < h->nends; i++) {
-            int64_t x = history_node(h, &h->ends[i]);
-            if (x >= 0)
-                s->on_path[2 * ((uint64_t)x % M) + (h->ends[i].to_move != p->to_move)] = 0;
-        }
-        if (h->g.exits_exact) {
-            found[1] = found[0];
-            break;
-        }
-    }
-    if (!ok || found[0] != found[1])
+    int found[2];
+    h->s.root_side = p->to_move;
+    history_mark(h, p, 1);
+    int rc = cycle_both(&h->s, (uint32_t)(node % h->size), -(int)h->n - 1, (int)h->n + 1,
+                        found);
+    history_mark(h, p, 0);
+    if (rc != 0 || found[0] != found[1])
         return -1;
     *v = found[0];
     return 1;
@@ -2917,7 +2917,7 @@ static unsigned own_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_
     struct tablebase_history *h = NULL;
     unsigned h_layer = 0;
     while (n < max) {
-        int holes[PMN_MAX_SIDE_PITS], chosen = -1, out = 0;
+        int holes[PMN_MAX_SIDE_PITS], chosen = -1, out = 0, solved = 0;
         int nm = pmn_legal_moves(r, &q, holes);
         pmn_position pick;
         pmn_move_report pick_rep;
@@ -2936,15 +2936,20 @@ static unsigned own_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_
                 if (!tablebase_move_value(tb, r, &q, &k, &rep, &mv))
                     continue;
             } else {
-                unsigned layer = counts_of(r, &k, c);
-                if (!h || h_layer != layer) {
-                    tablebase_history_free(h);
-                    h = tablebase_history_new(tb, layer, UINT64_MAX);
-                    h_layer = layer;
-                    if (!h)
-                        break;
+                /* The layer solved again once a ply: the ends are the same
+                 * for each of q's moves. */
+                if (!solved) {
+                    unsigned layer = counts_of(r, &k, c);
+                    if (!h || h_layer != layer) {
+                        tablebase_history_free(h);
+                        h = tablebase_history_new(tb, layer, UINT64_MAX);
+                        h_layer = layer;
+                        if (!h)
+                            break;
+                    }
+                    tablebase_history_solve(h, seen, nseen);
+                    solved = 1;
                 }
-                tablebase_history_solve(h, seen, nseen);
                 if (tablebase_history_probe(h, &k, &cv) != 1)
                     continue;
                 long cd = (long)k.captured[q.to_move] - (long)k.captured[!q.to_move];

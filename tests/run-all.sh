@@ -50,6 +50,17 @@ summary() {   # WHAT LOG: the automake harness's last counts in LOG (a pattern),
     done
 }
 
+failures() {   # the logs of the tests make check failed, their last lines:
+    # CI shows only what this script prints, and a failure must say why.
+    for t in $(sed -n 's/^\(FAIL\|ERROR\): \([^ ]*\).*/\2/p' test-suite.log 2>/dev/null | sort -u); do
+        log=${t%.sh}.log
+        [ -f "$log" ] || log=$t.log
+        [ -f "$log" ] || continue
+        echo "---- $log (its last 80 lines)"
+        tail -n 80 "$log"
+    done
+}
+
 elapsed() {
     s=$(( $(date +%s) - $1 ))
     echo "$((s / 60)) min $((s % 60)) s"
@@ -59,7 +70,7 @@ begin=$(date +%s)
 ./bootstrap
 ./configure --enable-werror
 make -j2
-if ! make -j2 check; then summary tests test-suite.log; exit 1; fi
+if ! make -j2 check; then failures; summary tests test-suite.log; exit 1; fi
 summary tests test-suite.log
 echo "build and make check: $(elapsed "$begin")"
 

@@ -1509,8 +1509,14 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
             }
         }
         a->pv[a->npv++] = chosen;
-        if (pick.rep.ending != PMN_END_NONE || pmn_irreversible(&pick.rep))
+        if (pick.rep.ending != PMN_END_NONE)
             break;
+        if (pmn_irreversible(&pick.rep)) {
+            /* A new game from the capture on: the databases' line. */
+            a->npv += tablebase_line(tb, x->r, &pick.pos, a->pv + a->npv,
+                                     PMN_MAX_PV - a->npv, &x->b.nodes);
+            break;
+        }
         int again = 0;
         for (size_t j = 0; j < nends; j++)
             again |= pmn_position_equal(x->r, &ends[j], &pick.pos);

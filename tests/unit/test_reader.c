@@ -87,6 +87,33 @@ static void variations_nest(void **state)
     free_games(rec, 1);
 }
 
+/* A variation after a turn of several sowings replaces the whole turn
+ * (its first sowing's), unless it opens with '-', which replaces only the
+ * sowing before it. */
+static void variations_of_a_turn(void **state)
+{
+    (void)state;
+    static const char text[] = "[Game \"Kalah\"]\n\n"
+                               "1. c-e (1. d) (-f) (1. b) B-C; 2. b (2. a) -d *";
+    pmn_record rec[1];
+    struct diags ds;
+    assert_int_equal(read_games(text, rec, 1, &ds), 1);
+    const pmn_line *l = &rec[0].main;
+    assert_int_equal(l->nmoves, 6);
+    assert_false(l->moves[0].joined);
+    assert_true(l->moves[1].joined);
+    /* (the two of the turn in the order written) */
+    assert_int_equal(l->moves[0].nvariations, 2);
+    assert_string_equal(l->moves[0].variations[0].moves[0].text, "d");
+    assert_string_equal(l->moves[0].variations[1].moves[0].text, "b");
+    assert_int_equal(l->moves[1].nvariations, 1);
+    assert_true(l->moves[1].variations[0].moves[0].joined);
+    assert_string_equal(l->moves[1].variations[0].moves[0].text, "f");
+    assert_int_equal(l->moves[4].nvariations, 1);   /* before the '-': the first's */
+    assert_string_equal(l->moves[4].variations[0].moves[0].text, "a");
+    free_games(rec, 1);
+}
+
 static void games_one_at_a_time(void **state)
 {
     (void)state;
@@ -316,6 +343,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tags_and_moves),
         cmocka_unit_test(variations_nest),
+        cmocka_unit_test(variations_of_a_turn),
         cmocka_unit_test(games_one_at_a_time),
         cmocka_unit_test(places_past_four_gib),
         cmocka_unit_test(game_texts_and_filter),

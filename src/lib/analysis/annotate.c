@@ -439,14 +439,15 @@ static void plural(char *buf, size_t size, unsigned n, const char *one, const ch
     snprintf(buf, size, "%u %s", n, n == 1 ? one : many);
 }
 
-/* Does the game end with this ply, its value a win or loss in no plies
- * where no seeds count (#-0)?  The result says it; no value is written. */
-static int game_over(const pmn_annotated_ply *j)
+/* Does the game end with this ply (its replay, pl, says so), won where no
+ * seeds count (Hawalis)?  The result says it; no value is written.  (The
+ * value alone does not tell: a result the databases or the solver proved
+ * without a margin -- under a majority -- counts no plies either, and the
+ * blunder that threw a game away then lost its value.) */
+static int game_over(const pmn_annotated_ply *j, const pmn_played *pl)
 {
-    /* (A result the solver proved without a margin -- under a majority,
-     * from the databases -- counts no plies: it is no ending.) */
-    return proved(&j->played) && !j->played.has_margin && j->played.outcome
-        && j->played.plies <= 1 && !j->played.solved;
+    return pl->report.ending != PMN_END_NONE && pl->report.outcome != PMN_DRAWN
+        && !j->played.has_margin;
 }
 
 /* Exact first: a position whose every move the margin solver proves
@@ -623,8 +624,8 @@ static int write_ply(struct run *u, size_t i, const pmn_annotated_ply *j, const 
     const pmn_played_line *line = u->line;
     pmn_move *m = &u->rec->main.moves[i];
     char text[48];
-    /* The value once a turn, after its last sowing (and wherever a
-     * sowing is judged). */
+    /* The value once a turn, after its last sowing (pmn(1)); a sowing
+     * judged before it gets its mark and sentence. */
     int turn_goes_on = i + 1 < u->n && line->moves[i + 1].continues;
     snprintf(text, sizeof text, "[%%eval %s]", j->eval);
     /* The turn: back to its first sowing. */
@@ -638,7 +639,7 @@ static int write_ply(struct run *u, size_t i, const pmn_annotated_ply *j, const 
     for (size_t k = first; k < i; k++)
         t.holes[k - first] = u->rec->main.moves[k].hole;
     strip_evals(m);
-    if ((!turn_goes_on || j->mark) && !game_over(j)) {
+    if (!turn_goes_on && !game_over(j, &line->moves[i])) {
         int rc = add_comment_text(m, text);
         if (rc < 0)
             return rc;

@@ -974,6 +974,26 @@ static size_t readable_up_to(const struct lexer *lx)
     }
 }
 
+/* A variation after a later sowing of a turn that does not open with '-'
+ * is an alternative to the whole turn, as a variation after a move is in
+ * PGN ("3. a-c (3. b-d ...)"): moved from last, where it was read, to the
+ * turn's first sowing, from whose position it is replayed.  One opening
+ * with '-' stays: it replaces the sowing before it. */
+static void to_turn(pmn_line *line, pmn_move *last)
+{
+    size_t k = (size_t)(last - line->moves);
+    assert(k < line->nmoves && last->nvariations > 0);
+    while (k > 0 && line->moves[k].joined)
+        k--;
+    pmn_move *first = &line->moves[k];
+    if (first == last)
+        return;
+    pmn_line *to = record_move_add_variation(first);
+    if (!to)
+        return;   /* (out of memory: it stays where it was read) */
+    *to = last->variations[--last->nvariations];
+}
+
 static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int depth)
 {
     struct token open = p->tok;
@@ -1049,6 +1069,8 @@ static int parse_paren(struct parser *p, pmn_line *line, pmn_move **last, int de
         }
     }
     record_line_free(&scratch);
+    if (*last && (*last)->joined && var->nmoves && !var->moves[0].joined)
+        to_turn(line, *last);
     return rc;
 }
 

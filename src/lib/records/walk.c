@@ -73,6 +73,13 @@ static int walk_line(struct walk *k, pmn_walk_line *l, const pmn_position *befor
     if (rc == PMN_WALK_ABORT)
         return rc;
     int interrupted = 1;       /* by the line's start, a comment or a variation */
+    /* Where sowings are joined (PMN), the variations of a turn's first
+     * sowing -- alternatives to the whole turn -- come after its last
+     * sowing, as a variation after a move in PGN ("3. a-c (3. b-d ...)"),
+     * not between its sowings; the reader puts them back (parser.c,
+     * to_turn). */
+    pmn_walk_node held;
+    int holding = 0;
     for (size_t i = 0; rc != PMN_WALK_PRUNE && i < l->line->nmoves; i++) {
         const pmn_move *m = &l->line->moves[i];
         const pmn_played *pl = &l->played->moves[i];
@@ -86,11 +93,25 @@ static int walk_line(struct walk *k, pmn_walk_line *l, const pmn_position *befor
         int mrc = w->visit_move ? w->visit_move(k->ctx, &n) : PMN_WALK_CONTINUE;
         if (mrc == PMN_WALK_ABORT)
             return mrc;
-        if (mrc != PMN_WALK_PRUNE && (mrc = walk_variations(k, &n)) != 0)
+        int turn_goes_on = i + 1 < l->line->nmoves && l->line->moves[i + 1].joined;
+        if (mrc != PMN_WALK_PRUNE && w->joins && !w->breadth && turn_goes_on && !m->joined
+            && m->nvariations) {
+            held = n;   /* (its variations after the turn's last sowing) */
+            holding = 1;
+        } else if (mrc != PMN_WALK_PRUNE && (mrc = walk_variations(k, &n)) != 0) {
             return mrc;
+        }
+        interrupted = m->ncomments || (m->nvariations && !(holding && held.move == m));
+        if (holding && !turn_goes_on) {
+            /* (the turn's last sowing: before its leave_move, which may end
+             * the full move) */
+            holding = 0;
+            if ((mrc = walk_variations(k, &held)) != 0)
+                return mrc;
+            interrupted = 1;
+        }
         if (w->leave_move && (mrc = w->leave_move(k->ctx, &n)) == PMN_WALK_ABORT)
             return mrc;
-        interrupted = m->ncomments || m->nvariations;
         /* The replay follows a line up to its first ply not played. */
         before = before && pl->replayed ? &pl->after : NULL;
     }

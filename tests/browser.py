@@ -30,7 +30,8 @@ What it checks:
     the record plays next marked; without it, no panel;
   - at a glance: at 1280x900 the board, its controls, the move list and
     the graph are in view at once, with no sideways scroll there or at
-    412 px; engine lines folded after their first plies, opened by a click
+    412 px, where the board stays in view opened deep in a game and
+    stepped through it; engine lines folded after their first plies, opened by a click
     or a step into them; the caption's ply, value and comments on lines of
     their own.
 
@@ -641,6 +642,32 @@ var out = {w: innerWidth, h: innerHeight, scroll: document.documentElement.scrol
 return out;"""
 
 
+def phone(d, url, w, h):
+    """On a phone's screen the board stays in view: opened deep in a game
+    (#ply=66), and stepped through it ply by ply, the move list scrolls
+    under it, not the page (which scrolled the board away after 20 plies,
+    and opened at ply 66 with it 482 px above the screen)."""
+    def board_in_view(what):
+        v = d.execute_script(IN_VIEW_JS)
+        b = v["board"]
+        ok(b[1] >= 0 and b[3] <= v["h"] and v["scroll"] <= v["w"],
+           "%dx%d, %s: the board in view: %s" % (w, h, what, v))
+    go(d, url, "#game=1&ply=66")
+    board_in_view("opened at ply 66")
+    go(d, url, "#game=1&ply=0")
+    for step in range(1, 81):
+        keys(d, Keys.ARROW_RIGHT)
+        if step % 20 == 0:
+            until(lambda: at(d)[2] == str(step), 2)
+            board_in_view("stepped to ply %d" % step)
+    cur = d.execute_script("""
+var a = document.querySelector('#moves a.mv.cur'), m = document.getElementById('moves');
+if (!a) return null;
+var r = a.getBoundingClientRect(), b = m.getBoundingClientRect();
+return [r.top >= b.top - 1 && r.bottom <= b.bottom + 1, r.top, r.bottom, b.top, b.bottom];""")
+    ok(cur and cur[0], "%dx%d: the move list shows the move stepped to: %s" % (w, h, cur))
+
+
 def at_a_glance(d):
     """The annotated page of annotated(): at 1280x900 the board, its
     controls, the move list and the graph are all in view at once; no
@@ -661,6 +688,8 @@ def at_a_glance(d):
                 out = [k for k in ("board", "moves", "eval-graph", "controls")
                        if v[k][0] < 0 or v[k][1] < 0 or v[k][2] > v["w"] or v[k][3] > v["h"]]
                 ok(not out, "1280x900: all in view, but not %s: %s" % (out, v))
+            else:
+                phone(d, url, w, h)
     finally:
         d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     go(d, url, "#game=1&ply=0")

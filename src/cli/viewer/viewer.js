@@ -542,6 +542,16 @@
     return d.map(function (x) { return x.severity + "[" + x.code + "]: " + x.message; }).join(" ");
   }
 
+  /* The move stepped to, shown by scrolling the move list alone: never the
+   * page, which on a phone's screen (the list under the board) scrolled the
+   * board away after 20 plies, and opened #ply=66 with it above the screen. */
+  function reveal(a) {
+    var box = $("moves"), r = a.getBoundingClientRect(), b = box.getBoundingClientRect();
+    var pad = 8;
+    if (r.top < b.top + pad) box.scrollTop -= b.top + pad - r.top;
+    else if (r.bottom > b.bottom - pad) box.scrollTop += r.bottom - (b.bottom - pad);
+  }
+
   function show() {
     var l = at.line, i = at.idx, n = i >= 0 ? node(l, i) : null, status, lapText = "";
     var box = $("board");
@@ -596,7 +606,7 @@
           if (up.unfold && up.hidden) up.unfold();
         a.classList.add("cur");
         a.setAttribute("aria-current", "step");
-        if (a.scrollIntoView) a.scrollIntoView({ block: "nearest" });
+        reveal(a);
       }
     }
     markEval();

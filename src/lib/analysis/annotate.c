@@ -450,6 +450,21 @@ static int game_over(const pmn_annotated_ply *j, const pmn_played *pl)
         && !j->played.has_margin;
 }
 
+/* A ply that ends a game scored by seeds is worth what the board gives,
+ * exactly ("=-7"), whatever the search valued it at: a result proved
+ * without a margin (from the databases under a majority) is written so
+ * too.  0 where the rules count no seeds. */
+static int final_eval(const pmn_rules *r, const pmn_played *pl, char *buf, size_t size)
+{
+    unsigned long seeds[2];
+    if (pl->report.ending == PMN_END_NONE
+        || !pmn_final_seeds(r, pl->report.ending, &pl->after, seeds))
+        return 0;
+    long m = (long)seeds[PMN_SOUTH] - (long)seeds[PMN_NORTH];
+    snprintf(buf, size, m ? "=%+ld" : "=0", m);
+    return 1;
+}
+
 /* Exact first: a position whose every move the margin solver proves
  * within o->proof_nodes positions is judged by exact values (the opening
  * too), the search judging only the rest.  One thread and a count of
@@ -599,10 +614,13 @@ static int analyse_ply(struct run *u, size_t i, const pmn_position *before, pmn_
      * four fewer are: positions of as many seeds are about as hard, and
      * a failed proof costs its whole budget (an opening of Kalah(6,4)
      * or Oware would pay it every ply: annotate took 1.4 times as long
-     * on samples/oware/selfplay-2.pmn, 1.1 times with this). */
+     * on samples/oware/selfplay-2.pmn, 1.1 times with this).  Where the
+     * databases hold the layer, every ply tries: their answer is cheap,
+     * and one failed above them says nothing of it. */
     unsigned in_play = pmn_position_seeds(u->r, before, PMN_SOUTH)
                      + pmn_position_seeds(u->r, before, PMN_NORTH);
-    int tried = in_play + 4 <= u->failed_at;
+    int tried = in_play + 4 <= u->failed_at
+             || (int)in_play <= searcher_tablebase_seeds(u->s);   /* (the databases' answer) */
     int exact = tried ? prove(u->s, u->r, before, history, nhistory, o, a) : 0;
     if (tried && exact == 0)
         u->failed_at = in_play;   /* (where prove() does not apply, it answers 0 at once) */
@@ -627,7 +645,9 @@ static int write_ply(struct run *u, size_t i, const pmn_annotated_ply *j, const 
     /* The value once a turn, after its last sowing (pmn(1)); a sowing
      * judged before it gets its mark and sentence. */
     int turn_goes_on = i + 1 < u->n && line->moves[i + 1].continues;
-    snprintf(text, sizeof text, "[%%eval %s]", j->eval);
+    char final[16];
+    int scored = final_eval(u->r, &line->moves[i], final, sizeof final);
+    snprintf(text, sizeof text, "[%%eval %s]", scored ? final : j->eval);
     /* The turn: back to its first sowing. */
     struct turn t;
     size_t first = i;
@@ -639,7 +659,7 @@ static int write_ply(struct run *u, size_t i, const pmn_annotated_ply *j, const 
     for (size_t k = first; k < i; k++)
         t.holes[k - first] = u->rec->main.moves[k].hole;
     strip_evals(m);
-    if (!turn_goes_on && !game_over(j, &line->moves[i])) {
+    if (!turn_goes_on && (scored || !game_over(j, &line->moves[i]))) {
         int rc = add_comment_text(m, text);
         if (rc < 0)
             return rc;

@@ -26,4 +26,8 @@ int annotate_prove_alike(pmn_searcher *s, const pmn_rules *r, const pmn_position
                          const pmn_position *history, size_t nhistory,
                          const pmn_search_limits *l, int hole, pmn_analysis *a);
 
+/* The most seeds in play of the layers the searcher's endgame databases
+ * hold, or -1 where it reads none (search.c owns the searcher). */
+int searcher_tablebase_seeds(const pmn_searcher *s);
+
 #endif

@@ -36,6 +36,7 @@
 #include "solve.h"
 #include "tablebase.h"
 #include "tree.h"
+#include "judge.h"
 #include "../base/util.h"
 
 #include <assert.h>
@@ -426,6 +427,11 @@ void pmn_searcher_free(pmn_searcher *s)
     free(s->children);
     solve_table_free(s->solver);
     free(s);
+}
+
+int searcher_tablebase_seeds(const pmn_searcher *s)
+{
+    return s->tb ? (int)pmn_tablebase_seeds(s->tb) : -1;
 }
 
 int pmn_searcher_use_tablebase(pmn_searcher *s, const pmn_tablebase *tb)

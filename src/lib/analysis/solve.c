@@ -1473,7 +1473,14 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
             } else {
                 /* (one of the ends: a repetition, worth 0 where the seeds
                  * left go uncounted, the seeds on each side under own) */
+                /* (its search within what is left of the budget, and
+                 * counted into it: two searches a probe at most) */
+                if (x->b.max_nodes)
+                    tablebase_history_limit(h, x->b.max_nodes > x->b.nodes
+                                               ? (x->b.max_nodes - x->b.nodes) / 2 : 0);
+                uint64_t searched = tablebase_history_searched(h);
                 int found = tablebase_history_probe(h, &k.pos, &cv);
+                x->b.nodes += tablebase_history_searched(h) - searched;
                 if (found < 0) {
                     unknown = 1;   /* a move not found: no answer but the whole */
                     break;

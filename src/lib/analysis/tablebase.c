@@ -1372,6 +1372,7 @@ struct cycle_search {
     const struct cycle_graph *g;
     uint8_t *on_path;          /* [rank * 2 + parity]: on the path */
     uint64_t nodes, budget;
+    uint64_t total;            /* the nodes of every search cycle_both made */
     unsigned depth;            /* the path's length (CYCLE_DEPTH at most: the stack) */
     int stopped;               /* the budget ran out: the value means nothing */
     int high;                  /* 1: the exits the root's side to move likes best */
@@ -1492,6 +1493,7 @@ static int cycle_both(struct cycle_search *s, uint32_t r, int alpha, int beta, i
         s->path_max = INT8_MIN;
         s->path_min = INT8_MAX;
         v[high] = cycle_value(s, r, 0, alpha, beta);
+        s->total += s->nodes;
         if (s->stopped)
             return -1;
     }
@@ -2242,6 +2244,16 @@ static int history_search(struct tablebase_history *h, const pmn_position *p, ui
         return -1;
     *v = found[0];
     return 1;
+}
+
+void tablebase_history_limit(struct tablebase_history *h, uint64_t budget)
+{
+    h->s.budget = budget < tablebase_cycle_budget ? budget : tablebase_cycle_budget;
+}
+
+uint64_t tablebase_history_searched(const struct tablebase_history *h)
+{
+    return h->s.total;
 }
 
 int tablebase_history_probe(struct tablebase_history *h, const pmn_position *p, int *v)

@@ -86,6 +86,11 @@ int tablebase_history_probe(struct tablebase_history *h, const pmn_position *p, 
 /* The positions a search with the path may visit for one position's value
  * (own seeds), in a build or a probe: past it, the bounds stand. */
 extern uint64_t tablebase_cycle_budget;
+/* A probe's search under own seeds: at most `budget` positions (and
+ * tablebase_cycle_budget), so that a caller's own budget bounds it; and
+ * the positions its probes have searched in all, to count into it. */
+void tablebase_history_limit(struct tablebase_history *h, uint64_t budget);
+uint64_t tablebase_history_searched(const struct tablebase_history *h);
 void tablebase_history_free(struct tablebase_history *h);
 
 /* Were tb's databases built under the rules r, or do they serve them (r

@@ -263,11 +263,24 @@ static void print_json(const struct request *rq, const struct target *t, const p
            (unsigned long long)a->nodes, a->seconds, a->stopped ? "true" : "false");
 }
 
-/* Iterations, on standard error when it is a terminal. */
+/* Iterations, on standard error when it is a terminal; a solve's, about
+ * once a second, the bounds it has proved so far. */
 static void progress(void *ctx, const pmn_analysis *a)
 {
     const struct target *t = ctx;
     char buf[256];
+    if (a->value.solved && !a->value.exact) {
+        int side = t->pos.to_move, sign = side == PMN_SOUTH ? 1 : -1;
+        int lo = sign > 0 ? a->value.lower : -a->value.upper;
+        int hi = sign > 0 ? a->value.upper : -a->value.lower;
+        if (lo > -100000 && hi < 100000)   /* (the solver's no bound) */
+            snprintf(buf, sizeof buf, "between %+d and %+d seeds for South", lo, hi);
+        else
+            snprintf(buf, sizeof buf, "no bound proved");
+        fprintf(stderr, "\rsolving: %s so far, %llu nodes, %.0f s\033[K", buf,
+                (unsigned long long)a->nodes, a->seconds);
+        return;
+    }
     pmn_value_describe(&a->value, t->pos.to_move, buf, sizeof buf);
     fprintf(stderr, "\rdepth %u: %s, %llu nodes, %.1f s\033[K", a->depth, buf,
             (unsigned long long)a->nodes, a->seconds);

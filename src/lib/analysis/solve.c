@@ -160,6 +160,14 @@ struct solver {
     int outcome_only;         /* the databases give results, not margins
                                  (tablebase_outcome_only: under a majority) */
     int main;                 /* the solve's own thread, not a helper */
+    /* Progress, the main thread's: the bounds proved so far, given to the
+     * caller's function about once a second (tick()). */
+    long plo, phi;
+    pmn_progress_fn fn;
+    void *fn_ctx;
+    int (*stop)(void *);      /* the caller's own stop, which tick() asks */
+    void *stop_ctx;
+    double start, next_tick;
 };
 
 #define UNLIMITED (1 << 20)
@@ -1099,6 +1107,8 @@ static int mtd(struct solver *x, const pmn_position *p, long g, long *lo, long *
                 if (!(dep & DEP_HORIZON) && v < phi)
                     phi = v;
             }
+            x->plo = plo;
+            x->phi = phi;
             guessed |= dep & DEP_HORIZON;
             g = v;
             steps++;
@@ -1109,6 +1119,33 @@ static int mtd(struct solver *x, const pmn_position *p, long g, long *lo, long *
             return 1;
         }
     }
+}
+
+/* The main thread's stop check, every 1024 positions: the caller's stop,
+ * and about once a second the bounds proved so far to the caller's
+ * progress function (a long solve shows it is under way: pmn analyse on a
+ * terminal). */
+static void set_value(long lo, long hi, pmn_value *v);
+
+static int tick(void *ctx)
+{
+    struct solver *x = ctx;
+    if (x->stop && x->stop(x->stop_ctx))
+        return 1;
+    double now = util_now();
+    if (x->fn && now >= x->next_tick) {
+        pmn_analysis a;
+        memset(&a, 0, sizeof a);
+        set_value(x->plo, x->phi, &a.value);
+        a.value.exact = 0;
+        a.stopped = 1;
+        a.best = -1;
+        a.nodes = x->b.nodes;
+        a.seconds = now - x->start;
+        x->fn(x->fn_ctx, &a);
+        x->next_tick = now + 1;
+    }
+    return 0;
 }
 
 /* ---- threads ------------------------------------------------------------------- */
@@ -1674,8 +1711,16 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     x->parity = x->sh.counts_all ? (int)(x->seeds & 1) : -1;
     x->b.max_nodes = l->nodes;
     x->b.deadline = l->seconds > 0 ? start + l->seconds : 0;
-    x->b.stop = l->stop;
-    x->b.stop_ctx = l->stop_ctx;
+    x->stop = l->stop;
+    x->stop_ctx = l->stop_ctx;
+    if (fn || l->stop) {
+        x->b.stop = tick;
+        x->b.stop_ctx = x;
+    }
+    x->fn = fn;
+    x->fn_ctx = ctx;
+    x->start = start;
+    x->next_tick = start + 1;
     x->b.damaged = t->tb ? tablebase_damaged_flag(t->tb) : NULL;
     for (size_t i = 0; i < nhistory; i++)
         before[i] = engine_key(x->r, &history[i]);
@@ -1698,6 +1743,8 @@ int solve_position(struct solve_table *t, const pmn_rules *r, const pmn_position
     }
     long lo, hi;
     root_bounds(x, p, &lo, &hi);
+    x->plo = lo;
+    x->phi = hi;
     x->ln.path[0] = x->sh.acyclic ? 0 : engine_key(x->r, p);
     int best = -1;
     uint64_t helped = 0;

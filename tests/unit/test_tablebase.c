@@ -830,6 +830,11 @@ static void endings_judged_exactly(void **state)
     annotated_endings("awale,holes=4,majority=no", 3, 30, 61);
     annotated_endings("awale,holes=3,majority=no", 3, 60, 61);
     annotated_endings("oware,holes=3,majority=no,repetition=uncounted", 3, 60, 62);
+    /* Oware's own rules: a repetition gives each side its own seeds, so a
+     * value depends on the history (the layer searched with its path);
+     * and under its majority, where the values are results. */
+    annotated_endings("oware,holes=3,majority=no", 3, 60, 63);
+    annotated_endings("oware,holes=3", 3, 60, 64);
 }
 
 /* Random positions of layers the minimax cannot reach, against the margin

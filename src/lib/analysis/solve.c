@@ -118,6 +118,12 @@ struct solve_table {
     atomic_int grow_wanted;
     unsigned running;         /* helpers searching */
     unsigned waiting;         /* helpers waiting for the table */
+    /* The last layer solved again for a history (tb_history_answer), kept
+     * for the next position of that layer: its graph is made once, not a
+     * ply (annotate asks of every ply; making it was a third of its time
+     * on Oware with databases to 10 seeds). */
+    struct tablebase_history *hist;
+    unsigned hist_n;
 };
 
 /* What the rules make the solver do. */
@@ -276,6 +282,7 @@ void solve_table_free(struct solve_table *t)
         return;
     for (size_t i = 0; i < SOLVE_MAX_THREADS; i++)
         free(t->kids[i]);
+    tablebase_history_free(t->hist);
     munmap(t->e, t->cap * BUCKET * sizeof *t->e);
     pthread_mutex_destroy(&t->grow_lock);
     pthread_cond_destroy(&t->arrived);
@@ -301,6 +308,10 @@ void solve_table_clear(struct solve_table *t)
 
 void solve_table_use(struct solve_table *t, const pmn_tablebase *tb)
 {
+    if (tb != t->tb) {
+        tablebase_history_free(t->hist);
+        t->hist = NULL;
+    }
     t->tb = tb;
 }
 
@@ -1478,7 +1489,12 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
     if (nhistory)   /* history may be NULL then */
         memcpy(ends, history, nhistory * sizeof *ends);
     size_t nends = nhistory;
-    struct tablebase_history *h = tablebase_history_new(tb, n, solve_history_layer_max);
+    struct tablebase_history *h = x->t->hist && x->t->hist_n == n ? x->t->hist : NULL;
+    if (!h) {
+        tablebase_history_free(x->t->hist);
+        x->t->hist = h = tablebase_history_new(tb, n, solve_history_layer_max);
+        x->t->hist_n = n;
+    }
     if (!h) {
         free(ends);
         return 0;
@@ -1512,9 +1528,9 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
                  * left go uncounted, the seeds on each side under own) */
                 /* (its search within what is left of the budget, and
                  * counted into it: two searches a probe at most) */
-                if (x->b.max_nodes)
-                    tablebase_history_limit(h, x->b.max_nodes > x->b.nodes
-                                               ? (x->b.max_nodes - x->b.nodes) / 2 : 0);
+                tablebase_history_limit(h, !x->b.max_nodes ? UINT64_MAX
+                                           : x->b.max_nodes > x->b.nodes
+                                           ? (x->b.max_nodes - x->b.nodes) / 2 : 0);
                 uint64_t searched = tablebase_history_searched(h);
                 int found = tablebase_history_probe(h, &k.pos, &cv);
                 x->b.nodes += tablebase_history_searched(h) - searched;
@@ -1568,8 +1584,7 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
             break;   /* the rules end the game here: a repetition */
         q = pick.pos;
     }
-    tablebase_history_free(h);
-    free(ends);
+    free(ends);   /* (h is kept: x->t->hist; the next solves it for its ends) */
     if (a->npv == 0)
         return 0;
     if (nhistory == 0 && !own) {

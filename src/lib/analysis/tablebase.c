@@ -2093,8 +2093,8 @@ void tablebase_history_free(struct tablebase_history *h)
 {
     if (h) {
         layer_free(&h->L);
-        if (h->tb->own)
-            cycle_graph_free(&h->g);
+        cycle_graph_free(&h->g);   /* (all NULL but under own seeds; tb not read:
+                                      a searcher may free its own after them) */
         free(h->s.on_path);
         free(h->value_b);
         free(h->value);
@@ -2921,9 +2921,18 @@ static int stored_move(const pmn_tablebase *tb, const pmn_rules *r, const pmn_po
  * no move held for it): at each ply a move that keeps the value, out of
  * the layer where one does, to the end of the game, the first repetition,
  * `max` moves, or a move whose value is not found. */
+#define OWN_LINE_PROBE (UINT64_C(1) << 16)   /* positions a probe's search */
+#define OWN_LINE_ALL (UINT64_C(1) << 21)     /* and the line's in all */
+
 static unsigned own_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_position *p,
                          long v, int *line, unsigned max, uint64_t *played)
 {
+    /* (A line is asked for often -- the depth search's at each iteration
+     * whose line reaches the databases -- and is worth no more than a
+     * value: its searches are held to small budgets, and it ends where
+     * one passes them.  Without them, annotate took 105 s for
+     * samples/oware/selfplay-2.pmn with databases to 10 seeds, 21 s
+     * without databases.) */
     pmn_position seen[PMN_MAX_PV + 1], q = *p;
     unsigned n = 0, nseen = 0;
     struct tablebase_history *h = NULL;
@@ -2958,11 +2967,13 @@ static unsigned own_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_
                         h_layer = layer;
                         if (!h)
                             break;
+                        tablebase_history_limit(h, OWN_LINE_PROBE);
                     }
                     tablebase_history_solve(h, seen, nseen);
                     solved = 1;
                 }
-                if (tablebase_history_probe(h, &k, &cv) != 1)
+                if (tablebase_history_searched(h) > OWN_LINE_ALL
+                    || tablebase_history_probe(h, &k, &cv) != 1)
                     continue;
                 long cd = (long)k.captured[q.to_move] - (long)k.captured[!q.to_move];
                 mv = k.to_move == q.to_move ? cd + cv : cd - cv;

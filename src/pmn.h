@@ -1444,6 +1444,11 @@ typedef struct pmn_walker {
     int breadth;               /* lines one after another (the main line, then
                                   each variation in the order its move is met),
                                   not each variation inside its move */
+    int turn_after;            /* depth order: the variations of a turn's first
+                                  sowing, alternatives to the whole turn, walked
+                                  after its last sowing (before its leave_move),
+                                  as PMN's text writes them and its reader puts
+                                  them back; else inside their move (XML) */
 } pmn_walker;
 
 /* Walk rec and its replay (NULL: the record replayed as its tags set it

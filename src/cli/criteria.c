@@ -773,7 +773,7 @@ static int position_holds(const struct criteria *c, const struct criterion *cr,
     if (!c->variations || !g->rec)
         return 0;
     /* --variations: each ply of each variation the replay played. */
-    static const pmn_walker walker = { NULL, NULL, variation_reaches, NULL, NULL, NULL, 0, 1 };
+    static const pmn_walker walker = { NULL, NULL, variation_reaches, NULL, NULL, NULL, 0, 1, 0 };
     struct in_variations v = { c, cr->text, r, &want };
     return pmn_walk(g->rec, g->replay, &walker, &v) == PMN_WALK_ABORT;
 }

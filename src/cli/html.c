@@ -386,7 +386,7 @@ static int jline(void *ctx, const pmn_walk_line *l)
  * when memory runs out. */
 static long jnodes(struct writing *w, const pmn_record *rec, const pmn_replay *replay)
 {
-    static const pmn_walker page = { NULL, jline, jnode, NULL, NULL, NULL, 0, 1 };
+    static const pmn_walker page = { NULL, jline, jnode, NULL, NULL, NULL, 0, 1, 0 };
     FILE *f = w->h->f;
     fputs(",\"nodes\":[", f);
     if (pmn_walk(rec, replay, &page, w) != 0)

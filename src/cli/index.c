@@ -388,7 +388,7 @@ static int variation_ply(void *ctx, pmn_walk_node *n)
 static int index_variations(struct indexer *ix, const struct game *g, const pmn_rules *r,
                             int64_t id)
 {
-    static const pmn_walker walker = { NULL, NULL, variation_ply, NULL, NULL, NULL, 0, 1 };
+    static const pmn_walker walker = { NULL, NULL, variation_ply, NULL, NULL, NULL, 0, 1, 0 };
     struct walking w = { .ix = ix, .r = r, .game = id, .line = -1 };
     if (!g->rec)
         return 0;   /* the quick pass: a game without variations */

@@ -95,7 +95,7 @@ static int on_game_end(void *ctx, const pmn_record *rec, const pmn_replay *repla
 }
 
 static const pmn_walker depth_joined = { on_game, on_line, on_move, on_move_end, on_line_end,
-                                         on_game_end, 1, 0 };
+                                         on_game_end, 1, 0, 0 };
 
 /* Walk the game with w, its own replay or none; the trace. */
 static struct trace walked(const pmn_walker *w, int own_replay, int prune_at, int abort_depth,

@@ -1102,7 +1102,7 @@ int pmn_write_format(FILE *f, pmn_format format, const pmn_record *rec,
     }
     static const pmn_walker format_writer = {
         format_game_in, format_line_in, format_move_in,
-        NULL, format_line_out, format_game_out, 0, 0
+        NULL, format_line_out, format_game_out, 0, 0, 0
     };
     struct out o = { f, 0, fn, ctx, format, pmn_format_title(format), r,
                      setup->status != PMN_SETUP_UNKNOWN_RULES, { 0 }, NULL, 0, 0, setup, result,

@@ -379,7 +379,7 @@ int pmn_write_record(FILE *f, const pmn_record *rec, const pmn_replay *replay,
 {
     static const pmn_walker pmn_writer = {
         writer_game_in, writer_line_in, writer_move_in,
-        writer_move_out, writer_line_out, writer_game_out, 1, 0
+        writer_move_out, writer_line_out, writer_game_out, 1, 0, 1
     };
     struct text_out w = { f, o, NULL, 0, 0, NULL, 0, 0, 0, 0, 0, 0 };
     w.unplayed = replay && pmn_replay_result(replay)->setup != PMN_SETUP_READY;

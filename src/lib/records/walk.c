@@ -73,7 +73,7 @@ static int walk_line(struct walk *k, pmn_walk_line *l, const pmn_position *befor
     if (rc == PMN_WALK_ABORT)
         return rc;
     int interrupted = 1;       /* by the line's start, a comment or a variation */
-    /* Where sowings are joined (PMN), the variations of a turn's first
+    /* Where the writer asks (PMN's text: turn_after), the variations of a turn's first
      * sowing -- alternatives to the whole turn -- come after its last
      * sowing, as a variation after a move in PGN ("3. a-c (3. b-d ...)"),
      * not between its sowings; the reader puts them back (parser.c,
@@ -94,7 +94,7 @@ static int walk_line(struct walk *k, pmn_walk_line *l, const pmn_position *befor
         if (mrc == PMN_WALK_ABORT)
             return mrc;
         int turn_goes_on = i + 1 < l->line->nmoves && l->line->moves[i + 1].joined;
-        if (mrc != PMN_WALK_PRUNE && w->joins && !w->breadth && turn_goes_on && !m->joined
+        if (mrc != PMN_WALK_PRUNE && w->turn_after && !w->breadth && turn_goes_on && !m->joined
             && m->nvariations) {
             held = n;   /* (its variations after the turn's last sowing) */
             holding = 1;

@@ -460,7 +460,7 @@ static int write_game(pmn_xml_writer *w, const pmn_record *rec, const pmn_replay
 {
     static const pmn_walker xml_writer = {
         xml_game_in, xml_line_in, xml_move_in,
-        xml_move_out, xml_line_out, xml_game_out, 1, 0
+        xml_move_out, xml_line_out, xml_game_out, 1, 0, 0
     };
     w->replaced = 0;
     if (pmn_walk(rec, replay, &xml_writer, w) < 0)

@@ -678,6 +678,12 @@ double pmn_tablebase_build_bytes(const pmn_rules *r, unsigned seeds, double *dis
  * time: another's running there (its lock on the folder) is an error. */
 int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, unsigned threads,
                         pmn_tablebase_fn fn, void *ctx, pmn_error *err);
+/* Every layer of r up to `seeds` built in memory, on `threads` threads,
+ * no file written or read: for a search that wants small layers and has
+ * no databases (pmn analyse --solve).  NULL (with *err) as a build fails;
+ * pmn_tablebase_close frees it. */
+pmn_tablebase *pmn_tablebase_make(const pmn_rules *r, unsigned seeds, unsigned threads,
+                                  pmn_error *err);
 /* The layers 0.. of r found in dir; NULL (with *err) if there are none,
  * if one is not theirs (its header: format, the rules' whole spec, size),
  * or if one is missing below others or is a link to nothing.  Cheap: no

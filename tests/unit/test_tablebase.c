@@ -677,6 +677,48 @@ static void own_seeds_exact(void **state)
     rm_dir(dir);
 }
 
+/* Layers made in memory (pmn_tablebase_make, for a solve without
+ * databases) hold what the files of a build hold: every position's bounds
+ * the same, for Oware's own seeds and for Awale's one value a position. */
+static void made_in_memory(void **state)
+{
+    (void)state;
+    static const char *const specs[] = { "oware,holes=3", "awale,holes=4" };
+    for (size_t sp = 0; sp < sizeof specs / sizeof specs[0]; sp++) {
+        pmn_rules r;
+        pmn_error err;
+        char *dir;
+        unsigned top = 7, h[64];
+        pmn_tablebase *tb = built(specs[sp], top, &r, &dir);
+        pmn_tablebase *mem = pmn_tablebase_make(&r, top, 2, &err);
+        assert_non_null(mem);
+        assert_int_equal(pmn_tablebase_seeds(mem), top);
+        uint64_t compared = 0;
+        for (unsigned n = 0; n <= top; n++)
+            for (int more = next_counts(h, 2 * r.pits, n, 1); more;
+                 more = next_counts(h, 2 * r.pits, n, 0))
+                for (int side = 0; side < 2; side++) {
+                    pmn_position p;
+                    int lo, hi, mlo, mhi;
+                    position_of(&r, h, side, &p);
+                    assert_int_equal(pmn_tablebase_probe_bounds(tb, &p, &lo, &hi), 1);
+                    assert_int_equal(pmn_tablebase_probe_bounds(mem, &p, &mlo, &mhi), 1);
+                    assert_int_equal(lo, mlo);
+                    assert_int_equal(hi, mhi);
+                    compared++;
+                }
+        assert_true(compared > 1000);
+        pmn_tablebase_close(mem);
+        pmn_tablebase_close(tb);
+        rm_dir(dir);
+    }
+    /* (more seeds than the rules' databases can hold: refused) */
+    pmn_rules r;
+    pmn_error err;
+    assert_int_equal(pmn_rules_init(&r, "oware", NULL), 0);
+    assert_null(pmn_tablebase_make(&r, pmn_tablebase_max_seeds(&r) + 1, 1, &err));
+}
+
 /* Own seeds (Oware's repetition): every position of the small layers, as
  * a new game, lies within the databases' bounds, and is their value where
  * they meet (the minimax with the path's repetitions, worth the seeds on
@@ -1370,6 +1412,7 @@ int main(void)
         cmocka_unit_test(results_under_a_majority),
         cmocka_unit_test(own_seeds_bound_the_minimax),
         cmocka_unit_test(own_seeds_exact),
+        cmocka_unit_test(made_in_memory),
         cmocka_unit_test(depth_search_reads_databases),
         cmocka_unit_test(depth_search_reads_results),
         cmocka_unit_test(bounds_where_layers_are_large),

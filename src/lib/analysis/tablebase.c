@@ -2686,6 +2686,30 @@ static int build_layers(pmn_tablebase *tb, const char *dir, unsigned seeds, unsi
     return 0;
 }
 
+pmn_tablebase *pmn_tablebase_make(const pmn_rules *r, unsigned seeds, unsigned threads,
+                                  pmn_error *err)
+{
+    if (seeds > pmn_tablebase_max_seeds(r)) {
+        util_fail(err, PMN_ERR_RANGE, 0, "at most %u seeds in play", pmn_tablebase_max_seeds(r));
+        return NULL;
+    }
+    pmn_tablebase *tb = tb_new(r, err);
+    if (!tb)
+        return NULL;
+    for (unsigned n = 0; n <= seeds; n++) {
+        int8_t *v = NULL;
+        if (build_layer(tb, n, threads, &v, err) != 0) {
+            pmn_tablebase_close(tb);
+            return NULL;
+        }
+        tb->base[n] = v;   /* (malloc'd: mapped[n] 0, as a build's) */
+        tb->layer[n] = v;
+        tb->checked[n] = LAYER_SOUND;
+        tb->seeds = n;
+    }
+    return tb;
+}
+
 pmn_tablebase *pmn_tablebase_open(const pmn_rules *r, const char *dir, pmn_error *err)
 {
     pmn_tablebase *tb = tb_new(r, err);

@@ -1132,12 +1132,12 @@ static int mtd(struct solver *x, const pmn_position *p, long g, long *lo, long *
     }
 }
 
+static void set_value(long lo, long hi, pmn_value *v);
+
 /* The main thread's stop check, every 1024 positions: the caller's stop,
  * and about once a second the bounds proved so far to the caller's
  * progress function (a long solve shows it is under way: pmn analyse on a
  * terminal). */
-static void set_value(long lo, long hi, pmn_value *v);
-
 static int tick(void *ctx)
 {
     struct solver *x = ctx;
@@ -1525,9 +1525,9 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
                     continue;
             } else {
                 /* (one of the ends: a repetition, worth 0 where the seeds
-                 * left go uncounted, the seeds on each side under own) */
-                /* (its search within what is left of the budget, and
-                 * counted into it: two searches a probe at most) */
+                 * left go uncounted, the seeds on each side under own; a
+                 * search within what is left of the budget, and counted
+                 * into it: two searches a probe at most) */
                 tablebase_history_limit(h, !x->b.max_nodes ? UINT64_MAX
                                            : x->b.max_nodes > x->b.nodes
                                            ? (x->b.max_nodes - x->b.nodes) / 2 : 0);
@@ -1555,10 +1555,8 @@ static int tb_history_answer(struct solver *x, const pmn_position *p,
                 pick = k;
             }
         }
-        if (unknown && i == 0)
-            break;
         if (chosen < 0 || unknown)
-            break;   /* (a line to where a move is not found) */
+            break;   /* (at ply 0 no answer; later, a line to where a move is not found) */
         if (i == 0) {
             set_value(best, best, &a->value);
             a->value.tablebase = 1;

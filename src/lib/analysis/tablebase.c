@@ -2613,14 +2613,22 @@ static void layer_stats(const pmn_tablebase *tb, unsigned n, pmn_tablebase_layer
 static int build_layers(pmn_tablebase *tb, const char *dir, unsigned seeds, unsigned threads,
                         pmn_tablebase_fn fn, void *ctx, pmn_error *err);
 
-int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, unsigned threads,
-                        pmn_tablebase_fn fn, void *ctx, pmn_error *err)
+/* More seeds than the databases of r can hold: -1 (and *err). */
+static int seeds_refused(const pmn_rules *r, unsigned seeds, pmn_error *err)
 {
     unsigned most = pmn_tablebase_max_seeds(r);
     if (seeds > most)
         return util_fail(err, PMN_ERR_RANGE, 0, "at most %u seeds in play%s", most,
                          most < PMN_TABLEBASE_MAX_SEEDS ? " for a game whose positions can "
                          "repeat (a byte holds a value and a hole)" : "");
+    return 0;
+}
+
+int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, unsigned threads,
+                        pmn_tablebase_fn fn, void *ctx, pmn_error *err)
+{
+    if (seeds_refused(r, seeds, err))
+        return -1;
     pmn_tablebase *tb = tb_new(r, err);
     if (!tb)
         return -1;
@@ -2649,14 +2657,15 @@ int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, uns
     return rc;
 }
 
-/* pmn_tablebase_build()'s layers, into dir (locked). */
+/* pmn_tablebase_build()'s layers, into dir (locked); or, dir NULL,
+ * pmn_tablebase_make()'s, in memory alone. */
 static int build_layers(pmn_tablebase *tb, const char *dir, unsigned seeds, unsigned threads,
                         pmn_tablebase_fn fn, void *ctx, pmn_error *err)
 {
     for (unsigned n = 0; n <= seeds; n++) {
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        int rc = map_layer(tb, dir, n, 1, err);   /* a build reads every value */
+        int rc = dir ? map_layer(tb, dir, n, 1, err) : 0;   /* a build reads every value */
         int loaded = rc == 1;
         if (rc == -2)
             rc = 0;   /* of another format: made again, and written over it */
@@ -2666,9 +2675,9 @@ static int build_layers(pmn_tablebase *tb, const char *dir, unsigned seeds, unsi
             int8_t *v = NULL;
             if (build_layer(tb, n, threads, &v, err) != 0)
                 return -1;
-            tb->base[n] = v;
+            tb->base[n] = v;   /* (malloc'd: mapped[n] 0) */
             tb->layer[n] = v;
-            if (write_layer(tb, dir, n, v, err) != 0)
+            if (dir && write_layer(tb, dir, n, v, err) != 0)
                 return -1;
         }
         tb->checked[n] = LAYER_SOUND;   /* read whole by map_layer(), or built here */
@@ -2689,23 +2698,12 @@ static int build_layers(pmn_tablebase *tb, const char *dir, unsigned seeds, unsi
 pmn_tablebase *pmn_tablebase_make(const pmn_rules *r, unsigned seeds, unsigned threads,
                                   pmn_error *err)
 {
-    if (seeds > pmn_tablebase_max_seeds(r)) {
-        util_fail(err, PMN_ERR_RANGE, 0, "at most %u seeds in play", pmn_tablebase_max_seeds(r));
+    if (seeds_refused(r, seeds, err))
         return NULL;
-    }
     pmn_tablebase *tb = tb_new(r, err);
-    if (!tb)
-        return NULL;
-    for (unsigned n = 0; n <= seeds; n++) {
-        int8_t *v = NULL;
-        if (build_layer(tb, n, threads, &v, err) != 0) {
-            pmn_tablebase_close(tb);
-            return NULL;
-        }
-        tb->base[n] = v;   /* (malloc'd: mapped[n] 0, as a build's) */
-        tb->layer[n] = v;
-        tb->checked[n] = LAYER_SOUND;
-        tb->seeds = n;
+    if (tb && build_layers(tb, NULL, seeds, threads, NULL, NULL, err) != 0) {
+        pmn_tablebase_close(tb);
+        tb = NULL;
     }
     return tb;
 }
@@ -2945,6 +2943,29 @@ static int stored_move(const pmn_tablebase *tb, const pmn_rules *r, const pmn_po
  * no move held for it): at each ply a move that keeps the value, out of
  * the layer where one does, to the end of the game, the first repetition,
  * `max` moves, or a move whose value is not found. */
+/* A line's next position: pick, reached from q by a move whose report is
+ * rep, becomes q; v (the value for q's side to move) turns with the side
+ * to move, and the positions seen since the last capture start again
+ * after one.  0 where the line ends there: the game's end, or, where
+ * positions repeat, a repetition of one of seen[0..nseen) (the rules end
+ * the game). */
+static int line_step(const pmn_rules *r, int repeats, const pmn_position *seen,
+                     unsigned *nseen, pmn_position *q, const pmn_position *pick,
+                     const pmn_move_report *rep, long *v)
+{
+    if (rep->ending != PMN_END_NONE)
+        return 0;
+    if (pick->to_move != q->to_move)
+        *v = -*v;
+    if (pmn_irreversible(rep))
+        *nseen = 0;
+    *q = *pick;
+    for (unsigned j = 0; j < *nseen && repeats; j++)
+        if (pmn_position_equal(r, &seen[j], q))
+            return 0;
+    return 1;
+}
+
 #define OWN_LINE_PROBE (UINT64_C(1) << 16)   /* positions a probe's search */
 #define OWN_LINE_ALL (UINT64_C(1) << 21)     /* and the line's in all */
 
@@ -2967,6 +2988,7 @@ static unsigned own_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_
         pmn_position pick;
         pmn_move_report pick_rep;
         uint8_t c[TB_MAX_HOLES];
+        assert(nseen <= PMN_MAX_PV && max <= PMN_MAX_PV);   /* (tablebase_line's max) */
         seen[nseen++] = q;
         for (int j = 0; j < nm; j++) {
             pmn_position k = q;
@@ -3012,18 +3034,8 @@ static unsigned own_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_
         if (chosen < 0)
             break;
         line[n++] = chosen;
-        if (pick_rep.ending != PMN_END_NONE)
+        if (!line_step(r, 1, seen, &nseen, &q, &pick, &pick_rep, &v))
             break;
-        if (pick.to_move != q.to_move)
-            v = -v;
-        if (pmn_irreversible(&pick_rep))
-            nseen = 0;
-        int again = 0;
-        for (unsigned j = 0; j < nseen && !again; j++)
-            again = pmn_position_equal(r, &seen[j], &pick);
-        q = pick;
-        if (again || nseen > PMN_MAX_PV - 1)
-            break;   /* the rules end the game here: a repetition */
     }
     tablebase_history_free(h);
     return n;
@@ -3083,16 +3095,8 @@ unsigned tablebase_line(const pmn_tablebase *tb, const pmn_rules *r, const pmn_p
         if (chosen < 0)
             break;
         line[n++] = chosen;
-        if (pick_rep.ending != PMN_END_NONE)
+        if (!line_step(r, !acyclic, seen, &nseen, &q, &pick, &pick_rep, &v))
             break;
-        if (pick.to_move != q.to_move)
-            v = -v;
-        if (pmn_irreversible(&pick_rep))
-            nseen = 0;
-        q = pick;
-        for (unsigned j = 0; j < nseen && !acyclic; j++)
-            if (pmn_position_equal(r, &seen[j], &q))
-                return n;   /* the rules end the game here: a repetition */
     }
     return n;
 }

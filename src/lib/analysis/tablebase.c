@@ -14,14 +14,13 @@
  * since the last capture; the files hold its value as a new game (just
  * made by a capture), found where the bounds below meet and otherwise by
  * a search with the path (cycle_value()), and the bounds where that search
- * passes its budget.  Such a layer holds two a position, bounds: U, the
- * value if every repetition went wholly to the side to move's, and L, if
- * wholly to his opponent.  A repetition's own seeds lie between, so the
- * value of the game as a new one lies in L..U (a side that forces play out
- * of the layer never repeats a position, whatever the rest counts), and
- * where L = U it is exact.  Both come from one solve of the layer's
- * positions with both seats apart, endless play going to South
- * (solve_own()): South to move, it is U; North to move, L.
+ * passes its budget.  Such a layer holds two a position, bounds U and L
+ * of its value as a new game; where L = U it is exact.  Both come from one
+ * solve of the layer's positions with both seats apart, endless play
+ * going to South (solve_own(): a side that forces play out of the layer
+ * never repeats a position, whatever the rest counts), narrowed by the
+ * endless games a side wins with a strategy of no memory
+ * (own_recurrence()): South to move, it is U; North to move, L.
  *
  * Layers.  A move that banks seeds (a capture, a seed stored) goes to a
  * lower layer, whose values are known; a move that banks none stays in the
@@ -1626,6 +1625,152 @@ static int cycle_graph_make(const struct layer *L, const int8_t *w, struct cycle
     return 0;
 }
 
+/* ---- own seeds: bounds from the endless games ---------------------------
+ *
+ * solve_own()'s U holds where North forces play out of the layer; where
+ * he cannot, it is every seed in play.  Tighter, and still sound whatever
+ * the path (the bound's argument is a strategy of one side that needs no
+ * memory): at threshold t, call a node good when South's own seeds there
+ * (his side less North's) are t or more.  If North has a strategy that
+ * wins the endless game "South never takes an exit worth t or more to
+ * him, and the play passes good nodes only finitely often", he has one
+ * without memory (a co-Büchi objective), and with it the game as Oware
+ * plays it ends below t for South: a play that follows it either leaves
+ * the layer at an exit worth less than t, or first repeats a position on
+ * a cycle that the strategy allows, and no such cycle has a good node
+ * (South would go round it for ever).  So U < t wherever South loses his
+ * Büchi game (an exit worth t, or good nodes infinitely often), solved as
+ * usual: his attractor to the good nodes, the rest North's trap, North's
+ * attractor to it taken away, again until nothing is taken.  The bound
+ * for the other side comes from the seats mirrored, as solve_own()'s
+ * does.  A repetition of a position of the path that is not on the
+ * strategy's cycles (a position of before, in a search) is the caller's:
+ * it widens the bound as cycle_value() does. */
+
+/* The successors of node x of the doubled layer: the moves in the layer of
+ * its rank, to the other seat. */
+#define OWN_NODE_KIDS(g, x, j, body)                                                   \
+    do {                                                                               \
+        uint64_t r_ = (x) < (g)->size ? (x) : (x) - (g)->size;                         \
+        uint64_t off_ = (x) < (g)->size ? (g)->size : 0;                               \
+        for (uint32_t k_ = (g)->first[r_]; k_ < (g)->first[r_ + 1]; k_++) {            \
+            uint64_t j = off_ + (g)->kid[k_];                                          \
+            body;                                                                      \
+        }                                                                              \
+    } while (0)
+
+#define OWN_NODE_PREDS(L, x, j, body)                                                  \
+    do {                                                                               \
+        uint64_t c_ = (x) < (L)->size ? (x) : (x) - (L)->size;                         \
+        uint64_t off_ = (x) < (L)->size ? (L)->size : 0;                               \
+        for (uint32_t k_ = c_ ? (L)->cursor[c_ - 1] : 0; k_ < (L)->cursor[c_]; k_++) { \
+            uint64_t j = off_ + ((L)->pred[k_] & PRED_RANK);                           \
+            body;                                                                      \
+        }                                                                              \
+    } while (0)
+
+enum { RB_IN = 1, RB_OUT = 2, RB_ATTR = 4, RB_NOW_S = 8, RB_NOW_N = 16, RB_GOOD = 32 };
+
+/* w[] (solve_own()'s, South's view of each node) lowered to the Büchi
+ * bound; the holes of the ranks whose lower bound rose dropped (the hole
+ * L->hole holds is the move that keeps the old bound).  0; -1 when memory
+ * runs out (w[] as it was).  (Not used with a history: tried there, it
+ * changed no annotation of samples/oware and cost 40% more time.) */
+static int own_recurrence(struct layer *L, const struct cycle_graph *g, int8_t *w)
+{
+    uint64_t M = L->size, N = 2 * M;
+    int n = (int)L->n;
+    uint8_t *st = malloc(N ? N : 1);
+    uint32_t *cnt = malloc((N ? N : 1) * sizeof *cnt), *q = malloc((N ? N : 1) * sizeof *q);
+    int8_t *u = malloc(N ? N : 1);
+    if (!st || !cnt || !q || !u) {
+        free(st); free(cnt); free(q); free(u);
+        return -1;
+    }
+    for (uint64_t x = 0; x < N; x++)
+        u[x] = (int8_t)n;
+    /* Thresholds t = -n + 2, -n + 4, ..., n (values have the parity of n):
+     * a node North wins at t he wins above it, so it leaves the arena. */
+    for (int t = -n + 2; t <= n; t += 2) {
+        for (uint64_t x = 0; x < N; x++) {
+            uint64_t r = x < M ? x : x - M;
+            int south = x < M, moves = g->first[r + 1] > g->first[r];
+            int e = south ? L->exit[r] : L->exit_low[r] == INT8_MIN ? INT8_MIN : -L->exit_low[r];
+            int own = south ? g->own[r] : -g->own[r];
+            uint8_t s = u[x] < t ? RB_OUT : RB_IN;
+            if (south ? e != INT8_MIN && e >= t : !moves && (e == INT8_MIN || e >= t))
+                s |= RB_NOW_S;   /* South takes a good exit (or North must) */
+            else if (south ? !moves : e != INT8_MIN && e < t)
+                s |= RB_NOW_N;   /* North takes one bad for South (or South must) */
+            else if (own >= t)
+                s |= RB_GOOD;
+            st[x] = s;
+        }
+        for (;;) {
+            /* South's attractor to the good nodes in the arena. */
+            uint64_t head = 0, tail = 0;
+            for (uint64_t x = 0; x < N; x++) {
+                if (!(st[x] & RB_IN))
+                    continue;
+                st[x] &= (uint8_t)~RB_ATTR;
+                if (st[x] & (RB_NOW_S | RB_GOOD)) {
+                    st[x] |= RB_ATTR;
+                    q[tail++] = (uint32_t)x;
+                } else if (x >= M) {
+                    cnt[x] = g->first[x - M + 1] - g->first[x - M];
+                }
+            }
+            while (head < tail) {
+                uint64_t y = q[head++];
+                OWN_NODE_PREDS(L, y, x, {
+                    if ((st[x] & (RB_IN | RB_ATTR | RB_NOW_N | RB_NOW_S)) == RB_IN
+                        && (x < M || --cnt[x] == 0)) {
+                        st[x] |= RB_ATTR;
+                        q[tail++] = (uint32_t)x;
+                    }
+                });
+            }
+            /* The rest is North's trap; his attractor to it leaves the arena. */
+            head = tail = 0;
+            for (uint64_t x = 0; x < N; x++) {
+                if (!(st[x] & RB_IN))
+                    continue;
+                if (!(st[x] & RB_ATTR)) {
+                    q[tail++] = (uint32_t)x;
+                } else if (x < M) {
+                    uint32_t c = 0;
+                    OWN_NODE_KIDS(g, x, j, c += (st[j] & RB_IN) != 0);
+                    cnt[x] = c;
+                }
+            }
+            if (tail == 0)
+                break;
+            for (uint64_t i = 0; i < tail; i++)
+                st[q[i]] = (uint8_t)((st[q[i]] & ~RB_IN) | RB_OUT);
+            while (head < tail) {
+                uint64_t y = q[head++];
+                OWN_NODE_PREDS(L, y, x, {
+                    if ((st[x] & RB_IN) && !(st[x] & RB_NOW_S) && (x >= M || --cnt[x] == 0)) {
+                        st[x] = (uint8_t)((st[x] & ~RB_IN) | RB_OUT);
+                        q[tail++] = (uint32_t)x;
+                    }
+                });
+            }
+        }
+        for (uint64_t x = 0; x < N; x++)
+            if ((st[x] & RB_OUT) && u[x] >= t)
+                u[x] = (int8_t)(t - 2);
+    }
+    for (uint64_t x = 0; x < N; x++)
+        if (u[x] < w[x]) {
+            w[x] = u[x];
+            if (x >= M)
+                L->hole[x - M] = UINT8_MAX;   /* (the rank's L rose) */
+        }
+    free(st); free(cnt); free(q); free(u);
+    return 0;
+}
+
 /* The positions of L's layer whose bounds solve_own() left apart (w[]),
  * searched with the path (on L->threads threads); those found get their
  * value and the hole UINT8_MAX (none held: kind_at()).  0; -1 when memory
@@ -1638,13 +1783,27 @@ static int cycle_solve(struct layer *L, int8_t *w)
     if (open == 0)
         return 0;
     struct cycle_graph g;
+    if (cycle_graph_make(L, w, &g) != 0)
+        return -1;
+    if (own_recurrence(L, &g, w) == 0) {
+        open = 0;
+        for (uint64_t i = 0; i < M; i++) {
+            g.hi[i] = w[i];
+            g.lo[i] = (int8_t)-w[M + i];
+            open += w[i] != -w[M + i];
+        }
+    }
+    if (open == 0) {
+        cycle_graph_free(&g);
+        return 0;
+    }
     uint32_t *todo = malloc(open * sizeof *todo);
     unsigned threads = L->threads;
     struct cycle_worker cw[16];
     memset(cw, 0, sizeof cw);
-    int rc = todo && cycle_graph_make(L, w, &g) == 0 ? 0 : -1;
+    int rc = todo ? 0 : -1;
     if (rc != 0) {
-        free(todo);
+        cycle_graph_free(&g);
         return -1;
     }
     for (unsigned t = 0; t < threads && rc == 0; t++)

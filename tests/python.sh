@@ -1,0 +1,54 @@
+#!/bin/sh
+# python.sh - the Python package (bindings/python) built against this
+# tree's libpmn, as cffi's API mode builds it (the compiler checks its
+# declarations against src/pmn.h), and its pytest suite run
+# (bindings/python/tests, which say what they check).  The bootstrap
+# installs Debian's python3-cffi, python3-pytest and python3-hypothesis;
+# Debian's python3 has them, another python3 first on PATH may not.
+set -u
+. "${top_srcdir:-.}/tests/common.sh"
+
+python=
+for p in /usr/bin/python3 python3; do
+    if "$p" -c 'import cffi, pytest, hypothesis' 2>/dev/null; then
+        python=$p
+        break
+    fi
+done
+if [ -z "$python" ]; then
+    echo "python: python3-cffi, python3-pytest or python3-hypothesis is missing" \
+         "(./bootstrap as root installs them)"
+    exit 99
+fi
+top_builddir=$(cd "${top_builddir:-.}" && pwd)
+libs=$top_builddir/src/.libs
+if [ -n "${PMN_SANITIZED:-}" ]; then
+    # A sanitized libpmn cannot be loaded into a python3 that is not.
+    echo "python: left to make check (a sanitizer build)"
+    exit 77
+fi
+
+# Built apart from the source tree (make distcheck's is read-only).
+mkdir -p "$work/py/pmn"
+cp "$top_srcdir"/bindings/python/pmn/*.py "$work/py/pmn/"
+if ! (cd "$work/py" && PMN_SRCDIR=$top_srcdir PMN_BUILDDIR=$top_builddir \
+      "$python" pmn/_build.py) > "$work/build.log" 2>&1; then
+    cat "$work/build.log"
+    echo "python: the package did not build"
+    exit 1
+fi
+# Its warnings are the declarations' against the header: none allowed.
+if grep -E 'warning:' "$work/build.log"; then
+    echo "python: the package's build warns"
+    exit 1
+fi
+
+light=
+if light_run; then
+    light=1
+fi
+cd "$work" || exit 99
+PYTHONPATH=$work/py LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+PMN_TOP_SRCDIR=$top_srcdir PMN_BIN=$PMN PMN_TEST_LIGHT=${light:-0} \
+PYTHONDONTWRITEBYTECODE=1 \
+    exec "$python" -m pytest -q -p no:cacheprovider "$top_srcdir/bindings/python/tests"

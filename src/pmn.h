@@ -722,9 +722,9 @@ int pmn_tablebase_probe(const pmn_tablebase *tb, const pmn_position *p, int *mar
 /* The same as bounds, *low <= margin <= *high, equal where the value is
  * held.  Under rules whose repetition gives each side the seeds on its side
  * (Oware's), a position's value as a new game depends on where endless
- * play is cut off; the databases hold it where that cannot matter, and
- * elsewhere bound it between what it would be worth if every repetition
- * went to the side to move and if to his opponent. */
+ * play is cut off; the databases hold it where they could solve it, and
+ * elsewhere bound it (by what each side forces with a strategy that needs
+ * no memory of the path: tablebase.c says how). */
 int pmn_tablebase_probe_bounds(const pmn_tablebase *tb, const pmn_position *p, int *low,
                                int *high);
 /* Let s answer from tb (kept, not owned; NULL: none): the solver and the

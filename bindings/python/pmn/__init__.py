@@ -575,53 +575,44 @@ class Game:
     or its writing are first asked for: reading an archive for its tags
     and errors costs no parse of such games."""
 
-    def __init__(self, rec, diags):
-        self._text = None
-        self._tags = None
-        self.line = rec.line
-        self.errors = diags
-        self._set_up(rec, diags)
+    def __init__(self, game, diags, tags=None):
+        self._text, self._tags, self.errors = None, tags, diags
+        self._set_up(game)
 
     @classmethod
-    def _clean(cls, text, line, tags):
+    def _clean(cls, text, line, tags, diags=None):
         self = cls.__new__(cls)
-        self._rec, self._text, self._tags, self.line, self.errors = None, text, tags, line, []
+        self._game, self._text, self._tags, self.line = None, text, tags, line
+        self.errors = diags or []
         return self
 
-    def _set_up(self, rec, diags):
-        self._rec = rec
-        self._setup = ffi.new("pmn_setup *")
-        handle = ffi.new_handle(diags)
-        lib.pmn_setup_record(rec, ffi.NULL, self._setup, lib.pmnpy_diag, handle)
-        replay = lib.pmn_replay_new(rec, self._setup, lib.pmnpy_diag, handle)
-        if replay == ffi.NULL:
-            raise PmnMemoryError("out of memory replaying a game", code=lib.PMN_ERR_NOMEM)
-        self._replay = ffi.gc(replay, lib.pmn_replay_free)
-        diags.sort(key=lambda d: (d.line == 0, d.line, d.column))
-        self._rules = Rules._of(ffi.addressof(self._setup, "rules"))
+    def _set_up(self, game):
+        """game (a pmnpy_game: the record, and its replay or NULL) kept."""
+        self._game = game
+        self._rec = ffi.addressof(game, "rec")
+        self.line = game.rec.line
+        self.errors.sort(key=lambda d: (d.line == 0, d.line, d.column))
 
     def _parsed(self):
-        """The record and its replay, the text parsed now where it was not."""
-        if self._rec is None:
-            buf = ffi.from_buffer(self._text)
-            f = lib.pmnpy_text(buf, len(self._text))
-            if f == ffi.NULL:
-                raise PmnMemoryError("out of memory", code=lib.PMN_ERR_NOMEM)
+        """The record and its replay, the text parsed now where it was not
+        (a game proved clean), the replay made now where the read checked
+        the game without keeping one (its diagnostics known already)."""
+        if self._game is None:
             diags = []
-            handle = ffi.new_handle(diags)
-            rd = lib.pmn_reader_new(f, lib.pmnpy_diag, handle)
-            if rd == ffi.NULL:
-                lib.pmnpy_close(f)
-                raise PmnMemoryError("out of memory", code=lib.PMN_ERR_NOMEM)
-            lib.pmn_reader_set_lines_before(rd, self.line - 1)
-            rec = ffi.gc(ffi.new("pmn_record *"), lib.pmn_record_free)
-            rc = lib.pmn_reader_next(rd, rec)
-            lib.pmn_reader_free(rd)
-            lib.pmnpy_close(f)
-            if rc != 1:
-                raise PmnMemoryError("out of memory reading a game again", code=rc)
-            self._set_up(rec, diags)
+            g = lib.pmnpy_game_read(self._text, len(self._text), self.line, lib.pmnpy_diag,
+                                    ffi.new_handle(diags))
+            if g == ffi.NULL:
+                raise PmnMemoryError("out of memory reading a game again", code=2)
             self.errors.extend(diags)   # (none: the quick pass proved it clean)
+            self._set_up(ffi.gc(g, lib.pmnpy_game_free))
+        elif self._game.replay == ffi.NULL:
+            again = []
+            if lib.pmnpy_game_replay(self._game, lib.pmnpy_diag, ffi.new_handle(again)) != 0:
+                raise PmnMemoryError("out of memory replaying a game", code=2)
+        if not hasattr(self, "_replay"):
+            self._replay = self._game.replay
+            self._setup = lib.pmn_replay_setup(self._replay)
+            self._rules = Rules._of(ffi.addressof(self._setup, "rules"))
         return self._rec
 
     @property
@@ -651,7 +642,7 @@ class Game:
 
     @property
     def result(self):
-        if self._rec is None:
+        if self._game is None:
             return self.tags.get("Result", "*")
         r = ffi.string(self._rec.result).decode()
         return r or self.tags.get("Result", "*")
@@ -824,68 +815,42 @@ class GameReader:
 
 
 def _games(reader, raw, stream, name, format, keep):
-    sink = []   # the diagnostics since the last game
+    """The games of raw, read ahead by a thread of libpmn's (pmnpy_ahead:
+    reading, parsing and replaying run while Python takes the games
+    before), a game the quick pass proves clean kept as its text."""
+    ahead = lib.pmnpy_ahead_new(raw, format, name if name else ffi.NULL)
+    if ahead == ffi.NULL:
+        raise PmnMemoryError("out of memory", code=lib.PMN_ERR_NOMEM)
     last = None
-    handle = ffi.new_handle(sink)
-    f = lib.pmn_text_input(raw, 1, lib.pmnpy_diag, handle)
-    if f == ffi.NULL:
-        lib.pmnpy_close(raw)
-        raise PmnMemoryError("out of memory", code=lib.PMN_ERR_NOMEM)
-    opts = ffi.new("pmn_source_options *")
-    opts.format = format
-    cname = ffi.new("char[]", name) if name else ffi.NULL
-    opts.name = cname
-    opts.note = lib.pmnpy_diag
-    opts.note_ctx = handle
-    src = lib.pmn_source_new(f, opts, lib.pmnpy_diag, handle)
-    if src == ffi.NULL:
-        lib.pmnpy_close(f)
-        raise PmnMemoryError("out of memory", code=lib.PMN_ERR_NOMEM)
-    # PMN is read as pmn check reads it: a game the quick pass proves clean
-    # is kept as its text (Game._clean), parsed when it is asked for more.
-    rd = lib.pmn_source_pmn(src)
-    facts = ffi.new("pmn_game_facts *")
-    tagbuf = ffi.new("char[]", 65536)
-    text, size, at = ffi.new("const char **"), ffi.new("size_t *"), ffi.new("pmn_at *")
-    rec = None
     try:
         while True:
-            if rec is None:   # (a record is kept by the game it was read for)
-                rec = ffi.gc(ffi.new("pmn_record *"), lib.pmn_record_free)
-            rc = lib.pmn_source_next(src, rec) if rd == ffi.NULL \
-                else lib.pmn_reader_next_checked(rd, rec, facts)
-            if rc == 2:
-                lib.pmn_reader_game_text(rd, text, size, at)
-                n = lib.pmnpy_clean_tags(rd, tagbuf, 65536)
-                last = Game._clean(ffi.unpack(text[0], size[0]), at[0],
-                                   ffi.unpack(tagbuf, n) if n >= 0 else None)
-                if sink:
-                    last.errors.extend(sink)
-                    del sink[:]
-                yield last
-                continue
+            slot = lib.pmnpy_ahead_next(ahead)
+            nd = slot.ndiags
+            diags = [Diagnostic._of(slot.diags[i]) for i in range(nd)] if nd else []
             if stream is not None and stream.error is not None:
                 raise PmnIOError("reading: %s" % stream.error) from stream.error
-            if rc == 0:
-                if sink:
-                    reader.diagnostics.extend(sink)
+            rc, ntags = slot.rc, slot.ntags
+            tags = ffi.unpack(slot.tags, ntags) if ntags > 0 else (b"" if ntags == 0 else None)
+            if rc == 2:
+                last = Game._clean(ffi.unpack(slot.text, slot.len), slot.line, tags, diags)
+            elif rc == 1:
+                g = ffi.gc(lib.pmnpy_slot_take(slot), lib.pmnpy_game_free)
+                last = Game(g, diags, tags)
+            elif rc == 0:
+                if diags:
+                    reader.diagnostics.extend(diags)
                     if last is not None:
-                        last.errors.extend(sink)
-                break
-            diags = list(sink)
-            del sink[:]
-            if rc < 0:
+                        last.errors.extend(diags)
+                return
+            else:
                 fatal = [d for d in diags if d.severity == "fatal"]
-                what = str(fatal[0]) if fatal else "a read error"
-                if fatal and fatal[0].code == 2:
+                what = str(fatal[0]) if fatal else "a read error, or no memory"
+                if not fatal or fatal[0].code == 2:
                     raise PmnMemoryError(what, code=2)
-                raise PmnIOError(what, code=fatal[0].code if fatal else None)
-            last = Game(rec, diags)
-            rec = None
+                raise PmnIOError(what, code=fatal[0].code)
             yield last
     finally:
-        lib.pmn_source_free(src)
-        lib.pmnpy_close(f)
+        lib.pmnpy_ahead_free(ahead)
         del keep[:]
 
 

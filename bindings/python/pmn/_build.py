@@ -214,8 +214,19 @@ int pmn_reader_next(pmn_reader *rd, pmn_record *rec);
 void pmn_reader_set_lines_before(pmn_reader *rd, pmn_at lines);
 
 /* The module's own (set_source below). */
+typedef struct pmnpy_game { pmn_record rec; pmn_replay *replay; ...; } pmnpy_game;
+pmnpy_game *pmnpy_game_read(const char *text, size_t len, pmn_at line, pmn_diag_fn fn,
+                            void *ctx);
+void pmnpy_game_free(pmnpy_game *g);
+int pmnpy_game_replay(pmnpy_game *g, pmn_diag_fn fn, void *ctx);
+typedef struct pmnpy_slot { int rc; pmnpy_game *game; char *text; size_t len; pmn_at line;
+    char *tags; long ntags; pmn_diag *diags; size_t ndiags; ...; } pmnpy_slot;
+typedef struct pmnpy_ahead pmnpy_ahead;
+pmnpy_ahead *pmnpy_ahead_new(FILE *f, int format, const char *name);
+pmnpy_slot *pmnpy_ahead_next(pmnpy_ahead *a);
+pmnpy_game *pmnpy_slot_take(pmnpy_slot *s);
+void pmnpy_ahead_free(pmnpy_ahead *a);
 long pmnpy_clean_tags(pmn_reader *rd, char *buf, size_t size);
-FILE *pmnpy_text(const char *buf, size_t len);
 extern "Python" void pmnpy_diag(void *ctx, const pmn_diag *d);
 extern "Python" ssize_t pmnpy_read(void *cookie, char *buf, size_t size);
 const char *pmnpy_built(void);
@@ -223,6 +234,8 @@ FILE *pmnpy_reading(void *cookie);
 FILE *pmnpy_open(const char *path);
 FILE *pmnpy_memory(char **buf, size_t *size);
 int pmnpy_close(FILE *f);
+int pmn_check_record(const pmn_record *rec, const pmn_setup_options *o, pmn_diag_fn fn,
+                     void *ctx, pmn_check_result *res);
 void pmnpy_free(void *p);
 """
 
@@ -233,7 +246,12 @@ SOURCE = r"""
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include "pmn.h"
+
+typedef struct pmnpy_ahead pmnpy_ahead;
+static void pmnpy_ahead_free(pmnpy_ahead *a);
+static long pmnpy_clean_tags(pmn_reader *rd, char *buf, size_t size);
 
 static ssize_t pmnpy_read(void *cookie, char *buf, size_t size);
 static void pmnpy_diag(void *ctx, const pmn_diag *d);
@@ -267,7 +285,308 @@ static long pmnpy_clean_tags(pmn_reader *rd, char *buf, size_t size)
     return (long)at;
 }
 
-static FILE *pmnpy_text(const char *buf, size_t len) { return fmemopen((void *)buf, len, "r"); }
+/* ---- a game: its record and replay, freed together ---- */
+
+typedef struct pmnpy_game {
+    pmn_record rec;
+    pmn_replay *replay;
+} pmnpy_game;
+
+static void pmnpy_game_free(pmnpy_game *g)
+{
+    if (g) {
+        pmn_replay_free(g->replay);
+        pmn_record_free(&g->rec);
+        free(g);
+    }
+}
+
+/* g's record set up from its tags and replayed; 0, or -1 (no memory). */
+static int pmnpy_game_replay(pmnpy_game *g, pmn_diag_fn fn, void *ctx)
+{
+    pmn_setup setup;
+    pmn_setup_record(&g->rec, NULL, &setup, fn, ctx);
+    g->replay = pmn_replay_new(&g->rec, &setup, fn, ctx);
+    return g->replay ? 0 : -1;
+}
+
+/* The one game of text (at line `line` of its file), read and replayed,
+ * its diagnostics through fn; NULL when memory runs out. */
+static pmnpy_game *pmnpy_game_read(const char *text, size_t len, pmn_at line, pmn_diag_fn fn,
+                                   void *ctx)
+{
+    pmnpy_game *g = calloc(1, sizeof *g);
+    FILE *f = g ? fmemopen((void *)text, len, "r") : NULL;
+    pmn_reader *rd = f ? pmn_reader_new(f, fn, ctx) : NULL;
+    int rc = -1;
+    if (rd) {
+        pmn_reader_set_lines_before(rd, line ? line - 1 : 0);
+        rc = pmn_reader_next(rd, &g->rec);
+        pmn_reader_free(rd);
+    }
+    if (f)
+        fclose(f);
+    if (rc != 1 || pmnpy_game_replay(g, fn, ctx) != 0) {
+        pmnpy_game_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+/* ---- reading ahead: a thread that reads, parses and replays the games
+ * while Python takes the ones before (the GIL is not held by C calls, so
+ * both run at once).  Each game is a slot: what pmn_reader_next_checked
+ * or pmn_source_next gave (rc), the game read and replayed (rc 1), or the
+ * text and tags of a game the quick pass proved clean (rc 2, parsed only
+ * when asked: pmnpy_game_read), and the diagnostics said meanwhile. ---- */
+
+#define PMNPY_SLOTS 64
+
+typedef struct pmnpy_slot {
+    int rc;
+    pmnpy_game *game;
+    char *text;
+    size_t len;
+    pmn_at line;
+    char *tags;
+    long ntags;
+    pmn_diag *diags;
+    size_t ndiags, cap;
+} pmnpy_slot;
+
+typedef struct pmnpy_ahead {
+    FILE *f;
+    pmn_source *src;
+    pmn_reader *rd;
+    char *name;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    pmnpy_slot slot[PMNPY_SLOTS];
+    /* One thread fills, Python takes: the counts are atomic, and the lock
+     * and `changed` serve only to sleep when the ring is full (the thread)
+     * or empty (Python), the other waking the sleeper in batches: a wake a
+     * game costs more than the game. */
+    _Atomic unsigned long made, taken;   /* slots filled, and handed to Python */
+    _Atomic int thread_waits, python_waits, stop;
+    int started;
+    pmnpy_slot *filling;         /* where the thread's diagnostics go */
+} pmnpy_ahead;
+
+static void pmnpy_slot_clear(pmnpy_slot *s)
+{
+    pmnpy_game_free(s->game);
+    free(s->text);
+    free(s->tags);
+    free(s->diags);
+    memset(s, 0, sizeof *s);
+}
+
+static void pmnpy_collect(void *ctx, const pmn_diag *d)
+{
+    pmnpy_slot *s = ((pmnpy_ahead *)ctx)->filling;
+    if (s->ndiags == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 8;
+        pmn_diag *more = realloc(s->diags, cap * sizeof *more);
+        if (!more)
+            return;   /* (the game itself will say F002) */
+        s->diags = more;
+        s->cap = cap;
+    }
+    s->diags[s->ndiags++] = *d;
+}
+
+static char *pmnpy_copy(const char *p, size_t n)
+{
+    char *c = malloc(n ? n : 1);
+    if (c)
+        memcpy(c, p, n);
+    return c;
+}
+
+/* Fill s with the next game (or the end). */
+static void pmnpy_fill(pmnpy_ahead *a, pmnpy_slot *s)
+{
+    pmn_game_facts facts;
+    a->filling = s;
+    s->game = calloc(1, sizeof *s->game);
+    if (!s->game) {
+        s->rc = -1;
+        return;
+    }
+    s->rc = a->rd ? pmn_reader_next_checked(a->rd, &s->game->rec, &facts)
+                  : pmn_source_next(a->src, &s->game->rec);
+    if (s->rc == 2) {
+        const char *text;
+        char buf[65536];
+        pmn_reader_game_text(a->rd, &text, &s->len, &s->line);
+        s->text = pmnpy_copy(text, s->len);
+        s->ntags = pmnpy_clean_tags(a->rd, buf, sizeof buf);
+        s->tags = s->ntags >= 0 ? pmnpy_copy(buf, (size_t)s->ntags) : NULL;
+        pmnpy_game_free(s->game);
+        s->game = NULL;
+        if (!s->text || (s->ntags >= 0 && !s->tags))
+            s->rc = -1;
+    } else if (s->rc == 1) {
+        /* Its tags as a clean game's, for Python to take in one piece. */
+        size_t n = 0;
+        for (size_t i = 0; i < s->game->rec.ntags; i++)
+            n += strlen(s->game->rec.tags[i].name) + strlen(s->game->rec.tags[i].value) + 2;
+        if ((s->tags = malloc(n ? n : 1))) {
+            char *at = s->tags;
+            for (size_t i = 0; i < s->game->rec.ntags; i++)
+                at = stpcpy(stpcpy(at, s->game->rec.tags[i].name) + 1,
+                            s->game->rec.tags[i].value) + 1;
+            s->ntags = (long)n;
+        }
+        /* Checked as pmn check checks it (the errors now); the replay
+         * that keeps every position is made when Python asks for it. */
+        pmn_check_result res;
+        if (!s->tags || pmn_check_record(&s->game->rec, NULL, pmnpy_collect, a, &res) < 0)
+            s->rc = -1;
+    } else {
+        pmnpy_game_free(s->game);
+        s->game = NULL;
+        /* The end: the input closed here, so that what is said at its
+         * close (the encoding it was read in, N133) is the end's. */
+        pmn_source_free(a->src);
+        a->src = NULL;
+        a->rd = NULL;
+        if (a->f)
+            fclose(a->f);
+        a->f = NULL;
+    }
+}
+
+/* Sleep on a->changed while ring_full (the thread) or ring_empty (Python)
+ * says so: *waits set first, the count read again under the lock, so that
+ * a wake is never missed (the waker sets the count, then reads *waits). */
+static int pmnpy_full(pmnpy_ahead *a) { return a->made - a->taken >= PMNPY_SLOTS - 1; }
+static int pmnpy_empty(pmnpy_ahead *a) { return a->made == a->taken; }
+
+static void pmnpy_sleep(pmnpy_ahead *a, _Atomic int *waits, int (*until_not)(pmnpy_ahead *))
+{
+    pthread_mutex_lock(&a->lock);
+    *waits = 1;
+    while (until_not(a) && !a->stop)
+        pthread_cond_wait(&a->changed, &a->lock);
+    *waits = 0;
+    pthread_mutex_unlock(&a->lock);
+}
+
+static void pmnpy_wake(pmnpy_ahead *a)
+{
+    pthread_mutex_lock(&a->lock);
+    pthread_cond_broadcast(&a->changed);
+    pthread_mutex_unlock(&a->lock);
+}
+
+static void *pmnpy_ahead_run(void *arg)
+{
+    pmnpy_ahead *a = arg;
+    for (;;) {
+        if (pmnpy_full(a))
+            pmnpy_sleep(a, &a->thread_waits, pmnpy_full);
+        if (a->stop)
+            return NULL;
+        pmnpy_slot *s = &a->slot[a->made % PMNPY_SLOTS];
+        pmnpy_slot_clear(s);   /* (taken by Python before: freed here, by the
+                                  thread that made it, for malloc's sake) */
+        pmnpy_fill(a, s);
+        int rc = s->rc;        /* (the slot is Python's once made counts it) */
+        unsigned long made = ++a->made;
+        if (a->python_waits && (made - a->taken >= PMNPY_SLOTS / 4 || rc <= 0))
+            pmnpy_wake(a);
+        if (rc <= 0)
+            return NULL;
+    }
+}
+
+/* Games from raw (closed by pmnpy_ahead_free, or at the end), decoded as
+ * pmn decodes its input (pmn_text_input), read as format (PMN_SOURCE_*)
+ * and named name; NULL when memory runs out (raw closed). */
+static pmnpy_ahead *pmnpy_ahead_new(FILE *raw, int format, const char *name)
+{
+    pmnpy_ahead *a = calloc(1, sizeof *a);
+    if (!a) {
+        fclose(raw);
+        return NULL;
+    }
+    a->filling = &a->slot[0];
+    if (!(a->f = pmn_text_input(raw, 1, pmnpy_collect, a))) {
+        fclose(raw);
+        free(a);
+        return NULL;
+    }
+    a->name = name ? strdup(name) : NULL;
+    pthread_mutex_init(&a->lock, NULL);
+    pthread_cond_init(&a->changed, NULL);
+    pmn_source_options o;
+    memset(&o, 0, sizeof o);
+    o.format = format;
+    o.name = a->name;
+    o.note = pmnpy_collect;
+    o.note_ctx = a;
+    if (!(a->src = pmn_source_new(a->f, &o, pmnpy_collect, a))) {
+        pmnpy_ahead_free(a);
+        return NULL;
+    }
+    a->rd = pmn_source_pmn(a->src);
+    if (pthread_create(&a->thread, NULL, pmnpy_ahead_run, a) != 0) {
+        pmnpy_ahead_free(a);
+        return NULL;
+    }
+    a->started = 1;
+    return a;
+}
+
+/* The next slot, waited for: valid until the next call. */
+static pmnpy_slot *pmnpy_ahead_next(pmnpy_ahead *a)
+{
+    if (pmnpy_empty(a))
+        pmnpy_sleep(a, &a->python_waits, pmnpy_empty);
+    pmnpy_slot *s = &a->slot[a->taken % PMNPY_SLOTS];
+    if (s->rc > 0) {
+        unsigned long taken = ++a->taken;
+        /* The thread goes on once half the slots are free again. */
+        if (a->thread_waits && a->made - taken <= PMNPY_SLOTS / 2)
+            pmnpy_wake(a);
+    }
+    return s;
+}
+
+/* The slot's game, now the caller's (pmnpy_game_free). */
+static pmnpy_game *pmnpy_slot_take(pmnpy_slot *s)
+{
+    pmnpy_game *g = s->game;
+    s->game = NULL;
+    return g;
+}
+
+static void pmnpy_ahead_free(pmnpy_ahead *a)
+{
+    if (!a)
+        return;
+    if (a->started) {
+        a->stop = 1;
+        pmnpy_wake(a);
+        pthread_join(a->thread, NULL);
+    }
+    pmnpy_slot scratch;   /* (what closing says now is dropped with it) */
+    memset(&scratch, 0, sizeof scratch);
+    a->filling = &scratch;
+    pmn_source_free(a->src);
+    if (a->f)
+        fclose(a->f);
+    pmnpy_slot_clear(&scratch);
+    for (unsigned i = 0; i < PMNPY_SLOTS; i++)
+        pmnpy_slot_clear(&a->slot[i]);
+    pthread_mutex_destroy(&a->lock);
+    pthread_cond_destroy(&a->changed);
+    free(a->name);
+    free(a);
+}
+
 static FILE *pmnpy_open(const char *path) { return fopen(path, "rb"); }
 static FILE *pmnpy_memory(char **buf, size_t *size) { return open_memstream(buf, size); }
 static int pmnpy_close(FILE *f) { return fclose(f); }

@@ -31,16 +31,22 @@ from ._capi import ffi, lib
 __all__ = [
     "PmnError", "UsageError", "IllegalMoveError", "InputError", "PmnIOError",
     "PmnMemoryError", "Diagnostic", "Rules", "Position", "MoveReport", "Game", "Node",
-    "read_games", "parse_games", "read_game", "GameReader", "perft", "Analysis", "Analyser", "analyse",
+    "read_games", "parse_games", "read_game", "GameReader", "check", "CheckSummary", "perft", "Analysis", "Analyser", "analyse",
     "Tablebase", "State", "rule_set_names",
 ]
 
+def _check_version(built, loaded):
+    """ImportError unless the libpmn loaded is the one the package was built
+    for: its structs' layouts and its functions are those of that version."""
+    if built != loaded:
+        raise ImportError("pmn: this package was built for libpmn %s, but the libpmn loaded "
+                          "is %s: install the package again against it (pip install "
+                          "bindings/python, after make install)" % (built, loaded))
+
+
 __version__ = ffi.string(lib.pmnpy_built()).decode()
 _library_version = ffi.string(lib.pmn_version()).decode()
-if _library_version != __version__:
-    raise ImportError("pmn: this package was built for libpmn %s, but the libpmn loaded is %s: "
-                      "build the package again against it (pip install bindings/python)"
-                      % (__version__, _library_version))
+_check_version(__version__, _library_version)
 
 
 # ---- errors -----------------------------------------------------------------
@@ -575,16 +581,25 @@ class Game:
     or its writing are first asked for: reading an archive for its tags
     and errors costs no parse of such games."""
 
-    def __init__(self, game, diags, tags=None):
-        self._text, self._tags, self.errors = None, tags, diags
+    __slots__ = ("_game", "_text", "_tags", "line", "errors", "_rec", "_replay", "_setup",
+                 "_rules", "_nmoves", "__weakref__")
+
+    def __init__(self, game, diags, tags=None, moves=0):
+        self._text, self._tags, self.errors, self._nmoves = None, tags, diags, moves
+        self._replay = None
         self._set_up(game)
 
     @classmethod
-    def _clean(cls, text, line, tags, diags=None):
+    def _clean(cls, text, line, tags, diags, moves):
         self = cls.__new__(cls)
         self._game, self._text, self._tags, self.line = None, text, tags, line
-        self.errors = diags or []
+        self.errors, self._nmoves, self._replay = diags, moves, None
         return self
+
+    @property
+    def move_count(self):
+        """Its main line's moves, as pmn check counts them."""
+        return self._nmoves
 
     def _set_up(self, game):
         """game (a pmnpy_game: the record, and its replay or NULL) kept."""
@@ -609,7 +624,7 @@ class Game:
             again = []
             if lib.pmnpy_game_replay(self._game, lib.pmnpy_diag, ffi.new_handle(again)) != 0:
                 raise PmnMemoryError("out of memory replaying a game", code=2)
-        if not hasattr(self, "_replay"):
+        if self._replay is None:
             self._replay = self._game.replay
             self._setup = lib.pmn_replay_setup(self._replay)
             self._rules = Rules._of(ffi.addressof(self._setup, "rules"))
@@ -797,7 +812,7 @@ class GameReader:
         self._it = _games(self, raw, stream, name, format, keep)
 
     def __iter__(self):
-        return self
+        return self._it   # (the generator itself: no frame of ours a game)
 
     def __next__(self):
         return next(self._it)
@@ -832,10 +847,11 @@ def _games(reader, raw, stream, name, format, keep):
             rc, ntags = slot.rc, slot.ntags
             tags = ffi.unpack(slot.tags, ntags) if ntags > 0 else (b"" if ntags == 0 else None)
             if rc == 2:
-                last = Game._clean(ffi.unpack(slot.text, slot.len), slot.line, tags, diags)
+                last = Game._clean(ffi.unpack(slot.text, slot.len), slot.line, tags, diags,
+                                   slot.moves)
             elif rc == 1:
                 g = ffi.gc(lib.pmnpy_slot_take(slot), lib.pmnpy_game_free)
-                last = Game(g, diags, tags)
+                last = Game(g, diags, tags, slot.moves)
             elif rc == 0:
                 if diags:
                     reader.diagnostics.extend(diags)
@@ -869,6 +885,62 @@ def read_game(source, format=None):
         games.close()
         return g
     return None
+
+
+class CheckSummary:
+    """What pmn check says of an input: games, moves, and the diagnostics
+    by severity (errors, warnings, notes, fatal), each with its game's
+    index in problems: [(game index from 0, Diagnostic)].  status: pmn
+    check's exit status (0 clean, 1 warnings, 2 errors, 3 fatal)."""
+
+    def __init__(self):
+        self.games = self.moves = 0
+        self.counts = {"note": 0, "warning": 0, "error": 0, "fatal": 0}
+        self.problems = []
+
+    @property
+    def errors(self):
+        return self.counts["error"]
+
+    @property
+    def warnings(self):
+        return self.counts["warning"]
+
+    @property
+    def notes(self):
+        return self.counts["note"]
+
+    @property
+    def status(self):
+        c = self.counts
+        return 3 if c["fatal"] else 2 if c["error"] else 1 if c["warning"] else 0
+
+    def __str__(self):
+        return "%d game%s, %d move%s: %d error%s, %d warning%s, %d note%s" % (
+            self.games, "" if self.games == 1 else "s", self.moves,
+            "" if self.moves == 1 else "s", self.errors, "" if self.errors == 1 else "s",
+            self.warnings, "" if self.warnings == 1 else "s", self.notes,
+            "" if self.notes == 1 else "s")
+
+
+def check(source, format=None):
+    """Every game of source checked (read_games' sources and formats): a
+    CheckSummary, its str() pmn check's summary line."""
+    summary = CheckSummary()
+    reader = read_games(source, format=format) if not (isinstance(source, str) and
+                                                         "\n" in source) \
+        else parse_games(source, format=format)
+    for i, g in enumerate(reader):
+        summary.games += 1
+        summary.moves += g.move_count
+        for d in g.errors:
+            summary.counts[d.severity] += 1
+            summary.problems.append((i, d))
+    if summary.games == 0:
+        for d in reader.diagnostics:
+            summary.counts[d.severity] += 1
+            summary.problems.append((-1, d))
+    return summary
 
 
 # ---- analysis -----------------------------------------------------------------

@@ -206,7 +206,6 @@ typedef struct pmn_reader pmn_reader;
 typedef struct pmn_game_facts { unsigned moves; pmn_ending ending; pmn_outcome outcome;
     uint32_t captured[2]; ...; } pmn_game_facts;
 pmn_reader *pmn_source_pmn(pmn_source *src);
-int pmn_reader_next_checked(pmn_reader *rd, pmn_record *rec, pmn_game_facts *facts);
 void pmn_reader_game_text(const pmn_reader *rd, const char **text, size_t *len, pmn_at *line);
 pmn_reader *pmn_reader_new(FILE *f, pmn_diag_fn fn, void *ctx);
 void pmn_reader_free(pmn_reader *rd);
@@ -214,19 +213,21 @@ int pmn_reader_next(pmn_reader *rd, pmn_record *rec);
 void pmn_reader_set_lines_before(pmn_reader *rd, pmn_at lines);
 
 /* The module's own (set_source below). */
+typedef struct pmn_check_options { pmn_source_options source; int quick; int proved_tags;
+    ...; } pmn_check_options;
 typedef struct pmnpy_game { pmn_record rec; pmn_replay *replay; ...; } pmnpy_game;
 pmnpy_game *pmnpy_game_read(const char *text, size_t len, pmn_at line, pmn_diag_fn fn,
                             void *ctx);
 void pmnpy_game_free(pmnpy_game *g);
 int pmnpy_game_replay(pmnpy_game *g, pmn_diag_fn fn, void *ctx);
-typedef struct pmnpy_slot { int rc; pmnpy_game *game; char *text; size_t len; pmn_at line;
+typedef struct pmnpy_slot { int rc; unsigned moves; pmnpy_game *game; char *text; size_t len;
+    pmn_at line;
     char *tags; long ntags; pmn_diag *diags; size_t ndiags; ...; } pmnpy_slot;
 typedef struct pmnpy_ahead pmnpy_ahead;
 pmnpy_ahead *pmnpy_ahead_new(FILE *f, int format, const char *name);
 pmnpy_slot *pmnpy_ahead_next(pmnpy_ahead *a);
 pmnpy_game *pmnpy_slot_take(pmnpy_slot *s);
 void pmnpy_ahead_free(pmnpy_ahead *a);
-long pmnpy_clean_tags(pmn_reader *rd, char *buf, size_t size);
 extern "Python" void pmnpy_diag(void *ctx, const pmn_diag *d);
 extern "Python" ssize_t pmnpy_read(void *cookie, char *buf, size_t size);
 const char *pmnpy_built(void);
@@ -236,6 +237,7 @@ FILE *pmnpy_memory(char **buf, size_t *size);
 int pmnpy_close(FILE *f);
 int pmn_check_record(const pmn_record *rec, const pmn_setup_options *o, pmn_diag_fn fn,
                      void *ctx, pmn_check_result *res);
+typedef struct pmn_checker pmn_checker;
 void pmnpy_free(void *p);
 """
 
@@ -251,8 +253,6 @@ SOURCE = r"""
 
 typedef struct pmnpy_ahead pmnpy_ahead;
 static void pmnpy_ahead_free(pmnpy_ahead *a);
-static long pmnpy_clean_tags(pmn_reader *rd, char *buf, size_t size);
-
 static ssize_t pmnpy_read(void *cookie, char *buf, size_t size);
 static void pmnpy_diag(void *ctx, const pmn_diag *d);
 static const char *pmnpy_built(void) { return PMNPY_VERSION; }
@@ -263,26 +263,6 @@ static FILE *pmnpy_reading(void *cookie)
 {
     cookie_io_functions_t io = { pmnpy_read, NULL, NULL, NULL };
     return fopencookie(cookie, "r", io);
-}
-
-/* The tags of the game pmn_reader_next_checked proved clean last, as
- * "name\0value\0..." into buf: their length, or -1 where they must be
- * parsed (another shape, or more than size bytes). */
-static long pmnpy_clean_tags(pmn_reader *rd, char *buf, size_t size)
-{
-    const pmn_tag *tags;
-    size_t n, at = 0;
-    if (pmn_reader_game_tags(rd, &tags, &n) != 1)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        size_t a = strlen(tags[i].name) + 1, b = strlen(tags[i].value) + 1;
-        if (at + a + b > size)
-            return -1;
-        memcpy(buf + at, tags[i].name, a);
-        memcpy(buf + at + a, tags[i].value, b);
-        at += a + b;
-    }
-    return (long)at;
 }
 
 /* ---- a game: its record and replay, freed together ---- */
@@ -335,15 +315,17 @@ static pmnpy_game *pmnpy_game_read(const char *text, size_t len, pmn_at line, pm
 
 /* ---- reading ahead: a thread that reads, parses and replays the games
  * while Python takes the ones before (the GIL is not held by C calls, so
- * both run at once).  Each game is a slot: what pmn_reader_next_checked
- * or pmn_source_next gave (rc), the game read and replayed (rc 1), or the
+ * both run at once).  Each game is a slot, as libpmn's checker gives it
+ * (pmn check's own): the game read, replayed and checked (rc 1), or the
  * text and tags of a game the quick pass proved clean (rc 2, parsed only
- * when asked: pmnpy_game_read), and the diagnostics said meanwhile. ---- */
+ * when asked: pmnpy_game_read), with its diagnostics; rc 0 the end, -1 a
+ * read error or no memory. ---- */
 
 #define PMNPY_SLOTS 64
 
 typedef struct pmnpy_slot {
     int rc;
+    unsigned moves;            /* main-line moves, as pmn check counts them */
     pmnpy_game *game;
     char *text;
     size_t len;
@@ -356,8 +338,7 @@ typedef struct pmnpy_slot {
 
 typedef struct pmnpy_ahead {
     FILE *f;
-    pmn_source *src;
-    pmn_reader *rd;
+    pmn_checker *c;
     char *name;
     pthread_t thread;
     pthread_mutex_t lock;
@@ -404,54 +385,56 @@ static char *pmnpy_copy(const char *p, size_t n)
     return c;
 }
 
-/* Fill s with the next game (or the end). */
+/* Fill s with the next game (or the end), as pmn check checks it
+ * (pmn_checker: set up, replayed, the score claimed checked, diagnostics
+ * in file order): a game the quick pass proves clean as its text and
+ * tags, any other as its record and replay, taken over. */
 static void pmnpy_fill(pmnpy_ahead *a, pmnpy_slot *s)
 {
-    pmn_game_facts facts;
+    pmn_checked_game g;
     a->filling = s;
-    s->game = calloc(1, sizeof *s->game);
-    if (!s->game) {
-        s->rc = -1;
-        return;
-    }
-    s->rc = a->rd ? pmn_reader_next_checked(a->rd, &s->game->rec, &facts)
-                  : pmn_source_next(a->src, &s->game->rec);
-    if (s->rc == 2) {
-        const char *text;
-        char buf[65536];
-        pmn_reader_game_text(a->rd, &text, &s->len, &s->line);
-        s->text = pmnpy_copy(text, s->len);
-        s->ntags = pmnpy_clean_tags(a->rd, buf, sizeof buf);
-        s->tags = s->ntags >= 0 ? pmnpy_copy(buf, (size_t)s->ntags) : NULL;
-        pmnpy_game_free(s->game);
-        s->game = NULL;
-        if (!s->text || (s->ntags >= 0 && !s->tags))
-            s->rc = -1;
-    } else if (s->rc == 1) {
-        /* Its tags as a clean game's, for Python to take in one piece. */
+    memset(&g, 0, sizeof g);
+    s->rc = pmn_checker_next(a->c, &g);
+    if (s->rc == 1) {
+        s->moves = g.facts.moves;
+        /* Its tags in one piece, for Python to take at once. */
         size_t n = 0;
-        for (size_t i = 0; i < s->game->rec.ntags; i++)
-            n += strlen(s->game->rec.tags[i].name) + strlen(s->game->rec.tags[i].value) + 2;
+        for (size_t i = 0; i < g.ntags; i++)
+            n += strlen(g.tags[i].name) + strlen(g.tags[i].value) + 2;
         if ((s->tags = malloc(n ? n : 1))) {
             char *at = s->tags;
-            for (size_t i = 0; i < s->game->rec.ntags; i++)
-                at = stpcpy(stpcpy(at, s->game->rec.tags[i].name) + 1,
-                            s->game->rec.tags[i].value) + 1;
+            for (size_t i = 0; i < g.ntags; i++)
+                at = stpcpy(stpcpy(at, g.tags[i].name) + 1, g.tags[i].value) + 1;
             s->ntags = (long)n;
         }
-        /* Checked as pmn check checks it (the errors now); the replay
-         * that keeps every position is made when Python asks for it. */
-        pmn_check_result res;
-        if (!s->tags || pmn_check_record(&s->game->rec, NULL, pmnpy_collect, a, &res) < 0)
+        if (g.proved && !g.tags) {
+            free(s->tags);
+            s->tags = NULL;
+            s->ntags = -1;   /* (tags of another shape: parsed when asked) */
+        }
+        for (size_t i = 0; i < g.ndiags; i++)
+            pmnpy_collect(a, &g.diags[i]);
+        if (g.proved) {
+            const char *text;
+            pmn_reader_game_text(pmn_source_pmn(pmn_checker_source(a->c)), &text, &s->len,
+                                 &s->line);
+            s->text = pmnpy_copy(text, s->len);
+            s->rc = 2;
+        } else if ((s->game = calloc(1, sizeof *s->game))) {
+            s->game->rec = g.rec;          /* (the record and replay are the game's now) */
+            s->game->replay = g.replay;
+            pmn_record_init(&g.rec);
+            g.replay = NULL;
+        }
+        if ((s->rc == 2 && !s->text) || (s->rc == 1 && !s->game) || (g.ntags && !s->tags
+                                                                        && !g.proved))
             s->rc = -1;
+        pmn_checked_game_free(&g);
     } else {
-        pmnpy_game_free(s->game);
-        s->game = NULL;
         /* The end: the input closed here, so that what is said at its
          * close (the encoding it was read in, N133) is the end's. */
-        pmn_source_free(a->src);
-        a->src = NULL;
-        a->rd = NULL;
+        pmn_checker_free(a->c);
+        a->c = NULL;
         if (a->f)
             fclose(a->f);
         a->f = NULL;
@@ -521,17 +504,18 @@ static pmnpy_ahead *pmnpy_ahead_new(FILE *raw, int format, const char *name)
     a->name = name ? strdup(name) : NULL;
     pthread_mutex_init(&a->lock, NULL);
     pthread_cond_init(&a->changed, NULL);
-    pmn_source_options o;
+    pmn_check_options o;
     memset(&o, 0, sizeof o);
-    o.format = format;
-    o.name = a->name;
-    o.note = pmnpy_collect;
-    o.note_ctx = a;
-    if (!(a->src = pmn_source_new(a->f, &o, pmnpy_collect, a))) {
+    o.source.format = format;
+    o.source.name = a->name;
+    o.source.note = pmnpy_collect;
+    o.source.note_ctx = a;
+    o.quick = 1;
+    o.proved_tags = 1;
+    if (!(a->c = pmn_checker_new(a->f, &o, pmnpy_collect, a))) {
         pmnpy_ahead_free(a);
         return NULL;
     }
-    a->rd = pmn_source_pmn(a->src);
     if (pthread_create(&a->thread, NULL, pmnpy_ahead_run, a) != 0) {
         pmnpy_ahead_free(a);
         return NULL;
@@ -575,7 +559,7 @@ static void pmnpy_ahead_free(pmnpy_ahead *a)
     pmnpy_slot scratch;   /* (what closing says now is dropped with it) */
     memset(&scratch, 0, sizeof scratch);
     a->filling = &scratch;
-    pmn_source_free(a->src);
+    pmn_checker_free(a->c);
     if (a->f)
         fclose(a->f);
     pmnpy_slot_clear(&scratch);

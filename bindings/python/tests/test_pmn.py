@@ -40,6 +40,25 @@ def test_version_is_the_librarys():
     assert pmn._library_version == pmn.__version__
 
 
+def test_another_library_refused():
+    pmn._check_version("0.1.0", "0.1.0")
+    with pytest.raises(ImportError) as e:
+        pmn._check_version("0.1.0", "0.2.0")
+    assert "built for libpmn 0.1.0" in str(e.value) and "0.2.0" in str(e.value)
+
+
+def test_check_says_what_pmn_check_says():
+    inputs = [TOURNAMENT, SAMPLE, OWARE] + sorted(
+        glob.glob(os.path.join(TOP, "tests", "cli", "diag-*", "in.pmn")))[:30]
+    for f in inputs:
+        summary = pmn.check(f)
+        rc, out, err = run("check", f)
+        assert str(summary) == out.strip(), f
+        assert summary.status == rc, f
+        assert len(summary.problems) == summary.errors + summary.warnings + summary.notes \
+            + summary.counts["fatal"]
+
+
 def test_errors_are_of_their_kinds():
     assert issubclass(pmn.UsageError, ValueError) and issubclass(pmn.UsageError, pmn.PmnError)
     assert issubclass(pmn.IllegalMoveError, pmn.UsageError)
@@ -456,3 +475,26 @@ def test_readme_example():
     finally:
         os.chdir(cwd)
     assert "Khamis Said" in out.getvalue()
+
+
+def test_guide_example():
+    """doc/guide.txt's Python example prints what it says it prints."""
+    text = open(os.path.join(TOP, "doc", "guide.txt"), encoding="utf-8").read()
+    text = text[text.index("Using pmn from Python"):]
+    start = text.index("\n    import pmn\n")
+    block = []
+    for line in text[start + 1:].splitlines():
+        if line and not line.startswith("    "):
+            break
+        block.append(line[4:])
+    out = io.StringIO()
+    cwd = os.getcwd()
+    try:
+        os.chdir(TOP)
+        import contextlib
+        with contextlib.redirect_stdout(out):
+            exec(compile("\n".join(block), "guide", "exec"), {})
+    finally:
+        os.chdir(cwd)
+    want = text[text.index("which prints `") + len("which prints `"):]
+    assert out.getvalue().strip() == want[:want.index("`")]

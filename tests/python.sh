@@ -30,7 +30,7 @@ fi
 
 # Built apart from the source tree (make distcheck's is read-only).
 mkdir -p "$work/py/pmn"
-cp "$top_srcdir"/bindings/python/pmn/*.py "$work/py/pmn/"
+cp "$top_srcdir"/bindings/python/pmn/*.py "$top_srcdir"/bindings/python/pmn/_helpers.c "$work/py/pmn/"
 if ! (cd "$work/py" && PMN_SRCDIR=$top_srcdir PMN_BUILDDIR=$top_builddir \
       "$python" pmn/_build.py) > "$work/build.log" 2>&1; then
     cat "$work/build.log"

@@ -830,33 +830,43 @@ class GameReader:
 
 
 def _games(reader, raw, stream, name, format, keep):
-    """The games of raw, read ahead by a thread of libpmn's (pmnpy_ahead:
-    reading, parsing and replaying run while Python takes the games
+    """The games of raw, read ahead by threads of the package's C part
+    (pmn/_helpers.c: libpmn's checker runs while Python takes the games
     before), a game the quick pass proves clean kept as its text."""
     ahead = lib.pmnpy_ahead_new(raw, format, name if name else ffi.NULL)
     if ahead == ffi.NULL:
         raise PmnMemoryError("out of memory", code=lib.PMN_ERR_NOMEM)
-    last = None
+    last, carried, trailing = None, [], []
     try:
         while True:
             slot = lib.pmnpy_ahead_next(ahead)
-            nd = slot.ndiags
+            rc, moves, ntags, size, line, nd = ffi.unpack(slot.head, 6)
             diags = [Diagnostic._of(slot.diags[i]) for i in range(nd)] if nd else []
+            if carried and rc != 3:
+                diags[:0] = carried
+                carried = []
             if stream is not None and stream.error is not None:
                 raise PmnIOError("reading: %s" % stream.error) from stream.error
-            rc, ntags = slot.rc, slot.ntags
-            tags = ffi.unpack(slot.tags, ntags) if ntags > 0 else (b"" if ntags == 0 else None)
-            if rc == 2:
-                last = Game._clean(ffi.unpack(slot.text, slot.len), slot.line, tags, diags,
-                                   slot.moves)
-            elif rc == 1:
-                g = ffi.gc(lib.pmnpy_slot_take(slot), lib.pmnpy_game_free)
-                last = Game(g, diags, tags, slot.moves)
+            if rc == 2 or rc == 1:
+                blob = ffi.unpack(slot.blob, max(ntags, 0) + size)
+                tags = blob[:ntags] if ntags >= 0 else None
+                if rc == 2:
+                    last = Game._clean(blob[max(ntags, 0):], line, tags, diags, moves)
+                else:
+                    g = ffi.gc(lib.pmnpy_slot_take(slot), lib.pmnpy_game_free)
+                    last = Game(g, diags, tags, moves)
+                trailing = []
+            elif rc == 3:   # text after a game, outside any: the game's
+                if last is not None:
+                    last.errors.extend(diags)
+                    trailing.extend(diags)
+                else:
+                    carried.extend(diags)
+                continue
             elif rc == 0:
-                if diags:
-                    reader.diagnostics.extend(diags)
-                    if last is not None:
-                        last.errors.extend(diags)
+                reader.diagnostics.extend(trailing + diags)
+                if last is not None:
+                    last.errors.extend(diags)
                 return
             else:
                 fatal = [d for d in diags if d.severity == "fatal"]

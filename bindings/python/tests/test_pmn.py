@@ -498,3 +498,57 @@ def test_guide_example():
         os.chdir(cwd)
     want = text[text.index("which prints `") + len("which prints `"):]
     assert out.getvalue().strip() == want[:want.index("`")]
+
+
+def test_a_large_input_read_in_parts_says_what_pmn_check_says(tmp_path):
+    """An input of several parts (the reading threads cut it at 256 KiB):
+    every diagnostic at the line and column pmn check gives, the games in
+    order, from a path and from a file object that cannot seek."""
+    text = open(TOURNAMENT, encoding="utf-8").read()
+    games = text.split("\n\n[Event")
+    rng = __import__("random").Random(5)
+    out = []
+    for i in range(2800):
+        g = games[i % len(games)]
+        if i % 97 == 13:   # a capture claimed wrong: E205 on its line
+            g = g.replace("(+4)", "(+5)", 1)
+        if i % 131 == 7:   # prose between games: a note
+            g = g + "\n\nsome words between the games\n"
+        out.append(g if i % len(games) == 0 else "[Event" + g)
+    big = tmp_path / "big.pmn"
+    big.write_text("\n\n".join(out) + "\n", encoding="utf-8")
+    assert big.stat().st_size > 3 * 262144
+    rc, summary, err = run("check", str(big))
+    cli = [tuple(line.split(": ")[0].split(":")[1:3]) + (line.split("[")[1][:4],)
+           for line in err.splitlines() if "[" in line]
+    for source in (str(big), open(big, "rb"), io.BufferedReader(io.BytesIO(big.read_bytes()))):
+        read = list(pmn.read_games(source))
+        py = [(str(d.line), str(d.column), d.name) for g in read for d in g.errors]
+        assert sorted(py) == sorted(cli)
+        assert [g.tags["Round"] for g in read][:len(games)] == \
+            [g.tags["Round"] for g in pmn.read_games(TOURNAMENT)]
+        assert len(read) == 2800
+    assert str(pmn.check(str(big))) == summary.strip()
+    assert any(name == "E205" for _, _, name in cli)
+
+
+def test_a_reader_dropped_early_stops_its_threads():
+    """Games taken from a large input, then the reader dropped: its threads
+    stop and its memory is given back (the process's size stays)."""
+    text = (open(TOURNAMENT, encoding="utf-8").read() + "\n") * 200
+
+    def rss():
+        gc.collect()
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    before = None
+    for k in range(4 if LIGHT else 12):
+        reader = pmn.parse_games(text)
+        for i, g in zip(range(5 + k), reader):
+            pass
+        reader.close()
+        with pmn.read_games(io.BytesIO(text.encode())) as r2:
+            next(iter(r2))
+        if k == 1:
+            before = rss()
+    assert threading.active_count() == 1
+    assert rss() - before < 8 * 1024

@@ -261,7 +261,8 @@ typedef struct pmnpy_ahead {
     int reading;
     /* Parts: the cutter and the workers. */
     pthread_t cutter, worker[PMNPY_MAX_WORKERS];
-    int cutting;
+    int cutting;               /* the cutter has not ended (under lock) */
+    int parts;                 /* the cutter was started (Python's thread's) */
     unsigned workers;
     pmnpy_part *head, *tail;   /* cut, not yet taken by Python, in order */
     pmnpy_part *todo;          /* the first part no worker has taken */
@@ -507,6 +508,7 @@ static pmnpy_ahead *pmnpy_ahead_new(FILE *raw, int format, const char *name)
             pmnpy_ahead_free(a);
             return NULL;
         }
+        a->parts = 1;
         for (unsigned i = 0; i < a->workers; i++)
             if (pthread_create(&a->worker[i], NULL, pmnpy_worker_run, a) != 0) {
                 a->workers = i;
@@ -603,7 +605,7 @@ static void pmnpy_ahead_free(pmnpy_ahead *a)
     pthread_mutex_unlock(&a->lock);
     if (a->reading)
         pthread_join(a->reader, NULL);
-    if (a->workers || a->cutting) {
+    if (a->parts) {
         pthread_join(a->cutter, NULL);
         for (unsigned i = 0; i < a->workers; i++)
             pthread_join(a->worker[i], NULL);

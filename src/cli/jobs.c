@@ -30,7 +30,6 @@ struct part {
     char *text;
     size_t len, cap;
     pmn_at first_line;        /* of its text, in the file */
-    pmn_at next_line;         /* the line just after its text */
     /* What its thread made: */
     FILE *in, *outf, *errf;
     void *ctx;
@@ -45,40 +44,6 @@ struct run {
     void *ctx;
     struct diag_sink *sink;
 };
-
-static int grow(struct part *p, size_t more)
-{
-    if (p->len + more <= p->cap)
-        return 0;
-    size_t cap = p->cap ? p->cap : PART_SIZE + PART_SIZE / 2;
-    while (cap < p->len + more)
-        cap *= 2;
-    char *t = realloc(p->text, cap);
-    if (!t)
-        return -1;
-    p->text = t;
-    p->cap = cap;
-    return 0;
-}
-
-/* Add a piece of text that begins at `line`: the blank lines the reader
- * left out before it are put back, so that the part's lines are the file's. */
-static int add_piece(struct part *p, const char *text, size_t len, pmn_at line)
-{
-    if (p->len == 0)
-        p->first_line = p->next_line = line;
-    size_t blanks = line > p->next_line ? line - p->next_line : 0;
-    if (grow(p, blanks + len) < 0)
-        return -1;
-    memset(p->text + p->len, '\n', blanks);
-    memcpy(p->text + p->len + blanks, text, len);
-    p->len += blanks + len;
-    pmn_at lines = 0;
-    for (const char *s = text; (s = memchr(s, '\n', (size_t)(text + len - s))) != NULL; s++)
-        lines++;
-    p->next_line = line + lines;
-    return 0;
-}
 
 /* Before a thread takes it: the part's streams, and its context, copied
  * from the command's by the main thread, which alone touches that context
@@ -138,22 +103,10 @@ static void finish(struct part *p, struct run *r)
 }
 
 /* Cut the next part of the input into p: 1 if input may follow, 0 at its
- * end (or when it fails: reported into cut). */
-static int cut_part(pmn_reader *rd, struct part *p, struct diag_sink *cut)
+ * end (or when it fails: reported into the reader's sink). */
+static int cut_part(pmn_reader *rd, struct part *p)
 {
-    const char *text;
-    size_t len;
-    pmn_at line;
-    while (p->len < PART_SIZE) {
-        int rc = pmn_reader_next_text(rd, &text, &len, &line);
-        if (rc <= 0)
-            return 0;
-        if (add_piece(p, text, len, line) < 0) {
-            report(cut, PMN_F002, line, 0, "out of memory");
-            return 0;
-        }
-    }
-    return 1;
+    return pmn_reader_next_part(rd, PART_SIZE, &p->text, &p->cap, &p->len, &p->first_line) > 0;
 }
 
 /* The parts in flight, a ring of 2 * jobs slots: the main thread cuts them
@@ -196,7 +149,7 @@ static void *worker(void *arg)
 
 /* The main thread: write what is worked, in order; else cut a part into a
  * free slot; else wait. */
-static void feed(struct queue *q, pmn_reader *rd, struct diag_sink *cut)
+static void feed(struct queue *q, pmn_reader *rd)
 {
     int more = 1;
     pthread_mutex_lock(&q->lock);
@@ -210,7 +163,7 @@ static void feed(struct queue *q, pmn_reader *rd, struct diag_sink *cut)
             q->written++;
         } else if (more && q->cut - q->written < q->nslots) {
             pthread_mutex_unlock(&q->lock);
-            more = cut_part(rd, &q->part[c], cut);
+            more = cut_part(rd, &q->part[c]);
             if (q->part[c].len)
                 prepare(&q->part[c], q->r);
             pthread_mutex_lock(&q->lock);
@@ -257,7 +210,7 @@ static void read_jobs(FILE *f, struct diag_sink *s, const struct job_command *jc
     if (rd && !started) {
         jc->fn(f, s, ctx);   /* no thread to be had: one job, from here */
     } else if (rd) {
-        feed(q, rd, &cut);
+        feed(q, rd);
         for (int i = 0; i < started; i++)
             pthread_join(tid[i], NULL);
         if (q->cut == 0 && cut.nheld == 0)

@@ -257,6 +257,61 @@ static void tagless_stream_in_pieces(void **state)
     fclose(f);
 }
 
+/* Parts of whole games (pmn_reader_next_part, pmn check --jobs): each
+ * read apart, told the lines before it, gives the games of the stream at
+ * their lines, with the blank lines between pieces put back. */
+static void parts_read_apart(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    for (int i = 0; i < 300; i++)
+        fprintf(f, "[Event \"%d\"]\n%s\n1. i (+4) L (+6) *\n\n%s", i, i % 7 ? "" : "\n",
+                i % 11 ? "" : "\n\n");
+    rewind(f);
+    struct diags ds = { .n = 0 };
+    pmn_reader *rd = pmn_reader_new(f, collect, &ds);
+    pmn_reader *whole = NULL;
+    char *buf = NULL;
+    size_t cap = 0;
+    int games = 0, parts = 0, rc;
+    pmn_at lines[300];
+    do {
+        size_t len = 0;
+        pmn_at first = 0;
+        rc = pmn_reader_next_part(rd, 1000, &buf, &cap, &len, &first);
+        assert_true(rc >= 0);
+        if (len == 0)
+            break;
+        assert_true(len >= 1000 || rc == 0);
+        parts++;
+        FILE *pf = fmemopen(buf, len, "r");
+        pmn_reader *pr = pmn_reader_new(pf, collect, &ds);
+        pmn_reader_set_lines_before(pr, first - 1);
+        pmn_record rec;
+        while (pmn_reader_next(pr, &rec) > 0) {
+            assert_true(games < 300);
+            lines[games++] = rec.line;
+            pmn_record_free(&rec);
+        }
+        pmn_reader_free(pr);
+        fclose(pf);
+    } while (rc > 0);
+    assert_int_equal(games, 300);
+    assert_true(parts > 5);
+    rewind(f);
+    whole = pmn_reader_new(f, collect, &ds);
+    pmn_record rec;
+    for (int n = 0; pmn_reader_next(whole, &rec) > 0; n++) {
+        assert_int_equal(rec.line, lines[n]);
+        pmn_record_free(&rec);
+    }
+    assert_int_equal(ds.n, 0);
+    pmn_reader_free(whole);
+    pmn_reader_free(rd);
+    free(buf);
+    fclose(f);
+}
+
 /* Each game's text as written, several in one piece among them; and the
  * filter leaves out whole pieces unread and unreported. */
 static int no_event_two(void *ctx, const char *text, size_t len)
@@ -347,6 +402,7 @@ int main(void)
         cmocka_unit_test(games_one_at_a_time),
         cmocka_unit_test(places_past_four_gib),
         cmocka_unit_test(game_texts_and_filter),
+        cmocka_unit_test(parts_read_apart),
         cmocka_unit_test(faults_are_reported_and_the_rest_kept),
         cmocka_unit_test(empty_input),
         cmocka_unit_test(many_games_stream),

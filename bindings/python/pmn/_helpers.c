@@ -185,7 +185,7 @@ static void pmnpy_fill(pmn_checker *c, struct pmnpy_sink *k, pmnpy_slot *s)
 typedef struct pmnpy_part {
     char *text;
     size_t len, cap;
-    pmn_at first_line, next_line;
+    pmn_at first_line;
     pmnpy_slot *games;         /* what its worker found, in order */
     size_t n, capg;
     int checked;               /* its worker is done */
@@ -218,33 +218,6 @@ static pmnpy_slot *pmnpy_part_slot(pmnpy_part *p)
     pmnpy_slot *s = &p->games[p->n++];
     memset(s, 0, sizeof *s);
     return s;
-}
-
-/* A piece of text that begins at `line` added to p: the blank lines the
- * reader left out before it put back, so that p's lines are the file's. */
-static int pmnpy_part_add(pmnpy_part *p, const char *text, size_t len, pmn_at line)
-{
-    if (p->len == 0)
-        p->first_line = p->next_line = line;
-    size_t blanks = line > p->next_line ? (size_t)(line - p->next_line) : 0;
-    if (p->len + blanks + len > p->cap) {
-        size_t cap = p->cap ? p->cap : PMNPY_PART_SIZE + PMNPY_PART_SIZE / 2;
-        while (cap < p->len + blanks + len)
-            cap *= 2;
-        char *t = realloc(p->text, cap);
-        if (!t)
-            return -1;
-        p->text = t;
-        p->cap = cap;
-    }
-    memset(p->text + p->len, '\n', blanks);
-    memcpy(p->text + p->len + blanks, text, len);
-    p->len += blanks + len;
-    pmn_at lines = 0;
-    for (const char *c = text; (c = memchr(c, '\n', (size_t)(text + len - c))) != NULL; c++)
-        lines++;
-    p->next_line = line + lines;
-    return 0;
 }
 
 /* ---- the reader ahead ---------------------------------------------------- */
@@ -426,33 +399,25 @@ static void *pmnpy_cutter_run(void *arg)
     }
     pmnpy_part *p = NULL;
     if (rd) {
-        const char *text;
-        size_t len;
-        pmn_at line;
-        while ((rc = pmn_reader_next_text(rd, &text, &len, &line)) == 1) {
-            if (!p && !(p = calloc(1, sizeof *p))) {
+        do {
+            if (!(p = calloc(1, sizeof *p))) {
                 rc = -1;
                 break;
             }
-            if (pmnpy_part_add(p, text, len, line) != 0) {
-                rc = -1;
+            rc = pmn_reader_next_part(rd, PMNPY_PART_SIZE, &p->text, &p->cap, &p->len,
+                                      &p->first_line);
+            if (p->len == 0)
+                break;   /* (what came before a read error is read, as pmn check reads it) */
+            int stopped = pmnpy_enqueue(a, p) != 0;
+            if (stopped)
+                pmnpy_part_free(p);   /* (not queued) */
+            p = NULL;
+            if (stopped)
                 break;
-            }
-            if (p->len >= PMNPY_PART_SIZE) {
-                int stopped = pmnpy_enqueue(a, p) != 0;
-                if (stopped)
-                    pmnpy_part_free(p);   /* (not queued) */
-                p = NULL;
-                if (stopped)
-                    break;
-            }
-        }
+        } while (rc > 0);
         pmn_reader_free(rd);
     }
-    if (p) {
-        if (pmnpy_enqueue(a, p) != 0)
-            pmnpy_part_free(p);
-    }
+    pmnpy_part_free(p);   /* (empty, or NULL) */
     /* The input closed: what it says then (its encoding) is the end's. */
     struct pmnpy_sink *input = &a->single_sink;
     input->filling = last ? last : &a->single;

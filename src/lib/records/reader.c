@@ -302,6 +302,44 @@ int pmn_reader_next_text(pmn_reader *rd, const char **text, size_t *len, pmn_at 
     return 1;
 }
 
+int pmn_reader_next_part(pmn_reader *rd, size_t size, char **buf, size_t *cap, size_t *len,
+                         pmn_at *first_line)
+{
+    const char *text;
+    size_t n;
+    pmn_at line, next = *first_line;   /* the line just after the part's text */
+    if (*len > 0) {
+        for (const char *c = *buf; (c = memchr(c, '\n', (size_t)(*buf + *len - c))) != NULL;
+             c++)
+            next++;
+    }
+    while (*len < size) {
+        int rc = pmn_reader_next_text(rd, &text, &n, &line);
+        if (rc <= 0)
+            return rc;
+        if (*len == 0)
+            *first_line = next = line;
+        size_t blanks = line > next ? (size_t)(line - next) : 0;
+        if (*len + blanks + n > *cap) {
+            size_t want = *cap ? *cap : size + size / 2;
+            while (want < *len + blanks + n)
+                want *= 2;
+            char *t = realloc(*buf, want);
+            if (!t)
+                return fatal(rd, 2, "out of memory (a part of the input)");
+            *buf = t;
+            *cap = want;
+        }
+        memset(*buf + *len, '\n', blanks);
+        memcpy(*buf + *len + blanks, text, n);
+        *len += blanks + n;
+        next = line;
+        for (const char *c = text; (c = memchr(c, '\n', (size_t)(text + n - c))) != NULL; c++)
+            next++;
+    }
+    return 1;
+}
+
 /* Lex the chunk just loaded. */
 static int start_chunk(pmn_reader *rd)
 {

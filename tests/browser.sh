@@ -13,15 +13,7 @@ if light_run; then
     exit 77
 fi
 
-# Debian's python3 has Debian's selenium; another python3 first on PATH
-# (pyenv, a virtualenv) may not.
-python=
-for p in /usr/bin/python3 python3; do
-    if "$p" -c 'import selenium' 2>/dev/null; then
-        python=$p
-        break
-    fi
-done
+python=$(python_with selenium)
 if [ -z "$python" ] || [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ] ||
    [ ! -x "${CHROMEDRIVER:-/usr/bin/chromedriver}" ]; then
     echo "browser: chromium, chromium-driver or python3-selenium is missing" \

@@ -71,3 +71,16 @@ exec "$real" "\$@"
 SCRIPT
     chmod +x "$work/bin/pmn"
 }
+
+# The first of Debian's python3 and the python3 first on PATH that imports
+# every module named ("selenium", "cffi pytest hypothesis"), or nothing:
+# Debian's python3 has Debian's packages, another (pyenv, a virtualenv) may
+# not.
+python_with() {
+    for p in /usr/bin/python3 python3; do
+        if "$p" -c "import $(echo "$1" | sed 's/ /, /g')" 2>/dev/null; then
+            echo "$p"
+            return
+        fi
+    done
+}

@@ -8,13 +8,7 @@
 set -u
 . "${top_srcdir:-.}/tests/common.sh"
 
-python=
-for p in /usr/bin/python3 python3; do
-    if "$p" -c 'import cffi, pytest, hypothesis' 2>/dev/null; then
-        python=$p
-        break
-    fi
-done
+python=$(python_with "cffi pytest hypothesis")
 if [ -z "$python" ]; then
     echo "python: python3-cffi, python3-pytest or python3-hypothesis is missing" \
          "(./bootstrap as root installs them)"

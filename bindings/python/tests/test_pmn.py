@@ -454,9 +454,12 @@ def test_example_scores(tmp_path):
         assert any(name in s and (" %s " % points) in s for s in stats.splitlines()), row
 
 
-def test_readme_example():
-    """The README's Python example, run as written from the top of the tree."""
-    text = open(os.path.join(TOP, "README"), encoding="utf-8").read()
+def run_doc_example(path, after=""):
+    """The first indented block that opens with `import pmn` in path (past
+    the heading `after`), run as written from the top of the tree: its
+    code, what it printed, and the document's text from the heading on."""
+    text = open(os.path.join(TOP, path), encoding="utf-8").read()
+    text = text[text.index(after):]
     start = text.index("\n    import pmn\n")
     block = []
     for line in text[start + 1:].splitlines():
@@ -464,40 +467,30 @@ def test_readme_example():
             break
         block.append(line[4:])
     code = "\n".join(block).strip()
-    assert 5 <= len(code.splitlines()) <= 12
-    cwd = os.getcwd()
     out = io.StringIO()
+    cwd = os.getcwd()
     try:
         os.chdir(TOP)
         import contextlib
         with contextlib.redirect_stdout(out):
-            exec(compile(code, "README", "exec"), {})
+            exec(compile(code, path, "exec"), {})
     finally:
         os.chdir(cwd)
-    assert "Khamis Said" in out.getvalue()
+    return code, out.getvalue(), text
+
+
+def test_readme_example():
+    """The README's Python example, ten lines or so, runs as written."""
+    code, out, _ = run_doc_example("README")
+    assert 5 <= len(code.splitlines()) <= 12
+    assert "Khamis Said" in out
 
 
 def test_guide_example():
     """doc/guide.txt's Python example prints what it says it prints."""
-    text = open(os.path.join(TOP, "doc", "guide.txt"), encoding="utf-8").read()
-    text = text[text.index("Using pmn from Python"):]
-    start = text.index("\n    import pmn\n")
-    block = []
-    for line in text[start + 1:].splitlines():
-        if line and not line.startswith("    "):
-            break
-        block.append(line[4:])
-    out = io.StringIO()
-    cwd = os.getcwd()
-    try:
-        os.chdir(TOP)
-        import contextlib
-        with contextlib.redirect_stdout(out):
-            exec(compile("\n".join(block), "guide", "exec"), {})
-    finally:
-        os.chdir(cwd)
+    _, out, text = run_doc_example(os.path.join("doc", "guide.txt"), "Using pmn from Python")
     want = text[text.index("which prints `") + len("which prints `"):]
-    assert out.getvalue().strip() == want[:want.index("`")]
+    assert out.strip() == want[:want.index("`")]
 
 
 def test_a_large_input_read_in_parts_says_what_pmn_check_says(tmp_path):

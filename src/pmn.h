@@ -684,6 +684,16 @@ int pmn_tablebase_build(const pmn_rules *r, unsigned seeds, const char *dir, uns
  * pmn_tablebase_close frees it. */
 pmn_tablebase *pmn_tablebase_make(const pmn_rules *r, unsigned seeds, unsigned threads,
                                   pmn_error *err);
+/* The small layers a solve of p wants where no databases are given: under
+ * rules whose repetition gives each side the seeds on its side (Oware's),
+ * every layer up to p's seeds in play as far as each holds at most 50,000
+ * positions, made in memory (about a second on six holes a side, to 7
+ * seeds), for pmn_searcher_use_tablebase.  Without them the solver
+ * searches each repetition with its path, which may take hours where they
+ * take a second.  NULL where they do not apply (other rules) or cannot be
+ * made: the solve goes on without them. */
+pmn_tablebase *pmn_tablebase_make_for(const pmn_rules *r, const pmn_position *p,
+                                      unsigned threads);
 /* The layers 0.. of r found in dir; NULL (with *err) if there are none,
  * if one is not theirs (its header: format, the rules' whole spec, size),
  * or if one is missing below others or is a link to nothing.  Cheap: no

@@ -286,26 +286,11 @@ static void progress(void *ctx, const pmn_analysis *a)
             (unsigned long long)a->nodes, a->seconds);
 }
 
-/* --solve under Oware's own rules with no databases: the layers up to the
- * position's seeds in play, as far as each holds at most SMALL_LAYER
- * positions, made in memory for the solve (about a second on six holes a
- * side, to 7 seeds).  Without them the solver searches each repetition
- * with its path: '0,0,1,1,1,0/1,0,0,0,1,0 S' (5 seeds) was not solved in
- * 15 minutes, and is in 0.1 s.  NULL where they do not apply or cannot be
- * made (the solve goes on without them). */
-#define SMALL_LAYER 50000
-
+/* --solve with no databases: the small layers libpmn makes for it in
+ * memory (pmn_tablebase_make_for: Oware's own seeds), or NULL. */
 static pmn_tablebase *small_layers(const struct target *t, pmn_searcher *s, unsigned threads)
 {
-    if (pmn_tablebase_check_rules(&t->rules, NULL) != 0 || pmn_tablebase_values(&t->rules) != 2)
-        return NULL;
-    unsigned in_play = pmn_position_seeds(&t->rules, &t->pos, PMN_SOUTH)
-                     + pmn_position_seeds(&t->rules, &t->pos, PMN_NORTH), n = 0;
-    while (n < in_play && n < pmn_tablebase_max_seeds(&t->rules)
-           && pmn_tablebase_positions(&t->rules, n + 1) <= SMALL_LAYER)
-        n++;
-    pmn_error err;
-    pmn_tablebase *tb = pmn_tablebase_make(&t->rules, n, threads ? threads : 1, &err);
+    pmn_tablebase *tb = pmn_tablebase_make_for(&t->rules, &t->pos, threads);
     if (tb && pmn_searcher_use_tablebase(s, tb) != 0) {
         pmn_tablebase_close(tb);
         tb = NULL;

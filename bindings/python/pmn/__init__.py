@@ -940,12 +940,22 @@ def check(source, format=None):
     reader = read_games(source, format=format) if not (isinstance(source, str) and
                                                          "\n" in source) \
         else parse_games(source, format=format)
-    for i, g in enumerate(reader):
+
+    def count(i, g):
         summary.games += 1
         summary.moves += g.move_count
         for d in g.errors:
             summary.counts[d.severity] += 1
             summary.problems.append((i, d))
+    # A game is counted once the next is read: what is said of the text
+    # after it comes before the next game.
+    before = None
+    for i, g in enumerate(reader):
+        if before:
+            count(*before)
+        before = (i, g)
+    if before:
+        count(*before)
     if summary.games == 0:
         for d in reader.diagnostics:
             summary.counts[d.severity] += 1
@@ -1011,6 +1021,18 @@ class Tablebase:
             _raise_error(err, os.fsdecode(directory))
         self._tb = ffi.gc(tb, lib.pmn_tablebase_close)
 
+    @classmethod
+    def make(cls, rules, seeds, threads=1):
+        """Every layer of rules up to seeds built in memory (no file)."""
+        self = cls.__new__(cls)
+        self.rules = _rules(rules)
+        err = ffi.new("pmn_error *")
+        tb = lib.pmn_tablebase_make(self.rules._r, seeds, threads, err)
+        if tb == ffi.NULL:
+            _raise_error(err, "databases of %s to %d seeds" % (self.rules.name, seeds))
+        self._tb = ffi.gc(tb, lib.pmn_tablebase_close)
+        return self
+
     @property
     def seeds(self):
         return lib.pmn_tablebase_seeds(self._tb)
@@ -1049,7 +1071,21 @@ class Analyser:
         lim.nodes, lim.depth, lim.seconds = nodes or 0, depth or 0, seconds or 0
         lim.solve, lim.all_moves, lim.threads = int(solve), int(all_moves), threads
         a = ffi.new("pmn_analysis *")
-        if lib.pmn_analyse(self._s, position._p, ffi.NULL, 0, lim, ffi.NULL, ffi.NULL, a) != 0:
+        small = ffi.NULL
+        if solve and self.tablebase is None:
+            # As pmn analyse --solve: the small layers libpmn makes for it
+            # (Oware's own seeds), or none.
+            small = lib.pmn_tablebase_make_for(self.rules._r, position._p, threads)
+            if small != ffi.NULL and lib.pmn_searcher_use_tablebase(self._s, small) != 0:
+                lib.pmn_tablebase_close(small)
+                small = ffi.NULL
+        try:
+            rc = lib.pmn_analyse(self._s, position._p, ffi.NULL, 0, lim, ffi.NULL, ffi.NULL, a)
+        finally:
+            if small != ffi.NULL:
+                lib.pmn_searcher_use_tablebase(self._s, ffi.NULL)
+                lib.pmn_tablebase_close(small)
+        if rc != 0:
             raise PmnMemoryError("out of memory in the search", code=lib.PMN_ERR_NOMEM)
         return Analysis(position, a)
 

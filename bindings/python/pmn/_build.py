@@ -121,6 +121,10 @@ unsigned pmn_tablebase_seeds(const pmn_tablebase *tb);
 int pmn_tablebase_probe_bounds(const pmn_tablebase *tb, const pmn_position *p, int *low,
                                int *high);
 int pmn_searcher_use_tablebase(pmn_searcher *s, const pmn_tablebase *tb);
+pmn_tablebase *pmn_tablebase_make(const pmn_rules *r, unsigned seeds, unsigned threads,
+                                  pmn_error *err);
+pmn_tablebase *pmn_tablebase_make_for(const pmn_rules *r, const pmn_position *p,
+                                      unsigned threads);
 
 typedef enum { PMN_NOTE, PMN_WARNING, PMN_ERROR, PMN_FATAL, ... } pmn_severity;
 typedef struct pmn_diag { int code; pmn_severity severity; pmn_at line; pmn_at col;

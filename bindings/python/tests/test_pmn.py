@@ -48,7 +48,9 @@ def test_another_library_refused():
 
 
 def test_check_says_what_pmn_check_says():
-    inputs = [TOURNAMENT, SAMPLE, OWARE] + sorted(
+    inputs = [TOURNAMENT, SAMPLE, OWARE,
+              os.path.join(TOP, "samples", "hawalis", "mancala-world-whole-page.txt"),
+              os.path.join(TOP, "samples", "oware", "playstrategy.pgn")] + sorted(
         glob.glob(os.path.join(TOP, "tests", "cli", "diag-*", "in.pmn")))[:30]
     for f in inputs:
         summary = pmn.check(f)
@@ -358,6 +360,22 @@ def test_analyse_solves_as_pmn_does():
     assert not b.exact and b.best in "abcdef" and len(b.moves) == 6
     with pytest.raises(pmn.UsageError):
         pmn.analyse(pmn.Position("oware"))
+
+
+def test_solve_of_an_oware_ending():
+    """Under Oware's own seeds a solve without databases makes the small
+    layers it needs, as pmn analyse --solve does (it took hours without)."""
+    for rules, value in (("oware,majority=no", "South loses by 5 seeds (endgame database)"),
+                         ("oware", "South loses (endgame database)")):
+        p = pmn.Position(rules, "0,0,1,1,1,0/1,0,0,0,1,0 S")
+        a = pmn.analyse(p, solve=True)
+        rc, out, _ = run("analyse", "--rules", rules, "--position", str(p), "--solve")
+        assert a.exact and a.value == value and ("Value: %s (exact)" % value) in out
+    assert a.eval.startswith("lost")
+    tb = pmn.Tablebase.make("oware,majority=no", 5)
+    assert tb.seeds == 5 and tb.probe(p) == -5
+    with pytest.raises(pmn.UsageError):
+        pmn.Tablebase.make("hawalis", 3)
 
 
 def test_tablebase_probe(tmp_path):

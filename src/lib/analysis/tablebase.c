@@ -2867,6 +2867,23 @@ pmn_tablebase *pmn_tablebase_make(const pmn_rules *r, unsigned seeds, unsigned t
     return tb;
 }
 
+/* The largest layer pmn_tablebase_make_for() makes: its 6 seeds on six
+ * holes hold 12,376 positions, 7 seeds 31,824, 8 seeds 75,582. */
+#define SMALL_LAYER 50000
+
+pmn_tablebase *pmn_tablebase_make_for(const pmn_rules *r, const pmn_position *p,
+                                      unsigned threads)
+{
+    if (pmn_tablebase_check_rules(r, NULL) != 0 || pmn_tablebase_values(r) != 2)
+        return NULL;
+    unsigned in_play = pmn_position_seeds(r, p, PMN_SOUTH) + pmn_position_seeds(r, p, PMN_NORTH),
+             n = 0;
+    while (n < in_play && n < pmn_tablebase_max_seeds(r)
+           && pmn_tablebase_positions(r, n + 1) <= SMALL_LAYER)
+        n++;
+    return pmn_tablebase_make(r, n, threads ? threads : 1, NULL);
+}
+
 pmn_tablebase *pmn_tablebase_open(const pmn_rules *r, const char *dir, pmn_error *err)
 {
     pmn_tablebase *tb = tb_new(r, err);

@@ -581,20 +581,13 @@ class Game:
     or its writing are first asked for: reading an archive for its tags
     and errors costs no parse of such games."""
 
-    __slots__ = ("_game", "_text", "_tags", "line", "errors", "_rec", "_replay", "_setup",
-                 "_rules", "_nmoves", "__weakref__")
+    __slots__ = ("_game", "_blob", "_ntags", "_tags", "line", "errors", "_rec", "_replay",
+                 "_setup", "_rules", "_nmoves", "__weakref__")
 
-    def __init__(self, game, diags, tags=None, moves=0):
-        self._text, self._tags, self.errors, self._nmoves = None, tags, diags, moves
-        self._replay = None
-        self._set_up(game)
-
-    @classmethod
-    def _clean(cls, text, line, tags, diags, moves):
-        self = cls.__new__(cls)
-        self._game, self._text, self._tags, self.line = None, text, tags, line
+    def __init__(self, game, diags, blob=None, ntags=-1, moves=0):
+        self._blob, self._ntags, self._tags = blob, ntags, None
         self.errors, self._nmoves, self._replay = diags, moves, None
-        return self
+        self._set_up(game)
 
     @property
     def move_count(self):
@@ -614,7 +607,8 @@ class Game:
         the game without keeping one (its diagnostics known already)."""
         if self._game is None:
             diags = []
-            g = lib.pmnpy_game_read(self._text, len(self._text), self.line, lib.pmnpy_diag,
+            text = self._blob[max(self._ntags, 0):]
+            g = lib.pmnpy_game_read(text, len(text), self.line, lib.pmnpy_diag,
                                     ffi.new_handle(diags))
             if g == ffi.NULL:
                 raise PmnMemoryError("out of memory reading a game again", code=2)
@@ -632,6 +626,8 @@ class Game:
 
     @property
     def tags(self):
+        if self._tags is None and self._blob is not None and self._ntags >= 0:
+            self._tags = self._blob[:self._ntags]   # (parsed below)
         if self._tags is None:
             rec, tags = self._parsed(), {}
             for i in range(rec.ntags):
@@ -837,24 +833,27 @@ def _games(reader, raw, stream, name, format, keep):
     if ahead == ffi.NULL:
         raise PmnMemoryError("out of memory", code=lib.PMN_ERR_NOMEM)
     last, carried, trailing = None, [], []
+    next_slot, unpack, new = lib.pmnpy_ahead_next, ffi.unpack, object.__new__
     try:
         while True:
-            slot = lib.pmnpy_ahead_next(ahead)
-            rc, moves, ntags, size, line, nd = ffi.unpack(slot.head, 6)
+            slot = next_slot(ahead)
+            rc, moves, ntags, size, line, nd = unpack(slot.head, 6)
             diags = [Diagnostic._of(slot.diags[i]) for i in range(nd)] if nd else []
             if carried and rc != 3:
                 diags[:0] = carried
                 carried = []
             if stream is not None and stream.error is not None:
                 raise PmnIOError("reading: %s" % stream.error) from stream.error
-            if rc == 2 or rc == 1:
-                blob = ffi.unpack(slot.blob, max(ntags, 0) + size)
-                tags = blob[:ntags] if ntags >= 0 else None
-                if rc == 2:
-                    last = Game._clean(blob[max(ntags, 0):], line, tags, diags, moves)
-                else:
-                    g = ffi.gc(lib.pmnpy_slot_take(slot), lib.pmnpy_game_free)
-                    last = Game(g, diags, tags, moves)
+            if rc == 2:   # a game proved clean: its text kept (made here: a call a game counts)
+                last = new(Game)
+                last._game, last._blob, last._ntags, last._tags = None, \
+                    unpack(slot.blob, (ntags if ntags > 0 else 0) + size), ntags, None
+                last.line, last.errors, last._nmoves, last._replay = line, diags, moves, None
+                trailing = []
+            elif rc == 1:
+                g = ffi.gc(lib.pmnpy_slot_take(slot), lib.pmnpy_game_free)
+                last = Game(g, diags, unpack(slot.blob, ntags) if ntags >= 0 else None, ntags,
+                            moves)
                 trailing = []
             elif rc == 3:   # text after a game, outside any: the game's
                 if last is not None:

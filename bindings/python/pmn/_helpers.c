@@ -533,8 +533,14 @@ static pmnpy_slot *pmnpy_ahead_next(pmnpy_ahead *a)
         pthread_cond_broadcast(&a->changed);
     }
     for (;;) {
-        while (!a->head || !a->head->checked)
+        while ((!a->head || !a->head->checked) && (a->head || a->cutting))
             pthread_cond_wait(&a->changed, &a->lock);
+        if (!a->head) {
+            /* The cutter ended without its end part (no memory for it). */
+            pthread_mutex_unlock(&a->lock);
+            a->single.head[PMNPY_RC] = -1;
+            return &a->single;
+        }
         p = a->head;
         a->head = p->next;
         if (!a->head)

@@ -121,7 +121,7 @@ static void pmnpy_collect(void *ctx, const pmn_diag *d)
     pmnpy_slot *s = ((struct pmnpy_sink *)ctx)->filling;
     size_t n = (size_t)s->head[PMNPY_NDIAGS];
     if (n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 8;
+        size_t cap = s->cap ? 2 * s->cap : 1;   /* (a pmn_diag is 432 bytes) */
         pmn_diag *more = realloc(s->diags, cap * sizeof *more);
         if (!more)
             return;   /* (the game itself will say F002) */
@@ -167,10 +167,12 @@ static void pmnpy_fill(pmn_checker *c, struct pmnpy_sink *k, pmnpy_slot *s)
     if (g.proved) {
         s->head[PMNPY_RC] = 2;
     } else if ((s->game = calloc(1, sizeof *s->game))) {
-        s->game->rec = g.rec;          /* (the record and replay are the game's now) */
-        s->game->replay = g.replay;
+        /* The record is the game's now; its replay, which keeps every
+         * position, is dropped and made again when Python asks for it
+         * (pmnpy_game_replay): a part of small games held a replay each
+         * would hold far more than its text (400 MB for 200,000 games). */
+        s->game->rec = g.rec;
         pmn_record_init(&g.rec);
-        g.replay = NULL;
     }
     if (!s->blob || (!g.proved && !s->game))
         s->head[PMNPY_RC] = -1;
@@ -179,7 +181,10 @@ static void pmnpy_fill(pmn_checker *c, struct pmnpy_sink *k, pmnpy_slot *s)
 
 /* ---- parts: a PMN input cut, checked by workers ------------------------- */
 
-#define PMNPY_PART_SIZE (1u << 18)
+/* A part's text; what its games hold once read is several times more
+ * (a record each), and 2 parts a worker are in flight: 64 KiB cost no
+ * speed against 256 KiB (pmn check --jobs's, which keeps no record). */
+#define PMNPY_PART_SIZE (1u << 16)
 #define PMNPY_MAX_WORKERS 8
 
 typedef struct pmnpy_part {

@@ -563,3 +563,19 @@ def test_a_reader_dropped_early_stops_its_threads():
             before = rss()
     assert threading.active_count() == 1
     assert rss() - before < 8 * 1024
+
+
+def test_reading_ahead_holds_little(tmp_path):
+    """Small games read whole (each with a warning) fill the parts read
+    ahead with records, not their text: the process stays small (it took
+    400 MB for 200,000 such games when a part kept each game's replay)."""
+    f = tmp_path / "small.pmn"
+    f.write_text('[Game "Oware"]\n\n1. c C 2. d *\n\n' * (30000 if LIGHT else 100000))
+    code = ("import pmn, resource, sys\n"
+            "n = sum(len(g.errors) for g in pmn.read_games(sys.argv[1]))\n"
+            "print(n, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+    p = subprocess.run([os.sys.executable, "-c", code, str(f)], capture_output=True)
+    assert p.returncode == 0, p.stderr
+    warnings, kib = map(int, p.stdout.split())
+    assert warnings == (30000 if LIGHT else 100000)
+    assert kib < 100 * 1024

@@ -1110,14 +1110,14 @@ void pmn_reader_set_lines_before(pmn_reader *rd, pmn_at lines);
  * Returns 1, 0 at the end, -1 on a read error or lack of memory (reported). */
 int pmn_reader_next_text(pmn_reader *rd, const char **text, size_t *len, pmn_at *line);
 /* A part of the input for a thread of its own to read (pmn check --jobs):
- * the pieces of pmn_reader_next_text appended to (*buf)[0..*len) (grown
- * with realloc, *cap its size; both may start 0 and NULL) while *len is
- * under `size`, with the blank lines the reader leaves out between them
- * put back, so that the part's lines are the input's from *first_line on
- * (a reader of it told pmn_reader_set_lines_before(*first_line - 1)).
- * *len 0 on entry begins a part.  Returns 1 when input may follow, 0 at
- * its end (*len > 0: the last part), -1 on a read error or lack of memory
- * (reported, F002 for memory). */
+ * the pieces of pmn_reader_next_text, into (*buf)[0..*len) (grown with
+ * realloc, *cap its size; both may start 0 and NULL) while *len is under
+ * `size`, with the blank lines the reader leaves out between them put
+ * back, so that the part's lines are the input's from *first_line on (a
+ * reader of it told pmn_reader_set_lines_before(*first_line - 1)).
+ * Returns 1 when input may follow, 0 at its end (*len > 0: the last
+ * part), -1 on a read error or lack of memory (reported, F002 for
+ * memory). */
 int pmn_reader_next_part(pmn_reader *rd, size_t size, char **buf, size_t *cap, size_t *len,
                          pmn_at *first_line);
 

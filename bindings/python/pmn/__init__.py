@@ -599,7 +599,6 @@ class Game:
         self._game = game
         self._rec = ffi.addressof(game, "rec")
         self.line = game.rec.line
-        self.errors.sort(key=lambda d: (d.line == 0, d.line, d.column))
 
     def _parsed(self):
         """The record and its replay, the text parsed now where it was not
@@ -886,10 +885,17 @@ def parse_games(text, format=None):
     return read_games(io.BytesIO(text), format=format)
 
 
+def _games_of(source, format):
+    """read_games(source), or parse_games where source is a string of
+    records (a str with a newline), not a path."""
+    if isinstance(source, str) and "\n" in source:
+        return parse_games(source, format)
+    return read_games(source, format)
+
+
 def read_game(source, format=None):
     """The first game of a path, file object or string, or None."""
-    games = parse_games(source, format) if isinstance(source, str) and "\n" in source \
-        else read_games(source, format)
+    games = _games_of(source, format)
     for g in games:
         games.close()
         return g
@@ -925,20 +931,18 @@ class CheckSummary:
         return 3 if c["fatal"] else 2 if c["error"] else 1 if c["warning"] else 0
 
     def __str__(self):
-        return "%d game%s, %d move%s: %d error%s, %d warning%s, %d note%s" % (
-            self.games, "" if self.games == 1 else "s", self.moves,
-            "" if self.moves == 1 else "s", self.errors, "" if self.errors == 1 else "s",
-            self.warnings, "" if self.warnings == 1 else "s", self.notes,
-            "" if self.notes == 1 else "s")
+        def n(count, word):
+            return "%d %s%s" % (count, word, "" if count == 1 else "s")
+        return "%s, %s: %s, %s, %s" % (n(self.games, "game"), n(self.moves, "move"),
+                                       n(self.errors, "error"), n(self.warnings, "warning"),
+                                       n(self.notes, "note"))
 
 
 def check(source, format=None):
     """Every game of source checked (read_games' sources and formats): a
     CheckSummary, its str() pmn check's summary line."""
     summary = CheckSummary()
-    reader = read_games(source, format=format) if not (isinstance(source, str) and
-                                                         "\n" in source) \
-        else parse_games(source, format=format)
+    reader = _games_of(source, format)
 
     def count(i, g):
         summary.games += 1

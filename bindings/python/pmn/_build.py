@@ -33,7 +33,6 @@ const char *pmn_version(void);
 typedef struct pmn_rules { char name[32]; unsigned rows; unsigned holes_per_row;
     unsigned pits; unsigned seeds; int stores; int majority; ...; } pmn_rules;
 int pmn_rules_init(pmn_rules *r, const char *spec, pmn_error *err);
-int pmn_rules_apply(pmn_rules *r, const char *spec, pmn_error *err);
 size_t pmn_rules_format(const pmn_rules *r, char *buf, size_t size);
 int pmn_rules_check(const pmn_rules *r, pmn_error *err);
 size_t pmn_rules_describe(const pmn_rules *r, char *buf, size_t size);
@@ -55,17 +54,13 @@ typedef enum { PMN_ONGOING, PMN_SOUTH_WINS, PMN_NORTH_WINS, PMN_DRAWN, ... } pmn
 typedef enum { PMN_LEGAL, ... } pmn_legality;
 const char *pmn_legality_string(pmn_legality l);
 const char *pmn_ending_string(pmn_ending e);
-const char *pmn_outcome_string(pmn_outcome o);
 void pmn_ending_explain(const pmn_rules *r, pmn_ending e, const pmn_position *end,
                         char *buf, size_t size);
-int pmn_final_seeds(const pmn_rules *r, pmn_ending e, const pmn_position *end,
-                    unsigned long seeds[2]);
 
 typedef struct pmn_move_report { int side; int hole; unsigned captured; unsigned given;
     unsigned stored; uint64_t laps; int end_side; int end_hole; int extra; int passed;
     int grand_slam; pmn_ending ending; pmn_outcome outcome; ...; } pmn_move_report;
 int pmn_legal_moves(const pmn_rules *r, const pmn_position *p, int moves[32]);
-pmn_legality pmn_move_legality(const pmn_rules *r, const pmn_position *p, int hole);
 pmn_ending pmn_position_ending(const pmn_rules *r, const pmn_position *p, pmn_outcome *outcome);
 
 typedef struct pmn_game pmn_game;
@@ -76,7 +71,6 @@ int pmn_game_play(pmn_game *g, int hole, pmn_move_report *rep);
 const pmn_position *pmn_game_position(const pmn_game *g);
 pmn_outcome pmn_game_outcome(const pmn_game *g);
 pmn_ending pmn_game_ending(const pmn_game *g);
-unsigned pmn_game_plies(const pmn_game *g);
 
 typedef enum { PMN_NOTATION_LETTERS, PMN_NOTATION_NUMBERS, PMN_NOTATION_COORDINATES,
                ... } pmn_notation;
@@ -130,9 +124,7 @@ typedef enum { PMN_NOTE, PMN_WARNING, PMN_ERROR, PMN_FATAL, ... } pmn_severity;
 typedef struct pmn_diag { int code; pmn_severity severity; pmn_at line; pmn_at col;
     char message[400]; ...; } pmn_diag;
 typedef void (*pmn_diag_fn)(void *ctx, const pmn_diag *d);
-const char *pmn_severity_string(pmn_severity s);
 void pmn_diag_code_name(int code, char buf[8]);
-size_t pmn_diags_in_file_order(pmn_diag *d, size_t n);
 
 typedef struct pmn_rule_file pmn_rule_file;
 pmn_rule_file *pmn_rule_file_parse(const char *text, size_t len, const char *name,
@@ -150,16 +142,11 @@ struct pmn_move { char text[8]; pmn_notation notation; int side; int hole; int j
     ...; };
 typedef struct pmn_record { pmn_tag *tags; size_t ntags; pmn_line main; char result[8];
     pmn_at line; pmn_at col; ...; } pmn_record;
-void pmn_record_init(pmn_record *rec);
-void pmn_record_free(pmn_record *rec);
 
-typedef struct pmn_setup_options pmn_setup_options;
 typedef struct pmn_replay pmn_replay;
 typedef enum { PMN_SETUP_READY, ... } pmn_setup_status;
 typedef struct pmn_setup { pmn_setup_status status; pmn_rules rules; pmn_position start;
     int given; int assumed; ...; } pmn_setup;
-int pmn_setup_record(const pmn_record *rec, const pmn_setup_options *o, pmn_setup *s,
-                     pmn_diag_fn fn, void *ctx);
 
 typedef struct pmn_played pmn_played;
 typedef struct pmn_played_line { pmn_played *moves; size_t nmoves; } pmn_played_line;
@@ -169,9 +156,6 @@ struct pmn_played { int replayed; int mover; int side; unsigned ply; unsigned tu
 typedef struct pmn_check_result { pmn_position start; pmn_setup_status setup; unsigned plies;
     unsigned moves; pmn_ending ending; pmn_outcome outcome; pmn_position end;
     uint32_t captured[2]; int errors; ...; } pmn_check_result;
-pmn_replay *pmn_replay_new(const pmn_record *rec, const pmn_setup *s, pmn_diag_fn fn,
-                           void *ctx);
-void pmn_replay_free(pmn_replay *r);
 const pmn_setup *pmn_replay_setup(const pmn_replay *r);
 const pmn_played_line *pmn_replay_main(const pmn_replay *r);
 const pmn_check_result *pmn_replay_result(const pmn_replay *r);
@@ -196,29 +180,8 @@ int pmn_xml_writer_close(pmn_xml_writer *w);
 #define PMN_SOURCE_PMN ...
 #define PMN_SOURCE_XML ...
 #define PMN_SOURCE_FOREIGN ...
-typedef struct pmn_source_options { int format; const char *name; int validate;
-    pmn_diag_fn note; void *note_ctx; ...; } pmn_source_options;
-typedef struct pmn_source pmn_source;
-pmn_source *pmn_source_new(FILE *f, const pmn_source_options *o, pmn_diag_fn fn, void *ctx);
-int pmn_source_format(const pmn_source *src);
-int pmn_source_next(pmn_source *src, pmn_record *rec);
-void pmn_source_free(pmn_source *src);
-int pmn_source_format_of_name(const char *name);
-FILE *pmn_text_input(FILE *f, int own, pmn_diag_fn fn, void *ctx);
 
-typedef struct pmn_reader pmn_reader;
-typedef struct pmn_game_facts { unsigned moves; pmn_ending ending; pmn_outcome outcome;
-    uint32_t captured[2]; ...; } pmn_game_facts;
-pmn_reader *pmn_source_pmn(pmn_source *src);
-void pmn_reader_game_text(const pmn_reader *rd, const char **text, size_t *len, pmn_at *line);
-pmn_reader *pmn_reader_new(FILE *f, pmn_diag_fn fn, void *ctx);
-void pmn_reader_free(pmn_reader *rd);
-int pmn_reader_next(pmn_reader *rd, pmn_record *rec);
-void pmn_reader_set_lines_before(pmn_reader *rd, pmn_at lines);
-
-/* The module's own (set_source below). */
-typedef struct pmn_check_options { pmn_source_options source; int quick; int proved_tags;
-    ...; } pmn_check_options;
+/* The module's own (pmn/_helpers.c, which reads the rest of pmn.h itself). */
 typedef struct pmnpy_game { pmn_record rec; pmn_replay *replay; ...; } pmnpy_game;
 pmnpy_game *pmnpy_game_read(const char *text, size_t len, pmn_at line, pmn_diag_fn fn,
                             void *ctx);
@@ -238,9 +201,6 @@ FILE *pmnpy_reading(void *cookie);
 FILE *pmnpy_open(const char *path);
 FILE *pmnpy_memory(char **buf, size_t *size);
 int pmnpy_close(FILE *f);
-int pmn_check_record(const pmn_record *rec, const pmn_setup_options *o, pmn_diag_fn fn,
-                     void *ctx, pmn_check_result *res);
-typedef struct pmn_checker pmn_checker;
 void pmnpy_free(void *p);
 """
 

@@ -210,6 +210,16 @@ static void pmnpy_part_free(pmnpy_part *p)
     free(p);
 }
 
+/* Every part of the chain from p on (by next). */
+static void pmnpy_parts_free(pmnpy_part *p)
+{
+    while (p) {
+        pmnpy_part *next = p->next;
+        pmnpy_part_free(p);
+        p = next;
+    }
+}
+
 /* A slot more at the end of p's games; NULL when memory runs out. */
 static pmnpy_slot *pmnpy_part_slot(pmnpy_part *p)
 {
@@ -356,11 +366,7 @@ static int pmnpy_enqueue(pmnpy_ahead *a, pmnpy_part *p)
         a->spent = NULL;
         if (spent) {
             pthread_mutex_unlock(&a->lock);
-            while (spent) {
-                pmnpy_part *next = spent->next;
-                pmnpy_part_free(spent);
-                spent = next;
-            }
+            pmnpy_parts_free(spent);
             pthread_mutex_lock(&a->lock);
             continue;
         }
@@ -381,11 +387,7 @@ static int pmnpy_enqueue(pmnpy_ahead *a, pmnpy_part *p)
     pmnpy_part *spent = a->spent;
     a->spent = NULL;
     pthread_mutex_unlock(&a->lock);
-    while (spent) {
-        pmnpy_part *next = spent->next;
-        pmnpy_part_free(spent);
-        spent = next;
-    }
+    pmnpy_parts_free(spent);
     return stopped ? -1 : 0;
 }
 
@@ -596,13 +598,9 @@ static void pmnpy_ahead_free(pmnpy_ahead *a)
         fclose(a->f);
     pmnpy_slot_clear(&scratch);
     pmnpy_slot_clear(&a->single);
-    pmnpy_part *lists[3] = { a->head, a->spent, a->current };
-    for (int i = 0; i < 3; i++)
-        for (pmnpy_part *p = lists[i]; p;) {
-            pmnpy_part *next = i == 2 ? NULL : p->next;
-            pmnpy_part_free(p);
-            p = next;
-        }
+    pmnpy_parts_free(a->head);
+    pmnpy_parts_free(a->spent);
+    pmnpy_part_free(a->current);   /* (taken from head: its next is not its own) */
     pthread_mutex_destroy(&a->lock);
     pthread_cond_destroy(&a->changed);
     free(a->name);

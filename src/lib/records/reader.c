@@ -307,12 +307,8 @@ int pmn_reader_next_part(pmn_reader *rd, size_t size, char **buf, size_t *cap, s
 {
     const char *text;
     size_t n;
-    pmn_at line, next = *first_line;   /* the line just after the part's text */
-    if (*len > 0) {
-        for (const char *c = *buf; (c = memchr(c, '\n', (size_t)(*buf + *len - c))) != NULL;
-             c++)
-            next++;
-    }
+    pmn_at line, next = 0;   /* the line just after the part's text */
+    *len = 0;
     while (*len < size) {
         int rc = pmn_reader_next_text(rd, &text, &n, &line);
         if (rc <= 0)

@@ -25,6 +25,9 @@ shared state past its one-time set-up).
 """
 import io
 import os
+from collections.abc import Mapping
+
+_new = object.__new__
 
 from ._capi import ffi, lib
 
@@ -569,6 +572,83 @@ def _memory_write(fn):
     return text
 
 
+class Tags(Mapping):
+    """A game's tags: a read-only mapping of name to value, in the order
+    read; where a name is given twice, its first value (as pmn reads it).
+    dict(game.tags) is a copy to change.  A name looked up is found in the
+    tags' text as the reader kept it, with no dict made: reading an archive
+    for a tag or two costs little more than reading it."""
+
+    __slots__ = ("_b", "_end", "_d")
+
+    def __init__(self, blob, end, parsed=None):
+        # blob[:end]: "\x01name\x02value" a tag (the C part's; no name or
+        # value of them holds \x01 or \x02, or it gives a record's tags).
+        self._b, self._end, self._d = blob, end, parsed
+
+    _keys = {}   # name: its bytes as found, "\x01name\x02" (the names asked)
+
+    def _find(self, name):
+        b = self._b
+        if b is None:
+            return self._d.get(name)
+        key = Tags._keys.get(name)
+        if key is None:
+            if not isinstance(name, str):
+                return None
+            key = b"\x01" + name.encode("utf-8", "surrogatepass") + b"\x02"
+            if len(Tags._keys) < 1000:
+                Tags._keys[name] = key
+        i = b.find(key, 0, self._end)
+        if i < 0:
+            return None
+        i += len(key)
+        j = b.find(b"\x01", i, self._end)
+        return b[i:j if j >= 0 else self._end].decode("utf-8", "replace")
+
+    def get(self, name, default=None):
+        # (_find's body, once more: a call less in the loop of an archive read)
+        b = self._b
+        key = Tags._keys.get(name) if b is not None else None
+        if key is None:
+            v = self._find(name)
+            return default if v is None else v
+        end = self._end
+        i = b.find(key, 0, end)
+        if i < 0:
+            return default
+        i += len(key)
+        j = b.find(b"\x01", i, end)
+        return b[i:j if j >= 0 else end].decode("utf-8", "replace")
+
+    def __getitem__(self, name):
+        v = self._find(name) if isinstance(name, str) else None
+        if v is None:
+            raise KeyError(name)
+        return v
+
+    def __contains__(self, name):
+        return isinstance(name, str) and self._find(name) is not None
+
+    def _dict(self):
+        if self._d is None:
+            d = {}
+            for tag in self._b[1:self._end].decode("utf-8", "replace").split("\x01"):
+                name, _, value = tag.partition("\x02")
+                d.setdefault(name, value)
+            self._d = d if self._end else {}
+        return self._d
+
+    def __iter__(self):
+        return iter(self._dict())
+
+    def __len__(self):
+        return len(self._dict())
+
+    def __repr__(self):
+        return "Tags(%r)" % (self._dict(),)
+
+
 class Game:
     """A game record as read, set up and replayed: tags (a dict, in the
     order read), errors (its diagnostics, in file order: nothing raised),
@@ -584,21 +664,15 @@ class Game:
     __slots__ = ("_game", "_blob", "_ntags", "_tags", "line", "errors", "_rec", "_replay",
                  "_setup", "_rules", "_nmoves", "__weakref__")
 
-    def __init__(self, game, diags, blob=None, ntags=-1, moves=0):
-        self._blob, self._ntags, self._tags = blob, ntags, None
-        self.errors, self._nmoves, self._replay = diags, moves, None
-        self._set_up(game)
+    def __init__(self):
+        # (read_games makes them, with object.__new__ and its slots set:
+        # a call to __init__ a game would cost as much as the rest)
+        raise TypeError("a Game is read: read_games, parse_games or read_game")
 
     @property
     def move_count(self):
         """Its main line's moves, as pmn check counts them."""
         return self._nmoves
-
-    def _set_up(self, game):
-        """game (a pmnpy_game: the record, and its replay or NULL) kept."""
-        self._game = game
-        self._rec = ffi.addressof(game, "rec")
-        self.line = game.rec.line
 
     def _parsed(self):
         """The record and its replay, the text parsed now where it was not
@@ -612,11 +686,13 @@ class Game:
             if g == ffi.NULL:
                 raise PmnMemoryError("out of memory reading a game again", code=2)
             self.errors.extend(diags)   # (none: the quick pass proved it clean)
-            self._set_up(ffi.gc(g, lib.pmnpy_game_free))
+            self._game = ffi.gc(g, lib.pmnpy_game_free)
         elif self._game.replay == ffi.NULL:
             again = []
             if lib.pmnpy_game_replay(self._game, lib.pmnpy_diag, ffi.new_handle(again)) != 0:
                 raise PmnMemoryError("out of memory replaying a game", code=2)
+        if self._rec is None:
+            self._rec = ffi.addressof(self._game, "rec")
         if self._replay is None:
             self._replay = self._game.replay
             self._setup = lib.pmn_replay_setup(self._replay)
@@ -625,24 +701,17 @@ class Game:
 
     @property
     def tags(self):
-        if self._tags is None and self._blob is not None and self._ntags >= 0:
-            self._tags = self._blob[:self._ntags]   # (parsed below)
+        """Its tags (a Tags mapping: name to value, in the order read)."""
         if self._tags is None:
-            rec, tags = self._parsed(), {}
-            for i in range(rec.ntags):
-                t = rec.tags[i]
-                name = _text(t.name)
-                if name not in tags:
-                    tags[name] = _text(t.value)
-            self._tags = tags
-        elif isinstance(self._tags, bytes):
-            words = self._tags.decode("utf-8", "replace").split("\0")
-            tags = dict(zip(words[0:-1:2], words[1::2]))
-            if 2 * len(tags) != len(words) - 1:   # a name twice: the first's value
-                tags = {}
-                for k in range(0, len(words) - 1, 2):
-                    tags.setdefault(words[k], words[k + 1])
-            self._tags = tags
+            if self._blob is not None and self._ntags >= 0:
+                t = self._tags = _new(Tags)   # (no __init__ call: a game's tags read fast)
+                t._b, t._end, t._d = self._blob, self._ntags, None
+            else:
+                rec, tags = self._parsed(), {}
+                for i in range(rec.ntags):
+                    t = rec.tags[i]
+                    tags.setdefault(_text(t.name), _text(t.value))
+                self._tags = Tags(None, 0, tags)
         return self._tags
 
     @property
@@ -654,7 +723,7 @@ class Game:
     def result(self):
         if self._game is None:
             return self.tags.get("Result", "*")
-        r = ffi.string(self._rec.result).decode()
+        r = ffi.string(self._game.rec.result).decode()
         return r or self.tags.get("Result", "*")
 
     @property
@@ -827,52 +896,77 @@ class GameReader:
 def _games(reader, raw, stream, name, format, keep):
     """The games of raw, read ahead by threads of the package's C part
     (pmn/_helpers.c: libpmn's checker runs while Python takes the games
-    before), a game the quick pass proves clean kept as its text."""
+    before), a batch of games (a part of the input) at a time, a game the
+    quick pass proves clean kept as its text."""
     ahead = lib.pmnpy_ahead_new(raw, format, name if name else ffi.NULL)
     if ahead == ffi.NULL:
         raise PmnMemoryError("out of memory", code=lib.PMN_ERR_NOMEM)
     last, carried, trailing = None, [], []
-    next_slot, unpack, new = lib.pmnpy_ahead_next, ffi.unpack, object.__new__
+    next_batch, unpack, new, take = lib.pmnpy_ahead_next, ffi.unpack, object.__new__, \
+        lib.pmnpy_batch_take
+    severities, Diag = _SEVERITIES, Diagnostic
     try:
         while True:
-            slot = next_slot(ahead)
-            rc, moves, ntags, size, line, nd = unpack(slot.head, 6)
-            diags = [Diagnostic._of(slot.diags[i]) for i in range(nd)] if nd else []
-            if carried and rc != 3:
-                diags[:0] = carried
-                carried = []
-            if stream is not None and stream.error is not None:
-                raise PmnIOError("reading: %s" % stream.error) from stream.error
-            if rc == 2:   # a game proved clean: its text kept (made here: a call a game counts)
-                last = new(Game)
-                last._game, last._blob, last._ntags, last._tags = None, \
-                    unpack(slot.blob, (ntags if ntags > 0 else 0) + size), ntags, None
-                last.line, last.errors, last._nmoves, last._replay = line, diags, moves, None
-                trailing = []
-            elif rc == 1:
-                g = ffi.gc(lib.pmnpy_slot_take(slot), lib.pmnpy_game_free)
-                last = Game(g, diags, unpack(slot.blob, ntags) if ntags >= 0 else None, ntags,
-                            moves)
-                trailing = []
-            elif rc == 3:   # text after a game, outside any: the game's
-                if last is not None:
-                    last.errors.extend(diags)
-                    trailing.extend(diags)
+            b = next_batch(ahead)
+            n = b.n
+            heads, blob = unpack(b.heads, 6 * n), unpack(b.blob, b.blen) if b.blen else b""
+            if b.nd:
+                dnums = unpack(b.dnums, 4 * b.nd)
+                dtext = unpack(b.dtext, b.dlen).decode("utf-8", "replace").split("\0")
+            at = d = 0
+            for k in range(0, 6 * n, 6):
+                rc, moves, ntags, size, line, nd = heads[k:k + 6]
+                if nd:
+                    diags = []
+                    for j in range(d, d + nd):
+                        code, sev, dl, dc = dnums[4 * j:4 * j + 4]
+                        diags.append(Diag(code, dtext[2 * j], severities.get(sev, "error"),
+                                          dl, dc, dtext[2 * j + 1]))
+                    d += nd
                 else:
-                    carried.extend(diags)
-                continue
-            elif rc == 0:
-                reader.diagnostics.extend(trailing + diags)
-                if last is not None:
-                    last.errors.extend(diags)
-                return
-            else:
-                fatal = [d for d in diags if d.severity == "fatal"]
-                what = str(fatal[0]) if fatal else "a read error, or no memory"
-                if not fatal or fatal[0].code == 2:
-                    raise PmnMemoryError(what, code=2)
-                raise PmnIOError(what, code=fatal[0].code)
-            yield last
+                    diags = []
+                if carried and rc != 3:
+                    diags[:0] = carried
+                    carried = []
+                if stream is not None and stream.error is not None:
+                    raise PmnIOError("reading: %s" % stream.error) from stream.error
+                if rc == 2:   # a game proved clean: its text kept (made here: a call a game counts)
+                    last = new(Game)
+                    size += ntags if ntags > 0 else 0
+                    last._game, last._blob, last._ntags, last._tags = None, \
+                        blob[at:at + size], ntags, None
+                    last.line, last.errors, last._nmoves, last._replay, last._rec = \
+                        line, diags, moves, None, None
+                    at += size
+                    trailing = []
+                elif rc == 1:
+                    g = ffi.gc(take(b, k // 6), lib.pmnpy_game_free)
+                    last = new(Game)
+                    last._game, last._blob, last._ntags, last._tags = \
+                        g, blob[at:at + ntags] if ntags >= 0 else None, ntags, None
+                    last.line, last.errors, last._nmoves, last._replay, last._rec = \
+                        line, diags, moves, None, None
+                    at += ntags if ntags > 0 else 0
+                    trailing = []
+                elif rc == 3:   # text after a game, outside any: the game's
+                    if last is not None:
+                        last.errors.extend(diags)
+                        trailing.extend(diags)
+                    else:
+                        carried.extend(diags)
+                    continue
+                elif rc == 0:
+                    reader.diagnostics.extend(trailing + diags)
+                    if last is not None:
+                        last.errors.extend(diags)
+                    return
+                else:
+                    fatal = [x for x in diags if x.severity == "fatal"]
+                    what = str(fatal[0]) if fatal else "a read error, or no memory"
+                    if not fatal or fatal[0].code == 2:
+                        raise PmnMemoryError(what, code=2)
+                    raise PmnIOError(what, code=fatal[0].code)
+                yield last
     finally:
         lib.pmnpy_ahead_free(ahead)
         del keep[:]

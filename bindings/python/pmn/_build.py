@@ -187,12 +187,12 @@ pmnpy_game *pmnpy_game_read(const char *text, size_t len, pmn_at line, pmn_diag_
                             void *ctx);
 void pmnpy_game_free(pmnpy_game *g);
 int pmnpy_game_replay(pmnpy_game *g, pmn_diag_fn fn, void *ctx);
-typedef struct pmnpy_slot { int64_t head[6]; char *blob; pmnpy_game *game; pmn_diag *diags;
-    ...; } pmnpy_slot;
+typedef struct pmnpy_batch { int64_t n; int64_t *heads; char *blob; size_t blen;
+    int64_t *dnums; char *dtext; size_t nd, dlen; ...; } pmnpy_batch;
 typedef struct pmnpy_ahead pmnpy_ahead;
 pmnpy_ahead *pmnpy_ahead_new(FILE *f, int format, const char *name);
-pmnpy_slot *pmnpy_ahead_next(pmnpy_ahead *a);
-pmnpy_game *pmnpy_slot_take(pmnpy_slot *s);
+pmnpy_batch *pmnpy_ahead_next(pmnpy_ahead *a);
+pmnpy_game *pmnpy_batch_take(pmnpy_batch *b, int64_t i);
 void pmnpy_ahead_free(pmnpy_ahead *a);
 extern "Python" void pmnpy_diag(void *ctx, const pmn_diag *d);
 extern "Python" ssize_t pmnpy_read(void *cookie, char *buf, size_t size);
@@ -208,6 +208,7 @@ SOURCE = r"""
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

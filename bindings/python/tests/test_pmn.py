@@ -198,6 +198,42 @@ def test_read_a_tournament():
     assert g.end.result() == "1-0"
 
 
+def test_tags_a_read_only_mapping_in_the_order_read():
+    text = open(TOURNAMENT, encoding="utf-8").read().split("\n\n[")[0] + "\n\n"
+    head, moves = text.split("\n\n", 1)
+    want = {"Event": "Zanzibar Hawalis Championship 2026", "Site": "Stone Town, Zanzibar",
+            "Date": "2026.03.07", "Round": "1.1", "South": "Khamis Said",
+            "North": "Ralf Gering", "Result": "1-0", "Game": "Hawalis"}
+    shapes = {
+        "proved clean": (text, want),
+        "a name twice (the first's value)": (head + '\n[South "Second"]\n\n' + moves, want),
+        "a control character in a value":
+            (head.replace('"1.1"', '"1\x012"') + "\n\n" + moves, dict(want, Round="1\x012")),
+        "an escaped quote": (head.replace('"1.1"', '"1 \\"a\\" 2"') + "\n\n" + moves,
+                             dict(want, Round='1 "a" 2')),
+        "an error (a record kept)": (head + "\n\n" + moves.replace("(+4) M", "(+5) M", 1),
+                                     want),
+    }
+    for what, (record, tags) in shapes.items():
+        g = pmn.read_game(record)
+        assert g.tags == tags and dict(g.tags) == tags, what
+        assert list(g.tags) == list(tags) and len(g.tags) == len(tags), what
+        assert list(g.tags.items()) == list(tags.items()), what
+        assert g.tags["Round"] == tags["Round"] and g.tags.get("Round") == tags["Round"], what
+        assert "South" in g.tags and "Annotator" not in g.tags and 7 not in g.tags, what
+        assert g.tags.get("Annotator") is None and g.tags.get("Annotator", "-") == "-", what
+        assert g.tags.get("Sou") is None and g.tags.get("1.1") is None, what
+        with pytest.raises(KeyError):
+            g.tags["Annotator"]
+        with pytest.raises(TypeError):
+            g.tags["Round"] = "2"
+        assert repr(g.tags) == "Tags(%r)" % (tags,), what
+    assert pmn.read_game('[Game "Oware"]\n\n*\n').tags == {"Game": "Oware"}
+    assert dict(pmn.read_game("1. c C *\n").tags) == {}
+    with pytest.raises(TypeError):
+        pmn.Game()
+
+
 def test_read_from_every_kind_of_source():
     text = open(SAMPLE, encoding="utf-8").read()
     by_path = pmn.read_game(SAMPLE)
@@ -305,7 +341,8 @@ def test_threads_read_files_at_once():
 def test_bad_input_never_crashes():
     """The reproducers and fuzz artifacts under ../shared, and every input
     of the command line's cases: read whole, each game written again."""
-    files = glob.glob(os.path.join(TOP, "..", "shared", "reproducers", "*", "*"))
+    files = glob.glob(os.path.join(TOP, "..", "shared", "reproducers", "**", "*"),
+                      recursive=True)
     files += glob.glob(os.path.join(TOP, "tests", "cli", "*", "stdin"))
     files += glob.glob(os.path.join(TOP, "samples", "*", "*"))
     files = [f for f in files if os.path.isfile(f)]

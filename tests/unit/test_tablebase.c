@@ -17,6 +17,9 @@
 #include "light.h"
 #include "lib/analysis/solve.h"
 #include "lib/analysis/tablebase.h"
+#include "lib/analysis/tb.h"
+#include "lib/analysis/tb_history.h"
+#include "lib/analysis/tb_own.h"
 
 static struct naive_path path;   /* large: not on the stack */
 

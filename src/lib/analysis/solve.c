@@ -48,6 +48,7 @@
 #include "../engine/play.h"
 #include "solve.h"
 #include "tablebase.h"
+#include "tb_history.h"
 #include "tree.h"
 #include "../base/util.h"
 

@@ -329,6 +329,21 @@ static pmn_tablebase *tb_new(const pmn_rules *r, pmn_error *err)
     return tb;
 }
 
+pmn_tablebase *tablebase_new(const pmn_rules *r, pmn_error *err)
+{
+    return tb_new(r, err);
+}
+
+int tablebase_load_layer(pmn_tablebase *tb, const char *dir, unsigned n, pmn_error *err)
+{
+    int rc = tb_map_layer(tb, dir, n, 1, err);   /* (every value read: verify) */
+    if (rc == 1) {
+        tb->checked[n] = LAYER_SOUND;
+        tb->seeds = n;
+    }
+    return rc;
+}
+
 void pmn_tablebase_close(pmn_tablebase *tb)
 {
     if (!tb)

@@ -410,6 +410,22 @@ int tb_map_layer(pmn_tablebase *tb, const char *dir, unsigned n, int verify,
 int tb_cell_sound(const pmn_tablebase *tb, unsigned n, const int8_t *c);
 int tb_layer_sound(const pmn_tablebase *tb, unsigned n);
 
+/* A layer's header (tb->header bytes at h) whose body's checksum is
+ * `checksum`: tb_checksum() over the body, from TB_CHECKSUM_START, in
+ * pieces if need be (the FNV-1a of the whole is that of its pieces in
+ * order, each from the one before's). */
+void tb_layer_header(const pmn_tablebase *tb, unsigned n, uint64_t checksum, unsigned char *h);
+uint64_t tb_checksum(const void *data, size_t n, uint64_t h);
+#define TB_CHECKSUM_START 0xCBF29CE484222325ULL
+
+/* For a build across processes (src/mpi/tablebase_mpi.c): the databases of
+ * r with no layer yet, as a build starts them (NULL and *err where r have
+ * none); and the layer of n seeds read from dir, whole and checked, as a
+ * build reads what is there: 1, 0 (not there), -1 (*err: unusable), -2
+ * (of another format version: to be made again). */
+pmn_tablebase *tablebase_new(const pmn_rules *r, pmn_error *err);
+int tablebase_load_layer(pmn_tablebase *tb, const char *dir, unsigned n, pmn_error *err);
+
 /* For the tests: where tb's rules sow as Kalah (its builder then plays
  * them on the counts), does that give, on every position of every layer
  * tb holds, the value and the moves within the layer that pmn_play gives?

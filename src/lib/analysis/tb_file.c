@@ -102,7 +102,7 @@ unsigned tb_spec_header(const char *spec)
     return need <= TB_HEADER ? TB_HEADER : (unsigned)((need + 255) / 256 * 256);
 }
 
-static void header(const pmn_tablebase *tb, unsigned n, const int8_t *v, unsigned char *h)
+void tb_layer_header(const pmn_tablebase *tb, unsigned n, uint64_t checksum, unsigned char *h)
 {
     memset(h, 0, tb->header);
     memcpy(h, TB_MAGIC, 8);
@@ -111,8 +111,18 @@ static void header(const pmn_tablebase *tb, unsigned n, const int8_t *v, unsigne
     put32(h + 16, tb->k / 2);
     put32(h + 20, n);
     put64(h + 24, tb->size[n]);
-    put64(h + 32, fnv(v, tb_body_bytes(tb, n), FNV_START));
+    put64(h + 32, checksum);
     memcpy(h + 64, tb->spec, strlen(tb->spec));
+}
+
+uint64_t tb_checksum(const void *data, size_t n, uint64_t h)
+{
+    return fnv(data, n, h);
+}
+
+static void header(const pmn_tablebase *tb, unsigned n, const int8_t *v, unsigned char *h)
+{
+    tb_layer_header(tb, n, fnv(v, tb_body_bytes(tb, n), FNV_START), h);
 }
 
 int tb_write_layer(const pmn_tablebase *tb, const char *dir, unsigned n, const int8_t *v,

@@ -118,10 +118,6 @@ static void note_kid(void *ctx, uint64_t child, const uint8_t *counts, int hole)
     k->rank[k->n++] = child;
 }
 
-int tb_exits(const pmn_tablebase *tb, const pmn_rules *r, const uint8_t *h, unsigned n,
-                 void (*inner)(void *ctx, uint64_t child, const uint8_t *counts, int hole),
-                 void *ctx, int *low, int *best_hole, int values);
-
 long tablebase_kalah_agrees(const pmn_tablebase *tb)
 {
     if (!tb->kalah)

@@ -778,7 +778,7 @@ typedef enum pmn_severity {
     X(F, 004, FATAL, "the input is no text: a program, an image, an archive") \
     X(F, 005, FATAL, "an endgame database that cannot be used") \
     X(F, 006, FATAL, "an archive index that cannot be used: not one, newer, damaged") \
-    X(F, 007, FATAL, "a build across processes that cannot start or go on: a process lost or unlike the others, too little memory, a folder in use") \
+    X(F, 007, FATAL, "a build across processes that cannot start or go on") \
     X(E, 101, ERROR, "text that cannot be read") \
     X(E, 102, ERROR, "a comment '{' that is never closed") \
     X(E, 103, ERROR, "a '(' that is never closed") \

@@ -8,6 +8,9 @@
 #   out     its expected standard output
 #   err     (optional) its expected standard error; unchecked without it
 #   status  its expected exit status
+#   needs   (optional) a program besides pmn the case runs, which a build
+#           may leave out (pmn-tablebase-mpi: configure --without-mpi);
+#           without it the case is passed over, and said to be
 # Set PMN_TEST_BLESS=1 to write the actual outputs back as the expected ones.
 # PMN_TEST_SAMPLE=N runs a sample: the first case of each group (the name
 # up to its first `-`, mostly the subcommand) and every Nth case besides;
@@ -46,6 +49,10 @@ for case in "$top_srcdir/${PMN_TEST_CASES:-tests/cli}"/*/; do
     if [ -n "${PMN_TEST_PART:-}" ]; then
         turn=$((turn + 1))
         [ $(((turn - 1) % ${PMN_TEST_PART#*/} + 1)) = "${PMN_TEST_PART%/*}" ] || continue
+    fi
+    if [ -f "$case/needs" ] && ! [ -x "$work/bin/$(cat "$case/needs")" ]; then
+        echo "SKIP $name: no $(cat "$case/needs") in this build"
+        continue
     fi
     input=/dev/null
     [ -f "$case/stdin" ] && input=$case/stdin

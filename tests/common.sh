@@ -3,6 +3,7 @@
 # test commands can say `pmn` as a user would.  It runs it under
 # $PMN_WRAPPER when that is set (make check-valgrind), and $PMN names it.
 : "${top_srcdir:=.}" "${PMN:=./src/pmn}"
+pmn_dir=$(cd "$(dirname "$PMN")" && pwd)
 top_srcdir=$(cd "$top_srcdir" && pwd)
 # An uninstalled pmn is libtool's wrapper script, which costs a shell and
 # its seds on every run (50 ms here: most of the suite's time, and more
@@ -31,6 +32,9 @@ else
     ln -s "$PMN" "$work/bin/pmn"
 fi
 PMN=$work/bin/pmn
+# The databases across processes, where built (configure found MPI): beside
+# the pmn built, and run as it is (no wrapper: MPI's own processes).
+[ -x "$pmn_dir/pmn-tablebase-mpi" ] && ln -s "$pmn_dir/pmn-tablebase-mpi" "$work/bin/"
 # Is this a light run: PMN_TEST_LIGHT set and not 0, as the valgrind and
 # sanitizer stages of tests/run-all.sh set it?  The scripts then take a
 # sample of their work, as the unit tests do (whole_sample() in

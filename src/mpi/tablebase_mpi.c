@@ -51,6 +51,7 @@
 
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <mpi.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -240,7 +241,8 @@ static void exchange(struct run *R, struct vec *out, struct vec *in, unsigned n)
     if (!send || total > INT_MAX)
         no_memory(R, n);
     for (int r = 0; r < P; r++) {
-        memcpy(send + sd[r], out[r].w, out[r].n * sizeof *send);
+        if (out[r].n)   /* (an empty batch may have no array yet) */
+            memcpy(send + sd[r], out[r].w, out[r].n * sizeof *send);
         R->sent += r == R->rank ? 0 : out[r].n * sizeof *send;
         out[r].n = 0;
     }
@@ -615,28 +617,24 @@ static const char *human(double b, char *buf, size_t size)
     return buf;
 }
 
-/* Refused before anything is built: more memory a process than it has. */
+/* Refused before anything is built: more memory a process than it has,
+ * for the largest layer (what a process needs grows with the layer). */
 static void check_memory(struct run *R, unsigned seeds)
 {
     const pmn_tablebase *tb = R->tb;
-    for (unsigned n = 0; n <= seeds; n++) {
-        double need = need_for(tb, n, R->procs);
-        if (need <= R->memory)
-            continue;
-        char a[32], b[32], c[32];
-        double below = need_for(tb, n, INT_MAX), share = need - below;
-        if (below >= R->memory)
-            fatal(R, 1, 7, "the layer of %u seeds needs the layers below it mapped, %s, and a "
-                  "process has %s: more memory a process, at least %s", n,
-                  human(below, a, sizeof a), human(R->memory, b, sizeof b),
-                  human(below + MEMORY_A_POSITION, c, sizeof c));
-        double procs = MEMORY_A_POSITION * (double)tb->size[n] / (R->memory - below);
-        fatal(R, 1, 7, "the layer of %u seeds needs about %s a process on %d processes, and a "
-              "process has %s: at least %.0f processes of this size, or %s each", n,
-              human(need, a, sizeof a), R->procs, human(R->memory, b, sizeof b),
-              procs < 1 ? 1 : procs + 0.5, human(need, c, sizeof c));
-        (void)share;
-    }
+    double need = need_for(tb, seeds, R->procs), below = need_for(tb, seeds, INT_MAX);
+    char a[32], b[32], c[32];
+    if (need <= R->memory)
+        return;
+    if (below + MEMORY_A_POSITION >= R->memory)
+        fatal(R, 1, 7, "the layer of %u seeds needs the layers below it mapped whole in each "
+              "process, %s, and a process has %s: more memory a process, whatever their number",
+              seeds, human(below, a, sizeof a), human(R->memory, b, sizeof b));
+    double procs = ceil(MEMORY_A_POSITION * (double)tb->size[seeds] / (R->memory - below));
+    fatal(R, 1, 7, "the layer of %u seeds needs about %s a process on %d processes, and a "
+          "process has %s: %.0f processes of this size, or %s each", seeds,
+          human(need, a, sizeof a), R->procs, human(R->memory, b, sizeof b), procs,
+          human(need, c, sizeof c));
 }
 
 /* Every process the same pmn, the same format and the same rules. */
@@ -812,8 +810,8 @@ int main(int argc, char **argv)
                    "processes: pmn tablebase build makes them", spec);
     check_same(&R);
     if ((uint64_t)R.procs > R.tb->size[seeds])
-        fatal(&R, 1, 7, "%d processes for a layer of %llu positions: at most one a position",
-              R.procs, (unsigned long long)R.tb->size[seeds]);
+        fatal(&R, 1, 7, "%d processes for a layer of %llu position%s: at most one a position",
+              R.procs, (unsigned long long)R.tb->size[seeds], R.tb->size[seeds] == 1 ? "" : "s");
     R.memory = budget_of(asked);
     check_memory(&R, (unsigned)seeds);
 

@@ -31,8 +31,10 @@
  *
  * Where positions keep own seeds (Oware's repetition=own-side), the layer
  * needs the search with the path over its undecided positions (tb_own.c),
- * which is not divided yet: such rules are refused, and pmn tablebase
- * build makes their databases on one machine.
+ * which is not divided: step 1 is done across processes as for the other
+ * rules, with every predecessor entry sent to process 0, which solves the
+ * layer with the threaded build's code (tb_propagate_own()) and writes it;
+ * its memory bounds such a layer, as one machine's does.
  *
  * Faults.  A layer is renamed into place only when whole, so every layer
  * finished stays usable; a process lost stops the run (mpirun ends the
@@ -276,9 +278,12 @@ static void exchange(struct run *R, struct vec *out, struct vec *in, unsigned n)
 struct layer_mpi {
     struct run *R;
     unsigned n;
-    struct share s;
+    struct share s;             /* the positions this process plays */
+    const struct share *to;     /* where their moves' predecessor entries go: s,
+                                   or (own seeds) all to process 0 */
     int coded;
     int8_t *exit, *value;
+    int8_t *exit_low;           /* own seeds: the L node's best exit */
     uint8_t *open, *state, *hole;
     uint32_t *first, *pred;     /* own position i's predecessors: pred[first[i] ..
                                    first[i + 1]), each a rank (and, coded, its hole
@@ -294,15 +299,15 @@ static void inner(void *ctx, uint64_t child, const uint8_t *counts, int hole)
 {
     struct layer_mpi *L = ctx;
     (void)counts;
-    int r = owner(&L->s, L->R->procs, child);
+    int r = owner(L->to, L->R->procs, child);
     uint64_t pred = L->coded ? L->here | (uint64_t)hole << PRED_HOLE : L->here;
     L->open[L->here - L->s.lo]++;
-    if (vec_push(&L->out[r], (child - L->s.bound[r]) << 32 | pred) != 0)
+    if (vec_push(&L->out[r], (child - L->to->bound[r]) << 32 | pred) != 0)
         L->failed = 1;
 }
 
-/* Step 1: the share's exits and moves, the predecessor lists of its
- * positions from every process's moves. */
+/* Step 1: the share's exits and moves; the predecessor lists of the
+ * positions L->to gives this process, from every process's moves. */
 static void play_share(struct layer_mpi *L)
 {
     struct run *R = L->R;
@@ -318,9 +323,12 @@ static void play_share(struct layer_mpi *L)
         if (from < to)
             tb_unrank(tb, from, L->n, h);
         for (L->here = from; L->here < to; L->here++) {
-            int hole;
-            int e = tb_exits(tb, &tb->rules, h, L->n, inner, L, NULL, &hole, 1);
+            int hole, low;
+            int e = tb_exits(tb, &tb->rules, h, L->n, inner, L, L->exit_low ? &low : NULL,
+                             &hole, 1);
             L->exit[L->here - L->s.lo] = (int8_t)e;
+            if (L->exit_low)
+                L->exit_low[L->here - L->s.lo] = (int8_t)low;
             if (L->hole)
                 L->hole[L->here - L->s.lo] = (uint8_t)hole;
             if (L->here + 1 < to)
@@ -335,6 +343,7 @@ static void play_share(struct layer_mpi *L)
     }
     free(in.w);
     /* The lists, by a counting sort on the position moved to. */
+    m = L->to->bound[R->rank + 1] - L->to->bound[R->rank];
     if (edges.n >= UINT32_MAX)
         fatal(R, 0, 7, "the layer of %u seeds has too many moves into one process's share "
               "(%zu) for this format", L->n, edges.n);
@@ -517,6 +526,108 @@ static void write_share(struct layer_mpi *L, const int8_t *codes)
         fatal(R, 1, 7, "cannot write %s: %s", path, strerror(e));
 }
 
+/* The bytes of an array of the share of each process, gathered whole to
+ * process 0 (into all, there). */
+static void gather(struct run *R, const struct layer_mpi *L, const void *mine, void *all)
+{
+    int P = R->procs, *count = malloc((size_t)P * 2 * sizeof *count), *at = count + P;
+    if (!count)
+        no_memory(R, L->n);
+    for (int r = 0; r < P; r++) {
+        count[r] = (int)(L->s.bound[r + 1] - L->s.bound[r]);
+        at[r] = (int)L->s.bound[r];
+    }
+    mpi_check(R, MPI_Gatherv(mine, (int)L->s.m, MPI_BYTE, all, count, at, MPI_BYTE, 0,
+                             MPI_COMM_WORLD), L->n);
+    free(count);
+}
+
+/* Own seeds: the positions played across processes as for the other
+ * rules, every predecessor entry sent to process 0, which then solves the
+ * layer with the threaded build's own code (tb_propagate_own(): both seats
+ * apart, the bounds from the endless games, and the search with the path,
+ * whose budget is spent in the order of the ranks) -- which is what makes
+ * the files those of pmn tablebase build.  Process 0 holds the layer's
+ * whole graph, as one machine does (check_memory() counts it). */
+static void build_own_layer_mpi(struct run *R, struct layer_mpi *M)
+{
+    pmn_tablebase *tb = R->tb;
+    unsigned n = M->n;
+    uint64_t size = M->s.size, one = size ? size : 1;
+    play_share(M);
+    if (R->fault_rank == R->rank && R->fault_layer == n)
+        raise(SIGKILL);   /* (PMN_MPI_FAULT: the tests' lost process) */
+    struct layer L;
+    memset(&L, 0, sizeof L);
+    int ok = 1;
+    if (R->rank == 0) {
+        L.exit = malloc(one);
+        L.exit_low = malloc(one);
+        L.hole = malloc(one);
+        L.open = malloc(one);
+        L.cursor = malloc(one * sizeof *L.cursor);
+        L.by_exit = malloc(one * sizeof *L.by_exit);
+        ok = L.exit && L.exit_low && L.hole && L.open && L.cursor && L.by_exit;
+    }
+    if (!all_agree(R, ok, n))
+        no_memory(R, n);
+    gather(R, M, M->exit, L.exit);
+    gather(R, M, M->exit_low, L.exit_low);
+    gather(R, M, M->hole, L.hole);
+    gather(R, M, M->open, L.open);
+    const char *why = NULL;
+    if (R->rank == 0) {
+        /* The layer as layer_graph() makes it: the lists' ends, the
+         * positions by exit. */
+        L.tb = tb;
+        L.r = &tb->rules;
+        L.n = n;
+        L.size = size;
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        L.threads = cores < 1 ? 1 : cores > 16 ? 16 : (unsigned)cores;
+        L.pred = M->pred;
+        for (uint64_t i = 0; i < size; i++)
+            L.cursor[i] = M->first[i + 1];
+        int n2 = (int)n;
+        for (uint64_t i = 0; i < size; i++)
+            if (L.exit[i] != INT8_MIN)
+                L.exit_at[L.exit[i] + n2 + 1]++;
+        for (int e = 0; e <= 2 * n2; e++)
+            L.exit_at[e + 1] += L.exit_at[e];
+        uint64_t at[2 * TB_MAX_SEEDS + 1];
+        memcpy(at, L.exit_at, sizeof at);
+        for (uint64_t i = 0; i < size; i++)
+            if (L.exit[i] != INT8_MIN)
+                L.by_exit[at[L.exit[i] + n2]++] = (uint32_t)i;
+        int8_t *value = calloc(tb_body_bytes(tb, n), 1);
+        int rc = value ? tb_propagate_own(&L, value) : -1;
+        pmn_error err;
+        if (rc == -2)
+            why = "more than 256 kinds of bounds and moves, more than a byte a position holds";
+        else if (rc != 0)
+            why = "out of memory for the solve";
+        else if (tb_own_table_read(tb, n, value) != 0)
+            why = "a table of codes no position can have";
+        else if (tb_write_layer(tb, R->dir, n, value, &err) != 0)
+            why = err.message;
+        free(value);
+        ok = why == NULL;
+        if (!ok)
+            fprintf(stderr, "%s: fatal[F007]: the layer of %u seeds: %s: the layers below it "
+                    "in %s are whole\n", prog, n, why, R->dir);
+        free(L.exit);
+        free(L.exit_low);
+        free(L.hole);
+        free(L.open);
+        free(L.cursor);
+        free(L.by_exit);
+    }
+    if (!all_agree(R, ok, n)) {
+        MPI_Finalize();
+        exit(3);
+    }
+}
+
 static void build_layer_mpi(struct run *R, unsigned n, struct vec *out)
 {
     const pmn_tablebase *tb = R->tb;
@@ -527,9 +638,14 @@ static void build_layer_mpi(struct run *R, unsigned n, struct vec *out)
     L.n = n;
     L.s.bound = bound;
     L.out = out;
-    L.coded = tb->coded;
+    L.coded = tb->coded || tb->own;   /* (a hole with each predecessor) */
+    L.to = &L.s;
     share_make(R, tb->size[n], &L.s);
-    if (tb->coded && L.s.size > (uint64_t)PRED_RANK + 1)
+    uint64_t to0[R->procs + 1];   /* own seeds: every position process 0's */
+    struct share all0 = { L.s.size, to0, 0, R->rank == 0 ? L.s.size : 0 };
+    for (int r = 0; r <= R->procs; r++)
+        to0[r] = r == 0 ? 0 : L.s.size;
+    if (L.coded && L.s.size > (uint64_t)PRED_RANK + 1)
         fatal(R, 1, 7, "the layer of %u seeds has too many positions (%llu) for this format", n,
               (unsigned long long)L.s.size);
     if (!tb->coded && L.s.size > UINT32_MAX)
@@ -540,24 +656,33 @@ static void build_layer_mpi(struct run *R, unsigned n, struct vec *out)
     L.value = calloc(m, 1);
     L.open = calloc(m, 1);
     L.state = calloc(m, 1);
-    L.hole = tb->coded ? calloc(m, 1) : NULL;
-    if (!all_agree(R, L.exit && L.value && L.open && L.state && (L.hole || !tb->coded), n))
+    L.hole = L.coded ? calloc(m, 1) : NULL;
+    L.exit_low = tb->own ? malloc(m) : NULL;
+    if (!all_agree(R, L.exit && L.value && L.open && L.state && (L.hole || !L.coded)
+                      && (L.exit_low || !tb->own), n))
         no_memory(R, n);
-    play_share(&L);
-    if (R->fault_rank == R->rank && R->fault_layer == n)
-        raise(SIGKILL);   /* (PMN_MPI_FAULT: the tests' lost process) */
-    solve_share(&L);
-    /* The codes, in place of the values (code_of(): the value, and the
-     * winner's hole where it is above 0). */
-    for (uint64_t i = 0; tb->coded && i < L.s.m; i++)
-        L.value[i] = (int8_t)tb_code_of(tb, n, L.value[i], L.value[i] > 0 ? L.hole[i] : -1);
-    write_share(&L, L.value);
+    if (tb->own) {
+        L.to = &all0;
+        build_own_layer_mpi(R, &L);
+    } else {
+        play_share(&L);
+        if (R->fault_rank == R->rank && R->fault_layer == n)
+            raise(SIGKILL);   /* (PMN_MPI_FAULT: the tests' lost process) */
+        solve_share(&L);
+        /* The codes, in place of the values (code_of(): the value, and the
+         * winner's hole where it is above 0). */
+        for (uint64_t i = 0; tb->coded && i < L.s.m; i++)
+            L.value[i] = (int8_t)tb_code_of(tb, n, L.value[i],
+                                            L.value[i] > 0 ? L.hole[i] : -1);
+        write_share(&L, L.value);
+    }
     R->built += L.s.size;
     free(L.exit);
     free(L.value);
     free(L.open);
     free(L.state);
     free(L.hole);
+    free(L.exit_low);
     free(L.first);
     free(L.pred);
 }
@@ -588,6 +713,8 @@ static double need_for(const pmn_tablebase *tb, unsigned n, int procs)
     double below = 0;
     for (unsigned k = 0; k < n; k++)
         below += (double)tb_body_bytes(tb, k);
+    if (tb->own)   /* (process 0 solves the whole layer: pmn_tablebase_build_bytes()'s) */
+        return (2 + 39 + 14) * (double)tb->size[n] + below;
     return MEMORY_A_POSITION * (double)tb->size[n] / procs + below;
 }
 
@@ -626,6 +753,10 @@ static void check_memory(struct run *R, unsigned seeds)
     char a[32], b[32], c[32];
     if (need <= R->memory)
         return;
+    if (tb->own)
+        fatal(R, 1, 7, "the layer of %u seeds needs about %s in process 0, which solves it "
+              "whole where positions keep their own seeds, and a process has %s: more memory "
+              "for process 0", seeds, human(need, a, sizeof a), human(R->memory, b, sizeof b));
     if (below + MEMORY_A_POSITION >= R->memory)
         fatal(R, 1, 7, "the layer of %u seeds needs the layers below it mapped whole in each "
               "process, %s, and a process has %s: more memory a process, whatever their number",
@@ -704,8 +835,8 @@ static void usage(int status)
             "processes: each owns a share of every layer's positions, the layers below\n"
             "are read from DIR, which every process must see (one machine, or a shared\n"
             "file system).  A layer already in DIR is read, not built again, so that the\n"
-            "same command resumes a run that was stopped.  Rules whose positions keep\n"
-            "their own seeds on a repetition (Oware) are built by pmn tablebase build.\n"
+            "same command resumes a run that was stopped.  Where positions keep their own\n"
+            "seeds on a repetition (Oware), process 0 solves each layer whole.\n"
             "\n"
             "Options:\n"
             "  -r, --rules=SPEC    rule set and options, or a rule file\n"
@@ -804,10 +935,6 @@ int main(int argc, char **argv)
     R.tb = tablebase_new(&rules, &err);
     if (!R.tb)
         fatal(&R, 1, 2, "%s", err.message);
-    if (R.tb->own)
-        usage_fail(&R, "--rules '%s': positions keep their own seeds on a repetition, and "
-                   "their layers need the search with the path, which is not divided across "
-                   "processes: pmn tablebase build makes them", spec);
     check_same(&R);
     if ((uint64_t)R.procs > R.tb->size[seeds])
         fatal(&R, 1, 7, "%d processes for a layer of %llu position%s: at most one a position",

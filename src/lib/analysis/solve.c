@@ -217,7 +217,7 @@ static void shape_of(const pmn_rules *r, struct shape *sh)
  * problem then keeps a table the processor's cache holds, and never pays
  * to clear the rest.  Kalah(4,5) with empty capture and databases to 16
  * seeds took 0.100 s with a table of 64 MB made at once, 0.056 s with
- * one of 1 MB (farm-bench). */
+ * one of 1 MB (paired runs). */
 #define TABLE_START (1u << 20)
 
 /* ... and doubles when more than one slot in TABLE_LOAD is filled: a
@@ -228,7 +228,7 @@ static void shape_of(const pmn_rules *r, struct shape *sh)
  * databases to 16 seeds: 686 k to 883 k positions), and cost 2-6% over
  * eight small Kalah boards; at one in four, 0-6% on one board of the
  * eight; at one in eight, none, but the CPU saved went on the larger
- * table (Kalah(4,6): 71 MB at most against 39; farm-bench saw no gain). */
+ * table (Kalah(4,6): 71 MB at most against 39; paired runs saw no gain). */
 #define TABLE_LOAD 4
 
 /* n zeroed bytes that the system gives page by page as they are first
@@ -818,7 +818,7 @@ static void peek_kid(struct solver *x, struct kid *k, int me, int ply, int rem, 
  * returned.  (One ahead, the peek's read of the table was nine tenths of
  * its time and a third of the solve's; two ahead play 4-7% more
  * positions and take 0.90-0.97x the CPU: Kalah(4,6), (5,4), (6,3) and
- * (6,4) with databases, farm-bench; three, 0.98-1.01x of two.) */
+ * (6,4) with databases, paired runs; three, 0.98-1.01x of two.) */
 #define PLAY_AHEAD 2
 
 static int peek_kids(struct solver *x, const pmn_position *p, int ply, int rem, long gamma,

@@ -62,7 +62,7 @@ static void walk_sow(const pmn_tablebase *tb, unsigned n, struct frame *f, const
  * ranks [r, next) are in the ring's slots (r the root walked, next <=
  * r + WALK_AHEAD), sown unless valued before (once valued, a position
  * stays so).  (Sowing 16 or 32 ahead, or one more before each frame the
- * walk expands, gained nothing: farm-bench, Kalah's six holes to 16
+ * walk expands, gained nothing: paired runs, Kalah's six holes to 16
  * seeds.) */
 #define WALK_AHEAD 8
 

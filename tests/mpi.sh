@@ -9,8 +9,9 @@
 # process lost mid-layer stops the run with the layers below whole and
 # F007 saying how far it got; the same command then resumes at that layer
 # and writes the same bytes.  Refused before anything is built, F007: a
-# folder another build holds; more memory a process than it has, and more
-# processes than positions (tests/cli/diag-F007).
+# process that runs another pmn; a folder another build holds; more memory
+# a process than it has, and more processes than positions
+# (tests/cli/diag-F007).
 set -u
 . "${top_srcdir:-.}/tests/common.sh"
 
@@ -94,6 +95,16 @@ if ! mpi_build 3 "$work/mpi" --rules awale --seeds 10; then
 fi
 same_files "resumed on 3 processes" "$work/threads" "$work/mpi" || fail=1
 
+# Refused: a process that runs another pmn (PMN_MPI_FAULT=version:R makes
+# it say so), before anything is built (F007, 3).
+PMN_MPI_FAULT=version:2 mpirun -x PMN_MPI_FAULT -np 3 --oversubscribe pmn-tablebase-mpi \
+    --dir "$work/other" --rules awale --seeds 4 > "$work/mpi.out" 2> "$work/mpi.err"
+status=$?
+if [ "$status" = 0 ] || ! grep -q '^pmn-tablebase-mpi: fatal\[F007\]: process 2 runs pmn 0.0-other (format [0-9]*, rules awale[^)]*), process 0 pmn .*: one pmn on every node$' \
+       "$work/mpi.err" || [ -e "$work/other" ]; then
+    echo "FAIL another pmn: exit $status:"; cat "$work/mpi.err"; fail=1
+fi
+
 # Refused: a folder another build holds (F007, 3).
 mkdir "$work/held"
 /usr/bin/python3 -c '
@@ -112,5 +123,5 @@ if [ "$status" = 0 ] || ! grep -q 'fatal\[F007\]: cannot write .*another pmn is 
     echo "FAIL a folder in use: exit $status:"; cat "$work/mpi.err"; fail=1
 fi
 
-[ $fail = 0 ] && echo "mpi: the same files on 1-4 processes; a lost process resumed; a folder in use refused"
+[ $fail = 0 ] && echo "mpi: the same files on 1-4 processes; a lost process resumed; another pmn and a folder in use refused"
 exit $fail

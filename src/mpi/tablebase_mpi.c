@@ -45,7 +45,8 @@
  * positions, or a process would need more memory than it has (--memory,
  * else the machine's memory shared by its processes).
  *
- * For the tests, PMN_MPI_FAULT=R:N makes process R end itself (SIGKILL) as
+ * For the tests, PMN_MPI_FAULT=version:R makes process R say it runs
+ * another pmn, and PMN_MPI_FAULT=R:N makes process R end itself (SIGKILL) as
  * the solve of the layer of N seeds starts. */
 #include "config.h"
 #include "pmn.h"
@@ -94,6 +95,7 @@ struct run {
     uint64_t built;             /* positions of the layers built */
     int fault_rank;             /* PMN_MPI_FAULT */
     unsigned fault_layer;
+    int fault_version;          /* the process that says it runs another pmn */
 };
 
 /* ---- diagnostics ---------------------------------------------------------- */
@@ -776,7 +778,8 @@ static void check_same(struct run *R)
     int len = 0;
     if (!all)
         no_memory(R, 0);
-    snprintf(mine, sizeof mine, "pmn %s, format %d, %.80s", PACKAGE_VERSION, TB_VERSION,
+    snprintf(mine, sizeof mine, "pmn %s (format %d, rules %.80s)",
+             R->fault_version == R->rank ? "0.0-other" : PACKAGE_VERSION, TB_VERSION,
              R->tb->spec);
     mpi_check(R, MPI_Allgather(mine, sizeof mine, MPI_CHAR, all, sizeof mine, MPI_CHAR,
                                MPI_COMM_WORLD), 0);
@@ -864,7 +867,7 @@ int main(int argc, char **argv)
 {
     struct run R;
     memset(&R, 0, sizeof R);
-    R.fault_rank = -1;
+    R.fault_rank = R.fault_version = -1;
     if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
         fprintf(stderr, "%s: fatal[F007]: MPI cannot start (run it with mpirun)\n", prog);
         return 3;
@@ -919,8 +922,9 @@ int main(int argc, char **argv)
     }
     R.dir = dir;
     const char *fault = getenv("PMN_MPI_FAULT");
-    if (fault && sscanf(fault, "%d:%u", &R.fault_rank, &R.fault_layer) != 2)
-        R.fault_rank = -1;
+    if (fault && sscanf(fault, "version:%d", &R.fault_version) != 1
+        && sscanf(fault, "%d:%u", &R.fault_rank, &R.fault_layer) != 2)
+        R.fault_rank = R.fault_version = -1;
 
     pmn_rules rules;
     pmn_error err;

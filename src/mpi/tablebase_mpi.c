@@ -71,18 +71,33 @@ struct vec {                    /* a growing array of 64-bit words */
     size_t n, cap;
 };
 
-static int vec_push(struct vec *v, uint64_t x)
+/* n words more at the end of v (copied from x, if not NULL); -1 when
+ * memory runs out. */
+static int vec_append(struct vec *v, const uint64_t *x, size_t n)
 {
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? 2 * v->cap : 1024;
+    if (v->n + n > v->cap) {
+        size_t cap = v->cap ? v->cap : 1024;
+        while (cap < v->n + n)
+            cap *= 2;
         uint64_t *w = realloc(v->w, cap * sizeof *w);
         if (!w)
             return -1;
         v->w = w;
         v->cap = cap;
     }
-    v->w[v->n++] = x;
+    if (n)
+        memcpy(v->w + v->n, x, n * sizeof *x);
+    v->n += n;
     return 0;
+}
+
+static int vec_push(struct vec *v, uint64_t x)
+{
+    if (v->n < v->cap) {   /* (the common case, without a call) */
+        v->w[v->n++] = x;
+        return 0;
+    }
+    return vec_append(v, &x, 1);
 }
 
 struct run {
@@ -275,7 +290,7 @@ static void exchange(struct run *R, struct vec *out, struct vec *in, unsigned n)
 
 /* ---- a layer --------------------------------------------------------------- */
 
-#define HOLE_NEW 0x80   /* (tb.h's states: UNKNOWN, AT_LEAST, AT_MOST) */
+/* (tb.h's: the states UNKNOWN, AT_LEAST, AT_MOST; HOLE_NEW) */
 
 struct layer_mpi {
     struct run *R;
@@ -339,9 +354,8 @@ static void play_share(struct layer_mpi *L)
         if (!all_agree(R, !L->failed, L->n))
             no_memory(R, L->n);
         exchange(R, L->out, &in, L->n);
-        for (size_t i = 0; i < in.n; i++)
-            if (vec_push(&edges, in.w[i]) != 0)
-                no_memory(R, L->n);
+        if (vec_append(&edges, in.w, in.n) != 0)
+            no_memory(R, L->n);
     }
     free(in.w);
     /* The lists, by a counting sort on the position moved to. */
@@ -399,21 +413,12 @@ static void solve_share(struct layer_mpi *L)
     uint64_t m = L->s.m;
     int n = (int)L->n;
     struct vec now = { 0 }, next = { 0 }, in = { 0 };
-    /* The share by exit (counting sort), so that a level's seeds need no scan. */
-    uint64_t at[2 * TB_MAX_SEEDS + 2] = { 0 };
+    /* The share by exit, so that a level's seeds need no scan. */
+    uint64_t at[2 * TB_MAX_SEEDS + 2];
     uint32_t *by = malloc((m ? m : 1) * sizeof *by);
     if (!by)
         no_memory(R, L->n);
-    for (uint64_t i = 0; i < m; i++)
-        if (L->exit[i] != INT8_MIN)
-            at[L->exit[i] + n + 1]++;
-    for (int e = 0; e <= 2 * n; e++)
-        at[e + 1] += at[e];
-    uint64_t put[2 * TB_MAX_SEEDS + 2];
-    memcpy(put, at, sizeof put);
-    for (uint64_t i = 0; i < m; i++)
-        if (L->exit[i] != INT8_MIN)
-            by[put[L->exit[i] + n]++] = (uint32_t)i;
+    tb_by_exit(L->exit, m, L->n, at, by);
     for (int v = n; v >= 1; v--) {
         now.n = 0;
         for (uint64_t k = at[v + n]; k < at[v + n + 1]; k++)
@@ -550,15 +555,13 @@ static void gather(struct run *R, const struct layer_mpi *L, const void *mine, v
  * apart, the bounds from the endless games, and the search with the path,
  * whose budget is spent in the order of the ranks) -- which is what makes
  * the files those of pmn tablebase build.  Process 0 holds the layer's
- * whole graph, as one machine does (check_memory() counts it). */
+ * whole graph, as one machine does (check_memory() counts it).  M is
+ * played (play_share()). */
 static void build_own_layer_mpi(struct run *R, struct layer_mpi *M)
 {
     pmn_tablebase *tb = R->tb;
     unsigned n = M->n;
     uint64_t size = M->s.size, one = size ? size : 1;
-    play_share(M);
-    if (R->fault_rank == R->rank && R->fault_layer == n)
-        raise(SIGKILL);   /* (PMN_MPI_FAULT: the tests' lost process) */
     struct layer L;
     memset(&L, 0, sizeof L);
     int ok = 1;
@@ -590,17 +593,7 @@ static void build_own_layer_mpi(struct run *R, struct layer_mpi *M)
         L.pred = M->pred;
         for (uint64_t i = 0; i < size; i++)
             L.cursor[i] = M->first[i + 1];
-        int n2 = (int)n;
-        for (uint64_t i = 0; i < size; i++)
-            if (L.exit[i] != INT8_MIN)
-                L.exit_at[L.exit[i] + n2 + 1]++;
-        for (int e = 0; e <= 2 * n2; e++)
-            L.exit_at[e + 1] += L.exit_at[e];
-        uint64_t at[2 * TB_MAX_SEEDS + 1];
-        memcpy(at, L.exit_at, sizeof at);
-        for (uint64_t i = 0; i < size; i++)
-            if (L.exit[i] != INT8_MIN)
-                L.by_exit[at[L.exit[i] + n2]++] = (uint32_t)i;
+        tb_by_exit(L.exit, size, n, L.exit_at, L.by_exit);
         int8_t *value = calloc(tb_body_bytes(tb, n), 1);
         int rc = value ? tb_propagate_own(&L, value) : -1;
         pmn_error err;
@@ -655,21 +648,22 @@ static void build_layer_mpi(struct run *R, unsigned n, struct vec *out)
               "processes", n, (unsigned long long)L.s.size);
     uint64_t m = L.s.m ? L.s.m : 1;
     L.exit = malloc(m);
-    L.value = calloc(m, 1);
     L.open = calloc(m, 1);
-    L.state = calloc(m, 1);
     L.hole = L.coded ? calloc(m, 1) : NULL;
     L.exit_low = tb->own ? malloc(m) : NULL;
-    if (!all_agree(R, L.exit && L.value && L.open && L.state && (L.hole || !L.coded)
-                      && (L.exit_low || !tb->own), n))
+    L.value = tb->own ? NULL : calloc(m, 1);   /* (own seeds: solved by process 0) */
+    L.state = tb->own ? NULL : calloc(m, 1);
+    if (!all_agree(R, L.exit && L.open && (L.hole || !L.coded)
+                      && (tb->own ? L.exit_low != NULL : L.value && L.state), n))
         no_memory(R, n);
-    if (tb->own) {
+    if (tb->own)
         L.to = &all0;
+    play_share(&L);
+    if (R->fault_rank == R->rank && R->fault_layer == n)
+        raise(SIGKILL);   /* (PMN_MPI_FAULT: the tests' lost process) */
+    if (tb->own) {
         build_own_layer_mpi(R, &L);
     } else {
-        play_share(&L);
-        if (R->fault_rank == R->rank && R->fault_layer == n)
-            raise(SIGKILL);   /* (PMN_MPI_FAULT: the tests' lost process) */
         solve_share(&L);
         /* The codes, in place of the values (code_of(): the value, and the
          * winner's hole where it is above 0). */
@@ -774,8 +768,6 @@ static void check_memory(struct run *R, unsigned seeds)
 static void check_same(struct run *R)
 {
     char mine[128], *all = malloc((size_t)R->procs * sizeof mine);
-    char name[MPI_MAX_PROCESSOR_NAME];
-    int len = 0;
     if (!all)
         no_memory(R, 0);
     snprintf(mine, sizeof mine, "pmn %s (format %d, rules %.80s)",
@@ -783,7 +775,6 @@ static void check_same(struct run *R)
              R->tb->spec);
     mpi_check(R, MPI_Allgather(mine, sizeof mine, MPI_CHAR, all, sizeof mine, MPI_CHAR,
                                MPI_COMM_WORLD), 0);
-    MPI_Get_processor_name(name, &len);
     for (int r = 1; r < R->procs; r++)
         if (strcmp(all, all + (size_t)r * sizeof mine) != 0)
             fatal(R, 1, 7, "process %d runs %s, process 0 %s: one pmn on every node", r,

@@ -339,6 +339,15 @@ struct spread {
  * queue in one step (one atomic add a batch, not a node). */
 #define SPREAD_BATCH 1024
 
+/* A winner's hole found by the spread: the lowest of his moves to the
+ * generation before his -- the same whatever thread (or process) claimed
+ * him, so that the files are the same on any number of threads or
+ * processes (the claimer's own move would not be).  While the generation
+ * is made, its winners hold HOLE_PENDING, then the lowest such hole with
+ * HOLE_NEW set, cleared when the generation is whole (tb_spread_level()). */
+#define HOLE_NEW 0x80
+#define HOLE_PENDING 0xFF
+
 struct found {
     unsigned n;
     uint32_t x[SPREAD_BATCH];
@@ -395,6 +404,11 @@ int tb_cycle_graph_make(const struct layer *L, const int8_t *w, struct cycle_gra
 int tb_cycle_solve(struct layer *L, int8_t *w);
 int tb_propagate_own(struct layer *L, int8_t *value);
 int tb_propagate(struct layer *L, int8_t *value);
+/* The positions [0, m) of a layer of n seeds by their best exit, e from
+ * -n to n: by[at[e + n] .. at[e + n + 1]), in the ranks' order (a counting
+ * sort; those with no exit left out), so that each level of a solve takes
+ * those of its value without a scan.  at holds 2 * TB_MAX_SEEDS + 2. */
+void tb_by_exit(const int8_t *exit, uint64_t m, unsigned n, uint64_t *at, uint32_t *by);
 void tb_layer_free(struct layer *L);
 int tb_layer_graph(const pmn_tablebase *tb, unsigned n, unsigned threads, struct layer *L,
                        pmn_error *err);

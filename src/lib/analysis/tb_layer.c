@@ -202,15 +202,6 @@ static uint8_t one_open_less(struct spread *s, uint64_t p)
     return s->shared ? __atomic_sub_fetch(&s->open[p], 1, __ATOMIC_RELAXED) : --s->open[p];
 }
 
-/* A winner's hole found by the spread: the lowest of his moves to the
- * generation before his -- the same whatever thread claimed him, so that
- * the files are the same on any number of threads (the claimer's own
- * move would not be).  While the generation is made, its winners hold
- * HOLE_PENDING, then the lowest such hole with HOLE_NEW set, cleared
- * when the generation is whole (tb_spread_level()). */
-#define HOLE_NEW 0x80
-#define HOLE_PENDING 0xFF
-
 /* Where node p, claimed as to_state, keeps the hole its side to move
  * plays, or -1 where it keeps none: a winner (AT_LEAST) of a coded layer
  * (sides 1), North with own seeds (his move that forces play out). */
@@ -426,6 +417,22 @@ int tb_propagate(struct layer *L, int8_t *value)
     return ok ? 0 : -1;
 }
 
+void tb_by_exit(const int8_t *exit, uint64_t m, unsigned n, uint64_t *at, uint32_t *by)
+{
+    int n2 = (int)n;
+    memset(at, 0, (2 * TB_MAX_SEEDS + 2) * sizeof *at);
+    for (uint64_t i = 0; i < m; i++)
+        if (exit[i] != INT8_MIN)
+            at[exit[i] + n2 + 1]++;
+    for (int e = 0; e <= 2 * n2; e++)
+        at[e + 1] += at[e];
+    uint64_t put[2 * TB_MAX_SEEDS + 1];
+    memcpy(put, at, sizeof put);
+    for (uint64_t i = 0; i < m; i++)
+        if (exit[i] != INT8_MIN)
+            by[put[exit[i] + n2]++] = (uint32_t)i;
+}
+
 void tb_layer_free(struct layer *L)
 {
     free(L->exit);
@@ -461,22 +468,10 @@ int tb_layer_graph(const pmn_tablebase *tb, unsigned n, unsigned threads, struct
         || ((tb->coded || tb->own) && !L->hole))
         goto nomem;
     run_pass(L, 1, threads);
-    /* The positions by exit (counting sort: in each, the ranks' order). */
-    int n2 = (int)n;
     L->by_exit = malloc((L->size ? L->size : 1) * sizeof *L->by_exit);
     if (!L->by_exit)
         goto nomem;
-    memset(L->exit_at, 0, sizeof L->exit_at);
-    for (uint64_t i = 0; i < L->size; i++)
-        if (L->exit[i] != INT8_MIN)
-            L->exit_at[L->exit[i] + n2 + 1]++;
-    for (int e = 0; e <= 2 * n2; e++)
-        L->exit_at[e + 1] += L->exit_at[e];
-    uint64_t at[2 * TB_MAX_SEEDS + 1];
-    memcpy(at, L->exit_at, sizeof at);
-    for (uint64_t i = 0; i < L->size; i++)
-        if (L->exit[i] != INT8_MIN)
-            L->by_exit[at[L->exit[i] + n2]++] = (uint32_t)i;
+    tb_by_exit(L->exit, L->size, n, L->exit_at, L->by_exit);
     uint64_t edges = 0;
     for (uint64_t i = 0; i < L->size; i++) {
         edges += L->cursor[i];

@@ -588,14 +588,12 @@ class Tags(Mapping):
 
     _keys = {}   # name: its bytes as found, "\x01name\x02" (the names asked)
 
-    def _find(self, name):
+    def _find(self, name):   # (name a str: the callers see to it)
         b = self._b
         if b is None:
             return self._d.get(name)
         key = Tags._keys.get(name)
         if key is None:
-            if not isinstance(name, str):
-                return None
             key = b"\x01" + name.encode("utf-8", "surrogatepass") + b"\x02"
             if len(Tags._keys) < 1000:
                 Tags._keys[name] = key
@@ -607,19 +605,8 @@ class Tags(Mapping):
         return b[i:j if j >= 0 else self._end].decode("utf-8", "replace")
 
     def get(self, name, default=None):
-        # (_find's body, once more: a call less in the loop of an archive read)
-        b = self._b
-        key = Tags._keys.get(name) if b is not None else None
-        if key is None:
-            v = self._find(name)
-            return default if v is None else v
-        end = self._end
-        i = b.find(key, 0, end)
-        if i < 0:
-            return default
-        i += len(key)
-        j = b.find(b"\x01", i, end)
-        return b[i:j if j >= 0 else end].decode("utf-8", "replace")
+        v = self._find(name) if isinstance(name, str) else None
+        return default if v is None else v
 
     def __getitem__(self, name):
         v = self._find(name) if isinstance(name, str) else None

@@ -4,8 +4,10 @@
 # on 1, 2, 3 and 4 processes (oversubscribed on a machine of two cores):
 # Awale and Awari-Lincke (positions repeat: a code a position, the winner's
 # hole), Kalah and Kalah(4,4) (none repeats: the walk's values, found here
-# by the graph's solve), Oware and Oware(4,4) (own seeds: the bounds, and
-# the search with the path where they do not meet, by process 0).  A
+# by the graph's solve), Oware and Oware(4,4) (own seeds: the bounds by
+# process 0, the search with the path where they do not meet divided, its
+# budget spent in the order of the ranks, so that Oware's layer of 6 seeds,
+# whose budget runs out, stops at the same position on any number).  A
 # process lost mid-layer stops the run with the layers below whole and
 # F007 saying how far it got; the same command then resumes at that layer
 # and writes the same bytes.  Refused before anything is built, F007: a

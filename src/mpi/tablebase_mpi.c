@@ -29,12 +29,15 @@
  *      of the shares (FNV-1a is a chain), the header and the rename by
  *      process 0 when every share is written.
  *
- * Where positions keep own seeds (Oware's repetition=own-side), the layer
- * needs the search with the path over its undecided positions (tb_own.c),
- * which is not divided: step 1 is done across processes as for the other
- * rules, with every predecessor entry sent to process 0, which solves the
- * layer with the threaded build's code (tb_propagate_own()) and writes it;
- * its memory bounds such a layer, as one machine's does.
+ * Where positions keep own seeds (Oware's repetition=own-side), step 1 is
+ * done across processes as for the other rules, with every predecessor
+ * entry sent to process 0, which solves the layer's bounds with the
+ * threaded build's code (linear in the layer) and writes it; the search
+ * with the path over the positions they leave open (tb_own.c), where the
+ * time goes, is divided among all, its budget spent in the order of the
+ * ranks as on one machine (search_own_mpi()).  Process 0's memory bounds
+ * such a layer, as one machine's does, and each process holds the graph
+ * the search walks.
  *
  * Faults.  A layer is renamed into place only when whole, so every layer
  * finished stays usable; a process lost stops the run (mpirun ends the
@@ -549,21 +552,129 @@ static void gather(struct run *R, const struct layer_mpi *L, const void *mine, v
     free(count);
 }
 
+/* n bytes of buf from process 0 to all, in pieces an int counts. */
+static void bcast(struct run *R, void *buf, uint64_t bytes, unsigned n)
+{
+    for (uint64_t at = 0; at < bytes; at += 1u << 30) {
+        uint64_t piece = bytes - at < (1u << 30) ? bytes - at : 1u << 30;
+        mpi_check(R, MPI_Bcast((char *)buf + at, (int)piece, MPI_BYTE, 0, MPI_COMM_WORLD), n);
+    }
+}
+
+#define SEARCH_CHUNK (1u << 22)   /* outcomes of the first round gathered at once, at most */
+
+/* Own seeds: the search with the path of the positions the bounds leave
+ * open (tb_own.c's rounds), divided.  Process 0's graph g and rounds c
+ * (tb_cycle_prepare()) are sent to all; in each round the open positions
+ * are taken in chunks, entry j of a chunk searched by process j mod P,
+ * and the outcomes gathered by all and committed by each in the order of
+ * the ranks, as the threaded build commits them (which positions the
+ * second round reaches depends on what those before spent): so every
+ * process stops where the budget runs out, and process 0 narrows w[] and
+ * the holes -- the same bytes on any number of processes.  The second
+ * round's chunks are two searches a process: a search may cost the whole
+ * budget of a position, and those of a chunk past the point where the
+ * layer's budget ran out are dropped. */
+static void search_own_mpi(struct run *R, unsigned n, struct cycle_graph *g,
+                           struct cycle_rounds *c, int8_t *w, uint8_t *hole)
+{
+    int P = R->procs, root = R->rank == 0;
+    uint64_t head[4] = { c->n, g->size, root && c->n ? g->first[g->size] : 0, g->exits_exact };
+    bcast(R, head, sizeof head, n);
+    if (head[0] == 0)
+        return;   /* (none open) */
+    uint64_t size = head[1], edges = head[2], one = size ? size : 1;
+    int8_t *exits = NULL;
+    if (!root) {
+        g->size = size;
+        g->exits_exact = (int)head[3];
+        g->first = malloc((size + 1) * sizeof *g->first);
+        g->kid = malloc((edges ? edges : 1) * sizeof *g->kid);
+        g->own = malloc(one);
+        g->hi = malloc(one);
+        g->lo = malloc(one);
+        exits = malloc(2 * one);
+        g->exit_hi = exits;
+        g->exit_lo = exits ? exits + one : NULL;
+        c->n = head[0];
+        c->todo = malloc(c->n * sizeof *c->todo);
+        c->found = calloc(c->n, 1);
+        c->g = g;
+    }
+    struct cycle_search s;
+    memset(&s, 0, sizeof s);
+    s.on_path = calloc(2 * one, 1);
+    uint64_t most = c->n < SEARCH_CHUNK ? c->n : SEARCH_CHUNK;
+    struct cycle_outcome *mine = malloc((most / (unsigned)P + 1) * sizeof *mine),
+                         *all = malloc(most * sizeof *all);
+    int *count = malloc((size_t)P * 2 * sizeof *count), *at = count ? count + P : NULL;
+    if (!all_agree(R, g->first && g->kid && g->own && g->hi && g->lo && g->exit_hi && c->todo
+                          && c->found && s.on_path && mine && all && count, n))
+        no_memory(R, n);
+    bcast(R, g->first, (size + 1) * sizeof *g->first, n);
+    bcast(R, g->kid, edges * sizeof *g->kid, n);
+    bcast(R, g->own, size, n);
+    bcast(R, g->hi, size, n);
+    bcast(R, g->lo, size, n);
+    bcast(R, (void *)g->exit_hi, size, n);   /* (process 0's: the layer's own arrays) */
+    bcast(R, (void *)g->exit_lo, size, n);
+    bcast(R, c->todo, c->n * sizeof *c->todo, n);
+    for (int round = 0; round < 2; round++) {
+        tb_cycle_round(c, round);
+        uint64_t chunk = round == 0 ? most : 4 * (uint64_t)P;
+        while (c->done < c->n && !c->stopped) {
+            uint64_t from = c->done, k = 0, take = c->n - from < chunk ? c->n - from : chunk;
+            for (uint64_t j = (uint64_t)R->rank; j < take; j += (uint64_t)P)
+                tb_cycle_search(&s, c, c->todo[from + j], &mine[k++]);
+            for (int r = 0, sum = 0; r < P; r++) {
+                uint64_t of = (uint64_t)r < take ? (take - (uint64_t)r + (uint64_t)P - 1) / (uint64_t)P : 0;
+                count[r] = (int)(of * sizeof *all);
+                at[r] = sum;
+                sum += count[r];
+            }
+            mpi_check(R, MPI_Allgatherv(mine, (int)(k * sizeof *mine), MPI_BYTE, all, count, at,
+                                        MPI_BYTE, MPI_COMM_WORLD), n);
+            for (uint64_t j = 0; j < take; j++) {
+                const struct cycle_outcome *o =
+                    all + (uint64_t)at[j % (uint64_t)P] / sizeof *all + j / (uint64_t)P;
+                if (tb_cycle_commit(c, o, w, hole) != 0)
+                    break;
+            }
+        }
+    }
+    free(s.on_path);
+    free(mine);
+    free(all);
+    free(count);
+    if (!root) {
+        free(exits);
+        tb_cycle_rounds_free(c);
+        tb_cycle_graph_free(g);
+    }
+}
+
 /* Own seeds: the positions played across processes as for the other
- * rules, every predecessor entry sent to process 0, which then solves the
- * layer with the threaded build's own code (tb_propagate_own(): both seats
- * apart, the bounds from the endless games, and the search with the path,
- * whose budget is spent in the order of the ranks) -- which is what makes
- * the files those of pmn tablebase build.  Process 0 holds the layer's
- * whole graph, as one machine does (check_memory() counts it).  M is
- * played (play_share()). */
+ * rules, every predecessor entry sent to process 0, which solves the
+ * layer's bounds with the threaded build's code -- both seats apart
+ * (tb_own_bounds()), then those from the endless games
+ * (tb_cycle_prepare()), each linear in the layer.  The search with the
+ * path over the positions they leave open, where the time goes, is
+ * divided (search_own_mpi()); process 0 then makes the codes
+ * (tb_own_codes()) and writes the layer.  So process 0 holds the layer's
+ * whole graph, as one machine does, and every other process the graph the
+ * search walks (check_memory() counts them).  M is played (play_share()). */
 static void build_own_layer_mpi(struct run *R, struct layer_mpi *M)
 {
     pmn_tablebase *tb = R->tb;
     unsigned n = M->n;
     uint64_t size = M->s.size, one = size ? size : 1;
     struct layer L;
+    struct cycle_graph g;
+    struct cycle_rounds c;
     memset(&L, 0, sizeof L);
+    memset(&g, 0, sizeof g);
+    memset(&c, 0, sizeof c);
+    int8_t *w = NULL;
     int ok = 1;
     if (R->rank == 0) {
         L.exit = malloc(one);
@@ -572,7 +683,8 @@ static void build_own_layer_mpi(struct run *R, struct layer_mpi *M)
         L.open = malloc(one);
         L.cursor = malloc(one * sizeof *L.cursor);
         L.by_exit = malloc(one * sizeof *L.by_exit);
-        ok = L.exit && L.exit_low && L.hole && L.open && L.cursor && L.by_exit;
+        w = malloc(2 * one);
+        ok = L.exit && L.exit_low && L.hole && L.open && L.cursor && L.by_exit && w;
     }
     if (!all_agree(R, ok, n))
         no_memory(R, n);
@@ -580,7 +692,6 @@ static void build_own_layer_mpi(struct run *R, struct layer_mpi *M)
     gather(R, M, M->exit_low, L.exit_low);
     gather(R, M, M->hole, L.hole);
     gather(R, M, M->open, L.open);
-    const char *why = NULL;
     if (R->rank == 0) {
         /* The layer as layer_graph() makes it: the lists' ends, the
          * positions by exit. */
@@ -594,8 +705,18 @@ static void build_own_layer_mpi(struct run *R, struct layer_mpi *M)
         for (uint64_t i = 0; i < size; i++)
             L.cursor[i] = M->first[i + 1];
         tb_by_exit(L.exit, size, n, L.exit_at, L.by_exit);
+        ok = tb_own_bounds(&L, w) == 0 && tb_cycle_prepare(&L, w, &g, &c) == 0;
+    }
+    if (!all_agree(R, ok, n))
+        fatal(R, 1, 7, "the layer of %u seeds: out of memory for the solve in process 0: the "
+              "layers below it in %s are whole", n, R->dir);
+    search_own_mpi(R, n, &g, &c, w, L.hole);
+    const char *why = NULL;
+    if (R->rank == 0) {
+        tb_cycle_rounds_free(&c);
+        tb_cycle_graph_free(&g);
         int8_t *value = calloc(tb_body_bytes(tb, n), 1);
-        int rc = value ? tb_propagate_own(&L, value) : -1;
+        int rc = value ? tb_own_codes(&L, w, value) : -1;
         pmn_error err;
         if (rc == -2)
             why = "more than 256 kinds of bounds and moves, more than a byte a position holds";
@@ -616,6 +737,7 @@ static void build_own_layer_mpi(struct run *R, struct layer_mpi *M)
         free(L.open);
         free(L.cursor);
         free(L.by_exit);
+        free(w);
     }
     if (!all_agree(R, ok, n)) {
         MPI_Finalize();
@@ -709,7 +831,8 @@ static double need_for(const pmn_tablebase *tb, unsigned n, int procs)
     double below = 0;
     for (unsigned k = 0; k < n; k++)
         below += (double)tb_body_bytes(tb, k);
-    if (tb->own)   /* (process 0 solves the whole layer: pmn_tablebase_build_bytes()'s) */
+    if (tb->own)   /* (process 0 holds the whole layer: pmn_tablebase_build_bytes()'s;
+                      the others the search's graph, less) */
         return (2 + 39 + 14) * (double)tb->size[n] + below;
     return MEMORY_A_POSITION * (double)tb->size[n] / procs + below;
 }
@@ -750,9 +873,10 @@ static void check_memory(struct run *R, unsigned seeds)
     if (need <= R->memory)
         return;
     if (tb->own)
-        fatal(R, 1, 7, "the layer of %u seeds needs about %s in process 0, which solves it "
-              "whole where positions keep their own seeds, and a process has %s: more memory "
-              "for process 0", seeds, human(need, a, sizeof a), human(R->memory, b, sizeof b));
+        fatal(R, 1, 7, "the layer of %u seeds needs about %s in process 0, which solves its "
+              "bounds whole where positions keep their own seeds, and a process has %s: more "
+              "memory for process 0", seeds, human(need, a, sizeof a),
+              human(R->memory, b, sizeof b));
     if (below + MEMORY_A_POSITION >= R->memory)
         fatal(R, 1, 7, "the layer of %u seeds needs the layers below it mapped whole in each "
               "process, %s, and a process has %s: more memory a process, whatever their number",

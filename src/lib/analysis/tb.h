@@ -381,6 +381,27 @@ struct cycle_search {
                                   root's side to move (INT8 bounds when empty) */
 };
 
+/* Own seeds: a layer's search in rounds (tb_own.c), its budget spent in
+ * the order of the ranks whoever makes the searches. */
+struct cycle_rounds {
+    const struct cycle_graph *g;
+    uint32_t *todo;            /* the open ranks, in order: todo[0 .. n) */
+    uint8_t *found;            /* todo[j]'s search found its value */
+    uint64_t n;
+    uint64_t done;             /* todo[0 .. done) committed */
+    uint64_t budget;           /* a search's, this round */
+    uint64_t spent, limit;     /* what the searches committed spent; past limit,
+                                  the round stops */
+    int stopped;
+};
+
+/* One search's outcome, made anywhere, committed in order. */
+struct cycle_outcome {
+    uint64_t nodes;            /* what it spent of the layer's budget */
+    int8_t lo, hi;             /* the value's bounds, where found */
+    uint8_t found;
+};
+
 int tb_own_table_read(pmn_tablebase *tb, unsigned n, const int8_t *v);
 void tb_kalah_sow(const pmn_tablebase *tb, const uint8_t *h, unsigned n,
                       const int8_t *here, struct sown *out);
@@ -401,7 +422,16 @@ void tb_solve_own(const struct layer *L, uint8_t *state, uint8_t *open, uint32_t
 int tb_cycle_both(struct cycle_search *s, uint32_t r, int alpha, int beta, int v[2]);
 void tb_cycle_graph_free(struct cycle_graph *g);
 int tb_cycle_graph_make(const struct layer *L, const int8_t *w, struct cycle_graph *g);
+int tb_cycle_prepare(struct layer *L, int8_t *w, struct cycle_graph *g, struct cycle_rounds *c);
+void tb_cycle_rounds_free(struct cycle_rounds *c);
+void tb_cycle_round(struct cycle_rounds *c, int round);
+void tb_cycle_search(struct cycle_search *s, const struct cycle_rounds *c, uint32_t r,
+                     struct cycle_outcome *o);
+int tb_cycle_commit(struct cycle_rounds *c, const struct cycle_outcome *o, int8_t *w,
+                    uint8_t *hole);
 int tb_cycle_solve(struct layer *L, int8_t *w);
+int tb_own_bounds(const struct layer *L, int8_t *w);
+int tb_own_codes(const struct layer *L, const int8_t *w, int8_t *value);
 int tb_propagate_own(struct layer *L, int8_t *value);
 int tb_propagate(struct layer *L, int8_t *value);
 /* The positions [0, m) of a layer of n seeds by their best exit, e from

@@ -128,9 +128,8 @@ static uint32_t kind_at(const struct layer *L, const int8_t *w, uint64_t i)
 /* A position's budget: a search of more positions, or of a longer path
  * (each ply a frame of the stack), leaves its bounds.  A build searches
  * each position of a layer with a small budget first, then those left
- * with this one, on one thread in the order of the ranks (so that the
- * files are the same on any number of threads), while the layer has spent
- * less than CYCLE_LAYER_BUDGET in all: a position is mostly found within thousands of positions or not in
+ * with this one while the layer has spent less than CYCLE_LAYER_BUDGET in
+ * all (tb_cycle_round()): a position is mostly found within thousands of positions or not in
  * millions (Oware's layer of 6 seeds: 1,512 of 1,528 not found with 2^20
  * or 2^23 each), and a layer's hard positions would otherwise take hours. */
 uint64_t tablebase_cycle_budget = UINT64_C(1) << 22;
@@ -271,42 +270,6 @@ static int cycle_root(struct cycle_search *s, uint32_t r, int *lo, int *hi)
     *lo = v[0];
     *hi = v[1];
     return 0;
-}
-
-struct cycle_worker {
-    struct cycle_search s;
-    const uint32_t *todo;      /* the ranks to search */
-    uint64_t ntodo, *next;     /* the next to take (shared) */
-    uint64_t *spent, limit;    /* positions searched by all (shared), and where
-                                  to stop taking more */
-    int8_t *w;                 /* tb_solve_own()'s w[], narrowed where found */
-    uint8_t *hole;             /* a searched position's hole: UINT8_MAX */
-    uint64_t found;
-};
-
-static void *cycle_work(void *arg)
-{
-    struct cycle_worker *cw = arg;
-    const struct cycle_graph *g = cw->s.g;
-    for (;;) {
-        uint64_t i = __atomic_fetch_add(cw->next, 1, __ATOMIC_RELAXED);
-        if (i >= cw->ntodo || __atomic_load_n(cw->spent, __ATOMIC_RELAXED) > cw->limit)
-            break;
-        uint32_t r = cw->todo[i];
-        int lo, hi;
-        if (cw->w[r] == -cw->w[g->size + r])
-            continue;   /* (found by the first round) */
-        int rc = cycle_root(&cw->s, r, &lo, &hi);
-        __atomic_fetch_add(cw->spent, cw->s.nodes, __ATOMIC_RELAXED);
-        if (rc != 0)
-            continue;
-        /* (each rank is one worker's: these writes race with no other) */
-        cw->w[r] = (int8_t)hi;
-        cw->w[g->size + r] = (int8_t)-lo;
-        cw->hole[r] = UINT8_MAX;
-        cw->found++;
-    }
-    return NULL;
 }
 
 /* The own seeds of each position of L's layer, for its side to move. */
@@ -530,128 +493,274 @@ static int own_recurrence(struct layer *L, const struct cycle_graph *g, int8_t *
     return 0;
 }
 
-/* The positions of L's layer whose bounds tb_solve_own() left apart (w[]),
- * searched with the path (on L->threads threads); those found get their
- * value and the hole UINT8_MAX (none held: kind_at()).  0; -1 when memory
- * runs out (the bounds then stand). */
-int tb_cycle_solve(struct layer *L, int8_t *w)
+/* ---- own seeds: the layer's search, its budget spent in rank order --------
+ *
+ * A layer's open positions are searched in two rounds (tb_cycle_round()):
+ * each with CYCLE_FIRST_BUDGET, then those left with the whole budget
+ * while the second round has spent less than CYCLE_LAYER_BUDGET.  Which
+ * positions the second round reaches depends on what those before them
+ * spent, so outcomes are committed in the order of the ranks
+ * (tb_cycle_commit()), as one thread taking them in turn would.  A
+ * search's outcome depends on its position alone (the bounds it reads are
+ * those of the round's start, never narrowed during it), so threads
+ * (tb_cycle_solve()) and processes (pmn-tablebase-mpi) make them in any
+ * order, and the files are the same on any number of either; a search
+ * made past the point where the budget ran out is dropped. */
+
+/* The open positions of L's layer (w[]: tb_solve_own()'s bounds), the
+ * bounds narrowed by own_recurrence(), made ready for the search: g, and
+ * c with the open ranks in order (none: c->n 0, g freed).  0, or -1 when
+ * memory runs out (the bounds then stand). */
+int tb_cycle_prepare(struct layer *L, int8_t *w, struct cycle_graph *g, struct cycle_rounds *c)
 {
     uint64_t M = L->size, open = 0;
+    memset(c, 0, sizeof *c);
+    memset(g, 0, sizeof *g);
     for (uint64_t i = 0; i < M; i++)
         open += w[i] != -w[M + i];
     if (open == 0)
         return 0;
-    struct cycle_graph g;
-    if (tb_cycle_graph_make(L, w, &g) != 0)
+    if (tb_cycle_graph_make(L, w, g) != 0)
         return -1;
-    if (own_recurrence(L, &g, w) == 0) {
+    if (own_recurrence(L, g, w) == 0) {
         open = 0;
         for (uint64_t i = 0; i < M; i++) {
-            g.hi[i] = w[i];
-            g.lo[i] = (int8_t)-w[M + i];
+            g->hi[i] = w[i];
+            g->lo[i] = (int8_t)-w[M + i];
             open += w[i] != -w[M + i];
         }
     }
     if (open == 0) {
-        tb_cycle_graph_free(&g);
+        tb_cycle_graph_free(g);
         return 0;
     }
-    uint32_t *todo = malloc(open * sizeof *todo);
-    unsigned threads = L->threads;
-    struct cycle_worker cw[16];
-    memset(cw, 0, sizeof cw);
-    int rc = todo ? 0 : -1;
-    if (rc != 0) {
-        tb_cycle_graph_free(&g);
+    c->todo = malloc(open * sizeof *c->todo);
+    c->found = calloc(open, 1);
+    if (!c->todo || !c->found) {
+        tb_cycle_rounds_free(c);
+        tb_cycle_graph_free(g);
         return -1;
     }
-    for (unsigned t = 0; t < threads && rc == 0; t++)
-        if (!(cw[t].s.on_path = calloc(2 * M, 1)))
+    for (uint64_t i = 0; i < M; i++)
+        if (g->hi[i] != g->lo[i])
+            c->todo[c->n++] = (uint32_t)i;
+    assert(c->n == open);
+    c->g = g;
+    return 0;
+}
+
+void tb_cycle_rounds_free(struct cycle_rounds *c)
+{
+    free(c->todo);
+    free(c->found);
+    memset(c, 0, sizeof *c);
+}
+
+/* Round 0 or 1 begun: round 1 keeps the ranks round 0 did not find. */
+void tb_cycle_round(struct cycle_rounds *c, int round)
+{
+    if (round == 1) {
+        uint64_t kept = 0;
+        for (uint64_t j = 0; j < c->n; j++)
+            if (!c->found[j])
+                c->todo[kept++] = c->todo[j];
+        c->n = kept;
+        memset(c->found, 0, kept);
+    }
+    c->done = 0;
+    c->stopped = 0;
+    c->budget = round == 0 && tablebase_cycle_budget > CYCLE_FIRST_BUDGET
+              ? CYCLE_FIRST_BUDGET : tablebase_cycle_budget;
+    c->limit = round == 0 ? UINT64_MAX : c->spent + CYCLE_LAYER_BUDGET;
+}
+
+/* The search of rank r with the round's budget, into o. */
+void tb_cycle_search(struct cycle_search *s, const struct cycle_rounds *c, uint32_t r,
+                     struct cycle_outcome *o)
+{
+    int lo = 0, hi = 0;
+    s->g = c->g;
+    s->budget = c->budget;
+    o->found = cycle_root(s, r, &lo, &hi) == 0;
+    o->nodes = s->nodes;   /* (the last pass's: what the layer's budget counts) */
+    o->lo = (int8_t)lo;
+    o->hi = (int8_t)hi;
+}
+
+/* o, the outcome of todo[c->done], committed: 0; -1 where the round's
+ * budget ran out before it (c->stopped: it and those after are dropped).
+ * Where found, the rank's bounds in w[] meet and its hole is UINT8_MAX
+ * (none held: kind_at()); w and hole NULL: the count alone (a process
+ * that keeps no values). */
+int tb_cycle_commit(struct cycle_rounds *c, const struct cycle_outcome *o, int8_t *w,
+                    uint8_t *hole)
+{
+    assert(c->done < c->n && !c->stopped);
+    if (c->spent > c->limit) {
+        __atomic_store_n(&c->stopped, 1, __ATOMIC_RELEASE);
+        return -1;
+    }
+    uint64_t j = c->done++;
+    c->spent += o->nodes;
+    c->found[j] = o->found;
+    if (o->found && w) {
+        uint32_t r = c->todo[j];
+        assert(o->lo >= c->g->lo[r] && o->hi <= c->g->hi[r]);
+        w[r] = o->hi;
+        w[c->g->size + r] = (int8_t)-o->lo;
+        hole[r] = UINT8_MAX;
+    }
+    return 0;
+}
+
+struct cycle_worker {
+    struct cycle_search s;
+    struct cycle_rounds *c;    /* shared: committed under lock */
+    struct cycle_outcome *o;   /* each entry's outcome (an entry one thread's) */
+    uint8_t *ready;            /* o[j] made (under lock) */
+    uint64_t *next;            /* the next entry to take (shared) */
+    pthread_mutex_t *lock;
+    int8_t *w;
+    uint8_t *hole;
+};
+
+/* Entries taken in order; each outcome made, then every outcome ready
+ * from the first not committed on, committed (by whichever thread). */
+static void *cycle_work(void *arg)
+{
+    struct cycle_worker *cw = arg;
+    struct cycle_rounds *c = cw->c;
+    while (!__atomic_load_n(&c->stopped, __ATOMIC_ACQUIRE)) {
+        uint64_t j = __atomic_fetch_add(cw->next, 1, __ATOMIC_RELAXED);
+        if (j >= c->n)
+            break;
+        tb_cycle_search(&cw->s, c, c->todo[j], &cw->o[j]);
+        pthread_mutex_lock(cw->lock);
+        cw->ready[j] = 1;
+        while (!c->stopped && c->done < c->n && cw->ready[c->done])
+            tb_cycle_commit(c, &cw->o[c->done], cw->w, cw->hole);
+        pthread_mutex_unlock(cw->lock);
+    }
+    return NULL;
+}
+
+/* The positions of L's layer whose bounds tb_solve_own() left apart (w[]),
+ * searched with the path on L->threads threads, both rounds; those found
+ * get their value and the hole UINT8_MAX.  0; -1 when memory runs out
+ * (the bounds then stand). */
+int tb_cycle_solve(struct layer *L, int8_t *w)
+{
+    struct cycle_graph g;
+    struct cycle_rounds c;
+    if (tb_cycle_prepare(L, w, &g, &c) != 0)
+        return -1;
+    if (c.n == 0)
+        return 0;
+    unsigned threads = L->threads < 1 ? 1 : L->threads > 16 ? 16 : L->threads;
+    struct cycle_worker cw[16];
+    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    struct cycle_outcome *o = malloc(c.n * sizeof *o);
+    uint8_t *ready = malloc(c.n);
+    uint64_t next = 0;
+    int rc = o && ready ? 0 : -1;
+    memset(cw, 0, sizeof cw);
+    for (unsigned t = 0; t < threads && rc == 0; t++) {
+        cw[t] = (struct cycle_worker){ .c = &c, .o = o, .ready = ready, .next = &next,
+                                       .lock = &lock, .w = w, .hole = L->hole };
+        if (!(cw[t].s.on_path = calloc(2 * L->size, 1)))
             rc = -1;
-    if (rc == 0) {
-        uint64_t n = 0, next = 0, spent = 0;
-        for (uint64_t i = 0; i < M; i++)
-            if (g.hi[i] != g.lo[i])
-                todo[n++] = (uint32_t)i;
-        /* Two rounds: every position with a small budget, then those left
-         * with the whole while the layer's budget lasts. */
-        for (int round = 0; round < 2; round++) {
-            next = 0;
-            unsigned on = round == 0 ? threads : 1;
-            for (unsigned t = 0; t < on; t++) {
-                cw[t].s.g = &g;
-                cw[t].s.budget = round == 0 && tablebase_cycle_budget > CYCLE_FIRST_BUDGET
-                               ? CYCLE_FIRST_BUDGET : tablebase_cycle_budget;
-                cw[t].todo = todo;
-                cw[t].ntodo = n;
-                cw[t].next = &next;
-                cw[t].spent = &spent;
-                cw[t].limit = round == 0 ? UINT64_MAX : spent + CYCLE_LAYER_BUDGET;
-                cw[t].w = w;
-                cw[t].hole = L->hole;
-            }
-            tb_on_threads(cycle_work, cw, sizeof *cw, on);
-        }
+    }
+    for (int round = 0; round < 2 && rc == 0; round++) {
+        tb_cycle_round(&c, round);
+        memset(ready, 0, c.n);
+        next = 0;
+        tb_on_threads(cycle_work, cw, sizeof *cw, threads);
+        assert(c.stopped || c.done == c.n);
     }
     for (unsigned t = 0; t < threads; t++)
         free(cw[t].s.on_path);
-    free(todo);
+    free(o);
+    free(ready);
+    tb_cycle_rounds_free(&c);
     tb_cycle_graph_free(&g);
     return rc;
 }
 
-/* Own seeds: the layer of n seeds solved (tb_solve_own()), its positions
- * made codes in value[] and its table (OWN_TABLE) after them, as the file
- * holds them: the kinds of (U, L, hole) the layer has, in the order of
- * own_kind(), a code each -- few, since the values have the parity of
- * the seeds, U and L are mostly near each other, and a hole is held only
- * where they meet above 0 (Oware's layer of 12 seeds has 87 kinds).  -1
- * when memory runs out, -2 when the layer has more than 256 kinds. */
-int tb_propagate_own(struct layer *L, int8_t *value)
+/* Own seeds: tb_solve_own()'s bounds of L's layer into w[] (2 L->size).
+ * 0; -1 when memory runs out. */
+int tb_own_bounds(const struct layer *L, int8_t *w)
 {
-    uint64_t M = L->size;
-    unsigned n = L->n, holes = L->tb->k / 2;
-    uint32_t kinds = own_kind(n, holes, (int)n, (int)n, (int)holes - 1) + 1;
-    uint8_t *state = calloc(2 * M, 1), *open = malloc(2 * M);
-    uint32_t *queue = malloc(2 * M * sizeof *queue);
-    int8_t *w = malloc(2 * M);
-    int16_t *code = malloc(kinds * sizeof *code);
-    int rc = state && open && queue && w && code ? 0 : -1;
+    uint64_t M = L->size, N = M ? 2 * M : 1;
+    uint8_t *state = calloc(N, 1), *open = malloc(N);
+    uint32_t *queue = malloc(N * sizeof *queue);
+    int rc = state && open && queue ? 0 : -1;
     if (rc == 0) {
         memcpy(open, L->open, M);
         memcpy(open + M, L->open, M);
         tb_solve_own(L, state, open, queue, w);
-        tb_cycle_solve(L, w);   /* (where memory runs out, the bounds stand) */
-        /* The kinds the layer has, numbered in order. */
-        for (uint32_t k = 0; k < kinds; k++)
-            code[k] = -1;
-        for (uint64_t i = 0; i < M; i++)
-            code[kind_at(L, w, i)] = 0;
-        int8_t *table = value + M;
-        unsigned used = 0;
-        memset(table, INT8_MIN, 2 * 256);
-        memset(table + 2 * 256, -1, 256);
-        for (uint32_t k = 0; k < kinds && rc == 0; k++) {
-            if (code[k] < 0)
-                continue;
-            if (used == 256) {
-                rc = -2;
-                break;
-            }
-            uint32_t pair = k / (holes + 1);
-            table[used] = (int8_t)((int)(pair / (2 * n + 1)) - (int)n);          /* U */
-            table[256 + used] = (int8_t)((int)(pair % (2 * n + 1)) - (int)n);    /* L */
-            table[512 + used] = (int8_t)((int)(k % (holes + 1)) - 1);          /* the hole */
-            code[k] = (int16_t)used++;
-        }
-        for (uint64_t i = 0; rc == 0 && i < M; i++)
-            value[i] = (int8_t)(uint8_t)code[kind_at(L, w, i)];
     }
     free(state);
     free(open);
     free(queue);
-    free(w);
+    return rc;
+}
+
+/* Own seeds: the layer's positions made codes in value[] and its table
+ * (OWN_TABLE) after them, as the file holds them: the kinds of (U, L,
+ * hole) the layer has (w[], L->hole), in the order of own_kind(), a code
+ * each -- few, since the values have the parity of the seeds, U and L are
+ * mostly near each other, and a hole is held only where they meet above 0
+ * (Oware's layer of 12 seeds has 87 kinds).  -1 when memory runs out, -2
+ * when the layer has more than 256 kinds. */
+int tb_own_codes(const struct layer *L, const int8_t *w, int8_t *value)
+{
+    uint64_t M = L->size;
+    unsigned n = L->n, holes = L->tb->k / 2;
+    uint32_t kinds = own_kind(n, holes, (int)n, (int)n, (int)holes - 1) + 1;
+    int16_t *code = malloc(kinds * sizeof *code);
+    if (!code)
+        return -1;
+    int rc = 0;
+    /* The kinds the layer has, numbered in order. */
+    for (uint32_t k = 0; k < kinds; k++)
+        code[k] = -1;
+    for (uint64_t i = 0; i < M; i++)
+        code[kind_at(L, w, i)] = 0;
+    int8_t *table = value + M;
+    unsigned used = 0;
+    memset(table, INT8_MIN, 2 * 256);
+    memset(table + 2 * 256, -1, 256);
+    for (uint32_t k = 0; k < kinds; k++) {
+        if (code[k] < 0)
+            continue;
+        if (used == 256) {
+            rc = -2;
+            break;
+        }
+        uint32_t pair = k / (holes + 1);
+        table[used] = (int8_t)((int)(pair / (2 * n + 1)) - (int)n);          /* U */
+        table[256 + used] = (int8_t)((int)(pair % (2 * n + 1)) - (int)n);    /* L */
+        table[512 + used] = (int8_t)((int)(k % (holes + 1)) - 1);          /* the hole */
+        code[k] = (int16_t)used++;
+    }
+    for (uint64_t i = 0; rc == 0 && i < M; i++)
+        value[i] = (int8_t)(uint8_t)code[kind_at(L, w, i)];
     free(code);
     return rc;
 }
 
+/* Own seeds: the layer of n seeds solved -- its bounds (tb_own_bounds()),
+ * narrowed by the search with the path (tb_cycle_solve()) -- and made
+ * codes (tb_own_codes()).  -1 when memory runs out, -2 when the layer has
+ * more than 256 kinds. */
+int tb_propagate_own(struct layer *L, int8_t *value)
+{
+    int8_t *w = malloc(L->size ? 2 * L->size : 1);
+    int rc = w ? tb_own_bounds(L, w) : -1;
+    if (rc == 0) {
+        tb_cycle_solve(L, w);   /* (where memory runs out, the bounds stand) */
+        rc = tb_own_codes(L, w, value);
+    }
+    free(w);
+    return rc;
+}

@@ -365,6 +365,12 @@ static void sniff(void **state)
           PMN_FORMAT_OGN },
         { "1. e2! (+1) {a comment} 1... c4\n", 0, PMN_FORMAT_OGN },
         { "[Game \"Awale\"]\n\n1. D4 d5 x 2\n", 1, PMN_FORMAT_AWARI },
+        /* an annotated first move: its ';' is found past long comments,
+         * and one in the Awari notation's comment is not taken for PMN's */
+        { "[Game \"Kalah\"]\n\n1. c1-e1 {[%eval +1]} {a comment of more than forty "
+          "characters} 1... e2-d2 {[%eval +1]}; 2. b1-d1 *\n", 0, PMN_FORMAT_OGN },
+        { "1. D4 {a comment; with a semicolon} d5 x 2\n", 1, PMN_FORMAT_AWARI },
+        { "1. D4 {a comment cut off; where the bytes end", 1, PMN_FORMAT_AWARI },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         pmn_format f = (pmn_format)-1;

@@ -1184,10 +1184,22 @@ int pmn_format_sniff(const char *text, size_t len, pmn_format *f)
     size_t n = 0;
     while (s + n < end && isalnum((unsigned char)s[n]))
         n++;
-    /* PMN puts ';' after the first full move. */
+    /* PMN puts ';' after the first full move: looked for in the next 80
+     * characters that are not in a comment (an annotated move's comments
+     * run long: '{[%eval +1]}' after each sowing; the other notations
+     * write no ';' outside their comments). */
     int semicolon = 0;
-    for (const char *p = s; p < end && p < s + 40 && *p != '{'; p++)
-        semicolon |= *p == ';';
+    size_t outside = 0;
+    for (const char *p = s, *close; p < end && outside < 80 && !semicolon; p++) {
+        if (*p == '{') {
+            if (!(close = comment_close(p + 1, end)))
+                break;   /* (cut off where the bytes looked at end) */
+            p = close;
+            continue;
+        }
+        semicolon = *p == ';';
+        outside++;
+    }
     int after = s + n >= end || !isalnum((unsigned char)s[n]);
     /* PMN's capture claim after the first move, "(+2)" or "(x2)", past its
      * judgement: no other notation writes one (the Awari notation's is

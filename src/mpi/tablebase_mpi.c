@@ -549,6 +549,7 @@ static void gather(struct run *R, const struct layer_mpi *L, const void *mine, v
     }
     mpi_check(R, MPI_Gatherv(mine, (int)L->s.m, MPI_BYTE, all, count, at, MPI_BYTE, 0,
                              MPI_COMM_WORLD), L->n);
+    R->sent += R->rank ? L->s.m : 0;
     free(count);
 }
 
@@ -559,6 +560,8 @@ static void bcast(struct run *R, void *buf, uint64_t bytes, unsigned n)
         uint64_t piece = bytes - at < (1u << 30) ? bytes - at : 1u << 30;
         mpi_check(R, MPI_Bcast((char *)buf + at, (int)piece, MPI_BYTE, 0, MPI_COMM_WORLD), n);
     }
+    if (R->rank == 0)
+        R->sent += bytes * (uint64_t)(R->procs - 1);   /* (to each, as counted) */
 }
 
 #define SEARCH_CHUNK (1u << 22)   /* outcomes of the first round gathered at once, at most */
@@ -634,6 +637,7 @@ static void search_own_mpi(struct run *R, unsigned n, struct cycle_graph *g,
             }
             mpi_check(R, MPI_Allgatherv(mine, (int)(k * sizeof *mine), MPI_BYTE, all, count, at,
                                         MPI_BYTE, MPI_COMM_WORLD), n);
+            R->sent += k * sizeof *mine * (uint64_t)(P - 1);
             for (uint64_t j = 0; j < take; j++) {
                 const struct cycle_outcome *o =
                     all + (uint64_t)at[j % (uint64_t)P] / sizeof *all + j / (uint64_t)P;

@@ -140,7 +140,7 @@ static double disk_free(const char *dir, char *at, size_t size)
  * the files (pmn_tablebase_build_bytes: a byte a position), and the memory
  * of its largest layer as the builder holds it (the codes and holes, each
  * position's best exit, moves and predecessor list of about six moves, the
- * solve's state and queue: about 41 bytes a position) beside the layers
+ * solve's state and queue: about 49 bytes a position) beside the layers
  * below, mapped.  Where the machine's memory or the directory's disk is
  * smaller, the build is refused (it would run for hours and then fail)
  * unless --force.  Returns 0 to go on, or an exit status. */

@@ -835,8 +835,9 @@ static double need_for(const pmn_tablebase *tb, unsigned n, int procs)
     double below = 0;
     for (unsigned k = 0; k < n; k++)
         below += (double)tb_body_bytes(tb, k);
-    if (tb->own)   /* (process 0 holds the whole layer: pmn_tablebase_build_bytes()'s;
-                      the others the search's graph, less) */
+    if (tb->own)   /* (process 0 holds the whole layer: pmn_tablebase_build_bytes()'s,
+                      less the moves the threaded build keeps between its passes; the
+                      others the search's graph, less) */
         return (2 + 39 + 14) * (double)tb->size[n] + below;
     return MEMORY_A_POSITION * (double)tb->size[n] / procs + below;
 }

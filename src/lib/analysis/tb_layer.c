@@ -14,12 +14,33 @@ struct shares {
     uint64_t next[16], end[16];   /* share i: [next[i], end[i]) not taken yet */
 };
 
+/* Pass 1's moves in the layer, kept a chunk at a time, so that pass 2
+ * lists the predecessors from them without playing the positions again
+ * (playing was three quarters of the two passes' time, and pass 2 played
+ * every position a second time).  A chunk's array holds its positions'
+ * moves in the layer in order, each the child's rank with the hole above
+ * it where the layer is coded (PRED_HOLE), open[] saying how many are each
+ * position's; a chunk whose array cannot be had (memory) is played again
+ * by pass 2, as every chunk was before. */
+struct kept {
+    pthread_mutex_t lock;
+    struct kept_chunk {
+        uint64_t from, to;
+        uint32_t *kid;         /* NULL: played again */
+    } *c;
+    size_t n, cap;
+    size_t next;               /* pass 2: the next chunk to take (under lock) */
+};
+
 struct worker {
     struct layer *L;
     struct shares *shares;
     unsigned own;              /* its share; the caller's own thread is 0, and
                                   tells the progress */
     uint64_t here;
+    struct kept *kept;
+    uint32_t *kid;             /* pass 1: the chunk's moves in the layer so far */
+    uint64_t nk, room;
 };
 
 /* The positions a thread takes at a time.  Their work differs with the
@@ -84,39 +105,113 @@ static void inner_move(void *ctx, uint64_t child, const uint8_t *counts, int hol
     if (L->pass == 1) {
         L->open[w->here]++;
         __atomic_fetch_add(&L->cursor[child], 1, __ATOMIC_RELAXED);
+        if (w->kid) {
+            if (w->nk == w->room) {   /* (more moves than holes: never; played again) */
+                free(w->kid);
+                w->kid = NULL;
+            } else {
+                w->kid[w->nk++] = (uint32_t)child | (L->hole ? (uint32_t)hole << PRED_HOLE : 0);
+            }
+        }
     } else {
         uint32_t at = __atomic_fetch_add(&L->cursor[child], 1, __ATOMIC_RELAXED);
         L->pred[at] = (uint32_t)w->here | (L->hole ? (uint32_t)hole << PRED_HOLE : 0);
     }
 }
 
+/* The positions [from, to) played (tb_exits()): pass 1 values their best
+ * exits and counts their moves in the layer, pass 2 lists them. */
+static void play_chunk(struct worker *w, uint64_t from, uint64_t to)
+{
+    struct layer *L = w->L;
+    uint8_t h[TB_MAX_HOLES];
+    tb_unrank(L->tb, from, L->n, h);
+    for (w->here = from; w->here < to; w->here++) {
+        int low, hole;
+        /* (the second pass lists the moves in the layer: the values
+         * out of it, read from the layers below, are the first's) */
+        int e = tb_exits(L->tb, L->r, h, L->n, inner_move, w, &low, &hole, L->pass == 1);
+        if (L->pass == 1) {
+            L->exit[w->here] = (int8_t)e;
+            if (L->hole)
+                L->hole[w->here] = (uint8_t)hole;
+            if (L->exit_low)
+                L->exit_low[w->here] = (int8_t)low;
+        }
+        if (w->here + 1 < to)
+            tb_successor(h, L->tb->k);
+    }
+}
+
+/* Pass 1: every chunk played, its moves in the layer kept (struct kept). */
 static void *work(void *arg)
 {
     struct worker *w = arg;
     struct layer *L = w->L;
-    uint8_t h[TB_MAX_HOLES];
     uint64_t from, to;
     while (next_chunk(w->shares, w->own, &from, &to)) {
         /* The caller's thread tells the progress of all, by its share. */
         const struct shares *s = w->shares;
         if (w->own == 0 && from && from < L->size / s->n)
-            tb_layer_progress(L, L->pass - 1, (double)from * s->n / (double)L->size);
-        tb_unrank(L->tb, from, L->n, h);
-        for (w->here = from; w->here < to; w->here++) {
-            int low, hole;
-            /* (the second pass lists the moves in the layer: the values
-             * out of it, read from the layers below, are the first's) */
-            int e = tb_exits(L->tb, L->r, h, L->n, inner_move, w, &low, &hole, L->pass == 1);
-            if (L->pass == 1) {
-                L->exit[w->here] = (int8_t)e;
-                if (L->hole)
-                    L->hole[w->here] = (uint8_t)hole;
-                if (L->exit_low)
-                    L->exit_low[w->here] = (int8_t)low;
+            tb_layer_progress(L, 0, (double)from * s->n / (double)L->size);
+        w->room = (to - from) * (L->tb->k / 2);   /* (a move a hole of a side at most) */
+        w->kid = malloc(w->room * sizeof *w->kid);
+        w->nk = 0;
+        play_chunk(w, from, to);
+        uint32_t *fit = w->kid ? realloc(w->kid, (w->nk ? w->nk : 1) * sizeof *w->kid) : NULL;
+        if (fit)
+            w->kid = fit;
+        struct kept *k = w->kept;
+        pthread_mutex_lock(&k->lock);
+        if (k->n == k->cap) {
+            size_t cap = k->cap ? 2 * k->cap : 64;
+            struct kept_chunk *c = realloc(k->c, cap * sizeof *c);
+            if (c) {
+                k->c = c;
+                k->cap = cap;
             }
-            if (w->here + 1 < to)
-                tb_successor(h, L->tb->k);
         }
+        if (k->n < k->cap) {
+            k->c[k->n++] = (struct kept_chunk){ from, to, w->kid };
+        } else {   /* (no room to say it: this chunk's lists are left out; the caller
+                      sees the positions not covered and fails for memory) */
+            free(w->kid);
+        }
+        w->kid = NULL;
+        pthread_mutex_unlock(&k->lock);
+    }
+    return NULL;
+}
+
+/* Pass 2: each chunk's predecessor entries, from its kept moves (or its
+ * positions played again). */
+static void *list_work(void *arg)
+{
+    struct worker *w = arg;
+    struct layer *L = w->L;
+    struct kept *k = w->kept;
+    for (;;) {
+        pthread_mutex_lock(&k->lock);
+        size_t i = k->next < k->n ? k->next++ : k->n;
+        pthread_mutex_unlock(&k->lock);
+        if (i == k->n)
+            break;
+        struct kept_chunk *c = &k->c[i];
+        if (w->own == 0)
+            tb_layer_progress(L, 1, (double)i / (double)k->n);
+        if (!c->kid) {
+            play_chunk(w, c->from, c->to);
+            continue;
+        }
+        const uint32_t *kid = c->kid;
+        for (uint64_t p = c->from; p < c->to; p++)
+            for (unsigned m = L->open[p]; m > 0; m--) {
+                uint32_t e = *kid++, child = L->hole ? e & PRED_RANK : e;
+                uint32_t at = __atomic_fetch_add(&L->cursor[child], 1, __ATOMIC_RELAXED);
+                L->pred[at] = (uint32_t)p | (L->hole ? e & ~PRED_RANK : 0);
+            }
+        free(c->kid);
+        c->kid = NULL;
     }
     return NULL;
 }
@@ -141,8 +236,9 @@ void tb_on_threads(void *(*fn)(void *), void *args, size_t size, unsigned n)
         fn((char *)args + i * size);
 }
 
-/* Every position of the layer through work(), on `threads` threads. */
-static int run_pass(struct layer *L, int pass, unsigned threads)
+/* Every position of the layer through work() (pass 1), or every chunk
+ * kept through list_work() (pass 2), on `threads` threads. */
+static void run_pass(struct layer *L, int pass, unsigned threads, struct kept *k)
 {
     struct worker w[16];
     unsigned nt = threads < 1 ? 1 : threads > 16 ? 16 : threads;
@@ -151,10 +247,18 @@ static int run_pass(struct layer *L, int pass, unsigned threads)
     for (unsigned i = 0; i < nt; i++) {
         s.next[i] = L->size * i / nt;
         s.end[i] = L->size * (i + 1) / nt;
-        w[i] = (struct worker){ L, &s, i, 0 };
+        w[i] = (struct worker){ .L = L, .shares = &s, .own = i, .kept = k };
     }
-    tb_on_threads(work, w, sizeof *w, nt);   /* (a thread's share taken by the others) */
-    return 0;
+    /* (pass 1: a thread's share taken by the others once its own is done) */
+    tb_on_threads(pass == 1 ? work : list_work, w, sizeof *w, nt);
+}
+
+static void kept_free(struct kept *k)
+{
+    for (size_t i = 0; i < k->n; i++)
+        free(k->c[i].kid);
+    free(k->c);
+    pthread_mutex_destroy(&k->lock);
 }
 
 void tb_found_flush(struct spread *s, struct found *f)
@@ -467,10 +571,16 @@ int tb_layer_graph(const pmn_tablebase *tb, unsigned n, unsigned threads, struct
     if (!L->exit || !L->open || !L->cursor || (tb->own && !L->exit_low)
         || ((tb->coded || tb->own) && !L->hole))
         goto nomem;
-    run_pass(L, 1, threads);
+    struct kept k = { .lock = PTHREAD_MUTEX_INITIALIZER };
+    run_pass(L, 1, threads, &k);
+    uint64_t covered = 0;
+    for (size_t i = 0; i < k.n; i++)
+        covered += k.c[i].to - k.c[i].from;
     L->by_exit = malloc((L->size ? L->size : 1) * sizeof *L->by_exit);
-    if (!L->by_exit)
+    if (covered != L->size || !L->by_exit) {
+        kept_free(&k);
         goto nomem;
+    }
     tb_by_exit(L->exit, L->size, n, L->exit_at, L->by_exit);
     uint64_t edges = 0;
     for (uint64_t i = 0; i < L->size; i++) {
@@ -478,14 +588,18 @@ int tb_layer_graph(const pmn_tablebase *tb, unsigned n, unsigned threads, struct
         L->cursor[i] = (uint32_t)(edges - L->cursor[i]);   /* where its list starts */
     }
     if (edges >= UINT32_MAX) {
+        kept_free(&k);
         tb_layer_free(L);
         return util_fail(err, PMN_ERR_RANGE, 0, "the layer of %u seeds has too many moves "
                          "(%llu) for this format", n, (unsigned long long)edges);
     }
     L->pred = malloc((edges ? edges : 1) * sizeof *L->pred);
-    if (!L->pred)
+    if (!L->pred) {
+        kept_free(&k);
         goto nomem;
-    run_pass(L, 2, threads);   /* each cursor ends where the next list starts */
+    }
+    run_pass(L, 2, threads, &k);   /* each cursor ends where the next list starts */
+    kept_free(&k);
     return 0;
 nomem:
     tb_layer_free(L);

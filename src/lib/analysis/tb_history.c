@@ -116,6 +116,24 @@ struct tablebase_history *tablebase_history_new(const pmn_tablebase *tb, unsigne
     return h;
 }
 
+/* A solve's start: every node unknown, its moves in the layer counted,
+ * and the ends (the positions since the last capture) terminal -- on the
+ * other seat where `mirrored` (own seeds' bounds with the seats mirrored,
+ * the ends on the other seat). */
+static void ends_terminal(struct tablebase_history *h, const pmn_position *ends, size_t nends,
+                          int mirrored)
+{
+    uint64_t M = h->size;
+    memset(h->state, UNKNOWN, 2 * M);
+    memcpy(h->open, h->L.open, M);
+    memcpy(h->open + M, h->L.open, M);
+    for (size_t i = 0; i < nends; i++) {
+        int64_t x = history_node(h, &ends[i]);
+        if (x >= 0)
+            h->state[mirrored ? ((uint64_t)x + M) % (2 * M) : (uint64_t)x] = TERMINAL;
+    }
+}
+
 void tablebase_history_solve(struct tablebase_history *h, const pmn_position *ends,
                              size_t nends)
 {
@@ -130,14 +148,7 @@ void tablebase_history_solve(struct tablebase_history *h, const pmn_position *en
         h->nends = nends;
         int8_t *w[2] = { h->value, h->value_b };
         for (int m = 0; m < 2; m++) {
-            memset(h->state, UNKNOWN, 2 * M);
-            memcpy(h->open, h->L.open, M);
-            memcpy(h->open + M, h->L.open, M);
-            for (size_t i = 0; i < nends; i++) {
-                int64_t x = history_node(h, &ends[i]);
-                if (x >= 0)
-                    h->state[m ? ((uint64_t)x + M) % (2 * M) : (uint64_t)x] = TERMINAL;
-            }
+            ends_terminal(h, ends, nends, m);
             tb_solve_own(&h->L, h->state, h->open, h->queue, w[m]);
         }
         /* Each node's: with endless play its mover's, and his opponent's. */
@@ -149,14 +160,7 @@ void tablebase_history_solve(struct tablebase_history *h, const pmn_position *en
         }
         return;   /* each probe searches */
     }
-    memset(h->state, UNKNOWN, 2 * M);
-    memcpy(h->open, h->L.open, M);
-    memcpy(h->open + M, h->L.open, M);
-    for (size_t i = 0; i < nends; i++) {
-        int64_t x = history_node(h, &ends[i]);
-        if (x >= 0)
-            h->state[x] = TERMINAL;   /* worth 0: solve_graph leaves it so */
-    }
+    ends_terminal(h, ends, nends, 0);   /* (worth 0: solve_graph leaves them so) */
     tb_solve_graph(&h->L, 2, h->state, h->open, h->queue, h->value);
 }
 

@@ -1316,7 +1316,7 @@ static int refresh_explorer(struct store *st, const int64_t *ids, size_t nids,
     struct store_counts sc;
     char held[32];
     int have = 0;
-    if (store_begin(st) < 0 || store_explorer_lock(st) < 0
+    if (store_begin(st) < 0
         || (have = store_meta_get(st, "explorer_games", held, sizeof held)) < 0
         || store_games(st, &sc.games) < 0)
         rf.failed = -1;

@@ -9,9 +9,9 @@
  * text but for blobs, its rows received binary (so that a blob needs no
  * decoding, and an integer is its 2, 4 or 8 bytes).  PostgreSQL's own
  * transactions give what SQLite's WAL gives: a reader sees the batches
- * committed; two writers write side by side, a game both add stored once
- * (the second waits for the first at its digest), and the explorer made
- * anew by one at a time (store.c's S_EXPLORER_LOCK). */
+ * committed; two writers take turns, a transaction each (store.c's
+ * S_WRITE_LOCK), so that a game both add is stored once and the explorer
+ * made anew by one at a time. */
 #include "config.h"
 #include "driver.h"
 

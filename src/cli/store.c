@@ -88,9 +88,11 @@ static const char *const sql[DRIVER_STATEMENTS] = {
     [S_EACH] = "SELECT id FROM games WHERE id > $1 ORDER BY id LIMIT 4096",
     [S_ADD_START] = "INSERT INTO starts(spec, start) VALUES($1, $2) ON CONFLICT DO NOTHING",
     [S_STARTS] = "SELECT spec, start FROM starts ORDER BY spec, start",
-    /* Two writers make the explorer anew one after the other: each first
-     * writes a row the other must wait for. */
-    [S_EXPLORER_LOCK] = "UPDATE meta SET value = value WHERE name = 'schema'",
+    /* Two writers take turns: each write transaction first writes a row
+     * the other must wait for (SQLite's BEGIN IMMEDIATE waits already).
+     * Side by side on PostgreSQL, two adds of the same games waited for
+     * each other's digests in turn, and one failed: "deadlock detected". */
+    [S_WRITE_LOCK] = "UPDATE meta SET value = value WHERE name = 'schema'",
     [S_EXPLORER_CLEAR] = "DELETE FROM explorer",
     [S_EXPLORER_PUT] = "INSERT INTO explorer(fp, key, games, stats) VALUES($1, $2, $3, $4)"
                        " ON CONFLICT(fp, key) DO UPDATE SET games = excluded.games,"
@@ -376,6 +378,10 @@ int store_begin(struct store *st)
 {
     if (run(st, S_BEGIN, writing, NULL, 0) < 0)
         return -1;
+    if (run(st, S_WRITE_LOCK, writing, NULL, 0) < 0) {
+        store_rollback(st);
+        return -1;
+    }
     /* An index whose build stopped before it made the index of digests
      * (killed, the disk full): made now, before a game is added. */
     if (!st->deferred && !st->index_checked) {
@@ -1192,11 +1198,6 @@ int store_each_start(struct store *st, int (*fn)(void *ctx, const char *spec, co
         free(pairs[i]);
     free(pairs);
     return rc < 0 ? -1 : 0;
-}
-
-int store_explorer_lock(struct store *st)
-{
-    return run(st, S_EXPLORER_LOCK, writing, NULL, 0);
 }
 
 int store_explorer_clear(struct store *st)

@@ -168,12 +168,12 @@ int store_runs_open(struct store *st, int (*fn)(void *ctx, const char *started, 
  * (a spec as often as its games have starts). */
 int store_each_start(struct store *st, int (*fn)(void *ctx, const char *spec, const char *start),
                      void *ctx);
-/* The explorer's positions (index.c): locked for the transaction (two
- * writers make them one after the other), emptied, one put (its
+/* The explorer's positions (index.c; two writers make them one after the
+ * other, as every write transaction takes its turn: store_begin()),
+ * emptied, one put (its
  * fingerprint, exact key, games and what was played from it, as text;
  * replacing what it held), one got (1 with *stats, the store's until the
  * next call; 0 if it holds none), the keys of all (fn nonzero stops: -2). */
-int store_explorer_lock(struct store *st);
 int store_explorer_clear(struct store *st);
 int store_explorer_keys(struct store *st,
                         int (*fn)(void *ctx, uint64_t fp, const unsigned char *key, size_t len),

@@ -257,7 +257,6 @@ static void explorer_and_meta(void **state)
     const unsigned char key[] = "abc";
     const char *stats;
     assert_int_equal(store_begin(st), 0);
-    assert_int_equal(store_explorer_lock(st), 0);
     assert_int_equal(store_explorer_put(st, 77, key, 3, 1000, "first"), 0);
     assert_int_equal(store_explorer_put(st, 77, key, 3, 1001, "second"), 0);
     assert_int_equal(store_meta_set(st, "explorer_games", "1001"), 0);
